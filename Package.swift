@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "layoutsnap",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "layoutsnap", targets: ["layoutsnap"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C modules: one small shim header each; only the targets named below import them.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+
+        // Pure Swift: fixture model and decoding, rules, animation timing, layout tree, layout JSON.
+        // Text is measured through the TextMeasuring protocol, so all of it is testable without Pango.
+        .target(name: "LayoutSnapCore"),
+        // Pixels as data: PNG encode/decode (zlib) and pixel hashes (xxHash). No Cairo.
+        .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash"]),
+        // The only target that imports Cairo and Pango: private fonts, text engine, frame renderer.
+        .target(name: "LayoutSnapRender",
+                dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "CCairo", "CPangoCairo"],
+                resources: [.copy("Resources/Fonts")]),
+        // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
+        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender"]),
+        // The thin command line: one file per subcommand.
+        .executableTarget(name: "layoutsnap", dependencies: [
+            "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

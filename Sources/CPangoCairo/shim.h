@@ -1,0 +1,43 @@
+#ifndef LAYOUTSNAP_CPANGOCAIRO_SHIM_H
+#define LAYOUTSNAP_CPANGOCAIRO_SHIM_H
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <fontconfig/fontconfig.h>
+#include <hb.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+
+/* GObject cast macros and PANGO_PIXELS are macros Swift does not import: small typed helpers. */
+
+static inline void layoutsnap_g_object_unref(void *object) { g_object_unref(object); }
+
+static inline PangoFcFontMap *layoutsnap_as_fc_font_map(PangoFontMap *map) {
+    return PANGO_FC_FONT_MAP(map);
+}
+
+static inline PangoCairoFontMap *layoutsnap_as_cairo_font_map(PangoFontMap *map) {
+    return PANGO_CAIRO_FONT_MAP(map);
+}
+
+static inline double layoutsnap_pango_units_to_double(int units) {
+    return (double)units / (double)PANGO_SCALE;
+}
+
+static inline int layoutsnap_pango_units_from_double(double value) {
+    return pango_units_from_double(value);
+}
+
+/* FreeType has no version string without a library handle; open one briefly. */
+static inline void layoutsnap_freetype_version(int *major, int *minor, int *patch) {
+    FT_Library library;
+    *major = *minor = *patch = 0;
+    if (FT_Init_FreeType(&library) == 0) {
+        FT_Library_Version(library, major, minor, patch);
+        FT_Done_FreeType(library);
+    }
+}
+
+static inline int layoutsnap_fontconfig_version(void) { return FcGetVersion(); }
+static inline const char *layoutsnap_harfbuzz_version(void) { return hb_version_string(); }
+static inline const char *layoutsnap_pango_version(void) { return pango_version_string(); }
+#endif

@@ -1,0 +1,143 @@
+import Foundation
+
+/// A CSS-style cubic Bézier timing curve from (0,0) to (1,1).
+public struct CubicBezier: Sendable, Hashable {
+    public var x1: Double, y1: Double, x2: Double, y2: Double
+
+    public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+        self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2
+    }
+
+    public static let easeIn = CubicBezier(0.42, 0, 1, 1)
+    public static let easeOut = CubicBezier(0, 0, 0.58, 1)
+    public static let easeInOut = CubicBezier(0.42, 0, 0.58, 1)
+    public static let linear = CubicBezier(0, 0, 1, 1)
+
+    private func sample(_ a1: Double, _ a2: Double, _ s: Double) -> Double {
+        // B(s) = 3(1-s)^2 s a1 + 3(1-s) s^2 a2 + s^3
+        let u = 1 - s
+        return 3 * u * u * s * a1 + 3 * u * s * s * a2 + s * s * s
+    }
+
+    private func slope(_ a1: Double, _ a2: Double, _ s: Double) -> Double {
+        let u = 1 - s
+        return 3 * u * u * a1 + 6 * u * s * (a2 - a1) + 3 * s * s * (1 - a2)
+    }
+
+    /// The curve's y for time fraction `t` in 0...1 (clamped). Newton steps with a bisection
+    /// fallback: the same inputs always take the same path, so frames are reproducible.
+    public func value(at t: Double) -> Double {
+        if t <= 0 { return 0 }
+        if t >= 1 { return 1 }
+        if x1 == y1 && x2 == y2 { return t }
+        var s = t
+        for _ in 0..<8 {
+            let err = sample(x1, x2, s) - t
+            if abs(err) < 1e-12 { return sample(y1, y2, s) }
+            let d = slope(x1, x2, s)
+            if abs(d) < 1e-9 { break }
+            s -= err / d
+        }
+        var lo = 0.0, hi = 1.0
+        s = t
+        for _ in 0..<64 {
+            let x = sample(x1, x2, s)
+            if abs(x - t) < 1e-12 { break }
+            if x < t { lo = s } else { hi = s }
+            s = (lo + hi) / 2
+        }
+        return sample(y1, y2, s)
+    }
+}
+
+/// SwiftUI's spring, parameterised like `.spring(response:dampingFraction:)`, mass 1.
+public struct Spring: Sendable, Hashable {
+    public var response: Double
+    public var dampingFraction: Double
+
+    public init(response: Double, dampingFraction: Double) {
+        self.response = response; self.dampingFraction = dampingFraction
+    }
+
+    /// iOS 17's `.default` animation.
+    public static let `default` = Spring(response: 0.55, dampingFraction: 1.0)
+
+    /// A spring given by physical constants (the keyboard: mass 3, stiffness 1000, damping 500).
+    public init(mass: Double, stiffness: Double, damping: Double) {
+        let w0 = (stiffness / mass).squareRoot()
+        self.response = 2 * Double.pi / w0
+        self.dampingFraction = damping / (2 * (stiffness * mass).squareRoot())
+    }
+
+    var omega0: Double { 2 * Double.pi / response }
+
+    /// Unit step response from rest: position (0 → 1) and velocity at time t (closed forms of
+    /// reference/swiftui-facts.md, plus the overdamped case).
+    public func step(at t: Double) -> (position: Double, velocity: Double) {
+        if t <= 0 { return (0, 0) }
+        let w0 = omega0
+        let z = dampingFraction
+        if z < 1 {
+            let wd = w0 * (1 - z * z).squareRoot()
+            let l = z * w0
+            let e = exp(-l * t)
+            let x = 1 - e * (cos(wd * t) + (l / wd) * sin(wd * t))
+            let v = e * (w0 * w0 / wd) * sin(wd * t)
+            return (x, v)
+        } else if z == 1 {
+            let e = exp(-w0 * t)
+            return (1 - e * (1 + w0 * t), e * w0 * w0 * t)
+        } else {
+            // Overdamped: two real roots r1, r2 < 0.
+            let s = (z * z - 1).squareRoot()
+            let r1 = -w0 * (z - s)
+            let r2 = -w0 * (z + s)
+            let c1 = r2 / (r1 - r2)
+            let c2 = -r1 / (r1 - r2)
+            let x = 1 + c1 * exp(r1 * t) + c2 * exp(r2 * t)
+            let v = c1 * r1 * exp(r1 * t) + c2 * r2 * exp(r2 * t)
+            return (x, v)
+        }
+    }
+
+    /// When a move of `distance` points settles (SPEC §3.3): within 0.5 px of the target and slower
+    /// than 1 pt/s. Searched on a fine grid so the answer does not depend on the frame rate.
+    public func settleTime(distance: Double, pixelsPerPoint: Double) -> Double {
+        let d = abs(distance)
+        if d == 0 { return 0 }
+        let tolerance = 0.5 / max(pixelsPerPoint, 1e-9)
+        var t = 0.0
+        let dt = 1.0 / 1000
+        while t < 60 {
+            let (x, v) = step(at: t)
+            if d * abs(1 - x) < tolerance && d * abs(v) < 1 { return t }
+            t += dt
+        }
+        return 60
+    }
+}
+
+/// An animation as a fixture names it (SPEC §3.3).
+public enum AnimationCurve: Sendable, Hashable {
+    case timing(CubicBezier, duration: Double)
+    case spring(Spring)
+
+    /// Progress 0 → 1 of a move started `elapsed` seconds ago.
+    public func progress(elapsed: Double) -> Double {
+        switch self {
+        case let .timing(curve, duration):
+            if duration <= 0 { return 1 }
+            return curve.value(at: elapsed / duration)
+        case let .spring(spring):
+            return spring.step(at: elapsed).position
+        }
+    }
+
+    /// How long a move of `distance` points runs.
+    public func duration(distance: Double, pixelsPerPoint: Double) -> Double {
+        switch self {
+        case let .timing(_, duration): max(duration, 0)
+        case let .spring(spring): spring.settleTime(distance: distance, pixelsPerPoint: pixelsPerPoint)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Reads a fixture file strictly (SPEC §3): every field known, every value of the right type and
+/// within the limits of SPEC §10, unknown fields rejected (they are usually typos).
+public enum FixtureDecoder {
+    public static let idCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._/-")
+
+    /// Reads and decodes `path`. `id` is the fixture id, `displayPath` how messages name the file.
+    public static func load(path: String, id: String, displayPath: String) throws(FixtureError) -> Fixture {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        if let size = attributes?[.size] as? Int, size > Limits.maxFixtureFileBytes {
+            throw FixtureError(file: displayPath, message: "the file is \(size) bytes, more than the limit of \(Limits.maxFixtureFileBytes)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FixtureError(file: displayPath, message: "cannot be read")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        return try decode(bytes: [UInt8](data), id: id, file: displayPath, directory: directory)
+    }
+
+    public static func decode(bytes: [UInt8], id: String, file: String, directory: String) throws(FixtureError) -> Fixture {
+        guard !id.isEmpty, id.allSatisfy({ idCharacters.contains($0) }), !id.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else {
+            throw FixtureError(file: file, message: "the fixture id \"\(id)\" may only use a-z, 0-9, '.', '_', '/' and '-'; rename the file")
+        }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw FixtureError(file: file, line: error.position.line, column: error.position.column,
+                               message: "invalid JSON: \(error.message)")
+        }
+        do {
+            return try decode(JSONElement(root), id: id, file: file, directory: directory)
+        } catch {
+            throw FixtureError(file: file, path: error.path.description, line: error.position?.line,
+                               column: error.position?.column, message: error.message)
+        }
+    }
+
+    static func decode(_ element: JSONElement, id: String, file: String, directory: String) throws(JSONDecodingError) -> Fixture {
+        let o = try element.object()
+        let kindElement = try o.required("kind")
+        let kindName = try kindElement.string()
+        guard let kind = FixtureKind(rawValue: kindName) else {
+            throw kindElement.error("unknown kind \"\(kindName)\"; expected one of: \(FixtureKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+
+        var device = Device.named(Device.defaultName)!
+        if let d = o.optional("device") {
+            let name = try d.string()
+            guard let preset = Device.named(name) else {
+                throw d.error("unknown device \"\(name)\"; expected one of: \(Device.allNames.joined(separator: ", "))")
+            }
+            device = preset
+        }
+        let width = try o.double("width", in: Limits.canvasSide, what: "a width in points") ?? device.width
+        let height = try o.double("height", in: Limits.canvasSide, what: "a height in points") ?? device.height
+        let scale = try o.double("scale", in: Limits.scale, what: "a scale") ?? device.scale
+        let pixels = (width * scale).rounded() * (height * scale).rounded()
+        if pixels > Double(Limits.maxCanvasPixels) {
+            throw element.error("the canvas is \(Int((width * scale).rounded())) x \(Int((height * scale).rounded())) pixels, more than the limit of \(Limits.maxCanvasPixels) pixels")
+        }
+        let canvas = Canvas(width: width, height: height, scale: scale)
+        let appearance = try o.enumeration("appearance", Appearance.self) ?? .light
+        let fps = try o.double("fps", in: Limits.fps, what: "frames per second") ?? 60
+        var tolerance: Tolerance?
+        if let e = o.optional("tolerance") { tolerance = try decodeTolerance(e) }
+
+        let content: FixtureContent
+        switch kind {
+        case .post:
+            content = .post(try PostDecoder.decode(o, directory: directory))
+        case .transcript, .composer, .chat:
+            throw kindElement.error("kind \"\(kindName)\" is not supported by this version of layoutsnap yet (supported: post)")
+        }
+        try o.finish()
+        try checkTextSize(element)
+        return Fixture(id: id, file: file, kind: kind, device: device, canvas: canvas, appearance: appearance,
+                       fps: fps, tolerance: tolerance, content: content)
+    }
+
+    static func decodeTolerance(_ element: JSONElement) throws(JSONDecodingError) -> Tolerance {
+        let o = try element.object()
+        var t = Tolerance()
+        if let e = o.optional("threshold") { t.threshold = try e.double(in: 0...1, what: "a threshold") }
+        if let e = o.optional("maxDiffPixels") {
+            t.maxDiffPixels = try e.int()
+            if t.maxDiffPixels < 0 { throw e.error("expected a count of 0 or more, found \(t.maxDiffPixels)") }
+        }
+        if let e = o.optional("maxDiffRatio") { t.maxDiffRatio = try e.double(in: 0...1, what: "a ratio") }
+        if let e = o.optional("includeAntialiasing") { t.includeAntialiasing = try e.bool() }
+        try o.finish()
+        return t
+    }
+
+    /// SPEC §10: at most 1 MB of text per fixture, counted over every string in it.
+    static func checkTextSize(_ element: JSONElement) throws(JSONDecodingError) {
+        var total = 0
+        var stack = [element.node]
+        while let node = stack.popLast() {
+            switch node.value {
+            case let .string(s): total += s.utf8.count
+            case let .array(items): stack.append(contentsOf: items)
+            case let .object(members):
+                for m in members { total += m.key.utf8.count; stack.append(m.value) }
+            default: break
+            }
+        }
+        if total > Limits.maxTextBytes {
+            throw element.error("the fixture holds \(total) bytes of text, more than the limit of \(Limits.maxTextBytes)")
+        }
+    }
+
+    /// `easeInOut` (and the other names) or `{"spring": {"response": r, "dampingFraction": z}}`.
+    static func decodeCurve(_ element: JSONElement?, duration: Double) throws(JSONDecodingError) -> AnimationCurve {
+        guard let element else { return .timing(.easeInOut, duration: duration) }
+        if case .string = element.value {
+            let name = try element.string()
+            let curves: [String: CubicBezier] = ["easeInOut": .easeInOut, "easeIn": .easeIn, "easeOut": .easeOut, "linear": .linear]
+            guard let curve = curves[name] else {
+                throw element.error("unknown curve \"\(name)\"; expected easeInOut, easeIn, easeOut, linear or {\"spring\": {...}}")
+            }
+            return .timing(curve, duration: duration)
+        }
+        let o = try element.object()
+        let spring = try o.required("spring").object()
+        let response = try spring.required("response").double(in: 0.01...10, what: "a response in seconds")
+        let damping = try spring.required("dampingFraction").double(in: 0.01...10, what: "a damping fraction")
+        try spring.finish()
+        try o.finish()
+        return .spring(Spring(response: response, dampingFraction: damping))
+    }
+}
+
+extension ObjectReader {
+    /// The key's number within `range`, or nil when absent.
+    func double(_ key: String, in range: ClosedRange<Double>, what: String) throws(JSONDecodingError) -> Double? {
+        guard let element = optional(key) else { return nil }
+        return try element.double(in: range, what: what)
+    }
+
+    /// The key's string as one of `E`'s cases, or nil when absent.
+    func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(JSONDecodingError) -> E? where E.RawValue == String {
+        guard let element = optional(key) else { return nil }
+        return try element.enumeration(type)
+    }
+}
+
+extension JSONElement {
+    /// A finite number within `range`.
+    func double(in range: ClosedRange<Double>, what: String) throws(JSONDecodingError) -> Double {
+        let v = try double()
+        guard range.contains(v) else {
+            throw error("expected \(what) from \(JSONWriter.formatNumber(range.lowerBound)) to \(JSONWriter.formatNumber(range.upperBound)), found \(JSONWriter.formatNumber(v))")
+        }
+        return v
+    }
+
+    func enumeration<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(JSONDecodingError) -> E where E.RawValue == String {
+        let s = try string()
+        guard let value = E(rawValue: s) else {
+            throw error("unknown value \"\(s)\"; expected one of: \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+
+    /// A step's event flag: `{"expand": true}`.
+    func isTrue() throws(JSONDecodingError) {
+        guard try bool() else { throw error("expected true (a step happens or is left out)") }
+    }
+}

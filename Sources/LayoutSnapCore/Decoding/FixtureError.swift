@@ -1,0 +1,26 @@
+/// A fixture that cannot be used: which file, where in it, and what is wrong.
+public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file as the user named it.
+    public var file: String
+    /// The JSON path (`$.steps[1].at`), nil for problems with the file as a whole.
+    public var path: String?
+    /// Line and column, when the problem has a place in the text.
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+
+    public init(file: String, path: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
+        self.file = file; self.path = path; self.line = line; self.column = column; self.message = message
+    }
+
+    /// `Fixtures/posts/x.json:4:12: $.steps[1].at: expected a number, found a string`: the
+    /// compiler-style prefix lets editors and CI annotations jump to the place.
+    public var description: String {
+        var s = file
+        if let line { s += ":\(line)" }
+        if let column { s += ":\(column)" }
+        s += ": "
+        if let path { s += "\(path): " }
+        return s + message
+    }
+}

@@ -1,0 +1,73 @@
+/// Points on the canvas: origin at the top-left, y grows downwards, as in UIKit.
+public struct Point: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+public struct Size: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+}
+
+public struct Rect: Sendable, Hashable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    public var minX: Double { x }
+    public var minY: Double { y }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+
+    public func offsetBy(dx: Double, dy: Double) -> Rect {
+        Rect(x: x + dx, y: y + dy, width: width, height: height)
+    }
+
+    public func intersects(_ other: Rect) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    public var description: String { "[\(x), \(y), \(width), \(height)]" }
+}
+
+/// Linear interpolation, the seed's `lerp`.
+@inlinable
+public func lerp(_ start: Double, _ end: Double, _ t: Double) -> Double {
+    start + (end - start) * t
+}
+
+/// An sRGB colour with straight (not premultiplied) alpha, components 0...1.
+public struct Color: Sendable, Hashable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+
+    /// `0xRRGGBB` or, with `hasAlpha`, `0xRRGGBBAA` (the notation of SPEC §4.5).
+    public init(hex: UInt32, hasAlpha: Bool = false) {
+        let rgb = hasAlpha ? hex >> 8 : hex
+        let a = hasAlpha ? Double(hex & 0xFF) / 255 : 1
+        self.init(red: Double((rgb >> 16) & 0xFF) / 255,
+                  green: Double((rgb >> 8) & 0xFF) / 255,
+                  blue: Double(rgb & 0xFF) / 255,
+                  alpha: a)
+    }
+
+    public func opacity(_ factor: Double) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: alpha * factor)
+    }
+
+    public static let black = Color(red: 0, green: 0, blue: 0)
+    public static let white = Color(red: 1, green: 1, blue: 1)
+}

@@ -1,0 +1,227 @@
+// Hand-written typed decoding with good errors. Codable would report
+// "keyNotFound" with coding paths and no line numbers, and silently ignores
+// misspelled fields; here every error carries the JSON path and the source
+// position, and `finish()` rejects unknown fields with a suggestion.
+
+import Synchronization
+
+/// A semantic (not syntax) error found while reading a parsed document.
+public struct JSONDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: JSONPath
+    /// Where in the source the problem is; nil when there is no such place.
+    public var position: SourcePosition?
+    public var message: String
+
+    public init(path: JSONPath, position: SourcePosition?, message: String) {
+        self.path = path
+        self.position = position
+        self.message = message
+    }
+
+    /// "$.steps[1].at: expected a number, found a string (line 4, column 12)"
+    public var description: String {
+        if let position {
+            return "\(path): \(message) (\(position))"
+        }
+        return "\(path): \(message)"
+    }
+}
+
+/// A parsed node together with its path, with typed accessors that throw
+/// `JSONDecodingError`s naming that path and the node's position.
+public struct JSONElement: Sendable, Equatable {
+    public let node: JSONNode
+    public let path: JSONPath
+
+    public init(_ node: JSONNode, path: JSONPath = .root) {
+        self.node = node
+        self.path = path
+    }
+
+    public var value: JSONValue { node.value }
+    public var position: SourcePosition { node.position }
+    public var isNull: Bool { node.value == .null }
+    /// "null", "a boolean", "a number", "a string", "an array", "an object".
+    public var typeName: String { node.value.typeName }
+
+    /// An error at this element, for callers' own validation
+    /// (`throw el.error("expected one of \"linear\", \"ease\"")`).
+    public func error(_ message: String) -> JSONDecodingError {
+        JSONDecodingError(path: path, position: node.position, message: message)
+    }
+
+    private func mismatch(_ expected: String) -> JSONDecodingError {
+        error("expected \(expected), found \(typeName)")
+    }
+
+    public func string() throws(JSONDecodingError) -> String {
+        guard case .string(let s) = node.value else { throw mismatch("a string") }
+        return s
+    }
+
+    public func bool() throws(JSONDecodingError) -> Bool {
+        guard case .bool(let b) = node.value else { throw mismatch("a boolean") }
+        return b
+    }
+
+    /// A finite number (parsed documents only contain finite numbers; this
+    /// also guards hand-built nodes).
+    public func double() throws(JSONDecodingError) -> Double {
+        guard case .number(let d) = node.value else { throw mismatch("a number") }
+        guard d.isFinite else { throw error("expected a finite number") }
+        return d
+    }
+
+    /// An integral number within `Int32` range (so it is safe to use as a
+    /// count or index on any platform). `2.0` is accepted, `2.5` is not.
+    public func int() throws(JSONDecodingError) -> Int {
+        guard case .number(let d) = node.value else { throw mismatch("a whole number") }
+        guard d.isFinite, d.rounded(.towardZero) == d else {
+            throw error("expected a whole number, found \(JSONWriter.formatNumber(d))")
+        }
+        guard d >= Double(Int32.min), d <= Double(Int32.max) else {
+            throw error(
+                "expected a whole number between \(Int32.min) and \(Int32.max), found \(JSONWriter.formatNumber(d))")
+        }
+        return Int(d)
+    }
+
+    public func array() throws(JSONDecodingError) -> [JSONElement] {
+        guard case .array(let items) = node.value else { throw mismatch("an array") }
+        return items.enumerated().map { JSONElement($1, path: path.appending(index: $0)) }
+    }
+
+    public func object() throws(JSONDecodingError) -> ObjectReader {
+        guard case .object(let members) = node.value else { throw mismatch("an object") }
+        return ObjectReader(members: members, path: path, position: node.position)
+    }
+}
+
+/// Reads the members of one JSON object and remembers which keys were asked
+/// for, so `finish()` can reject fields the program doesn't understand
+/// (usually typos) instead of silently ignoring them.
+///
+///     let o = try element.object()
+///     let kind = try o.required("kind").string()
+///     let fps = try o.optional("fps")?.double() ?? 60
+///     try o.finish()
+///
+/// It is a class so `let o` works at call sites and the bookkeeping is
+/// shared by all references; the bookkeeping is behind a mutex, so the type
+/// is genuinely `Sendable`.
+public final class ObjectReader: Sendable {
+    /// Path of the object itself.
+    public let path: JSONPath
+    /// Position of the object's `{`.
+    public let position: SourcePosition
+    /// The members in source order.
+    public let members: [JSONMember]
+    /// First occurrence of each key. (Parsed objects have no duplicates.)
+    private let indexByKey: [String: Int]
+
+    private struct Bookkeeping {
+        var used: [Bool]
+        /// Every key the program asked for, present or not, for "did you
+        /// mean" suggestions.
+        var asked: [String] = []
+    }
+    private let bookkeeping: Mutex<Bookkeeping>
+
+    public init(members: [JSONMember], path: JSONPath, position: SourcePosition) {
+        self.members = members
+        self.path = path
+        self.position = position
+        var index: [String: Int] = [:]
+        for (n, member) in members.enumerated() where index[member.key] == nil {
+            index[member.key] = n
+        }
+        indexByKey = index
+        bookkeeping = Mutex(Bookkeeping(used: Array(repeating: false, count: members.count)))
+    }
+
+    /// The keys in source order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// Whether the key is present (`null` counts as present). Does not mark
+    /// the key as read.
+    public func contains(_ key: String) -> Bool { indexByKey[key] != nil }
+
+    /// The member's value; throws "missing required field" at the object's
+    /// path when absent.
+    public func required(_ key: String) throws(JSONDecodingError) -> JSONElement {
+        guard let element = optional(key) else {
+            throw JSONDecodingError(
+                path: path, position: position, message: "missing required field \(quoted(key))")
+        }
+        return element
+    }
+
+    /// The member's value, or nil when the key is absent. A present `null`
+    /// is returned as an element (check `isNull`), so "explicitly null" and
+    /// "absent" stay distinguishable.
+    public func optional(_ key: String) -> JSONElement? {
+        let index = indexByKey[key]
+        bookkeeping.withLock { state in
+            state.asked.append(key)
+            if let index { state.used[index] = true }
+        }
+        guard let index else { return nil }
+        return JSONElement(members[index].value, path: path.appending(key: key))
+    }
+
+    /// Throws for the first member (in source order) that was never asked
+    /// for: `unknown field "colour"; did you mean "color"?`, reported at the
+    /// member's path and key position.
+    public func finish() throws(JSONDecodingError) {
+        let (used, asked) = bookkeeping.withLock { ($0.used, $0.asked) }
+        guard let n = used.firstIndex(of: false) else { return }
+        let member = members[n]
+        var message = "unknown field \(quoted(member.key))"
+        if let suggestion = Self.suggestion(for: member.key, among: asked, present: indexByKey) {
+            message += "; did you mean \(quoted(suggestion))?"
+        }
+        throw JSONDecodingError(
+            path: path.appending(key: member.key), position: member.keyPosition, message: message)
+    }
+
+    /// The closest asked-for key within edit distance 2. Keys that are
+    /// themselves present are less likely to be what was meant, so absent
+    /// ones win ties. A candidate must also differ in fewer characters than
+    /// the unknown key has, so "x" never suggests "y".
+    static func suggestion(for key: String, among asked: [String], present: [String: Int]) -> String? {
+        var best: (key: String, distance: Int, isPresent: Bool)?
+        var seen = Set<String>()
+        for candidate in asked where seen.insert(candidate).inserted {
+            let d = editDistance(key, candidate)
+            guard d <= 2, d < key.count else { continue }
+            let isPresent = present[candidate] != nil
+            if let b = best, (b.distance, b.isPresent ? 1 : 0) <= (d, isPresent ? 1 : 0) { continue }
+            best = (candidate, d, isPresent)
+        }
+        return best?.key
+    }
+
+    /// Optimal-string-alignment distance (Levenshtein plus adjacent
+    /// transpositions, so "fsp" is one edit from "fps"), over characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    value = min(value, previous2[j - 2] + 1)
+                }
+                current[j] = value
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+}

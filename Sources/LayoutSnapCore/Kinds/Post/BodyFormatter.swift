@@ -1,0 +1,83 @@
+/// The post body's formatting (SPEC §3.2, seed 003's `processBodyText`): `# ` headings in title3
+/// semibold, `- ` bullets with a bullet and a hanging indent, blank lines as empty lines, and
+/// inline `**bold**` / `*italic*` everywhere.
+public enum BodyBlock: Sendable, Hashable {
+    case heading(String)
+    case bullet(String)
+    case paragraph(String)
+    case blank
+}
+
+public enum BodyFormatter {
+    public static let headingFont = TextStyle.title3.font.with(weight: .semibold)
+    public static let bodyFont = TextStyle.body.font
+    /// Where a bullet's text starts; the bullet sits at the left edge.
+    public static let bulletIndent = 20.0
+    public static let bulletMarker = "\u{2022}"
+
+    /// One block per source line: a hard line break is a new line either way, and a block per
+    /// line keeps each block in a single style.
+    public static func blocks(_ body: String) -> [BodyBlock] {
+        guard !body.isEmpty else { return [] }
+        return body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return .blank }
+            if line.hasPrefix("# ") { return .heading(String(line.dropFirst(2))) }
+            if line.hasPrefix("- ") { return .bullet(String(line.dropFirst(2))) }
+            return .paragraph(String(line))
+        }
+    }
+}
+
+/// A formatted body laid out with iOS line metrics: one line box after another, each line after
+/// the first adding its own style's leading.
+public struct FormattedBody: Sendable, Hashable {
+    public struct Piece: Sendable, Hashable {
+        public var text: StyledText
+        /// x offset from the body's left edge.
+        public var x: Double
+        /// Baselines relative to the body's top.
+        public var baselines: [Double]
+    }
+
+    public var pieces: [Piece]
+    public var height: Double
+    public var lineCount: Int
+
+    public init(body: String, width: Double, measurer: some TextMeasuring) throws {
+        var pieces: [Piece] = []
+        var bottom = 0.0
+        var lines = 0
+
+        /// Places one line of `font` below the previous one and returns its baseline.
+        func placeLine(_ font: FontSpec) -> Double {
+            bottom = lines == 0 ? font.firstLineHeight : bottom + font.lineAdvance
+            lines += 1
+            return bottom - font.descent
+        }
+
+        for block in BodyFormatter.blocks(body) {
+            let font: FontSpec
+            let x: Double
+            let source: String
+            switch block {
+            case .blank:
+                _ = placeLine(BodyFormatter.bodyFont)
+                continue
+            case let .heading(s): font = BodyFormatter.headingFont; x = 0; source = s
+            case let .bullet(s): font = BodyFormatter.bodyFont; x = BodyFormatter.bulletIndent; source = s
+            case let .paragraph(s): font = BodyFormatter.bodyFont; x = 0; source = s
+            }
+            let text = StyledText(markup: source, font: font, width: max(width - x, 1))
+            let measured = try measurer.measure(text)
+            let baselines = (0..<max(measured.lineCount, 1)).map { _ in placeLine(font) }
+            if case .bullet = block {
+                let marker = StyledText(runs: [TextRun(BodyFormatter.bulletMarker)], font: font, width: nil)
+                pieces.append(Piece(text: marker, x: 0, baselines: [baselines[0]]))
+            }
+            pieces.append(Piece(text: text, x: x, baselines: baselines))
+        }
+        self.pieces = pieces
+        self.height = bottom
+        self.lineCount = lines
+    }
+}

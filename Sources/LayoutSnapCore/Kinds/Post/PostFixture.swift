@@ -1,0 +1,50 @@
+public enum ImageState: String, Sendable, Hashable, CaseIterable {
+    case loaded, loading, failed
+}
+
+/// A post card's image: pixels from a PNG file, or only an aspect ratio (a placeholder).
+public struct PostImage: Sendable, Hashable {
+    /// Absolute path of the PNG, nil for a placeholder given by `aspectRatio`.
+    public var path: String?
+    /// Width / height of the image (read from the PNG header, or given).
+    public var aspectRatio: Double
+
+    public init(path: String?, aspectRatio: Double) { self.path = path; self.aspectRatio = aspectRatio }
+}
+
+public enum PostEvent: String, Sendable, Hashable, CaseIterable {
+    case expand, collapse
+}
+
+public struct PostStep: Sendable, Hashable {
+    public var event: PostEvent
+    /// Seconds after the previous step began; interrupts the animation still running (SPEC §3.3).
+    public var at: Double?
+
+    public init(event: PostEvent, at: Double? = nil) { self.event = event; self.at = at }
+}
+
+/// The `post` kind (SPEC §4.4, seed 003).
+public struct PostFixture: Sendable, Hashable {
+    public var title: String
+    public var summary: String
+    public var body: String
+    public var image: PostImage?
+    public var imageState: ImageState
+    public var author: String?
+    public var aiGenerated: Bool
+    public var expanded: Bool
+    /// The seed's content width; the card is 20 pt wider.
+    public var availableWidth: Double
+    public var curve: AnimationCurve
+    public var steps: [PostStep]
+
+    public init(title: String = "", summary: String = "", body: String = "", image: PostImage? = nil,
+                imageState: ImageState = .loaded, author: String? = nil, aiGenerated: Bool = false,
+                expanded: Bool = false, availableWidth: Double = 350,
+                curve: AnimationCurve = .timing(.easeInOut, duration: 0.3), steps: [PostStep] = []) {
+        self.title = title; self.summary = summary; self.body = body; self.image = image
+        self.imageState = imageState; self.author = author; self.aiGenerated = aiGenerated
+        self.expanded = expanded; self.availableWidth = availableWidth; self.curve = curve; self.steps = steps
+    }
+}

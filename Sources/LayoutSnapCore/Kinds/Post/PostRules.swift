@@ -1,0 +1,184 @@
+/// The post card's layout rules (SPEC §4.4, seed 003). All card-relative numbers are the seed's;
+/// `layout` measures the text once per fixture (a post's text never changes between states) and
+/// then evaluates every frame from the expansion progress f alone.
+public struct PostRules: Sendable {
+    // The seed's constants.
+    public static let compactHeight = 100.0
+    public static let cardTop = 12.0
+    public static let thumbnailSize = 80.0
+    /// Compact image y: (100 - 80) / 2 + 8. The seed also has (80 - 80) / 2 + 8 = 8 in one place;
+    /// SPEC §4.4 settles on 18 everywhere.
+    public static let compactImageY = 18.0
+    public static let titleSummaryPadding = 8.0
+    public static let titleSummarySpacing = 4.0
+    public static let thumbnailTrailingPadding = 96.0
+    public static let gapBelowImage = 16.0
+    public static let gapAboveAuthor = 24.0
+    public static let authorHeight = 15.0
+    public static let bottomPadding = 16.0
+    public static let contentInset = 10.0
+    public static let cornerRadius = 12.0
+    public static let imageCornerRadius = 12.0
+    public static let shadowRadius = 2.0
+    /// `.shadow` is black at 33%; it darkens through a card that is only 90% opaque.
+    public static let shadowColor = Color.black.opacity(0.33 * 0.9)
+    public static let cardFill = Color.white.opacity(0.9)
+    public static let titleFont = FontSpec(size: 22, weight: .bold)
+    public static let summaryFont = FontSpec(size: 15, italic: true)
+    public static let authorFont = TextStyle.subheadline.font
+    public static let aiAuthor = "\u{1F453} librarian"
+
+    /// What is measured once: text blocks and the heights that do not depend on f.
+    public struct Measured: Sendable {
+        public var cardWidth: Double
+        public var title: (text: StyledText, measured: MeasuredText, height: Double)?
+        public var summary: (text: StyledText, measured: MeasuredText, height: Double)?
+        public var titleSummaryHeight: Double
+        public var hasImage: Bool
+        /// The aspect ratio the card uses: the image's when loaded, the seed's default 1.0 while
+        /// loading or after a failure (the seed keeps 1.0 until the image data arrives).
+        public var aspectRatio: Double
+        public var body: FormattedBody
+        public var author: (text: StyledText, lines: Int, height: Double)?
+    }
+
+    public let post: PostFixture
+    public let canvas: Canvas
+    public let measured: Measured
+
+    public init(post: PostFixture, canvas: Canvas, measurer: some TextMeasuring) throws {
+        self.post = post
+        self.canvas = canvas
+        let aw = post.availableWidth
+        let cardWidth = aw + 20
+        let hasImage = post.image != nil
+        let blockWidth = max(cardWidth - 2 * Self.titleSummaryPadding - (hasImage ? Self.thumbnailTrailingPadding : 0), 1)
+
+        func measureBlock(_ source: String, font: FontSpec, maxLines: Int) throws -> (StyledText, MeasuredText, Double)? {
+            guard !source.isEmpty else { return nil }
+            let text = StyledText(markup: source, font: font, width: blockWidth, maxLines: maxLines)
+            let m = try measurer.measure(text)
+            return (text, m, LineMetrics.height(lines: m.lineCount, font: font))
+        }
+        let title = try measureBlock(post.title, font: Self.titleFont, maxLines: 1)
+        let summary = try measureBlock(post.summary, font: Self.summaryFont, maxLines: 2)
+        // The VStack's spacing only stands between two present texts.
+        var tsHeight = 2 * Self.titleSummaryPadding + (title?.2 ?? 0) + (summary?.2 ?? 0)
+        if title != nil && summary != nil { tsHeight += Self.titleSummarySpacing }
+
+        let aspect = (post.imageState == .loaded ? post.image?.aspectRatio : nil) ?? 1.0
+        let body = try FormattedBody(body: post.body, width: aw, measurer: measurer)
+
+        let authorSource = post.aiGenerated ? Self.aiAuthor : post.author
+        var author: (StyledText, Int, Double)?
+        if let authorSource, !authorSource.isEmpty {
+            let text = StyledText(markup: authorSource, font: Self.authorFont, width: aw)
+            let m = try measurer.measure(text)
+            author = (text, m.lineCount, LineMetrics.height(lines: m.lineCount, font: Self.authorFont))
+        }
+        measured = Measured(cardWidth: cardWidth, title: title, summary: summary, titleSummaryHeight: tsHeight,
+                            hasImage: hasImage, aspectRatio: aspect, body: body, author: author)
+    }
+
+    public var cardX: Double { (canvas.width - measured.cardWidth) / 2 }
+    public var expandedImageHeight: Double { measured.hasImage ? post.availableWidth / measured.aspectRatio : 0 }
+    public var expandedCardHeight: Double {
+        measured.titleSummaryHeight + Self.gapBelowImage + expandedImageHeight + Self.gapBelowImage
+            + measured.body.height + Self.gapAboveAuthor + Self.authorHeight + Self.bottomPadding
+    }
+
+    /// Card-relative geometry at expansion progress f (the seed's lerps).
+    public struct Geometry: Sendable, Hashable {
+        public var cardHeight: Double
+        public var image: Rect
+        public var bodyTop: Double
+        public var revealed: Double
+        public var authorTop: Double
+    }
+
+    public func geometry(f: Double) -> Geometry {
+        let aw = post.availableWidth
+        let m = measured
+        let imageX = lerp(aw - Self.thumbnailSize + 8, Self.contentInset, f)
+        let imageY = lerp(Self.compactImageY, m.titleSummaryHeight + 8, f)
+        let imageW = m.hasImage ? lerp(Self.thumbnailSize, aw, f) : 0
+        let imageH = m.hasImage ? lerp(Self.thumbnailSize, expandedImageHeight, f) : 0
+        let bodyTop = imageY + imageH + Self.gapBelowImage
+        return Geometry(
+            cardHeight: lerp(Self.compactHeight, expandedCardHeight, f),
+            image: Rect(x: imageX, y: imageY, width: imageW, height: imageH),
+            bodyTop: bodyTop,
+            revealed: lerp(0, m.body.height, f),
+            authorTop: bodyTop + m.body.height + Self.gapAboveAuthor)
+    }
+
+    /// One frame: layout facts and the display list.
+    public func frame(index: Int, time: Double, f: Double, palette: Palette) -> LayoutFrame {
+        let g = geometry(f: f)
+        let m = measured
+        let ox = cardX
+        let oy = Self.cardTop
+        let card = Rect(x: ox, y: oy, width: m.cardWidth, height: g.cardHeight)
+        var elements: [LayoutElement] = [LayoutElement(id: "card", rect: card)]
+        var ops: [DrawOp] = [
+            .fill(palette.canvas),
+            .shadow(card, cornerRadius: Self.cornerRadius, blur: Self.shadowRadius, color: Self.shadowColor),
+            .roundedRect(card, cornerRadius: Self.cornerRadius, fill: Self.cardFill, continuous: true),
+        ]
+
+        // Post cards keep black text on white in both appearances, as the seed does.
+        var y = oy + Self.titleSummaryPadding
+        let x = ox + Self.titleSummaryPadding
+        for (id, block, color) in [("title", m.title, Color.black), ("summary", m.summary, Color.black.opacity(0.8))] {
+            guard let block else { continue }
+            if id == "summary" && m.title != nil { y += Self.titleSummarySpacing }
+            let rect = Rect(x: x, y: y, width: block.text.width ?? 0, height: block.height)
+            elements.append(LayoutElement(id: id, rect: rect, attributes: [
+                ("lines", .int(block.measured.lineCount)), ("truncated", .bool(block.measured.truncated)),
+            ]))
+            let boxes = LineMetrics.boxes(lines: block.measured.lineCount, font: block.text.font)
+            ops.append(.text(TextDraw(text: block.text, origin: Point(x: x, y: y), baselines: boxes.baselines, color: color)))
+            y += block.height
+        }
+
+        let imageRect = g.image.offsetBy(dx: ox, dy: oy)
+        if m.hasImage {
+            elements.append(LayoutElement(id: "image", rect: imageRect, attributes: [("state", .string(post.imageState.rawValue))]))
+        }
+        let bodyRect = Rect(x: ox + Self.contentInset, y: oy + g.bodyTop, width: post.availableWidth, height: m.body.height)
+        if !m.body.pieces.isEmpty {
+            elements.append(LayoutElement(id: "body", rect: bodyRect, attributes: [
+                ("lines", .int(m.body.lineCount)), ("revealed", .number(g.revealed)),
+            ]))
+        }
+        let authorOrigin = Point(x: ox + Self.contentInset, y: oy + g.authorTop)
+        if let author = m.author {
+            let rect = Rect(x: authorOrigin.x, y: authorOrigin.y, width: post.availableWidth, height: author.height)
+            elements.append(LayoutElement(id: "author", rect: rect, attributes: [("opacity", .number(f))]))
+        }
+
+        // Body and author exist only while the card is (partly) expanded; the seed draws them
+        // under the image.
+        if f > 0 {
+            let mask = Rect(x: bodyRect.x, y: bodyRect.y, width: bodyRect.width, height: g.revealed)
+            for piece in m.body.pieces {
+                ops.append(.text(TextDraw(text: piece.text, origin: Point(x: bodyRect.x + piece.x, y: bodyRect.y),
+                                          baselines: piece.baselines, color: .black, clip: mask)))
+            }
+            if let author = m.author {
+                let boxes = LineMetrics.boxes(lines: author.lines, font: Self.authorFont)
+                ops.append(.text(TextDraw(text: author.text, origin: authorOrigin, baselines: boxes.baselines,
+                                          color: Color.black.opacity(0.5 * min(f, 1)))))
+            }
+        }
+
+        if m.hasImage {
+            if post.imageState == .loaded, let path = post.image?.path {
+                ops.append(.image(.file(path), imageRect, cornerRadius: Self.imageCornerRadius, opacity: 1))
+            } else {
+                ops.append(.roundedRect(imageRect, cornerRadius: Self.imageCornerRadius, fill: palette.gray.opacity(0.3), continuous: true))
+            }
+        }
+        return LayoutFrame(index: index, time: time, progress: f, elements: elements, drawList: ops)
+    }
+}

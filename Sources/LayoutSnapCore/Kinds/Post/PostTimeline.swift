@@ -1,0 +1,46 @@
+extension PostRules {
+    /// Every state and frame of a post fixture. The expansion progress f is one AnimatedValue
+    /// driven by the steps; the text was measured once in `init`, so each frame is arithmetic.
+    public func states(fps: Double, palette: Palette) throws(LayoutError) -> [StateLayout] {
+        var f = AnimatedValue(post.expanded ? 1 : 0)
+        var schedules = [Timeline.Schedule(start: 0, settle: 0)]
+        var names = ["initial"]
+        for (i, step) in post.steps.enumerated() {
+            let previousStart = schedules[schedules.count - 1].start
+            let start = step.at.map { previousStart + $0 } ?? max(previousStart, f.endTime)
+            f.set(step.event == .expand ? 1 : 0, at: start, curve: post.curve, pixelsPerPoint: canvas.scale)
+            schedules.append(Timeline.Schedule(start: start, settle: max(start, f.endTime)))
+            names.append(StateNaming.name(index: i + 1, event: step.event.rawValue))
+        }
+        let count = Timeline.frameCount(schedules: schedules, fps: fps)
+        if count > Double(Limits.maxFramesPerFixture) {
+            throw LayoutError(path: "$.steps", message: "the steps produce \(count.formattedCount) frames, more than the limit of \(Limits.maxFramesPerFixture); lower fps or the durations")
+        }
+        let samples = Timeline.samples(schedules: schedules, fps: fps)
+        return zip(names, samples).map { name, frames in
+            StateLayout(name: name, frames: frames.map { s in
+                frame(index: s.index, time: s.time, f: f.value(at: s.absolute), palette: palette)
+            })
+        }
+    }
+}
+
+/// A rule failure that is the fixture's fault (a limit), with the JSON path it concerns.
+public struct LayoutError: Error, Sendable, Equatable {
+    public var path: String
+    public var message: String
+    public init(path: String, message: String) { self.path = path; self.message = message }
+}
+
+public enum StateNaming {
+    /// `01-expand`, `02-collapse`, ... (SPEC §3.3).
+    public static func name(index: Int, event: String) -> String {
+        (index < 10 ? "0\(index)" : "\(index)") + "-" + event
+    }
+}
+
+extension Double {
+    var formattedCount: String {
+        self < 1e15 ? String(Int(self)) : "more than 10^15"
+    }
+}

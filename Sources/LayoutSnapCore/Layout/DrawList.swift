@@ -1,0 +1,35 @@
+/// Where an image's pixels come from.
+public enum ImageSource: Sendable, Hashable {
+    /// A PNG file (absolute path, resolved against the fixture's folder when decoding).
+    case file(String)
+}
+
+/// Text placed on the canvas: the cached layout of `text`, its lines drawn at `baselines`.
+public struct TextDraw: Sendable, Hashable {
+    public var text: StyledText
+    /// Top-left of the text's box (line 0's top).
+    public var origin: Point
+    /// Baselines relative to `origin.y`, one per laid-out line.
+    public var baselines: [Double]
+    public var color: Color
+    /// Only this part of the canvas is painted (a mask or a scroll viewport).
+    public var clip: Rect?
+
+    public init(text: StyledText, origin: Point, baselines: [Double], color: Color, clip: Rect? = nil) {
+        self.text = text; self.origin = origin; self.baselines = baselines; self.color = color; self.clip = clip
+    }
+}
+
+/// The display list of one frame, in painting order. The renderer turns it into pixels and knows
+/// nothing about kinds or rules.
+public enum DrawOp: Sendable, Hashable {
+    /// Fill the whole canvas.
+    case fill(Color)
+    /// A rounded rectangle filled with a colour. `continuous` gives iOS's squircle corners.
+    case roundedRect(Rect, cornerRadius: Double, fill: Color, continuous: Bool)
+    /// The blurred shadow of a rounded rectangle (`.shadow(radius:)`: Gaussian, sigma ≈ radius).
+    case shadow(Rect, cornerRadius: Double, blur: Double, color: Color)
+    /// An image scaled to fill `rect` (aspect-fill, centred) and clipped to its rounded corners.
+    case image(ImageSource, Rect, cornerRadius: Double, opacity: Double)
+    case text(TextDraw)
+}

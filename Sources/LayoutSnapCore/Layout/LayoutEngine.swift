@@ -1,0 +1,13 @@
+/// Applies a fixture's kind rules: fixture in, every state and frame out. Pure: text is measured
+/// through `TextMeasuring`, so the whole pipeline up to pixels runs in unit tests without Pango.
+public enum LayoutEngine {
+    public static func layout(_ fixture: Fixture, measurer: some TextMeasuring) throws -> FixtureLayout {
+        let states: [StateLayout]
+        switch fixture.content {
+        case let .post(post):
+            let rules = try PostRules(post: post, canvas: fixture.canvas, measurer: measurer)
+            states = try rules.states(fps: fixture.fps, palette: fixture.palette)
+        }
+        return FixtureLayout(fixtureID: fixture.id, canvas: fixture.canvas, states: states)
+    }
+}

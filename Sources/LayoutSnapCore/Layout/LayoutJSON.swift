@@ -1,0 +1,57 @@
+/// The layout JSON of SPEC §5, printed by `layoutsnap layout` and stored as `layout.json` beside
+/// each fixture's goldens. Numbers are rounded to 0.01.
+public enum LayoutJSON {
+    public static let writer = JSONWriter(style: .pretty, roundingTo: 0.01)
+
+    public static func encode(_ layout: FixtureLayout, state: String? = nil, frame: Int? = nil) -> [UInt8] {
+        writer.bytes(json(layout, state: state, frame: frame)) + [0x0A]
+    }
+
+    public static func json(_ layout: FixtureLayout, state: String? = nil, frame: Int? = nil) -> JSONOutput {
+        let states = layout.states.filter { state == nil || $0.name == state }.map { s -> JSONOutput in
+            .object([
+                ("name", .string(s.name)),
+                ("frames", .array(s.frames.filter { frame == nil || $0.index == frame }.map(json))),
+            ])
+        }
+        return .object([
+            ("fixture", .string(layout.fixtureID)),
+            ("canvas", .object([("width", .number(layout.canvas.width)), ("height", .number(layout.canvas.height)),
+                                ("scale", .number(layout.canvas.scale))])),
+            ("states", .array(states)),
+        ])
+    }
+
+    public static func json(_ frame: LayoutFrame) -> JSONOutput {
+        var object: [(String, JSONOutput)] = [
+            ("index", .int(frame.index)),
+            ("time", .number(frame.time)),
+            ("progress", .number(frame.progress)),
+            ("elements", .array(frame.elements.map(json))),
+        ]
+        if let scroll = frame.scroll {
+            object.append(("scroll", .object([
+                ("offset", .number(scroll.offset)), ("contentHeight", .number(scroll.contentHeight)),
+                ("viewportHeight", .number(scroll.viewportHeight)), ("following", .bool(scroll.following)),
+            ])))
+        }
+        return .object(object)
+    }
+
+    public static func json(_ element: LayoutElement) -> JSONOutput {
+        var object: [(String, JSONOutput)] = [
+            ("id", .string(element.id)),
+            ("rect", .array([.number(element.rect.x), .number(element.rect.y), .number(element.rect.width), .number(element.rect.height)])),
+        ]
+        for (key, value) in element.attributes {
+            switch value {
+            case let .number(n): object.append((key, .number(n)))
+            case let .int(n): object.append((key, .int(n)))
+            case let .bool(b): object.append((key, .bool(b)))
+            case let .string(s): object.append((key, .string(s)))
+            case let .ints(list): object.append((key, .array(list.map { .int($0) })))
+            }
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,63 @@
+public enum Appearance: String, Sendable, Hashable, CaseIterable {
+    case light, dark
+}
+
+public enum FixtureKind: String, Sendable, Hashable, CaseIterable {
+    case transcript, composer, chat, post
+}
+
+/// Per-fixture comparison tolerance (SPEC §7).
+public struct Tolerance: Sendable, Hashable {
+    public var threshold: Double = 0.1
+    public var maxDiffPixels: Int = 0
+    public var maxDiffRatio: Double = 0
+    public var includeAntialiasing: Bool = false
+
+    public init(threshold: Double = 0.1, maxDiffPixels: Int = 0, maxDiffRatio: Double = 0, includeAntialiasing: Bool = false) {
+        self.threshold = threshold; self.maxDiffPixels = maxDiffPixels
+        self.maxDiffRatio = maxDiffRatio; self.includeAntialiasing = includeAntialiasing
+    }
+}
+
+/// The kind-specific part of a fixture.
+public enum FixtureContent: Sendable {
+    case post(PostFixture)
+}
+
+/// A decoded, validated fixture (SPEC §3).
+public struct Fixture: Sendable {
+    /// Path below the fixtures root without `.json` (`posts/long-body`).
+    public var id: String
+    /// The file it came from, as the user named it (for messages).
+    public var file: String
+    public var kind: FixtureKind
+    public var device: Device
+    public var canvas: Canvas
+    public var appearance: Appearance
+    public var fps: Double
+    /// nil: exact comparison.
+    public var tolerance: Tolerance?
+    public var content: FixtureContent
+
+    public init(id: String, file: String, kind: FixtureKind, device: Device, canvas: Canvas, appearance: Appearance,
+                fps: Double, tolerance: Tolerance?, content: FixtureContent) {
+        self.id = id; self.file = file; self.kind = kind; self.device = device; self.canvas = canvas
+        self.appearance = appearance; self.fps = fps; self.tolerance = tolerance; self.content = content
+    }
+
+    public var palette: Palette { .of(appearance) }
+}
+
+/// The limits of SPEC §10, checked before anything reaches Pango or Cairo.
+public enum Limits {
+    public static let canvasSide: ClosedRange<Double> = 1...8192
+    public static let maxCanvasPixels = 64 * 1024 * 1024
+    public static let scale: ClosedRange<Double> = 0.25...8
+    public static let fps: ClosedRange<Double> = 1...240
+    public static let maxTextBytes = 1_000_000
+    public static let maxFramesPerFixture = Timeline.maxFramesPerFixture
+    public static let maxFixtureFileBytes = 16 * 1024 * 1024
+    public static let maxGoldenPixels = 64 * 1024 * 1024
+    public static let animationDuration: ClosedRange<Double> = 0...60
+    public static let stepDelay: ClosedRange<Double> = 0...3600
+}

@@ -1,0 +1,93 @@
+/// A run of text with one inline style.
+public struct TextRun: Sendable, Hashable {
+    public var text: String
+    public var bold: Bool
+    public var italic: Bool
+
+    public init(_ text: String, bold: Bool = false, italic: Bool = false) {
+        self.text = text; self.bold = bold; self.italic = italic
+    }
+}
+
+/// A paragraph (or several, separated by "\n") of styled text, ready to be broken into lines.
+///
+/// It is Hashable on purpose: the text engine lays each distinct value out once and the renderer
+/// draws the cached layout in every frame that shows it.
+public struct StyledText: Sendable, Hashable {
+    public var runs: [TextRun]
+    public var font: FontSpec
+    /// Wrap width in points; nil lays the text out on unbounded lines.
+    public var width: Double?
+    /// At most this many lines; the last allowed line ends with an ellipsis.
+    public var maxLines: Int?
+
+    public init(runs: [TextRun], font: FontSpec, width: Double?, maxLines: Int? = nil) {
+        self.runs = runs; self.font = font; self.width = width; self.maxLines = maxLines
+    }
+
+    /// Text with inline `**bold**` and `*italic*` markup (SPEC §3.2) parsed into runs.
+    public init(markup: String, font: FontSpec, width: Double?, maxLines: Int? = nil) {
+        self.init(runs: InlineMarkup.parse(markup), font: font, width: width, maxLines: maxLines)
+    }
+
+    public var plainText: String { runs.map(\.text).joined() }
+    public var isEmpty: Bool { runs.allSatisfy { $0.text.isEmpty } }
+}
+
+/// The inline rich text of SPEC §3.2: `**bold**` and `*italic*`; everything else is literal.
+///
+/// A marker only counts when a matching closer follows on the same line, so a stray `*` (as in
+/// "5 * 3") stays text. Nothing from a fixture is ever passed to Pango as markup.
+public enum InlineMarkup {
+    public static func parse(_ source: String) -> [TextRun] {
+        let chars = Array(source)
+        var runs: [TextRun] = []
+        var current = ""
+        var bold = false
+        var italic = false
+        var i = 0
+
+        func flush() {
+            if !current.isEmpty { runs.append(TextRun(current, bold: bold, italic: italic)) }
+            current = ""
+        }
+        /// Is there a closing `marker` after index `from`, before the end of the line, with text between?
+        func hasCloser(_ marker: String, from: Int) -> Bool {
+            let m = Array(marker)
+            var j = from
+            guard j < chars.count, chars[j] != " ", chars[j] != "\n" else { return false }
+            while j + m.count <= chars.count {
+                if chars[j] == "\n" { return false }
+                if Array(chars[j..<j + m.count]) == m, j > from, chars[j - 1] != " " {
+                    // "**" must not be read as the closer of "*".
+                    if m.count == 1, j + 1 < chars.count, chars[j + 1] == "*" { j += 2; continue }
+                    return true
+                }
+                j += 1
+            }
+            return false
+        }
+
+        while i < chars.count {
+            let c = chars[i]
+            if c == "*" {
+                let isDouble = i + 1 < chars.count && chars[i + 1] == "*"
+                if isDouble {
+                    if bold || hasCloser("**", from: i + 2) {
+                        flush(); bold.toggle(); i += 2; continue
+                    }
+                } else if italic || hasCloser("*", from: i + 1) {
+                    flush(); italic.toggle(); i += 1; continue
+                }
+            }
+            if c == "\n" {
+                // Inline styles never run past a line break.
+                current.append(c); flush(); bold = false; italic = false; i += 1; continue
+            }
+            current.append(c)
+            i += 1
+        }
+        flush()
+        return runs.isEmpty ? [TextRun("")] : runs
+    }
+}

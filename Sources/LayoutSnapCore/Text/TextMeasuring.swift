@@ -1,0 +1,30 @@
+/// One line as the text engine broke it.
+public struct MeasuredLine: Sendable, Hashable {
+    /// Offset of the line's start from the layout's left edge (alignment, indents, RTL).
+    public var x: Double
+    /// Advance width of the line's glyphs.
+    public var width: Double
+
+    public init(x: Double, width: Double) { self.x = x; self.width = width }
+}
+
+/// What the text engine reports about a laid-out `StyledText`: horizontal facts only. Vertical
+/// metrics are iOS's and come from `LineMetrics`, never from the font.
+public struct MeasuredText: Sendable, Hashable {
+    public var lines: [MeasuredLine]
+    /// True when `maxLines` cut the text and the last line ends with an ellipsis.
+    public var truncated: Bool
+
+    public init(lines: [MeasuredLine], truncated: Bool) {
+        self.lines = lines; self.truncated = truncated
+    }
+
+    public var lineCount: Int { lines.count }
+    public var maxLineWidth: Double { lines.map { $0.x + $0.width }.max() ?? 0 }
+}
+
+/// Breaks styled text into lines. The Pango engine implements it for rendering; tests use a
+/// deterministic fake so the layout rules can be checked with numbers worked out by hand.
+public protocol TextMeasuring {
+    func measure(_ text: StyledText) throws -> MeasuredText
+}

@@ -1,0 +1,61 @@
+import CZlib
+
+/// Constants and small helpers shared by the encoder and the decoder.
+enum PNG {
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    // Chunk types as big-endian UInt32s, so the decoder compares one integer per chunk.
+    static let IHDR: UInt32 = 0x4948_4452
+    static let PLTE: UInt32 = 0x504C_5445
+    static let IDAT: UInt32 = 0x4944_4154
+    static let IEND: UInt32 = 0x4945_4E44
+    static let tRNS: UInt32 = 0x7452_4E53
+
+    /// The largest chunk length the PNG spec allows (2^31 - 1); also the largest width/height.
+    static let maxChunkLength = 0x7FFF_FFFF
+
+    /// zlib's CRC-32 (the PNG CRC) of `count` bytes, continuing from `crc`.
+    /// `crc32_z` takes a size_t length, so no 4 GiB split is needed.
+    @inline(__always)
+    static func crc(_ bytes: UnsafeRawPointer, _ count: Int, continuing crc: UInt = 0) -> UInt32 {
+        UInt32(truncatingIfNeeded: crc32_z(crc, bytes.assumingMemoryBound(to: UInt8.self), count))
+    }
+
+    @inline(__always)
+    static func readBE32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
+            | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+
+    @inline(__always)
+    static func writeBE32(_ value: UInt32, to pointer: UnsafeMutableRawPointer) {
+        pointer.storeBytes(of: value.bigEndian, as: UInt32.self)
+    }
+
+    /// A chunk type for messages: the four letters if they are letters, else escaped bytes.
+    static func chunkName(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> String {
+        sanitize(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)]), quoted: false)
+    }
+
+    /// Printable ASCII as is (backslash and quote escaped), other bytes as `\xNN`.
+    static func sanitize(_ bytes: UnsafeRawBufferPointer, quoted: Bool) -> String {
+        var out = quoted ? "\"" : ""
+        let hex = Array("0123456789abcdef")
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case UInt8(ascii: "\""): out += "\\\""
+            case 0x20...0x7E: out.append(Character(Unicode.Scalar(byte)))
+            default:
+                out += "\\x"
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return quoted ? out + "\"" : out
+    }
+
+    static func isLetter(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+}

@@ -1,0 +1,136 @@
+import CPangoCairo
+import Foundation
+import LayoutSnapImaging
+
+/// The process-wide private fontconfig: only the project's fonts, never the system's or the
+/// user's configuration (pango-cairo-notes.md, "Deterministic text").
+///
+/// Built once, before any worker thread touches Pango, and never freed: every font map of every
+/// worker points at it.
+public final class FontSystem: @unchecked Sendable {
+    /// A font file in use and the hash of its bytes (recorded in the golden manifest).
+    public struct FontFile: Sendable, Hashable {
+        public var name: String
+        public var path: String
+        public var hash: String
+    }
+
+    public let fonts: [FontFile]
+    /// The FcConfig every font map uses. Owned by this object for the life of the process.
+    let config: OpaquePointer
+
+    /// Fonts too large to commit, loaded by exact path from Debian packages.
+    static let packagedFonts: [(path: String, package: String)] = [
+        ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "fonts-noto-cjk"),
+        ("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", "fonts-noto-cjk"),
+        ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "fonts-noto-color-emoji"),
+    ]
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var sharedResult: Result<FontSystem, RenderError>?
+
+    /// The one font system of this process.
+    public static func shared() throws(RenderError) -> FontSystem {
+        lock.lock()
+        defer { lock.unlock() }
+        if let sharedResult { return try sharedResult.get() }
+        let result = Result<FontSystem, RenderError> { () throws(RenderError) in try FontSystem() }
+        sharedResult = result
+        return try result.get()
+    }
+
+    private init() throws(RenderError) {
+        Self.pinLanguage()
+        let bundled = try Self.bundledFontDirectory()
+        var files: [(name: String, path: String)] = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: bundled)) ?? []
+        for name in names.sorted() where name.hasSuffix(".otf") || name.hasSuffix(".ttf") {
+            files.append((name, bundled + "/" + name))
+        }
+        if files.isEmpty {
+            throw RenderError.fonts("no fonts found in \(bundled); the build's resources are missing")
+        }
+        for packaged in Self.packagedFonts {
+            guard FileManager.default.isReadableFile(atPath: packaged.path) else {
+                throw RenderError.fonts("\(packaged.path) is missing: install the Debian package \(packaged.package) (bash .ci/install does)")
+            }
+            files.append(((packaged.path as NSString).lastPathComponent, packaged.path))
+        }
+
+        guard let config = FcConfigCreate() else { throw RenderError.fonts("FcConfigCreate failed") }
+        let xml = Self.configXML
+        let parsed = xml.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }
+        guard parsed != 0 else { throw RenderError.fonts("the private fontconfig configuration did not parse") }
+        var hashed: [FontFile] = []
+        for file in files {
+            let added = file.path.withCString { FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+            guard added != 0 else { throw RenderError.fonts("fontconfig could not load \(file.path)") }
+            hashed.append(FontFile(name: file.name, path: file.path, hash: try Self.hashFile(file.path)))
+        }
+        guard FcConfigBuildFonts(config) != 0 else { throw RenderError.fonts("FcConfigBuildFonts failed") }
+        // Before any Pango font map exists: this also keeps Pango's background FcInit from reading
+        // /etc/fonts and the user's configuration.
+        guard FcConfigSetCurrent(config) != 0 else { throw RenderError.fonts("FcConfigSetCurrent failed") }
+        self.config = config
+        self.fonts = hashed
+    }
+
+    /// CJK glyph shapes follow the language; the user's locale must not choose it.
+    static func pinLanguage() {
+        setenv("PANGO_LANGUAGE", "en", 1)
+        unsetenv("LANGUAGE")
+    }
+
+    /// The bundled fonts: `LAYOUTSNAP_FONTS` when set (for a relocated binary), else the
+    /// package's resource bundle.
+    static func bundledFontDirectory() throws(RenderError) -> String {
+        if let override = ProcessInfo.processInfo.environment["LAYOUTSNAP_FONTS"], !override.isEmpty {
+            return override
+        }
+        guard let url = Bundle.module.url(forResource: "Fonts", withExtension: nil) else {
+            throw RenderError.fonts("the bundled Fonts resource folder is missing; set LAYOUTSNAP_FONTS to a folder with the fonts")
+        }
+        return url.path
+    }
+
+    static func hashFile(_ path: String) throws(RenderError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RenderError.fonts("cannot read \(path)")
+        }
+        return data.withUnsafeBytes { String(format: "%016llx", PixelHash.ofBytes($0)) }
+    }
+
+    /// Only the rules rendering needs: scale colour-emoji bitmap strikes to the requested size
+    /// (otherwise they draw at their 136 px strike), map the `emoji` family to Noto Color Emoji,
+    /// prefer Noto Sans Arabic for Arabic text. No <dir>, no <include>: fonts come in one by one.
+    static let configXML = """
+    <?xml version="1.0"?>
+    <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+    <fontconfig>
+      <match target="font">
+        <test name="outline" compare="eq"><bool>false</bool></test>
+        <edit name="pixelsizefixupfactor" mode="assign">
+          <divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide>
+        </edit>
+      </match>
+      <match target="font">
+        <test name="outline" compare="eq"><bool>false</bool></test>
+        <test name="pixelsizefixupfactor" compare="not_eq"><double>1.0</double></test>
+        <edit name="matrix" mode="assign">
+          <times><name>matrix</name>
+            <matrix><name>pixelsizefixupfactor</name><double>0</double><double>0</double><name>pixelsizefixupfactor</name></matrix>
+          </times>
+        </edit>
+        <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>
+      </match>
+      <alias binding="same"><family>emoji</family><prefer><family>Noto Color Emoji</family></prefer></alias>
+      <match target="pattern">
+        <test name="lang" compare="contains"><string>ar</string></test>
+        <edit name="family" mode="prepend"><string>Noto Sans Arabic</string></edit>
+      </match>
+      <match target="pattern">
+        <edit name="family" mode="append_last"><string>Inter</string></edit>
+      </match>
+    </fontconfig>
+    """
+}

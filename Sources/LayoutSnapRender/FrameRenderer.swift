@@ -1,0 +1,174 @@
+import CCairo
+import CPangoCairo
+import Foundation
+import LayoutSnapCore
+import LayoutSnapImaging
+
+/// The pixels of the frame just rendered: premultiplied ARGB32 words, rows packed (`stride ==
+/// width`). Borrowed from the renderer's surface: valid until the next `render` call.
+public struct FramePixels {
+    public let width: Int
+    public let height: Int
+    public let pixels: UnsafeBufferPointer<UInt32>
+
+    public var hash: UInt64 { PixelHash.of(pixels) }
+
+    /// An owned copy, for when a frame must outlive the next render.
+    public func copy() -> PixelImage { PixelImage(width: width, height: height, pixels: Array(pixels)) }
+}
+
+/// Paints display lists onto one reusable Cairo surface of the canvas's size. It knows nothing of
+/// kinds, goldens or files: the frame handler decides what happens to the pixels.
+public final class FrameRenderer {
+    public let canvas: Canvas
+    private let engine: TextEngine
+    private let surface: CairoSurface
+    private let context: CairoContext
+    private var images: [String: CairoSurface] = [:]
+    private let imageLoader: (String) throws(RenderError) -> PixelImage
+
+    public init(canvas: Canvas, engine: TextEngine,
+                imageLoader: @escaping (String) throws(RenderError) -> PixelImage = FrameRenderer.loadPNG) throws(RenderError) {
+        self.canvas = canvas
+        self.engine = engine
+        self.imageLoader = imageLoader
+        surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: canvas.pixelWidth, height: canvas.pixelHeight)
+        guard surface.stride == surface.width * 4 else {
+            throw RenderError.cairo(operation: "create the frame surface", status: "unexpected stride \(surface.stride)")
+        }
+        context = try CairoContext(surface)
+        cairo_scale(context.pointer, canvas.scale, canvas.scale)
+    }
+
+    /// Renders one frame and returns a view of its pixels.
+    public func render(_ frame: LayoutFrame) throws(RenderError) -> FramePixels {
+        let cr = context.pointer
+        cairo_save(cr)
+        // A frame never inherits the previous one's pixels.
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        for op in frame.drawList {
+            try paint(op, cr)
+        }
+        cairo_restore(cr)
+        try context.check("render frame \(frame.index)")
+        cairo_surface_flush(surface.pointer)
+        let count = surface.width * surface.height
+        let words = UnsafeRawPointer(surface.data).bindMemory(to: UInt32.self, capacity: count)
+        return FramePixels(width: surface.width, height: surface.height, pixels: UnsafeBufferPointer(start: words, count: count))
+    }
+
+    private func paint(_ op: DrawOp, _ cr: OpaquePointer) throws(RenderError) {
+        switch op {
+        case let .fill(color):
+            cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+            cairo_paint(cr)
+        case let .roundedRect(rect, radius, fill, continuous):
+            guard rect.width > 0, rect.height > 0 else { return }
+            addPath(RoundedRectPath.path(rect, radius: radius, continuous: continuous), cr)
+            cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
+            cairo_fill(cr)
+        case let .shadow(rect, radius, blur, color):
+            try paintShadow(rect: rect, radius: radius, blur: blur, color: color, cr)
+        case let .image(source, rect, radius, opacity):
+            try paintImage(source, rect: rect, radius: radius, opacity: opacity, cr)
+        case let .text(draw):
+            try engine.draw(draw, on: cr)
+        }
+    }
+
+    private func addPath(_ elements: [PathElement], _ cr: OpaquePointer) {
+        cairo_new_path(cr)
+        for element in elements {
+            switch element {
+            case let .move(p): cairo_move_to(cr, p.x, p.y)
+            case let .line(p): cairo_line_to(cr, p.x, p.y)
+            case let .curve(c1, c2, p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .close: cairo_close_path(cr)
+            }
+        }
+    }
+
+    // MARK: Images
+
+    private func paintImage(_ source: ImageSource, rect: Rect, radius: Double, opacity: Double, _ cr: OpaquePointer) throws(RenderError) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        let image = try surface(for: source)
+        let iw = Double(image.width), ih = Double(image.height)
+        // Aspect-fill: cover the frame, centred, then clip to the rounded frame.
+        let s = max(rect.width / iw, rect.height / ih)
+        cairo_save(cr)
+        addPath(RoundedRectPath.path(rect, radius: radius), cr)
+        cairo_clip(cr)
+        cairo_translate(cr, rect.x + (rect.width - iw * s) / 2, rect.y + (rect.height - ih * s) / 2)
+        cairo_scale(cr, s, s)
+        cairo_set_source_surface(cr, image.pointer, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_paint_with_alpha(cr, opacity)
+        cairo_restore(cr)
+    }
+
+    private func surface(for source: ImageSource) throws(RenderError) -> CairoSurface {
+        guard case let .file(path) = source else { fatalError("unreachable") }
+        if let cached = images[path] { return cached }
+        let image = try imageLoader(path)
+        let target = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: image.width, height: image.height)
+        cairo_surface_flush(target.pointer)
+        let stride = target.stride
+        image.pixels.withUnsafeBytes { src in
+            for row in 0..<image.height {
+                memcpy(target.data + row * stride, src.baseAddress! + row * image.width * 4, image.width * 4)
+            }
+        }
+        cairo_surface_mark_dirty(target.pointer)
+        images[path] = target
+        return target
+    }
+
+    /// Reads and decodes a PNG with the project's own decoder (hostile files become errors).
+    public static func loadPNG(_ path: String) throws(RenderError) -> PixelImage {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RenderError.image(path: path, reason: "cannot be read")
+        }
+        do {
+            return try PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels)
+        } catch {
+            throw RenderError.image(path: path, reason: error.description)
+        }
+    }
+
+    // MARK: Shadows
+
+    /// `.shadow(radius:)`: the shape's alpha blurred with a Gaussian of sigma ≈ radius (three box
+    /// blurs), tinted, under the shape. Integer arithmetic throughout so pixels are reproducible.
+    private func paintShadow(rect: Rect, radius: Double, blur: Double, color: Color, _ cr: OpaquePointer) throws(RenderError) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        let scale = canvas.scale
+        let sigma = blur * scale
+        let margin = Int((3 * sigma).rounded(.up)) + 1
+        // Only the part that can reach the canvas is computed.
+        let x0 = max(Int((rect.minX * scale).rounded(.down)) - margin, -margin)
+        let y0 = max(Int((rect.minY * scale).rounded(.down)) - margin, -margin)
+        let x1 = min(Int((rect.maxX * scale).rounded(.up)) + margin, canvas.pixelWidth + margin)
+        let y1 = min(Int((rect.maxY * scale).rounded(.up)) + margin, canvas.pixelHeight + margin)
+        guard x1 > x0, y1 > y0 else { return }
+        let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: x1 - x0, height: y1 - y0)
+        let mcr = try CairoContext(mask)
+        cairo_translate(mcr.pointer, Double(-x0), Double(-y0))
+        cairo_scale(mcr.pointer, scale, scale)
+        addPath(RoundedRectPath.path(rect, radius: radius), mcr.pointer)
+        cairo_set_source_rgba(mcr.pointer, 0, 0, 0, 1)
+        cairo_fill(mcr.pointer)
+        try mcr.check("draw a shadow mask")
+        cairo_surface_flush(mask.pointer)
+        GaussianBlur.blurA8(mask.data, width: mask.width, height: mask.height, stride: mask.stride, sigma: sigma)
+        cairo_surface_mark_dirty(mask.pointer)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        cairo_mask_surface(cr, mask.pointer, Double(x0), Double(y0))
+        cairo_restore(cr)
+    }
+}

@@ -1,0 +1,21 @@
+/// Everything that can go wrong between a layout and its pixels. The runner turns these into
+/// diagnostics; nothing here prints or exits.
+public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The private font setup failed (missing package, unreadable file).
+    case fonts(String)
+    /// A Cairo call reported a status other than success.
+    case cairo(operation: String, status: String)
+    /// Pango could not be set up or refused input.
+    case pango(String)
+    /// An image the fixture names could not be used.
+    case image(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .fonts(message): "fonts: \(message)"
+        case let .cairo(operation, status): "cairo: \(operation) failed: \(status)"
+        case let .pango(message): "pango: \(message)"
+        case let .image(path, reason): "image \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import CCairo
+import CPangoCairo
+import LayoutSnapCore
+
+/// Pango text layout for one thread: its own font map and context over the shared private
+/// fontconfig (a PangoLayout must never cross threads). It measures text for the rules and keeps
+/// each layout so that the renderer draws it in every frame without laying it out again.
+public final class TextEngine: TextMeasuring {
+    /// A laid-out text and what was measured from it. Owns its PangoLayout.
+    final class CachedLayout {
+        let layout: OpaquePointer
+        let measured: MeasuredText
+
+        init(layout: OpaquePointer, measured: MeasuredText) {
+            self.layout = layout
+            self.measured = measured
+        }
+
+        deinit { layoutsnap_g_object_unref(UnsafeMutableRawPointer(layout)) }
+    }
+
+    private let fontMap: UnsafeMutablePointer<PangoFontMap>
+    private let context: OpaquePointer
+    private var cache: [StyledText: CachedLayout] = [:]
+    /// How many Pango layouts this engine has built (the benchmark and tests check that it does
+    /// not grow with the number of frames).
+    public private(set) var layoutsCreated = 0
+
+    public init(fonts: FontSystem) throws(RenderError) {
+        guard let map = pango_cairo_font_map_new() else { throw RenderError.pango("pango_cairo_font_map_new failed") }
+        pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map), fonts.config)
+        // pangocairo assumes 96 dpi; at 72, one Pango point is one canvas point.
+        pango_cairo_font_map_set_resolution(layoutsnap_as_cairo_font_map(map), 72)
+        guard let context = pango_font_map_create_context(map) else {
+            layoutsnap_g_object_unref(UnsafeMutableRawPointer(map))
+            throw RenderError.pango("pango_font_map_create_context failed")
+        }
+        pango_context_set_language(context, pango_language_from_string("en"))
+        // Layouts are measured once and drawn at any device scale: no rounding to whole units.
+        pango_context_set_round_glyph_positions(context, 0)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        self.fontMap = map
+        self.context = context
+    }
+
+    deinit {
+        cache.removeAll()
+        layoutsnap_g_object_unref(UnsafeMutableRawPointer(context))
+        layoutsnap_g_object_unref(UnsafeMutableRawPointer(fontMap))
+    }
+
+    /// Drops cached layouts (between fixtures, so memory does not grow with the batch).
+    public func clearCache() { cache.removeAll(keepingCapacity: true) }
+
+    public func measure(_ text: StyledText) throws -> MeasuredText {
+        try layout(for: text).measured
+    }
+
+    func layout(for text: StyledText) throws(RenderError) -> CachedLayout {
+        if let cached = cache[text] { return cached }
+        let built = try build(text)
+        cache[text] = built
+        return built
+    }
+
+    private func build(_ text: StyledText) throws(RenderError) -> CachedLayout {
+        guard let layout = pango_layout_new(context) else { throw RenderError.pango("pango_layout_new failed") }
+        layoutsCreated += 1
+
+        // NUL would end the C string early; a limited text is one paragraph so that the line
+        // limit applies to the whole text (Pango counts it per paragraph).
+        var runs = text.runs.map { run -> TextRun in
+            var r = run
+            r.text = r.text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+            if text.maxLines != nil { r.text = r.text.replacingOccurrences(of: "\n", with: " ") }
+            return r
+        }
+        if runs.isEmpty { runs = [TextRun("")] }
+        let utf8 = runs.map(\.text).joined()
+        utf8.withCString { pango_layout_set_text(layout, $0, -1) }
+
+        let description = pango_font_description_new()
+        pango_font_description_set_family(description, "Inter")
+        pango_font_description_set_absolute_size(description, text.font.size * Double(PANGO_SCALE))
+        pango_font_description_set_weight(description, PangoWeight(rawValue: UInt32(text.font.weight.numeric)))
+        pango_font_description_set_style(description, text.font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+
+        let attributes = pango_attr_list_new()
+        // Pango >= 1.44 draws a hyphen where it breaks inside a word; iOS does not.
+        pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(0))
+        var offset = 0
+        for run in runs {
+            let length = run.text.utf8.count
+            defer { offset += length }
+            guard length > 0 else { continue }
+            if run.bold {
+                let attr = pango_attr_weight_new(PANGO_WEIGHT_BOLD)!
+                attr.pointee.start_index = UInt32(offset)
+                attr.pointee.end_index = UInt32(offset + length)
+                pango_attr_list_insert(attributes, attr)
+            }
+            if run.italic {
+                let attr = pango_attr_style_new(PANGO_STYLE_ITALIC)!
+                attr.pointee.start_index = UInt32(offset)
+                attr.pointee.end_index = UInt32(offset + length)
+                pango_attr_list_insert(attributes, attr)
+            }
+        }
+        pango_layout_set_attributes(layout, attributes)
+        pango_attr_list_unref(attributes)
+
+        if let width = text.width {
+            pango_layout_set_width(layout, layoutsnap_pango_units_from_double(width))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+        if let maxLines = text.maxLines {
+            pango_layout_set_height(layout, -Int32(max(maxLines, 1)))
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        }
+
+        var lines: [MeasuredLine] = []
+        let iter = pango_layout_get_iter(layout)
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            lines.append(MeasuredLine(x: layoutsnap_pango_units_to_double(logical.x),
+                                      width: layoutsnap_pango_units_to_double(logical.width)))
+        } while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+
+        let measured = MeasuredText(lines: lines, truncated: pango_layout_is_ellipsized(layout) != 0)
+        return CachedLayout(layout: layout, measured: measured)
+    }
+
+    /// Draws `draw` with each line's baseline where the rules put it (iOS metrics), ignoring
+    /// Pango's own line spacing.
+    func draw(_ draw: TextDraw, on cr: OpaquePointer) throws(RenderError) {
+        let cached = try layout(for: draw.text)
+        let color = draw.color
+        guard color.alpha > 0 else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if let clip = draw.clip {
+            guard clip.width > 0, clip.height > 0 else { return }
+            cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
+            cairo_clip(cr)
+        }
+        // Colour emoji ignore the source alpha, so translucent text is drawn opaque into a group
+        // (bounded by the text's box) and composited with the alpha.
+        let grouped = color.alpha < 1
+        if grouped {
+            let size = draw.text.font.size
+            let right = cached.measured.maxLineWidth
+            let bottom = (draw.baselines.last ?? 0) + size
+            cairo_rectangle(cr, draw.origin.x - size, draw.origin.y - size, right + 2 * size, bottom + 2 * size)
+            cairo_clip(cr)
+            cairo_push_group(cr)
+        }
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, grouped ? 1 : color.alpha)
+        var node = pango_layout_get_lines_readonly(cached.layout)
+        var index = 0
+        while let current = node, index < draw.baselines.count, index < cached.measured.lines.count {
+            let line = current.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+            cairo_move_to(cr, draw.origin.x + cached.measured.lines[index].x, draw.origin.y + draw.baselines[index])
+            pango_cairo_show_layout_line(cr, line)
+            node = current.pointee.next
+            index += 1
+        }
+        if grouped {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, color.alpha)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapRender
+
+/// Runs fixtures on a pool of worker threads. Each worker owns a TextEngine (its own Pango font
+/// map and context over the shared private fontconfig) and reuses it for every fixture it takes;
+/// fixtures are handed out one at a time, biggest first, so two workers stay busy to the end.
+public struct BatchRunner: Sendable {
+    public var jobs: Int
+    public var overrides: FixtureOverrides
+
+    public init(jobs: Int, overrides: FixtureOverrides = FixtureOverrides()) {
+        self.jobs = max(1, jobs)
+        self.overrides = overrides
+    }
+
+    public static var defaultJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Results in the order of `refs`. `progress` is called (from worker threads, serialised) after
+    /// each fixture with (done, total).
+    public func run(_ refs: [FixtureRef], handler: some FrameHandler,
+                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
+        let fonts: FontSystem
+        do {
+            fonts = try FontSystem.shared()
+        } catch {
+            throw RunnerError.environment(error.description)
+        }
+        let queue = WorkQueue(count: refs.count, order: Self.largestFirst(refs))
+        let workers = min(jobs, max(refs.count, 1))
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                let engine: TextEngine
+                do {
+                    engine = try TextEngine(fonts: fonts)
+                } catch {
+                    while let i = queue.take() {
+                        queue.store(i, FixtureResult(ref: refs[i], error: "\(refs[i].displayPath): \(error)"), progress: progress)
+                    }
+                    return
+                }
+                while let i = queue.take() {
+                    let result = Self.process(refs[i], engine: engine, handler: handler, overrides: overrides)
+                    queue.store(i, result, progress: progress)
+                }
+            }
+            // Pango and HarfBuzz recurse a little; give workers the main thread's stack size.
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+        return queue.results()
+    }
+
+    /// Bigger files first: a cheap stand-in for frame counts that keeps the last fixture from
+    /// running alone on one core.
+    static func largestFirst(_ refs: [FixtureRef]) -> [Int] {
+        let sizes = refs.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) ?? 0 }
+        return refs.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+    }
+
+    /// One fixture, start to end: decode, lay out (text once per fixture), render every frame,
+    /// hand each to the handler. Any failure becomes the fixture's error; the batch goes on.
+    public static func process(_ ref: FixtureRef, engine: TextEngine, handler: some FrameHandler,
+                               overrides: FixtureOverrides = FixtureOverrides()) -> FixtureResult {
+        var result = FixtureResult(ref: ref)
+        defer { engine.clearCache() }
+        let fixture: Fixture
+        do {
+            fixture = try overrides.apply(to: FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath))
+        } catch {
+            result.error = error.description
+            return result
+        }
+        do {
+            let layout = try LayoutEngine.layout(fixture, measurer: engine)
+            let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
+            try handler.fixtureStarted(fixture, layout: layout)
+            for state in layout.states {
+                for frame in state.frames {
+                    let pixels = try renderer.render(frame)
+                    result.frames.append(handler.handle(fixture, state: state.name, frame: frame, pixels: pixels))
+                }
+            }
+            if let note = try handler.fixtureFinished(fixture, layout: layout) { result.notes.append(note) }
+        } catch let error as LayoutError {
+            result.error = FixtureError(file: ref.displayPath, path: error.path, message: error.message).description
+        } catch let error as RenderError {
+            if case let .image(path, reason) = error {
+                result.error = FixtureError(file: ref.displayPath, path: "$.image.path", message: "image \(path): \(reason)").description
+            } else {
+                result.error = "\(ref.displayPath): \(error.description)"
+            }
+        } catch let error as RunnerError {
+            result.error = "\(ref.displayPath): \(error.description)"
+        } catch {
+            result.error = "\(ref.displayPath): \(error)"
+        }
+        return result
+    }
+}
+
+/// Hands out fixture indices and collects results under one lock.
+final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var order: [Int]
+    private var nextPosition = 0
+    private var slots: [FixtureResult?]
+    private var done = 0
+
+    init(count: Int, order: [Int]) {
+        self.order = order
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func take() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard nextPosition < order.count else { return nil }
+        defer { nextPosition += 1 }
+        return order[nextPosition]
+    }
+
+    func store(_ index: Int, _ result: FixtureResult, progress: (@Sendable (Int, Int) -> Void)?) {
+        lock.lock(); defer { lock.unlock() }
+        slots[index] = result
+        done += 1
+        progress?(done, slots.count)
+    }
+
+    func results() -> [FixtureResult] {
+        lock.lock(); defer { lock.unlock() }
+        return slots.map { $0! }
+    }
+}

@@ -1,0 +1,24 @@
+/// Errors that stop a whole run before any fixture is looked at (exit 2).
+public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An argument or path the user gave cannot be used.
+    case usage(String)
+    /// `record` under CI without `--allow-ci`.
+    case refusedUnderCI
+    /// The golden store cannot be read or written.
+    case goldens(String)
+    /// A fixture that cannot be used (the message names the file and JSON path).
+    case fixture(String)
+    /// Something outside the fixtures (fonts, output folder) failed.
+    case environment(String)
+
+    public var description: String {
+        switch self {
+        case let .usage(message): message
+        case .refusedUnderCI:
+            "record refuses to run when CI is set: goldens are recorded on purpose and committed, never by a CI job. Run it locally, or pass --allow-ci (for example with --goldens pointing at a temporary folder)."
+        case let .goldens(message): "goldens: \(message)"
+        case let .environment(message): message
+        case let .fixture(message): message
+        }
+    }
+}

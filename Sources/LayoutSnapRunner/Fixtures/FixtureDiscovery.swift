@@ -1,0 +1,87 @@
+import Foundation
+import LayoutSnapCore
+
+/// A fixture file found on disk, before it is read.
+public struct FixtureRef: Sendable, Hashable {
+    /// Path below the fixtures root without `.json` (SPEC §3).
+    public var id: String
+    /// Absolute path of the file.
+    public var path: String
+    /// The path as messages show it (relative to the working directory when below it).
+    public var displayPath: String
+}
+
+/// Finds fixtures under the PATH arguments.
+///
+/// Ids are relative to the fixtures root: a PATH inside `Fixtures/` (the default root) keeps ids
+/// like `posts/x`; a folder elsewhere is its own root; a single file elsewhere is named after its
+/// file name. Folders named `images` hold fixture images and are not searched.
+public enum FixtureDiscovery {
+    public static func discover(paths: [String], defaultRoot: String = "Fixtures", filter: String? = nil) throws(RunnerError) -> [FixtureRef] {
+        let fm = FileManager.default
+        let cwd = fm.currentDirectoryPath
+        let rootAbs = absolute(defaultRoot, cwd: cwd)
+        let targets = paths.isEmpty ? [defaultRoot] : paths
+        var found: [String: FixtureRef] = [:]
+
+        for target in targets {
+            let abs = absolute(target, cwd: cwd)
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: abs, isDirectory: &isDir) else {
+                if paths.isEmpty {
+                    throw RunnerError.usage("there is no \(defaultRoot)/ folder here: run layoutsnap from the project folder, or name fixture files or folders")
+                }
+                throw RunnerError.usage("\(target): no such file or folder")
+            }
+            let root: String
+            if abs == rootAbs || abs.hasPrefix(rootAbs + "/") {
+                root = rootAbs
+            } else {
+                root = isDir.boolValue ? abs : (abs as NSString).deletingLastPathComponent
+            }
+            let files = isDir.boolValue ? jsonFiles(under: abs) : [abs]
+            for file in files {
+                guard file.hasSuffix(".json") else {
+                    throw RunnerError.usage("\(target): a fixture is a .json file")
+                }
+                var rel = String(file.dropFirst(root.count + 1))
+                rel.removeLast(".json".count)
+                let ref = FixtureRef(id: rel, path: file, displayPath: display(file, cwd: cwd))
+                if let filter, !matches(glob: filter, rel) { continue }
+                found[ref.id] = ref
+            }
+        }
+        return found.values.sorted { $0.id < $1.id }
+    }
+
+    static func jsonFiles(under dir: String) -> [String] {
+        var result: [String] = []
+        guard let enumerator = FileManager.default.enumerator(atPath: dir) else { return [] }
+        while let item = enumerator.nextObject() as? String {
+            let name = (item as NSString).lastPathComponent
+            if name == "images" || name.hasPrefix(".") {
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: dir + "/" + item, isDirectory: &isDir), isDir.boolValue {
+                    enumerator.skipDescendants()
+                    continue
+                }
+            }
+            if item.hasSuffix(".json") { result.append(dir + "/" + item) }
+        }
+        return result.sorted()
+    }
+
+    static func absolute(_ path: String, cwd: String) -> String {
+        let joined = path.hasPrefix("/") ? path : cwd + "/" + path
+        return (joined as NSString).standardizingPath
+    }
+
+    static func display(_ path: String, cwd: String) -> String {
+        path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+
+    /// Shell-style glob over fixture ids: `*` does not cross `/`, `**` does, `?` is one character.
+    public static func matches(glob: String, _ id: String) -> Bool {
+        fnmatch(glob, id, FNM_PATHNAME) == 0 || (glob.contains("**") && fnmatch(glob.replacingOccurrences(of: "**", with: "*"), id, 0) == 0)
+    }
+}

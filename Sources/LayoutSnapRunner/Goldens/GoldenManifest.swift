@@ -1,0 +1,134 @@
+import Foundation
+import LayoutSnapCore
+
+/// `Goldens/manifest.json` (SPEC §6): for every golden frame the hash of its decoded pixels and of
+/// its file, plus the environment that rendered them. Verify trusts a pixel hash only while the
+/// file's bytes still hash to what the manifest says.
+public struct GoldenManifest: Sendable, Equatable {
+    public struct Entry: Sendable, Hashable {
+        /// PixelHash of the premultiplied ARGB32 pixels, 16 hex digits.
+        public var pixels: String
+        /// PixelHash of the PNG file's bytes.
+        public var file: String
+        public var width: Int
+        public var height: Int
+
+        public init(pixels: String, file: String, width: Int, height: Int) {
+            self.pixels = pixels; self.file = file; self.width = width; self.height = height
+        }
+    }
+
+    public static let formatVersion = 1
+    public var environment: RenderEnvironment?
+    /// Keyed by the frame's path below the goldens folder: `posts/x/01-expand/007.png`.
+    public var frames: [String: Entry]
+
+    public init(environment: RenderEnvironment?, frames: [String: Entry]) {
+        self.environment = environment; self.frames = frames
+    }
+
+    /// nil when there is no manifest; a manifest that cannot be read is an error the caller
+    /// reports (verify then decodes every golden instead of trusting hashes).
+    public static func load(path: String) throws(RunnerError) -> GoldenManifest? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunnerError.goldens("\(path) cannot be read")
+        }
+        do {
+            let root = try JSONParser.parse([UInt8](data))
+            return try decode(JSONElement(root))
+        } catch let error as JSONSyntaxError {
+            throw RunnerError.goldens("\(path): invalid JSON: \(error)")
+        } catch let error as JSONDecodingError {
+            throw RunnerError.goldens("\(path): \(error)")
+        } catch {
+            throw RunnerError.goldens("\(path): \(error)")
+        }
+    }
+
+    static func decode(_ element: JSONElement) throws(JSONDecodingError) -> GoldenManifest {
+        let o = try element.object()
+        let version = try o.required("version").int()
+        guard version == formatVersion else {
+            throw try o.required("version").error("manifest format \(version) is not known to this layoutsnap (expected \(formatVersion))")
+        }
+        var environment: RenderEnvironment?
+        if let e = o.optional("environment") { environment = try RenderEnvironment.decode(e) }
+        var frames: [String: Entry] = [:]
+        let framesObject = try o.required("frames").object()
+        for member in framesObject.members {
+            let entry = try framesObject.required(member.key).object()
+            let size = try entry.required("size").array()
+            guard size.count == 2 else { throw try entry.required("size").error("expected [width, height]") }
+            frames[member.key] = Entry(pixels: try entry.required("pixels").string(), file: try entry.required("file").string(),
+                                       width: try size[0].int(), height: try size[1].int())
+            try entry.finish()
+        }
+        try framesObject.finish()
+        try o.finish()
+        return GoldenManifest(environment: environment, frames: frames)
+    }
+
+    /// Deterministic bytes (sorted keys) so that a re-record without changes rewrites nothing.
+    public func encoded() -> [UInt8] {
+        var object: [(String, JSONOutput)] = [("version", .int(Self.formatVersion))]
+        if let environment { object.append(("environment", environment.json)) }
+        let sortedFrames = frames.keys.sorted().map { key -> (String, JSONOutput) in
+            let e = frames[key]!
+            return (key, .object([("pixels", .string(e.pixels)), ("file", .string(e.file)),
+                                  ("size", .array([.int(e.width), .int(e.height)]))]))
+        }
+        object.append(("frames", .object(sortedFrames)))
+        return JSONWriter(style: .pretty).bytes(.object(object)) + [0x0A]
+    }
+}
+
+/// What rendered a set of goldens: library versions, font file hashes, CPU architecture. The
+/// same fixture gives the same pixels only under the same environment.
+public struct RenderEnvironment: Sendable, Equatable {
+    public var architecture: String
+    /// Library name → version, sorted by name when written.
+    public var libraries: [String: String]
+    /// Font file name → hash of its bytes.
+    public var fonts: [String: String]
+
+    public init(architecture: String, libraries: [String: String], fonts: [String: String]) {
+        self.architecture = architecture; self.libraries = libraries; self.fonts = fonts
+    }
+
+    var json: JSONOutput {
+        .object([
+            ("architecture", .string(architecture)),
+            ("libraries", .object(libraries.keys.sorted().map { ($0, .string(libraries[$0]!)) })),
+            ("fonts", .object(fonts.keys.sorted().map { ($0, .string(fonts[$0]!)) })),
+        ])
+    }
+
+    static func decode(_ element: JSONElement) throws(JSONDecodingError) -> RenderEnvironment {
+        let o = try element.object()
+        let arch = try o.required("architecture").string()
+        func table(_ key: String) throws(JSONDecodingError) -> [String: String] {
+            let t = try o.required(key).object()
+            var result: [String: String] = [:]
+            for m in t.members { result[m.key] = try t.required(m.key).string() }
+            try t.finish()
+            return result
+        }
+        let env = RenderEnvironment(architecture: arch, libraries: try table("libraries"), fonts: try table("fonts"))
+        try o.finish()
+        return env
+    }
+
+    /// Human-readable differences, `pango 1.50.12 → 1.52.0`.
+    public func differences(from recorded: RenderEnvironment) -> [String] {
+        var lines: [String] = []
+        if architecture != recorded.architecture { lines.append("architecture \(recorded.architecture) → \(architecture)") }
+        for key in Set(libraries.keys).union(recorded.libraries.keys).sorted() where libraries[key] != recorded.libraries[key] {
+            lines.append("\(key) \(recorded.libraries[key] ?? "none") → \(libraries[key] ?? "none")")
+        }
+        for key in Set(fonts.keys).union(recorded.fonts.keys).sorted() where fonts[key] != recorded.fonts[key] {
+            lines.append("font \(key) \(recorded.fonts[key].map { "hash " + $0 } ?? "absent") → \(fonts[key].map { "hash " + $0 } ?? "absent")")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,74 @@
+import LayoutSnapCore
+import LayoutSnapRender
+
+/// What happened to one frame.
+public enum FrameStatus: String, Sendable, Hashable {
+    /// Verify: identical to the golden.
+    case passed
+    /// Verify: pixels differ from the golden (or its size does).
+    case failed
+    /// Verify: there is no golden for this frame.
+    case missing
+    /// Verify: the golden could not be used (unreadable, truncated, not a PNG).
+    case unreadable
+    /// Record: a golden was written (new or changed).
+    case recorded
+    /// Record: the golden already had these pixels; nothing was written.
+    case unchanged
+    /// Render: the frame was written to the output folder.
+    case rendered
+    /// The frame could not be written (disk full, permissions): an environment failure.
+    case error
+}
+
+public struct FrameResult: Sendable, Hashable {
+    public var state: String
+    public var index: Int
+    public var status: FrameStatus
+    /// A short explanation for anything but success ("1234 pixels differ").
+    public var detail: String?
+    /// Verify: how many pixels differ.
+    public var differentPixels: Int?
+    /// Where the frame's golden lives (relative to the goldens folder).
+    public var goldenKey: String
+    /// Verify failure: where the actual frame was written for inspection.
+    public var actualPath: String?
+    /// Record: the manifest entry of the golden as it now stands.
+    public var manifestEntry: GoldenManifest.Entry?
+
+    public init(state: String, index: Int, status: FrameStatus, detail: String? = nil, differentPixels: Int? = nil,
+                goldenKey: String, actualPath: String? = nil, manifestEntry: GoldenManifest.Entry? = nil) {
+        self.state = state; self.index = index; self.status = status; self.detail = detail
+        self.differentPixels = differentPixels; self.goldenKey = goldenKey; self.actualPath = actualPath
+        self.manifestEntry = manifestEntry
+    }
+}
+
+/// Decides what a rendered frame is for (verify, record, render): the renderer never knows.
+/// Called on worker threads; one call per fixture for `fixtureStarted`/`fixtureFinished`.
+public protocol FrameHandler: Sendable {
+    func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError)
+    func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult
+    /// Returns a note for the summary (for example "layout.json updated"), or nil.
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) -> String?
+}
+
+public extension FrameHandler {
+    func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) {}
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) -> String? { nil }
+}
+
+/// Golden file names (SPEC §6).
+public enum GoldenPaths {
+    /// `posts/x/01-expand/007.png`, relative to the goldens folder.
+    public static func frameKey(fixture: String, state: String, index: Int) -> String {
+        "\(fixture)/\(state)/\(frameName(index))"
+    }
+
+    public static func frameName(_ index: Int) -> String {
+        let digits = String(index)
+        return String(repeating: "0", count: max(0, 3 - digits.count)) + digits + ".png"
+    }
+
+    public static func layoutKey(fixture: String) -> String { "\(fixture)/layout.json" }
+}

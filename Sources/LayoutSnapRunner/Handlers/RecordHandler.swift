@@ -1,0 +1,62 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapImaging
+import LayoutSnapRender
+
+/// Writes goldens that are missing or differ and leaves identical ones untouched (their bytes,
+/// mtime and git status stay as they are). Every write is atomic.
+public struct RecordHandler: FrameHandler {
+    public let goldens: String
+    public let manifest: GoldenManifest?
+
+    public init(goldens: String, manifest: GoldenManifest?) {
+        self.goldens = goldens; self.manifest = manifest
+    }
+
+    public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
+        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state, index: frame.index)
+        let path = goldens + "/" + key
+        let pixelHash = PixelHash.hex(pixels.hash)
+        var result = FrameResult(state: state, index: frame.index, status: .unchanged, goldenKey: key)
+
+        if let data = FileManager.default.contents(atPath: path) {
+            let bytes = [UInt8](data)
+            let fileHash = bytes.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
+            let entry = GoldenManifest.Entry(pixels: pixelHash, file: fileHash, width: pixels.width, height: pixels.height)
+            if manifest?.frames[key] == entry {
+                result.manifestEntry = entry
+                return result
+            }
+            // Not vouched for by the manifest: decode and compare before deciding to rewrite.
+            if let golden = try? PNGDecoder.decode(bytes, maxPixels: Limits.maxGoldenPixels),
+               golden.width == pixels.width, golden.height == pixels.height,
+               golden.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 {
+                result.manifestEntry = entry
+                return result
+            }
+            result.detail = "changed"
+        } else {
+            result.detail = "new"
+        }
+        let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
+        do {
+            try AtomicFile.write(png, to: path)
+        } catch {
+            result.status = .error
+            result.detail = error.description
+            return result
+        }
+        result.status = .recorded
+        result.manifestEntry = GoldenManifest.Entry(pixels: pixelHash, file: png.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) },
+                                                    width: pixels.width, height: pixels.height)
+        return result
+    }
+
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) -> String? {
+        let path = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
+        let bytes = LayoutJSON.encode(layout)
+        if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == bytes { return nil }
+        try AtomicFile.write(bytes, to: path)
+        return "layout.json written"
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import LayoutSnapRunner
+
+/// The one place where errors become messages on stderr and exit codes (SPEC §2: 2 for bad input).
+enum Diagnostics {
+    static func run(_ body: () throws -> Int32) throws {
+        let code: Int32
+        do {
+            code = try body()
+        } catch let error as RunnerError {
+            printError(error.description)
+            code = 2
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            printError("\(error)")
+            code = 2
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    }
+
+    static func printWarning(_ message: String) {
+        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    }
+
+    static func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// A progress bar on stderr, only when stderr is a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private let label: String
+
+    init(label: String, enabled: Bool) {
+        self.label = label
+        self.enabled = enabled && isatty(STDERR_FILENO) != 0
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        let width = 30
+        let filled = total == 0 ? width : done * width / total
+        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(total) fixtures".utf8))
+        if done == total { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

@@ -1,0 +1,75 @@
+import LayoutSnapRunner
+
+/// What a batch prints: problems grouped per fixture and state, each with what to do next.
+enum TerminalReport {
+    static func summaryLine(_ s: BatchSummary) -> String {
+        var line = "\(s.passed) passed, \(s.failed) failed"
+        if s.missing > 0 { line += ", \(s.missing) missing" }
+        let errors = s.fixtureErrors + s.unreadable + s.writeErrors
+        if errors > 0 { line += ", \(errors) error" + (errors == 1 ? "" : "s") }
+        return line
+    }
+
+    static func errors(_ results: [FixtureResult]) {
+        for r in results {
+            if let error = r.error { Diagnostics.printError(error) }
+            for f in r.frames where f.status == .error || f.status == .unreadable {
+                Diagnostics.printError("\(r.ref.displayPath): \(f.state) frame \(f.index): \(f.detail ?? "failed")")
+            }
+        }
+    }
+
+    static func verify(_ results: [FixtureResult], summary: BatchSummary, quiet: Bool, goldens: String, report: String) {
+        errors(results)
+        var failing: [String] = []
+        for r in results {
+            let bad = r.frames.filter { $0.status == .failed || $0.status == .missing }
+            guard !bad.isEmpty else { continue }
+            failing.append(r.ref.id)
+            var byState: [(String, [FrameResult])] = []
+            for f in bad {
+                if byState.last?.0 == f.state { byState[byState.count - 1].1.append(f) } else { byState.append((f.state, [f])) }
+            }
+            for (state, frames) in byState {
+                let missing = frames.filter { $0.status == .missing }
+                let failed = frames.filter { $0.status == .failed }
+                if !failed.isEmpty {
+                    let worst = failed.max { ($0.differentPixels ?? Int.max) < ($1.differentPixels ?? Int.max) }!
+                    Diagnostics.out("FAIL \(r.ref.id) \(state): \(ranges(failed.map(\.index))) differ (\(failed.count == 1 ? "" : "most: frame \(worst.index), ")\(worst.detail ?? ""))")
+                }
+                if !missing.isEmpty {
+                    Diagnostics.out("MISSING \(r.ref.id) \(state): \(ranges(missing.map(\.index))) have no golden")
+                }
+            }
+        }
+        if !failing.isEmpty && !quiet {
+            Diagnostics.out("Actual frames of the failures are in \(report)/actual/ (compare with \(goldens)/).")
+            let filter = failing.count == 1 ? " --filter '\(failing[0])'" : ""
+            Diagnostics.out("If the change is intended, record new goldens: layoutsnap record\(filter)")
+        }
+    }
+
+    static func record(_ results: [FixtureResult], summary: BatchSummary, quiet: Bool) {
+        errors(results)
+        guard !quiet else { return }
+        for r in results where r.count(.recorded) > 0 {
+            let new = r.frames.filter { $0.status == .recorded && $0.detail == "new" }.count
+            let changed = r.count(.recorded) - new
+            Diagnostics.out("recorded \(r.ref.id): \(new) new, \(changed) changed frames")
+        }
+    }
+
+    /// `frames 1-18`, `frame 3`, `frames 0, 2-4`.
+    static func ranges(_ indices: [Int]) -> String {
+        let sorted = indices.sorted()
+        var parts: [String] = []
+        var i = 0
+        while i < sorted.count {
+            var j = i
+            while j + 1 < sorted.count && sorted[j + 1] == sorted[j] + 1 { j += 1 }
+            parts.append(i == j ? "\(sorted[i])" : "\(sorted[i])-\(sorted[j])")
+            i = j + 1
+        }
+        return (sorted.count == 1 ? "frame " : "frames ") + parts.joined(separator: ", ")
+    }
+}
