@@ -16,18 +16,19 @@ let package = Package(
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
         // Pure Swift: fixture model and decoding, rules, animation timing, layout tree, layout JSON.
         // Text is measured through the TextMeasuring protocol, so all of it is testable without Pango.
         .target(name: "LayoutSnapCore"),
         // Pixels as data: PNG encode/decode (zlib) and pixel hashes (xxHash). No Cairo.
-        .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash"]),
+        .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate"]),
         // The only target that imports Cairo and Pango: private fonts, text engine, frame renderer.
         .target(name: "LayoutSnapRender",
                 dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "CCairo", "CPangoCairo"],
                 resources: [.copy("Resources/Fonts")]),
         // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
-        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender"]),
+        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "CZlib"]),
         // The thin command line: one file per subcommand.
         .executableTarget(name: "layoutsnap", dependencies: [
             "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging",
@@ -35,6 +36,10 @@ let package = Package(
         ]),
 
         .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore"]),
+        .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib"]),
+        .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging"]),
+        // End to end: runs the built binary and checks stdout, stderr, exit codes and files.
+        .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,11 +14,12 @@ enum PNG {
     /// The largest chunk length the PNG spec allows (2^31 - 1); also the largest width/height.
     static let maxChunkLength = 0x7FFF_FFFF
 
-    /// zlib's CRC-32 (the PNG CRC) of `count` bytes, continuing from `crc`.
-    /// `crc32_z` takes a size_t length, so no 4 GiB split is needed.
-    @inline(__always)
-    static func crc(_ bytes: UnsafeRawPointer, _ count: Int, continuing crc: UInt = 0) -> UInt32 {
-        UInt32(truncatingIfNeeded: crc32_z(crc, bytes.assumingMemoryBound(to: UInt8.self), count))
+    /// zlib's CRC-32 (the PNG CRC) of `bytes`, continuing from `crc`. (`crc32_z` takes a
+    /// size_t length, so no 4 GiB split is needed; it returns 0 for a NULL buffer, hence the
+    /// empty-input guard.)
+    static func crc(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
+        return UInt32(truncatingIfNeeded: crc32_z(UInt(crc), base.assumingMemoryBound(to: UInt8.self), bytes.count))
     }
 
     @inline(__always)
@@ -27,9 +28,8 @@ enum PNG {
             | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
-    @inline(__always)
-    static func writeBE32(_ value: UInt32, to pointer: UnsafeMutableRawPointer) {
-        pointer.storeBytes(of: value.bigEndian, as: UInt32.self)
+    static func bigEndianBytes(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
     /// A chunk type for messages: the four letters if they are letters, else escaped bytes.

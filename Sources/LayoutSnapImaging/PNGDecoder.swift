@@ -202,10 +202,11 @@ public enum PNGDecoder {
     }
 
     static func readIHDR(_ reader: inout ChunkReader) throws(PNGError) -> Header {
-        guard let chunk = try reader.next() else { throw .missingChunk("IHDR") }
-        guard chunk.type == PNG.IHDR else {
-            throw .corrupt("the first chunk is \(chunk.name), expected IHDR")
+        guard let chunk = try reader.next() else {
+            throw .truncated("truncated PNG: the file ends right after the signature")
         }
+        // The spec requires IHDR first; anything else means it is missing.
+        guard chunk.type == PNG.IHDR else { throw .missingChunk("IHDR") }
         let d = chunk.data
         guard d.count == 13 else { throw .corrupt("IHDR has \(d.count) bytes, expected 13") }
         let width = Int(PNG.readBE32(d, 0))
@@ -276,9 +277,7 @@ public enum PNGDecoder {
                 throw .truncated("truncated PNG: chunk \(name) at byte \(start) is missing its CRC")
             }
             let stored = PNG.readBE32(bytes, start + 8 + length)
-            // Non-nil: the buffer holds at least 12 bytes from `start`.
-            guard let base = bytes.baseAddress,
-                  PNG.crc(base + start + 4, 4 + length) == stored else {
+            guard PNG.crc(UnsafeRawBufferPointer(rebasing: bytes[(start + 4)..<(start + 8 + length)])) == stored else {
                 throw .badCRC(chunk: name)
             }
             position = start + 12 + length
@@ -476,6 +475,9 @@ struct PixelConverter {
 
     /// Converts `n` pixels of one unfiltered scanline; pixel `x` goes to `dst[x * step]`.
     /// `src` must be followed by at least `Inflater.slack` readable bytes.
+    ///
+    /// Index arithmetic uses wrapping operators: `n` < 2^31 and `step` ≤ 8, so no product can
+    /// overflow, and the checked versions cost ~10% of the loop.
     func convert(_ src: UnsafePointer<UInt8>, count n: Int, into dst: UnsafeMutablePointer<UInt32>, step: Int,
                  maxIndex: inout Int) {
         let raw = UnsafeRawPointer(src)
@@ -483,26 +485,26 @@ struct PixelConverter {
         case (2, 8):
             if let key = colorKey {
                 for x in 0..<n {
-                    let r = src[3 * x], g = src[3 * x + 1], b = src[3 * x + 2]
+                    let r = src[3 &* x], g = src[3 &* x + 1], b = src[3 &* x + 2]
                     let transparent = UInt16(r) == key.0 && UInt16(g) == key.1 && UInt16(b) == key.2
-                    dst[x * step] = transparent ? 0 : 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+                    dst[x &* step] = transparent ? 0 : 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
                 }
             } else {
                 // One unaligned 4-byte load per pixel (R G B next), the slack covers the last.
                 for x in 0..<n {
-                    let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 3 * x, as: UInt32.self))
-                    dst[x * step] = 0xFF00_0000 | word.byteSwapped >> 8
+                    let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 3 &* x, as: UInt32.self))
+                    dst[x &* step] = 0xFF00_0000 | word.byteSwapped >> 8
                 }
             }
         case (6, 8):
             for x in 0..<n {
                 // Little-endian word of R G B A: 0xAABBGGRR.
-                let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self))
+                let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self))
                 let a = word >> 24
                 if a == 255 {
-                    dst[x * step] = (word & 0xFF00_FF00) | (word >> 16 & 0xFF) | (word & 0xFF) << 16
+                    dst[x &* step] = (word & 0xFF00_FF00) | (word >> 16 & 0xFF) | (word & 0xFF) << 16
                 } else {
-                    dst[x * step] = Self.premultiplied(word & 0xFF, word >> 8 & 0xFF, word >> 16 & 0xFF, a)
+                    dst[x &* step] = Self.premultiplied(word & 0xFF, word >> 8 & 0xFF, word >> 16 & 0xFF, a)
                 }
             }
         case (3, _):
@@ -512,12 +514,12 @@ struct PixelConverter {
                     for x in 0..<n {
                         let index = Int(src[x])
                         highest = max(highest, index)
-                        dst[x * step] = table[index]
+                        dst[x &* step] = table[index]
                     }
                 } else {
                     forEachPackedSample(src, n) { x, index in
                         highest = max(highest, index)
-                        dst[x * step] = table[index]
+                        dst[x &* step] = table[index]
                     }
                 }
                 maxIndex = max(maxIndex, highest)
@@ -526,47 +528,47 @@ struct PixelConverter {
             let key = colorKey.map { Int($0.0) } ?? -1
             for x in 0..<n {
                 let g = Int(src[x])
-                dst[x * step] = g == key ? 0 : grey(UInt32(g))
+                dst[x &* step] = g == key ? 0 : grey(UInt32(g))
             }
         case (0, 16):
             let key = colorKey.map { Int($0.0) } ?? -1
             for x in 0..<n {
-                let sample = Int(src[2 * x]) << 8 | Int(src[2 * x + 1])
-                dst[x * step] = sample == key ? 0 : grey(UInt32(src[2 * x]))
+                let sample = Int(src[2 &* x]) << 8 | Int(src[2 &* x + 1])
+                dst[x &* step] = sample == key ? 0 : grey(UInt32(src[2 &* x]))
             }
         case (0, _):
             // 1/2/4-bit grey: scale to 8 bits by replicating bits (255 / max: ×255, ×85, ×17).
             let key = colorKey.map { Int($0.0) } ?? -1
             let scale = UInt32(255 / ((1 << bitDepth) - 1))
             forEachPackedSample(src, n) { x, sample in
-                dst[x * step] = sample == key ? 0 : grey(UInt32(sample) * scale)
+                dst[x &* step] = sample == key ? 0 : grey(UInt32(sample) * scale)
             }
         case (2, _):  // 16-bit RGB: the key compares full samples, the pixel keeps high bytes
             for x in 0..<n {
-                let p = src + 6 * x
+                let p = src + 6 &* x
                 if let key = colorKey,
                    UInt16(p[0]) << 8 | UInt16(p[1]) == key.0,
                    UInt16(p[2]) << 8 | UInt16(p[3]) == key.1,
                    UInt16(p[4]) << 8 | UInt16(p[5]) == key.2 {
-                    dst[x * step] = 0
+                    dst[x &* step] = 0
                 } else {
-                    dst[x * step] = 0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[2]) << 8 | UInt32(p[4])
+                    dst[x &* step] = 0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[2]) << 8 | UInt32(p[4])
                 }
             }
         case (4, 8):
             for x in 0..<n {
-                let g = UInt32(src[2 * x])
-                dst[x * step] = Self.premultiplied(g, g, g, UInt32(src[2 * x + 1]))
+                let g = UInt32(src[2 &* x])
+                dst[x &* step] = Self.premultiplied(g, g, g, UInt32(src[2 &* x + 1]))
             }
         case (4, _):  // 16-bit grey + alpha
             for x in 0..<n {
-                let g = UInt32(src[4 * x])
-                dst[x * step] = Self.premultiplied(g, g, g, UInt32(src[4 * x + 2]))
+                let g = UInt32(src[4 &* x])
+                dst[x &* step] = Self.premultiplied(g, g, g, UInt32(src[4 &* x + 2]))
             }
         default:  // (6, 16): 16-bit RGBA
             for x in 0..<n {
-                let p = src + 8 * x
-                dst[x * step] = Self.premultiplied(UInt32(p[0]), UInt32(p[2]), UInt32(p[4]), UInt32(p[6]))
+                let p = src + 8 &* x
+                dst[x &* step] = Self.premultiplied(UInt32(p[0]), UInt32(p[2]), UInt32(p[4]), UInt32(p[6]))
             }
         }
     }

@@ -1,3 +1,4 @@
+import CDeflate
 import CZlib
 
 /// Writes Cairo ARGB32 frames as PNG, fast and deterministically.
@@ -13,11 +14,19 @@ import CZlib
 ///   back. Invalid input is still encoded: channels above alpha clamp to 255, and a pixel
 ///   with alpha 0 is written as transparent black.
 /// - Filter type 0 (None) on every row, non-interlaced.
-/// - zlib level 1, default strategy, 32 KiB window, memLevel 8 — chosen by measurement: see
-///   the bench target (`swift run -c release layoutsnap-imaging-bench`) and the package notes.
+/// - Compressed with libdeflate at level 6 in one whole-buffer call. Measured on the bundled
+///   fixtures (`layoutsnap bench`): zlib level 1 (SPEC §6's suggestion) wrote files 3% larger
+///   than Cairo's own `cairo_surface_write_to_png` (zlib 6, adaptive filters, RGBA) and was
+///   larger on 123 of 204 frames; libdeflate level 6 writes ~79% of Cairo's size, never larger
+///   on any frame, at ~10 ms/MP against zlib level 1's ~9 ms/MP. Filters (Up, Sub, Paeth,
+///   adaptive) made these text-and-flat-colour frames larger at every level tried.
+/// - The zlib paths (streaming in ~256 KiB row blocks, or one `deflate(Z_FINISH)`) remain as
+///   benchmark options: zlib's output does not depend on how its input is split (a test checks
+///   the bytes equal a single whole-image `deflate(Z_FINISH)`).
 /// - A single IDAT chunk. The PNG format allows chunks up to 2^31 - 1 bytes; only if the
-///   compressed stream were larger than 1 GiB (incompressible images above ~250 megapixels)
+///   compressed stream were larger than 1 GiB (incompressible images above ~270 megapixels)
 ///   is it split into 1 GiB IDAT chunks.
+/// - Thread-safe: no shared mutable state, so frames may be encoded concurrently.
 public enum PNGEncoder {
     /// Encodes `height` rows of `width` premultiplied ARGB32 pixels; row `y` starts at
     /// `pixels + y * stride` (stride in pixels, not bytes: Cairo's byte stride / 4).
@@ -45,16 +54,29 @@ public enum PNGEncoder {
         public var strategy: Int32
         public var memLevel: Int32
         public var filter: Filter
+        /// 0: convert the whole image into one scanline buffer, then one `deflate(Z_FINISH)`.
+        /// > 0: convert about this many bytes of scanlines at a time into a reused buffer and
+        /// feed each block to `deflate` (only with `filter == .none`).
+        public var blockBytes: Int
+        /// Compress with libdeflate (whole buffer) instead of zlib; `level` is libdeflate's.
+        public var libdeflate: Bool = false
 
-        public init(level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, memLevel: Int32 = 8, filter: Filter = .none) {
+        public init(level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, memLevel: Int32 = 8, filter: Filter = .none,
+                    blockBytes: Int = 0, libdeflate: Bool = false) {
+            self.libdeflate = libdeflate
             self.level = level
             self.strategy = strategy
             self.memLevel = memLevel
             self.filter = filter
+            self.blockBytes = blockBytes
         }
 
         /// What `encode(pixels:width:height:stride:)` uses.
-        public static let `default` = Options(level: 1, strategy: Z_DEFAULT_STRATEGY, memLevel: 8, filter: .none)
+        public static let `default` = Options(level: 6, filter: .none, libdeflate: true)
+
+        /// zlib level 1, filter None, streamed in row blocks: the benchmark's comparison.
+        public static let zlibFast = Options(level: 1, strategy: Z_DEFAULT_STRATEGY, memLevel: 8, filter: .none,
+                                             blockBytes: 256 << 10)
     }
 
     @_spi(Benchmark)
@@ -67,27 +89,63 @@ public enum PNGEncoder {
 
         let opaque = isOpaque(pixels, width: width, height: height, stride: stride)
         let channels = opaque ? 3 : 4
-        let rowBytes = width * channels
-        let rawCount = height * (rowBytes + 1)
+        let lineBytes = width * channels + 1
+        let rawCount = height * lineBytes
+        if options.libdeflate {
+            let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rawCount + 1)
+            defer { raw.deallocate() }
+            if opaque {
+                writeRGBScanlines(pixels, width: width, height: height, stride: stride, into: raw)
+            } else {
+                writeRGBAScanlines(pixels, width: width, height: height, stride: stride, into: raw)
+            }
+            if options.filter != .none {
+                PNGFilter.apply(options.filter, to: raw, rows: height, rowBytes: lineBytes - 1, bytesPerPixel: channels)
+            }
+            guard let compressor = libdeflate_alloc_compressor(options.level) else { fatalError("PNGEncoder: libdeflate_alloc_compressor failed") }
+            defer { libdeflate_free_compressor(compressor) }
+            let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
+            let out = UnsafeMutablePointer<UInt8>.allocate(capacity: bound)
+            defer { out.deallocate() }
+            let n = libdeflate_zlib_compress(compressor, raw, rawCount, out, bound)
+            precondition(n > 0, "PNGEncoder: libdeflate output larger than its bound")
+            return assemble(width: width, height: height, colorType: opaque ? 2 : 6, idat: out, idatCount: n)
+        }
+        let deflater = Deflater(options: options, sourceLength: rawCount)
 
-        // +1: the RGB path stores each pixel as a 4-byte word, so the last pixel of the last
-        // row writes one byte past the scanlines (earlier rows spill into the next row's
-        // filter byte, which is written afterwards).
-        let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rawCount + 1)
-        defer { raw.deallocate() }
+        // Converts rows y0..<y1 into `buffer` (filter byte 0 + pixels per row).
+        func convert(_ y0: Int, _ y1: Int, into buffer: UnsafeMutablePointer<UInt8>) {
+            if opaque {
+                writeRGBScanlines(pixels + y0 * stride, width: width, height: y1 - y0, stride: stride, into: buffer)
+            } else {
+                writeRGBAScanlines(pixels + y0 * stride, width: width, height: y1 - y0, stride: stride, into: buffer)
+            }
+        }
 
-        if opaque {
-            writeRGBScanlines(pixels, width: width, height: height, stride: stride, into: raw)
+        if options.blockBytes > 0 && options.filter == .none {
+            let rowsPerBlock = max(1, options.blockBytes / lineBytes)
+            // +1: the RGB path's 4-byte stores spill one byte past the last row (see there).
+            let block = UnsafeMutablePointer<UInt8>.allocate(capacity: min(rowsPerBlock, height) * lineBytes + 1)
+            defer { block.deallocate() }
+            var y = 0
+            while y < height {
+                let end = min(height, y + rowsPerBlock)
+                convert(y, end, into: block)
+                deflater.push(block, count: (end - y) * lineBytes, finish: end == height)
+                y = end
+            }
         } else {
-            writeRGBAScanlines(pixels, width: width, height: height, stride: stride, into: raw)
+            // +1: as above.
+            let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rawCount + 1)
+            defer { raw.deallocate() }
+            convert(0, height, into: raw)
+            if options.filter != .none {
+                PNGFilter.apply(options.filter, to: raw, rows: height, rowBytes: lineBytes - 1, bytesPerPixel: channels)
+            }
+            deflater.push(raw, count: rawCount, finish: true)
         }
-        if options.filter != .none {
-            PNGFilter.apply(options.filter, to: raw, rows: height, rowBytes: rowBytes, bytesPerPixel: channels)
-        }
-
-        return deflated(raw, count: rawCount, options: options) { idat, idatCount in
-            assemble(width: width, height: height, colorType: opaque ? 2 : 6, idat: idat, idatCount: idatCount)
-        }
+        return assemble(width: width, height: height, colorType: opaque ? 2 : 6,
+                        idat: deflater.output, idatCount: deflater.produced)
     }
 
     // MARK: - Colour conversion
@@ -118,7 +176,7 @@ public enum PNGEncoder {
             for x in 0..<width {
                 // byteSwapped: 0xBBGGRRAA; >> 8: 0x00BBGGRR; little-endian store: R G B 00.
                 let word = src[x].byteSwapped >> 8
-                dst.storeBytes(of: word.littleEndian, toByteOffset: x * 3, as: UInt32.self)
+                dst.storeBytes(of: word.littleEndian, toByteOffset: x &* 3, as: UInt32.self)
             }
         }
     }
@@ -128,8 +186,8 @@ public enum PNGEncoder {
                                    into raw: UnsafeMutablePointer<UInt8>) {
         let lineBytes = width * 4 + 1
         unpremultiplyTable.withUnsafeBufferPointer { table in
-            // Non-nil: the table has 65536 entries.
-            let lut = table.baseAddress!
+            // The table has 65536 entries, so its base address is never nil.
+            guard let lut = table.baseAddress else { return }
             for y in 0..<height {
                 let src = pixels + y * stride
                 let line = raw + y * lineBytes
@@ -151,7 +209,7 @@ public enum PNGEncoder {
                         let b = UInt32(row[Int(p & 0xFF)])
                         word = a << 24 | b << 16 | g << 8 | r
                     }
-                    dst.storeBytes(of: word.littleEndian, toByteOffset: x * 4, as: UInt32.self)
+                    dst.storeBytes(of: word.littleEndian, toByteOffset: x &* 4, as: UInt32.self)
                 }
             }
         }
@@ -171,55 +229,70 @@ public enum PNGEncoder {
 
     // MARK: - zlib and chunks
 
-    /// Deflates `count` bytes in one `deflate(Z_FINISH)` call into a `deflateBound`-sized
-    /// scratch buffer (untouched pages cost nothing) and hands the stream to `body`.
-    static func deflated<R>(_ raw: UnsafeMutablePointer<UInt8>, count: Int, options: Options,
-                            _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
-        // zlib keeps a back-pointer to the z_stream in its state and checks it on every call,
-        // so the stream needs a stable address: heap-allocate it rather than rely on `&local`.
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        defer { stream.deallocate() }
+    /// A zlib deflate stream writing into one growing buffer, sized by `deflateBound` up
+    /// front so that growing never happens in practice (untouched pages cost nothing).
+    final class Deflater {
+        private let stream: UnsafeMutablePointer<z_stream>
+        private(set) var output: UnsafeMutablePointer<UInt8>
+        private var capacity: Int
+        private(set) var produced = 0
 
-        let rc = deflateInit2_(stream, options.level, Z_DEFLATED, 15, options.memLevel, options.strategy,
-                               zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        // Only Z_MEM_ERROR or a broken zlib install can fail here; neither is recoverable.
-        guard rc == Z_OK else { fatalError("PNGEncoder: deflateInit2 failed (\(rc))") }
-        defer { deflateEnd(stream) }
+        init(options: Options, sourceLength: Int) {
+            // zlib keeps a back-pointer to the z_stream in its state and checks it on every
+            // call, so the stream needs a stable address: heap-allocate it.
+            stream = .allocate(capacity: 1)
+            stream.initialize(to: z_stream())
+            let rc = deflateInit2_(stream, options.level, Z_DEFLATED, 15, options.memLevel, options.strategy,
+                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+            // Only Z_MEM_ERROR (or a broken zlib install) can fail here; neither is recoverable.
+            guard rc == Z_OK else { fatalError("PNGEncoder: deflateInit2 failed (\(rc))") }
+            capacity = Int(deflateBound(stream, UInt(sourceLength))) + 64
+            output = .allocate(capacity: capacity)
+        }
 
-        var capacity = Int(deflateBound(stream, UInt(count))) + 64
-        var out = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { out.deallocate() }
+        deinit {
+            deflateEnd(stream)
+            stream.deallocate()
+            output.deallocate()
+        }
 
-        var consumed = 0
-        var produced = 0
-        while true {
-            // avail_in/avail_out are 32-bit; inputs above 4 GiB take several calls.
-            let inChunk = min(count - consumed, Int(UInt32.max))
-            let outChunk = min(capacity - produced, Int(UInt32.max))
-            stream.pointee.next_in = raw + consumed
-            stream.pointee.avail_in = UInt32(inChunk)
-            stream.pointee.next_out = out + produced
-            stream.pointee.avail_out = UInt32(outChunk)
-            let flush = consumed + inChunk == count ? Z_FINISH : Z_NO_FLUSH
-            let status = deflate(stream, flush)
-            consumed += inChunk - Int(stream.pointee.avail_in)
-            produced += outChunk - Int(stream.pointee.avail_out)
-            if status == Z_STREAM_END { break }
-            guard status == Z_OK || status == Z_BUF_ERROR else {
-                fatalError("PNGEncoder: deflate failed (\(status))")
-            }
-            if produced == capacity {
-                // deflateBound only guarantees a single Z_FINISH call; the multi-call path
-                // (> 4 GiB input) may need more room.
-                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-                bigger.update(from: out, count: produced)
-                out.deallocate()
-                out = bigger
-                capacity *= 2
+        /// Compresses `count` bytes; `finish` ends the stream after them.
+        func push(_ input: UnsafeMutablePointer<UInt8>, count: Int, finish: Bool) {
+            var consumed = 0
+            while true {
+                // avail_in/avail_out are 32-bit: inputs above 4 GiB take several calls.
+                let inChunk = min(count - consumed, Int(UInt32.max))
+                let lastInput = consumed + inChunk == count
+                if produced == capacity { grow() }
+                let outChunk = min(capacity - produced, Int(UInt32.max))
+                stream.pointee.next_in = input + consumed
+                stream.pointee.avail_in = UInt32(inChunk)
+                stream.pointee.next_out = output + produced
+                stream.pointee.avail_out = UInt32(outChunk)
+                let status = deflate(stream, finish && lastInput ? Z_FINISH : Z_NO_FLUSH)
+                consumed += inChunk - Int(stream.pointee.avail_in)
+                produced += outChunk - Int(stream.pointee.avail_out)
+                switch status {
+                case Z_STREAM_END:
+                    return
+                case Z_OK, Z_BUF_ERROR:
+                    // Done with this input unless finishing (then loop until Z_STREAM_END).
+                    if !finish && consumed == count && stream.pointee.avail_out > 0 { return }
+                default:
+                    fatalError("PNGEncoder: deflate failed (\(status))")
+                }
             }
         }
-        return body(out, produced)
+
+        /// `deflateBound` only covers a single `deflate(Z_FINISH)` call; the multi-call paths
+        /// (blocks, > 4 GiB) may in theory need more room.
+        private func grow() {
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: output, count: produced)
+            output.deallocate()
+            output = bigger
+            capacity *= 2
+        }
     }
 
     static let maxIDATLength = 1 << 30
@@ -228,45 +301,36 @@ public enum PNGEncoder {
                          idat: UnsafePointer<UInt8>, idatCount: Int) -> [UInt8] {
         let idatChunks = max(1, (idatCount + maxIDATLength - 1) / maxIDATLength)
         let total = 8 + 25 + idatChunks * 12 + idatCount + 12
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            // Non-nil: total > 0.
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            var at = 0
+        var out = [UInt8]()
+        out.reserveCapacity(total)
 
-            func chunk(_ type: UInt32, _ data: UnsafeRawPointer?, _ length: Int) {
-                PNG.writeBE32(UInt32(length), to: base + at)
-                PNG.writeBE32(type, to: base + at + 4)
-                if length > 0, let data {
-                    (base + at + 8).copyMemory(from: data, byteCount: length)
-                }
-                let crc = PNG.crc(base + at + 4, 4 + length)
-                PNG.writeBE32(crc, to: base + at + 8 + length)
-                at += 12 + length
-            }
-
-            PNG.signature.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: 8) }
-            at = 8
-
-            var ihdr = [UInt8](repeating: 0, count: 13)
-            ihdr.withUnsafeMutableBytes { header in
-                PNG.writeBE32(UInt32(width), to: header.baseAddress!)
-                PNG.writeBE32(UInt32(height), to: header.baseAddress! + 4)
-            }
-            ihdr[8] = 8          // bit depth
-            ihdr[9] = colorType  // 2 = RGB, 6 = RGBA
-            // compression 0 (deflate), filter method 0 (adaptive five-filter set), interlace 0.
-            ihdr.withUnsafeBytes { chunk(PNG.IHDR, $0.baseAddress, 13) }
-
-            var offset = 0
-            repeat {
-                let length = min(maxIDATLength, idatCount - offset)
-                chunk(PNG.IDAT, idat + offset, length)
-                offset += length
-            } while offset < idatCount
-
-            chunk(PNG.IEND, nil, 0)
-            precondition(at == total, "PNGEncoder: size bookkeeping error")
-            initialized = total
+        /// Appends length, type, data and the CRC of type + data.
+        func chunk(_ type: UInt32, _ data: UnsafeRawBufferPointer) {
+            out += PNG.bigEndianBytes(UInt32(data.count))
+            let typeBytes = PNG.bigEndianBytes(type)
+            out += typeBytes
+            out.append(contentsOf: data)
+            let crc = typeBytes.withUnsafeBytes { PNG.crc(data, continuing: PNG.crc($0)) }
+            out += PNG.bigEndianBytes(crc)
         }
+
+        out.append(contentsOf: PNG.signature)
+        var ihdr: [UInt8] = []
+        ihdr += PNG.bigEndianBytes(UInt32(width))
+        ihdr += PNG.bigEndianBytes(UInt32(height))
+        // Bit depth 8; colour type 2 (RGB) or 6 (RGBA); compression 0 (deflate); filter
+        // method 0 (the five-filter set); interlace 0 (none).
+        ihdr += [8, colorType, 0, 0, 0]
+        ihdr.withUnsafeBytes { chunk(PNG.IHDR, $0) }
+
+        var offset = 0
+        repeat {
+            let length = min(maxIDATLength, idatCount - offset)
+            chunk(PNG.IDAT, UnsafeRawBufferPointer(start: idat + offset, count: length))
+            offset += length
+        } while offset < idatCount
+
+        chunk(PNG.IEND, UnsafeRawBufferPointer(start: nil, count: 0))
+        return out
     }
 }

@@ -135,7 +135,8 @@ public final class TextEngine: TextMeasuring {
         } while pango_layout_iter_next_line(iter) != 0
         pango_layout_iter_free(iter)
 
-        let measured = MeasuredText(lines: lines, truncated: pango_layout_is_ellipsized(layout) != 0)
+        let rtl = pango_find_base_dir(utf8, -1) == PANGO_DIRECTION_RTL
+        let measured = MeasuredText(lines: lines, truncated: pango_layout_is_ellipsized(layout) != 0, rightToLeft: rtl)
         return CachedLayout(layout: layout, measured: measured)
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct LayoutSnap: ParsableCommand {
@@ -7,8 +8,23 @@ struct LayoutSnap: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layoutsnap",
         abstract: "Layout regression testing for chat-style mobile UI: every animation frame and scroll state, rendered with Pango and Cairo and compared with golden PNGs.",
+        discussion: "Exit codes: 0 everything verified; 1 a frame differs or a golden is missing; 2 bad input (a fixture, a golden or an argument could not be used).",
         version: version,
-        subcommands: [Verify.self, Record.self, Render.self, Layout.self],
+        subcommands: [Verify.self, Record.self, Render.self, Layout.self, Bench.self],
         defaultSubcommand: Verify.self
     )
+
+    /// argument-parser exits 64 on a usage error; SPEC §2 makes every bad input exit 2.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

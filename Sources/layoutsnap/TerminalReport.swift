@@ -35,10 +35,10 @@ enum TerminalReport {
                 let failed = frames.filter { $0.status == .failed }
                 if !failed.isEmpty {
                     let worst = failed.max { ($0.differentPixels ?? Int.max) < ($1.differentPixels ?? Int.max) }!
-                    Diagnostics.out("FAIL \(r.ref.id) \(state): \(ranges(failed.map(\.index))) differ (\(failed.count == 1 ? "" : "most: frame \(worst.index), ")\(worst.detail ?? ""))")
+                    Diagnostics.out("FAIL \(r.ref.id) \(state): \(ranges(failed.map(\.index))) \(failed.count == 1 ? "differs" : "differ") (\(failed.count == 1 ? "" : "most: frame \(worst.index), ")\(worst.detail ?? ""))")
                 }
                 if !missing.isEmpty {
-                    Diagnostics.out("MISSING \(r.ref.id) \(state): \(ranges(missing.map(\.index))) have no golden")
+                    Diagnostics.out("MISSING \(r.ref.id) \(state): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden")
                 }
             }
         }

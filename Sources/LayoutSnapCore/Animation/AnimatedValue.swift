@@ -16,13 +16,16 @@ public struct AnimatedValue: Sendable, Hashable {
     public init(_ value: Double) { target = value }
 
     /// Moves to `newTarget` at absolute time `time`; without a curve the change is immediate.
-    /// `pixelsPerPoint` decides when a spring counts as settled.
-    public mutating func set(_ newTarget: Double, at time: Double, curve: AnimationCurve?, pixelsPerPoint: Double = 1) {
+    /// A spring settles by SPEC §3.3's rule in canvas terms: `pointsPerUnit` says how many points
+    /// on screen one unit of this value moves (a progress value moves a whole card), and
+    /// `pixelsPerPoint` is the canvas scale.
+    public mutating func set(_ newTarget: Double, at time: Double, curve: AnimationCurve?, pixelsPerPoint: Double = 1,
+                             pointsPerUnit: Double = 1) {
         // Finished animations are kept: value(at:) must stay right for earlier times too, and a
         // finished one contributes nothing (progress 1).
         defer { target = newTarget }
         guard let curve, newTarget != target else { return }
-        let duration = curve.duration(distance: newTarget - target, pixelsPerPoint: pixelsPerPoint)
+        let duration = curve.duration(distance: (newTarget - target) * pointsPerUnit, pixelsPerPoint: pixelsPerPoint)
         guard duration > 0 else { return }
         running.append(Running(start: time, from: target, to: newTarget, curve: curve, end: time + duration))
     }

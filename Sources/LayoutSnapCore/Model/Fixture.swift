@@ -46,6 +46,25 @@ public struct Fixture: Sendable {
     }
 
     public var palette: Palette { .of(appearance) }
+
+    /// A rough count of the frames the fixture renders, known before any layout: what the batch
+    /// uses to start the most expensive fixtures first.
+    public var estimatedFrames: Double {
+        switch content {
+        case let .post(post):
+            let perStep: Double
+            switch post.curve {
+            case let .timing(_, duration): perStep = (duration * fps).rounded(.up) + 1
+            case .spring: perStep = fps + 1
+            }
+            return 1 + Double(post.steps.count) * perStep
+        }
+    }
+
+    /// Estimated work: frames times pixels.
+    public var estimatedCost: Double {
+        estimatedFrames * Double(canvas.pixelWidth) * Double(canvas.pixelHeight)
+    }
 }
 
 /// The limits of SPEC §10, checked before anything reaches Pango or Cairo.

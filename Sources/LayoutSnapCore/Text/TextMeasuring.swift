@@ -14,9 +14,11 @@ public struct MeasuredText: Sendable, Hashable {
     public var lines: [MeasuredLine]
     /// True when `maxLines` cut the text and the last line ends with an ellipsis.
     public var truncated: Bool
+    /// The paragraph's base direction is right-to-left (Arabic, Hebrew): lines align right.
+    public var rightToLeft: Bool
 
-    public init(lines: [MeasuredLine], truncated: Bool) {
-        self.lines = lines; self.truncated = truncated
+    public init(lines: [MeasuredLine], truncated: Bool, rightToLeft: Bool = false) {
+        self.lines = lines; self.truncated = truncated; self.rightToLeft = rightToLeft
     }
 
     public var lineCount: Int { lines.count }

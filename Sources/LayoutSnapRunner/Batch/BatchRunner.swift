@@ -3,8 +3,9 @@ import LayoutSnapCore
 import LayoutSnapRender
 
 /// Runs fixtures on a pool of worker threads. Each worker owns a TextEngine (its own Pango font
-/// map and context over the shared private fontconfig) and reuses it for every fixture it takes;
-/// fixtures are handed out one at a time, biggest first, so two workers stay busy to the end.
+/// map and context over the shared private fontconfig) and reuses it for every fixture it takes.
+/// Fixtures are decoded first (cheap) so they can be handed out one at a time, most frames x
+/// pixels first, and the workers stay busy to the end.
 public struct BatchRunner: Sendable {
     public var jobs: Int
     public var overrides: FixtureOverrides
@@ -26,7 +27,14 @@ public struct BatchRunner: Sendable {
         } catch {
             throw RunnerError.environment(error.description)
         }
-        let queue = WorkQueue(count: refs.count, order: Self.largestFirst(refs))
+        let decoded = refs.map { ref in
+            Result<Fixture, FixtureError> { () throws(FixtureError) in
+                try overrides.apply(to: FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath))
+            }
+        }
+        let costs = decoded.map { (try? $0.get().estimatedCost) ?? 0 }
+        let order = refs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
+        let queue = WorkQueue(count: refs.count, order: order)
         let workers = min(jobs, max(refs.count, 1))
         let group = DispatchGroup()
         for _ in 0..<workers {
@@ -43,7 +51,7 @@ public struct BatchRunner: Sendable {
                     return
                 }
                 while let i = queue.take() {
-                    let result = Self.process(refs[i], engine: engine, handler: handler, overrides: overrides)
+                    let result = Self.process(refs[i], decoded: decoded[i], engine: engine, handler: handler)
                     queue.store(i, result, progress: progress)
                 }
             }
@@ -55,23 +63,16 @@ public struct BatchRunner: Sendable {
         return queue.results()
     }
 
-    /// Bigger files first: a cheap stand-in for frame counts that keeps the last fixture from
-    /// running alone on one core.
-    static func largestFirst(_ refs: [FixtureRef]) -> [Int] {
-        let sizes = refs.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) ?? 0 }
-        return refs.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
-    }
-
     /// One fixture, start to end: decode, lay out (text once per fixture), render every frame,
     /// hand each to the handler. Any failure becomes the fixture's error; the batch goes on.
-    public static func process(_ ref: FixtureRef, engine: TextEngine, handler: some FrameHandler,
-                               overrides: FixtureOverrides = FixtureOverrides()) -> FixtureResult {
+    public static func process(_ ref: FixtureRef, decoded: Result<Fixture, FixtureError>, engine: TextEngine,
+                               handler: some FrameHandler) -> FixtureResult {
         var result = FixtureResult(ref: ref)
         defer { engine.clearCache() }
         let fixture: Fixture
-        do {
-            fixture = try overrides.apply(to: FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath))
-        } catch {
+        switch decoded {
+        case let .success(f): fixture = f
+        case let .failure(error):
             result.error = error.description
             return result
         }

@@ -70,11 +70,19 @@ public struct FormattedBody: Sendable, Hashable {
             let text = StyledText(markup: source, font: font, width: max(width - x, 1))
             let measured = try measurer.measure(text)
             let baselines = (0..<max(measured.lineCount, 1)).map { _ in placeLine(font) }
+            var textX = x
             if case .bullet = block {
+                // The bullet stands at the start of the line: the left edge, or the right one for
+                // right-to-left text, whose lines then end `bulletIndent` short of the right edge.
                 let marker = StyledText(runs: [TextRun(BodyFormatter.bulletMarker)], font: font, width: nil)
-                pieces.append(Piece(text: marker, x: 0, baselines: [baselines[0]]))
+                var markerX = 0.0
+                if measured.rightToLeft {
+                    markerX = width - (try measurer.measure(marker).maxLineWidth)
+                    textX = 0
+                }
+                pieces.append(Piece(text: marker, x: markerX, baselines: [baselines[0]]))
             }
-            pieces.append(Piece(text: text, x: x, baselines: baselines))
+            pieces.append(Piece(text: text, x: textX, baselines: baselines))
         }
         self.pieces = pieces
         self.height = bottom

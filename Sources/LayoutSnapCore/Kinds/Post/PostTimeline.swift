@@ -8,7 +8,9 @@ extension PostRules {
         for (i, step) in post.steps.enumerated() {
             let previousStart = schedules[schedules.count - 1].start
             let start = step.at.map { previousStart + $0 } ?? max(previousStart, f.endTime)
-            f.set(step.event == .expand ? 1 : 0, at: start, curve: post.curve, pixelsPerPoint: canvas.scale)
+            // f = 1 moves the card's bottom by the whole height difference.
+            f.set(step.event == .expand ? 1 : 0, at: start, curve: post.curve, pixelsPerPoint: canvas.scale,
+                  pointsPerUnit: max(abs(expandedCardHeight - Self.compactHeight), 1))
             schedules.append(Timeline.Schedule(start: start, settle: max(start, f.endTime)))
             names.append(StateNaming.name(index: i + 1, event: step.event.rawValue))
         }

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import LayoutSnapRunner
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure render, verify and record throughput on fixtures (build with -c release first).")
+
+    @Argument(help: "Fixture files or folders (default: Fixtures/).")
+    var paths: [String] = []
+
+    @Option(help: "The goldens folder to verify against.")
+    var goldens: String = "Goldens"
+
+    @Option(help: "Runs per measurement; the fastest counts.")
+    var repeats: Int = 3
+
+    func run() throws {
+        try Diagnostics.run {
+            let refs = try FixtureDiscovery.discover(paths: paths)
+            let bench = Benchmark(refs: refs, goldens: goldens, repeats: repeats)
+            let f = try bench.run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
+            func fps(_ seconds: Double) -> String { String(format: "%.1f frames/s", Double(f.frames) / seconds) }
+            func ms(_ seconds: Double) -> String { String(format: "%.2f ms/frame", seconds * 1000 / Double(f.frames)) }
+            let mp = f.megapixels / Double(f.frames)
+            Diagnostics.out("layoutsnap bench: \(f.fixtures) fixtures, \(f.states) states, \(f.frames) frames, \(String(format: "%.2f", mp)) MP/frame")
+            Diagnostics.out("render only        \(fps(f.renderSeconds))  (\(ms(f.renderSeconds)))")
+            Diagnostics.out("verify, unchanged  \(fps(f.verifySeconds))  (\(ms(f.verifySeconds)))  = \(String(format: "%.2f", f.verifySeconds / f.renderSeconds))x render [target ≤ 1.5x]; \(f.comparedFrames) frames passed")
+            Diagnostics.out("record, all new    \(fps(f.recordSeconds))  (\(ms(f.recordSeconds)))")
+            Diagnostics.out("PNG encode         \(String(format: "%.2f", f.encodeSeconds * 1000 / f.megapixels)) ms/MP [target ≤ 15]; \(f.encodedBytes / 1024) KiB vs Cairo's default \(f.cairoBytes / 1024) KiB (\(String(format: "%.0f", 100 * Double(f.encodedBytes) / Double(max(f.cairoBytes, 1))))%)")
+            Diagnostics.out("                   \(f.framesLargerThanCairo) frames larger than Cairo's; zlib level 1 + filter None: \(String(format: "%.2f", f.zlibFastSeconds * 1000 / f.megapixels)) ms/MP, \(f.zlibFastBytes / 1024) KiB")
+            Diagnostics.out("verify, 2 jobs     \(fps(f.verifyTwoJobsSeconds))  = \(String(format: "%.2f", f.verifyOneJobSeconds / f.verifyTwoJobsSeconds))x one job [target ≥ 1.7x]")
+            Diagnostics.out("Pango layouts      \(f.layoutsCreated) for \(f.states) states and \(f.frames) frames (laid out once per fixture, not per frame)")
+            Diagnostics.out("peak memory        \(String(format: "%.0f", f.peakMemoryMB)) MB")
+            return 0
+        }
+    }
+}
