@@ -1,0 +1,68 @@
+import XCTest
+
+/// Bad fixtures get exit 2 and a message naming the file and the JSON path (or line and column);
+/// every other fixture still runs.
+final class BadInputTests: XCTestCase {
+    func runBatch(_ files: [String: String]) throws -> CLI.Result {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/good.json", smallPost())
+        for (name, text) in files { try dir.write("Fixtures/cards/\(name)", text) }
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci", "Fixtures/cards/good.json"], in: dir.url).status, 0)
+        return try CLI.run(["verify", "--no-progress"], in: dir.url)
+    }
+
+    func testUnknownFieldNamesPathAndSuggestion() throws {
+        let r = try runBatch(["typo.json": smallPost(extra: ", \"titel\": \"x\"")])
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("Fixtures/cards/typo.json:"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.titel: unknown field \"titel\"; did you mean \"title\"?"), r.output)
+        XCTAssertTrue(r.stdout.contains("8 passed, 0 failed"), "the good fixture still verified: \(r.output)")
+    }
+
+    func testWrongTypeNamesPathLineAndColumn() throws {
+        let text = """
+        {
+          "kind": "post", "width": 200, "height": 160, "scale": 1,
+          "steps": [{"expand": true}, {"collapse": true, "at": "soon"}]
+        }
+        """
+        let r = try runBatch(["type.json": text])
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("Fixtures/cards/type.json:3:"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.steps[1].at: expected a number, found a string"), r.output)
+    }
+
+    func testBrokenJSONNamesLineAndColumn() throws {
+        let r = try runBatch(["broken.json": "{\n  \"kind\": \"post\",\n  \"title\": \"x\"\n  \"summary\": \"y\"\n}\n"])
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("Fixtures/cards/broken.json:4:3: invalid JSON"), r.output)
+        XCTAssertTrue(r.stdout.contains("8 passed, 0 failed"), r.output)
+    }
+
+    func testLimitsAreErrorsNotCrashes() throws {
+        let r = try runBatch([
+            "huge.json": #"{"kind": "post", "width": 8192, "height": 8192, "scale": 8}"#,
+            "font.json": #"{"kind": "post", "fps": 1000}"#,
+            "frames.json": #"{"kind": "post", "fps": 240, "duration": 60, "steps": [{"expand": true}]}"#,
+            "kind.json": #"{"kind": "carousel"}"#,
+            "image.json": #"{"kind": "post", "image": {"path": "images/nope.png"}}"#,
+        ])
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("huge.json"), r.output)
+        XCTAssertTrue(r.stderr.contains("more than the limit of 67108864 pixels"), r.output)
+        XCTAssertTrue(r.stderr.contains("font.json:1:"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.fps: expected frames per second from 1 to 240, found 1000"), r.output)
+        XCTAssertTrue(r.stderr.contains("frames.json: $.steps: the steps produce 14402 frames, more than the limit of 10000"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.kind: unknown kind \"carousel\""), r.output)
+        XCTAssertTrue(r.stderr.contains("$.image.path: image file not found: images/nope.png"), r.output)
+        XCTAssertTrue(r.stdout.contains("8 passed, 0 failed, 5 errors"), r.output)
+    }
+
+    func testUnknownArgumentsAreUsageErrors() throws {
+        let r = try CLI.run(["verify", "--no-such-flag"])
+        XCTAssertEqual(r.status, 2, "a bad argument is bad input: \(r.output)")
+        let missing = try CLI.run(["verify", "no/such/path", "--no-progress"])
+        XCTAssertEqual(missing.status, 2, missing.output)
+        XCTAssertTrue(missing.stderr.contains("no/such/path: no such file or folder"), missing.output)
+    }
+}

@@ -1,0 +1,94 @@
+import XCTest
+
+final class GoldenLifecycleTests: XCTestCase {
+    func testRecordRefusesUnderCIUnlessAllowed() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        let refused = try CLI.run(["record", "--no-progress"], in: dir.url, environment: ["CI": "true"])
+        XCTAssertEqual(refused.status, 2, refused.output)
+        XCTAssertTrue(refused.stderr.contains("--allow-ci"), refused.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("Goldens").path))
+
+        let allowed = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url, environment: ["CI": "true"])
+        XCTAssertEqual(allowed.status, 0, allowed.output)
+        for file in ["Goldens/manifest.json", "Goldens/cards/small/layout.json", "Goldens/cards/small/initial/000.png",
+                     "Goldens/cards/small/01-expand/000.png", "Goldens/cards/small/01-expand/006.png"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(file).path), file)
+        }
+    }
+
+    func testRecordLeavesIdenticalGoldensUntouchedAndRewritesOnlyChanged() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let initial = dir.path("Goldens/cards/small/initial/000.png")
+        let expanded = dir.path("Goldens/cards/small/01-expand/006.png")
+        let past = Date(timeIntervalSince1970: 1_000_000)
+        for url in [initial, expanded] { try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: url.path) }
+
+        let again = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(again.status, 0, again.output)
+        XCTAssertTrue(again.stdout.contains("0 recorded"), again.output)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: initial.path)[.modificationDate] as? Date, past)
+
+        // Only the body changes: the compact initial frame stays, expanded frames are rewritten.
+        try dir.write("Fixtures/cards/small.json", smallPost().replacingOccurrences(of: "Body text", with: "Other body"))
+        let changed = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(changed.status, 0, changed.output)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: initial.path)[.modificationDate] as? Date, past)
+        XCTAssertNotEqual(try FileManager.default.attributesOfItem(atPath: expanded.path)[.modificationDate] as? Date, past)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+    }
+
+    func testMissingGoldenFailsAndIsNeverRecordedByVerify() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let golden = dir.path("Goldens/cards/small/01-expand/003.png")
+        try FileManager.default.removeItem(at: golden)
+        let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(r.status, 1, r.output)
+        XCTAssertTrue(r.stdout.contains("MISSING cards/small 01-expand: frame 3 has no golden"), r.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: golden.path))
+    }
+
+    func testTruncatedGoldenIsReportedAsUnreadable() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let golden = dir.path("Goldens/cards/small/initial/000.png")
+        let bytes = try Data(contentsOf: golden)
+        try bytes.prefix(bytes.count / 2).write(to: golden)
+        let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("unreadable golden cards/small/initial/000.png"), r.output)
+        XCTAssertTrue(r.stderr.contains("truncated"), r.output)
+    }
+
+    /// A golden whose bytes changed but whose pixels did not (re-encoded by another tool) is
+    /// decoded and passes; the manifest's file hash is never trusted blindly.
+    func testReencodedGoldenIsDecodedAndPasses() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let golden = dir.path("Goldens/cards/small/initial/000.png")
+        var bytes = [UInt8](try Data(contentsOf: golden))
+        // Insert an ancillary tEXt chunk after IHDR: different bytes, same pixels.
+        let text: [UInt8] = Array("tEXt".utf8) + Array("Comment\u{0}hi".utf8)
+        var chunk: [UInt8] = withUnsafeBytes(of: UInt32(text.count - 4).bigEndian, Array.init) + text
+        chunk += withUnsafeBytes(of: crc32(text).bigEndian, Array.init)
+        bytes.insert(contentsOf: chunk, at: 33)
+        try Data(bytes).write(to: golden)
+        let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(r.status, 0, r.output)
+    }
+}
+
+private func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for b in bytes {
+        crc ^= UInt32(b)
+        for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+    }
+    return ~crc
+}

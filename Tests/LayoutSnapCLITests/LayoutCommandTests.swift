@@ -1,0 +1,48 @@
+import XCTest
+
+/// `layoutsnap layout` on fixtures written from SPEC.md alone, checked against rects worked out by
+/// hand from SPEC §4.4 (only the text-independent numbers: Pango decides the line counts).
+final class LayoutCommandTests: XCTestCase {
+    struct Layout: Decodable {
+        struct State: Decodable { var name: String; var frames: [Frame] }
+        struct Frame: Decodable { var index: Int; var time: Double; var progress: Double; var elements: [Element] }
+        struct Element: Decodable { var id: String; var rect: [Double]; var lines: Int?; var truncated: Bool?; var revealed: Double?; var opacity: Double? }
+        var fixture: String
+        var states: [State]
+    }
+
+    func layout(_ text: String, _ extra: [String] = []) throws -> Layout {
+        let dir = try TempDir()
+        try dir.copyBundled("Fixtures/posts/images/landscape-3x2.png", to: "cards/images/landscape-3x2.png")
+        let file = try dir.write("cards/spec.json", text)
+        let r = try CLI.run(["layout", file.path] + extra, in: dir.url)
+        XCTAssertEqual(r.status, 0, r.output)
+        return try JSONDecoder().decode(Layout.self, from: Data(r.stdout.utf8))
+    }
+
+    /// A 3:2 image on the default iPhone 15 canvas (393 wide): card x = (393 - 370) / 2 = 11.5.
+    func testThreeTwoImageRects() throws {
+        let l = try layout("""
+        {"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A",
+         "image": {"path": "images/landscape-3x2.png"}, "steps": [{"expand": true}]}
+        """)
+        XCTAssertEqual(l.states.map(\.name), ["initial", "01-expand"])
+        let expand = l.states[1].frames
+        XCTAssertEqual(expand.count, 19)
+        func el(_ f: Layout.Frame, _ id: String) -> [Double] { f.elements.first { $0.id == id }?.rect ?? [] }
+        XCTAssertEqual(el(expand[0], "card"), [11.5, 12, 370, 100])
+        XCTAssertEqual(el(expand[0], "image"), [11.5 + 278, 12 + 18, 80, 80])
+        // One-line title (26.25) and summary (17.9): titleSummaryHeight = 8 + 26.2548 + 4 + 17.901 + 8 = 64.1558.
+        XCTAssertEqual(el(expand[18], "image"), [21.5, 84.16, 350, 233.33])          // y = 12 + 64.1558 + 8
+        XCTAssertEqual(el(expand[9], "image"), [155.5, 57.08, 215, 156.67])          // lerp(278, 10), 12 + lerp(18, 72.1558)
+        XCTAssertEqual(el(expand[18], "body")[1], 333.49)                               // 12 + 72.1558 + 233.3333 + 16
+        XCTAssertEqual(expand[9].progress, 0.5)
+        XCTAssertEqual(expand[9].time, 0.15)
+    }
+
+    func testStateAndFrameFilters() throws {
+        let l = try layout(#"{"kind": "post", "title": "T", "steps": [{"expand": true}]}"#, ["--state", "01-expand", "--frame", "9"])
+        XCTAssertEqual(l.states.count, 1)
+        XCTAssertEqual(l.states[0].frames.map(\.index), [9])
+    }
+}
