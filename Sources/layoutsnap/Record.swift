@@ -46,7 +46,7 @@ struct Record: ParsableCommand {
             }
             let summary = BatchSummary(results)
             TerminalReport.record(results, summary: summary, quiet: options.quiet)
-            Diagnostics.out("\(summary.recorded) recorded, \(summary.unchanged) unchanged" + (summary.fixtureErrors + summary.writeErrors > 0 ? ", \(summary.fixtureErrors + summary.writeErrors) errors" : ""))
+            Diagnostics.out("\(summary.recorded) recorded, \(summary.unchanged) unchanged" + TerminalReport.errorSuffix(summary))
             return summary.exitCode
         }
     }

@@ -19,7 +19,7 @@ struct Render: ParsableCommand {
                 .run(refs, handler: RenderHandler(output: out), progress: progress.update)
             let summary = BatchSummary(results)
             TerminalReport.errors(results)
-            Diagnostics.out("\(summary.rendered) frames rendered to \(out)" + (summary.fixtureErrors + summary.writeErrors > 0 ? ", \(summary.fixtureErrors + summary.writeErrors) errors" : ""))
+            Diagnostics.out("\(summary.rendered) frames rendered to \(out)" + TerminalReport.errorSuffix(summary))
             return summary.exitCode
         }
     }

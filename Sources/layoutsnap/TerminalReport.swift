@@ -5,9 +5,16 @@ enum TerminalReport {
     static func summaryLine(_ s: BatchSummary) -> String {
         var line = "\(s.passed) passed, \(s.failed) failed"
         if s.missing > 0 { line += ", \(s.missing) missing" }
-        let errors = s.fixtureErrors + s.unreadable + s.writeErrors
-        if errors > 0 { line += ", \(errors) error" + (errors == 1 ? "" : "s") }
-        return line
+        return line + errorSuffix(s)
+    }
+
+    /// `1 error`, `3 errors`.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
+
+    /// `, 2 errors` when there were any fixture or write errors.
+    static func errorSuffix(_ s: BatchSummary) -> String {
+        let n = s.fixtureErrors + s.writeErrors + s.unreadable
+        return n > 0 ? ", " + count(n, "error") : ""
     }
 
     static func errors(_ results: [FixtureResult]) {

@@ -92,3 +92,27 @@ private func crc32(_ bytes: [UInt8]) -> UInt32 {
     }
     return ~crc
 }
+
+/// The benchmark is a command, not a timed test: this only checks that it runs and reports every
+/// figure the README quotes.
+final class BenchCommandTests: XCTestCase {
+    func testBenchPrintsEveryFigure() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let r = try CLI.run(["bench", "--repeats", "1"], in: dir.url)
+        XCTAssertEqual(r.status, 0, r.output)
+        for label in ["render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts", "peak memory"] {
+            XCTAssertTrue(r.stdout.contains(label), "\(label) missing: \(r.output)")
+        }
+        XCTAssertTrue(r.stdout.contains("8 frames passed"), r.output)
+    }
+
+    func testBenchNeedsGoldens() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        let r = try CLI.run(["bench", "--repeats", "1"], in: dir.url)
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("record the goldens first"), r.output)
+    }
+}

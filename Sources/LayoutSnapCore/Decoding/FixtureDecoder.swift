@@ -61,6 +61,9 @@ public enum FixtureDecoder {
             throw element.error("the canvas is \(Int((width * scale).rounded())) x \(Int((height * scale).rounded())) pixels, more than the limit of \(Limits.maxCanvasPixels) pixels")
         }
         let canvas = Canvas(width: width, height: height, scale: scale)
+        if max(canvas.pixelWidth, canvas.pixelHeight) > Limits.maxCanvasSidePixels {
+            throw element.error("the canvas is \(canvas.pixelWidth) x \(canvas.pixelHeight) pixels; a side may have at most \(Limits.maxCanvasSidePixels) pixels (Cairo's limit)")
+        }
         let appearance = try o.enumeration("appearance", Appearance.self) ?? .light
         let fps = try o.double("fps", in: Limits.fps, what: "frames per second") ?? 60
         var tolerance: Tolerance?

@@ -71,6 +71,8 @@ public struct Fixture: Sendable {
 public enum Limits {
     public static let canvasSide: ClosedRange<Double> = 1...8192
     public static let maxCanvasPixels = 64 * 1024 * 1024
+    /// Cairo's image surfaces are at most 32767 pixels on a side.
+    public static let maxCanvasSidePixels = 32767
     public static let scale: ClosedRange<Double> = 0.25...8
     public static let fps: ClosedRange<Double> = 1...240
     public static let maxTextBytes = 1_000_000

@@ -21,7 +21,7 @@ public struct FixtureOverrides: Sendable, Hashable {
         if let scale { f.canvas.scale = scale }
         if let fps { f.fps = fps }
         let pixels = Double(f.canvas.pixelWidth) * Double(f.canvas.pixelHeight)
-        if pixels > Double(Limits.maxCanvasPixels) {
+        if pixels > Double(Limits.maxCanvasPixels) || max(f.canvas.pixelWidth, f.canvas.pixelHeight) > Limits.maxCanvasSidePixels {
             throw FixtureError(file: fixture.file, message: "with the overrides the canvas is \(f.canvas.pixelWidth) x \(f.canvas.pixelHeight) pixels, more than the limit of \(Limits.maxCanvasPixels)")
         }
         return f
