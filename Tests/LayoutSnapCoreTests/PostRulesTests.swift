@@ -95,6 +95,16 @@ final class PostRulesTests: XCTestCase {
         XCTAssertEqual(collapse[6].time, 0.1, accuracy: 1e-12)
     }
 
+    /// A collapse that follows a finished expand does not cut it: both keep all 19 frames.
+    func testSequentialStepsKeepTheirLastFrame() throws {
+        let steps = [PostStep(event: .expand), PostStep(event: .collapse)]
+        let states = try PostRules(post: post(steps: steps), canvas: canvas, measurer: FakeMeasurer()).states(fps: 60, palette: .light)
+        XCTAssertEqual(states.map(\.frames.count), [1, 19, 19])
+        XCTAssertEqual(states[1].frames.last?.progress, 1)
+        XCTAssertEqual(states[2].frames.first?.progress, 1)
+        XCTAssertEqual(states[2].frames.last?.progress, 0)
+    }
+
     func testNoImageHasZeroHeightAndFullWidthTitle() throws {
         let rules = try PostRules(post: post(image: false), canvas: canvas, measurer: FakeMeasurer())
         // Without the 96 pt thumbnail padding the ten words fit on one 354 pt line (9 per line → 2 lines).

@@ -28,7 +28,9 @@ public struct Timeline: Sendable {
             guard s.settle > s.start else { return 0 }
             // Guard against 0.3 * 60 = 17.999…: a frame within a nanosecond of the end is the end.
             let toEnd = ((s.settle - s.start) * fps - 1e-9).rounded(.up)
-            guard i + 1 < schedules.count else { return max(0, toEnd) }
+            // A step that starts when this one has settled does not cut it: its last frame is the
+            // settled view. Only an interruption (`at` before the end) drops the frames from then on.
+            guard i + 1 < schedules.count, schedules[i + 1].start < s.settle else { return max(0, toEnd) }
             // Frames strictly before the next step's start: k / fps < cut - start.
             let toCut = ((schedules[i + 1].start - s.start) * fps).rounded(.up) - 1
             return max(0, min(toEnd, toCut))
