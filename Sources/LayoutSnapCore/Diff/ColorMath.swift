@@ -1,0 +1,122 @@
+// Colour arithmetic of pixelmatch, on premultiplied ARGB32 words.
+//
+// pixelmatch composites a translucent straight-alpha colour `c` (alpha `a`) onto a background `bg`
+// as `c * a / 255 + bg * (255 - a) / 255`. With premultiplied input `p = c * a / 255` that is
+// `p + bg * (255 - a) / 255`, so for the white background the composite is the integer
+// `p + 255 - a` and the difference of two composites is `(p1 - a1) - (p2 - a2)`: no division.
+
+@inline(__always)
+func channel(_ w: UInt32, _ shift: UInt32) -> Int {
+    Int(truncatingIfNeeded: (w &>> shift) & 0xFF)
+}
+
+/// Straight (un-premultiplied) value of a premultiplied channel `c` with alpha `a`.
+@inline(__always)
+func unpremultiply(_ c: Int, _ a: Int) -> Int {
+    if a == 255 { return c }
+    if a == 0 { return 0 }
+    return min(255, (c &* 255 &+ a / 2) / a)
+}
+
+/// How translucent pixels are composited before comparison. Static dispatch: the per-pixel code
+/// is specialised for each background.
+protocol Compositor {
+    /// Differences (P composite - Q composite) of the R, G, B channels of two pixels after
+    /// compositing them onto the background. `k` is pixelmatch's byte offset of the pixel
+    /// (4 * index), which picks the checkerboard colour in pixelmatch 7.
+    static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double)
+}
+
+/// pixelmatch <= 6: composite onto white. Exact integer arithmetic on premultiplied words.
+enum WhiteCompositor: Compositor {
+    @inline(__always)
+    static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double) {
+        let ap = channel(p, 24), aq = channel(q, 24)
+        return (
+            Double((channel(p, 16) &- ap) &- (channel(q, 16) &- aq)),
+            Double((channel(p, 8) &- ap) &- (channel(q, 8) &- aq)),
+            Double((channel(p, 0) &- ap) &- (channel(q, 0) &- aq))
+        )
+    }
+}
+
+/// pixelmatch 7: composite onto a pseudo-checkerboard chosen by the pixel's byte offset.
+enum CheckerboardCompositor: Compositor {
+    @inline(__always)
+    static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double) {
+        let ap = channel(p, 24), aq = channel(q, 24)
+        let rp = channel(p, 16), gp = channel(p, 8), bp = channel(p, 0)
+        let rq = channel(q, 16), gq = channel(q, 8), bq = channel(q, 0)
+        if ap == 255 && aq == 255 {
+            return (Double(rp &- rq), Double(gp &- gq), Double(bp &- bq))
+        }
+        // pixelmatch: d = (c1 * a1 - c2 * a2 - bg * (a1 - a2)) / 255 with straight c; c * a is
+        // 255 * the premultiplied value.
+        let da = ap &- aq
+        let rb = 48 &+ 159 &* (k & 1)
+        let gb = 48 &+ 159 &* (Int(Double(k) / 1.618033988749895) & 1)
+        let bb = 48 &+ 159 &* (Int(Double(k) / 2.618033988749895) & 1)
+        return (
+            Double(255 &* (rp &- rq) &- rb &* da) / 255,
+            Double(255 &* (gp &- gq) &- gb &* da) / 255,
+            Double(255 &* (bp &- bq) &- bb &* da) / 255
+        )
+    }
+}
+
+@inline(__always)
+func luma(_ dr: Double, _ dg: Double, _ db: Double) -> Double {
+    dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
+}
+
+/// pixelmatch's colorDelta: the squared YIQ distance, negative when Q is darker than P
+/// (pixelmatch 7's sign convention). Returns 0 only for equal composites.
+@inline(__always)
+func colorDelta<C: Compositor>(_ p: UInt32, _ q: UInt32, k: Int, _: C.Type) -> Double {
+    let (dr, dg, db) = C.differences(p, q, k: k)
+    let y = luma(dr, dg, db)
+    let i = dr * 0.59597799 - dg * 0.27417610 - db * 0.32180189
+    let q = dr * 0.21147017 - dg * 0.52261711 + db * 0.31114694
+    let delta = 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q
+    return y > 0 ? -delta : delta
+}
+
+/// pixelmatch's colorDelta(..., yOnly = true): the brightness difference of `p` minus `q`.
+@inline(__always)
+func brightnessDelta<C: Compositor>(_ p: UInt32, _ q: UInt32, k: Int, _: C.Type) -> Double {
+    if p == q { return 0 }
+    let (dr, dg, db) = C.differences(p, q, k: k)
+    return luma(dr, dg, db)
+}
+
+/// pixelmatch's drawGrayPixel: image A's luma faded onto white by `alpha`, as an opaque word.
+/// The value is truncated like a JavaScript `Uint8Array` store.
+@inline(__always)
+func grayPixel(_ w: UInt32, alpha: Double) -> UInt32 {
+    let a = channel(w, 24)
+    let r = unpremultiply(channel(w, 16), a)
+    let g = unpremultiply(channel(w, 8), a)
+    let b = unpremultiply(channel(w, 0), a)
+    let y = Double(r) * 0.29889531 + Double(g) * 0.58662247 + Double(b) * 0.11448223
+    let val = 255 + (y - 255) * alpha * Double(a) / 255
+    let v: UInt32
+    if val >= 255 {
+        v = 255
+    } else if val > 0 {
+        v = UInt32(val)  // truncation toward zero
+    } else {
+        v = 0  // also NaN
+    }
+    return 0xFF00_0000 | v << 16 | v << 8 | v
+}
+
+/// Largest |A - B| over the straight R, G, B, A channels.
+@inline(__always)
+func maxStraightChannelDifference(_ p: UInt32, _ q: UInt32) -> Int {
+    let ap = channel(p, 24), aq = channel(q, 24)
+    var m = abs(ap &- aq)
+    m = max(m, abs(unpremultiply(channel(p, 16), ap) &- unpremultiply(channel(q, 16), aq)))
+    m = max(m, abs(unpremultiply(channel(p, 8), ap) &- unpremultiply(channel(q, 8), aq)))
+    m = max(m, abs(unpremultiply(channel(p, 0), ap) &- unpremultiply(channel(q, 0), aq)))
+    return m
+}

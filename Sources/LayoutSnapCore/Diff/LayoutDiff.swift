@@ -1,0 +1,83 @@
+/// Which elements moved or resized between a golden `layout.json` and the current layout, and by
+/// how much: what a failing frame's report says next to its pixels ("body.y +4.00").
+public struct LayoutSnapshot: Sendable {
+    /// state name → frame index → element id → rect.
+    public var frames: [String: [Int: [(id: String, rect: Rect)]]]
+
+    public init(frames: [String: [Int: [(id: String, rect: Rect)]]]) { self.frames = frames }
+
+    public init(_ layout: FixtureLayout) {
+        var frames: [String: [Int: [(id: String, rect: Rect)]]] = [:]
+        for state in layout.states {
+            var byIndex: [Int: [(id: String, rect: Rect)]] = [:]
+            for frame in state.frames {
+                // Rounded as layout.json stores them, so a golden read back compares equal.
+                byIndex[frame.index] = frame.elements.map { ($0.id, LayoutSnapshot.rounded($0.rect)) }
+            }
+            frames[state.name] = byIndex
+        }
+        self.frames = frames
+    }
+
+    /// Reads a stored `layout.json` (SPEC §5). Unknown keys are ignored: this reads goldens that
+    /// older or newer versions wrote, and a broken one only costs the layout part of a report.
+    public static func parse(_ bytes: [UInt8]) -> LayoutSnapshot? {
+        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.value,
+              let states = members.first(where: { $0.key == "states" })?.value, case let .array(stateNodes) = states.value
+        else { return nil }
+        var frames: [String: [Int: [(id: String, rect: Rect)]]] = [:]
+        for stateNode in stateNodes {
+            guard case let .object(s) = stateNode.value,
+                  case let .string(name)? = s.first(where: { $0.key == "name" })?.value.value,
+                  case let .array(frameNodes)? = s.first(where: { $0.key == "frames" })?.value.value else { continue }
+            var byIndex: [Int: [(id: String, rect: Rect)]] = [:]
+            for frameNode in frameNodes {
+                guard case let .object(f) = frameNode.value,
+                      case let .number(index)? = f.first(where: { $0.key == "index" })?.value.value,
+                      case let .array(elementNodes)? = f.first(where: { $0.key == "elements" })?.value.value else { continue }
+                var elements: [(id: String, rect: Rect)] = []
+                for elementNode in elementNodes {
+                    guard case let .object(e) = elementNode.value,
+                          case let .string(id)? = e.first(where: { $0.key == "id" })?.value.value,
+                          case let .array(r)? = e.first(where: { $0.key == "rect" })?.value.value, r.count == 4 else { continue }
+                    let numbers = r.compactMap { node -> Double? in if case let .number(n) = node.value { return n } else { return nil } }
+                    guard numbers.count == 4 else { continue }
+                    elements.append((id, Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])))
+                }
+                byIndex[Int(index)] = elements
+            }
+            frames[name] = byIndex
+        }
+        return LayoutSnapshot(frames: frames)
+    }
+
+    static func rounded(_ r: Rect) -> Rect {
+        func q(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+        return Rect(x: q(r.x), y: q(r.y), width: q(r.width), height: q(r.height))
+    }
+
+    /// Changes from `golden` to `self` in one frame: `body.y +4.00`, `image added`, `author removed`.
+    /// Moves below 0.005 pt (the stored rounding) are not changes.
+    public func changes(from golden: LayoutSnapshot, state: String, frame: Int) -> [String] {
+        guard let now = frames[state]?[frame] else { return [] }
+        guard let before = golden.frames[state]?[frame] else { return ["\(state) frame \(frame) is new"] }
+        var result: [String] = []
+        let beforeByID = Dictionary(before.map { ($0.id, $0.rect) }, uniquingKeysWith: { a, _ in a })
+        let nowIDs = Set(now.map(\.id))
+        for (id, rect) in now {
+            guard let old = beforeByID[id] else { result.append("\(id) added"); continue }
+            for (name, a, b) in [("x", old.x, rect.x), ("y", old.y, rect.y), ("width", old.width, rect.width), ("height", old.height, rect.height)] {
+                let delta = b - a
+                if abs(delta) >= 0.005 { result.append("\(id).\(name) \(delta > 0 ? "+" : "-")\(Self.format(abs(delta)))") }
+            }
+        }
+        for (id, _) in before where !nowIDs.contains(id) { result.append("\(id) removed") }
+        return result
+    }
+
+    static func format(_ v: Double) -> String {
+        let hundredths = Int((v * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+}
