@@ -1,4 +1,5 @@
 import CDeflate
+import Foundation
 import CZlib
 
 /// Writes Cairo ARGB32 frames as PNG, fast and deterministically.
@@ -14,12 +15,12 @@ import CZlib
 ///   back. Invalid input is still encoded: channels above alpha clamp to 255, and a pixel
 ///   with alpha 0 is written as transparent black.
 /// - Filter type 0 (None) on every row, non-interlaced.
-/// - Compressed with libdeflate at level 6 in one whole-buffer call. Measured on the bundled
+/// - Compressed with libdeflate at level 4 in one whole-buffer call. Measured on the bundled
 ///   fixtures (`layoutsnap bench`): zlib level 1 (SPEC §6's suggestion) wrote files 3% larger
 ///   than Cairo's own `cairo_surface_write_to_png` (zlib 6, adaptive filters, RGBA) and was
-///   larger on 123 of 204 frames; libdeflate level 6 writes ~79% of Cairo's size, never larger
-///   on any frame, at ~10 ms/MP against zlib level 1's ~9 ms/MP. Filters (Up, Sub, Paeth,
-///   adaptive) made these text-and-flat-colour frames larger at every level tried.
+///   larger on 123 of 204 frames; libdeflate level 4 writes ~82% of Cairo's size, never larger on
+///   any frame, at about zlib level 1's speed (level 6: 79%, ~12% slower). Filters (Up, Sub,
+///   Paeth, adaptive) made these text-and-flat-colour frames larger at every level tried.
 /// - The zlib paths (streaming in ~256 KiB row blocks, or one `deflate(Z_FINISH)`) remain as
 ///   benchmark options: zlib's output does not depend on how its input is split (a test checks
 ///   the bytes equal a single whole-image `deflate(Z_FINISH)`).
@@ -72,7 +73,7 @@ public enum PNGEncoder {
         }
 
         /// What `encode(pixels:width:height:stride:)` uses.
-        public static let `default` = Options(level: 6, filter: .none, libdeflate: true)
+        public static let `default` = Options(level: 4, filter: .none, libdeflate: true)
 
         /// zlib level 1, filter None, streamed in row blocks: the benchmark's comparison.
         public static let zlibFast = Options(level: 1, strategy: Z_DEFAULT_STRATEGY, memLevel: 8, filter: .none,
@@ -102,8 +103,8 @@ public enum PNGEncoder {
             if options.filter != .none {
                 PNGFilter.apply(options.filter, to: raw, rows: height, rowBytes: lineBytes - 1, bytesPerPixel: channels)
             }
-            guard let compressor = libdeflate_alloc_compressor(options.level) else { fatalError("PNGEncoder: libdeflate_alloc_compressor failed") }
-            defer { libdeflate_free_compressor(compressor) }
+            let compressor = CompressorPool.shared.take(level: options.level)
+            defer { CompressorPool.shared.give(compressor, level: options.level) }
             let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
             let out = UnsafeMutablePointer<UInt8>.allocate(capacity: bound)
             defer { out.deallocate() }
@@ -227,7 +228,28 @@ public enum PNGEncoder {
         return table
     }()
 
-    // MARK: - zlib and chunks
+    // MARK: - libdeflate, zlib and chunks
+
+    /// libdeflate compressors are expensive to set up (hash tables of about a megabyte) and not
+    /// thread-safe: each thread borrows one, and they are kept for the life of the process.
+    final class CompressorPool: @unchecked Sendable {
+        static let shared = CompressorPool()
+        private let lock = NSLock()
+        private var idle: [Int32: [OpaquePointer]] = [:]
+
+        func take(level: Int32) -> OpaquePointer {
+            lock.lock()
+            if let c = idle[level]?.popLast() { lock.unlock(); return c }
+            lock.unlock()
+            guard let c = libdeflate_alloc_compressor(level) else { fatalError("PNGEncoder: libdeflate_alloc_compressor(\(level)) failed") }
+            return c
+        }
+
+        func give(_ compressor: OpaquePointer, level: Int32) {
+            lock.lock(); defer { lock.unlock() }
+            idle[level, default: []].append(compressor)
+        }
+    }
 
     /// A zlib deflate stream writing into one growing buffer, sized by `deflateBound` up
     /// front so that growing never happens in practice (untouched pages cost nothing).
