@@ -27,16 +27,19 @@ let package = Package(
         .target(name: "LayoutSnapRender",
                 dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "CCairo", "CPangoCairo"],
                 resources: [.copy("Resources/Fonts")]),
+        // Reports: results.json, JUnit XML and the self-contained HTML report. Pure Swift.
+        .target(name: "LayoutSnapReport"),
         // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
-        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "CZlib"]),
+        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "CZlib"]),
         // The thin command line: one file per subcommand.
         .executableTarget(name: "layoutsnap", dependencies: [
-            "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging",
+            "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging", "LayoutSnapReport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore"]),
         .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib"]),
+        .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport"]),
         .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging"]),
         // End to end: runs the built binary and checks stdout, stderr, exit codes and files.
         .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap"]),

@@ -11,6 +11,11 @@ public struct FramePixels {
     public let height: Int
     public let pixels: UnsafeBufferPointer<UInt32>
 
+    public init(width: Int, height: Int, pixels: UnsafeBufferPointer<UInt32>) {
+        precondition(pixels.count == width * height)
+        self.width = width; self.height = height; self.pixels = pixels
+    }
+
     public var hash: UInt64 { PixelHash.of(pixels) }
 
     /// An owned copy, for when a frame must outlive the next render.

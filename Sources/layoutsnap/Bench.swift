@@ -32,6 +32,12 @@ struct Bench: ParsableCommand {
             Diagnostics.out("verify, 2 jobs     \(fps(f.verifyTwoJobsSeconds))  = \(String(format: "%.2f", f.verifyOneJobSeconds / f.verifyTwoJobsSeconds))x one job [target ≥ 1.7x]")
             Diagnostics.out("Pango layouts      \(f.layoutsCreated) for \(f.states) states and \(f.frames) frames (laid out once per fixture, not per frame)")
             Diagnostics.out("peak memory        \(String(format: "%.0f", f.peakMemoryMB)) MB")
+            FileHandle.standardError.write(Data("bench: diff engine…\n".utf8))
+            let d = try DiffBenchmark(repeats: repeats, executable: CommandLine.arguments[0]).run()
+            func mps(_ ms: Double) -> String { String(format: "%.0f MP/s (%.2f ms)", d.megapixels / (ms / 1000), ms) }
+            Diagnostics.out("diff, identical    \(String(format: "%.1f", d.megapixels)) MP pair, one thread: \(mps(d.identicalMs)) [target ≥ 6000 MP/s]")
+            Diagnostics.out("diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]")
+            Diagnostics.out("layoutsnap diff    1 MP PNG pair, whole process: \(String(format: "%.1f", d.processMs)) ms [target < 60 ms]")
             return 0
         }
     }

@@ -41,6 +41,10 @@ struct BatchOptions: ParsableArguments {
         if let fps, !Limits.fps.contains(fps) { throw ValidationError("--fps must be from 1 to 240") }
     }
 
+    /// The run covers every fixture: no PATH arguments and no filter (orphans of unknown
+    /// fixtures can only be judged then).
+    var coversWholeSet: Bool { paths.isEmpty && filter == nil }
+
     var overrides: FixtureOverrides {
         FixtureOverrides(device: device.flatMap(Device.named), scale: scale, fps: fps)
     }

@@ -12,10 +12,16 @@ struct Record: ParsableCommand {
     @Flag(help: "Record even though CI is set (for example into a temporary --goldens folder).")
     var allowCI = false
 
+    @Flag(help: "Also delete goldens whose fixture, state or frame no longer exists (whole fixture set only).")
+    var prune = false
+
     func run() throws {
         try Diagnostics.run {
             if let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty, !allowCI {
                 throw RunnerError.refusedUnderCI
+            }
+            if prune && !options.coversWholeSet {
+                throw RunnerError.usage("--prune needs the whole fixture set: it cannot tell an orphan from a fixture left out by --filter or PATH arguments")
             }
             let refs = try options.discover()
             let manifestPath = options.goldens + "/manifest.json"
@@ -39,6 +45,13 @@ struct Record: ParsableCommand {
                 updated.frames = updated.frames.filter { !$0.key.hasPrefix(prefix) || !isFrameOf(result.ref.id, $0.key) }
                 for frame in result.frames {
                     if let entry = frame.manifestEntry { updated.frames[frame.goldenKey] = entry }
+                }
+            }
+            if prune {
+                let orphans = OrphanCheck.find(goldens: options.goldens, results: results, wholeSet: true)
+                for key in OrphanCheck.prune(orphans, goldens: options.goldens) {
+                    updated.frames.removeValue(forKey: key)
+                    if !options.quiet { Diagnostics.out("pruned \(key)") }
                 }
             }
             if updated != manifest {

@@ -4,6 +4,7 @@ import LayoutSnapRunner
 enum TerminalReport {
     static func summaryLine(_ s: BatchSummary) -> String {
         var line = "\(s.passed) passed, \(s.failed) failed"
+        if s.similar > 0 { line += ", \(s.similar) similar" }
         if s.missing > 0 { line += ", \(s.missing) missing" }
         return line + errorSuffix(s)
     }
@@ -50,9 +51,9 @@ enum TerminalReport {
             }
         }
         if !failing.isEmpty && !quiet {
-            Diagnostics.out("Actual frames of the failures are in \(report)/actual/ (compare with \(goldens)/).")
-            let filter = failing.count == 1 ? " --filter '\(failing[0])'" : ""
-            Diagnostics.out("If the change is intended, record new goldens: layoutsnap record\(filter)")
+            Diagnostics.out("Actual and diff images are in \(report)/ (open \(report)/index.html).")
+            let ids = failing.count <= 3 ? " " + failing.joined(separator: " ") : ""
+            Diagnostics.out("If the change is intended, accept it: layoutsnap accept\(ids) (or record again: layoutsnap record)")
         }
     }
 

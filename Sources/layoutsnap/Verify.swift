@@ -1,41 +1,75 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapCore
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render every frame of every fixture and compare it with its golden (the default command).")
+        abstract: "Render every frame of every fixture and compare it with its golden (the default command).",
+        discussion: "Writes a report (index.html, results.json, actual and diff images of failing frames) to --report.")
 
     @OptionGroup var options: BatchOptions
 
-    @Option(help: "Where failing frames and reports are written.")
+    @Option(help: "The report folder (index.html, results.json, images of failing frames).")
     var report: String = ".layoutsnap/report"
+
+    @Option(help: "Also write JUnit XML here.")
+    var junit: String?
+
+    @Option(help: "Also write results.json here.")
+    var json: String?
+
+    @Flag(help: "Fail (exit 1) on goldens whose fixture, state or frame no longer exists.")
+    var checkOrphans = false
 
     func run() throws {
         try Diagnostics.run {
+            let started = DispatchTime.now()
             let refs = try options.discover()
-            let manifestPath = options.goldens + "/manifest.json"
             var manifest: GoldenManifest?
             do {
-                manifest = try GoldenManifest.load(path: manifestPath)
+                manifest = try GoldenManifest.load(path: options.goldens + "/manifest.json")
             } catch {
                 Diagnostics.printWarning("\(error); every golden will be decoded and compared")
             }
+            let builder = ReportBuilder(reportDirectory: report, goldens: options.goldens)
+            builder.clearPrevious()
             let handler = VerifyHandler(goldens: options.goldens, manifest: manifest, reportDirectory: report)
             let progress = ProgressBar(label: "verify", enabled: !options.quiet && !options.noProgress)
             let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides)
                 .run(refs, handler: handler, progress: progress.update)
             let summary = BatchSummary(results)
             TerminalReport.verify(results, summary: summary, quiet: options.quiet, goldens: options.goldens, report: report)
+
+            var environmentDifferences: [String] = []
             if let recorded = manifest?.environment, let current = try? RenderEnvironment.current() {
-                let differences = current.differences(from: recorded)
-                if !differences.isEmpty {
-                    Diagnostics.printWarning("environment differs from the one that recorded the goldens: \(differences.joined(separator: "; "))")
+                environmentDifferences = current.differences(from: recorded)
+                if !environmentDifferences.isEmpty {
+                    Diagnostics.printWarning("environment differs from the one that recorded the goldens: \(environmentDifferences.joined(separator: "; "))")
                 }
             }
+            var code = summary.exitCode
+            if checkOrphans {
+                let orphans = OrphanCheck.find(goldens: options.goldens, results: results, wholeSet: options.coversWholeSet)
+                for o in orphans { Diagnostics.out("ORPHAN \(options.goldens)/\(o.key): \(o.reason)") }
+                if !orphans.isEmpty {
+                    Diagnostics.out("Remove them with: layoutsnap record --prune")
+                    code = max(code, 1)
+                }
+            }
+
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            let runResults = builder.results(results, summary: summary, environmentDifferences: environmentDifferences,
+                                             durationSeconds: seconds, version: LayoutSnap.version)
+            try builder.write(runResults)
+            if let junit { try AtomicFile.write(Array(JUnitWriter.xml(runResults).utf8), to: junit) }
+            if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(runResults)), to: json) }
+            if summary.failed + summary.missing + summary.unreadable > 0 && !options.quiet {
+                Diagnostics.out("Report: \(report)/index.html")
+            }
             Diagnostics.out(TerminalReport.summaryLine(summary))
-            return summary.exitCode
+            return code
         }
     }
 }

@@ -83,10 +83,13 @@ public struct BatchRunner: Sendable {
             for state in layout.states {
                 for frame in state.frames {
                     let pixels = try renderer.render(frame)
-                    result.frames.append(handler.handle(fixture, state: state.name, frame: frame, pixels: pixels))
+                    var frameResult = handler.handle(fixture, state: state.name, frame: frame, pixels: pixels)
+                    frameResult.time = frame.time
+                    frameResult.progress = frame.progress
+                    result.frames.append(frameResult)
                 }
             }
-            if let note = try handler.fixtureFinished(fixture, layout: layout) { result.notes.append(note) }
+            if let note = try handler.fixtureFinished(fixture, layout: layout, frames: &result.frames) { result.notes.append(note) }
         } catch let error as LayoutError {
             result.error = FixtureError(file: ref.displayPath, path: error.path, message: error.message).description
         } catch let error as RenderError {

@@ -16,7 +16,7 @@ public struct FixtureResult: Sendable {
 
 /// Counts over a whole batch and the exit code they imply (SPEC §2).
 public struct BatchSummary: Sendable, Equatable {
-    public var passed = 0, failed = 0, missing = 0, unreadable = 0, recorded = 0, unchanged = 0, rendered = 0
+    public var passed = 0, similar = 0, failed = 0, missing = 0, unreadable = 0, recorded = 0, unchanged = 0, rendered = 0
     public var writeErrors = 0
     public var fixtureErrors = 0
 
@@ -26,6 +26,7 @@ public struct BatchSummary: Sendable, Equatable {
             for f in r.frames {
                 switch f.status {
                 case .passed: passed += 1
+                case .similar: similar += 1
                 case .failed: failed += 1
                 case .missing: missing += 1
                 case .unreadable: unreadable += 1

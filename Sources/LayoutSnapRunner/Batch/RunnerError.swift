@@ -6,6 +6,8 @@ public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
     case refusedUnderCI
     /// The golden store cannot be read or written.
     case goldens(String)
+    /// A file could not be written (disk full, permissions); what was there before is intact.
+    case write(String)
     /// A fixture that cannot be used (the message names the file and JSON path).
     case fixture(String)
     /// Something outside the fixtures (fonts, output folder) failed.
@@ -15,10 +17,11 @@ public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .usage(message): message
         case .refusedUnderCI:
-            "record refuses to run when CI is set: goldens are recorded on purpose and committed, never by a CI job. Run it locally, or pass --allow-ci (for example with --goldens pointing at a temporary folder)."
+            "goldens are not written when CI is set: they are recorded on purpose and committed, never by a CI job. Run this locally, or pass --allow-ci (for example with --goldens pointing at a temporary folder)."
         case let .goldens(message): "goldens: \(message)"
         case let .environment(message): message
         case let .fixture(message): message
+        case let .write(message): message
         }
     }
 }

@@ -4,16 +4,17 @@ import Foundation
 /// over the target, fsync the folder. A crash leaves either the old or the new file.
 public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String) throws(RunnerError) {
-        let dir = (path as NSString).deletingLastPathComponent
+        let parent = (path as NSString).deletingLastPathComponent
+        let dir = parent.isEmpty ? "." : parent
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         } catch {
-            throw RunnerError.goldens("cannot create \(dir): \(error.localizedDescription)")
+            throw RunnerError.write("cannot create \(dir): \(error.localizedDescription)")
         }
         let name = (path as NSString).lastPathComponent
         let temp = "\(dir)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RunnerError.goldens("cannot create \(temp): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RunnerError.write("cannot create \(temp): \(String(cString: strerror(errno)))") }
         var ok = true
         var reason = ""
         bytes.withUnsafeBytes { buffer in
@@ -31,12 +32,12 @@ public enum AtomicFile {
         if close(fd) != 0 && ok { ok = false; reason = String(cString: strerror(errno)) }
         guard ok else {
             unlink(temp)
-            throw RunnerError.goldens("cannot write \(path): \(reason); the previous file is untouched")
+            throw RunnerError.write("cannot write \(path): \(reason); the previous file is untouched")
         }
         guard rename(temp, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temp)
-            throw RunnerError.goldens("cannot replace \(path): \(reason)")
+            throw RunnerError.write("cannot replace \(path): \(reason)")
         }
         let dirFD = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD >= 0 { fsync(dirFD); close(dirFD) }

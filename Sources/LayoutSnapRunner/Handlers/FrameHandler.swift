@@ -5,6 +5,8 @@ import LayoutSnapRender
 public enum FrameStatus: String, Sendable, Hashable {
     /// Verify: identical to the golden.
     case passed
+    /// Verify: pixels differ, but within the fixture's tolerance (SPEC §7): a pass.
+    case similar
     /// Verify: pixels differ from the golden (or its size does).
     case failed
     /// Verify: there is no golden for this frame.
@@ -21,9 +23,28 @@ public enum FrameStatus: String, Sendable, Hashable {
     case error
 }
 
+/// What a perceptual diff found in a failing frame (SPEC §7).
+public struct FrameMetrics: Sendable, Hashable {
+    public var differentPixels: Int
+    public var ratio: Double
+    public var maxChannelDifference: Int
+    /// Bounding boxes [x, y, width, height] of the changed regions, in pixels.
+    public var regions: [[Int]]
+    public var width: Int
+    public var height: Int
+
+    public init(differentPixels: Int, ratio: Double, maxChannelDifference: Int, regions: [[Int]], width: Int, height: Int) {
+        self.differentPixels = differentPixels; self.ratio = ratio; self.maxChannelDifference = maxChannelDifference
+        self.regions = regions; self.width = width; self.height = height
+    }
+}
+
 public struct FrameResult: Sendable, Hashable {
     public var state: String
     public var index: Int
+    /// Seconds since the state's step began, and the state's progress value (for reports).
+    public var time: Double = 0
+    public var progress: Double = 0
     public var status: FrameStatus
     /// A short explanation for anything but success ("1234 pixels differ").
     public var detail: String?
@@ -35,6 +56,12 @@ public struct FrameResult: Sendable, Hashable {
     public var actualPath: String?
     /// Record: the manifest entry of the golden as it now stands.
     public var manifestEntry: GoldenManifest.Entry?
+    /// Verify: the perceptual diff of a frame that is not identical.
+    public var metrics: FrameMetrics?
+    /// Verify: where the diff image was written.
+    public var diffPath: String?
+    /// Verify: elements that moved or resized against the golden layout.json ("body.y +4.00").
+    public var layoutChanges: [String] = []
 
     public init(state: String, index: Int, status: FrameStatus, detail: String? = nil, differentPixels: Int? = nil,
                 goldenKey: String, actualPath: String? = nil, manifestEntry: GoldenManifest.Entry? = nil) {
@@ -49,13 +76,14 @@ public struct FrameResult: Sendable, Hashable {
 public protocol FrameHandler: Sendable {
     func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError)
     func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult
-    /// Returns a note for the summary (for example "layout.json updated"), or nil.
-    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) -> String?
+    /// After the last frame; may annotate the fixture's frame results. Returns a note for the
+    /// summary (for example "layout.json written"), or nil.
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String?
 }
 
 public extension FrameHandler {
     func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) {}
-    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) -> String? { nil }
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? { nil }
 }
 
 /// Golden file names (SPEC §6).

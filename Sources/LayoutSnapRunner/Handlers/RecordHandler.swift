@@ -52,7 +52,7 @@ public struct RecordHandler: FrameHandler {
         return result
     }
 
-    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) -> String? {
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? {
         let path = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
         let bytes = LayoutJSON.encode(layout)
         if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == bytes { return nil }

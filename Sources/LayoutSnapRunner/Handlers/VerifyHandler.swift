@@ -5,8 +5,10 @@ import LayoutSnapRender
 
 /// Compares frames with goldens. Fast path: the pixel hash of the rendered frame equals the
 /// manifest's and the golden file's bytes still hash to the manifest's file hash, so no PNG is
-/// decoded. Otherwise the golden is decoded and compared pixel by pixel. Never writes goldens;
-/// failing frames are written to the report folder for inspection.
+/// decoded. Otherwise the golden is decoded and compared word by word; a frame that is not
+/// identical gets a perceptual diff (SPEC §7) and is failed, or passed as "similar" when the
+/// fixture's tolerance allows it. Never writes goldens: actual frames, diff images and the
+/// current layout of a failing fixture go to the report folder.
 public struct VerifyHandler: FrameHandler {
     public let goldens: String
     public let manifest: GoldenManifest?
@@ -23,7 +25,7 @@ public struct VerifyHandler: FrameHandler {
         guard let data = FileManager.default.contents(atPath: path) else {
             result.status = .missing
             result.detail = FileManager.default.fileExists(atPath: path) ? "golden cannot be read" : "no golden"
-            result.actualPath = writeActual(key: key, pixels: pixels)
+            result.actualPath = writePNG(pixels, to: "actual/" + key)
             return result
         }
         let bytes = [UInt8](data)
@@ -39,28 +41,72 @@ public struct VerifyHandler: FrameHandler {
         } catch {
             result.status = .unreadable
             result.detail = "unreadable golden \(key): \(error.description)"
-            result.actualPath = writeActual(key: key, pixels: pixels)
+            result.actualPath = writePNG(pixels, to: "actual/" + key)
             return result
         }
         guard golden.width == pixels.width, golden.height == pixels.height else {
             result.status = .failed
             result.detail = "size differs: golden \(golden.width) x \(golden.height), actual \(pixels.width) x \(pixels.height)"
-            result.actualPath = writeActual(key: key, pixels: pixels)
+            result.actualPath = writePNG(pixels, to: "actual/" + key)
             return result
         }
-        let differing = golden.pixels.withUnsafeBufferPointer { ExactDiff.count($0, pixels.pixels) }
-        if differing > 0 {
-            result.status = .failed
-            result.differentPixels = differing
-            result.detail = "\(differing) pixels differ"
-            result.actualPath = writeActual(key: key, pixels: pixels)
+        if golden.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 { return result }
+
+        let tolerance = fixture.tolerance
+        let options = DiffOptions(threshold: tolerance?.threshold ?? Tolerance().threshold,
+                                  includeAntialiasing: tolerance?.includeAntialiasing ?? false)
+        var diffImage = [UInt32](repeating: 0, count: pixels.width * pixels.height)
+        let diff = golden.pixels.withUnsafeBufferPointer { expected in
+            diffImage.withUnsafeMutableBufferPointer { out in
+                PixelDiff.compare(expected, pixels.pixels, width: pixels.width, height: pixels.height, options: options, diffImage: out)
+            }
+        }
+        result.metrics = FrameMetrics(differentPixels: diff.differentPixels, ratio: diff.ratio,
+                                      maxChannelDifference: diff.maxChannelDifference,
+                                      regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
+                                      width: pixels.width, height: pixels.height)
+        result.differentPixels = diff.differentPixels
+        // Without a tolerance the comparison is exact: any changed pixel fails, and the
+        // perceptual figures only describe the change.
+        let verdict: DiffVerdict = tolerance.map {
+            PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio))
+        } ?? .different
+        result.status = verdict == .different ? .failed : .similar
+        result.detail = Self.describe(diff)
+        result.actualPath = writePNG(pixels, to: "actual/" + key)
+        result.diffPath = diffImage.withUnsafeBufferPointer { buffer in
+            writePNG(FramePixels(width: pixels.width, height: pixels.height, pixels: buffer), to: "diff/" + key)
         }
         return result
     }
 
-    /// The actual frame, written so the user can look at what changed.
-    private func writeActual(key: String, pixels: FramePixels) -> String? {
-        let path = reportDirectory + "/actual/" + key
+    public static func describe(_ d: DiffResult) -> String {
+        let percent = d.ratio * 100
+        let ratio = percent >= 0.01 || d.differentPixels == 0 ? String(format: "%.2f%%", percent) : "<0.01%"
+        var s = "\(d.differentPixels) pixels differ (\(ratio)), largest channel difference \(d.maxChannelDifference)"
+        if d.antialiasedPixels > 0 { s += ", \(d.antialiasedPixels) anti-aliased not counted" }
+        return s
+    }
+
+    /// For a fixture with any frame that is not a plain pass: its current layout.json (for
+    /// `accept`), and which elements moved against the golden layout.json in each such frame.
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? {
+        guard frames.contains(where: { $0.status != .passed }) else { return nil }
+        try? AtomicFile.write(LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenPaths.layoutKey(fixture: fixture.id))
+        let goldenPath = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
+        guard let data = FileManager.default.contents(atPath: goldenPath),
+              let golden = LayoutSnapshot.parse([UInt8](data)) else { return nil }
+        let now = LayoutSnapshot(layout)
+        for i in frames.indices where frames[i].status != .passed {
+            frames[i].layoutChanges = now.changes(from: golden, state: frames[i].state, frame: frames[i].index)
+        }
+        return nil
+    }
+
+    /// Writes a frame into the report folder, returning its path (nil if it could not be written:
+    /// the report is a help, not the verdict).
+    private func writePNG(_ pixels: FramePixels, to relative: String) -> String? {
+        let path = reportDirectory + "/" + relative
         let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
         return (try? AtomicFile.write(png, to: path)) != nil ? path : nil
     }

@@ -1,0 +1,596 @@
+// The inline stylesheet and script of index.html. Kept free of any URL:
+// the report must not reference the network (a test checks for "http").
+
+enum HTMLAssets {
+    static let css = #"""
+:root {
+  --bg: #f6f8fa; --panel: #fff; --border: #d0d7de; --border-soft: #e6e9ed;
+  --text: #1f2328; --muted: #59636e; --accent: #0969da;
+  --pass: #1a7f37; --pass-bg: #dafbe1; --pass-cell: #8fd19e;
+  --sim: #bc4c00; --sim-bg: #fff1e5; --sim-cell: #fb8f44;
+  --fail: #cf222e; --fail-bg: #ffebe9; --fail-cell: #e5534b;
+  --err: #82071e; --err-bg: #ffd8d3;
+  --warn-bg: #fff8c5; --warn-border: #d4a72c;
+  --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace;
+  --img-w: 260px;
+}
+* { box-sizing: border-box; }
+html { background: var(--bg); }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--text); }
+.mono { font-family: var(--mono); font-size: 12.5px; }
+.muted { color: var(--muted); }
+button, input, select { font: inherit; color: inherit; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.noscript { padding: 24px; }
+
+/* Header */
+header.masthead { background: var(--panel); border-bottom: 1px solid var(--border); padding: 14px 24px 12px; }
+.title-row { display: flex; align-items: baseline; gap: 12px; flex-wrap: wrap; }
+.masthead h1 { margin: 0; font-size: 18px; font-weight: 600; }
+.masthead h1 .brand { font-family: var(--mono); font-size: 17px; }
+.verdict { font-weight: 700; font-size: 12px; letter-spacing: .04em; text-transform: uppercase; padding: 2px 8px; border-radius: 999px; }
+.verdict.fail { background: var(--fail); color: #fff; }
+.verdict.ok { background: var(--pass); color: #fff; }
+.meta { color: var(--muted); font-size: 13px; margin-left: auto; }
+.stats { display: flex; gap: 8px; flex-wrap: wrap; list-style: none; margin: 10px 0 0; padding: 0; }
+.stat { border: 1px solid var(--border-soft); border-radius: 6px; padding: 3px 10px; background: var(--bg); color: var(--muted); font-size: 13px; }
+.stat b { font-size: 15px; margin-right: 4px; color: var(--text); font-variant-numeric: tabular-nums; }
+.stat.passed.nz { background: var(--pass-bg); border-color: #aceebb; } .stat.passed.nz b { color: var(--pass); }
+.stat.similar.nz { background: var(--sim-bg); border-color: #ffd8b5; } .stat.similar.nz b { color: var(--sim); }
+.stat.failed.nz, .stat.missing.nz, .stat.errors.nz { background: var(--fail-bg); border-color: #ffcecb; }
+.stat.failed.nz b, .stat.missing.nz b, .stat.errors.nz b { color: var(--fail); }
+.env { margin-top: 10px; background: var(--warn-bg); border: 1px solid var(--warn-border); border-radius: 6px; padding: 6px 12px; font-size: 13px; }
+.env ul { margin: 2px 0 0; padding-left: 18px; }
+
+/* Toolbar */
+.toolbar { position: sticky; top: 0; z-index: 5; display: flex; align-items: center; gap: 16px; flex-wrap: wrap; padding: 8px 24px; background: rgba(246,248,250,.96); border-bottom: 1px solid var(--border); }
+.toolbar label { display: inline-flex; align-items: center; gap: 6px; cursor: pointer; }
+.toolbar input[type=search] { width: 240px; padding: 3px 8px; border: 1px solid var(--border); border-radius: 6px; background: var(--panel); font-family: var(--mono); font-size: 12.5px; }
+.toolbar .count { margin-left: auto; color: var(--muted); font-size: 13px; }
+.btn { border: 1px solid var(--border); background: var(--panel); border-radius: 6px; padding: 3px 10px; cursor: pointer; font-size: 13px; }
+.btn:hover:not(:disabled) { background: #f3f4f6; }
+.btn:disabled { opacity: .5; cursor: default; }
+.btn[aria-pressed=true] { background: var(--text); color: #fff; border-color: var(--text); }
+
+/* Fixture list */
+main { padding: 12px 24px 32px; }
+.fixture { background: var(--panel); border: 1px solid var(--border); border-radius: 8px; margin-bottom: 8px; border-left: 4px solid var(--pass); }
+.fixture.k-similar { border-left-color: var(--sim); }
+.fixture.k-failed { border-left-color: var(--fail); }
+.fixture.k-error { border-left-color: var(--err); }
+.fx-h { display: flex; align-items: center; gap: 8px; margin: 0; font-size: 14px; font-weight: normal; padding-right: 12px; }
+.fx-toggle { flex: 1; display: flex; align-items: center; gap: 10px; text-align: left; background: none; border: 0; padding: 8px 12px; cursor: pointer; min-width: 0; border-radius: 8px; }
+.fx-toggle:hover .fx-id { text-decoration: underline; }
+.chev { width: 0; height: 0; border: 5px solid transparent; border-left: 6px solid var(--muted); border-right: 0; transition: transform .12s; flex: none; }
+.fixture.open .chev { transform: rotate(90deg); }
+.fx-id { font-weight: 600; font-size: 13.5px; overflow-wrap: anywhere; }
+.fx-file { color: var(--muted); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 40%; }
+.counts { display: inline-flex; gap: 8px; color: var(--muted); font-size: 12.5px; margin-left: auto; white-space: nowrap; }
+.counts .c-failed, .counts .c-missing, .counts .c-unreadable { color: var(--fail); font-weight: 600; }
+.counts .c-similar { color: var(--sim); font-weight: 600; }
+.counts .c-passed { color: var(--pass); }
+.pill { flex: none; display: inline-block; min-width: 64px; text-align: center; font-size: 11px; font-weight: 700; letter-spacing: .03em; text-transform: uppercase; border-radius: 999px; padding: 1px 8px; }
+.pill.passed { background: var(--pass-bg); color: var(--pass); }
+.pill.similar { background: var(--sim-bg); color: var(--sim); }
+.pill.failed, .pill.missing { background: var(--fail-bg); color: var(--fail); }
+.pill.unreadable, .pill.error { background: var(--err-bg); color: var(--err); }
+.fx-error { margin: 0 12px 10px 32px; border: 1px solid #ffcecb; background: var(--fail-bg); border-radius: 6px; padding: 6px 10px; }
+.fx-error strong { color: var(--err); font-size: 12px; text-transform: uppercase; letter-spacing: .03em; }
+.fx-error pre { margin: 2px 0 0; white-space: pre-wrap; overflow-wrap: anywhere; color: var(--err); }
+.fx-body { border-top: 1px solid var(--border-soft); padding: 4px 12px 10px 32px; }
+.hidden-note { display: none; color: var(--muted); font-size: 12.5px; margin: 6px 0 0; }
+.failures-only .hidden-note { display: block; }
+.failures-only .state.ok { display: none; }
+.more { display: block; margin: 12px auto; }
+.empty { text-align: center; color: var(--muted); padding: 32px; }
+
+/* State */
+.state { padding: 10px 0 8px; border-bottom: 1px dashed var(--border-soft); }
+.state:last-child { border-bottom: 0; }
+.st-h { display: flex; align-items: center; gap: 10px; }
+.st-h h3 { margin: 0; font-size: 13.5px; font-weight: 600; }
+.scrub { margin: 8px 0 4px; max-width: 960px; }
+.strip { display: flex; height: 14px; gap: 1px; cursor: pointer; padding: 0 7px; }
+.cell { flex: 1 1 0; min-width: 1px; background: var(--pass-cell); border-radius: 1px; opacity: .75; }
+.cell.s-similar { background: var(--sim-cell); opacity: 1; }
+.cell.s-failed { background: var(--fail-cell); opacity: 1; }
+.cell.s-missing { background: repeating-linear-gradient(45deg, var(--fail-cell) 0 3px, #f7b4b0 3px 6px); opacity: 1; }
+.cell.s-unreadable { background: var(--err); opacity: 1; }
+.cell.cur { outline: 2px solid var(--text); outline-offset: 1px; position: relative; z-index: 1; }
+.cell:hover { filter: brightness(.85); }
+.scrubber { width: 100%; margin: 4px 0 0; accent-color: var(--text); }
+.scrub-row { display: flex; align-items: center; gap: 10px; font-size: 12.5px; }
+.scrub-label { flex: 1; text-align: center; color: var(--muted); }
+.scrub-label b { color: var(--text); }
+.kbd { border: 1px solid var(--border); border-bottom-width: 2px; border-radius: 4px; padding: 0 4px; font-size: 11px; background: var(--panel); }
+.modes { display: flex; align-items: center; gap: 4px; margin: 8px 0 0; flex-wrap: wrap; }
+.modes .lbl { color: var(--muted); font-size: 12.5px; margin-right: 4px; }
+.modes label { margin-left: 12px; font-size: 12.5px; display: inline-flex; gap: 4px; align-items: center; cursor: pointer; }
+
+/* Frame */
+.fv { margin-top: 8px; }
+.fv-h { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+.fv-title { font-weight: 600; }
+.fv-msg { font-weight: 600; }
+.fv.s-failed .fv-msg, .fv.s-missing .fv-msg, .fv.s-unreadable .fv-msg { color: var(--fail); }
+.fv.s-similar .fv-msg { color: var(--sim); }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 1px 12px; margin: 6px 0; font-size: 12.5px; }
+.facts dt { color: var(--muted); }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+.changes { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; margin: 4px 0 6px; font-size: 12.5px; }
+.changes .lbl { color: var(--muted); margin-right: 4px; }
+.chip { font-family: var(--mono); font-size: 12px; padding: 0 6px; border-radius: 4px; background: #eef1f4; border: 1px solid var(--border-soft); }
+.chip.up { background: #ddf4ff; border-color: #b6e3ff; }
+.chip.down { background: #fbefff; border-color: #ecd8ff; }
+.imgs { display: flex; gap: 14px; flex-wrap: wrap; align-items: flex-start; margin-top: 8px; }
+.fig { margin: 0; width: var(--img-w); }
+.zoom-1 .fig { width: auto; max-width: none; }
+.zoom-1 .imgs img { width: auto; max-width: none; }
+.fig figcaption { display: flex; gap: 8px; align-items: baseline; font-size: 12px; margin-top: 3px; min-width: 0; }
+.fig .cap { font-weight: 600; flex: none; }
+.fig .path { color: var(--muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 11px; }
+.imgbox { position: relative; border: 1px solid var(--border); background: repeating-conic-gradient(#eceff2 0 25%, #fff 0 50%) 0 0 / 16px 16px; line-height: 0; }
+.imgbox a { display: block; }
+.imgs img { display: block; width: 100%; height: auto; }
+img.pix { image-rendering: pixelated; }
+.placeholder { display: flex; align-items: center; justify-content: center; min-height: 160px; padding: 12px; line-height: 1.4; text-align: center; color: var(--muted); background: var(--bg); border: 1px dashed var(--border); font-size: 12.5px; }
+.region { position: absolute; border: 2px solid var(--fail); box-shadow: 0 0 0 1px #fff; pointer-events: none; }
+.noimg { margin: 8px 0 0; font-size: 12.5px; }
+
+/* Stacked comparison views */
+.stack { position: relative; display: grid; border: 1px solid var(--border); background: repeating-conic-gradient(#eceff2 0 25%, #fff 0 50%) 0 0 / 16px 16px; line-height: 0; user-select: none; }
+.stack > img { grid-area: 1 / 1; align-self: start; justify-self: start; -webkit-user-drag: none; }
+.stack.mode-slider { cursor: ew-resize; touch-action: none; }
+.stack.mode-slider .top { clip-path: inset(0 calc(100% - var(--pos)) 0 0); }
+.stack.mode-blend .top { opacity: var(--op); }
+.stack.mode-blink .top { animation: ls-blink 1s step-end infinite; }
+.stack.paused .top, .stack.paused .tag { animation-play-state: paused; }
+@keyframes ls-blink { 0% { opacity: 1; } 50% { opacity: 0; } }
+@keyframes ls-blink-inv { 0% { opacity: 0; } 50% { opacity: 1; } }
+.divider { display: none; position: absolute; top: 0; bottom: 0; left: var(--pos); width: 2px; margin-left: -1px; background: #fff; box-shadow: 0 0 0 1px rgba(0,0,0,.45); pointer-events: none; }
+.mode-slider .divider { display: block; }
+.tag { position: absolute; top: 6px; font: 600 11px/1 system-ui, sans-serif; padding: 3px 6px; border-radius: 4px; background: rgba(31,35,40,.78); color: #fff; pointer-events: none; }
+.tag.left { left: 6px; } .tag.right { right: 6px; }
+.mode-blink .tag.t-actual { animation: ls-blink 1s step-end infinite; }
+.mode-blink .tag.t-expected { animation: ls-blink-inv 1s step-end infinite; }
+.ctl { display: flex; align-items: center; gap: 8px; margin-top: 6px; font-size: 12px; line-height: 1.4; }
+.ctl input[type=range] { flex: 1; accent-color: var(--text); }
+footer { color: var(--muted); font-size: 12px; padding: 0 24px 24px; }
+"""#
+
+    static let js = #"""
+(() => {
+'use strict';
+const T0 = performance.now();
+const app = document.getElementById('app');
+let data;
+try {
+  data = JSON.parse(document.getElementById('layoutsnap-results').textContent);
+} catch (e) {
+  app.textContent = 'Could not read the results embedded in this report: ' + e;
+  return;
+}
+const PARSE_MS = performance.now() - T0;
+
+const FAILING = new Set(['failed', 'missing', 'unreadable']);
+const SEVERITY = { passed: 0, similar: 1, failed: 3, missing: 3, unreadable: 4 };
+const ORDER = ['failed', 'missing', 'unreadable', 'similar', 'passed'];
+const PAGE = 200;        // fixture headers rendered per "show more"
+const STRIP_MAX = 240;   // strip cells per state; longer animations are bucketed
+const AUTO_OPEN = 3;     // failing fixtures opened on load
+const MODES = [['side', 'Side by side'], ['slider', 'Slider'], ['blend', 'Blend'], ['blink', 'Blink']];
+let preferredMode = 'side';
+
+// ---------- helpers ----------
+function h(tag, props, ...kids) {
+  const e = document.createElement(tag);
+  if (props) for (const k in props) {
+    const v = props[k];
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k === 'style') e.style.cssText = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined && kid !== false) e.append(kid);
+  return e;
+}
+const nf = new Intl.NumberFormat('en-US');
+const int = (n) => nf.format(n);
+function num(x, digits) { x = Number(x); return Number.isFinite(x) ? x.toFixed(digits) : String(x); }
+function duration(s) {
+  s = Number(s);
+  if (!Number.isFinite(s)) return '–';
+  if (s < 60) return s.toFixed(s < 10 ? 2 : 1) + ' s';
+  const m = Math.floor(s / 60);
+  return m + ' min ' + String(Math.round(s - m * 60)).padStart(2, '0') + ' s';
+}
+const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+const plural = (n, word) => int(n) + ' ' + word + (n === 1 ? '' : 's');
+// Paths are relative to the report folder; encode each segment so ids with
+// spaces, '#' or '?' still resolve (and nothing can become a scheme).
+const url = (p) => String(p).split('/').map(encodeURIComponent).join('/');
+function pill(kind, text) { return h('span', { class: 'pill ' + kind, text: text || kind }); }
+function counts(c) {
+  const wrap = h('span', { class: 'counts' });
+  for (const k of ORDER) if (c[k]) wrap.append(h('span', { class: 'c-' + k, text: int(c[k]) + ' ' + k }));
+  return wrap;
+}
+
+// ---------- model ----------
+const fixtures = (data.fixtures || []).map((f, i) => {
+  const total = { passed: 0, similar: 0, failed: 0, missing: 0, unreadable: 0 };
+  const states = (f.states || []).map((s) => {
+    const c = { passed: 0, similar: 0, failed: 0, missing: 0, unreadable: 0 };
+    for (const fr of s.frames) c[fr.status] = (c[fr.status] || 0) + 1;
+    for (const k in c) total[k] = (total[k] || 0) + c[k];
+    const failing = c.failed + c.missing + c.unreadable;
+    let sel = s.frames.findIndex((fr) => FAILING.has(fr.status));
+    if (sel < 0) sel = s.frames.findIndex((fr) => fr.status === 'similar');
+    return { s, c, failing, sel: Math.max(0, sel), mode: null, pos: 50, op: 50, regions: false };
+  });
+  const failing = total.failed + total.missing + total.unreadable;
+  const kind = f.error ? 'error' : failing ? 'failed' : total.similar ? 'similar' : 'passed';
+  const rank = kind === 'error' || kind === 'failed' ? 0 : kind === 'similar' ? 1 : 2;
+  return { f, i, total, states, failing, kind, rank, open: false, section: null, body: null, toggle: null };
+});
+const order = fixtures.slice().sort((a, b) => a.rank - b.rank); // stable: input order within a rank
+const failingFixtures = order.filter((fx) => fx.rank === 0).length;
+
+// ---------- header & toolbar ----------
+const sum = data.summary || {};
+const bad = (sum.failed || 0) + (sum.missing || 0) + (sum.errors || 0);
+const header = h('header', { class: 'masthead' },
+  h('div', { class: 'title-row' },
+    h('h1', null, h('span', { class: 'brand', text: data.tool || 'layoutsnap' }), ' ' + (data.command || '')),
+    h('span', { class: 'verdict ' + (bad ? 'fail' : 'ok'), text: bad ? 'failed' : 'passed' }),
+    h('span', { class: 'meta', text: [
+      'version ' + data.version,
+      duration(data.durationSeconds),
+      plural(sum.frames || 0, 'frame'),
+      plural(fixtures.length, 'fixture')].join(' · ') })),
+  (() => {
+    const ul = h('ul', { class: 'stats', 'aria-label': 'Summary' });
+    for (const k of ['failed', 'missing', 'errors', 'similar', 'passed']) {
+      const n = sum[k] || 0;
+      ul.append(h('li', { class: 'stat ' + k + (n ? ' nz' : '') }, h('b', { text: int(n) }), k));
+    }
+    return ul;
+  })(),
+  (data.environmentDifferences || []).length
+    ? h('div', { class: 'env', role: 'note' },
+        h('strong', { text: 'The goldens were recorded in a different environment' }),
+        h('ul', null, ...data.environmentDifferences.map((d) => h('li', { class: 'mono', text: d }))))
+    : null);
+
+const failOnly = h('input', { type: 'checkbox', id: 'failures-only' });
+failOnly.checked = failingFixtures > 0;
+const search = h('input', { type: 'search', id: 'fixture-filter', placeholder: 'fixture id contains…', autocomplete: 'off' });
+const zoom = h('input', { type: 'checkbox', id: 'zoom-1' });
+const countEl = h('span', { class: 'count', 'aria-live': 'polite' });
+const expandBtn = h('button', { type: 'button', class: 'btn', onclick: () => {
+  for (const fx of listed) if (fx.rank === 0) setOpen(fx, true);
+} }, 'Expand failing');
+const collapseBtn = h('button', { type: 'button', class: 'btn', onclick: () => {
+  for (const fx of fixtures) setOpen(fx, false);
+} }, 'Collapse all');
+const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Report filters' },
+  h('label', { for: 'failures-only' }, failOnly, 'Failures only'),
+  h('label', { for: 'fixture-filter' }, 'Filter', search),
+  h('label', { for: 'zoom-1' }, zoom, 'Images at 1:1'),
+  expandBtn, collapseBtn, countEl);
+const list = h('main', { id: 'fixtures', 'aria-label': 'Fixtures' });
+const footer = h('footer', { text: 'Generated by ' + (data.tool || 'layoutsnap') + ' ' + data.version +
+  '. Self-contained: images are loaded from this folder; the results are embedded in this file (script#layoutsnap-results).' });
+app.append(header, toolbar, list, footer);
+
+// ---------- fixture list ----------
+let limit = PAGE;
+let listed = [];
+function renderList() {
+  document.body.classList.toggle('failures-only', failOnly.checked);
+  document.body.classList.toggle('zoom-1', zoom.checked);
+  const q = search.value.trim().toLowerCase();
+  const visible = order.filter((fx) => (!failOnly.checked || fx.rank === 0) && (!q || fx.f.id.toLowerCase().includes(q)));
+  listed = visible.slice(0, limit);
+  const frag = document.createDocumentFragment();
+  for (const fx of listed) frag.append(section(fx));
+  if (visible.length > listed.length) {
+    const rest = visible.length - listed.length;
+    frag.append(h('button', { type: 'button', class: 'btn more', onclick: () => { limit += PAGE; renderList(); } },
+      'Show ' + int(Math.min(PAGE, rest)) + ' more (' + int(rest) + ' not shown)'));
+  }
+  if (!visible.length) {
+    frag.append(h('p', { class: 'empty', text: failOnly.checked && !q
+      ? 'No failing fixtures. Uncheck “Failures only” to see all ' + plural(fixtures.length, 'fixture') + '.'
+      : 'No fixtures match the filter.' }));
+  }
+  list.replaceChildren(frag);
+  countEl.textContent = listed.length < visible.length
+    ? 'Showing ' + int(listed.length) + ' of ' + int(visible.length) + ' matching fixtures (' + int(fixtures.length) + ' in total)'
+    : visible.length < fixtures.length
+      ? 'Showing ' + int(visible.length) + ' of ' + int(fixtures.length) + ' fixtures'
+      : fixtures.length === 1 ? 'Showing 1 fixture' : 'Showing all ' + plural(fixtures.length, 'fixture');
+}
+failOnly.addEventListener('change', () => { limit = PAGE; renderList(); });
+search.addEventListener('input', () => { limit = PAGE; renderList(); });
+zoom.addEventListener('change', renderList);
+
+function section(fx) {
+  if (fx.section) return fx.section;
+  const id = 'fx-' + fx.i;
+  fx.toggle = h('button', { type: 'button', class: 'fx-toggle', 'aria-expanded': 'false', 'aria-controls': id + '-body',
+      onclick: () => setOpen(fx, !fx.open) },
+    h('span', { class: 'chev', 'aria-hidden': 'true' }),
+    pill(fx.kind),
+    h('span', { class: 'fx-id mono', text: fx.f.id }),
+    counts(fx.total));
+  fx.section = h('section', { class: 'fixture k-' + fx.kind, id, 'data-fixture': fx.f.id },
+    h('h2', { class: 'fx-h' }, fx.toggle, h('span', { class: 'fx-file mono', title: fx.f.file, text: fx.f.file })),
+    fx.f.error ? h('div', { class: 'fx-error' }, h('strong', { text: 'Fixture error' }), h('pre', { class: 'mono', text: fx.f.error })) : null);
+  return fx.section;
+}
+
+// Bodies exist only while a fixture is open: nothing (no images) is in the
+// DOM for collapsed fixtures. Selected frames and view modes are kept.
+function setOpen(fx, open) {
+  if (fx.open === open) return;
+  fx.open = open;
+  section(fx);
+  fx.toggle.setAttribute('aria-expanded', String(open));
+  fx.section.classList.toggle('open', open);
+  if (open) {
+    fx.body = buildBody(fx);
+    fx.section.append(fx.body);
+  } else if (fx.body) {
+    fx.body.remove();
+    fx.body = null;
+  }
+}
+
+function buildBody(fx) {
+  const body = h('div', { class: 'fx-body', id: 'fx-' + fx.i + '-body' });
+  if (!fx.states.length) body.append(h('p', { class: 'muted', text: fx.f.error ? 'No frames were rendered.' : 'No states.' }));
+  const passing = fx.states.filter((st) => !st.failing).length;
+  if (passing) body.append(h('p', { class: 'hidden-note', text: plural(passing, 'passing state') + ' hidden by “Failures only”.' }));
+  for (const st of fx.states) body.append(stateView(fx, st));
+  return body;
+}
+
+// ---------- state: strip, scrubber, view modes ----------
+function stateView(fx, st) {
+  const frames = st.s.frames, n = frames.length;
+  const kind = ['failed', 'missing', 'unreadable', 'similar'].find((k) => st.c[k]) || 'passed';
+  const wrap = h('div', { class: 'state' + (st.failing ? '' : ' ok') });
+  const plain = kind === 'passed' && !frames.some((fr) => fr.expected || fr.actual || fr.diff);
+  wrap.append(h('div', { class: 'st-h' }, pill(kind), h('h3', { class: 'mono', text: st.s.name }),
+    h('span', { class: 'muted', text: plural(n, 'frame') + (plain && n ? ' · all match their goldens' : '') }), counts(st.c)));
+  if (!n) { wrap.append(h('p', { class: 'muted', text: 'No frames.' })); return wrap; }
+  if (plain) return wrap; // nothing to look at: no images are stored for passing states
+
+  const view = h('div', { class: 'fv-wrap' });
+  let range = null, label = null, cells = null, bucketOf = null;
+
+  function show(pos) {
+    pos = clamp(pos | 0, 0, n - 1);
+    st.sel = pos;
+    const fr = frames[pos];
+    if (range) {
+      range.value = String(pos);
+      range.setAttribute('aria-valuetext', 'frame ' + fr.index + ', ' + fr.status);
+      label.replaceChildren(h('b', { text: 'frame ' + fr.index }), ' · ' + (pos + 1) + ' of ' + n +
+        ' · t = ' + num(fr.time, 3) + ' s · progress ' + num(fr.progress * 100, 0) + '%');
+      for (const c of cells.querySelectorAll('.cur')) c.classList.remove('cur');
+      cells.children[bucketOf[pos]].classList.add('cur');
+    }
+    view.replaceChildren(frameView(st, fr));
+    for (const p of [pos - 1, pos + 1]) if (p >= 0 && p < n) preload(frames[p]);
+  }
+  function jump(dir) {
+    for (let k = 1; k <= n; k++) {
+      const p = ((st.sel + dir * k) % n + n) % n;
+      if (FAILING.has(frames[p].status)) { show(p); return; }
+    }
+  }
+
+  if (n > 1) {
+    // One cell per frame, or per bucket of frames (showing the worst status) for long animations.
+    const C = Math.min(n, STRIP_MAX);
+    cells = h('div', { class: 'strip', 'aria-hidden': 'true' });
+    bucketOf = new Uint16Array(n);
+    for (let b = 0; b < C; b++) {
+      const lo = Math.floor(b * n / C), hi = Math.floor((b + 1) * n / C);
+      let worst = frames[lo].status, target = lo;
+      for (let p = lo; p < hi; p++) {
+        bucketOf[p] = b;
+        if (SEVERITY[frames[p].status] > SEVERITY[worst]) { worst = frames[p].status; target = p; }
+      }
+      const title = hi - lo === 1 ? 'frame ' + frames[lo].index + ': ' + worst
+        : 'frames ' + frames[lo].index + '–' + frames[hi - 1].index + ': ' + worst;
+      cells.append(h('span', { class: 'cell s-' + worst, title, 'data-p': target }));
+    }
+    cells.addEventListener('click', (e) => { const p = e.target.getAttribute('data-p'); if (p !== null) show(+p); });
+    range = h('input', { type: 'range', class: 'scrubber', min: 0, max: n - 1, step: 1, value: st.sel,
+      'aria-label': 'Frame of state ' + st.s.name, oninput: () => show(+range.value) });
+    label = h('output', { class: 'scrub-label' });
+    const prev = h('button', { type: 'button', class: 'btn', disabled: !st.failing, onclick: () => jump(-1) }, '◂ Previous failing');
+    const next = h('button', { type: 'button', class: 'btn', disabled: !st.failing, onclick: () => jump(1) }, 'Next failing ▸');
+    wrap.append(h('div', { class: 'scrub' }, cells, range,
+      h('div', { class: 'scrub-row' }, prev, label,
+        h('span', { class: 'muted' }, h('span', { class: 'kbd', text: '←' }), ' ', h('span', { class: 'kbd', text: '→' }), ' step'),
+        next)));
+    // ←/→ step frames when focus is anywhere in the state (the range input handles them itself).
+    wrap.addEventListener('keydown', (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || e.target.tagName === 'INPUT') return;
+      if (e.key === 'ArrowLeft') { show(st.sel - 1); e.preventDefault(); }
+      else if (e.key === 'ArrowRight') { show(st.sel + 1); e.preventDefault(); }
+    });
+  }
+
+  if (frames.some((fr) => fr.expected || fr.actual || fr.diff)) {
+    st.mode = st.mode || preferredMode;
+    const bar = h('div', { class: 'modes', role: 'group', 'aria-label': 'Comparison view for ' + st.s.name },
+      h('span', { class: 'lbl', text: 'View' }));
+    const buttons = MODES.map(([m, text]) => h('button', { type: 'button', class: 'btn', 'aria-pressed': String(st.mode === m),
+      onclick: () => {
+        st.mode = m; preferredMode = m;
+        for (const b of buttons) b.setAttribute('aria-pressed', String(b === buttonFor(m)));
+        show(st.sel);
+      } }, text));
+    const buttonFor = (m) => buttons[MODES.findIndex((x) => x[0] === m)];
+    bar.append(...buttons);
+    if (frames.some((fr) => fr.metrics && fr.metrics.regions && fr.metrics.regions.length)) {
+      const cb = h('input', { type: 'checkbox', onchange: () => { st.regions = cb.checked; show(st.sel); } });
+      cb.checked = st.regions;
+      bar.append(h('label', null, cb, 'Outline changed regions'));
+    }
+    wrap.append(bar);
+  }
+  wrap.append(view);
+  show(st.sel);
+  return wrap;
+}
+
+// ---------- one frame ----------
+function frameView(st, fr) {
+  const v = h('div', { class: 'fv s-' + fr.status });
+  v.append(h('div', { class: 'fv-h' }, pill(fr.status),
+    h('span', { class: 'fv-title mono', text: st.s.name + ' frame ' + fr.index }),
+    fr.message ? h('span', { class: 'fv-msg', text: fr.message }) : null));
+  const dl = h('dl', { class: 'facts' });
+  const fact = (k, val) => dl.append(h('dt', { text: k }), h('dd', null, val));
+  fact('Golden', h('span', { class: 'mono', text: fr.golden }));
+  fact('Time', num(fr.time, 3) + ' s after the step · progress ' + num(fr.progress * 100, 0) + '%');
+  const m = fr.metrics;
+  if (m) {
+    fact('Pixels', int(m.differentPixels) + ' differ (' + num(m.ratio * 100, 3) + '%) of ' + m.width + '×' + m.height +
+      ' · max channel difference ' + m.maxChannelDifference);
+    if (m.regions && m.regions.length) {
+      const shown = m.regions.slice(0, 8).map((r) => '[' + r.join(', ') + ']').join(' ');
+      fact('Regions', h('span', { class: 'mono', text: shown + (m.regions.length > 8 ? ' … ' + (m.regions.length - 8) + ' more' : '') }));
+    }
+  }
+  v.append(dl);
+  if (fr.layoutChanges && fr.layoutChanges.length) {
+    v.append(h('div', { class: 'changes' }, h('span', { class: 'lbl', text: 'Layout changes' }),
+      ...fr.layoutChanges.map((c) => h('span', { class: 'chip' + (/\s\+/.test(c) ? ' up' : /\s-/.test(c) ? ' down' : ''), text: c }))));
+  }
+  v.append(images(st, fr));
+  return v;
+}
+
+function img(path, alt, cls) {
+  // loading before src, so the browser defers it.
+  const i = h('img', { loading: 'lazy', decoding: 'async', alt, class: cls, draggable: 'false', src: url(path) });
+  i.addEventListener('load', () => {
+    i.setAttribute('data-loaded', 'true');
+    if (i.naturalWidth && i.clientWidth > i.naturalWidth * 1.25) i.classList.add('pix');
+  });
+  i.addEventListener('error', () => { i.setAttribute('data-loaded', 'error'); });
+  return i;
+}
+function preload(fr) {
+  for (const p of [fr.expected, fr.actual, fr.diff]) if (p) { const im = new Image(); im.src = url(p); }
+}
+
+function figure(title, path, empty, regions) {
+  const box = h('div', { class: 'imgbox' });
+  if (path) {
+    const im = img(path, title + ': ' + path, '');
+    im.addEventListener('error', () => box.replaceChildren(h('div', { class: 'placeholder', text: 'Image not found: ' + path })));
+    box.append(h('a', { href: url(path), target: '_blank', rel: 'noopener', title: 'Open ' + path + ' at full size' }, im));
+    if (regions) for (const r of regions.list) {
+      box.append(h('span', { class: 'region', style:
+        'left:' + (r[0] / regions.w * 100) + '%;top:' + (r[1] / regions.h * 100) + '%;width:' +
+        (r[2] / regions.w * 100) + '%;height:' + (r[3] / regions.h * 100) + '%' }));
+    }
+  } else {
+    box.append(h('div', { class: 'placeholder', text: empty }));
+  }
+  return h('figure', { class: 'fig' }, box,
+    h('figcaption', null, h('span', { class: 'cap', text: title }), path ? h('span', { class: 'path mono', title: path, text: path }) : null));
+}
+
+function images(st, fr) {
+  if (!fr.expected && !fr.actual && !fr.diff) {
+    return h('p', { class: 'muted noimg', text: fr.status === 'passed'
+      ? 'Frame passed; no images are stored for passing frames of passing states.'
+      : 'No images are stored for this frame.' });
+  }
+  const m = fr.metrics;
+  const regions = st.regions && m && m.regions && m.regions.length && m.width && m.height
+    ? { list: m.regions, w: m.width, h: m.height } : null;
+  const same = fr.expected && fr.expected === fr.actual;
+  const diff = figure('Diff', fr.diff, same ? 'Identical to the golden: no diff.' : 'No diff image.');
+  const mode = st.mode || 'side';
+  if (mode === 'side' || !fr.expected || !fr.actual) {
+    return h('div', { class: 'imgs side' },
+      figure('Expected', fr.expected, fr.status === 'missing' ? 'No golden image: this frame has no golden yet.' : 'No expected image.'),
+      figure(same ? 'Actual (identical)' : 'Actual', fr.actual, 'No actual image.', regions),
+      diff);
+  }
+
+  const base = img(fr.expected, 'Expected: ' + fr.expected, 'base');
+  const top = img(fr.actual, 'Actual: ' + fr.actual, 'top');
+  // Images of different sizes are drawn at the same scale, anchored top-left.
+  let loaded = 0;
+  const fit = () => {
+    if (++loaded < 2) return;
+    const w = Math.max(base.naturalWidth, top.naturalWidth);
+    if (w && base.naturalWidth !== top.naturalWidth) {
+      base.style.width = (base.naturalWidth / w * 100) + '%';
+      top.style.width = (top.naturalWidth / w * 100) + '%';
+    }
+  };
+  base.addEventListener('load', fit);
+  top.addEventListener('load', fit);
+  const stack = h('div', { class: 'stack mode-' + mode, style: '--pos:' + st.pos + '%;--op:' + (st.op / 100) }, base, top);
+  const controls = h('div', { class: 'ctl' });
+  if (mode === 'slider') {
+    stack.append(h('span', { class: 'divider' }), h('span', { class: 'tag left', text: 'actual' }), h('span', { class: 'tag right', text: 'expected' }));
+    const r = h('input', { type: 'range', min: 0, max: 100, step: 1, value: Math.round(st.pos), 'aria-label': 'Divider position (percent of width showing actual)' });
+    const set = (p) => { st.pos = clamp(p, 0, 100); stack.style.setProperty('--pos', st.pos + '%'); r.value = String(Math.round(st.pos)); };
+    r.addEventListener('input', () => set(+r.value));
+    const move = (e) => { const b = stack.getBoundingClientRect(); if (b.width) set((e.clientX - b.left) / b.width * 100); };
+    stack.addEventListener('pointerdown', (e) => { stack.setPointerCapture(e.pointerId); move(e); e.preventDefault(); });
+    stack.addEventListener('pointermove', (e) => { if (stack.hasPointerCapture(e.pointerId)) move(e); });
+    controls.append(h('span', { text: 'actual' }), r, h('span', { text: 'expected' }));
+  } else if (mode === 'blend') {
+    const r = h('input', { type: 'range', min: 0, max: 100, step: 1, value: st.op, 'aria-label': 'Opacity of the actual image over the expected one' });
+    r.addEventListener('input', () => { st.op = +r.value; stack.style.setProperty('--op', String(st.op / 100)); });
+    controls.append(h('span', { text: 'expected' }), r, h('span', { text: 'actual' }));
+  } else {
+    stack.append(h('span', { class: 'tag left t-actual', text: 'actual' }), h('span', { class: 'tag left t-expected', text: 'expected' }));
+    const b = h('button', { type: 'button', class: 'btn', 'aria-pressed': 'false' }, 'Pause');
+    b.addEventListener('click', () => {
+      const paused = stack.classList.toggle('paused');
+      b.setAttribute('aria-pressed', String(paused));
+      b.textContent = paused ? 'Resume' : 'Pause';
+    });
+    controls.append(b, h('span', { class: 'muted', text: 'alternates actual and expected every 500 ms' }));
+  }
+  return h('div', { class: 'imgs stacked' },
+    h('figure', { class: 'fig' }, stack,
+      h('figcaption', null, h('span', { class: 'cap', text: mode === 'slider' ? 'Slider' : mode === 'blend' ? 'Blend' : 'Blink' }),
+        h('span', { class: 'path mono', title: fr.actual, text: fr.actual })),
+      controls),
+    diff);
+}
+
+// ---------- start ----------
+renderList();
+let opened = 0;
+for (const fx of order) {
+  if (opened >= AUTO_OPEN || fx.rank !== 0) break;
+  if (!fx.states.some((st) => st.failing)) continue; // fixture errors already show their message
+  setOpen(fx, true);
+  opened++;
+}
+document.body.setAttribute('data-parse-ms', PARSE_MS.toFixed(1));
+document.body.setAttribute('data-render-ms', (performance.now() - T0).toFixed(1));
+document.body.setAttribute('data-ready', 'true');
+})();
+"""#
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The HTML report: one self-contained `index.html` (all CSS and JS inline,
+/// no network access, works from file://) with the results embedded as JSON
+/// in `<script type="application/json" id="layoutsnap-results">` and rendered
+/// by vanilla JS. Images are not written here: the caller puts them in the
+/// report folder, at the relative paths named by `FrameEntry.expected`,
+/// `.actual` and `.diff`.
+public enum HTMLReport {
+    /// Writes `folder/index.html` (and nothing else), creating `folder` and
+    /// its parents if needed. Replaces an existing index.html atomically.
+    public static func write(_ results: RunResults, to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let data = Data(html(results).utf8)
+        try data.write(to: folder.appendingPathComponent("index.html"), options: .atomic)
+    }
+
+    /// The complete page.
+    public static func html(_ results: RunResults) -> String {
+        let s = results.summary
+        let failing = s.failed + s.missing + s.errors
+        let verdict = failing > 0 ? "FAILED" : "passed"
+        var titleParts: [String] = []
+        if s.failed > 0 { titleParts.append("\(s.failed) failed") }
+        if s.missing > 0 { titleParts.append("\(s.missing) missing") }
+        if s.errors > 0 { titleParts.append("\(s.errors) errors") }
+        if titleParts.isEmpty { titleParts.append("\(s.frames) frames") }
+        let title = "\(results.tool) \(results.command) \(verdict): " + titleParts.joined(separator: ", ")
+
+        var out = ""
+        out.reserveCapacity(results.fixtures.count * 2_000 + 60_000)
+        out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        out += "<meta name=\"generator\" content=\"\(escape("\(results.tool) \(results.version)"))\">\n"
+        out += "<title>\(escape(title))</title>\n"
+        out += "<style>\n\(HTMLAssets.css)</style>\n</head>\n<body>\n"
+        out += "<noscript><div class=\"noscript\"><h1>\(escape(title))</h1><p>"
+        out += "passed \(s.passed) · similar \(s.similar) · failed \(s.failed) · missing \(s.missing) · errors \(s.errors) · frames \(s.frames)"
+        out += "</p><p>This report needs JavaScript to show fixtures and images. The full results are embedded in this file as JSON.</p></div></noscript>\n"
+        out += "<div id=\"app\"></div>\n"
+        out += "<script type=\"application/json\" id=\"layoutsnap-results\">"
+        out += embeddedJSON(results)
+        out += "</script>\n<script>\n\(HTMLAssets.js)</script>\n</body>\n</html>\n"
+        return out
+    }
+
+    /// Compact, sorted-keys JSON that is safe inside a `<script>` element:
+    /// every `<` (which in valid JSON can only occur inside a string) is
+    /// written as the JSON escape `\u003c`, so neither `</script>` nor
+    /// `<!--` can appear in the element's text. JSON.parse (and
+    /// `ResultsJSON.decode`) read it back unchanged.
+    static func embeddedJSON(_ results: RunResults) -> String {
+        let json = String(decoding: ResultsJSON.encode(results, pretty: false), as: UTF8.self)
+        return json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
+    /// Escapes text for HTML element content and double-quoted attributes.
+    static func escape(_ value: String) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

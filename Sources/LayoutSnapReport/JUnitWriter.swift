@@ -1,0 +1,156 @@
+import Foundation
+
+/// JUnit XML for CI test-report parsers (Jenkins, GitLab, GitHub actions such
+/// as dorny/test-reporter or mikepenz/action-junit-report).
+///
+/// - one `<testsuite>` per fixture, named by the fixture id;
+/// - one `<testcase>` per frame: `classname` = fixture id,
+///   `name` = "<state> frame <index>", `time` = 0 (frames are not timed one by
+///   one; the frame's animation time is in the failure text), the run's
+///   duration on `<testsuites>`;
+/// - `<failure>` for failed and missing frames, `<error>` for unreadable
+///   frames and for fixtures that could not be used (one testcase named
+///   "fixture"); similar frames pass and carry their message in `<system-out>`;
+/// - `<skipped>` is never written.
+public enum JUnitWriter {
+    public static func xml(_ results: RunResults) -> String {
+        var suites: [String] = []
+        var totalTests = 0, totalFailures = 0, totalErrors = 0
+
+        for fixture in results.fixtures {
+            var cases: [String] = []
+            var failures = 0, errors = 0
+            var suiteTime = 0.0
+
+            if let error = fixture.error {
+                errors += 1
+                cases.append(
+                    "    <testcase classname=\"\(attr(fixture.id))\" name=\"fixture\" time=\"0\" file=\"\(attr(fixture.file))\">\n"
+                    + "      <error message=\"\(attr(error))\" type=\"fixture\">\(text(error + "\nfixture file: " + fixture.file))</error>\n"
+                    + "    </testcase>")
+            }
+            for state in fixture.states {
+                for frame in state.frames {
+                    // JUnit's `time` is how long a test took; frames are not timed one by one, so
+                    // it is 0 (the frame's animation time is in the test's output instead).
+                    let time = 0.0
+                    suiteTime += time
+                    var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr("\(state.name) frame \(frame.index)"))\" time=\"\(seconds(time))\" file=\"\(attr(fixture.file))\""
+                    let details = text(describe(frame, state: state.name))
+                    switch frame.status {
+                    case .passed:
+                        testcase += "/>"
+                    case .similar:
+                        testcase += ">\n      <system-out>\(details)</system-out>\n    </testcase>"
+                    case .failed, .missing:
+                        failures += 1
+                        testcase += ">\n      <failure message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</failure>\n    </testcase>"
+                    case .unreadable:
+                        errors += 1
+                        testcase += ">\n      <error message=\"\(attr(summaryMessage(frame)))\" type=\"unreadable\">\(details)</error>\n    </testcase>"
+                    }
+                    cases.append(testcase)
+                }
+            }
+
+            totalTests += cases.count
+            totalFailures += failures
+            totalErrors += errors
+            var suite = "  <testsuite name=\"\(attr(fixture.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(seconds(suiteTime))\" file=\"\(attr(fixture.file))\""
+            if cases.isEmpty {
+                suite += "/>"
+            } else {
+                suite += ">\n" + cases.joined(separator: "\n") + "\n  </testsuite>"
+            }
+            suites.append(suite)
+        }
+
+        let duration = results.durationSeconds.isFinite && results.durationSeconds > 0 ? results.durationSeconds : 0
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"\(attr("\(results.tool) \(results.command)"))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\" skipped=\"0\" time=\"\(seconds(duration))\""
+        if suites.isEmpty {
+            out += "/>\n"
+        } else {
+            out += ">\n" + suites.joined(separator: "\n") + "\n</testsuites>\n"
+        }
+        return out
+    }
+
+    // MARK: - Content
+
+    static func summaryMessage(_ frame: FrameEntry) -> String {
+        if let message = frame.message, !message.isEmpty { return message }
+        switch frame.status {
+        case .passed: return "passed"
+        case .similar: return "similar"
+        case .failed: return "frame differs from golden"
+        case .missing: return "missing golden: \(frame.golden)"
+        case .unreadable: return "unreadable image"
+        }
+    }
+
+    static func describe(_ frame: FrameEntry, state: String) -> String {
+        var lines = ["\(frame.status.rawValue): \(summaryMessage(frame))"]
+        lines.append("state: \(state), frame \(frame.index), time \(seconds(frame.time)) s, progress \(String(format: "%.3f", frame.progress.isFinite ? frame.progress : 0))")
+        lines.append("golden: \(frame.golden)")
+        if let m = frame.metrics {
+            lines.append("different pixels: \(m.differentPixels) of \(m.width)x\(m.height) (\(String(format: "%.4f", m.ratio.isFinite ? m.ratio * 100 : 0))%), max channel difference: \(m.maxChannelDifference)")
+            if !m.regions.isEmpty {
+                lines.append("regions [x,y,w,h]: " + m.regions.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: " "))
+            }
+        }
+        if !frame.layoutChanges.isEmpty {
+            lines.append("layout changes: " + frame.layoutChanges.joined(separator: ", "))
+        }
+        if let expected = frame.expected { lines.append("expected: \(expected)") }
+        if let actual = frame.actual { lines.append("actual: \(actual)") }
+        if let diff = frame.diff { lines.append("diff: \(diff)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        return String(format: "%.3f", value)
+    }
+
+    // MARK: - Escaping
+
+    /// Escapes for an attribute value in double quotes. Newlines and tabs are
+    /// written as character references so parsers keep them (attribute-value
+    /// normalisation would turn literal ones into spaces).
+    static func attr(_ value: String) -> String { escape(value, attribute: true) }
+
+    /// Escapes for element content.
+    static func text(_ value: String) -> String { escape(value, attribute: false) }
+
+    private static func escape(_ value: String, attribute: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars where isAllowed(scalar) {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\r": out += "&#13;"
+            case "\"" where attribute: out += "&quot;"
+            case "'" where attribute: out += "&apos;"
+            case "\n" where attribute: out += "&#10;"
+            case "\t" where attribute: out += "&#9;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// XML 1.0 Char production, minus DEL and the C1 controls (legal but
+    /// rejected or mangled by some CI parsers).
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: true
+        case 0x00...0x1F: false
+        case 0x7F...0x9F: false
+        case 0xFFFE, 0xFFFF: false
+        default: true   // Swift scalars are never surrogates
+        }
+    }
+}

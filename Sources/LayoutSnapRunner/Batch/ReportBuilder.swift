@@ -1,0 +1,91 @@
+import Foundation
+import LayoutSnapReport
+
+/// Turns a verify run into the report folder (SPEC §8): `results.json`, `index.html`, and the
+/// images a reader needs: actual and diff images of frames that are not plain passes (written by
+/// the verify handler) and, for every state with such a frame, each frame's golden copied in, so
+/// the page can scrub the whole animation from disk with no other folder.
+public struct ReportBuilder {
+    public let reportDirectory: String
+    public let goldens: String
+
+    public init(reportDirectory: String, goldens: String) {
+        self.reportDirectory = reportDirectory; self.goldens = goldens
+    }
+
+    /// Removes what an earlier verify left in the report folder, and only that.
+    public func clearPrevious() {
+        for item in ["actual", "expected", "diff", "index.html", "results.json"] {
+            try? FileManager.default.removeItem(atPath: reportDirectory + "/" + item)
+        }
+    }
+
+    public func results(_ fixtures: [FixtureResult], summary: BatchSummary, environmentDifferences: [String],
+                        durationSeconds: Double, version: String) -> RunResults {
+        var entries: [FixtureEntry] = []
+        for f in fixtures {
+            var states: [StateEntry] = []
+            var byState: [(String, [FrameResult])] = []
+            for frame in f.frames {
+                if byState.last?.0 == frame.state { byState[byState.count - 1].1.append(frame) } else { byState.append((frame.state, [frame])) }
+            }
+            for (name, frames) in byState {
+                let showImages = frames.contains { $0.status != .passed }
+                states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }))
+            }
+            entries.append(FixtureEntry(id: f.ref.id, file: f.ref.displayPath, error: f.error, states: states))
+        }
+        let reportSummary = Summary(passed: summary.passed, similar: summary.similar, failed: summary.failed,
+                                    missing: summary.missing, errors: summary.fixtureErrors + summary.unreadable + summary.writeErrors,
+                                    frames: fixtures.reduce(0) { $0 + $1.frames.count })
+        return RunResults(tool: "layoutsnap", version: version, command: "verify", durationSeconds: durationSeconds,
+                          summary: reportSummary, environmentDifferences: environmentDifferences, fixtures: entries)
+    }
+
+    private func entry(_ f: FrameResult, showImages: Bool) -> FrameEntry {
+        var expected: String?
+        var actual = f.actualPath.map { relative($0) }
+        if showImages, f.status != .missing {
+            let target = "expected/" + f.goldenKey
+            if copyGolden(f.goldenKey, to: reportDirectory + "/" + target) { expected = target }
+            // A frame that passed looks exactly like its golden.
+            if actual == nil && f.status == .passed { actual = expected }
+        }
+        let status: LayoutSnapReport.FrameStatus
+        switch f.status {
+        case .passed: status = .passed
+        case .similar: status = .similar
+        case .missing: status = .missing
+        case .unreadable, .error: status = .unreadable
+        default: status = .failed
+        }
+        return FrameEntry(index: f.index, time: f.time, progress: f.progress, status: status, message: f.detail,
+                          golden: f.goldenKey, expected: expected, actual: actual, diff: f.diffPath.map { relative($0) },
+                          metrics: f.metrics.map {
+                              DiffMetrics(differentPixels: $0.differentPixels, ratio: $0.ratio, maxChannelDifference: $0.maxChannelDifference,
+                                          regions: $0.regions, width: $0.width, height: $0.height)
+                          },
+                          layoutChanges: f.layoutChanges)
+    }
+
+    private func copyGolden(_ key: String, to path: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: goldens + "/" + key) else { return false }
+        return (try? AtomicFile.write([UInt8](data), to: path)) != nil
+    }
+
+    private func relative(_ path: String) -> String {
+        path.hasPrefix(reportDirectory + "/") ? String(path.dropFirst(reportDirectory.count + 1)) : path
+    }
+
+    /// Writes results.json and index.html into the report folder.
+    public func write(_ results: RunResults) throws(RunnerError) {
+        do {
+            try AtomicFile.write([UInt8](ResultsJSON.encode(results)), to: reportDirectory + "/results.json")
+            try HTMLReport.write(results, to: URL(fileURLWithPath: reportDirectory))
+        } catch let error as RunnerError {
+            throw error
+        } catch {
+            throw RunnerError.environment("cannot write the report in \(reportDirectory): \(error)")
+        }
+    }
+}

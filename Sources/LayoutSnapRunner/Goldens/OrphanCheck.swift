@@ -1,0 +1,63 @@
+import Foundation
+
+/// Goldens with no fixture, state or frame behind them (SPEC §2: `--check-orphans`,
+/// `record --prune`).
+public enum OrphanCheck {
+    public struct Orphan: Sendable, Hashable {
+        /// Path below the goldens folder.
+        public var key: String
+        public var reason: String
+    }
+
+    /// Goldens under `goldens` that no run result accounts for.
+    ///
+    /// - `wholeSet`: the run covered every fixture (no filter, no explicit paths), so a golden of
+    ///   an unknown fixture is an orphan too. Otherwise only the fixtures in the run are judged.
+    /// - Fixtures that failed to load are skipped: their frames are unknown, not gone.
+    public static func find(goldens: String, results: [FixtureResult], wholeSet: Bool) -> [Orphan] {
+        var produced: [String: Set<String>] = [:]
+        var unknown = Set<String>()
+        for r in results {
+            if r.error != nil { unknown.insert(r.ref.id); continue }
+            produced[r.ref.id, default: []].formUnion(r.frames.map(\.goldenKey))
+        }
+        var orphans: [Orphan] = []
+        guard let files = FileManager.default.enumerator(atPath: goldens) else { return [] }
+        while let item = files.nextObject() as? String {
+            let parts = item.split(separator: "/").map(String.init)
+            if item.hasSuffix(".png"), parts.count >= 3 {
+                let id = parts.dropLast(2).joined(separator: "/")
+                if unknown.contains(id) { continue }
+                if let keys = produced[id] {
+                    if !keys.contains(item) {
+                        let state = parts[parts.count - 2]
+                        let stateExists = keys.contains { $0.hasPrefix("\(id)/\(state)/") }
+                        orphans.append(Orphan(key: item, reason: stateExists ? "frame no longer exists" : "state \(state) no longer exists"))
+                    }
+                } else if wholeSet {
+                    orphans.append(Orphan(key: item, reason: "no fixture \(id)"))
+                }
+            } else if item.hasSuffix("/layout.json"), wholeSet {
+                let id = String(item.dropLast("/layout.json".count))
+                if produced[id] == nil && !unknown.contains(id) {
+                    orphans.append(Orphan(key: item, reason: "no fixture \(id)"))
+                }
+            }
+        }
+        return orphans.sorted { $0.key < $1.key }
+    }
+
+    /// Deletes orphans (and folders left empty), returning what was removed.
+    public static func prune(_ orphans: [Orphan], goldens: String) -> [String] {
+        var removed: [String] = []
+        for orphan in orphans where (try? FileManager.default.removeItem(atPath: goldens + "/" + orphan.key)) != nil {
+            removed.append(orphan.key)
+            var dir = (goldens + "/" + orphan.key as NSString).deletingLastPathComponent
+            while dir.count > goldens.count, (try? FileManager.default.contentsOfDirectory(atPath: dir))?.isEmpty == true {
+                try? FileManager.default.removeItem(atPath: dir)
+                dir = (dir as NSString).deletingLastPathComponent
+            }
+        }
+        return removed
+    }
+}

@@ -1,0 +1,116 @@
+import XCTest
+
+/// Issue 5's golden life cycle and reports, through the real command.
+final class ReportAndLifecycleTests: XCTestCase {
+    /// A recorded small fixture in a temporary project.
+    func project() throws -> TempDir {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        return dir
+    }
+
+    func change(_ dir: TempDir) throws {
+        try dir.write("Fixtures/cards/small.json", smallPost().replacingOccurrences(of: "Body text", with: "Body text that wraps onto a second line"))
+    }
+
+    func testFailingVerifyWritesReportJUnitAndLayoutChanges() throws {
+        let dir = try project()
+        try change(dir)
+        let r = try CLI.run(["verify", "--no-progress", "--junit", "junit.xml", "--json", "out/results.json"], in: dir.url)
+        XCTAssertEqual(r.status, 1, r.output)
+        XCTAssertTrue(r.stdout.contains("Report: .layoutsnap/report/index.html"), r.output)
+        for file in [".layoutsnap/report/index.html", ".layoutsnap/report/results.json", "junit.xml", "out/results.json",
+                     ".layoutsnap/report/actual/cards/small/01-expand/006.png", ".layoutsnap/report/diff/cards/small/01-expand/006.png",
+                     ".layoutsnap/report/expected/cards/small/01-expand/000.png", ".layoutsnap/report/actual/cards/small/layout.json"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(file).path), file)
+        }
+        let results = try String(contentsOf: dir.path(".layoutsnap/report/results.json"), encoding: .utf8)
+        XCTAssertTrue(results.contains("\"status\" : \"failed\""), results)
+        XCTAssertTrue(results.contains("body.height +"), "layout changes name the element: \(results)")
+        let junit = try String(contentsOf: dir.path("junit.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("<failure"), junit)
+        XCTAssertTrue(junit.contains("01-expand frame 6"), junit)
+        // The report must work without network.
+        let html = try String(contentsOf: dir.path(".layoutsnap/report/index.html"), encoding: .utf8)
+        XCTAssertFalse(html.contains("https://") || html.contains("http://"))
+    }
+
+    func testAcceptPromotesActualFramesWithoutRendering() throws {
+        let dir = try project()
+        try change(dir)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 1)
+        let refused = try CLI.run(["accept"], in: dir.url, environment: ["CI": "1"])
+        XCTAssertEqual(refused.status, 2, refused.output)
+        let accepted = try CLI.run(["accept", "cards/small", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(accepted.status, 0, accepted.output)
+        XCTAssertTrue(accepted.stdout.contains("frames accepted"), accepted.output)
+        XCTAssertTrue(accepted.stdout.contains("1 layout.json updated"), accepted.output)
+        let again = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(again.status, 0, again.output)
+        let unknown = try CLI.run(["accept", "cards/nope", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(unknown.status, 2, unknown.output)
+    }
+
+    func testOrphansAreFoundAndPruned() throws {
+        let dir = try project()
+        // A state that no longer exists, and a fixture that no longer exists.
+        try dir.write("Fixtures/cards/small.json", smallPost().replacingOccurrences(of: #""steps": [{"expand": true}]"#, with: #""steps": []"#))
+        try FileManager.default.createDirectory(at: dir.path("Goldens/cards/gone/initial"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: dir.path("Goldens/cards/small/initial/000.png"), to: dir.path("Goldens/cards/gone/initial/000.png"))
+        let check = try CLI.run(["verify", "--no-progress", "--check-orphans"], in: dir.url)
+        XCTAssertEqual(check.status, 1, check.output)
+        XCTAssertTrue(check.stdout.contains("ORPHAN Goldens/cards/small/01-expand/000.png: state 01-expand no longer exists"), check.output)
+        XCTAssertTrue(check.stdout.contains("ORPHAN Goldens/cards/gone/initial/000.png: no fixture cards/gone"), check.output)
+
+        let refused = try CLI.run(["record", "--prune", "--allow-ci", "--filter", "cards/*", "--no-progress"], in: dir.url)
+        XCTAssertEqual(refused.status, 2, refused.output)
+        let pruned = try CLI.run(["record", "--prune", "--allow-ci", "--no-progress"], in: dir.url)
+        XCTAssertEqual(pruned.status, 0, pruned.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("Goldens/cards/small/01-expand").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("Goldens/cards/gone").path))
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress", "--check-orphans"], in: dir.url).status, 0)
+    }
+
+    func testToleranceMakesASmallChangeSimilar() throws {
+        let dir = try project()
+        try dir.write("Fixtures/cards/small.json", smallPost(title: "Small card.", extra: #", "tolerance": {"maxDiffPixels": 100000}"#))
+        let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(r.status, 0, r.output)
+        XCTAssertTrue(r.stdout.contains("similar"), r.output)
+    }
+}
+
+/// `layoutsnap diff A.png B.png`: counts, exit codes, the diff image.
+final class DiffCommandTests: XCTestCase {
+    func testIdenticalDifferentAndBadInput() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/a.json", smallPost())
+        try dir.write("Fixtures/b.json", smallPost(title: "Other card"))
+        try dir.write("Fixtures/c.json", smallPost().replacingOccurrences(of: #""height": 160"#, with: #""height": 170"#))
+        XCTAssertEqual(try CLI.run(["render", "--out", "out", "--no-progress"], in: dir.url).status, 0)
+        let a = "out/a/initial/000.png", b = "out/b/initial/000.png"
+
+        let same = try CLI.run(["diff", a, a], in: dir.url)
+        XCTAssertEqual(same.status, 0, same.output)
+        XCTAssertTrue(same.stdout.hasPrefix("identical"), same.output)
+
+        let different = try CLI.run(["diff", a, b, "--out", "d.png"], in: dir.url)
+        XCTAssertEqual(different.status, 1, different.output)
+        XCTAssertTrue(different.stdout.contains("pixels differ"), different.output)
+        XCTAssertTrue(different.stdout.contains("region x "), different.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("d.png").path))
+        let allowed = try CLI.run(["diff", a, b, "--max-diff-ratio", "1"], in: dir.url)
+        XCTAssertEqual(allowed.status, 0, allowed.output)
+
+        try dir.write("not.png", "hello")
+        let bad = try CLI.run(["diff", a, "not.png"], in: dir.url)
+        XCTAssertEqual(bad.status, 2, bad.output)
+        XCTAssertTrue(bad.stderr.contains("not.png: not a PNG file"), bad.output)
+
+        let c = "out/c/initial/000.png"
+        let sizes = try CLI.run(["diff", a, c], in: dir.url)
+        XCTAssertEqual(sizes.status, 1, sizes.output)
+        XCTAssertTrue(sizes.stdout.contains("size differs"), sizes.output)
+    }
+}

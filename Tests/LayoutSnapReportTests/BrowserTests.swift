@@ -1,0 +1,328 @@
+import Foundation
+import XCTest
+@testable import LayoutSnapReport
+
+/// Opens generated reports in headless Chromium. Skipped only when no
+/// Chromium/Chrome executable can be found (set LAYOUTSNAP_CHROMIUM to
+/// point at one).
+final class BrowserTests: XCTestCase {
+    func chromium() throws -> URL {
+        var names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable",
+                     "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+                     "/Applications/Chromium.app/Contents/MacOS/Chromium"]
+        if let explicit = ProcessInfo.processInfo.environment["LAYOUTSNAP_CHROMIUM"] { names.insert(explicit, at: 0) }
+        guard let url = Tools.find(names) else {
+            let why = "chromium not found on PATH (looked for \(names.joined(separator: ", "))); on Debian: apt-get install -y chromium"
+            // CI installs it (.ci/install): there a missing browser is a failure, not a skip.
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(why) }
+            print("BrowserTests skipped: \(why)")
+            throw XCTSkip(why)
+        }
+        return url
+    }
+
+    func chromiumArguments(profile: URL) -> [String] {
+        ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+         "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars", "--mute-audio",
+         "--user-data-dir=\(profile.path)", "--window-size=1280,900"]
+    }
+
+    /// Report folder with the images of the small sample: a real expected,
+    /// actual and diff for 01-expand frame 7 and expected images for every
+    /// other frame of that state.
+    func makeSmallReport() throws -> URL {
+        let dir: URL
+        if let keep = ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_REPORT"] {
+            // For looking at the page by hand: the report is left in this folder.
+            dir = URL(fileURLWithPath: keep, isDirectory: true)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        } else {
+            dir = try makeTempDir("browser")
+        }
+        let results = Samples.small()
+        try HTMLReport.write(results, to: dir)
+        func put(_ path: String?, _ image: TestImage) throws {
+            guard let path else { return }
+            let url = dir.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try image.png().write(to: url)
+        }
+        for frame in results.fixtures[2].states[1].frames {
+            let expected = TestImage.screen(cardGrowth: frame.index * 4)
+            try put(frame.expected, expected)
+            if frame.status == .failed {
+                let actual = TestImage.screen(cardGrowth: frame.index * 4 - 12, shift: 4, buttonColor: (207, 34, 46))
+                try put(frame.actual, actual)
+                try put(frame.diff, expected.diff(against: actual))
+            } else if frame.status == .similar {
+                var actual = expected
+                actual.fillRect(30, 40, 4, 3, (128, 128, 128))
+                try put(frame.actual, actual)
+                try put(frame.diff, expected.diff(against: actual))
+            }
+        }
+        try put(results.fixtures[3].states[0].frames[0].actual, TestImage.screen(cardGrowth: 0))
+        return dir
+    }
+
+    func testPNGWriterOutputIsReadable() throws {
+        guard let python = Tools.python() else { throw XCTSkip("python3 not found") }
+        let dir = try makeTempDir("png")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("x.png")
+        try TestImage.screen(cardGrowth: 8).png().write(to: file)
+        let script = """
+        import struct, sys, zlib
+        d = open(sys.argv[1], 'rb').read()
+        assert d[:8] == b'\\x89PNG\\r\\n\\x1a\\n'
+        pos, idat, w, h = 8, b'', 0, 0
+        while pos < len(d):
+            n, = struct.unpack('>I', d[pos:pos+4]); t = d[pos+4:pos+8]; body = d[pos+8:pos+8+n]
+            assert zlib.crc32(t + body) == struct.unpack('>I', d[pos+8+n:pos+12+n])[0], t
+            if t == b'IHDR': w, h = struct.unpack('>II', body[:8])
+            if t == b'IDAT': idat += body
+            pos += 12 + n
+        raw = zlib.decompress(idat)
+        assert len(raw) == h * (w * 4 + 1)
+        print(w, h)
+        """
+        let result = try Tools.run(python, ["-c", script, file.path], timeout: 30)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "180 320\n")
+    }
+
+    func testFailingFrameRendersInChromium() throws {
+        let chromium = try chromium()
+        let dir = try makeSmallReport()
+        defer { if ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_REPORT"] == nil { try? FileManager.default.removeItem(at: dir) } }
+        let profile = dir.appendingPathComponent(".chromium-profile")
+        let page = dir.appendingPathComponent("index.html").absoluteString
+        XCTAssertTrue(page.hasPrefix("file:///"))
+
+        // 1. Rendered DOM, after the script ran and the images loaded.
+        let dom = try Tools.run(chromium, chromiumArguments(profile: profile) +
+                                ["--virtual-time-budget=2000", "--dump-dom", page], timeout: 120)
+        XCTAssertFalse(dom.timedOut, "chromium --dump-dom timed out")
+        XCTAssertEqual(dom.status, 0, dom.stderr)
+        let html = dom.stdout
+        XCTAssertTrue(html.contains("data-ready=\"true\""), "the report script did not finish:\n\(dom.stderr)")
+        XCTAssertTrue(html.contains(">posts/long-body</span>"), "failing fixture id not rendered")
+        XCTAssertTrue(html.contains("aria-expanded=\"true\""), "failing fixture not opened")
+        XCTAssertTrue(html.contains("<h3 class=\"mono\">01-expand</h3>"), "state name not rendered")
+        XCTAssertTrue(html.contains(">01-expand frame 7</span>"), "frame title not rendered")
+        XCTAssertTrue(html.contains("<b>frame 7</b>"), "scrubber not on frame 7")
+        XCTAssertTrue(html.contains(">2210 pixels differ (0.41%)</span>"), "failure message not rendered")
+        XCTAssertTrue(html.contains(">body.y +4.00</span>"), "layout change not rendered")
+        XCTAssertTrue(html.contains("Fixtures/broken/bad-json.json:3:14: $.states[0].steps: expected an array"), "fixture error not shown")
+        // Failures first, passing fixtures hidden by the default "failures only" filter.
+        let longBody = try XCTUnwrap(html.range(of: "data-fixture=\"posts/long-body\""))
+        let avatar = try XCTUnwrap(html.range(of: "data-fixture=\"profile/avatar\""))
+        XCTAssertLessThan(longBody.lowerBound, avatar.lowerBound)
+        XCTAssertFalse(html.contains("data-fixture=\"settings/toggle\""))
+        XCTAssertFalse(html.contains("data-fixture=\"feed/card\""))
+        // The three images of frame 7 were loaded from the report folder.
+        for kind in ["expected", "actual", "diff"] {
+            let src = "src=\"posts/long-body/01-expand/007-\(kind).png\""
+            let tag = try XCTUnwrap(html.components(separatedBy: "<img ").first { $0.contains(src) }, "no <img> for \(kind)")
+            XCTAssertTrue(tag.contains("loading=\"lazy\""))
+            XCTAssertTrue(tag.contains("data-loaded=\"true\""), "\(kind) image did not load: \(tag.prefix(300))")
+        }
+        XCTAssertFalse(html.contains("data-loaded=\"error\""))
+        // One strip cell per frame of the 12-frame animation; frame 7 red, frame 9 orange.
+        XCTAssertTrue(html.contains("class=\"cell s-failed cur\" title=\"frame 7: failed\""))
+        XCTAssertTrue(html.contains("class=\"cell s-similar\" title=\"frame 9: similar\""))
+        if let ms = attribute("data-render-ms", in: html) { print("small report rendered in \(ms) ms (Chromium)") }
+
+        // 2. Screenshot.
+        let shot = dir.appendingPathComponent("screenshot.png")
+        let capture = try Tools.run(chromium, chromiumArguments(profile: profile) +
+                                    ["--virtual-time-budget=2000", "--screenshot=\(shot.path)", page], timeout: 120)
+        XCTAssertFalse(capture.timedOut, "chromium --screenshot timed out")
+        XCTAssertEqual(capture.status, 0, capture.stderr)
+        let png = try Data(contentsOf: shot)
+        XCTAssertGreaterThan(png.count, 20_000, "screenshot suspiciously small")
+        XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        XCTAssertEqual(width, 1280)
+        XCTAssertEqual(height, 900)
+        if let python = Tools.python() {
+            // Non-trivial: many colours, and the red of the failing status / diff is on screen.
+            let script = """
+            import struct, sys, zlib
+            d = open(sys.argv[1], 'rb').read(); pos = 8; idat = b''
+            while pos < len(d):
+                n, = struct.unpack('>I', d[pos:pos+4]); t = d[pos+4:pos+8]
+                if t == b'IHDR': w, h, depth, ctype = struct.unpack('>IIBB', d[pos+8:pos+18])
+                if t == b'IDAT': idat += d[pos+8:pos+8+n]
+                pos += 12 + n
+            bpp = {2: 3, 6: 4}[ctype]; raw = zlib.decompress(idat); stride = w * bpp
+            prev = bytearray(stride); colours = set(); red = 0; i = 0
+            for y in range(h):
+                f = raw[i]; line = bytearray(raw[i+1:i+1+stride]); i += 1 + stride
+                for x in range(stride):
+                    a = line[x-bpp] if x >= bpp else 0; b = prev[x]; c = prev[x-bpp] if x >= bpp else 0
+                    if f == 1: line[x] = (line[x] + a) & 255
+                    elif f == 2: line[x] = (line[x] + b) & 255
+                    elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+                    elif f == 4:
+                        p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                        line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+                for x in range(0, stride, bpp):
+                    px = (line[x], line[x+1], line[x+2]); colours.add(px)
+                    if px[0] > 180 and px[1] < 80 and px[2] < 80: red += 1
+                prev = line
+            print(len(colours), red)
+            """
+            let stats = try Tools.run(python, ["-c", script, shot.path], timeout: 120)
+            XCTAssertEqual(stats.status, 0, stats.stderr)
+            let numbers = stats.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            XCTAssertEqual(numbers.count, 2, stats.stdout)
+            if numbers.count == 2 {
+                print("screenshot: \(png.count) bytes, \(numbers[0]) colours, \(numbers[1]) red pixels")
+                XCTAssertGreaterThan(numbers[0], 50, "screenshot looks blank")
+                XCTAssertGreaterThan(numbers[1], 500, "no red (failing frame / diff) visible in the screenshot")
+            }
+        }
+        if let keep = ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_SCREENSHOT"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: keep))
+        }
+    }
+
+    /// Drives the page like a user would (scrubber, arrow keys, strip,
+    /// view modes, collapse/expand, filters) with a script appended to a copy
+    /// of index.html, and reads the verdict from the dumped DOM.
+    func testInteractionsInChromium() throws {
+        let chromium = try chromium()
+        let dir = try makeSmallReport()
+        defer { if ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_REPORT"] == nil { try? FileManager.default.removeItem(at: dir) } }
+        let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        let driver = #"""
+        <script>
+        (() => {
+          const log = [];
+          const ok = (cond, what) => { if (!cond) log.push(what); };
+          const fire = (el, type) => el.dispatchEvent(new Event(type, { bubbles: true }));
+          const sec = () => document.querySelector('[data-fixture="posts/long-body"]');
+          const state = () => [...sec().querySelectorAll('.state')].find((s) => s.querySelector('h3').textContent === '01-expand');
+          const title = () => state().querySelector('.fv-title').textContent;
+          const button = (text) => [...state().querySelectorAll('button')].find((b) => b.textContent === text);
+          const top = () => state().querySelector('.stack img.top');
+          try {
+            ok(title() === '01-expand frame 7', 'initially on frame 7, got ' + title());
+            const range = state().querySelector('input.scrubber');
+            range.value = '3'; fire(range, 'input');
+            ok(title() === '01-expand frame 3', 'scrubber: ' + title());
+            ok(state().querySelector('.cell.cur') === state().querySelectorAll('.cell')[3], 'strip marks the current frame');
+            button('Next failing ▸').click();
+            ok(title() === '01-expand frame 7', 'next failing: ' + title());
+            const slider = button('Slider');
+            slider.focus();
+            slider.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+            ok(title() === '01-expand frame 8', 'ArrowRight: ' + title());
+            state().querySelectorAll('.cell')[9].click();
+            ok(title() === '01-expand frame 9', 'strip click: ' + title());
+            range.value = '7'; fire(range, 'input');
+
+            slider.click();
+            ok(slider.getAttribute('aria-pressed') === 'true', 'slider button pressed');
+            ok(!!state().querySelector('.stack.mode-slider'), 'slider view shown');
+            const divider = state().querySelector('.ctl input[type=range]');
+            divider.value = '20'; fire(divider, 'input');
+            ok(getComputedStyle(top()).clipPath.includes('80%'), 'slider clips actual: ' + getComputedStyle(top()).clipPath);
+            range.value = '8'; fire(range, 'input');
+            ok(!!state().querySelector('.stack.mode-slider'), 'view mode kept while scrubbing');
+            range.value = '7'; fire(range, 'input');
+
+            button('Blend').click();
+            const opacity = state().querySelector('.ctl input[type=range]');
+            opacity.value = '30'; fire(opacity, 'input');
+            ok(getComputedStyle(top()).opacity === '0.3', 'blend opacity: ' + getComputedStyle(top()).opacity);
+
+            button('Blink').click();
+            ok(getComputedStyle(top()).animationName === 'ls-blink', 'blink animation: ' + getComputedStyle(top()).animationName);
+            ok(getComputedStyle(top()).animationDuration === '1s', 'blink period');
+            button('Pause').click();
+            ok(getComputedStyle(top()).animationPlayState === 'paused', 'blink pauses');
+
+            button('Side by side').click();
+            ok(state().querySelectorAll('.imgs.side figure').length === 3, 'side by side shows 3 images');
+
+            const toggle = sec().querySelector('.fx-toggle');
+            toggle.click();
+            ok(toggle.getAttribute('aria-expanded') === 'false', 'collapsed');
+            ok(!sec().querySelector('img') && !sec().querySelector('.fx-body'), 'collapsed fixture has no body or images in the DOM');
+            toggle.click();
+            ok(title() === '01-expand frame 7', 'selection kept after re-opening: ' + title());
+
+            const listed = () => [...document.querySelectorAll('#fixtures > section.fixture')].map((s) => s.dataset.fixture);
+            ok(listed().join() === 'posts/long-body,profile/avatar,media/gallery,broken/bad-json', 'failures only: ' + listed().join());
+            ok(!document.querySelector('[data-fixture="posts/long-body"] .state.ok') ||
+               getComputedStyle(document.querySelector('[data-fixture="posts/long-body"] .state.ok')).display === 'none', 'passing state hidden');
+            document.getElementById('failures-only').click();
+            ok(listed().join() === 'posts/long-body,profile/avatar,media/gallery,broken/bad-json,feed/card,settings/toggle', 'all, failures first: ' + listed().join());
+            ok(getComputedStyle(sec().querySelector('.state.ok')).display !== 'none', 'passing state shown without the filter');
+            const search = document.getElementById('fixture-filter');
+            search.value = 'FEED'; fire(search, 'input');
+            ok(listed().join() === 'feed/card', 'search: ' + listed().join());
+          } catch (e) {
+            log.push('exception: ' + e + ' ' + e.stack);
+          }
+          document.body.setAttribute('data-test-result', log.length ? log.join(' | ') : 'ok');
+        })();
+        </script>
+        """#
+        let page = dir.appendingPathComponent("interact.html")
+        try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(to: page, atomically: true, encoding: .utf8)
+        let dom = try Tools.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+                                ["--virtual-time-budget=2000", "--dump-dom", page.absoluteString], timeout: 120)
+        XCTAssertEqual(dom.status, 0, dom.stderr)
+        XCTAssertEqual(attribute("data-test-result", in: dom.stdout), "ok")
+    }
+
+    func testTenThousandFramesLoadInChromium() throws {
+        let chromium = try chromium()
+        let dir = try makeTempDir("browser-large")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let results = Samples.large()
+        XCTAssertEqual(results.summary.frames, 10_000)
+        try HTMLReport.write(results, to: dir)
+        let page = dir.appendingPathComponent("index.html").absoluteString
+        let dom = try Tools.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+                                ["--virtual-time-budget=5000", "--dump-dom", page], timeout: 180)
+        XCTAssertFalse(dom.timedOut, "chromium did not finish loading the 10,000-frame report")
+        XCTAssertEqual(dom.status, 0, dom.stderr)
+        XCTAssertTrue(dom.stdout.contains("data-ready=\"true\""), "the report script did not finish")
+        let parse = attribute("data-parse-ms", in: dom.stdout) ?? "?"
+        let render = attribute("data-render-ms", in: dom.stdout) ?? "?"
+        print("10,000-frame report in Chromium: JSON.parse \(parse) ms, script total \(render) ms, chromium process \(String(format: "%.1f", dom.seconds)) s")
+        if let ms = Double(render) { XCTAssertLessThan(ms, 5_000) }
+        XCTAssertLessThan(dom.seconds, 120)
+        // Only the 10 failing fixtures are listed; only 3 are opened.
+        XCTAssertTrue(dom.stdout.contains("Showing 10 of 100 fixtures"))
+        XCTAssertEqual(count("class=\"fx-body\"", in: dom.stdout), 3)
+
+        // One fixture, one 10,000-frame animation: opened on load, its strip is bucketed.
+        let long = Samples.longAnimation()
+        try HTMLReport.write(long, to: dir)
+        let dom2 = try Tools.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+                                 ["--virtual-time-budget=5000", "--dump-dom", page], timeout: 180)
+        XCTAssertFalse(dom2.timedOut)
+        XCTAssertEqual(dom2.status, 0, dom2.stderr)
+        XCTAssertTrue(dom2.stdout.contains("data-ready=\"true\""))
+        XCTAssertTrue(dom2.stdout.contains(">03-swipe frame 5</span>"))
+        XCTAssertEqual(count("<span class=\"cell ", in: dom2.stdout), 240)
+        // Only the selected frame's three images were requested (this test writes no PNGs, so
+        // each one turned into an "Image not found" placeholder).
+        XCTAssertEqual(count("Image not found: onboarding/carousel/03-swipe/", in: dom2.stdout), 3)
+        XCTAssertEqual(count("<img ", in: dom2.stdout), 0)
+        let render2 = attribute("data-render-ms", in: dom2.stdout) ?? "?"
+        print("one 10,000-frame animation in Chromium: JSON.parse \(attribute("data-parse-ms", in: dom2.stdout) ?? "?") ms, script total \(render2) ms, chromium process \(String(format: "%.1f", dom2.seconds)) s")
+        if let ms = Double(render2) { XCTAssertLessThan(ms, 5_000) }
+    }
+
+    func attribute(_ name: String, in html: String) -> String? {
+        guard let r = html.range(of: "\(name)=\"") else { return nil }
+        return String(html[r.upperBound...].prefix { $0 != "\"" })
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import XCTest
+@testable import LayoutSnapReport
+
+final class JUnitWriterTests: XCTestCase {
+    static let nasty = "golden <b>was</b> & \"quoted\" 'single'\u{01}\u{1B}\u{7F} end\nsecond line"
+
+    func nastyResults() -> RunResults {
+        var results = Samples.small()
+        results.fixtures[2].states[1].frames[7].message = Self.nasty
+        results.fixtures[5].error = "Fixtures/broken/bad-json.json:3:14: $.states[0]: expected \"<steps>\" & more\u{0}"
+        return results
+    }
+
+    func testCounts() {
+        let xml = JUnitWriter.xml(Samples.small())
+        // 1 + 1 + (1 + 12) + 1 + 1 = 17 frames, plus one "fixture" testcase.
+        XCTAssertTrue(xml.contains("<testsuites name=\"layoutsnap verify\" tests=\"18\" failures=\"2\" errors=\"2\" skipped=\"0\" time=\"3.520\">"), xml)
+        XCTAssertTrue(xml.contains("<testsuite name=\"posts/long-body\" tests=\"13\" failures=\"1\" errors=\"0\" skipped=\"0\""))
+        XCTAssertTrue(xml.contains("<testsuite name=\"profile/avatar\" tests=\"1\" failures=\"1\" errors=\"0\""))
+        XCTAssertTrue(xml.contains("<testsuite name=\"media/gallery\" tests=\"1\" failures=\"0\" errors=\"1\""))
+        XCTAssertTrue(xml.contains("<testsuite name=\"broken/bad-json\" tests=\"1\" failures=\"0\" errors=\"1\""))
+        XCTAssertTrue(xml.contains("<testcase classname=\"posts/long-body\" name=\"01-expand frame 7\" time=\"0.000\""))
+        XCTAssertTrue(xml.contains("<failure message=\"2210 pixels differ (0.41%)\" type=\"failed\">"))
+        XCTAssertTrue(xml.contains("<testcase classname=\"broken/bad-json\" name=\"fixture\" time=\"0\""))
+        XCTAssertTrue(xml.contains("<error message=\"Fixtures/broken/bad-json.json:3:14: $.states[0].steps: expected an array\" type=\"fixture\">"))
+        XCTAssertTrue(xml.contains("<error message=\"unreadable golden: truncated PNG (IDAT ends early)\" type=\"unreadable\">"))
+        XCTAssertTrue(xml.contains("<system-out>similar: 3 pixels differ (0.00%)"))
+        XCTAssertFalse(xml.contains("<skipped"))
+        XCTAssertEqual(count("<testcase ", in: xml), 18)
+    }
+
+    func testEscaping() {
+        let xml = JUnitWriter.xml(nastyResults())
+        XCTAssertTrue(xml.contains("message=\"golden &lt;b&gt;was&lt;/b&gt; &amp; &quot;quoted&quot; &apos;single&apos; end&#10;second line\""), xml)
+        XCTAssertTrue(xml.contains("failed: golden &lt;b&gt;was&lt;/b&gt; &amp; \"quoted\" 'single' end\nsecond line"))
+        for scalar in xml.unicodeScalars {
+            let v = scalar.value
+            XCTAssertFalse(v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0D, "control character U+\(String(v, radix: 16)) in XML")
+            XCTAssertFalse(v == 0x7F)
+        }
+        XCTAssertTrue(JUnitWriter.xml(RunResults(version: "1", durationSeconds: .nan, summary: Summary(), fixtures: []))
+            .hasSuffix("<testsuites name=\"layoutsnap verify\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0.000\"/>\n"))
+    }
+
+    func testXmllintAcceptsIt() throws {
+        guard let xmllint = Tools.find(["xmllint"]) else { throw XCTSkip("xmllint not found (apt-get install libxml2-utils)") }
+        let dir = try makeTempDir("junit")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("junit.xml")
+        try JUnitWriter.xml(nastyResults()).write(to: file, atomically: true, encoding: .utf8)
+        let result = try Tools.run(xmllint, ["--noout", file.path], timeout: 30)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        // And the parsed attribute carries the message with the control characters removed.
+        let xpath = try Tools.run(xmllint, ["--xpath", "string(//testcase[@name='01-expand frame 7']/failure/@message)", file.path], timeout: 30)
+        XCTAssertEqual(xpath.stdout.hasSuffix("\n") ? String(xpath.stdout.dropLast()) : xpath.stdout, Self.nasty.replacingOccurrences(of: "\u{01}\u{1B}\u{7F}", with: ""))
+    }
+
+    func testPythonParsesCountsAndMessages() throws {
+        guard let python = Tools.python() else { throw XCTSkip("python3 not found") }
+        let dir = try makeTempDir("junit-py")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("junit.xml")
+        try JUnitWriter.xml(nastyResults()).write(to: file, atomically: true, encoding: .utf8)
+        let script = """
+        import json, sys, xml.etree.ElementTree as ET
+        root = ET.parse(sys.argv[1]).getroot()
+        suites = root.findall('testsuite')
+        out = {
+          'root': root.tag,
+          'tests': int(root.get('tests')), 'failures': int(root.get('failures')), 'errors': int(root.get('errors')),
+          'cases': len(root.findall('.//testcase')),
+          'failureElements': len(root.findall('.//failure')), 'errorElements': len(root.findall('.//error')),
+          'suiteSums': [sum(int(s.get(k)) for s in suites) for k in ('tests', 'failures', 'errors')],
+          'suiteCasesMatch': all(int(s.get('tests')) == len(s.findall('testcase')) for s in suites),
+          'message': root.find(".//testcase[@name='01-expand frame 7']/failure").get('message'),
+          'fixtureError': root.find(".//testcase[@name='fixture']/error").get('message'),
+        }
+        print(json.dumps(out))
+        """
+        let result = try Tools.run(python, ["-c", script, file.path], timeout: 30)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(parsed["root"] as? String, "testsuites")
+        XCTAssertEqual(parsed["tests"] as? Int, 18)
+        XCTAssertEqual(parsed["failures"] as? Int, 2)
+        XCTAssertEqual(parsed["errors"] as? Int, 2)
+        XCTAssertEqual(parsed["cases"] as? Int, 18)
+        XCTAssertEqual(parsed["failureElements"] as? Int, 2)
+        XCTAssertEqual(parsed["errorElements"] as? Int, 2)
+        XCTAssertEqual(parsed["suiteSums"] as? [Int], [18, 2, 2])
+        XCTAssertEqual(parsed["suiteCasesMatch"] as? Bool, true)
+        XCTAssertEqual(parsed["message"] as? String, "golden <b>was</b> & \"quoted\" 'single' end\nsecond line")
+        XCTAssertEqual(parsed["fixtureError"] as? String, "Fixtures/broken/bad-json.json:3:14: $.states[0]: expected \"<steps>\" & more")
+    }
+}

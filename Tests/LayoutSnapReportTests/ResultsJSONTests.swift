@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+@testable import LayoutSnapReport
+
+final class ResultsJSONTests: XCTestCase {
+    func testRoundTrip() throws {
+        var results = Samples.small()
+        results.fixtures[0].states[0].frames[0].message = "ünïcödé ✓ \"quoted\" </script> \u{2028}"
+        let data = ResultsJSON.encode(results)
+        let decoded = try ResultsJSON.decode(data)
+        XCTAssertEqual(decoded, results)
+        // Stable: encoding the decoded value gives the same bytes.
+        XCTAssertEqual(ResultsJSON.encode(decoded), data)
+    }
+
+    func testOutputIsPrettySortedAndOmitsNils() throws {
+        let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
+        XCTAssertTrue(text.hasSuffix("}\n"))
+        XCTAssertTrue(text.contains("\n  \"command\" : \"verify\""), text.prefix(300).description)
+        // Sorted keys at the top level.
+        let keys = ["command", "durationSeconds", "environmentDifferences", "fixtures", "summary", "tool", "version"]
+        let positions = keys.map { text.range(of: "\n  \"\($0)\" :")?.lowerBound }
+        XCTAssertFalse(positions.contains(nil))
+        XCTAssertEqual(positions.compactMap { $0 }, positions.compactMap { $0 }.sorted())
+        // Slashes are not escaped, nils are omitted.
+        XCTAssertTrue(text.contains("\"posts/long-body\""))
+        XCTAssertFalse(text.contains("null"))
+        // Field names are the schema.
+        for key in ["durationSeconds", "environmentDifferences", "layoutChanges", "maxChannelDifference", "differentPixels", "golden", "progress"] {
+            XCTAssertTrue(text.contains("\"\(key)\""), key)
+        }
+    }
+
+    func testNonFiniteNumbersDoNotBreakEncoding() throws {
+        var results = Samples.small()
+        results.durationSeconds = .infinity
+        results.fixtures[2].states[1].frames[7].metrics?.ratio = .nan
+        let decoded = try ResultsJSON.decode(ResultsJSON.encode(results))
+        XCTAssertEqual(decoded.durationSeconds, .infinity)
+        XCTAssertTrue(decoded.fixtures[2].states[1].frames[7].metrics!.ratio.isNaN)
+    }
+
+    func testDecodeErrorsNameThePath() {
+        func error(_ json: String) -> ResultsJSONError? {
+            do { _ = try ResultsJSON.decode(Data(json.utf8)); return nil } catch { return error }
+        }
+        XCTAssertEqual(error("")?.description, "results.json: $: empty input, expected a JSON object")
+        XCTAssertEqual(error("{ not json")?.path, "$")
+        XCTAssertTrue(error("{ not json")?.message.hasPrefix("not valid JSON") ?? false)
+
+        var object = try! JSONSerialization.jsonObject(with: ResultsJSON.encode(Samples.small())) as! [String: Any]
+        object.removeValue(forKey: "summary")
+        let missing = error(String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+        XCTAssertEqual(missing?.description, "results.json: $: missing required key \"summary\"")
+
+        let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
+        let badStatus = error(text.replacingOccurrences(of: "\"status\" : \"failed\"", with: "\"status\" : \"exploded\""))
+        XCTAssertEqual(badStatus?.path, "$.fixtures[2].states[1].frames[7].status")
+        XCTAssertEqual(badStatus?.message, "unknown frame status \"exploded\" (expected one of: passed, similar, failed, missing, unreadable)")
+
+        let badType = error(text.replacingOccurrences(of: "\"differentPixels\" : 2210", with: "\"differentPixels\" : \"many\""))
+        XCTAssertEqual(badType?.description, "results.json: $.fixtures[2].states[1].frames[7].metrics.differentPixels: expected an integer")
+    }
+
+    func testUnknownKeysAreIgnored() throws {
+        let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
+            .replacingOccurrences(of: "\"tool\" : \"layoutsnap\"", with: "\"tool\" : \"layoutsnap\", \"futureField\" : [1, 2]")
+        XCTAssertEqual(try ResultsJSON.decode(Data(text.utf8)), Samples.small())
+    }
+}

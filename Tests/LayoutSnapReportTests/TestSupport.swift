@@ -1,0 +1,331 @@
+import Foundation
+import XCTest
+@testable import LayoutSnapReport
+
+// MARK: - Sample results
+
+enum Samples {
+    static let failingMessage = "2210 pixels differ (0.41%)"
+
+    static func imagePath(_ fixture: String, _ state: String, _ index: Int, _ kind: String) -> String {
+        "\(fixture)/\(state)/\(String(format: "%03d", index))-\(kind).png"
+    }
+
+    /// A small run: one fixture with a failing animation frame (01-expand
+    /// frame 7) plus one of every other kind of outcome.
+    static func small() -> RunResults {
+        let id = "posts/long-body"
+        var expand: [FrameEntry] = []
+        for i in 0..<12 {
+            let golden = "posts/long-body/01-expand/\(String(format: "%03d", i)).png"
+            let expected = imagePath(id, "01-expand", i, "expected")
+            var frame = FrameEntry(index: i, time: Double(i) / 60, progress: Double(i) / 11, status: .passed,
+                                   golden: golden, expected: expected, actual: expected)
+            if i == 7 {
+                frame.status = .failed
+                frame.message = failingMessage
+                frame.actual = imagePath(id, "01-expand", i, "actual")
+                frame.diff = imagePath(id, "01-expand", i, "diff")
+                frame.metrics = DiffMetrics(differentPixels: 2210, ratio: 0.0041, maxChannelDifference: 87,
+                                            regions: [[20, 150, 140, 60]], width: 180, height: 320)
+                frame.layoutChanges = ["body.y +4.00", "card.height -12.50"]
+            } else if i == 9 {
+                frame.status = .similar
+                frame.message = "12 pixels differ (0.02%)"
+                frame.actual = imagePath(id, "01-expand", i, "actual")
+                frame.diff = imagePath(id, "01-expand", i, "diff")
+                frame.metrics = DiffMetrics(differentPixels: 12, ratio: 0.0002, maxChannelDifference: 3,
+                                            regions: [[30, 40, 4, 3]], width: 180, height: 320)
+            }
+            expand.append(frame)
+        }
+        let fixtures = [
+            FixtureEntry(id: "settings/toggle", file: "Fixtures/settings/toggle.json", states: [
+                StateEntry(name: "initial", frames: [FrameEntry(index: 0, time: 0, progress: 1, status: .passed, golden: "settings/toggle/initial/000.png")]),
+            ]),
+            FixtureEntry(id: "feed/card", file: "Fixtures/feed/card.json", states: [
+                StateEntry(name: "initial", frames: [FrameEntry(index: 0, time: 0, progress: 1, status: .similar,
+                    message: "3 pixels differ (0.00%)", golden: "feed/card/initial/000.png")]),
+            ]),
+            FixtureEntry(id: id, file: "Fixtures/posts/long-body.json", states: [
+                StateEntry(name: "initial", frames: [FrameEntry(index: 0, time: 0, progress: 1, status: .passed, golden: "posts/long-body/initial/000.png")]),
+                StateEntry(name: "01-expand", frames: expand),
+            ]),
+            FixtureEntry(id: "profile/avatar", file: "Fixtures/profile/avatar.json", states: [
+                StateEntry(name: "initial", frames: [FrameEntry(index: 0, time: 0, progress: 1, status: .missing,
+                    message: "no golden for profile/avatar/initial/000.png", golden: "profile/avatar/initial/000.png",
+                    actual: "profile/avatar/initial/000-actual.png")]),
+            ]),
+            FixtureEntry(id: "media/gallery", file: "Fixtures/media/gallery.json", states: [
+                StateEntry(name: "initial", frames: [FrameEntry(index: 0, time: 0, progress: 1, status: .unreadable,
+                    message: "unreadable golden: truncated PNG (IDAT ends early)", golden: "media/gallery/initial/000.png")]),
+            ]),
+            FixtureEntry(id: "broken/bad-json", file: "Fixtures/broken/bad-json.json",
+                         error: "Fixtures/broken/bad-json.json:3:14: $.states[0].steps: expected an array", states: []),
+        ]
+        return RunResults(version: "0.4.0", durationSeconds: 3.52, summary: summarize(fixtures),
+                          environmentDifferences: ["font: Inter 4.0 (goldens: Inter 3.19)"], fixtures: fixtures)
+    }
+
+    /// `fixtureCount` fixtures × (1 + `framesPerAnimation`) frames; every
+    /// tenth fixture fails, with images on every frame of its failing state
+    /// (the worst case for the embedded data size).
+    static func large(fixtureCount: Int = 100, framesPerAnimation: Int = 99) -> RunResults {
+        var fixtures: [FixtureEntry] = []
+        for f in 0..<fixtureCount {
+            let id = "screens/group-\(f / 10)/screen-\(String(format: "%04d", f))"
+            let failing = f % 10 == 3
+            var frames: [FrameEntry] = []
+            for i in 0..<framesPerAnimation {
+                let golden = "\(id)/02-scroll/\(String(format: "%03d", i)).png"
+                var frame = FrameEntry(index: i, time: Double(i) / 60, progress: Double(i) / Double(framesPerAnimation - 1),
+                                       status: .passed, golden: golden)
+                if failing {
+                    frame.expected = imagePath(id, "02-scroll", i, "expected")
+                    frame.actual = frame.expected
+                    if i % 7 == 3 {
+                        frame.status = .failed
+                        frame.message = "\(1000 + i) pixels differ (0.\(i)%)"
+                        frame.actual = imagePath(id, "02-scroll", i, "actual")
+                        frame.diff = imagePath(id, "02-scroll", i, "diff")
+                        frame.metrics = DiffMetrics(differentPixels: 1000 + i, ratio: 0.003, maxChannelDifference: 120,
+                                                    regions: [[0, 100, 390, 44], [12, 400, 80, 20]], width: 390, height: 844)
+                        frame.layoutChanges = ["list.y +\(i).00", "header.height -2.50"]
+                    }
+                } else if i == 50 && f % 10 == 5 {
+                    frame.status = .similar
+                    frame.message = "4 pixels differ (0.00%)"
+                }
+                frames.append(frame)
+            }
+            fixtures.append(FixtureEntry(id: id, file: "Fixtures/\(id).json", states: [
+                StateEntry(name: "initial", frames: [FrameEntry(index: 0, time: 0, progress: 1, status: .passed, golden: "\(id)/initial/000.png")]),
+                StateEntry(name: "02-scroll", frames: frames),
+            ]))
+        }
+        return RunResults(version: "0.4.0", durationSeconds: 812.25, summary: summarize(fixtures), fixtures: fixtures)
+    }
+
+    /// One fixture whose single state is a 10,000-frame animation with
+    /// images on every frame and a failure every 37 frames.
+    static func longAnimation(frames count: Int = 10_000) -> RunResults {
+        let id = "onboarding/carousel"
+        var frames: [FrameEntry] = []
+        for i in 0..<count {
+            let expected = imagePath(id, "03-swipe", i, "expected")
+            var frame = FrameEntry(index: i, time: Double(i) / 120, progress: Double(i) / Double(count - 1), status: .passed,
+                                   golden: "\(id)/03-swipe/\(String(format: "%05d", i)).png", expected: expected, actual: expected)
+            if i % 37 == 5 {
+                frame.status = .failed
+                frame.message = "\(300 + i % 100) pixels differ (0.0\(i % 10)%)"
+                frame.actual = imagePath(id, "03-swipe", i, "actual")
+                frame.diff = imagePath(id, "03-swipe", i, "diff")
+                frame.metrics = DiffMetrics(differentPixels: 300 + i % 100, ratio: 0.0009, maxChannelDifference: 40,
+                                            regions: [[10, 20, 30, 40]], width: 390, height: 844)
+            }
+            frames.append(frame)
+        }
+        let fixtures = [FixtureEntry(id: id, file: "Fixtures/\(id).json", states: [StateEntry(name: "03-swipe", frames: frames)])]
+        return RunResults(version: "0.4.0", durationSeconds: 95.5, summary: summarize(fixtures), fixtures: fixtures)
+    }
+
+    static func summarize(_ fixtures: [FixtureEntry]) -> Summary {
+        var s = Summary()
+        for fixture in fixtures {
+            if fixture.error != nil { s.errors += 1 }
+            for frame in fixture.states.flatMap(\.frames) {
+                s.frames += 1
+                switch frame.status {
+                case .passed: s.passed += 1
+                case .similar: s.similar += 1
+                case .failed: s.failed += 1
+                case .missing: s.missing += 1
+                case .unreadable: s.errors += 1
+                }
+            }
+        }
+        return s
+    }
+}
+
+// MARK: - Tiny PNG writer (stored deflate blocks, no zlib needed)
+
+struct TestImage {
+    var width: Int, height: Int
+    var rgba: [UInt8]
+
+    init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8)) {
+        self.width = width
+        self.height = height
+        rgba = [UInt8](repeating: 255, count: width * height * 4)
+        fillRect(0, 0, width, height, fill)
+    }
+
+    mutating func fillRect(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ c: (UInt8, UInt8, UInt8)) {
+        for yy in max(0, y)..<min(height, y + h) {
+            for xx in max(0, x)..<min(width, x + w) {
+                let o = (yy * width + xx) * 4
+                rgba[o] = c.0; rgba[o + 1] = c.1; rgba[o + 2] = c.2; rgba[o + 3] = 255
+            }
+        }
+    }
+
+    /// Red where the images differ, a faded copy of `self` elsewhere.
+    func diff(against other: TestImage) -> TestImage {
+        var out = TestImage(width: width, height: height, fill: (255, 255, 255))
+        for p in 0..<(width * height) {
+            let o = p * 4
+            if rgba[o..<o + 4] != other.rgba[o..<o + 4] {
+                out.rgba[o] = 230; out.rgba[o + 1] = 30; out.rgba[o + 2] = 40
+            } else {
+                let grey = UInt8((Int(rgba[o]) + Int(rgba[o + 1]) + Int(rgba[o + 2])) / 3)
+                let faded = UInt8(255 - (255 - Int(grey)) / 4)
+                out.rgba[o] = faded; out.rgba[o + 1] = faded; out.rgba[o + 2] = faded
+            }
+        }
+        return out
+    }
+
+    func png() -> Data {
+        var raw = [UInt8]()
+        raw.reserveCapacity((width * 4 + 1) * height)
+        for y in 0..<height {
+            raw.append(0)
+            raw.append(contentsOf: rgba[(y * width * 4)..<((y + 1) * width * 4)])
+        }
+        var z: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let n = min(65_535, raw.count - offset)
+            let final: UInt8 = offset + n == raw.count ? 1 : 0
+            z.append(final)
+            z.append(contentsOf: [UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)])
+            z.append(contentsOf: raw[offset..<offset + n])
+            offset += n
+        } while offset < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        z.append(contentsOf: be32((b << 16) | a))
+
+        var ihdr = be32(UInt32(width)) + be32(UInt32(height))
+        ihdr += [8, 6, 0, 0, 0]
+        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        out += chunk("IHDR", ihdr) + chunk("IDAT", z) + chunk("IEND", [])
+        return Data(out)
+    }
+
+    private func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+
+    private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        return be32(UInt32(body.count)) + typed + be32(Self.crc32(typed))
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// A phone-screen-like picture: app bar, avatar, text lines, a card whose
+    /// height grows with `cardGrowth`, and a button.
+    static func screen(cardGrowth: Int, shift: Int = 0, buttonColor: (UInt8, UInt8, UInt8) = (9, 105, 218)) -> TestImage {
+        var img = TestImage(width: 180, height: 320, fill: (250, 250, 252))
+        img.fillRect(0, 0, 180, 36, (36, 41, 47))
+        img.fillRect(12, 14, 70, 8, (230, 232, 235))
+        img.fillRect(12, 50, 28, 28, (130, 80, 223))
+        img.fillRect(48, 54, 100, 7, (60, 64, 70))
+        img.fillRect(48, 66, 70, 6, (150, 155, 160))
+        let cardY = 92 + shift
+        img.fillRect(12, cardY, 156, 60 + cardGrowth, (255, 255, 255))
+        img.fillRect(12, cardY, 156, 1, (208, 215, 222))
+        img.fillRect(12, cardY + 59 + cardGrowth, 156, 1, (208, 215, 222))
+        for line in 0..<((60 + cardGrowth - 16) / 12) {
+            img.fillRect(22, cardY + 10 + line * 12, line % 3 == 2 ? 90 : 136, 6, (120, 126, 134))
+        }
+        img.fillRect(12, 280, 156, 28, buttonColor)
+        img.fillRect(66, 291, 48, 6, (255, 255, 255))
+        return img
+    }
+}
+
+// MARK: - External tools
+
+enum Tools {
+    static func find(_ names: [String]) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for name in names {
+            if name.hasPrefix("/") {
+                if FileManager.default.isExecutableFile(atPath: name) { return URL(fileURLWithPath: name) }
+                continue
+            }
+            for dir in path.split(separator: ":") {
+                let candidate = "\(dir)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
+            }
+        }
+        return nil
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var timedOut: Bool
+        var seconds: Double
+    }
+
+    /// Runs a process with output captured to files (no pipe deadlocks) and a
+    /// hard timeout.
+    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 120) throws -> Output {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ls-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        var timedOut = false
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > timeout {
+                timedOut = true
+                process.terminate()
+                Thread.sleep(forTimeInterval: 2)
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        process.waitUntilExit()
+        try out.close(); try err.close()
+        return Output(status: process.terminationStatus,
+                      stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                      stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
+                      timedOut: timedOut,
+                      seconds: Date().timeIntervalSince(start))
+    }
+
+    static func python() -> URL? { find(["python3"]) }
+}
+
+func makeTempDir(_ name: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("layoutsnap-report-tests")
+        .appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func count(_ needle: String, in haystack: String) -> Int {
+    haystack.components(separatedBy: needle).count - 1
+}
