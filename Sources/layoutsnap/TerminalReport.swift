@@ -44,6 +44,11 @@ enum TerminalReport {
                 if !failed.isEmpty {
                     let worst = failed.max { ($0.differentPixels ?? Int.max) < ($1.differentPixels ?? Int.max) }!
                     Diagnostics.out("FAIL \(r.ref.id) \(state): \(ranges(failed.map(\.index))) \(failed.count == 1 ? "differs" : "differ") (\(failed.count == 1 ? "" : "most: frame \(worst.index), ")\(worst.detail ?? ""))")
+                    if !worst.layoutChanges.isEmpty {
+                        let shown = worst.layoutChanges.prefix(4).joined(separator: ", ")
+                        let more = worst.layoutChanges.count > 4 ? " and \(worst.layoutChanges.count - 4) more" : ""
+                        Diagnostics.out("  layout: \(shown)\(more) in \(state) frame \(worst.index)")
+                    }
                 }
                 if !missing.isEmpty {
                     Diagnostics.out("MISSING \(r.ref.id) \(state): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden")

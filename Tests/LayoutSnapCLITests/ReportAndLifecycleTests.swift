@@ -20,6 +20,7 @@ final class ReportAndLifecycleTests: XCTestCase {
         let r = try CLI.run(["verify", "--no-progress", "--junit", "junit.xml", "--json", "out/results.json"], in: dir.url)
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.stdout.contains("Report: .layoutsnap/report/index.html"), r.output)
+        XCTAssertTrue(r.stdout.split(separator: "\n").contains { $0.hasPrefix("  layout: ") && $0.contains("body.height +") }, "the terminal names what moved: \(r.output)")
         for file in [".layoutsnap/report/index.html", ".layoutsnap/report/results.json", "junit.xml", "out/results.json",
                      ".layoutsnap/report/actual/cards/small/01-expand/006.png", ".layoutsnap/report/diff/cards/small/01-expand/006.png",
                      ".layoutsnap/report/expected/cards/small/01-expand/000.png", ".layoutsnap/report/actual/cards/small/layout.json"] {
@@ -93,7 +94,7 @@ final class DiffCommandTests: XCTestCase {
 
         let same = try CLI.run(["diff", a, a], in: dir.url)
         XCTAssertEqual(same.status, 0, same.output)
-        XCTAssertTrue(same.stdout.hasPrefix("identical"), same.output)
+        XCTAssertTrue(same.stdout.hasPrefix("0 pixels differ (identical)"), same.output)
 
         let different = try CLI.run(["diff", a, b, "--out", "d.png"], in: dir.url)
         XCTAssertEqual(different.status, 1, different.output)
