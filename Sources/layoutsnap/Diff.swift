@@ -57,7 +57,8 @@ struct Diff: ParsableCommand {
                 try AtomicFile.write(png, to: out)
             }
             let verdict = PixelDiff.verdict(result, tolerance: DiffTolerance(maxDiffPixels: maxDiffPixels, maxDiffRatio: maxDiffRatio))
-            Diagnostics.out(result.isIdentical ? "0 pixels differ (identical)" : VerifyHandler.describe(result))
+            let exact = expected.pixels.withUnsafeBufferPointer { pa in actual.pixels.withUnsafeBufferPointer { ExactDiff.measure(pa, $0) } }
+            Diagnostics.out(result.isIdentical ? "0 pixels differ (identical)" : VerifyHandler.describe(result, exact: exact))
             for region in result.regions.prefix(20) {
                 Diagnostics.out("  region x \(region.x), y \(region.y), \(region.width) x \(region.height)")
             }

@@ -36,6 +36,13 @@ struct Layout: ParsableCommand {
             if let state, !layout.states.contains(where: { $0.name == state }) {
                 throw RunnerError.usage("\(ref.id) has no state \"\(state)\"; it has: \(layout.states.map(\.name).joined(separator: ", "))")
             }
+            if let frame {
+                let states = layout.states.filter { state == nil || $0.name == state }
+                guard states.contains(where: { $0.frames.contains { $0.index == frame } }) else {
+                    let counts = states.map { "\($0.name) has \($0.frames.count)" }.joined(separator: ", ")
+                    throw RunnerError.usage("\(ref.id) has no frame \(frame) (\(counts))")
+                }
+            }
             FileHandle.standardOutput.write(Data(LayoutJSON.encode(layout, state: state, frame: frame)))
             return 0
         }

@@ -52,7 +52,10 @@ struct Verify: ParsableCommand {
             var code = summary.exitCode
             if checkOrphans {
                 let orphans = OrphanCheck.find(goldens: options.goldens, results: results, wholeSet: options.coversWholeSet)
-                for o in orphans { Diagnostics.out("ORPHAN \(options.goldens)/\(o.key): \(o.reason)") }
+                for g in OrphanCheck.grouped(orphans) {
+                    let files = g.count == 1 || !g.group.hasSuffix("/") ? "" : " (\(g.count) files)"
+                    Diagnostics.out("ORPHAN \(options.goldens)/\(g.group)\(files): \(g.reason)")
+                }
                 if !orphans.isEmpty {
                     Diagnostics.out("Remove them with: layoutsnap record --prune")
                     code = max(code, 1)

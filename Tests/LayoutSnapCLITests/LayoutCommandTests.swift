@@ -40,6 +40,14 @@ final class LayoutCommandTests: XCTestCase {
         XCTAssertEqual(expand[9].time, 0.15)
     }
 
+    func testFrameOutOfRangeIsAnError() throws {
+        let dir = try TempDir()
+        let file = try dir.write("cards/one.json", #"{"kind": "post", "title": "T"}"#)
+        let r = try CLI.run(["layout", file.path, "--frame", "5"], in: dir.url)
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("has no frame 5 (initial has 1)"), r.output)
+    }
+
     func testStateAndFrameFilters() throws {
         let l = try layout(#"{"kind": "post", "title": "T", "steps": [{"expand": true}]}"#, ["--state", "01-expand", "--frame", "9"])
         XCTAssertEqual(l.states.count, 1)

@@ -61,8 +61,9 @@ final class ReportAndLifecycleTests: XCTestCase {
         try FileManager.default.copyItem(at: dir.path("Goldens/cards/small/initial/000.png"), to: dir.path("Goldens/cards/gone/initial/000.png"))
         let check = try CLI.run(["verify", "--no-progress", "--check-orphans"], in: dir.url)
         XCTAssertEqual(check.status, 1, check.output)
-        XCTAssertTrue(check.stdout.contains("ORPHAN Goldens/cards/small/01-expand/000.png: state 01-expand no longer exists"), check.output)
-        XCTAssertTrue(check.stdout.contains("ORPHAN Goldens/cards/gone/initial/000.png: no fixture cards/gone"), check.output)
+        // One line per removed state or fixture, not one per frame.
+        XCTAssertTrue(check.stdout.contains("ORPHAN Goldens/cards/small/01-expand/ (7 files): state 01-expand no longer exists"), check.output)
+        XCTAssertTrue(check.stdout.contains("ORPHAN Goldens/cards/gone/: no fixture cards/gone"), check.output)
 
         let refused = try CLI.run(["record", "--prune", "--allow-ci", "--filter", "cards/*", "--no-progress"], in: dir.url)
         XCTAssertEqual(refused.status, 2, refused.output)

@@ -47,6 +47,13 @@ public struct Fixture: Sendable {
 
     public var palette: Palette { .of(appearance) }
 
+    /// The fixture's image file at `path` as the fixture names it, with its place in the file.
+    public func imageSource(path: String) -> (written: String, line: Int, column: Int)? {
+        switch content {
+        case let .post(post): post.image?.path == path ? post.image?.source : nil
+        }
+    }
+
     /// A rough count of the frames the fixture renders, known before any layout: what the batch
     /// uses to start the most expensive fixtures first.
     public var estimatedFrames: Double {

@@ -94,7 +94,9 @@ public struct BatchRunner: Sendable {
             result.error = FixtureError(file: ref.displayPath, path: error.path, message: error.message).description
         } catch let error as RenderError {
             if case let .image(path, reason) = error {
-                result.error = FixtureError(file: ref.displayPath, path: "$.image.path", message: "image \(path): \(reason)").description
+                let source = fixture.imageSource(path: path)
+                result.error = FixtureError(file: ref.displayPath, path: "$.image.path", line: source?.line, column: source?.column,
+                                            message: "image \(source?.written ?? path): \(reason)").description
             } else {
                 result.error = "\(ref.displayPath): \(error.description)"
             }

@@ -7,6 +7,22 @@ public enum OrphanCheck {
         /// Path below the goldens folder.
         public var key: String
         public var reason: String
+        /// What the orphan belongs to for reporting: the file itself, its state's folder, or its
+        /// fixture's folder (so a removed state is one line, not one per frame).
+        public var group: String
+    }
+
+    /// Orphans grouped for reporting: (group, reason, files), in order.
+    public static func grouped(_ orphans: [Orphan]) -> [(group: String, reason: String, count: Int)] {
+        var result: [(group: String, reason: String, count: Int)] = []
+        for o in orphans {
+            if let last = result.last, last.group == o.group, last.reason == o.reason {
+                result[result.count - 1].count += 1
+            } else {
+                result.append((o.group, o.reason, 1))
+            }
+        }
+        return result
     }
 
     /// Goldens under `goldens` that no run result accounts for.
@@ -32,19 +48,21 @@ public enum OrphanCheck {
                     if !keys.contains(item) {
                         let state = parts[parts.count - 2]
                         let stateExists = keys.contains { $0.hasPrefix("\(id)/\(state)/") }
-                        orphans.append(Orphan(key: item, reason: stateExists ? "frame no longer exists" : "state \(state) no longer exists"))
+                        orphans.append(stateExists
+                            ? Orphan(key: item, reason: "frame no longer exists", group: item)
+                            : Orphan(key: item, reason: "state \(state) no longer exists", group: "\(id)/\(state)/"))
                     }
                 } else if wholeSet {
-                    orphans.append(Orphan(key: item, reason: "no fixture \(id)"))
+                    orphans.append(Orphan(key: item, reason: "no fixture \(id)", group: "\(id)/"))
                 }
             } else if item.hasSuffix("/layout.json"), wholeSet {
                 let id = String(item.dropLast("/layout.json".count))
                 if produced[id] == nil && !unknown.contains(id) {
-                    orphans.append(Orphan(key: item, reason: "no fixture \(id)"))
+                    orphans.append(Orphan(key: item, reason: "no fixture \(id)", group: "\(id)/"))
                 }
             }
         }
-        return orphans.sorted { $0.key < $1.key }
+        return orphans.sorted { ($0.group, $0.key) < ($1.group, $1.key) }
     }
 
     /// Deletes orphans (and folders left empty), returning what was removed.

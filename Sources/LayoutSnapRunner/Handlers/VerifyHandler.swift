@@ -50,7 +50,8 @@ public struct VerifyHandler: FrameHandler {
             result.actualPath = writePNG(pixels, to: "actual/" + key)
             return result
         }
-        if golden.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 { return result }
+        let exact = golden.pixels.withUnsafeBufferPointer { ExactDiff.measure($0, pixels.pixels) }
+        if exact.changedPixels == 0 { return result }
 
         let tolerance = fixture.tolerance
         let options = DiffOptions(threshold: tolerance?.threshold ?? Tolerance().threshold,
@@ -61,8 +62,10 @@ public struct VerifyHandler: FrameHandler {
                 PixelDiff.compare(expected, pixels.pixels, width: pixels.width, height: pixels.height, options: options, diffImage: out)
             }
         }
+        // The largest channel difference is over every changed pixel, not only the ones the
+        // perceptual diff counts: a frame can fail on changes too faint to count.
         result.metrics = FrameMetrics(differentPixels: diff.differentPixels, ratio: diff.ratio,
-                                      maxChannelDifference: diff.maxChannelDifference,
+                                      maxChannelDifference: exact.maxChannelDifference,
                                       regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
                                       width: pixels.width, height: pixels.height)
         result.differentPixels = diff.differentPixels
@@ -72,7 +75,7 @@ public struct VerifyHandler: FrameHandler {
             PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio))
         } ?? .different
         result.status = verdict == .different ? .failed : .similar
-        result.detail = Self.describe(diff)
+        result.detail = Self.describe(diff, exact: exact)
         result.actualPath = writePNG(pixels, to: "actual/" + key)
         result.diffPath = diffImage.withUnsafeBufferPointer { buffer in
             writePNG(FramePixels(width: pixels.width, height: pixels.height, pixels: buffer), to: "diff/" + key)
@@ -80,11 +83,15 @@ public struct VerifyHandler: FrameHandler {
         return result
     }
 
-    public static func describe(_ d: DiffResult) -> String {
+    /// `2210 pixels differ (0.41%), largest channel difference 255, 707 anti-aliased not counted`;
+    /// when changes fall under the perceptual threshold, how many pixels changed at all.
+    public static func describe(_ d: DiffResult, exact: ExactDiff.Figures) -> String {
         let percent = d.ratio * 100
         let ratio = percent >= 0.01 || d.differentPixels == 0 ? String(format: "%.2f%%", percent) : "<0.01%"
-        var s = "\(d.differentPixels) pixels differ (\(ratio)), largest channel difference \(d.maxChannelDifference)"
+        var s = "\(d.differentPixels) pixels differ (\(ratio)), largest channel difference \(exact.maxChannelDifference)"
         if d.antialiasedPixels > 0 { s += ", \(d.antialiasedPixels) anti-aliased not counted" }
+        let uncounted = exact.changedPixels - d.differentPixels - d.antialiasedPixels
+        if uncounted > 0 { s += ", \(uncounted) changed below the threshold" }
         return s
     }
 
@@ -112,13 +119,32 @@ public struct VerifyHandler: FrameHandler {
     }
 }
 
-/// Exact comparison: the number of pixels whose premultiplied ARGB words differ.
+/// Exact comparison of premultiplied ARGB words.
 public enum ExactDiff {
+    public struct Figures: Sendable, Equatable {
+        /// Pixels whose words differ at all.
+        public var changedPixels: Int
+        /// The largest difference of one channel (A, R, G or B) among them.
+        public var maxChannelDifference: Int
+    }
+
     public static func count(_ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>) -> Int {
+        measure(a, b).changedPixels
+    }
+
+    public static func measure(_ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>) -> Figures {
         precondition(a.count == b.count)
-        if memcmp(a.baseAddress!, b.baseAddress!, a.count * 4) == 0 { return 0 }
+        if a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count * 4) == 0 { return Figures(changedPixels: 0, maxChannelDifference: 0) }
         var n = 0
-        for i in 0..<a.count where a[i] != b[i] { n += 1 }
-        return n
+        var largest: UInt32 = 0
+        for i in 0..<a.count where a[i] != b[i] {
+            n += 1
+            let x = a[i], y = b[i]
+            for shift: UInt32 in [0, 8, 16, 24] {
+                let p = (x >> shift) & 0xFF, q = (y >> shift) & 0xFF
+                largest = max(largest, p > q ? p - q : q - p)
+            }
+        }
+        return Figures(changedPixels: n, maxChannelDifference: Int(largest))
     }
 }

@@ -39,7 +39,8 @@ enum PostDecoder {
             } catch {
                 throw p.error("image \(relative): \(error.message)")
             }
-            return PostImage(path: resolved, aspectRatio: Double(size.width) / Double(size.height))
+            return PostImage(path: resolved, aspectRatio: Double(size.width) / Double(size.height),
+                             source: (relative, p.position.line, p.position.column))
         case let (nil, r?):
             return PostImage(path: nil, aspectRatio: try r.double(in: 0.01...100, what: "an aspect ratio (width / height)"))
         case (nil, nil):

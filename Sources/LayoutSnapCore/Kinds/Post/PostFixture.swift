@@ -8,8 +8,16 @@ public struct PostImage: Sendable, Hashable {
     public var path: String?
     /// Width / height of the image (read from the PNG header, or given).
     public var aspectRatio: Double
+    /// Where the fixture names the file, for messages about it: the path as written, and the
+    /// line and column of `image.path`.
+    public var source: (written: String, line: Int, column: Int)?
 
-    public init(path: String?, aspectRatio: Double) { self.path = path; self.aspectRatio = aspectRatio }
+    public init(path: String?, aspectRatio: Double, source: (written: String, line: Int, column: Int)? = nil) {
+        self.path = path; self.aspectRatio = aspectRatio; self.source = source
+    }
+
+    public static func == (a: PostImage, b: PostImage) -> Bool { a.path == b.path && a.aspectRatio == b.aspectRatio }
+    public func hash(into hasher: inout Hasher) { hasher.combine(path); hasher.combine(aspectRatio) }
 }
 
 public enum PostEvent: String, Sendable, Hashable, CaseIterable {

@@ -108,7 +108,9 @@ public struct PostRules: Sendable {
             cardHeight: lerp(Self.compactHeight, expandedCardHeight, f),
             image: Rect(x: imageX, y: imageY, width: imageW, height: imageH),
             bodyTop: bodyTop,
-            revealed: lerp(0, m.body.height, f),
+            // A spring may overshoot f past 1 (or under 0): the mask cannot reveal more than the
+            // body, nor less than nothing.
+            revealed: min(max(lerp(0, m.body.height, f), 0), m.body.height),
             authorTop: bodyTop + m.body.height + Self.gapAboveAuthor)
     }
 
@@ -154,7 +156,7 @@ public struct PostRules: Sendable {
         let authorOrigin = Point(x: ox + Self.contentInset, y: oy + g.authorTop)
         if let author = m.author {
             let rect = Rect(x: authorOrigin.x, y: authorOrigin.y, width: post.availableWidth, height: author.height)
-            elements.append(LayoutElement(id: "author", rect: rect, attributes: [("opacity", .number(f))]))
+            elements.append(LayoutElement(id: "author", rect: rect, attributes: [("opacity", .number(min(max(f, 0), 1)))]))
         }
 
         // Body and author exist only while the card is (partly) expanded; the seed draws them
