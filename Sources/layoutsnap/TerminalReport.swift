@@ -42,7 +42,7 @@ enum TerminalReport {
                 let missing = frames.filter { $0.status == .missing }
                 let failed = frames.filter { $0.status == .failed }
                 if !failed.isEmpty {
-                    let worst = failed.max { ($0.differentPixels ?? Int.max) < ($1.differentPixels ?? Int.max) }!
+                    let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!
                     Diagnostics.out("FAIL \(r.ref.id) \(state): \(ranges(failed.map(\.index))) \(failed.count == 1 ? "differs" : "differ") (\(failed.count == 1 ? "" : "most: frame \(worst.index), ")\(worst.detail ?? ""))")
                     if !worst.layoutChanges.isEmpty {
                         let shown = worst.layoutChanges.prefix(4).joined(separator: ", ")

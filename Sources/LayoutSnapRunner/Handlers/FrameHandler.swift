@@ -48,8 +48,6 @@ public struct FrameResult: Sendable, Hashable {
     public var status: FrameStatus
     /// A short explanation for anything but success ("1234 pixels differ").
     public var detail: String?
-    /// Verify: how many pixels differ.
-    public var differentPixels: Int?
     /// Where the frame's golden lives (relative to the goldens folder).
     public var goldenKey: String
     /// Verify failure: where the actual frame was written for inspection.
@@ -63,10 +61,10 @@ public struct FrameResult: Sendable, Hashable {
     /// Verify: elements that moved or resized against the golden layout.json ("body.y +4.00").
     public var layoutChanges: [String] = []
 
-    public init(state: String, index: Int, status: FrameStatus, detail: String? = nil, differentPixels: Int? = nil,
+    public init(state: String, index: Int, status: FrameStatus, detail: String? = nil,
                 goldenKey: String, actualPath: String? = nil, manifestEntry: GoldenManifest.Entry? = nil) {
         self.state = state; self.index = index; self.status = status; self.detail = detail
-        self.differentPixels = differentPixels; self.goldenKey = goldenKey; self.actualPath = actualPath
+        self.goldenKey = goldenKey; self.actualPath = actualPath
         self.manifestEntry = manifestEntry
     }
 }

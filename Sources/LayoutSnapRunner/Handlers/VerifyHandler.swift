@@ -68,7 +68,6 @@ public struct VerifyHandler: FrameHandler {
                                       maxChannelDifference: exact.maxChannelDifference,
                                       regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
                                       width: pixels.width, height: pixels.height)
-        result.differentPixels = diff.differentPixels
         // Without a tolerance the comparison is exact: any changed pixel fails, and the
         // perceptual figures only describe the change.
         let verdict: DiffVerdict = tolerance.map {
