@@ -54,3 +54,39 @@ final class LayoutCommandTests: XCTestCase {
         XCTAssertEqual(l.states[0].frames.map(\.index), [9])
     }
 }
+
+/// A transcript written from SPEC §4.1 alone, through the real command: offsets worked out by hand.
+final class TranscriptLayoutCommandTests: XCTestCase {
+    func testStickyTranscriptOffsets() throws {
+        let dir = try TempDir()
+        let file = try dir.write("t/live.json", """
+        {"kind": "transcript", "width": 390, "height": 200,
+         "text": "1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n9",
+         "steps": [{"scrollBy": -50}, {"append": "\\n10"}, {"scrollToBottom": true}]}
+        """)
+        let r = try CLI.run(["layout", file.path], in: dir.url)
+        XCTAssertEqual(r.status, 0, r.output)
+        struct L: Decodable {
+            struct S: Decodable { var name: String; var frames: [F] }
+            struct F: Decodable { var scroll: Scroll; var elements: [E] }
+            struct E: Decodable { var id: String; var rect: [Double]; var lines: Int? }
+            struct Scroll: Decodable { var offset: Double; var contentHeight: Double; var viewportHeight: Double; var following: Bool }
+            var states: [S]
+        }
+        let l = try JSONDecoder().decode(L.self, from: Data(r.stdout.utf8))
+        XCTAssertEqual(l.states.map(\.name), ["initial", "01-scroll", "02-append", "03-scrollToBottom"])
+        // 9 body lines: content 20.29 + 8 x 22 = 196.29, viewport 4 lines = 86.29, at the bottom: 110.
+        XCTAssertEqual(l.states[0].frames[0].scroll.offset, 110)
+        XCTAssertEqual(l.states[0].frames[0].scroll.viewportHeight, 86.29)
+        XCTAssertEqual(l.states[0].frames[0].elements.first { $0.id == "view" }?.rect, [16, 16, 358, 118.29])
+        XCTAssertEqual(l.states[1].frames[0].scroll.offset, 60)
+        XCTAssertFalse(l.states[1].frames[0].scroll.following)
+        // Sticky and scrolled up: the new line does not move the view.
+        XCTAssertEqual(l.states[2].frames.count, 1)
+        XCTAssertEqual(l.states[2].frames[0].scroll.offset, 60)
+        XCTAssertEqual(l.states[2].frames[0].scroll.contentHeight, 218.29)
+        XCTAssertEqual(l.states[2].frames[0].elements.first { $0.id == "text" }?.lines, 10)
+        XCTAssertEqual(l.states[3].frames.last?.scroll.offset, 132)
+        XCTAssertEqual(l.states[3].frames.last?.scroll.following, true)
+    }
+}

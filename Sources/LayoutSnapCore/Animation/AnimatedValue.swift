@@ -1,19 +1,38 @@
 /// A value animated the SwiftUI way: the model value jumps to each new target at once, and every
-/// animation still running adds its remaining part on top (`delta x (1 - progress)`). An
-/// interrupted animation is therefore never cancelled: it finishes underneath the new one.
+/// animation still running adds its remaining part on top. An interrupted animation is therefore
+/// never cancelled: it finishes underneath the new one.
+///
+/// The value keeps its whole history (every change with its start), so it can be asked for any
+/// time after all steps were applied: value(t) = initial + Σ delta x progress(t), where a change
+/// not started yet contributes nothing and a finished one its whole delta.
 public struct AnimatedValue: Sendable, Hashable {
-    struct Running: Sendable, Hashable {
+    struct Change: Sendable, Hashable {
         var start: Double
-        var from: Double
-        var to: Double
-        var curve: AnimationCurve
+        var delta: Double
+        /// nil: an immediate change.
+        var curve: AnimationCurve?
         var end: Double
+        /// When a jump froze it (a finger grabbing a scrolling view): its contribution stays at
+        /// what it was then.
+        var stopped: Double = .infinity
+
+        func progress(at time: Double) -> Double {
+            guard time >= start else { return 0 }
+            guard let curve else { return 1 }
+            let t = min(time, stopped)
+            return t >= end ? 1 : curve.progress(elapsed: t - start)
+        }
     }
 
+    private let initial: Double
+    private var changes: [Change] = []
+    /// The model value: where the value ends up once everything running has finished.
     public private(set) var target: Double
-    private var running: [Running] = []
 
-    public init(_ value: Double) { target = value }
+    public init(_ value: Double) {
+        initial = value
+        target = value
+    }
 
     /// Moves to `newTarget` at absolute time `time`; without a curve the change is immediate.
     /// A spring settles by SPEC §3.3's rule in canvas terms: `pointsPerUnit` says how many points
@@ -21,28 +40,37 @@ public struct AnimatedValue: Sendable, Hashable {
     /// `pixelsPerPoint` is the canvas scale.
     public mutating func set(_ newTarget: Double, at time: Double, curve: AnimationCurve?, pixelsPerPoint: Double = 1,
                              pointsPerUnit: Double = 1) {
-        // Finished animations are kept: value(at:) must stay right for earlier times too, and a
-        // finished one contributes nothing (progress 1).
-        defer { target = newTarget }
-        guard let curve, newTarget != target else { return }
-        let duration = curve.duration(distance: (newTarget - target) * pointsPerUnit, pixelsPerPoint: pixelsPerPoint)
-        guard duration > 0 else { return }
-        running.append(Running(start: time, from: target, to: newTarget, curve: curve, end: time + duration))
+        let delta = newTarget - target
+        guard delta != 0 else { return }
+        target = newTarget
+        guard let curve else {
+            changes.append(Change(start: time, delta: delta, curve: nil, end: time))
+            return
+        }
+        let duration = curve.duration(distance: delta * pointsPerUnit, pixelsPerPoint: pixelsPerPoint)
+        changes.append(Change(start: time, delta: delta, curve: duration > 0 ? curve : nil, end: time + duration))
     }
 
-    /// The presented value at absolute time `time`: the starting value plus each animation's
-    /// `delta x progress`; one that has not started yet contributes nothing.
-    public func value(at time: Double) -> Double {
-        var v = target
-        for r in running {
-            let elapsed = time - r.start
-            if elapsed >= r.end - r.start { continue }
-            let p = elapsed <= 0 ? 0 : r.curve.progress(elapsed: elapsed)
-            v -= (r.to - r.from) * (1 - p)
+    /// Jumps to `value` at `time`, freezing whatever was running there: from then on the value is
+    /// exactly `value` (until later changes). Earlier times keep their values.
+    public mutating func jump(to value: Double, at time: Double) {
+        for i in changes.indices where changes[i].end > time && changes[i].start < time {
+            changes[i].stopped = min(changes[i].stopped, time)
         }
+        let current = self.value(at: time)
+        changes.append(Change(start: time, delta: value - current, curve: nil, end: time))
+        target = value
+    }
+
+    /// The presented value at absolute time `time`.
+    public func value(at time: Double) -> Double {
+        var v = initial
+        for c in changes { v += c.delta * c.progress(at: time) }
         return v
     }
 
-    /// When the last running animation ends (or -infinity when nothing runs).
-    public var endTime: Double { running.map(\.end).max() ?? -Double.infinity }
+    /// When the last animation ends (or -infinity when nothing ever ran).
+    public var endTime: Double {
+        changes.filter { $0.curve != nil }.map { min($0.end, $0.stopped) }.max() ?? -Double.infinity
+    }
 }

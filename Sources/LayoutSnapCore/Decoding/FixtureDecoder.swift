@@ -73,8 +73,10 @@ public enum FixtureDecoder {
         switch kind {
         case .post:
             content = .post(try PostDecoder.decode(o, directory: directory))
-        case .transcript, .composer, .chat:
-            throw kindElement.error("kind \"\(kindName)\" is not supported by this version of layoutsnap yet (supported: post)")
+        case .transcript:
+            content = .transcript(try TranscriptDecoder.decode(o))
+        case .composer, .chat:
+            throw kindElement.error("kind \"\(kindName)\" is not supported by this version of layoutsnap yet (supported: post, transcript)")
         }
         try o.finish()
         try checkTextSize(element)
@@ -136,6 +138,18 @@ public enum FixtureDecoder {
 }
 
 extension ObjectReader {
+    /// A step's one event key among `names` (SPEC §3.3: each step is one event, plus `at`).
+    func stepEvent(_ names: [String], kind: String, step: JSONElement) throws(JSONDecodingError) -> String {
+        let present = names.filter { contains($0) }
+        guard let name = present.first else {
+            throw step.error("a \(kind) step needs one of: \(names.joined(separator: ", "))")
+        }
+        guard present.count == 1 else {
+            throw step.error("a step is one event; found \(present.joined(separator: " and "))")
+        }
+        return name
+    }
+
     /// The key's number within `range`, or nil when absent.
     func double(_ key: String, in range: ClosedRange<Double>, what: String) throws(JSONDecodingError) -> Double? {
         guard let element = optional(key) else { return nil }

@@ -7,6 +7,9 @@ public enum LayoutEngine {
         case let .post(post):
             let rules = try PostRules(post: post, canvas: fixture.canvas, measurer: measurer)
             states = try rules.states(fps: fixture.fps, palette: fixture.palette)
+        case let .transcript(transcript):
+            states = try TranscriptRules(transcript: transcript, canvas: fixture.canvas)
+                .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
         }
         return FixtureLayout(fixtureID: fixture.id, canvas: fixture.canvas, states: states)
     }

@@ -22,6 +22,7 @@ public struct Tolerance: Sendable, Hashable {
 /// The kind-specific part of a fixture.
 public enum FixtureContent: Sendable {
     case post(PostFixture)
+    case transcript(TranscriptFixture)
 }
 
 /// A decoded, validated fixture (SPEC §3).
@@ -51,6 +52,7 @@ public struct Fixture: Sendable {
     public func imageSource(path: String) -> (written: String, line: Int, column: Int)? {
         switch content {
         case let .post(post): post.image?.path == path ? post.image?.source : nil
+        case .transcript: nil
         }
     }
 
@@ -65,6 +67,9 @@ public struct Fixture: Sendable {
             case .spring: perStep = fps + 1
             }
             return 1 + Double(post.steps.count) * perStep
+        case let .transcript(t):
+            // A default-spring scroll settles in well under a second.
+            return 1 + Double(t.steps.count) * (0.8 * fps + 1)
         }
     }
 

@@ -52,13 +52,8 @@ enum PostDecoder {
 
     static func decodeStep(_ element: JSONElement) throws(JSONDecodingError) -> PostStep {
         let o = try element.object()
-        let events = PostEvent.allCases.filter { o.contains($0.rawValue) }
-        guard let event = events.first else {
-            throw element.error("a post step needs one of: \(PostEvent.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        guard events.count == 1 else {
-            throw element.error("a step is one event; found \(events.map(\.rawValue).joined(separator: " and "))")
-        }
+        let name = try o.stepEvent(PostEvent.allCases.map(\.rawValue), kind: "post", step: element)
+        let event = PostEvent(rawValue: name)!
         try o.required(event.rawValue).isTrue()
         let at = try o.double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
         try o.finish()

@@ -5,6 +5,8 @@ extension PostRules {
         var f = AnimatedValue(post.expanded ? 1 : 0)
         var schedules = [Timeline.Schedule(start: 0, settle: 0)]
         var names = ["initial"]
+        // Each state is drawn with f as its own step left it (see TranscriptRules).
+        var snapshots = [f]
         for (i, step) in post.steps.enumerated() {
             let previousStart = schedules[schedules.count - 1].start
             let start = step.at.map { previousStart + $0 } ?? max(previousStart, f.endTime)
@@ -13,15 +15,16 @@ extension PostRules {
                   pointsPerUnit: max(abs(expandedCardHeight - Self.compactHeight), 1))
             schedules.append(Timeline.Schedule(start: start, settle: max(start, f.endTime)))
             names.append(StateNaming.name(index: i + 1, event: step.event.rawValue))
+            snapshots.append(f)
         }
         let count = Timeline.frameCount(schedules: schedules, fps: fps)
         if count > Double(Limits.maxFramesPerFixture) {
             throw LayoutError(path: "$.steps", message: "the steps produce \(count.formattedCount) frames, more than the limit of \(Limits.maxFramesPerFixture); lower fps or the durations")
         }
         let samples = Timeline.samples(schedules: schedules, fps: fps)
-        return zip(names, samples).map { name, frames in
-            StateLayout(name: name, frames: frames.map { s in
-                frame(index: s.index, time: s.time, f: f.value(at: s.absolute), palette: palette)
+        return names.indices.map { i in
+            StateLayout(name: names[i], frames: samples[i].map { s in
+                frame(index: s.index, time: s.time, f: snapshots[i].value(at: s.absolute), palette: palette)
             })
         }
     }

@@ -1,0 +1,145 @@
+/// The transcript's rules (SPEC §4.1, seed 000). The view sits at (margin, margin), as wide as
+/// the canvas less two margins; inside its padding, a viewport of clamp(lines, 1, maxLines) whole
+/// lines shows the text, scrolled by `offset` from the top of the content.
+public struct TranscriptRules: Sendable {
+    public let transcript: TranscriptFixture
+    public let canvas: Canvas
+
+    /// What is measured once per text (once per state that changes it).
+    public struct Content: Sendable {
+        public var text: StyledText
+        public var lines: Int
+        public var contentHeight: Double
+        public var viewportHeight: Double
+        public var maxOffset: Double { max(0, contentHeight - viewportHeight) }
+    }
+
+    public init(transcript: TranscriptFixture, canvas: Canvas) {
+        self.transcript = transcript
+        self.canvas = canvas
+    }
+
+    public var view: Rect {
+        Rect(x: transcript.margin, y: transcript.margin, width: max(canvas.width - 2 * transcript.margin, 1), height: 0)
+    }
+
+    public var contentWidth: Double { max(view.width - 2 * transcript.padding, 1) }
+
+    public func content(_ text: String, measurer: some TextMeasuring) throws -> Content {
+        let styled = StyledText(markup: text, font: transcript.font, width: contentWidth)
+        let lines = max(try measurer.measure(styled).lineCount, 1)
+        // Whole lines only: the seed divides heights, which clips the last line when the leading
+        // exceeds the natural line; SPEC §4.1 clamps by line count.
+        let visible = min(lines, transcript.maxLines)
+        return Content(text: styled, lines: lines, contentHeight: LineMetrics.height(lines: lines, font: transcript.font),
+                       viewportHeight: LineMetrics.height(lines: visible, font: transcript.font))
+    }
+
+    /// One state as the steps left it: its text, whether it follows, and the scroll it animates.
+    struct StateInfo {
+        var name: String
+        var content: Content
+        var following: Bool
+        var from: Double
+        var to: Double
+        var animates: Bool
+    }
+
+    /// The default spring of iOS 17's `withAnimation`.
+    public static let scrollCurve = AnimationCurve.spring(.default)
+
+    public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
+        var text = transcript.text
+        var content = try content(text, measurer: measurer)
+        // It opens showing the last lines, following.
+        var offset = AnimatedValue(content.maxOffset)
+        var following = true
+        var infos = [StateInfo(name: "initial", content: content, following: true, from: content.maxOffset, to: content.maxOffset, animates: false)]
+        var schedules = [Timeline.Schedule(start: 0, settle: 0)]
+        // Each state is drawn with the value as its own step left it: a later step's change at
+        // the very moment this state settles must not leak into its last frame.
+        var snapshots = [offset]
+
+        for (i, step) in transcript.steps.enumerated() {
+            let previousStart = schedules[schedules.count - 1].start
+            let start = step.at.map { previousStart + $0 } ?? max(previousStart, offset.endTime)
+            let from = offset.value(at: start)
+            switch step.event {
+            case let .append(more):
+                // Sticky: follow only if the view was at the bottom (or on its way there).
+                let wasFollowing = following
+                text += more
+                content = try self.content(text, measurer: measurer)
+                if !transcript.sticky || wasFollowing {
+                    offset.set(content.maxOffset, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
+                    following = true
+                } else {
+                    following = false
+                }
+            case let .scrollBy(dy):
+                // A drag moves the content at once and stops any scroll animation.
+                let target = min(max(from + dy, 0), content.maxOffset)
+                offset.jump(to: target, at: start)
+                following = target >= content.maxOffset - 1
+            case .scrollToBottom:
+                offset.set(content.maxOffset, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
+                following = true
+            }
+            let settle = max(start, offset.endTime)
+            schedules.append(Timeline.Schedule(start: start, settle: settle))
+            snapshots.append(offset)
+            infos.append(StateInfo(name: StateNaming.name(index: i + 1, event: step.event.name), content: content,
+                                   following: following, from: from, to: offset.target, animates: settle > start))
+        }
+
+        let count = Timeline.frameCount(schedules: schedules, fps: fps)
+        if count > Double(Limits.maxFramesPerFixture) {
+            throw LayoutError(path: "$.steps", message: "the steps produce \(count.formattedCount) frames, more than the limit of \(Limits.maxFramesPerFixture)")
+        }
+        let samples = Timeline.samples(schedules: schedules, fps: fps)
+        return infos.indices.map { i in
+            let info = infos[i], schedule = schedules[i]
+            return StateLayout(name: info.name, frames: samples[i].map { s in
+                let o = snapshots[i].value(at: s.absolute)
+                let moving = info.animates && s.absolute < schedule.settle
+                let span = info.to - info.from
+                let progress = abs(span) < 1e-9 ? 1 : min(max((o - info.from) / span, 0), 1)
+                return frame(index: s.index, time: s.time, progress: progress, offset: o, content: info.content,
+                             following: info.following, scrolling: moving, palette: palette)
+            })
+        }
+    }
+
+    public func frame(index: Int, time: Double, progress: Double, offset: Double, content: Content, following: Bool,
+                      scrolling: Bool, palette: Palette) -> LayoutFrame {
+        let p = transcript.padding
+        let viewRect = Rect(x: view.x, y: view.y, width: view.width, height: content.viewportHeight + 2 * p)
+        let viewport = Rect(x: view.x + p, y: view.y + p, width: contentWidth, height: content.viewportHeight)
+        let textRect = Rect(x: viewport.x, y: viewport.y - offset, width: contentWidth, height: content.contentHeight)
+        var ops: [DrawOp] = [.fill(palette.canvas)]
+        let boxes = LineMetrics.boxes(lines: content.lines, font: transcript.font)
+        ops.append(.text(TextDraw(text: content.text, origin: Point(x: textRect.x, y: textRect.y), baselines: boxes.baselines,
+                                  color: palette.text, clip: viewport)))
+        let scrollable = content.maxOffset > 0
+        let showIndicator = scrollable && (transcript.indicators == .always || (transcript.indicators == .scrolling && scrolling))
+        if showIndicator {
+            ops.append(.roundedRect(Self.indicator(viewport: viewport, offset: offset, content: content), cornerRadius: 1.5,
+                                    fill: palette.text.opacity(0.35), continuous: false))
+        }
+        return LayoutFrame(index: index, time: time, progress: progress, elements: [
+            LayoutElement(id: "view", rect: viewRect),
+            LayoutElement(id: "viewport", rect: viewport),
+            LayoutElement(id: "text", rect: textRect, attributes: [("lines", .int(content.lines))]),
+        ], scroll: ScrollInfo(offset: offset, contentHeight: content.contentHeight, viewportHeight: content.viewportHeight,
+                              following: following), drawList: ops)
+    }
+
+    /// UIKit's vertical indicator: 3 pt wide, 3 pt from the viewport's right edge, as long as the
+    /// visible fraction of the content (at least 12 pt), moving with the offset.
+    static func indicator(viewport: Rect, offset: Double, content: Content) -> Rect {
+        let length = max(viewport.height * viewport.height / content.contentHeight, 12)
+        let travel = max(viewport.height - length, 0)
+        let fraction = content.maxOffset > 0 ? min(max(offset / content.maxOffset, 0), 1) : 0
+        return Rect(x: viewport.maxX - 6, y: viewport.y + travel * fraction, width: 3, height: length)
+    }
+}
