@@ -167,9 +167,18 @@ public final class TextEngine: TextMeasuring {
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, grouped ? 1 : color.alpha)
         var node = pango_layout_get_lines_readonly(cached.layout)
         var index = 0
+        // Lines wholly outside the clip paint nothing: skip them (a long scrolled transcript
+        // shows a few of its lines). A font size of slack above and below covers tall glyphs.
+        let size = draw.text.font.size
         while let current = node, index < draw.baselines.count, index < cached.measured.lines.count {
             let line = current.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
-            cairo_move_to(cr, draw.origin.x + cached.measured.lines[index].x, draw.origin.y + draw.baselines[index])
+            let baseline = draw.origin.y + draw.baselines[index]
+            if let clip = draw.clip, baseline + size < clip.minY || baseline - 2 * size > clip.maxY {
+                node = current.pointee.next
+                index += 1
+                continue
+            }
+            cairo_move_to(cr, draw.origin.x + cached.measured.lines[index].x, baseline)
             pango_cairo_show_layout_line(cr, line)
             node = current.pointee.next
             index += 1
