@@ -116,3 +116,61 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("record the goldens first"), r.output)
     }
 }
+
+/// Bad goldens and report folders that are not layoutsnap's.
+final class GoldenRobustnessTests: XCTestCase {
+    func recorded() throws -> TempDir {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        return dir
+    }
+
+    /// A broken manifest is never trusted: verify warns and decodes every golden; record rebuilds it.
+    func testCorruptManifestIsNotTrustedAndIsRebuilt() throws {
+        let dir = try recorded()
+        try dir.write("Goldens/manifest.json", "{ not json")
+        let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(verify.status, 0, verify.output)
+        XCTAssertTrue(verify.stderr.contains("manifest.json: invalid JSON"), verify.output)
+        XCTAssertTrue(verify.stderr.contains("every golden will be decoded"), verify.output)
+        let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(record.status, 0, record.output)
+        XCTAssertTrue(record.stdout.contains("0 recorded"), "no golden rewritten: \(record.output)")
+        let manifest = try String(contentsOf: dir.path("Goldens/manifest.json"), encoding: .utf8)
+        XCTAssertTrue(manifest.contains("cards/small/01-expand/006.png"), manifest)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+    }
+
+    /// Something that exists where a golden should be but cannot be read is bad input (2), not a
+    /// missing golden (1).
+    func testAGoldenThatCannotBeReadIsUnreadable() throws {
+        let dir = try recorded()
+        let golden = dir.path("Goldens/cards/small/initial/000.png")
+        try FileManager.default.removeItem(at: golden)
+        try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
+        let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("unreadable golden cards/small/initial/000.png: cannot be read"), r.output)
+    }
+
+    /// `--report` pointing at a folder of the user's own never deletes what layoutsnap did not write.
+    func testReportIntoAForeignFolderKeepsItsFiles() throws {
+        let dir = try recorded()
+        try dir.write("mine/diff/notes.txt", "keep me")
+        try dir.write("mine/actual/photo.txt", "keep me too")
+        try dir.write("Fixtures/cards/small.json", smallPost(title: "Changed"))
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress", "--report", "mine"], in: dir.url).status, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("mine/diff/notes.txt").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("mine/actual/photo.txt").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("mine/index.html").path))
+        // Its own report it does clear: a later passing run leaves no stale failure images.
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+        try dir.write("Fixtures/cards/small.json", smallPost(title: "Changed"))
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 1)
+        try dir.write("Fixtures/cards/small.json", smallPost())
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path(".layoutsnap/report/actual").path))
+    }
+}

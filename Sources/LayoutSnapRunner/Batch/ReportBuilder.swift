@@ -13,8 +13,12 @@ public struct ReportBuilder {
         self.reportDirectory = reportDirectory; self.goldens = goldens
     }
 
-    /// Removes what an earlier verify left in the report folder, and only that.
+    /// Removes what an earlier verify left in the report folder, and only that: only when the
+    /// folder holds a layoutsnap results.json, so `--report .` or a folder of the user's own never
+    /// loses an `actual/` or `diff/` that layoutsnap did not write.
     public func clearPrevious() {
+        guard let data = FileManager.default.contents(atPath: reportDirectory + "/results.json"),
+              let previous = try? ResultsJSON.decode(data), previous.tool == "layoutsnap" else { return }
         for item in ["actual", "expected", "diff", "index.html", "results.json"] {
             try? FileManager.default.removeItem(atPath: reportDirectory + "/" + item)
         }

@@ -23,22 +23,28 @@ public struct VerifyHandler: FrameHandler {
         var result = FrameResult(state: state, index: frame.index, status: .passed, goldenKey: key)
         let path = goldens + "/" + key
         guard let data = FileManager.default.contents(atPath: path) else {
-            result.status = .missing
-            result.detail = FileManager.default.fileExists(atPath: path) ? "golden cannot be read" : "no golden"
+            // Something is there but cannot be read (a folder, no permission): bad input, not a
+            // golden to record.
+            let exists = FileManager.default.fileExists(atPath: path)
+            result.status = exists ? .unreadable : .missing
+            result.detail = exists ? "unreadable golden \(key): cannot be read" : "no golden"
             result.actualPath = writePNG(pixels, to: "actual/" + key)
             return result
         }
-        let bytes = [UInt8](data)
-        let rendered = pixels.hash
+        // The fast path hashes the file where it lies; its bytes are copied only to be decoded.
         if let entry = manifest?.frames[key],
-           entry.pixels == PixelHash.hex(rendered),
-           entry.file == bytes.withUnsafeBytes({ PixelHash.hex(PixelHash.ofBytes($0)) }) {
+           entry.pixels == PixelHash.hex(pixels.hash),
+           entry.file == data.withUnsafeBytes({ PixelHash.hex(PixelHash.ofBytes($0)) }) {
             return result
         }
+        // Data.withUnsafeBytes only rethrows untyped errors: carry the typed one out as a Result.
+        let decoded = data.withUnsafeBytes { buffer in
+            Result { () throws(PNGError) in try PNGDecoder.decode(buffer, maxPixels: Limits.maxGoldenPixels) }
+        }
         let golden: PixelImage
-        do {
-            golden = try PNGDecoder.decode(bytes, maxPixels: Limits.maxGoldenPixels)
-        } catch {
+        switch decoded {
+        case let .success(image): golden = image
+        case let .failure(error):
             result.status = .unreadable
             result.detail = "unreadable golden \(key): \(error.description)"
             result.actualPath = writePNG(pixels, to: "actual/" + key)
