@@ -116,7 +116,10 @@ public final class FrameRenderer {
     }
 
     private func surface(for source: ImageSource) throws(RenderError) -> CairoSurface {
-        guard case let .file(path) = source else { fatalError("unreachable") }
+        let path: String
+        switch source {
+        case let .file(file): path = file
+        }
         if let cached = images[path] { return cached }
         let image = try imageLoader(path)
         let target = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: image.width, height: image.height)

@@ -8,8 +8,6 @@ public struct FixtureOverrides: Sendable, Hashable {
         self.device = device; self.scale = scale; self.fps = fps
     }
 
-    public var isEmpty: Bool { device == nil && scale == nil && fps == nil }
-
     /// A device replaces the canvas (size and scale); `scale` and `fps` replace theirs. The canvas
     /// limits are checked again.
     public func apply(to fixture: Fixture) throws(FixtureError) -> Fixture {

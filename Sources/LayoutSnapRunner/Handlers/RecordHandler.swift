@@ -20,15 +20,14 @@ public struct RecordHandler: FrameHandler {
         var result = FrameResult(state: state, index: frame.index, status: .unchanged, goldenKey: key)
 
         if let data = FileManager.default.contents(atPath: path) {
-            let bytes = [UInt8](data)
-            let fileHash = bytes.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
+            let fileHash = data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
             let entry = GoldenManifest.Entry(pixels: pixelHash, file: fileHash, width: pixels.width, height: pixels.height)
             if manifest?.frames[key] == entry {
                 result.manifestEntry = entry
                 return result
             }
             // Not vouched for by the manifest: decode and compare before deciding to rewrite.
-            if let golden = try? PNGDecoder.decode(bytes, maxPixels: Limits.maxGoldenPixels),
+            if let golden = try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels),
                golden.width == pixels.width, golden.height == pixels.height,
                golden.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 {
                 result.manifestEntry = entry
