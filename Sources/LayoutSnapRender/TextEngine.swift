@@ -10,10 +10,20 @@ public final class TextEngine: TextMeasuring {
     final class CachedLayout {
         let layout: OpaquePointer
         let measured: MeasuredText
+        /// The text Pango holds (NUL replaced, same characters as `plainText`): offsets in
+        /// characters become byte indices through it.
+        let string: String
 
-        init(layout: OpaquePointer, measured: MeasuredText) {
+        init(layout: OpaquePointer, measured: MeasuredText, string: String) {
             self.layout = layout
             self.measured = measured
+            self.string = string
+        }
+
+        /// The UTF-8 byte index of character `offset` (clamped to the text).
+        func byteIndex(_ offset: Int) -> Int32 {
+            let index = string.index(string.startIndex, offsetBy: max(0, offset), limitedBy: string.endIndex) ?? string.endIndex
+            return Int32(string.utf8.distance(from: string.utf8.startIndex, to: index))
         }
 
         deinit { layoutsnap_g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -59,6 +69,57 @@ public final class TextEngine: TextMeasuring {
 
     public func measure(_ text: StyledText) throws -> MeasuredText {
         try layout(for: text).measured
+    }
+
+    public func caret(in text: StyledText, at offset: Int) throws -> CaretPosition {
+        let cached = try layout(for: text)
+        let index = cached.byteIndex(offset)
+        var line: Int32 = 0
+        var lineX: Int32 = 0
+        // Not trailing: at a soft break the caret goes to the line that starts there.
+        pango_layout_index_to_line_x(cached.layout, index, 0, &line, &lineX)
+        // The strong cursor is in layout coordinates (alignment and bidi included).
+        var strong = PangoRectangle()
+        var weak = PangoRectangle()
+        pango_layout_get_cursor_pos(cached.layout, index, &strong, &weak)
+        return CaretPosition(line: Int(line), x: layoutsnap_pango_units_to_double(strong.x))
+    }
+
+    public func spans(in text: StyledText, from start: Int, to end: Int) throws -> [LineSpan] {
+        let cached = try layout(for: text)
+        let first = cached.byteIndex(start), last = cached.byteIndex(end)
+        guard last > first else { return [] }
+        var spans: [LineSpan] = []
+        var node = pango_layout_get_lines_readonly(cached.layout)
+        var index = 0
+        while let current = node {
+            let line = current.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
+            let lineStart = line.pointee.start_index, lineEnd = lineStart + line.pointee.length
+            // A range that starts at a line's end still covers its line break there.
+            if first <= lineEnd && last > lineStart {
+                var ranges: UnsafeMutablePointer<Int32>?
+                var count: Int32 = 0
+                pango_layout_line_get_x_ranges(line, first, last, &ranges, &count)
+                if let ranges {
+                    for k in 0..<Int(count) {
+                        let x0 = layoutsnap_pango_units_to_double(ranges[2 * k])
+                        let x1 = layoutsnap_pango_units_to_double(ranges[2 * k + 1])
+                        guard x1 > x0 else { continue }
+                        // Pango reports the glyphs and the stretch to the trailing edge as two
+                        // adjacent ranges: one span each.
+                        if let last = spans.last, last.line == index, abs(last.x + last.width - x0) < 1e-6 {
+                            spans[spans.count - 1].width = x1 - last.x
+                        } else {
+                            spans.append(LineSpan(line: index, x: x0, width: x1 - x0))
+                        }
+                    }
+                    g_free(ranges)
+                }
+            }
+            node = current.pointee.next
+            index += 1
+        }
+        return spans
     }
 
     func layout(for text: StyledText) throws(RenderError) -> CachedLayout {
@@ -137,7 +198,7 @@ public final class TextEngine: TextMeasuring {
 
         let rtl = pango_find_base_dir(utf8, -1) == PANGO_DIRECTION_RTL
         let measured = MeasuredText(lines: lines, truncated: pango_layout_is_ellipsized(layout) != 0, rightToLeft: rtl)
-        return CachedLayout(layout: layout, measured: measured)
+        return CachedLayout(layout: layout, measured: measured, string: utf8)
     }
 
     /// Draws `draw` with each line's baseline where the rules put it (iOS metrics), ignoring
