@@ -74,6 +74,12 @@ public final class FrameRenderer {
             addPath(RoundedRectPath.path(rect, radius: radius, continuous: continuous), cr)
             cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
             cairo_fill(cr)
+        case let .strokeRoundedRect(rect, radius, color, lineWidth, continuous):
+            guard rect.width > 0, rect.height > 0, lineWidth > 0 else { return }
+            addPath(RoundedRectPath.path(rect, radius: radius, continuous: continuous), cr)
+            cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+            cairo_set_line_width(cr, lineWidth)
+            cairo_stroke(cr)
         case let .shadow(rect, radius, blur, color):
             try paintShadow(rect: rect, radius: radius, blur: blur, color: color, cr)
         case let .image(source, rect, radius, opacity):

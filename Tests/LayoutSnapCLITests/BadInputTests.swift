@@ -65,4 +65,22 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(missing.status, 2, missing.output)
         XCTAssertTrue(missing.stderr.contains("no/such/path: no such file or folder"), missing.output)
     }
+
+    func testComposerMistakesNameTheirPath() throws {
+        let r = try runBatch([
+            "pattern.json": #"{"kind": "composer", "height": 600, "pattern": "([a-z"}"#,
+            "select.json": #"{"kind": "composer", "height": 600, "text": "abc", "steps": [{"type": "d"}, {"select": [2, 9]}]}"#,
+            "keyboard.json": #"{"kind": "composer", "height": 600, "steps": [{"keyboard": "up"}]}"#,
+            "short.json": #"{"kind": "composer", "height": 300}"#,
+            "selection.json": #"{"kind": "composer", "text": "ab", "selection": [1, 5]}"#,
+        ])
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("pattern.json:1:"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.pattern: \"([a-z\" is not a valid regular expression"), r.output)
+        XCTAssertTrue(r.stderr.contains("select.json: $.steps[1].select: the selection [2, 9] ends past the text, which has 4 characters at this step"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.steps[0].keyboard: expected \"show\" or \"hide\", found \"up\""), r.output)
+        XCTAssertTrue(r.stderr.contains("short.json: $.height: the canvas is 300 pt tall"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.selection: the selection ends at 5, past the end of the text (2 characters)"), r.output)
+        XCTAssertTrue(r.stdout.contains("8 passed, 0 failed, 5 errors"), r.output)
+    }
 }

@@ -89,4 +89,56 @@ final class TranscriptLayoutCommandTests: XCTestCase {
         XCTAssertEqual(l.states[3].frames.last?.scroll.offset, 132)
         XCTAssertEqual(l.states[3].frames.last?.scroll.following, true)
     }
+
+    /// A composer written from SPEC §4.2 alone: 9 lines of body with lineSpacing 2 in a 5-line
+    /// field (20.29 + 4 x 24 + 16 = 132.29 tall at (16, 16), 361 wide on an iPhone 15). The caret
+    /// at the end (line 8: 8 + 8 x 24 = 200 in the content) wants 200 + 20.29 + 18 - 132.29 = 106
+    /// of scroll; the content (228.29) allows 96.
+    func testComposerCaretAndScroll() throws {
+        let dir = try TempDir()
+        let file = try dir.write("c/field.json", """
+        {"kind": "composer", "text": "1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n9", "suggestions": ["ten"],
+         "steps": [{"select": [8, 8]}, {"scrollBy": -100}, {"compose": "x"}, {"insertSuggestion": "ten"}, {"commit": true}]}
+        """)
+        let r = try CLI.run(["layout", file.path], in: dir.url)
+        XCTAssertEqual(r.status, 0, r.output)
+        struct L: Decodable {
+            struct S: Decodable { var name: String; var note: String?; var frames: [F] }
+            struct F: Decodable { var scroll: Scroll; var elements: [E] }
+            struct E: Decodable {
+                var id: String; var rect: [Double]; var value: String?; var selection: [Int]?; var marked: [Int]?
+                var visible: Bool?; var words: [String]?
+            }
+            struct Scroll: Decodable { var offset: Double; var contentHeight: Double; var viewportHeight: Double; var following: Bool }
+            var states: [S]
+        }
+        let l = try JSONDecoder().decode(L.self, from: Data(r.stdout.utf8))
+        func el(_ s: Int, _ id: String) -> L.E { l.states[s].frames[0].elements.first { $0.id == id }! }
+        func scroll(_ s: Int) -> L.Scroll { l.states[s].frames[0].scroll }
+        XCTAssertEqual(l.states.map(\.name), ["initial", "01-select", "02-scroll", "03-compose", "04-insertSuggestion", "05-commit"])
+        XCTAssertEqual(el(0, "field").rect, [16, 16, 361, 132.29])
+        XCTAssertEqual(scroll(0).offset, 96)
+        XCTAssertEqual(scroll(0).contentHeight, 228.29)
+        XCTAssertEqual(scroll(0).viewportHeight, 132.29)
+        XCTAssertEqual(el(0, "caret").rect[1], 16 + 200 - 96)
+        XCTAssertEqual(el(0, "caret").rect[2...], [2, 20.29])
+        // Line 4 ("5" at offset 8) is at 8 + 96 = 104: with 12 pt of room it scrolls to 92.
+        XCTAssertEqual(scroll(1).offset, 92)
+        XCTAssertEqual(el(1, "caret").rect[1], 16 + 104 - 92)
+        // The drag is clamped at the top and kept; marked text brings the caret back, from below
+        // this time: 104 + 20.29 + 18 - 132.29 = 10.
+        XCTAssertEqual(scroll(2).offset, 0)
+        XCTAssertFalse(scroll(2).following)
+        XCTAssertEqual(scroll(3).offset, 10)
+        XCTAssertTrue(scroll(3).following)
+        XCTAssertEqual(el(3, "text").value, "1\n2\n3\n4\nx5\n6\n7\n8\n9")
+        XCTAssertEqual(el(3, "text").marked, [8, 9])
+        XCTAssertEqual(l.states[4].note, "insertSuggestion ignored: marked text is active")
+        XCTAssertEqual(el(4, "text").value, el(3, "text").value)
+        XCTAssertNil(el(5, "text").marked)
+        XCTAssertEqual(el(5, "suggestions").words, ["ten"])
+        // The keyboard is up: 852 - 336; the strip sits on it.
+        XCTAssertEqual(el(0, "keyboard").rect, [0, 516, 393, 336])
+        XCTAssertEqual(el(0, "suggestions").rect, [0, 472, 393, 44])
+    }
 }

@@ -42,6 +42,16 @@ public struct Timeline: Sendable {
         lastIndices(schedules: schedules, fps: fps).reduce(0) { $0 + $1 + 1 }
     }
 
+    /// The sample times of every state, after checking the frame limit (SPEC §10): too many frames
+    /// is an error at `$.steps`, with `advice` on what to lower.
+    public static func checkedSamples(schedules: [Schedule], fps: Double, advice: String = "lower fps") throws(LayoutError) -> [[Sample]] {
+        let count = frameCount(schedules: schedules, fps: fps)
+        if count > Double(maxFramesPerFixture) {
+            throw LayoutError(path: "$.steps", message: "the steps produce \(count.formattedCount) frames, more than the limit of \(maxFramesPerFixture); \(advice)")
+        }
+        return samples(schedules: schedules, fps: fps)
+    }
+
     /// The sample times of every state. Call only after `frameCount` passed the limit.
     public static func samples(schedules: [Schedule], fps: Double) -> [[Sample]] {
         zip(schedules, lastIndices(schedules: schedules, fps: fps)).map { s, last in

@@ -75,8 +75,10 @@ public enum FixtureDecoder {
             content = .post(try PostDecoder.decode(o, directory: directory))
         case .transcript:
             content = .transcript(try TranscriptDecoder.decode(o))
-        case .composer, .chat:
-            throw kindElement.error("kind \"\(kindName)\" is not supported by this version of layoutsnap yet (supported: post, transcript)")
+        case .composer:
+            content = .composer(try ComposerDecoder.decode(o))
+        case .chat:
+            throw kindElement.error("kind \"\(kindName)\" is not supported by this version of layoutsnap yet (supported: post, transcript, composer)")
         }
         try o.finish()
         try checkTextSize(element)

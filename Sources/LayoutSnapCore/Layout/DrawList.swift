@@ -27,6 +27,8 @@ public enum DrawOp: Sendable, Hashable {
     case fill(Color)
     /// A rounded rectangle filled with a colour. `continuous` gives iOS's squircle corners.
     case roundedRect(Rect, cornerRadius: Double, fill: Color, continuous: Bool)
+    /// The outline of a rounded rectangle, centred on its edge as SwiftUI's `.stroke()` draws it.
+    case strokeRoundedRect(Rect, cornerRadius: Double, color: Color, lineWidth: Double, continuous: Bool)
     /// The blurred shadow of a rounded rectangle (`.shadow(radius:)`: Gaussian, sigma ≈ radius).
     case shadow(Rect, cornerRadius: Double, blur: Double, color: Color)
     /// An image scaled to fill `rect` (aspect-fill, centred) and clipped to its rounded corners.

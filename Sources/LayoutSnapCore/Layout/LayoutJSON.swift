@@ -9,8 +9,7 @@ public enum LayoutJSON {
 
     public static func json(_ layout: FixtureLayout, state: String? = nil, frame: Int? = nil) -> JSONOutput {
         let states = layout.states.filter { state == nil || $0.name == state }.map { s -> JSONOutput in
-            .object([
-                ("name", .string(s.name)),
+            .object([("name", .string(s.name))] + (s.note.map { [("note", JSONOutput.string($0))] } ?? []) + [
                 ("frames", .array(s.frames.filter { frame == nil || $0.index == frame }.map(json))),
             ])
         }
@@ -50,6 +49,8 @@ public enum LayoutJSON {
             case let .bool(b): object.append((key, .bool(b)))
             case let .string(s): object.append((key, .string(s)))
             case let .ints(list): object.append((key, .array(list.map { .int($0) })))
+            case let .strings(list): object.append((key, .array(list.map { .string($0) })))
+            case .null: object.append((key, .null))
             }
         }
         return .object(object)

@@ -5,6 +5,9 @@ public enum LayoutValue: Sendable, Hashable {
     case bool(Bool)
     case string(String)
     case ints([Int])
+    case strings([String])
+    /// A fact that does not apply now (no marked text).
+    case null
 }
 
 /// One element of a frame's layout (SPEC §5): an id, a rect in canvas points, and extra facts.
@@ -64,8 +67,11 @@ public struct LayoutFrame: Sendable, Hashable {
 public struct StateLayout: Sendable, Hashable {
     public var name: String
     public var frames: [LayoutFrame]
+    /// Why the step changed nothing, when it was ignored ("insertSuggestion ignored: marked text
+    /// is active").
+    public var note: String?
 
-    public init(name: String, frames: [LayoutFrame]) { self.name = name; self.frames = frames }
+    public init(name: String, frames: [LayoutFrame], note: String? = nil) { self.name = name; self.frames = frames; self.note = note }
 }
 
 public struct Canvas: Sendable, Hashable {

@@ -23,6 +23,7 @@ public struct Tolerance: Sendable, Hashable {
 public enum FixtureContent: Sendable {
     case post(PostFixture)
     case transcript(TranscriptFixture)
+    case composer(ComposerFixture)
 }
 
 /// A decoded, validated fixture (SPEC §3).
@@ -52,7 +53,7 @@ public struct Fixture: Sendable {
     public func imageSource(path: String) -> (written: String, line: Int, column: Int)? {
         switch content {
         case let .post(post): post.image?.path == path ? post.image?.source : nil
-        case .transcript: nil
+        case .transcript, .composer: nil
         }
     }
 
@@ -70,6 +71,10 @@ public struct Fixture: Sendable {
         case let .transcript(t):
             // A default-spring scroll settles in well under a second.
             return 1 + Double(t.steps.count) * (0.8 * fps + 1)
+        case let .composer(c):
+            // Only the keyboard animates (about half a second); edits are single frames.
+            let keyboardSteps = c.steps.filter { if case .keyboard = $0.event { true } else { false } }.count
+            return 1 + Double(c.steps.count) + Double(keyboardSteps) * 0.5 * fps
         }
     }
 

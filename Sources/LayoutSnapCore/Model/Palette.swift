@@ -6,8 +6,18 @@ public struct Palette: Sendable, Hashable {
     public var accent: Color
     public var bubbleGray: Color
     public var separator: Color
-    /// SwiftUI's `Color.gray` (systemGray), used for image placeholders.
+    /// SwiftUI's `Color.gray` (systemGray), used for image placeholders and the field's border.
     public var gray: Color
+    /// systemRed: the border of a field whose text does not match its pattern.
+    public var red: Color = Color(hex: 0xFF3B30)
+    /// The text field's own background (systemBackground in light, the grouped cell grey in dark).
+    public var field: Color = Color(hex: 0xFFFFFF)
+    /// The keyboard and the suggestion strip attached to it, its letter keys, its function keys
+    /// and the suggestion chips. Not in SPEC §4.5: measured by eye from iOS 17 screenshots.
+    public var keyboard: Color = Color(hex: 0xD1D4D9)
+    public var key: Color = Color(hex: 0xFFFFFF)
+    public var functionKey: Color = Color(hex: 0xABB0BA)
+    public var chip: Color = Color(hex: 0xFFFFFF)
 
     public static let light = Palette(
         canvas: Color(hex: 0xF2F2F7), text: Color(hex: 0x000000),
@@ -17,7 +27,9 @@ public struct Palette: Sendable, Hashable {
     public static let dark = Palette(
         canvas: Color(hex: 0x000000), text: Color(hex: 0xFFFFFF),
         secondary: Color(hex: 0xEBEBF599, hasAlpha: true), accent: Color(hex: 0x0A84FF),
-        bubbleGray: Color(hex: 0x262628), separator: Color(hex: 0x38383A), gray: Color(hex: 0x8E8E93))
+        bubbleGray: Color(hex: 0x262628), separator: Color(hex: 0x38383A), gray: Color(hex: 0x8E8E93),
+        red: Color(hex: 0xFF453A), field: Color(hex: 0x1C1C1E), keyboard: Color(hex: 0x2C2C2E),
+        key: Color(hex: 0x6B6B6E), functionKey: Color(hex: 0x464649), chip: Color(hex: 0x3A3A3C))
 
     public static func of(_ appearance: Appearance) -> Palette {
         appearance == .dark ? .dark : .light

@@ -17,11 +17,7 @@ extension PostRules {
             names.append(StateNaming.name(index: i + 1, event: step.event.rawValue))
             snapshots.append(f)
         }
-        let count = Timeline.frameCount(schedules: schedules, fps: fps)
-        if count > Double(Limits.maxFramesPerFixture) {
-            throw LayoutError(path: "$.steps", message: "the steps produce \(count.formattedCount) frames, more than the limit of \(Limits.maxFramesPerFixture); lower fps or the durations")
-        }
-        let samples = Timeline.samples(schedules: schedules, fps: fps)
+        let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps, advice: "lower fps or the durations")
         return names.indices.map { i in
             StateLayout(name: names[i], frames: samples[i].map { s in
                 frame(index: s.index, time: s.time, f: snapshots[i].value(at: s.absolute), palette: palette)

@@ -92,11 +92,7 @@ public struct TranscriptRules: Sendable {
                                    following: following, from: from, to: offset.target, animates: settle > start))
         }
 
-        let count = Timeline.frameCount(schedules: schedules, fps: fps)
-        if count > Double(Limits.maxFramesPerFixture) {
-            throw LayoutError(path: "$.steps", message: "the steps produce \(count.formattedCount) frames, more than the limit of \(Limits.maxFramesPerFixture)")
-        }
-        let samples = Timeline.samples(schedules: schedules, fps: fps)
+        let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
         return infos.indices.map { i in
             let info = infos[i], schedule = schedules[i]
             return StateLayout(name: info.name, frames: samples[i].map { s in

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The `composer` fields of SPEC §4.2.
+enum ComposerDecoder {
+    static func decode(_ o: ObjectReader) throws(JSONDecodingError) -> ComposerFixture {
+        var c = ComposerFixture()
+        if let e = o.optional("text") { c.text = try e.string() }
+        if let e = o.optional("selection") {
+            let range = try decodeRange(e)
+            if range[1] > c.text.count {
+                throw e.error("the selection ends at \(range[1]), past the end of the text (\(c.text.count) characters)")
+            }
+            c.selection = range
+        }
+        if let e = o.optional("font") { c.font = try FontDecoder.decode(e) }
+        c.lineSpacing = try o.double("lineSpacing", in: 0...1000, what: "a line spacing in points") ?? c.lineSpacing
+        if let e = o.optional("maxLines") {
+            c.maxLines = try e.int()
+            if !(1...1000).contains(c.maxLines) { throw e.error("expected maxLines from 1 to 1000, found \(c.maxLines)") }
+        }
+        c.margin = try o.double("margin", in: 0...1000, what: "a margin in points") ?? c.margin
+        if let e = o.optional("border") { c.border = try e.bool() }
+        if let e = o.optional("enabled") { c.enabled = try e.bool() }
+        if let e = o.optional("disabledPlaceholder") { c.disabledPlaceholder = try e.string() }
+        if let e = o.optional("placeholder") { c.placeholder = try e.string() }
+        if let e = o.optional("pattern") {
+            let pattern = try e.string()
+            do {
+                _ = try NSRegularExpression(pattern: pattern)
+            } catch {
+                throw e.error("\"\(pattern)\" is not a valid regular expression (ICU syntax)")
+            }
+            c.pattern = pattern
+        }
+        if let e = o.optional("keyboard") { c.keyboard = try e.bool() }
+        if let e = o.optional("suggestions") { c.suggestions = try decodeWords(e) }
+        if let e = o.optional("steps") {
+            c.steps = try e.array().map { (step) throws(JSONDecodingError) -> ComposerStep in try decodeStep(step) }
+        }
+        return c
+    }
+
+    static let eventNames = ["type", "insertSuggestion", "select", "compose", "commit", "scrollBy", "enable", "keyboard"]
+    static let maxSuggestions = 100
+
+    static func decodeStep(_ element: JSONElement) throws(JSONDecodingError) -> ComposerStep {
+        let o = try element.object()
+        let name = try o.stepEvent(eventNames, kind: "composer", step: element)
+        let value = try o.required(name)
+        let event: ComposerEvent
+        switch name {
+        case "type": event = .type(try value.string())
+        case "insertSuggestion":
+            let word = try value.string()
+            if word.isEmpty { throw value.error("expected a word, found an empty string") }
+            event = .insertSuggestion(word)
+        case "select":
+            let range = try decodeRange(value)
+            event = .select(range[0], range[1])
+        case "compose": event = .compose(try value.string())
+        case "commit":
+            try value.isTrue()
+            event = .commit
+        case "scrollBy": event = .scrollBy(try value.double(in: -1_000_000...1_000_000, what: "a distance in points"))
+        case "enable": event = .enable(try value.bool())
+        default:
+            let mode = try value.string()
+            guard mode == "show" || mode == "hide" else {
+                throw value.error("expected \"show\" or \"hide\", found \"\(mode)\"")
+            }
+            event = .keyboard(show: mode == "show")
+        }
+        let at = try o.double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
+        var suggestions: [String]?
+        if let e = o.optional("suggestions") { suggestions = try decodeWords(e) }
+        try o.finish()
+        return ComposerStep(event: event, at: at, suggestions: suggestions)
+    }
+
+    /// `[start, end]` in characters, start ≤ end.
+    static func decodeRange(_ element: JSONElement) throws(JSONDecodingError) -> [Int] {
+        let items = try element.array()
+        guard items.count == 2 else { throw element.error("expected [start, end] in characters, found \(items.count) numbers") }
+        let start = try items[0].int(), end = try items[1].int()
+        if start < 0 { throw items[0].error("expected a character offset of 0 or more, found \(start)") }
+        if end < start { throw items[1].error("the end (\(end)) is before the start (\(start))") }
+        return [start, end]
+    }
+
+    static func decodeWords(_ element: JSONElement) throws(JSONDecodingError) -> [String] {
+        let items = try element.array()
+        if items.count > maxSuggestions {
+            throw element.error("expected at most \(maxSuggestions) suggestions, found \(items.count)")
+        }
+        return try items.map { (item) throws(JSONDecodingError) -> String in
+            let word = try item.string()
+            if word.isEmpty { throw item.error("expected a word, found an empty string") }
+            return word
+        }
+    }
+}

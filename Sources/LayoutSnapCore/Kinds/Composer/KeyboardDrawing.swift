@@ -1,0 +1,38 @@
+/// The software keyboard as the composer draws it: a panel with the system's predictive bar on
+/// top and four rows of blank keys (QWERTY's 10, 9 and 7 letters with shift and delete, then
+/// 123, space and return). It is scenery: its rect is what the layout reports and what moves.
+enum KeyboardDrawing {
+    static let predictiveBar = 44.0
+    static let rowHeight = 42.0
+    static let rowGap = 12.0
+    static let keyGap = 6.0
+    static let sideInset = 3.0
+    static let keyRadius = 5.0
+
+    static func ops(_ rect: Rect, palette: Palette) -> [DrawOp] {
+        var ops: [DrawOp] = [.roundedRect(rect, cornerRadius: 0, fill: palette.keyboard, continuous: false)]
+        let keyWidth = (rect.width - 2 * sideInset - 9 * keyGap) / 10
+        guard keyWidth > 0 else { return ops }
+        func key(_ x: Double, _ row: Int, _ width: Double, function: Bool = false) {
+            let y = rect.y + predictiveBar + 8 + Double(row) * (rowHeight + rowGap)
+            ops.append(.roundedRect(Rect(x: x, y: y, width: width, height: rowHeight), cornerRadius: keyRadius,
+                                    fill: function ? palette.functionKey : palette.key, continuous: false))
+        }
+        func row(_ count: Int, _ row: Int) {
+            let total = Double(count) * keyWidth + Double(count - 1) * keyGap
+            let start = rect.x + (rect.width - total) / 2
+            for i in 0..<count { key(start + Double(i) * (keyWidth + keyGap), row, keyWidth) }
+        }
+        row(10, 0)
+        row(9, 1)
+        row(7, 2)
+        let wide = 1.3 * keyWidth
+        key(rect.x + sideInset, 2, wide, function: true)
+        key(rect.maxX - sideInset - wide, 2, wide, function: true)
+        let side = 2 * keyWidth + keyGap
+        key(rect.x + sideInset, 3, side, function: true)
+        key(rect.x + sideInset + side + keyGap, 3, rect.width - 2 * sideInset - 2 * side - 2 * keyGap)
+        key(rect.maxX - sideInset - side, 3, side, function: true)
+        return ops
+    }
+}
