@@ -32,6 +32,13 @@ struct Bench: ParsableCommand {
             Diagnostics.out("verify, 2 jobs     \(fps(f.verifyTwoJobsSeconds))  = \(String(format: "%.2f", f.verifyOneJobSeconds / f.verifyTwoJobsSeconds))x one job [target ≥ 1.7x]")
             Diagnostics.out("Pango layouts      \(f.layoutsCreated) for \(f.states) states and \(f.frames) frames (laid out once per fixture, not per frame)")
             Diagnostics.out("peak memory        \(String(format: "%.0f", f.peakMemoryMB)) MB")
+            FileHandle.standardError.write(Data("bench: chat scale…\n".utf8))
+            let chat = ChatScaleBenchmark(repeats: repeats)
+            let short = try chat.run(messages: 10), long = try chat.run(messages: 5000)
+            for c in [short, long] {
+                Diagnostics.out("chat, \(String(format: "%4d", c.messages)) messages \(String(format: "%.2f", c.perFrameMs)) ms/frame over \(c.frames) keyboard frames (layout + render, 786 x 1704 px); messages laid out once in \(String(format: "%.1f", c.firstLayoutMs)) ms")
+            }
+            Diagnostics.out("chat, 5000 vs 10   \(String(format: "%.2f", long.perFrameMs / short.perFrameMs))x per frame [target ≤ 1.5x]")
             FileHandle.standardError.write(Data("bench: diff engine…\n".utf8))
             let d = try DiffBenchmark(repeats: repeats, executable: CommandLine.arguments[0]).run()
             func mps(_ ms: Double) -> String { String(format: "%.0f MP/s (%.2f ms)", d.megapixels / (ms / 1000), ms) }

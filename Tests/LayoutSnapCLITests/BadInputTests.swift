@@ -83,4 +83,20 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("$.selection: the selection ends at 5, past the end of the text (2 characters)"), r.output)
         XCTAssertTrue(r.stdout.contains("8 passed, 0 failed, 5 errors"), r.output)
     }
+
+    func testChatMistakesNameTheirPath() throws {
+        let r = try runBatch([
+            "role.json": #"{"kind": "chat", "messages": [{"id": "a", "role": "bot", "text": "x"}]}"#,
+            "dup.json": #"{"kind": "chat", "messages": [{"id": "a", "role": "user"}, {"id": "a", "role": "user"}]}"#,
+            "stream.json": #"{"kind": "chat", "steps": [{"stream": "x"}]}"#,
+            "ratio.json": #"{"kind": "chat", "messages": [{"role": "user", "image": {"aspectRatio": 0}}]}"#,
+        ])
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("$.messages[0].role: unknown value \"bot\"; expected one of: user, assistant"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.messages[1]: the id \"a\" is used by an earlier message"), r.output)
+        XCTAssertTrue(r.stderr.contains("stream.json: $.steps[0].stream: there is no message to stream into"), r.output)
+        XCTAssertTrue(r.stderr.contains("$.messages[0].image.aspectRatio: expected an aspect ratio"), r.output)
+        XCTAssertTrue(r.stdout.contains("8 passed, 0 failed, 4 errors"), r.output)
+    }
 }
+

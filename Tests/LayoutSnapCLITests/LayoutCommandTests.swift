@@ -141,4 +141,46 @@ final class TranscriptLayoutCommandTests: XCTestCase {
         XCTAssertEqual(el(0, "keyboard").rect, [0, 516, 393, 336])
         XCTAssertEqual(el(0, "suggestions").rect, [0, 472, 393, 44])
     }
+
+    /// A chat written from SPEC §4.3 alone, on an iPhone 15 (safe areas 59 / 34, keyboard 336):
+    /// the empty input bar is one line of body (20.29 + 16) plus 8 + 8 = 52.29 tall. Following, in
+    /// every frame of the keyboard's spring, the last bubble ends 8 + 20 + 8 = 36 pt above the bar.
+    func testChatKeyboardKeepsTheLastMessageAboveTheInputInEveryFrame() throws {
+        let dir = try TempDir()
+        let file = try dir.write("c/chat.json", """
+        {"kind": "chat", "messages": [{"id": "a", "role": "assistant", "text": "Hi"}, {"id": "b", "role": "user", "text": "Hello"}],
+         "steps": [{"keyboard": "show"}, {"scrollBy": -10}, {"receive": {"id": "c", "text": "New"}}]}
+        """)
+        let r = try CLI.run(["layout", file.path], in: dir.url)
+        XCTAssertEqual(r.status, 0, r.output)
+        struct L: Decodable {
+            struct S: Decodable { var name: String; var frames: [F] }
+            struct F: Decodable { var scroll: Scroll; var elements: [E] }
+            struct E: Decodable { var id: String; var rect: [Double]; var unseen: Int? }
+            struct Scroll: Decodable { var offset: Double; var contentHeight: Double; var viewportHeight: Double; var following: Bool }
+            var states: [S]
+        }
+        let l = try JSONDecoder().decode(L.self, from: Data(r.stdout.utf8))
+        func el(_ f: L.F, _ id: String) -> L.E? { f.elements.first { $0.id == id } }
+        XCTAssertEqual(l.states.map(\.name), ["initial", "01-keyboard-show", "02-scroll", "03-receive"])
+        let first = l.states[0].frames[0]
+        XCTAssertEqual(el(first, "input")?.rect, [0, 765.71, 393, 52.29])
+        XCTAssertEqual(el(first, "list")?.rect, [0, 59, 393, 706.71])
+        // Two one-line bubbles: 8 + 36.29 + 8 + 36.29 + 8 + 20 + 8 = 124.58, at the bottom.
+        XCTAssertEqual(first.scroll.contentHeight, 124.58)
+        XCTAssertEqual(first.scroll.offset, 124.58 - 706.71, accuracy: 0.011)
+        XCTAssertEqual(el(first, "message:b")!.rect[1] + el(first, "message:b")!.rect[3], 765.71 - 36, accuracy: 0.011)
+        let frames = l.states[1].frames
+        XCTAssertGreaterThan(frames.count, 100)
+        for f in frames {
+            let last = el(f, "message:b")!.rect, input = el(f, "input")!.rect
+            XCTAssertEqual(last[1] + last[3], input[1] - 36, accuracy: 0.011)
+            XCTAssertTrue(f.scroll.following)
+        }
+        XCTAssertEqual(el(frames.last!, "input")!.rect[1], 852 - 336 - 52.29, accuracy: 0.011)
+        // Short content cannot scroll: the drag changes nothing, and it stays following.
+        XCTAssertTrue(l.states[2].frames[0].scroll.following)
+        XCTAssertEqual(el(l.states[3].frames[0], "list")?.unseen, 0)
+    }
 }
+

@@ -78,7 +78,7 @@ public enum FixtureDecoder {
         case .composer:
             content = .composer(try ComposerDecoder.decode(o))
         case .chat:
-            throw kindElement.error("kind \"\(kindName)\" is not supported by this version of layoutsnap yet (supported: post, transcript, composer)")
+            content = .chat(try ChatDecoder.decode(o))
         }
         try o.finish()
         try checkTextSize(element)

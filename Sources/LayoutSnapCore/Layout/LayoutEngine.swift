@@ -10,6 +10,9 @@ public enum LayoutEngine {
         case let .transcript(transcript):
             states = try TranscriptRules(transcript: transcript, canvas: fixture.canvas)
                 .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
+        case let .chat(chat):
+            states = try ChatRules(chat: chat, canvas: fixture.canvas, device: fixture.device)
+                .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
         case let .composer(composer):
             states = try ComposerRules(composer: composer, canvas: fixture.canvas, device: fixture.device)
                 .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)

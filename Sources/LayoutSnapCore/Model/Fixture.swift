@@ -24,6 +24,7 @@ public enum FixtureContent: Sendable {
     case post(PostFixture)
     case transcript(TranscriptFixture)
     case composer(ComposerFixture)
+    case chat(ChatFixture)
 }
 
 /// A decoded, validated fixture (SPEC §3).
@@ -53,7 +54,7 @@ public struct Fixture: Sendable {
     public func imageSource(path: String) -> (written: String, line: Int, column: Int)? {
         switch content {
         case let .post(post): post.image?.path == path ? post.image?.source : nil
-        case .transcript, .composer: nil
+        case .transcript, .composer, .chat: nil
         }
     }
 
@@ -75,6 +76,9 @@ public struct Fixture: Sendable {
             // Only the keyboard animates (about half a second); edits are single frames.
             let keyboardSteps = c.steps.filter { if case .keyboard = $0.event { true } else { false } }.count
             return 1 + Double(c.steps.count) + Double(keyboardSteps) * 0.5 * fps
+        case let .chat(c):
+            // Keyboard springs and scrolls to the bottom animate; other steps are one frame.
+            return 1 + Double(c.steps.count) * (0.5 * fps + 1)
         }
     }
 

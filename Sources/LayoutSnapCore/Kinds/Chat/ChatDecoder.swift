@@ -1,0 +1,103 @@
+/// The `chat` fields of SPEC §4.3.
+enum ChatDecoder {
+    static let maxMessages = 100_000
+
+    static func decode(_ o: ObjectReader) throws(JSONDecodingError) -> ChatFixture {
+        var c = ChatFixture()
+        var ids = Set<String>()
+        if let e = o.optional("messages") {
+            let items = try e.array()
+            if items.count > maxMessages { throw e.error("expected at most \(maxMessages) messages, found \(items.count)") }
+            for (i, item) in items.enumerated() {
+                let m = try decodeMessage(item, defaultID: "\(i + 1)", defaultRole: nil)
+                guard ids.insert(m.id).inserted else { throw item.error("the id \"\(m.id)\" is used by an earlier message") }
+                c.messages.append(m)
+            }
+        }
+        c.status = try o.enumeration("status", ChatStatus.self) ?? c.status
+        if let e = o.optional("online") { c.online = try e.bool() }
+        if let e = o.optional("input") { c.input = try e.string() }
+        if let e = o.optional("keyboard") { c.keyboard = try e.bool() }
+        if let e = o.optional("steps") {
+            // A message without an id is named by its place in the conversation ("3"), as a sent
+            // one is; a name already taken gets a prime.
+            var count = c.messages.count
+            for step in try e.array() {
+                var next = "\(count + 1)"
+                while ids.contains(next) { next += "'" }
+                let s = try decodeStep(step, nextID: next)
+                switch s.event {
+                case let .receive(m):
+                    guard ids.insert(m.id).inserted else { throw step.error("the id \"\(m.id)\" is used by an earlier message") }
+                    count += 1
+                case .send:
+                    ids.insert(next)
+                    count += 1
+                default: break
+                }
+                c.steps.append(s)
+            }
+        }
+        return c
+    }
+
+    /// `{"id", "role", "text", "image": {"aspectRatio": r}}`; a missing id is the message's
+    /// position, a missing role in `receive` is the assistant's.
+    static func decodeMessage(_ element: JSONElement, defaultID: String, defaultRole: ChatRole?) throws(JSONDecodingError) -> ChatMessage {
+        let o = try element.object()
+        var id = defaultID
+        if let e = o.optional("id") {
+            id = try e.string()
+            if id.isEmpty { throw e.error("expected a non-empty id") }
+        }
+        let role: ChatRole
+        if let r = try o.enumeration("role", ChatRole.self) {
+            role = r
+        } else if let defaultRole {
+            role = defaultRole
+        } else {
+            _ = try o.required("role")
+            role = .assistant
+        }
+        var text = ""
+        if let e = o.optional("text") { text = try e.string() }
+        var ratio: Double?
+        if let e = o.optional("image") {
+            let image = try e.object()
+            ratio = try image.required("aspectRatio").double(in: 0.05...20, what: "an aspect ratio (width / height)")
+            try image.finish()
+        }
+        try o.finish()
+        return ChatMessage(id: id, role: role, text: text, imageAspectRatio: ratio)
+    }
+
+    static let eventNames = ["open", "receive", "send", "stream", "status", "scrollBy", "scrollToBottom", "keyboard", "online"]
+
+    static func decodeStep(_ element: JSONElement, nextID: String) throws(JSONDecodingError) -> ChatStep {
+        let o = try element.object()
+        let name = try o.stepEvent(eventNames, kind: "chat", step: element)
+        let value = try o.required(name)
+        let event: ChatEvent
+        switch name {
+        case "open":
+            try value.isTrue()
+            event = .open
+        case "receive": event = .receive(try decodeMessage(value, defaultID: nextID, defaultRole: .assistant))
+        case "send": event = .send(try value.string())
+        case "stream": event = .stream(try value.string())
+        case "status": event = .status(try value.enumeration(ChatStatus.self))
+        case "scrollBy": event = .scrollBy(try value.double(in: -1_000_000...1_000_000, what: "a distance in points"))
+        case "scrollToBottom":
+            try value.isTrue()
+            event = .scrollToBottom
+        case "keyboard":
+            let mode = try value.string()
+            guard mode == "show" || mode == "hide" else { throw value.error("expected \"show\" or \"hide\", found \"\(mode)\"") }
+            event = .keyboard(show: mode == "show")
+        default: event = .online(try value.bool())
+        }
+        let at = try o.double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
+        try o.finish()
+        return ChatStep(event: event, at: at)
+    }
+}

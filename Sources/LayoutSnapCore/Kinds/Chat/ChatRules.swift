@@ -1,0 +1,369 @@
+/// The chat's rules (SPEC §4.3, seed 002): iOS 17's `defaultScrollAnchor(.bottom)`.
+///
+/// Top to bottom: the safe area, the offline banner (32 pt) when offline, the message list, the
+/// input bar, the keyboard or the bottom safe area. The list's content is a stack (spacing 8,
+/// padding 12 x 8) of bubbles, the status row and a 20 pt spacer. Offsets are measured from the top
+/// of the content; content shorter than the viewport sits at the bottom, so its offset is negative
+/// (content height - viewport height), which is also where "the bottom" always is.
+public struct ChatRules: Sendable {
+    public let chat: ChatFixture
+    public let canvas: Canvas
+    public let device: Device
+
+    public static let listPaddingH = 12.0
+    public static let listPaddingV = 8.0
+    public static let spacing = 8.0
+    public static let bubbleFraction = 0.75
+    public static let bubblePaddingH = 12.0
+    public static let bubblePaddingV = 8.0
+    public static let bubbleRadius = 18.0
+    public static let imageRadius = 12.0
+    public static let endSpacer = 20.0
+    public static let bannerHeight = 32.0
+    /// The input bar: a composer field (body, lineSpacing 2, insets 8/5, 1 to 5 lines) with 8 pt
+    /// around it and a 32 pt send button on its right.
+    public static let barPadding = 8.0
+    public static let sendSize = 32.0
+    public static let inputMaxLines = 5
+    static let inputFont = TextStyle.body.font
+    static let inputLineSpacing = 2.0
+    static let statusFont = TextStyle.subheadline.font
+    static let textFont = TextStyle.body.font
+    /// Following is re-engaged within this distance of the bottom (SPEC §4.3).
+    public static let followSlack = 1.0
+    public static let scrollCurve = AnimationCurve.spring(.default)
+
+    public init(chat: ChatFixture, canvas: Canvas, device: Device) {
+        self.chat = chat; self.canvas = canvas; self.device = device
+    }
+
+    public var bubbleMaxWidth: Double { max((canvas.width - 2 * Self.listPaddingH) * Self.bubbleFraction, 2 * Self.bubblePaddingH + 1) }
+    var bubbleTextWidth: Double { bubbleMaxWidth - 2 * Self.bubblePaddingH }
+    var fieldWidth: Double { max(canvas.width - 2 * Self.barPadding - Self.sendSize - Self.barPadding, 11) }
+
+    /// A message as laid out once: its bubble's size and where its text sits inside.
+    public struct Bubble: Sendable {
+        public var width: Double
+        public var height: Double
+        var text: StyledText?
+        public var lines: Int
+        /// The leftmost line's x in the text layout (right-to-left lines are pushed right).
+        var textMinX: Double
+        var imageHeight: Double
+    }
+
+    func bubble(_ m: ChatMessage, measurer: some TextMeasuring) throws -> Bubble {
+        var width = 0.0, height = 2 * Self.bubblePaddingV, lines = 0, minX = 0.0, imageHeight = 0.0
+        var text: StyledText?
+        if let ratio = m.imageAspectRatio {
+            imageHeight = bubbleTextWidth / ratio
+            width = bubbleMaxWidth
+            height += imageHeight
+        }
+        if !m.text.isEmpty {
+            let styled = StyledText(markup: m.text, font: Self.textFont, width: bubbleTextWidth)
+            let measured = try measurer.measure(styled)
+            lines = max(measured.lineCount, 1)
+            minX = measured.lines.map(\.x).min() ?? 0
+            width = max(width, min(measured.maxLineWidth - minX + 2 * Self.bubblePaddingH, bubbleMaxWidth))
+            height += LineMetrics.height(lines: lines, font: Self.textFont) + (imageHeight > 0 ? Self.spacing : 0)
+            text = styled
+        }
+        if m.imageAspectRatio == nil && m.text.isEmpty {
+            // An empty message still shows an empty bubble one line tall.
+            width = 2 * Self.bubblePaddingH
+            height += LineMetrics.height(lines: 1, font: Self.textFont)
+        }
+        return Bubble(width: width, height: height, text: text, lines: lines, textMinX: minX, imageHeight: imageHeight)
+    }
+
+    /// One state's content: the messages stacked, the status row, the input bar's draft.
+    public struct Content: Sendable {
+        public var messages: [ChatMessage]
+        public var bubbles: [Bubble]
+        /// Top of each bubble in content coordinates.
+        public var tops: [Double]
+        public var status: ChatStatus
+        public var statusTop: Double?
+        var statusText: StyledText
+        var statusTextWidth: Double
+        public var contentHeight: Double
+        public var online: Bool
+        public var input: String
+        var inputText: StyledText
+        public var inputLines: Int
+        public var fieldHeight: Double
+        public var barHeight: Double { fieldHeight + 2 * ChatRules.barPadding }
+    }
+
+    func content(messages: [ChatMessage], bubbles: [Bubble], status: ChatStatus, online: Bool, input: String,
+                 measurer: some TextMeasuring) throws -> Content {
+        var tops: [Double] = []
+        tops.reserveCapacity(bubbles.count)
+        var y = Self.listPaddingV
+        for b in bubbles {
+            tops.append(y)
+            y += b.height + Self.spacing
+        }
+        var statusTop: Double?
+        if status != .idle {
+            statusTop = y
+            y += Self.statusFont.firstLineHeight + Self.spacing
+        }
+        let contentHeight = y + Self.endSpacer + Self.listPaddingV
+        let statusText = StyledText(runs: [TextRun("Thinking")], font: Self.statusFont, width: nil)
+        let statusTextWidth = status == .idle ? 0 : try measurer.measure(statusText).maxLineWidth
+        let inputText = StyledText(runs: [TextRun(input.isEmpty ? "Message" : input)], font: Self.inputFont,
+                                   width: fieldWidth - 2 * ComposerRules.insetSide)
+        let inputLines = max(try measurer.measure(inputText).lineCount, 1)
+        let fieldHeight = LineMetrics.height(lines: min(inputLines, Self.inputMaxLines), font: Self.inputFont, lineSpacing: Self.inputLineSpacing)
+            + ComposerRules.insetTop + ComposerRules.insetBottom
+        return Content(messages: messages, bubbles: bubbles, tops: tops, status: status, statusTop: statusTop,
+                       statusText: statusText, statusTextWidth: statusTextWidth, contentHeight: contentHeight, online: online, input: input, inputText: inputText,
+                       inputLines: inputLines, fieldHeight: fieldHeight)
+    }
+
+    public func listTop(_ c: Content) -> Double { device.safeAreaTop + (c.online ? 0 : Self.bannerHeight) }
+    public func barTop(_ c: Content, keyboard: Double) -> Double {
+        canvas.height - max(keyboard, device.safeAreaBottom) - c.barHeight
+    }
+    public func viewport(_ c: Content, keyboard: Double) -> Double { max(0, barTop(c, keyboard: keyboard) - listTop(c)) }
+    /// The offset that shows the end of the content at the viewport's bottom.
+    public func bottom(_ c: Content, keyboard: Double) -> Double { c.contentHeight - viewport(c, keyboard: keyboard) }
+
+    enum Mode: Sendable { case pinned, free }
+
+    /// One state as its step left it.
+    struct StateInfo {
+        var name: String
+        var content: Content
+        var mode: Mode
+        var following: Bool
+        var unseen: Int
+        var keyboardStep: Bool
+    }
+
+    public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
+        // Each distinct message is laid out once for the whole fixture.
+        var cache: [ChatMessage: Bubble] = [:]
+        func bubble(_ m: ChatMessage) throws -> Bubble {
+            if let b = cache[m] { return b }
+            let b = try self.bubble(m, measurer: measurer)
+            cache[m] = b
+            return b
+        }
+        var messages = chat.messages
+        var bubbles = try messages.map(bubble)
+        var status = chat.status, online = chat.online, input = chat.input
+        var content = try self.content(messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
+        let keyboardHeight = device.keyboardHeight
+        var keyboard = AnimatedValue(chat.keyboard ? keyboardHeight : 0)
+        // It opens at the absolute bottom, following.
+        var scroll = AnimatedValue(bottom(content, keyboard: keyboard.target))
+        var mode = Mode.pinned, following = true, unseen = 0
+
+        var infos = [StateInfo(name: "initial", content: content, mode: mode, following: true, unseen: 0, keyboardStep: false)]
+        var schedules = [Timeline.Schedule(start: 0, settle: 0)]
+        var keyboards = [keyboard], scrolls = [scroll]
+
+        for (i, step) in chat.steps.enumerated() {
+            let previousStart = schedules[schedules.count - 1].start
+            let start = step.at.map { previousStart + $0 } ?? max(previousStart, keyboard.endTime, scroll.endTime)
+            let shown = offset(content: content, mode: mode, scroll: scroll, keyboard: keyboard.value(at: start), at: start)
+            // A scroll to the bottom that has finished pins the view again.
+            if mode == .free && following && scroll.endTime <= start { mode = .pinned }
+            var scrollsToBottom = false
+            switch step.event {
+            case .open:
+                mode = .pinned; following = true; unseen = 0
+            case let .receive(m):
+                messages.append(m); bubbles.append(try bubble(m))
+                if !following { unseen += 1 }
+            case let .send(text):
+                var id = "\(messages.count + 1)"
+                while messages.contains(where: { $0.id == id }) { id += "'" }
+                let m = ChatMessage(id: id, role: .user, text: text)
+                messages.append(m); bubbles.append(try bubble(m))
+                input = ""
+                scrollsToBottom = true
+            case let .stream(more):
+                guard let last = messages.indices.last else {
+                    throw LayoutError(path: "$.steps[\(i)].stream", message: "there is no message to stream into; receive one first")
+                }
+                messages[last].text += more
+                bubbles[last] = try bubble(messages[last])
+            case let .status(s):
+                status = s
+            case let .scrollBy(dy):
+                let c = try self.content(messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
+                let k = keyboard.value(at: start)
+                let b = bottom(c, keyboard: k)
+                let target = min(max(shown + dy, min(0, b)), b)
+                scroll.jump(to: target, at: start)
+                following = target >= b - Self.followSlack
+                mode = following ? .pinned : .free
+                if following { unseen = 0 }
+            case .scrollToBottom:
+                scrollsToBottom = true
+            case let .keyboard(show):
+                keyboard.set(show ? keyboardHeight : 0, at: start, curve: ComposerRules.keyboardCurve, pixelsPerPoint: canvas.scale)
+            case let .online(on):
+                online = on
+            }
+            content = try self.content(messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
+            let finalBottom = bottom(content, keyboard: keyboard.target)
+            if scrollsToBottom && mode != .pinned {
+                // From where the content shows now, with the default spring, to the bottom.
+                scroll.jump(to: shown, at: start)
+                scroll.set(finalBottom, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
+                mode = .free; following = true; unseen = 0
+            } else if mode == .free && following && scroll.target != finalBottom {
+                // Still on its way down: the bottom moved, so does the target (added on top).
+                scroll.set(finalBottom, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
+            } else if mode == .free && !following {
+                // The offset holds; a viewport that grew past the content's end clamps it.
+                let held = min(max(shown, min(0, finalBottom)), finalBottom)
+                if held != shown { scroll.jump(to: held, at: start) }
+            }
+            let settle = max(start, keyboard.endTime, mode == .free ? scroll.endTime : start)
+            schedules.append(Timeline.Schedule(start: start, settle: settle))
+            keyboards.append(keyboard); scrolls.append(scroll)
+            var isKeyboard = false
+            if case .keyboard = step.event { isKeyboard = true }
+            infos.append(StateInfo(name: StateNaming.name(index: i + 1, event: step.event.name), content: content, mode: mode,
+                                   following: following, unseen: unseen, keyboardStep: isKeyboard))
+        }
+
+        let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
+        return infos.indices.map { i in
+            let info = infos[i]
+            let start = schedules[i].start
+            let k0 = keyboards[i].value(at: start), k1 = keyboards[i].target
+            let o0 = offset(content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k0, at: start)
+            let o1 = offset(content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k1, at: .infinity)
+            return StateLayout(name: info.name, frames: samples[i].map { s in
+                let k = keyboards[i].value(at: s.absolute)
+                let o = offset(content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k, at: s.absolute)
+                let progress: Double
+                if info.keyboardStep {
+                    progress = abs(k1 - k0) < 1e-9 ? 1 : min(max((k - k0) / (k1 - k0), 0), 1)
+                } else {
+                    progress = abs(o1 - o0) < 1e-9 ? 1 : min(max((o - o0) / (o1 - o0), 0), 1)
+                }
+                return frame(index: s.index, time: s.time, progress: progress, state: info, offset: o, keyboard: k, palette: palette)
+            })
+        }
+    }
+
+    func offset(content c: Content, mode: Mode, scroll: AnimatedValue, keyboard: Double, at time: Double) -> Double {
+        let b = bottom(c, keyboard: keyboard)
+        switch mode {
+        case .pinned: return b
+        case .free: return min(max(time.isInfinite ? scroll.target : scroll.value(at: time), min(0, b)), b)
+        }
+    }
+
+    func frame(index: Int, time: Double, progress: Double, state: StateInfo, offset: Double, keyboard: Double, palette: Palette) -> LayoutFrame {
+        let c = state.content
+        let top = listTop(c)
+        let list = Rect(x: 0, y: top, width: canvas.width, height: viewport(c, keyboard: keyboard))
+        let origin = top - offset
+        var ops: [DrawOp] = [.fill(palette.canvas)]
+        var elements: [LayoutElement] = []
+
+        // Only the bubbles that intersect the viewport are drawn and reported.
+        let visible = visibleRange(c, from: offset, to: offset + list.height)
+        var messageElements: [LayoutElement] = []
+        for i in visible {
+            let m = c.messages[i], b = c.bubbles[i]
+            let x = m.role == .user ? canvas.width - Self.listPaddingH - b.width : Self.listPaddingH
+            let rect = Rect(x: x, y: origin + c.tops[i], width: b.width, height: b.height)
+            ops.append(.roundedRect(rect, cornerRadius: Self.bubbleRadius, fill: m.role == .user ? palette.accent : palette.bubbleGray, continuous: true))
+            var textTop = rect.y + Self.bubblePaddingV
+            if b.imageHeight > 0 {
+                let image = Rect(x: rect.x + Self.bubblePaddingH, y: textTop, width: bubbleTextWidth, height: b.imageHeight)
+                ops.append(.roundedRect(image, cornerRadius: Self.imageRadius, fill: palette.gray.opacity(0.5), continuous: true))
+                textTop += b.imageHeight + Self.spacing
+            }
+            if let text = b.text {
+                let boxes = LineMetrics.boxes(lines: b.lines, font: Self.textFont)
+                ops.append(.text(TextDraw(text: text, origin: Point(x: rect.x + Self.bubblePaddingH - b.textMinX, y: textTop),
+                                          baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text, clip: list)))
+            }
+            messageElements.append(LayoutElement(id: "message:\(m.id)", rect: rect, attributes: [
+                ("role", .string(m.role.rawValue)), ("lines", .int(b.lines)),
+            ]))
+        }
+        var statusElement: LayoutElement?
+        if let statusTop = c.statusTop {
+            // "Thinking" and three 6 pt dots, 4 pt apart, 4 pt in from the list's padding (the
+            // seed's `.padding(.horizontal, 4)`).
+            let height = Self.statusFont.firstLineHeight
+            let x = Self.listPaddingH + 4, y = origin + statusTop
+            ops.append(.text(TextDraw(text: c.statusText, origin: Point(x: x, y: y), baselines: LineMetrics.boxes(lines: 1, font: Self.statusFont).baselines,
+                                      color: palette.secondary, clip: list)))
+            let dotsX = x + c.statusTextWidth + 6
+            for d in 0..<3 {
+                let dot = Rect(x: dotsX + Double(d) * 10, y: y + height / 2 - 3, width: 6, height: 6)
+                if dot.intersects(list) { ops.append(.roundedRect(dot, cornerRadius: 3, fill: palette.secondary, continuous: false)) }
+            }
+            statusElement = LayoutElement(id: "status", rect: Rect(x: x, y: y, width: c.statusTextWidth + 6 + 26, height: height),
+                                          attributes: [("state", .string(c.status.rawValue))])
+        }
+
+        // What lies outside the list covers whatever scrolled past its edges.
+        ops.append(.roundedRect(Rect(x: 0, y: 0, width: canvas.width, height: top), cornerRadius: 0, fill: palette.canvas, continuous: false))
+        if !c.online {
+            let banner = Rect(x: 0, y: device.safeAreaTop, width: canvas.width, height: Self.bannerHeight)
+            ops.append(.roundedRect(banner, cornerRadius: 0, fill: palette.bubbleGray, continuous: false))
+            let label = StyledText(runs: [TextRun("Offline")], font: TextStyle.footnote.font, width: canvas.width)
+            let line = LineMetrics.boxes(lines: 1, font: TextStyle.footnote.font)
+            ops.append(.text(TextDraw(text: label, origin: Point(x: Self.listPaddingH, y: banner.y + (Self.bannerHeight - line.height) / 2),
+                                      baselines: line.baselines, color: palette.secondary, clip: banner)))
+            elements.append(LayoutElement(id: "banner", rect: banner))
+        }
+        elements.append(LayoutElement(id: "list", rect: list, attributes: [("unseen", .int(state.unseen)), ("messages", .int(c.messages.count))]))
+        elements.append(contentsOf: messageElements)
+        if let statusElement { elements.append(statusElement) }
+
+        // The input bar, riding on the keyboard or the bottom safe area.
+        let barTop = barTop(c, keyboard: keyboard)
+        let bar = Rect(x: 0, y: barTop, width: canvas.width, height: c.barHeight)
+        ops.append(.roundedRect(Rect(x: 0, y: barTop, width: canvas.width, height: canvas.height - barTop), cornerRadius: 0, fill: palette.canvas, continuous: false))
+        ops.append(.roundedRect(Rect(x: 0, y: barTop, width: canvas.width, height: 0.5), cornerRadius: 0, fill: palette.separator, continuous: false))
+        let field = Rect(x: Self.barPadding, y: barTop + Self.barPadding, width: fieldWidth, height: c.fieldHeight)
+        ops.append(.roundedRect(field, cornerRadius: Self.bubbleRadius, fill: palette.field, continuous: true))
+        ops.append(.strokeRoundedRect(field, cornerRadius: Self.bubbleRadius, color: palette.gray.opacity(0.5), lineWidth: 1, continuous: true))
+        let inputBoxes = LineMetrics.boxes(lines: c.inputLines, font: Self.inputFont, lineSpacing: Self.inputLineSpacing)
+        ops.append(.text(TextDraw(text: c.inputText, origin: Point(x: field.x + ComposerRules.insetSide, y: field.y + ComposerRules.insetTop),
+                                  baselines: inputBoxes.baselines, color: c.input.isEmpty ? palette.secondary : palette.text, clip: field)))
+        let send = Rect(x: field.maxX + Self.barPadding, y: field.maxY - (LineMetrics.height(lines: 1, font: Self.inputFont) + 16 + Self.sendSize) / 2,
+                        width: Self.sendSize, height: Self.sendSize)
+        ops.append(.roundedRect(send, cornerRadius: Self.sendSize / 2, fill: palette.accent.opacity(c.input.isEmpty ? 0.4 : 1), continuous: false))
+        elements.append(LayoutElement(id: "input", rect: bar, attributes: [("lines", .int(c.input.isEmpty ? 1 : c.inputLines)), ("value", .string(c.input))]))
+
+        let keyboardRect = Rect(x: 0, y: canvas.height - keyboard, width: canvas.width, height: device.keyboardHeight)
+        let keyboardShown = keyboard > 0.005
+        if keyboardShown { ops.append(contentsOf: KeyboardDrawing.ops(keyboardRect, palette: palette)) }
+        elements.append(LayoutElement(id: "keyboard", rect: keyboardRect, attributes: [("visible", .bool(keyboardShown))]))
+
+        return LayoutFrame(index: index, time: time, progress: progress, elements: elements,
+                           scroll: ScrollInfo(offset: offset, contentHeight: c.contentHeight, viewportHeight: list.height, following: state.following),
+                           drawList: ops)
+    }
+
+    /// The messages whose bubbles meet [top, bottom) of the content: a binary search, so a frame
+    /// of a 5,000-message chat costs what a frame of a short one does.
+    func visibleRange(_ c: Content, from top: Double, to bottom: Double) -> Range<Int> {
+        let tops = c.tops
+        // First bubble whose bottom is below `top`.
+        var lo = 0, hi = tops.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if tops[mid] + c.bubbles[mid].height <= top { lo = mid + 1 } else { hi = mid }
+        }
+        var end = lo
+        while end < tops.count && tops[end] < bottom { end += 1 }
+        return lo..<end
+    }
+}

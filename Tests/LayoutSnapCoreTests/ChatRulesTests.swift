@@ -1,0 +1,170 @@
+import XCTest
+@testable import LayoutSnapCore
+
+/// Chat rules (SPEC §4.3, seed 002) against numbers worked out by hand.
+///
+/// Canvas 390 x 852 (iPhone 15: safe areas 59 / 34, keyboard 336). Bubbles are at most
+/// 0.75 x (390 - 24) = 274.5 wide, their text 250.5 (29 fake characters of 8.5 pt a line). A one-line
+/// bubble is 20.2878 + 16 = 36.2878 tall. The empty input bar is one line: 36.2878 + 16 = 52.2878,
+/// so its top is 852 - 34 - 52.2878 = 765.7122 without the keyboard, 463.7122 with it, and the list
+/// (from 59) is 706.7122 or 404.7122 tall. Content: 8 + bubbles and 8 between + 8 + 20 + 8.
+final class ChatRulesTests: XCTestCase {
+    let canvas = Canvas(width: 390, height: 852, scale: 2)
+    let device = Device.named("iphone-15")!
+    let bubble = 36.2878
+
+    func messages(_ n: Int) -> [ChatMessage] {
+        (1...n).map { ChatMessage(id: "m\($0)", role: $0 % 2 == 0 ? .user : .assistant, text: "Hi") }
+    }
+
+    func states(_ c: ChatFixture) throws -> [StateLayout] {
+        try ChatRules(chat: c, canvas: canvas, device: device).states(fps: 60, palette: .light, measurer: FakeMeasurer())
+    }
+
+    func rect(_ f: LayoutFrame, _ id: String) -> Rect? { f.element(id)?.rect }
+    func unseen(_ f: LayoutFrame) -> LayoutValue? { f.element("list")?["unseen"] }
+
+    /// One message sits at the bottom of a taller viewport: offset 80.2878 - 706.7122.
+    func testShortContentSitsAtTheBottom() throws {
+        let f = try states(ChatFixture(messages: messages(1)))[0].frames[0]
+        XCTAssertEqual(f.scroll!.contentHeight, 80.2878, accuracy: 1e-9)
+        XCTAssertEqual(f.scroll!.viewportHeight, 706.7122, accuracy: 1e-9)
+        XCTAssertEqual(f.scroll!.offset, 80.2878 - 706.7122, accuracy: 1e-9)
+        XCTAssertTrue(f.scroll!.following)
+        let m = rect(f, "message:m1")!
+        XCTAssertEqual(m.x, 12)
+        XCTAssertEqual(m.width, 41)     // "Hi": 17 + 24
+        XCTAssertEqual(m.maxY, 765.7122 - 36, accuracy: 1e-9)
+        XCTAssertEqual(rect(f, "list")!.y, 59)
+        XCTAssertEqual(rect(f, "input")!.y, 765.7122, accuracy: 1e-9)
+    }
+
+    /// 500 messages open at the absolute bottom, with and without the keyboard; only the
+    /// messages on screen are reported.
+    func testFiveHundredMessagesOpenAtTheBottom() throws {
+        for keyboard in [false, true] {
+            let f = try states(ChatFixture(messages: messages(500), keyboard: keyboard))[0].frames[0]
+            let content = 36 + 500 * (bubble + 8)
+            let viewport = keyboard ? 404.7122 : 706.7122
+            XCTAssertEqual(f.scroll!.contentHeight, content, accuracy: 1e-6)
+            XCTAssertEqual(f.scroll!.offset, content - viewport, accuracy: 1e-6)
+            let last = rect(f, "message:m500")!
+            XCTAssertEqual(last.maxY, (keyboard ? 463.7122 : 765.7122) - 36, accuracy: 1e-6)
+            XCTAssertEqual(last.x, 390 - 12 - 41)                       // a user bubble, right-aligned
+            let shown = f.elements.filter { $0.id.hasPrefix("message:") }.count
+            // Counting up from the last bubble (its bottom 36 above the list's end), bubble k ends at
+            // viewport - 36 - k x 44.2878: those that end below the list's top are drawn.
+            XCTAssertEqual(shown, Int(((viewport - 36) / (bubble + 8)).rounded(.down)) + 1, "only what intersects the list")
+        }
+    }
+
+    func testNewMessagesWhileScrolledUpHoldTheOffsetAndCountUnseen() throws {
+        let s = try states(ChatFixture(messages: messages(40), steps: [
+            ChatStep(event: .scrollBy(-300)),
+            ChatStep(event: .receive(ChatMessage(id: "a", role: .assistant, text: "one"))),
+            ChatStep(event: .status(.thinking)),
+            ChatStep(event: .receive(ChatMessage(id: "b", role: .assistant, text: "two"))),
+            ChatStep(event: .scrollBy(10_000)),
+            ChatStep(event: .receive(ChatMessage(id: "c", role: .assistant, text: "three"))),
+        ]))
+        let content40 = 36 + 40 * (bubble + 8), bottom40 = content40 - 706.7122
+        XCTAssertEqual(s[1].frames[0].scroll!.offset, bottom40 - 300, accuracy: 1e-6)
+        XCTAssertFalse(s[1].frames[0].scroll!.following)
+        for i in 2...4 {
+            XCTAssertEqual(s[i].frames.count, 1)
+            XCTAssertEqual(s[i].frames[0].scroll!.offset, bottom40 - 300, accuracy: 1e-6, "state \(i) holds")
+        }
+        XCTAssertEqual(unseen(s[2].frames[0]), .int(1))
+        XCTAssertEqual(unseen(s[3].frames[0]), .int(1))                 // a status row is not a message
+        XCTAssertEqual(unseen(s[4].frames[0]), .int(2))
+        // Back at the bottom (clamped): following again, nothing unseen; the next one is pinned.
+        let content42 = content40 + 2 * (bubble + 8) + 17.901 + 8
+        XCTAssertEqual(s[5].frames[0].scroll!.offset, content42 - 706.7122, accuracy: 1e-6)
+        XCTAssertTrue(s[5].frames[0].scroll!.following)
+        XCTAssertEqual(unseen(s[5].frames[0]), .int(0))
+        XCTAssertEqual(s[6].frames[0].scroll!.offset, content42 + bubble + 8 - 706.7122, accuracy: 1e-6)
+        // The status row (17.901) and its spacing follow the last message.
+        XCTAssertEqual(rect(s[6].frames[0], "message:c")!.maxY, 765.7122 - 36 - 17.901 - 8, accuracy: 1e-6)
+    }
+
+    /// Within 1 pt of the bottom re-engages; `send` always scrolls to the bottom, with the
+    /// default spring, every frame rendered.
+    func testReengageWithinOnePointAndSendScrollsDown() throws {
+        let s = try states(ChatFixture(messages: messages(40), steps: [
+            ChatStep(event: .scrollBy(-200)),
+            ChatStep(event: .scrollBy(199.5)),
+            ChatStep(event: .scrollBy(-200)),
+            ChatStep(event: .receive(ChatMessage(id: "x", role: .assistant, text: "unseen"))),
+            ChatStep(event: .send("Hello")),
+        ]))
+        XCTAssertTrue(s[2].frames[0].scroll!.following)
+        XCTAssertFalse(s[3].frames[0].scroll!.following)
+        XCTAssertEqual(unseen(s[4].frames[0]), .int(1))
+        let send = s[5].frames
+        XCTAssertGreaterThan(send.count, 10)
+        let content = 36 + 42 * (bubble + 8)
+        XCTAssertEqual(send.last!.scroll!.offset, content - 706.7122, accuracy: 0.01)
+        XCTAssertTrue(send.last!.scroll!.following)
+        XCTAssertEqual(unseen(send[0]), .int(0))
+        XCTAssertEqual(send[0].progress, 0)
+        XCTAssertEqual(send.last!.progress, 1, accuracy: 1e-3)
+        let offsets = send.map { $0.scroll!.offset }
+        XCTAssertEqual(offsets, offsets.sorted())
+    }
+
+    /// Following: in every frame of the keyboard's spring the last message stays in view, its
+    /// bottom 36 pt above the input bar (status-free list: 8 + 20 + 8).
+    func testKeyboardKeepsTheLastMessageAboveTheInputBarInEveryFrame() throws {
+        for many in [3, 60] {
+            let s = try states(ChatFixture(messages: messages(many), steps: [
+                ChatStep(event: .keyboard(show: true)), ChatStep(event: .keyboard(show: false), at: 0.2),
+            ]))
+            let frames = s[1].frames + s[2].frames
+            XCTAssertGreaterThan(frames.count, 40)
+            for f in frames {
+                let last = rect(f, "message:m\(many)")!, input = rect(f, "input")!
+                XCTAssertEqual(last.maxY, input.y - 36, accuracy: 1e-6)
+                XCTAssertGreaterThanOrEqual(last.y, rect(f, "list")!.y - 1e-9)
+                XCTAssertEqual(input.y, 852 - max(852 - rect(f, "keyboard")!.y, 34) - 52.2878, accuracy: 1e-6)
+            }
+        }
+    }
+
+    /// Scrolled up, the keyboard keeps the content's position: the offset does not move.
+    func testKeyboardWhileScrolledUpKeepsTheOffset() throws {
+        let s = try states(ChatFixture(messages: messages(60), steps: [ChatStep(event: .scrollBy(-400)), ChatStep(event: .keyboard(show: true))]))
+        let held = s[1].frames[0].scroll!.offset
+        XCTAssertTrue(s[2].frames.allSatisfy { abs($0.scroll!.offset - held) < 1e-9 })
+        XCTAssertFalse(s[2].frames.last!.scroll!.following)
+    }
+
+    func testStreamingStatusBannerAndReopen() throws {
+        let s = try states(ChatFixture(messages: messages(30), status: .idle, steps: [
+            ChatStep(event: .status(.thinking)),
+            ChatStep(event: .status(.streaming)),
+            ChatStep(event: .receive(ChatMessage(id: "r", role: .assistant, text: "Streaming"))),
+            ChatStep(event: .stream(" grows into a reply that takes two lines")),
+            ChatStep(event: .online(false)),
+            ChatStep(event: .scrollBy(-500)),
+            ChatStep(event: .open),
+        ]))
+        let base = 36 + 30 * (bubble + 8)
+        XCTAssertEqual(s[1].frames[0].scroll!.contentHeight, base + 17.901 + 8, accuracy: 1e-6)
+        XCTAssertEqual(s[1].frames[0].element("status")!["state"], .string("thinking"))
+        XCTAssertEqual(s[4].frames[0].element("message:r")!["lines"], .int(2))
+        XCTAssertEqual(rect(s[4].frames[0], "message:r")!.height, 20.2878 + 22 + 16, accuracy: 1e-9)
+        // Its widest line is "Streaming grows into a reply" (28 characters): 238 + 24.
+        XCTAssertEqual(rect(s[4].frames[0], "message:r")!.width, 262, accuracy: 1e-9)
+        // Pinned through all of it: the status row's bottom 8 + 20 + 8 above the bar.
+        for i in 1...4 { XCTAssertTrue(s[i].frames[0].scroll!.following) }
+        XCTAssertEqual(rect(s[4].frames[0], "status")!.maxY, 765.7122 - 36, accuracy: 1e-6)
+        // Offline: a 32 pt banner under the safe area; the list starts below it.
+        XCTAssertEqual(rect(s[5].frames[0], "banner"), Rect(x: 0, y: 59, width: 390, height: 32))
+        XCTAssertEqual(rect(s[5].frames[0], "list")!.y, 91)
+        XCTAssertNil(s[4].frames[0].element("banner"))
+        // Reopening goes back to the absolute bottom at once.
+        XCTAssertFalse(s[6].frames[0].scroll!.following)
+        XCTAssertEqual(s[7].frames.count, 1)
+        XCTAssertEqual(s[7].frames[0].scroll!.offset, s[5].frames[0].scroll!.offset, accuracy: 1e-9)
+    }
+}
