@@ -203,6 +203,14 @@ final class ComposerRulesTests: XCTestCase {
         XCTAssertFalse(try first(ComposerFixture(text: "x", border: false)).drawList.contains { if case .strokeRoundedRect = $0 { true } else { false } })
     }
 
+    /// A field that opens disabled shows its text, once enabled, scrolled to the caret.
+    func testOpeningDisabledThenEnabledShowsTheCaret() throws {
+        let s = try states(ComposerFixture(text: lines(9), enabled: false, steps: [ComposerStep(event: .enable(true))]))
+        XCTAssertEqual(s[0].frames[0].scroll!.offset, 0)
+        XCTAssertEqual(s[1].frames[0].scroll!.offset, 96, accuracy: 1e-9)
+        XCTAssertEqual(s[1].frames[0].element("caret")!["inView"], .bool(true))
+    }
+
     func testDisabledShowsItsPlaceholderAndHidesSuggestions() throws {
         let s = try states(ComposerFixture(text: "draft", enabled: false, disabledPlaceholder: "This editor has been disabled",
                                            suggestions: ["one"], steps: [ComposerStep(event: .type("more")), ComposerStep(event: .enable(true))]))

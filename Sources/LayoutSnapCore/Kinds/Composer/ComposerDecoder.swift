@@ -26,7 +26,9 @@ enum ComposerDecoder {
         if let e = o.optional("pattern") {
             let pattern = try e.string()
             do {
+                // Checked in the form it is used in: anchored to the whole text.
                 _ = try NSRegularExpression(pattern: pattern)
+                _ = try NSRegularExpression(pattern: ComposerRules.wholeMatch(pattern))
             } catch {
                 throw e.error("\"\(pattern)\" is not a valid regular expression (ICU syntax)")
             }

@@ -148,6 +148,10 @@ public struct ComposerRules: Sendable {
                        contentHeight: textHeight(lines: shownLines) + insets, matched: matched)
     }
 
+    /// The pattern anchored to the whole text. Patterns that cannot be wrapped (a trailing `\\Q`,
+    /// an extended-mode comment) are rejected when decoding, at `$.pattern`.
+    static func wholeMatch(_ pattern: String) -> String { "\\A(?:" + pattern + ")\\z" }
+
     /// `scrollRectToVisible` of the caret grown by 12 pt above and 18 below: the minimum scroll,
     /// none when it is already in view. A padded rect taller than the field (a one-line field)
     /// shows the caret itself. Clamped to the content, like UIKit.
@@ -176,13 +180,16 @@ public struct ComposerRules: Sendable {
 
     public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
         // Whole-text match, as the seed's `SELF MATCHES` does; checked when decoding.
-        let regex = try composer.pattern.map { try NSRegularExpression(pattern: "\\A(?:" + $0 + ")\\z") }
+        let regex = try composer.pattern.map { try NSRegularExpression(pattern: Self.wholeMatch($0)) }
         var editor = ComposerEditor(text: composer.text, selection: composer.selection)
         var enabled = composer.enabled
         var suggestions = composer.suggestions
         var content = try self.content(editor, enabled: enabled, suggestions: suggestions, regex: regex, measurer: measurer)
-        // The field opens focused: scrolled the least that shows the caret.
-        var offset = Self.scrollToShow(caret: content.caret, offset: 0, viewport: content.fieldHeight, maxOffset: content.maxOffset)
+        // The field opens focused: scrolled the least that shows the caret. A field that opens
+        // disabled keeps that scroll for its text, shown once it is enabled.
+        let opening = composer.enabled ? content
+            : try self.content(editor, enabled: true, suggestions: suggestions, regex: regex, measurer: measurer)
+        var offset = Self.scrollToShow(caret: opening.caret, offset: 0, viewport: opening.fieldHeight, maxOffset: opening.maxOffset)
         var following = true
         let keyboardHeight = max(device.keyboardHeight, 0)
         var keyboard = AnimatedValue(composer.keyboard ? keyboardHeight : 0)
