@@ -102,7 +102,8 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
         let r = try CLI.run(["bench", "--repeats", "1"], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)
-        for label in ["render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts", "peak memory"] {
+        for label in ["render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts", "peak memory",
+                      "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10"] {
             XCTAssertTrue(r.stdout.contains(label), "\(label) missing: \(r.output)")
         }
         XCTAssertTrue(r.stdout.contains("8 frames passed"), r.output)
