@@ -37,6 +37,13 @@ public struct Timeline: Sendable {
         }
     }
 
+    /// When a step's state begins (SPEC §3.3): `at` seconds after the previous step began, or once
+    /// everything the previous steps started has settled (`running`: the latest end of the
+    /// animated values; -infinity when nothing ever ran).
+    public static func stepStart(after previous: Schedule, at: Double?, running: Double) -> Double {
+        at.map { previous.start + $0 } ?? max(previous.start, running)
+    }
+
     /// Total frames the schedules produce, without building them (checked against the limit first).
     public static func frameCount(schedules: [Schedule], fps: Double) -> Double {
         lastIndices(schedules: schedules, fps: fps).reduce(0) { $0 + $1 + 1 }

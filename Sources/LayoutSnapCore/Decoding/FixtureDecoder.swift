@@ -152,6 +152,11 @@ extension ObjectReader {
         return name
     }
 
+    /// A step's optional `at`: seconds after the previous step began (SPEC §3.3).
+    func stepDelay() throws(JSONDecodingError) -> Double? {
+        try double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
+    }
+
     /// The key's number within `range`, or nil when absent.
     func double(_ key: String, in range: ClosedRange<Double>, what: String) throws(JSONDecodingError) -> Double? {
         guard let element = optional(key) else { return nil }
@@ -170,9 +175,18 @@ extension JSONElement {
     func double(in range: ClosedRange<Double>, what: String) throws(JSONDecodingError) -> Double {
         let v = try double()
         guard range.contains(v) else {
-            throw error("expected \(what) from \(JSONWriter.formatNumber(range.lowerBound)) to \(JSONWriter.formatNumber(range.upperBound)), found \(JSONWriter.formatNumber(v))")
+            throw error("expected \(what) from \(JSONWriter.formatNumber(range.lowerBound)) to \(JSONWriter.formatNumber(range.upperBound)), found \(Self.describe(v))")
         }
         return v
+    }
+
+    /// A whole number within `range`; out-of-range values name the range, not Int32's.
+    func int(in range: ClosedRange<Int>, what: String) throws(JSONDecodingError) -> Int {
+        let d = try double()
+        guard d.rounded(.towardZero) == d, d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            throw error("expected \(what) from \(range.lowerBound) to \(range.upperBound), found \(Self.describe(d))")
+        }
+        return Int(d)
     }
 
     func enumeration<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(JSONDecodingError) -> E where E.RawValue == String {

@@ -66,6 +66,12 @@ public struct JSONElement: Sendable, Equatable {
 
     /// A finite number (parsed documents only contain finite numbers; this
     /// also guards hand-built nodes).
+    /// A number as an error message shows it: exactly, unless it is absurdly large or small
+    /// (`1e+300`, not three hundred digits).
+    public static func describe(_ d: Double) -> String {
+        d != 0 && (abs(d) >= 1e15 || abs(d) < 1e-6) ? "\(d)" : JSONWriter.formatNumber(d)
+    }
+
     public func double() throws(JSONDecodingError) -> Double {
         guard case .number(let d) = node.value else { throw mismatch("a number") }
         guard d.isFinite else { throw error("expected a finite number") }
@@ -77,11 +83,11 @@ public struct JSONElement: Sendable, Equatable {
     public func int() throws(JSONDecodingError) -> Int {
         guard case .number(let d) = node.value else { throw mismatch("a whole number") }
         guard d.isFinite, d.rounded(.towardZero) == d else {
-            throw error("expected a whole number, found \(JSONWriter.formatNumber(d))")
+            throw error("expected a whole number, found \(Self.describe(d))")
         }
         guard d >= Double(Int32.min), d <= Double(Int32.max) else {
             throw error(
-                "expected a whole number between \(Int32.min) and \(Int32.max), found \(JSONWriter.formatNumber(d))")
+                "expected a whole number between \(Int32.min) and \(Int32.max), found \(Self.describe(d))")
         }
         return Int(d)
     }

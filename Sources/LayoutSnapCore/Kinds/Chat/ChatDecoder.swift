@@ -96,7 +96,7 @@ enum ChatDecoder {
             event = .keyboard(show: mode == "show")
         default: event = .online(try value.bool())
         }
-        let at = try o.double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
+        let at = try o.stepDelay()
         try o.finish()
         return ChatStep(event: event, at: at)
     }

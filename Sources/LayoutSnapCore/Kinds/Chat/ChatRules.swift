@@ -114,10 +114,10 @@ public struct ChatRules: Sendable {
         let statusText = StyledText(runs: [TextRun("Thinking")], font: Self.statusFont, width: nil)
         let statusTextWidth = status == .idle ? 0 : try measurer.measure(statusText).maxLineWidth
         let inputText = StyledText(runs: [TextRun(input.isEmpty ? "Message" : input)], font: Self.inputFont,
-                                   width: fieldWidth - 2 * ComposerRules.insetSide)
+                                   width: fieldWidth - 2 * TextViewInsets.side)
         let inputLines = max(try measurer.measure(inputText).lineCount, 1)
         let fieldHeight = LineMetrics.height(lines: min(inputLines, Self.inputMaxLines), font: Self.inputFont, lineSpacing: Self.inputLineSpacing)
-            + ComposerRules.insetTop + ComposerRules.insetBottom
+            + TextViewInsets.top + TextViewInsets.bottom
         return Content(messages: messages, bubbles: bubbles, tops: tops, status: status, statusTop: statusTop,
                        statusText: statusText, statusTextWidth: statusTextWidth, contentHeight: contentHeight, online: online, input: input, inputText: inputText,
                        inputLines: inputLines, fieldHeight: fieldHeight)
@@ -167,12 +167,12 @@ public struct ChatRules: Sendable {
         var keyboards = [keyboard], scrolls = [scroll]
 
         for (i, step) in chat.steps.enumerated() {
-            let previousStart = schedules[schedules.count - 1].start
-            let start = step.at.map { previousStart + $0 } ?? max(previousStart, keyboard.endTime, scroll.endTime)
+            let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: max(keyboard.endTime, scroll.endTime))
             let shown = offset(content: content, mode: mode, scroll: scroll, keyboard: keyboard.value(at: start), at: start)
             // A scroll to the bottom that has finished pins the view again.
             if mode == .free && following && scroll.endTime <= start { mode = .pinned }
             var scrollsToBottom = false
+            var drag: Double?
             switch step.event {
             case .open:
                 mode = .pinned; following = true; unseen = 0
@@ -195,24 +195,25 @@ public struct ChatRules: Sendable {
             case let .status(s):
                 status = s
             case let .scrollBy(dy):
-                let c = try self.content(messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
-                let k = keyboard.value(at: start)
-                let b = bottom(c, keyboard: k)
-                let target = min(max(shown + dy, min(0, b)), b)
-                scroll.jump(to: target, at: start)
-                following = target >= b - Self.followSlack
-                mode = following ? .pinned : .free
-                if following { unseen = 0 }
+                drag = dy
             case .scrollToBottom:
                 scrollsToBottom = true
             case let .keyboard(show):
-                keyboard.set(show ? keyboardHeight : 0, at: start, curve: ComposerRules.keyboardCurve, pixelsPerPoint: canvas.scale)
+                keyboard.set(show ? keyboardHeight : 0, at: start, curve: Keyboard.curve, pixelsPerPoint: canvas.scale)
             case let .online(on):
                 online = on
             }
             content = try self.content(messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
             let finalBottom = bottom(content, keyboard: keyboard.target)
-            if scrollsToBottom && mode != .pinned {
+            if let dy = drag {
+                // A finger: immediate, clamped to the content where the keyboard is now.
+                let b = bottom(content, keyboard: keyboard.value(at: start))
+                let target = min(max(shown + dy, min(0, b)), b)
+                scroll.jump(to: target, at: start)
+                following = target >= b - Self.followSlack
+                mode = following ? .pinned : .free
+                if following { unseen = 0 }
+            } else if scrollsToBottom && mode != .pinned {
                 // From where the content shows now, with the default spring, to the bottom.
                 scroll.jump(to: shown, at: start)
                 scroll.set(finalBottom, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
@@ -335,17 +336,16 @@ public struct ChatRules: Sendable {
         ops.append(.roundedRect(field, cornerRadius: Self.bubbleRadius, fill: palette.field, continuous: true))
         ops.append(.strokeRoundedRect(field, cornerRadius: Self.bubbleRadius, color: palette.gray.opacity(0.5), lineWidth: 1, continuous: true))
         let inputBoxes = LineMetrics.boxes(lines: c.inputLines, font: Self.inputFont, lineSpacing: Self.inputLineSpacing)
-        ops.append(.text(TextDraw(text: c.inputText, origin: Point(x: field.x + ComposerRules.insetSide, y: field.y + ComposerRules.insetTop),
+        ops.append(.text(TextDraw(text: c.inputText, origin: Point(x: field.x + TextViewInsets.side, y: field.y + TextViewInsets.top),
                                   baselines: inputBoxes.baselines, color: c.input.isEmpty ? palette.secondary : palette.text, clip: field)))
         let send = Rect(x: field.maxX + Self.barPadding, y: field.maxY - (LineMetrics.height(lines: 1, font: Self.inputFont) + 16 + Self.sendSize) / 2,
                         width: Self.sendSize, height: Self.sendSize)
         ops.append(.roundedRect(send, cornerRadius: Self.sendSize / 2, fill: palette.accent.opacity(c.input.isEmpty ? 0.4 : 1), continuous: false))
         elements.append(LayoutElement(id: "input", rect: bar, attributes: [("lines", .int(c.input.isEmpty ? 1 : c.inputLines)), ("value", .string(c.input))]))
 
-        let keyboardRect = Rect(x: 0, y: canvas.height - keyboard, width: canvas.width, height: device.keyboardHeight)
-        let keyboardShown = keyboard > 0.005
-        if keyboardShown { ops.append(contentsOf: KeyboardDrawing.ops(keyboardRect, palette: palette)) }
-        elements.append(LayoutElement(id: "keyboard", rect: keyboardRect, attributes: [("visible", .bool(keyboardShown))]))
+        let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)
+        ops.append(contentsOf: keys.ops)
+        elements.append(keys.element)
 
         return LayoutFrame(index: index, time: time, progress: progress, elements: elements,
                            scroll: ScrollInfo(offset: offset, contentHeight: c.contentHeight, viewportHeight: list.height, following: state.following),

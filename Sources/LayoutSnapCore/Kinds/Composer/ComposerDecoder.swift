@@ -15,8 +15,7 @@ enum ComposerDecoder {
         if let e = o.optional("font") { c.font = try FontDecoder.decode(e) }
         c.lineSpacing = try o.double("lineSpacing", in: 0...1000, what: "a line spacing in points") ?? c.lineSpacing
         if let e = o.optional("maxLines") {
-            c.maxLines = try e.int()
-            if !(1...1000).contains(c.maxLines) { throw e.error("expected maxLines from 1 to 1000, found \(c.maxLines)") }
+            c.maxLines = try e.int(in: 1...1000, what: "maxLines")
         }
         c.margin = try o.double("margin", in: 0...1000, what: "a margin in points") ?? c.margin
         if let e = o.optional("border") { c.border = try e.bool() }
@@ -72,7 +71,7 @@ enum ComposerDecoder {
             }
             event = .keyboard(show: mode == "show")
         }
-        let at = try o.double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
+        let at = try o.stepDelay()
         var suggestions: [String]?
         if let e = o.optional("suggestions") { suggestions = try decodeWords(e) }
         try o.finish()

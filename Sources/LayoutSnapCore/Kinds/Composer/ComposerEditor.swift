@@ -74,14 +74,12 @@ public struct ComposerEditor: Sendable, Hashable {
         return .applied
     }
 
-    /// Selects [start, end]. Changing the selection ends a composition, as in UIKit.
-    public mutating func select(_ start: Int, _ end: Int) -> Outcome {
-        guard start <= end, end <= characters.count else {
-            return .ignored("select [\(start), \(end)] is outside the text (\(characters.count) characters)")
-        }
+    /// Selects [start, end], clamped to the text (the rules reject a range past the text with its
+    /// JSON path first). Changing the selection ends a composition, as in UIKit.
+    public mutating func select(_ start: Int, _ end: Int) {
         marked = nil
-        selection = CharacterRange(start, end)
-        return .applied
+        let e = min(max(end, 0), characters.count)
+        selection = CharacterRange(min(max(start, 0), e), e)
     }
 
     /// Marked text: replaces the current marked text, or the selection when nothing is marked.

@@ -16,10 +16,9 @@ public struct ComposerRules: Sendable {
     /// the suggestion strip: the caret must never hide behind them (seed 004's first invariant).
     public let maxLines: Int
 
-    public static let insetTop = 8.0
-    public static let insetBottom = 8.0
-    /// UITextView's lineFragmentPadding.
-    public static let insetSide = 5.0
+    public static let insetTop = TextViewInsets.top
+    public static let insetBottom = TextViewInsets.bottom
+    public static let insetSide = TextViewInsets.side
     public static let caretWidth = 2.0
     /// Room kept around the caret when it is scrolled into view (seed 004's padding).
     public static let caretRoomAbove = 12.0
@@ -28,8 +27,6 @@ public struct ComposerRules: Sendable {
     public static let stripHeight = 44.0
     /// Space kept between the field's bottom and the strip when the field is as tall as it gets.
     public static let stripGap = 8.0
-    /// The keyboard's own motion (reference/swiftui-facts.md): an overdamped spring.
-    public static let keyboardCurve = AnimationCurve.spring(Spring(mass: 3, stiffness: 1000, damping: 500))
     /// Suggestion chips: subheadline text in capsules.
     static let chipFont = TextStyle.subheadline.font
     static let chipHeight = 32.0
@@ -201,8 +198,7 @@ public struct ComposerRules: Sendable {
         var snapshots = [keyboard]
 
         for (i, step) in composer.steps.enumerated() {
-            let previousStart = schedules[schedules.count - 1].start
-            let start = step.at.map { previousStart + $0 } ?? max(previousStart, keyboard.endTime)
+            let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: keyboard.endTime)
             let keyboardFrom = keyboard.value(at: start)
             var note: String?
             var editing = false
@@ -222,7 +218,7 @@ public struct ComposerRules: Sendable {
                 guard e <= editor.count else {
                     throw LayoutError(path: "$.steps[\(i)].select", message: "the selection [\(s), \(e)] ends past the text, which has \(editor.count) characters at this step")
                 }
-                if enabled { _ = editor.select(s, e); editing = true } else { note = disabledNote }
+                if enabled { editor.select(s, e); editing = true } else { note = disabledNote }
             case let .compose(text):
                 if enabled { editor.compose(text); editing = true } else { note = disabledNote }
             case .commit:
@@ -244,7 +240,7 @@ public struct ComposerRules: Sendable {
             case let .enable(on):
                 enabled = on
             case let .keyboard(show):
-                keyboard.set(show ? keyboardHeight : 0, at: start, curve: Self.keyboardCurve, pixelsPerPoint: canvas.scale)
+                keyboard.set(show ? keyboardHeight : 0, at: start, curve: Keyboard.curve, pixelsPerPoint: canvas.scale)
                 // Showing the keyboard is the user tapping into the field: the caret comes back.
                 if show && enabled { editing = true }
             }
@@ -319,9 +315,8 @@ public struct ComposerRules: Sendable {
                 x += width + Self.chipSpacing
             }
         }
-        let keyboardRect = Rect(x: 0, y: canvas.height - keyboard, width: canvas.width, height: device.keyboardHeight)
-        let keyboardShown = keyboard > 0.005
-        if keyboardShown { ops.append(contentsOf: KeyboardDrawing.ops(keyboardRect, palette: palette)) }
+        let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)
+        ops.append(contentsOf: keys.ops)
 
         var fieldAttributes: [(key: String, value: LayoutValue)] = [("enabled", .bool(c.enabled)), ("maxLines", .int(maxLines))]
         if let matched = c.matched { fieldAttributes.append(("matched", .bool(matched))) }
@@ -342,7 +337,7 @@ public struct ComposerRules: Sendable {
                                           attributes: [("text", .string(placeholder)), ("disabled", .bool(!c.enabled))]))
         }
         elements.append(LayoutElement(id: "suggestions", rect: strip, attributes: [("visible", .bool(stripShown)), ("words", .strings(c.enabled ? c.suggestions : []))]))
-        elements.append(LayoutElement(id: "keyboard", rect: keyboardRect, attributes: [("visible", .bool(keyboardShown))]))
+        elements.append(keys.element)
         return LayoutFrame(index: index, time: time, progress: progress, elements: elements,
                            scroll: ScrollInfo(offset: offset, contentHeight: c.contentHeight, viewportHeight: c.fieldHeight, following: state.following),
                            drawList: ops)

@@ -55,7 +55,7 @@ enum PostDecoder {
         let name = try o.stepEvent(PostEvent.allCases.map(\.rawValue), kind: "post", step: element)
         let event = PostEvent(rawValue: name)!
         try o.required(event.rawValue).isTrue()
-        let at = try o.double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
+        let at = try o.stepDelay()
         try o.finish()
         return PostStep(event: event, at: at)
     }

@@ -8,8 +8,7 @@ extension PostRules {
         // Each state is drawn with f as its own step left it (see TranscriptRules).
         var snapshots = [f]
         for (i, step) in post.steps.enumerated() {
-            let previousStart = schedules[schedules.count - 1].start
-            let start = step.at.map { previousStart + $0 } ?? max(previousStart, f.endTime)
+            let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: f.endTime)
             // f = 1 moves the card's bottom by the whole height difference.
             f.set(step.event == .expand ? 1 : 0, at: start, curve: post.curve, pixelsPerPoint: canvas.scale,
                   pointsPerUnit: max(abs(expandedCardHeight - Self.compactHeight), 1))

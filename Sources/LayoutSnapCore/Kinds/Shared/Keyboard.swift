@@ -1,7 +1,28 @@
-/// The software keyboard as the composer draws it: a panel with the system's predictive bar on
-/// top and four rows of blank keys (QWERTY's 10, 9 and 7 letters with shift and delete, then
-/// 123, space and return). It is scenery: its rect is what the layout reports and what moves.
-enum KeyboardDrawing {
+/// UITextView's text container insets (reference/swiftui-facts.md): the composer's field and the
+/// chat's input bar are both text views.
+public enum TextViewInsets {
+    public static let top = 8.0
+    public static let bottom = 8.0
+    /// lineFragmentPadding.
+    public static let side = 5.0
+}
+
+/// The software keyboard of the composer and the chat: how it moves, where it is, and how it is
+/// drawn. The drawing is a panel with the system's predictive bar on top and four rows of blank
+/// keys (QWERTY's 10, 9 and 7 letters with shift and delete, then 123, space and return): scenery,
+/// while its rect is what the layout reports and what moves.
+public enum Keyboard {
+    /// UIKit's keyboard motion (reference/swiftui-facts.md): an overdamped spring.
+    public static let curve = AnimationCurve.spring(Spring(mass: 3, stiffness: 1000, damping: 500))
+
+    /// The keyboard with `shown` points of it on the canvas (a hidden one sits just below), its
+    /// display list (empty while hidden) and its layout element.
+    static func layout(canvas: Canvas, device: Device, shown: Double, palette: Palette) -> (ops: [DrawOp], element: LayoutElement) {
+        let rect = Rect(x: 0, y: canvas.height - shown, width: canvas.width, height: device.keyboardHeight)
+        let visible = shown > 0.005
+        return (visible ? ops(rect, palette: palette) : [], LayoutElement(id: "keyboard", rect: rect, attributes: [("visible", .bool(visible))]))
+    }
+
     static let predictiveBar = 44.0
     static let rowHeight = 42.0
     static let rowGap = 12.0

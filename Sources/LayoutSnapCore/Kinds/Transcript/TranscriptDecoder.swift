@@ -5,8 +5,7 @@ enum TranscriptDecoder {
         if let e = o.optional("text") { t.text = try e.string() }
         if let e = o.optional("font") { t.font = try FontDecoder.decode(e) }
         if let e = o.optional("maxLines") {
-            t.maxLines = try e.int()
-            if !(1...1000).contains(t.maxLines) { throw e.error("expected maxLines from 1 to 1000, found \(t.maxLines)") }
+            t.maxLines = try e.int(in: 1...1000, what: "maxLines")
         }
         t.padding = try o.double("padding", in: 0...1000, what: "padding in points") ?? t.padding
         t.margin = try o.double("margin", in: 0...1000, what: "a margin in points") ?? t.margin
@@ -32,7 +31,7 @@ enum TranscriptDecoder {
             try value.isTrue()
             event = .scrollToBottom
         }
-        let at = try o.double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
+        let at = try o.stepDelay()
         try o.finish()
         return TranscriptStep(event: event, at: at)
     }

@@ -61,8 +61,7 @@ public struct TranscriptRules: Sendable {
         var snapshots = [offset]
 
         for (i, step) in transcript.steps.enumerated() {
-            let previousStart = schedules[schedules.count - 1].start
-            let start = step.at.map { previousStart + $0 } ?? max(previousStart, offset.endTime)
+            let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: offset.endTime)
             let from = offset.value(at: start)
             switch step.event {
             case let .append(more):
