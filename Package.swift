@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport"]),
         .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging"]),
         // End to end: runs the built binary and checks stdout, stderr, exit codes and files.
-        .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap"]),
+        .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap", "LayoutSnapImaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,10 @@ enum PNG {
     static let IDAT: UInt32 = 0x4944_4154
     static let IEND: UInt32 = 0x4945_4E44
     static let tRNS: UInt32 = 0x7452_4E53
+    // APNG: animation control, frame control, frame data.
+    static let acTL: UInt32 = 0x6163_544C
+    static let fcTL: UInt32 = 0x6663_544C
+    static let fdAT: UInt32 = 0x6664_4154
 
     /// The largest chunk length the PNG spec allows (2^31 - 1); also the largest width/height.
     static let maxChunkLength = 0x7FFF_FFFF

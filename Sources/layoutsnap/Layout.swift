@@ -17,22 +17,13 @@ struct Layout: ParsableCommand {
     @Option(help: "Only this frame index.")
     var frame: Int?
 
-    @Option(help: "Device preset instead of the fixture's.")
-    var device: String?
-
-    @Option(help: "Pixels per point instead of the fixture's.")
-    var scale: Double?
-
-    @Option(help: "Frames per second instead of the fixture's.")
-    var fps: Double?
+    @OptionGroup var render: RenderOverrideOptions
 
     func run() throws {
         try Diagnostics.run {
             let refs = try FixtureDiscovery.discover(paths: [fixture])
             guard let ref = refs.first, refs.count == 1 else { throw RunnerError.usage("\(fixture): name one fixture file") }
-            let overrides = FixtureOverrides(device: device.flatMap(Device.named), scale: scale, fps: fps)
-            if let device, Device.named(device) == nil { throw RunnerError.usage("unknown device \"\(device)\"") }
-            let layout = try LayoutComputation.layout(ref, overrides: overrides)
+            let layout = try LayoutComputation.layout(ref, overrides: render.overrides)
             if let state, !layout.states.contains(where: { $0.name == state }) {
                 throw RunnerError.usage("\(ref.id) has no state \"\(state)\"; it has: \(layout.states.map(\.name).joined(separator: ", "))")
             }

@@ -17,14 +17,7 @@ struct BatchOptions: ParsableArguments {
     @Option(help: "Fixtures rendered in parallel (default: all cores).")
     var jobs: Int = BatchRunner.defaultJobs
 
-    @Option(help: "Render with this device preset instead of the fixture's (canvas size and scale).")
-    var device: String?
-
-    @Option(help: "Pixels per point, instead of the fixture's.")
-    var scale: Double?
-
-    @Option(help: "Frames per second of animations, instead of the fixture's.")
-    var fps: Double?
+    @OptionGroup var render: RenderOverrideOptions
 
     @Flag(help: "Print only errors and the summary line.")
     var quiet = false
@@ -34,6 +27,31 @@ struct BatchOptions: ParsableArguments {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+    }
+
+    /// The run covers every fixture: no PATH arguments and no filter (orphans of unknown
+    /// fixtures can only be judged then).
+    var coversWholeSet: Bool { paths.isEmpty && filter == nil }
+
+    var overrides: FixtureOverrides { render.overrides }
+
+    func discover() throws -> [FixtureRef] {
+        try FixtureDiscovery.discover(paths: paths, filter: filter)
+    }
+}
+
+/// `--device`, `--scale`, `--fps`: what every command that renders or lays out can override.
+struct RenderOverrideOptions: ParsableArguments {
+    @Option(help: "Render with this device preset instead of the fixture's (canvas size and scale).")
+    var device: String?
+
+    @Option(help: "Pixels per point, instead of the fixture's.")
+    var scale: Double?
+
+    @Option(help: "Frames per second of animations, instead of the fixture's.")
+    var fps: Double?
+
+    func validate() throws {
         if let device, Device.named(device) == nil {
             throw ValidationError("unknown device \"\(device)\"; expected one of: \(Device.allNames.joined(separator: ", "))")
         }
@@ -41,15 +59,7 @@ struct BatchOptions: ParsableArguments {
         if let fps, !Limits.fps.contains(fps) { throw ValidationError("--fps must be from 1 to 240") }
     }
 
-    /// The run covers every fixture: no PATH arguments and no filter (orphans of unknown
-    /// fixtures can only be judged then).
-    var coversWholeSet: Bool { paths.isEmpty && filter == nil }
-
     var overrides: FixtureOverrides {
         FixtureOverrides(device: device.flatMap(Device.named), scale: scale, fps: fps)
-    }
-
-    func discover() throws -> [FixtureRef] {
-        try FixtureDiscovery.discover(paths: paths, filter: filter)
     }
 }

@@ -131,8 +131,8 @@ public enum FixtureDecoder {
         }
         let o = try element.object()
         let spring = try o.required("spring").object()
-        let response = try spring.required("response").double(in: 0.01...10, what: "a response in seconds")
-        let damping = try spring.required("dampingFraction").double(in: 0.01...10, what: "a damping fraction")
+        let response = try spring.required("response").double(in: Limits.springParameter, what: "a response in seconds")
+        let damping = try spring.required("dampingFraction").double(in: Limits.springParameter, what: "a damping fraction")
         try spring.finish()
         try o.finish()
         return .spring(Spring(response: response, dampingFraction: damping))

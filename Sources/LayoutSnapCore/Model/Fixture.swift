@@ -102,4 +102,6 @@ public enum Limits {
     public static let maxGoldenPixels = 64 * 1024 * 1024
     public static let animationDuration: ClosedRange<Double> = 0...60
     public static let stepDelay: ClosedRange<Double> = 0...3600
+    /// A spring's response (seconds) and damping fraction.
+    public static let springParameter: ClosedRange<Double> = 0.01...10
 }

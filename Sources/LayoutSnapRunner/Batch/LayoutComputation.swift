@@ -10,9 +10,16 @@ public enum LayoutComputation {
         } catch {
             throw RunnerError.environment(error.description)
         }
+        return try decodeAndLayout(ref, overrides: overrides, measurer: engine).layout
+    }
+
+    /// Decodes the fixture, applies the overrides and lays it out; every failure becomes a
+    /// fixture error naming the file (and the JSON path when there is one).
+    public static func decodeAndLayout(_ ref: FixtureRef, overrides: FixtureOverrides,
+                                       measurer: some TextMeasuring) throws(RunnerError) -> (fixture: Fixture, layout: FixtureLayout) {
         do {
             let fixture = try overrides.apply(to: FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath))
-            return try LayoutEngine.layout(fixture, measurer: engine)
+            return (fixture, try LayoutEngine.layout(fixture, measurer: measurer))
         } catch let error as FixtureError {
             throw RunnerError.fixture(error.description)
         } catch let error as LayoutError {

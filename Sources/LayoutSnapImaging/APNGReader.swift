@@ -1,0 +1,144 @@
+/// Reads an animated PNG and checks it against the APNG 1.0 spec: `acTL` before the image data,
+/// one `fcTL` per frame, `fcTL`/`fdAT` sequence numbers counting up from 0 with no gap, frame
+/// regions inside the canvas, frame 0 covering it, CRCs intact. It composites the frames into
+/// whole images (the APNG the preview writes uses dispose NONE and blend SOURCE; the other
+/// operations are reported as unsupported), so a test can compare each with the frame it stands
+/// for.
+public struct APNGReader {
+    public struct Frame: Sendable, Equatable {
+        public var x: Int, y: Int, width: Int, height: Int
+        /// Seconds.
+        public var delay: Double
+        public var disposeOp: UInt8
+        public var blendOp: UInt8
+        public var sequence: UInt32
+    }
+
+    public let width: Int
+    public let height: Int
+    /// acTL's count and loops (0: forever).
+    public let frameCount: Int
+    public let loops: Int
+    public let frames: [Frame]
+    /// Every frame composited onto the canvas, in order (premultiplied ARGB32, like PNGDecoder's).
+    public let images: [PixelImage]
+
+    public init(_ bytes: [UInt8]) throws(PNGError) {
+        guard bytes.count >= 8, Array(bytes[0..<8]) == PNG.signature else { throw PNGError.notPNG("no PNG signature") }
+        var chunks: [(type: UInt32, data: ArraySlice<UInt8>)] = []
+        var offset = 8
+        while offset < bytes.count {
+            guard offset + 12 <= bytes.count else { throw PNGError.truncated("chunk header at byte \(offset)") }
+            let length = Int(Self.be32(bytes, offset))
+            let type = Self.be32(bytes, offset + 4)
+            guard length <= PNG.maxChunkLength, offset + 12 + length <= bytes.count else {
+                throw PNGError.truncated("chunk at byte \(offset) claims \(length) bytes")
+            }
+            let crc = bytes.withUnsafeBytes { PNG.crc(UnsafeRawBufferPointer(rebasing: $0[(offset + 4)..<(offset + 8 + length)])) }
+            guard crc == Self.be32(bytes, offset + 8 + length) else { throw PNGError.badCRC(chunk: Self.name(type)) }
+            chunks.append((type, bytes[(offset + 8)..<(offset + 8 + length)]))
+            offset += 12 + length
+            if type == PNG.IEND { break }
+        }
+        guard let ihdr = chunks.first, ihdr.type == PNG.IHDR, ihdr.data.count == 13 else { throw PNGError.missingChunk("IHDR first") }
+        guard chunks.last?.type == PNG.IEND else { throw PNGError.missingChunk("IEND") }
+        let header = Array(ihdr.data)
+        width = Int(Self.be32(header, 0)); height = Int(Self.be32(header, 4))
+        guard let actlIndex = chunks.firstIndex(where: { $0.type == PNG.acTL }) else { throw PNGError.missingChunk("acTL") }
+        guard let firstIDAT = chunks.firstIndex(where: { $0.type == PNG.IDAT }), actlIndex < firstIDAT else {
+            throw PNGError.corrupt("acTL must come before the image data")
+        }
+        let actl = Array(chunks[actlIndex].data)
+        guard actl.count == 8 else { throw PNGError.corrupt("acTL is \(actl.count) bytes, not 8") }
+        frameCount = Int(Self.be32(actl, 0)); loops = Int(Self.be32(actl, 4))
+
+        var parsed: [Frame] = []
+        var composited: [PixelImage] = []
+        var expectedSequence: UInt32 = 0
+        var canvas = [UInt32](repeating: 0, count: width * height)
+        var pending: Frame?
+        var data: [UInt8] = []
+
+        let canvasWidth = width, canvasHeight = height
+        func finishFrame() throws(PNGError) {
+            guard let frame = pending else { return }
+            guard !data.isEmpty else { throw PNGError.missingChunk("image data of frame \(parsed.count)") }
+            let image = try PNGDecoder.decode(Self.standalonePNG(width: frame.width, height: frame.height, header: header, zlib: data))
+            guard frame.blendOp == 0, frame.disposeOp == 0 else {
+                throw PNGError.unsupported("frame \(parsed.count): dispose \(frame.disposeOp), blend \(frame.blendOp)")
+            }
+            for row in 0..<frame.height {
+                let dst = (frame.y + row) * canvasWidth + frame.x
+                canvas.replaceSubrange(dst..<(dst + frame.width), with: image.pixels[(row * frame.width)..<((row + 1) * frame.width)])
+            }
+            parsed.append(frame)
+            composited.append(PixelImage(width: canvasWidth, height: canvasHeight, pixels: canvas))
+            pending = nil
+            data = []
+        }
+
+        for (index, chunk) in chunks.enumerated() {
+            let body = Array(chunk.data)
+            switch chunk.type {
+            case PNG.fcTL:
+                try finishFrame()
+                guard body.count == 26 else { throw PNGError.corrupt("fcTL is \(body.count) bytes, not 26") }
+                let sequence = Self.be32(body, 0)
+                guard sequence == expectedSequence else { throw PNGError.corrupt("fcTL sequence number \(sequence), expected \(expectedSequence)") }
+                expectedSequence += 1
+                let numerator = Int(body[20]) << 8 | Int(body[21])
+                let denominator = Int(body[22]) << 8 | Int(body[23])
+                let frame = Frame(x: Int(Self.be32(body, 12)), y: Int(Self.be32(body, 16)),
+                                  width: Int(Self.be32(body, 4)), height: Int(Self.be32(body, 8)),
+                                  delay: Double(numerator) / Double(denominator == 0 ? 100 : denominator),
+                                  disposeOp: body[24], blendOp: body[25], sequence: sequence)
+                guard frame.width > 0, frame.height > 0, frame.x + frame.width <= width, frame.y + frame.height <= height else {
+                    throw PNGError.corrupt("frame \(parsed.count) region \(frame.width) x \(frame.height) at (\(frame.x), \(frame.y)) leaves the \(width) x \(height) canvas")
+                }
+                if parsed.isEmpty && (frame.x != 0 || frame.y != 0 || frame.width != width || frame.height != height) {
+                    throw PNGError.corrupt("the first frame must cover the canvas")
+                }
+                pending = frame
+            case PNG.IDAT:
+                guard pending != nil, parsed.isEmpty else { throw PNGError.corrupt("IDAT at chunk \(index) is not the first frame's") }
+                data += body
+            case PNG.fdAT:
+                guard pending != nil, !parsed.isEmpty || index > firstIDAT else { throw PNGError.corrupt("fdAT at chunk \(index) has no fcTL") }
+                guard body.count > 4 else { throw PNGError.corrupt("empty fdAT") }
+                let sequence = Self.be32(body, 0)
+                guard sequence == expectedSequence else { throw PNGError.corrupt("fdAT sequence number \(sequence), expected \(expectedSequence)") }
+                expectedSequence += 1
+                data += body[4...]
+            default:
+                break
+            }
+        }
+        try finishFrame()
+        guard parsed.count == frameCount else { throw PNGError.corrupt("acTL announces \(frameCount) frames, found \(parsed.count)") }
+        self.frames = parsed
+        self.images = composited
+    }
+
+    static func be32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+
+    static func name(_ type: UInt32) -> String {
+        String(decoding: PNG.bigEndianBytes(type), as: UTF8.self)
+    }
+
+    /// One frame's data as a PNG of its own: IHDR with the frame's size, IDAT, IEND.
+    static func standalonePNG(width: Int, height: Int, header: [UInt8], zlib: [UInt8]) -> [UInt8] {
+        var out = PNG.signature
+        func chunk(_ type: UInt32, _ data: [UInt8]) {
+            out += PNG.bigEndianBytes(UInt32(data.count))
+            let typeBytes = PNG.bigEndianBytes(type)
+            out += typeBytes + data
+            out += PNG.bigEndianBytes(typeBytes.withUnsafeBytes { t in data.withUnsafeBytes { PNG.crc($0, continuing: PNG.crc(t)) } })
+        }
+        chunk(PNG.IHDR, PNG.bigEndianBytes(UInt32(width)) + PNG.bigEndianBytes(UInt32(height)) + Array(header[8...]))
+        chunk(PNG.IDAT, zlib)
+        chunk(PNG.IEND, [])
+        return out
+    }
+}

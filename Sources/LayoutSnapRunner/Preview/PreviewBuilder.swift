@@ -1,0 +1,200 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapImaging
+import LayoutSnapRender
+import LayoutSnapReport
+
+/// `layoutsnap preview`: one fixture's frames for a designer, per state a filmstrip contact sheet,
+/// an animated PNG at the real frame timing and the frames themselves, plus a page with a scrubber
+/// and overlays of the layout's geometry.
+///
+/// Output, all of it replaced on every build:
+/// ```
+/// OUT/index.html                         the page (self-contained; opens from disk)
+/// OUT/layout.json                        the layout JSON (SPEC §5) with the overrides applied
+/// OUT/build.js                           the build's id, polled by the page under --watch
+/// OUT/states/<state>/animation.png       APNG, every frame at its real duration, looping
+/// OUT/states/<state>/filmstrip.png       contact sheet (filmstrip-2.png, ... for long states)
+/// OUT/states/<state>/frames/<NNN>.png    every frame, for the scrubber
+/// ```
+/// The layout is computed once; states are rendered in parallel, each on its own text engine.
+public struct PreviewBuilder: Sendable {
+    public var ref: FixtureRef
+    public var output: String
+    public var overrides: FixtureOverrides
+    /// `--overlay`: draw the overlays into the contact sheets and animations too (the page always
+    /// has them, as switches).
+    public var bakeOverlay: Bool
+    /// `--watch`: the page reloads itself when a new build lands.
+    public var watching: Bool
+    public var jobs: Int
+
+    /// How long the last frame shows before the animation loops: a state's last frame is its
+    /// settled view, which has no duration of its own.
+    public static let holdLastFrame = 1.0
+
+    public init(ref: FixtureRef, output: String, overrides: FixtureOverrides = FixtureOverrides(),
+                bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs) {
+        self.ref = ref; self.output = output; self.overrides = overrides
+        self.bakeOverlay = bakeOverlay; self.watching = watching; self.jobs = max(1, jobs)
+    }
+
+    public struct Summary: Sendable {
+        public var states = 0
+        public var frames = 0
+        public var page = ""
+        /// Files the fixture reads (itself and its images): what `--watch` looks at.
+        public var inputs: [String] = []
+    }
+
+    public func build() throws(RunnerError) -> Summary {
+        let fonts: FontSystem
+        let engine: TextEngine
+        do {
+            fonts = try FontSystem.shared()
+            engine = try TextEngine(fonts: fonts)
+        } catch {
+            throw RunnerError.environment(error.description)
+        }
+        var summary = Summary()
+        summary.inputs = [ref.path]
+        let (fixture, layout) = try LayoutComputation.decodeAndLayout(ref, overrides: overrides, measurer: engine)
+        if case let .post(post) = fixture.content, let path = post.image?.path { summary.inputs.append(path) }
+
+        // A fresh states folder beside the old one, swapped in at the end: a page open in a
+        // browser never sees half a build.
+        let fm = FileManager.default
+        let statesDir = output + "/states", staging = output + "/.states-new", retired = output + "/.states-old"
+        try? fm.removeItem(atPath: staging)
+        try? fm.removeItem(atPath: retired)
+        do {
+            try fm.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        } catch {
+            throw RunnerError.write("cannot create \(staging): \(error.localizedDescription)")
+        }
+
+        let results = WorkerThreads.map(count: layout.states.count, jobs: jobs) { index -> Result<StatePreview, RunnerError> in
+            Result { () throws(RunnerError) in
+                try renderState(layout.states[index], fixture: fixture, fonts: fonts, into: staging)
+            }
+        }
+        var states: [StatePreview] = []
+        for result in results {
+            switch result {
+            case let .success(state): states.append(state)
+            case let .failure(error):
+                try? fm.removeItem(atPath: staging)
+                throw error
+            }
+        }
+
+        if fm.fileExists(atPath: statesDir) {
+            guard rename(statesDir, retired) == 0 else { throw RunnerError.write("cannot replace \(statesDir): \(String(cString: strerror(errno)))") }
+        }
+        guard rename(staging, statesDir) == 0 else { throw RunnerError.write("cannot move the new frames to \(statesDir): \(String(cString: strerror(errno)))") }
+        try? fm.removeItem(atPath: retired)
+
+        let data = pageData(fixture: fixture, layout: layout, states: states)
+        // Times keep their precision (the readout shows 116.7 ms); the page rounds what it shows.
+        let dataBytes = JSONWriter(style: .compact, roundingTo: 0.0001).bytes(data)
+        let buildID = PixelHash.hex(dataBytes.withUnsafeBytes { PixelHash.ofBytes($0) })
+        try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/layout.json")
+        let page = PreviewPage.html(title: "\(fixture.id) · layoutsnap preview", dataJSON: String(decoding: dataBytes, as: UTF8.self),
+                                    buildID: buildID, watching: watching)
+        try AtomicFile.write(Array(page.utf8), to: output + "/index.html")
+        try AtomicFile.write(Array("layoutsnapBuild(\"\(buildID)\");\n".utf8), to: output + "/build.js")
+
+        summary.states = layout.states.count
+        summary.frames = layout.frameCount
+        summary.page = output + "/index.html"
+        return summary
+    }
+
+    /// What the page needs of one rendered state.
+    struct StatePreview: Sendable {
+        var filmstrips: [String]
+        var overlays: [FrameOverlay]
+    }
+
+    private func renderState(_ state: StateLayout, fixture: Fixture, fonts: FontSystem, into staging: String) throws(RunnerError) -> StatePreview {
+        let dir = staging + "/" + state.name
+        do {
+            let engine = try TextEngine(fonts: fonts)
+            let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
+            let canvas = fixture.canvas
+            var apng = APNGWriter(width: canvas.pixelWidth, height: canvas.pixelHeight, frameCount: state.frames.count)
+            let sheet = ContactSheet(title: "\(fixture.id) · \(state.name) · \(state.frames.count) frame\(state.frames.count == 1 ? "" : "s") at \(Self.number(fixture.fps)) fps",
+                                     frameWidth: canvas.pixelWidth, frameHeight: canvas.pixelHeight,
+                                     frameCount: state.frames.count, engine: engine)
+            var preview = StatePreview(filmstrips: [], overlays: [])
+            for (k, frame) in state.frames.enumerated() {
+                let overlay = try FrameOverlay(frame: frame, measurer: engine)
+                preview.overlays.append(overlay)
+                var pixels = try renderer.render(frame)
+                try AtomicFile.write(PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width),
+                                     to: "\(dir)/frames/\(GoldenPaths.frameName(frame.index))")
+                if bakeOverlay {
+                    var marked = frame
+                    marked.drawList += overlay.drawOps(scale: canvas.scale)
+                    pixels = try renderer.render(marked)
+                }
+                let delay = k + 1 < state.frames.count ? state.frames[k + 1].time - frame.time : Self.holdLastFrame
+                apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delay)
+                try sheet.add(pixels, label: Self.label(frame)) { page, sheetPixels in
+                    let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
+                    try AtomicFile.write(PNGEncoder.encode(pixels: sheetPixels.pixels.baseAddress!, width: sheetPixels.width,
+                                                           height: sheetPixels.height, stride: sheetPixels.width), to: "\(dir)/\(name)")
+                    preview.filmstrips.append("states/\(state.name)/\(name)")
+                }
+            }
+            try AtomicFile.write(apng.finish(), to: "\(dir)/animation.png")
+            return preview
+        } catch let error as RunnerError {
+            throw error
+        } catch let error as RenderError {
+            throw RunnerError.fixture("\(ref.displayPath): \(error.description)")
+        } catch {
+            throw RunnerError.fixture("\(ref.displayPath): \(error)")
+        }
+    }
+
+    /// "#7 · 116.7 ms · p 0.42": a contact sheet cell's label.
+    static func label(_ frame: LayoutFrame) -> String {
+        "#\(frame.index) · \(String(format: "%.1f", frame.time * 1000)) ms · p \(String(format: "%.2f", frame.progress))"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+    }
+
+    func pageData(fixture: Fixture, layout: FixtureLayout, states: [StatePreview]) -> JSONOutput {
+        let stateObjects = zip(layout.states, states).map { state, preview -> JSONOutput in
+            let frames = zip(state.frames, preview.overlays).map { frame, overlay -> JSONOutput in
+                guard case var .object(members) = LayoutJSON.json(frame) else { return .null }
+                members.append(("image", .string("states/\(state.name)/frames/\(GoldenPaths.frameName(frame.index))")))
+                if case let .object(o) = overlay.json, let lines = o.first(where: { $0.0 == "lines" }) { members.append(lines) }
+                return .object(members)
+            }
+            var object: [(String, JSONOutput)] = [("name", .string(state.name))]
+            if let note = state.note { object.append(("note", .string(note))) }
+            object += [
+                ("animation", .string("states/\(state.name)/animation.png")),
+                ("filmstrips", .array(preview.filmstrips.map { .string($0) })),
+                ("frames", .array(frames)),
+            ]
+            return .object(object)
+        }
+        return .object([
+            ("fixture", .string(fixture.id)),
+            ("file", .string(ref.displayPath)),
+            ("kind", .string(fixture.kind.rawValue)),
+            ("canvas", .object([("width", .number(fixture.canvas.width)), ("height", .number(fixture.canvas.height)),
+                                ("scale", .number(fixture.canvas.scale))])),
+            ("fps", .number(fixture.fps)),
+            ("appearance", .string(fixture.appearance.rawValue)),
+            ("holdLastFrame", .number(Self.holdLastFrame)),
+            ("overlayBaked", .bool(bakeOverlay)),
+            ("states", .array(stateObjects)),
+        ])
+    }
+}

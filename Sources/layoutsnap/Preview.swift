@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import LayoutSnapCore
+import LayoutSnapRunner
+
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Preview a fixture's frames: per state a filmstrip contact sheet, an animated PNG and a page with a frame scrubber and overlays.",
+        discussion: "Open OUT/index.html in a browser. Nothing is compared and nothing is written to the goldens.")
+
+    @Argument(help: "The fixture file.")
+    var fixture: String
+
+    @Option(help: "The output folder (default: .layoutsnap/preview/<fixture id>).")
+    var out: String?
+
+    @Flag(help: "Render again when the fixture or its images change (Ctrl-C stops).")
+    var watch = false
+
+    @Flag(help: "Also draw the overlays (element rects with ids, line boxes, baselines) into the filmstrips and animations, and show them on the page from the start.")
+    var overlay = false
+
+    @OptionGroup var render: RenderOverrideOptions
+
+    @Option(help: "light or dark, instead of the fixture's.")
+    var appearance: String?
+
+    @Option(help: "Post cards: easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING.")
+    var curve: String?
+
+    @Option(help: "Post cards: the animation's duration in seconds.")
+    var duration: Double?
+
+    @Option(help: "States rendered in parallel (default: all cores).")
+    var jobs: Int = BatchRunner.defaultJobs
+
+    @Flag(help: "Print only errors.")
+    var quiet = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        if let appearance, Appearance(rawValue: appearance) == nil { throw ValidationError("--appearance must be light or dark, found \"\(appearance)\"") }
+        if let curve, case let .failure(error) = CurveOverride.parse(curve) { throw ValidationError(error.message) }
+        if let duration, !Limits.animationDuration.contains(duration) { throw ValidationError("--duration must be from 0 to 60 seconds") }
+    }
+
+    var overrides: FixtureOverrides {
+        var o = render.overrides
+        o.appearance = appearance.flatMap(Appearance.init(rawValue:))
+        o.curve = curve.flatMap { try? CurveOverride.parse($0).get() }
+        o.duration = duration
+        return o
+    }
+
+    func run() throws {
+        try Diagnostics.run {
+            let refs = try FixtureDiscovery.discover(paths: [fixture])
+            guard let ref = refs.first, refs.count == 1 else { throw RunnerError.usage("\(fixture): preview takes one fixture file") }
+            let builder = PreviewBuilder(ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
+                                         bakeOverlay: overlay, watching: watch, jobs: jobs)
+            guard watch else {
+                let summary = try build(builder)
+                return summary == nil ? 2 : 0
+            }
+            try watchLoop(builder)
+        }
+    }
+
+    /// One build, reported; nil when the fixture could not be previewed (the error is printed).
+    private func build(_ builder: PreviewBuilder) throws -> PreviewBuilder.Summary? {
+        let started = DispatchTime.now()
+        do {
+            let summary = try builder.build()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            if !quiet {
+                Diagnostics.out("preview of \(builder.ref.id): \(summary.states) state\(summary.states == 1 ? "" : "s"), \(summary.frames) frame\(summary.frames == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s")
+                Diagnostics.out("Open \(summary.page)")
+            }
+            return summary
+        } catch {
+            // A fixture error is the user's to fix; the other kinds (disk, fonts) stop the run.
+            guard case .fixture = error else { throw error }
+            Diagnostics.printError(error.description)
+            return nil
+        }
+    }
+
+    /// Polls the fixture and its images (modification time and size) four times a second and
+    /// renders again after a change, so a saved edit shows within a second plus the render.
+    /// A bad edit prints its error and the watch goes on.
+    private func watchLoop(_ builder: PreviewBuilder) throws -> Never {
+        // Stamps are taken before each build: an edit saved while a build runs is seen next time.
+        var inputs = [builder.ref.path]
+        var seen = inputs.map(Self.stamp)
+        if let summary = try build(builder), summary.inputs != inputs {
+            inputs = summary.inputs
+            seen = [seen[0]] + inputs.dropFirst().map(Self.stamp)
+        }
+        if !quiet { Diagnostics.out("Watching \(inputs.map { Self.display($0) }.joined(separator: ", ")) (Ctrl-C stops)") }
+        while true {
+            Thread.sleep(forTimeInterval: 0.25)
+            let now = inputs.map(Self.stamp)
+            guard now != seen else { continue }
+            let changed = zip(inputs, zip(now, seen)).filter { $1.0 != $1.1 }.map { Self.display($0.0) }
+            if !quiet { Diagnostics.out("changed: \(changed.joined(separator: ", "))") }
+            seen = now
+            if let summary = try build(builder), summary.inputs != inputs {
+                let previous = Dictionary(zip(inputs, now), uniquingKeysWith: { a, _ in a })
+                inputs = summary.inputs
+                seen = inputs.map { previous[$0] ?? Self.stamp($0) }
+            }
+        }
+    }
+
+    /// Modification time and size: what a save changes.
+    static func stamp(_ path: String) -> [Int] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [-1] }
+        return [Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_size), Int(info.st_ino)]
+    }
+
+    static func display(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+}

@@ -1,0 +1,369 @@
+import Foundation
+import LayoutSnapImaging
+import XCTest
+
+/// `layoutsnap preview` as a designer uses it: a bundled post card previewed, its contact sheet,
+/// animation and page checked, the page opened in Chromium and scrubbed, and `--watch` picking up
+/// an edit.
+final class PreviewTests: XCTestCase {
+    struct Preview {
+        let dir: TempDir
+        let out: URL
+        let layout: [String: Any]
+
+        func states() -> [[String: Any]] { layout["states"] as! [[String: Any]] }
+        func frames(_ state: String) -> [[String: Any]] {
+            states().first { $0["name"] as? String == state }!["frames"] as! [[String: Any]]
+        }
+        func png(_ relative: String) throws -> PixelImage {
+            try PNGDecoder.decode([UInt8](Data(contentsOf: out.appendingPathComponent(relative))))
+        }
+    }
+
+    func preview(_ fixture: String = "Fixtures/posts/long-body.json", _ extra: [String] = []) throws -> Preview {
+        let dir = try TempDir()
+        let out = dir.path("preview")
+        let r = try CLI.run(["preview", fixture, "--out", out.path] + extra)
+        XCTAssertEqual(r.status, 0, r.output)
+        XCTAssertTrue(r.stdout.contains("Open \(out.path)/index.html"), r.stdout)
+        let layout = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("layout.json"))) as! [String: Any]
+        return Preview(dir: dir, out: out, layout: layout)
+    }
+
+    /// Every state has its frames, a contact sheet and an APNG whose frames are exactly the
+    /// frames, at their real timing, valid per the APNG spec (APNGReader checks the chunks and
+    /// sequence numbers).
+    func testPreviewOfABundledPostCard() throws {
+        let p = try preview()
+        XCTAssertEqual(p.layout["fixture"] as? String, "posts/long-body")
+        XCTAssertEqual(p.states().map { $0["name"] as! String }, ["initial", "01-expand"])
+        for state in ["initial", "01-expand"] {
+            let frames = p.frames(state)
+            let apng = try APNGReader([UInt8](Data(contentsOf: p.out.appendingPathComponent("states/\(state)/animation.png"))))
+            XCTAssertEqual(apng.frameCount, frames.count, state)
+            XCTAssertEqual(apng.loops, 0, "loops forever")
+            // fcTL and fdAT share one counter: frame k's fcTL is 2k - 1 (frame 0's is 0, its data is IDAT).
+            let expectedSequence: [UInt32] = (0..<frames.count).map { k in k == 0 ? 0 : UInt32(2 * k - 1) }
+            XCTAssertEqual(apng.frames.map(\.sequence), expectedSequence)
+            for k in frames.indices {
+                let expected = try p.png("states/\(state)/frames/\(String(format: "%03d", k)).png")
+                XCTAssertEqual(apng.images[k], expected, "\(state) APNG frame \(k) is not the frame")
+                // long-body runs at 60 fps; the settled last frame holds for a second.
+                XCTAssertEqual(apng.frames[k].delay, k + 1 < frames.count ? 1.0 / 60 : 1, accuracy: 0.0001, "\(state) frame \(k) delay")
+            }
+            let sheet = try p.png("states/\(state)/filmstrip.png")
+            XCTAssertGreaterThan(sheet.width, 100)
+            XCTAssertGreaterThan(sheet.height, 100)
+        }
+        // 19 frames of a 390 x 650 card: 7 thumbnails to a row, 3 rows.
+        let sheet = try p.png("states/01-expand/filmstrip.png")
+        XCTAssertEqual(p.frames("01-expand").count, 19)
+        XCTAssertGreaterThan(sheet.height, 3 * 200)
+        // Only the changed rectangle is stored: the expanding card, not the whole canvas.
+        let apng = try APNGReader([UInt8](Data(contentsOf: p.out.appendingPathComponent("states/01-expand/animation.png"))))
+        XCTAssertLessThan(apng.frames[1].height, apng.height)
+        let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("\"image\":\"states/01-expand/frames/018.png\""))
+        XCTAssertTrue(html.contains("\"lines\":[{\"box\":["), "the page carries the text lines for the overlays")
+    }
+
+    /// Chromium decodes the APNG as an animation (WebCodecs' ImageDecoder, through the DevTools
+    /// pipe): every frame, the real durations, looping forever, and the pixels of each frame.
+    func testAnimationPlaysInChromium() throws {
+        let chromium = try Browser.chromium()
+        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("python3 not found")
+        }
+        let p = try preview()
+        let script = p.dir.path("apng_check.py")
+        try Data(Self.apngCheck.utf8).write(to: script)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path, chromium.path, p.out.appendingPathComponent("states/01-expand/animation.png").path, p.dir.path("profile").path]
+        let out = Pipe()
+        let errors = p.dir.path("apng_check.stderr")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errors)
+        process.standardOutput = out
+        process.standardError = errorHandle
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try errorHandle.close()
+        XCTAssertEqual(process.terminationStatus, 0, String(decoding: data, as: UTF8.self) + ((try? String(contentsOf: errors, encoding: .utf8)) ?? ""))
+        let result = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        XCTAssertEqual(result["animated"] as? Bool, true)
+        XCTAssertEqual(result["frameCount"] as? Int, 19)
+        XCTAssertEqual(result["repetitionCount"] as? String, "Infinity")
+        let frames = result["frames"] as! [[String: Any]]
+        XCTAssertEqual(frames.count, 19)
+        for (k, frame) in frames.enumerated() {
+            // ImageDecoder reports whole milliseconds: 1/60 s is 16 ms; the settled frame holds 1 s.
+            let duration = frame["duration"] as! Double
+            XCTAssertEqual(duration, k == 18 ? 1_000_000 : 16_000, accuracy: 1000, "frame \(k) duration \(duration) µs")
+            let expected = try p.png("states/01-expand/frames/\(String(format: "%03d", k)).png")
+            var sums = [0, 0, 0, 0]
+            for word in expected.pixels {
+                sums[0] += Int((word >> 16) & 0xFF)
+                sums[1] += Int((word >> 8) & 0xFF)
+                sums[2] += Int(word & 0xFF)
+                sums[3] += Int(word >> 24)
+            }
+            XCTAssertEqual(frame["sums"] as? [Int], sums, "Chromium's frame \(k) differs from frames/\(k).png")
+        }
+    }
+
+    /// The page, scrubbed like a designer would: the slider, arrow keys, Home/End, the next state,
+    /// the overlay switches, play at real speed and pause.
+    func testScrubberInChromium() throws {
+        let chromium = try Browser.chromium()
+        let p = try preview()
+        let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
+        let driver = #"""
+        <script>
+        (() => {
+          const log = [];
+          const ok = (cond, what) => { if (!cond) log.push(what); };
+          const frame = () => document.body.dataset.frame;
+          const fire = (el, type) => el.dispatchEvent(new Event(type, { bubbles: true }));
+          const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+          const shapes = () => parseInt(document.getElementById('overlay').dataset.shapes, 10);
+          const range = document.querySelector('input.scrubber');
+          ok(document.body.dataset.state === '01-expand' && frame() === '4', 'opens where the hash says: ' + document.body.dataset.state + ' ' + frame());
+          ok(range.max === '18', 'slider spans 19 frames: ' + range.max);
+          range.value = '7'; fire(range, 'input');
+          ok(frame() === '7', 'slider: ' + frame());
+          ok(document.getElementById('frame').getAttribute('src') === 'states/01-expand/frames/007.png', 'image follows the slider');
+          ok(document.querySelector('.readout').textContent.includes('116.7 ms'), 'readout shows the time: ' + document.querySelector('.readout').textContent);
+          key('ArrowRight'); ok(frame() === '8', 'ArrowRight: ' + frame());
+          key('ArrowLeft'); key('ArrowLeft'); ok(frame() === '6', 'ArrowLeft: ' + frame());
+          key('End'); ok(frame() === '18', 'End: ' + frame());
+          key('Home'); ok(frame() === '0', 'Home: ' + frame());
+          ok(shapes() === 0, 'overlays start off: ' + shapes());
+          for (const box of document.querySelectorAll('input[data-overlay]')) { box.checked = true; fire(box, 'change'); }
+          range.value = '18'; fire(range, 'input');
+          ok(shapes() > 20, 'overlays drawn when switched on: ' + shapes());
+          ok(document.querySelectorAll('aside tbody tr[data-id]').length === 5, 'element table lists card, title, summary, body, author');
+          ok(location.hash.includes('rects=1') && location.hash.includes('frame=18'), 'place kept in the hash: ' + location.hash);
+          key('ArrowUp'); ok(document.body.dataset.state === 'initial' && frame() === '0', 'ArrowUp: previous state');
+          key('ArrowDown'); ok(document.body.dataset.state === '01-expand', 'ArrowDown: next state');
+          key('Home');
+          const started = performance.now();
+          document.querySelector('button.play').click();
+          ok(document.body.dataset.playing === 'true', 'playing');
+          setTimeout(() => {
+            // Real speed: after t seconds at 60 fps the page has moved on, but never past frame
+            // floor(60 t). (A busy machine runs timers late, so the lower bound is loose.)
+            const at = parseInt(frame(), 10), t = (performance.now() - started) / 1000;
+            ok(at > 0 && at <= Math.min(18, Math.floor(60 * t) + 1), 'real-speed playback shows frame ' + at + ' after ' + t.toFixed(3) + ' s');
+            key(' ');
+            ok(document.body.dataset.playing === 'false', 'space pauses');
+            const paused = frame();
+            setTimeout(() => {
+              ok(frame() === paused, 'paused stays on frame ' + paused + ', now ' + frame());
+              document.body.setAttribute('data-test-result', log.length ? log.join(' | ') : 'ok');
+            }, 200);
+          }, 158);
+        })();
+        </script>
+        """#
+        let page = p.out.appendingPathComponent("drive.html")
+        try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(to: page, atomically: true, encoding: .utf8)
+        let dom = try Browser.run(chromium, ["--dump-dom", page.absoluteString + "#state=01-expand&frame=4"], profile: p.dir.path("profile"))
+        XCTAssertEqual(dom.status, 0)
+        XCTAssertEqual(Browser.attribute("data-test-result", in: dom.stdout), "ok")
+
+        let shot = p.dir.path("page.png")
+        _ = try Browser.run(chromium, ["--screenshot=\(shot.path)", p.out.appendingPathComponent("index.html").absoluteString + "#state=01-expand&frame=9&rects=1&ids=1&lines=1&baselines=1"],
+                            profile: p.dir.path("profile"))
+        XCTAssertGreaterThan(try Data(contentsOf: shot).count, 20_000, "the screenshot looks empty")
+        if let keep = ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_SCREENSHOT"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: keep))
+        }
+    }
+
+    /// `--overlay` draws the geometry into the animation and contact sheet (the frames for the
+    /// scrubber stay clean); the command-line overrides change what is rendered.
+    func testOverlayAndOverrides() throws {
+        let p = try preview("Fixtures/posts/long-body.json", ["--overlay", "--appearance", "dark", "--fps", "10", "--curve", "linear", "--duration", "0.5"])
+        XCTAssertEqual(p.frames("01-expand").count, 6, "0.5 s at 10 fps: 6 frames")
+        XCTAssertEqual(p.frames("01-expand")[1]["progress"] as? Double, 0.2, "linear: progress 0.2 at 0.1 s")
+        let apng = try APNGReader([UInt8](Data(contentsOf: p.out.appendingPathComponent("states/01-expand/animation.png"))))
+        let clean = try p.png("states/01-expand/frames/005.png")
+        XCTAssertNotEqual(apng.images[5], clean, "the overlay is drawn into the animation")
+        // The element colour (#FF2D55) appears in the animation and not in the clean frame.
+        func pink(_ word: UInt32) -> Bool {
+            let r = (word >> 16) & 0xFF, g = (word >> 8) & 0xFF, b = word & 0xFF
+            return r > 0xE0 && g < 0x60 && b > 0x40 && b < 0x70
+        }
+        XCTAssertGreaterThan(apng.images[5].pixels.filter(pink).count, 100)
+        XCTAssertEqual(clean.pixels.filter(pink).count, 0)
+        let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("\"appearance\":\"dark\""))
+        XCTAssertTrue(html.contains("\"overlayBaked\":true"))
+    }
+
+    func testBadArgumentsAndFixtures() throws {
+        let dir = try TempDir()
+        for (arguments, message) in [
+            (["preview", "Fixtures/transcripts/growing.json", "--curve", "linear"], "--curve change a post card's animation; a transcript has no curve field"),
+            (["preview", "Fixtures/posts/long-body.json", "--curve", "bouncy"], "unknown curve \"bouncy\""),
+            (["preview", "Fixtures/posts/long-body.json", "--curve", "spring:0,1"], "spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10"),
+            (["preview", "Fixtures/posts/long-body.json", "--appearance", "sepia"], "--appearance must be light or dark"),
+            (["preview", "Fixtures/posts"], "preview takes one fixture file"),
+            (["preview", "nope.json"], "nope.json: no such file or folder"),
+        ] {
+            let r = try CLI.run(arguments + ["--out", dir.path("out").path])
+            XCTAssertEqual(r.status, 2, "\(arguments): \(r.output)")
+            XCTAssertTrue(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+        }
+        try dir.write("bad.json", #"{"kind": "post", "title": 3}"#)
+        let r = try CLI.run(["preview", "bad.json", "--out", "out"], in: dir.url)
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("bad.json:1:"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("$.title"), r.stderr)
+    }
+
+    /// `--watch`: a saved edit renders again, a broken edit prints its error and the watch goes
+    /// on, and the next good edit renders again.
+    func testWatchRendersAgainAfterAnEdit() throws {
+        let dir = try TempDir()
+        func card(_ width: Int) -> String {
+            #"{"kind": "post", "width": 200, "height": 160, "scale": 1, "availableWidth": \#(width), "title": "Card", "fps": 10, "steps": [{"expand": true}]}"#
+        }
+        let fixture = try dir.write("card.json", card(160))
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["preview", fixture.path, "--out", dir.path("out").path, "--watch"]
+        process.currentDirectoryURL = dir.url
+        let log = dir.path("watch.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit(); try? handle.close() }
+        let layout = dir.path("out/layout.json")
+
+        func waitFor(_ what: String, _ condition: () -> Bool) -> Double? {
+            let start = Date()
+            while Date().timeIntervalSince(start) < 60 {
+                if condition() { return Date().timeIntervalSince(start) }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            XCTFail("timed out waiting for \(what); log: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            return nil
+        }
+        func logText() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        /// A finished build (build.js is written last) whose layout shows a card `width + 20` wide
+        /// (the post kind's rule).
+        var lastBuild = ""
+        func built(_ width: Int) -> Bool {
+            guard let build = try? String(contentsOf: dir.path("out/build.js"), encoding: .utf8), build != lastBuild,
+                  let data = try? Data(contentsOf: layout),
+                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let states = json["states"] as? [[String: Any]], let frames = states.first?["frames"] as? [[String: Any]],
+                  let elements = frames.first?["elements"] as? [[String: Any]],
+                  let card = elements.first(where: { $0["id"] as? String == "card" }), let rect = card["rect"] as? [Double] else { return false }
+            guard rect[2] == Double(width + 20) else { return false }
+            lastBuild = build
+            return true
+        }
+        guard waitFor("the first build", { logText().contains("Watching") && built(160) }) != nil else { return }
+
+        try Data(card(140).utf8).write(to: fixture)
+        guard let seconds = waitFor("the rebuild", { built(140) }) else { return }
+        XCTAssertTrue(logText().contains("changed: card.json"), logText())
+        print("watch: rebuilt \(String(format: "%.2f", seconds)) s after the edit")
+
+        try Data(#"{"kind": "post", "title": }"#.utf8).write(to: fixture)
+        guard waitFor("the error", { logText().contains("error: ") }) != nil else { return }
+        XCTAssertTrue(process.isRunning, "a bad edit does not stop the watch")
+        try Data(card(120).utf8).write(to: fixture)
+        _ = waitFor("the rebuild after the fix", { built(120) })
+    }
+
+    /// Decodes an APNG with Chromium's ImageDecoder (WebCodecs) over the DevTools pipe and prints
+    /// JSON: animated, frame count, repetition count, and per frame its duration (µs) and the
+    /// sums of its R, G, B and A values. Arguments: CHROMIUM FILE.png PROFILE_DIR.
+    static let apngCheck = #"""
+    import base64, json, os, subprocess, sys
+
+    chromium, path, profile = sys.argv[1], sys.argv[2], sys.argv[3]
+    to_browser_r, to_browser_w = os.pipe()
+    from_browser_r, from_browser_w = os.pipe()
+
+    def child_fds():
+        # The browser reads commands on fd 3 and writes replies on fd 4.
+        a, b = os.dup(to_browser_r), os.dup(from_browser_w)
+        os.dup2(a, 3); os.dup2(b, 4)
+
+    os.makedirs(profile, exist_ok=True)
+    page = os.path.join(profile, 'blank.html')
+    open(page, 'w').write('<!DOCTYPE html><title>apng</title>')
+    proc = subprocess.Popen([chromium, '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+                             '--no-first-run', '--user-data-dir=' + profile, '--remote-debugging-pipe', 'about:blank'],
+                            preexec_fn=child_fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(to_browser_r); os.close(from_browser_w)
+    out = os.fdopen(to_browser_w, 'wb', buffering=0)
+    inp = os.fdopen(from_browser_r, 'rb', buffering=0)
+    buffer = b''
+    next_id = 0
+
+    def call(method, params=None, session=None):
+        global next_id, buffer
+        next_id += 1
+        message = {'id': next_id, 'method': method, 'params': params or {}}
+        if session: message['sessionId'] = session
+        out.write(json.dumps(message).encode() + b'\0')
+        while True:
+            while b'\0' not in buffer:
+                chunk = inp.read(65536)
+                if not chunk: raise SystemExit('chromium closed the pipe')
+                buffer += chunk
+            raw, buffer = buffer.split(b'\0', 1)
+            reply = json.loads(raw)
+            if reply.get('id') == next_id:
+                if 'error' in reply: raise SystemExit('%s: %s' % (method, reply['error']))
+                return reply['result']
+
+    try:
+        target = call('Target.createTarget', {'url': 'about:blank'})['targetId']
+        session = call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
+        # A file:// page is a secure context, which WebCodecs needs; wait until it has loaded.
+        call('Page.navigate', {'url': 'file://' + page}, session)
+        call('Runtime.evaluate', {'expression': '''new Promise((done) => { const check = () =>
+            location.protocol === 'file:' && document.readyState === 'complete' ? done() : setTimeout(check, 20); check(); })''',
+            'awaitPromise': True}, session)
+        data = base64.b64encode(open(path, 'rb').read()).decode()
+        script = '''(async () => {
+          const bytes = Uint8Array.from(atob("%s"), (c) => c.charCodeAt(0));
+          const decoder = new ImageDecoder({ data: bytes, type: 'image/png' });
+          await decoder.tracks.ready;
+          const track = decoder.tracks.selectedTrack;
+          const frames = [];
+          for (let i = 0; i < track.frameCount; i++) {
+            const { image } = await decoder.decode({ frameIndex: i });
+            const canvas = new OffscreenCanvas(image.displayWidth, image.displayHeight);
+            const g = canvas.getContext('2d');
+            g.drawImage(image, 0, 0);
+            const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
+            const sums = [0, 0, 0, 0];
+            for (let j = 0; j < px.length; j++) sums[j & 3] += px[j];
+            frames.push({ duration: image.duration, sums });
+            image.close();
+          }
+          return JSON.stringify({ animated: track.animated, frameCount: track.frameCount,
+                                  repetitionCount: String(track.repetitionCount), frames });
+        })()''' % data
+        result = call('Runtime.evaluate', {'expression': script, 'awaitPromise': True, 'returnByValue': True}, session)
+        if 'exceptionDetails' in result:
+            raise SystemExit('exception: ' + json.dumps(result['exceptionDetails'])[:2000])
+        print(result['result']['value'])
+    finally:
+        try: call('Browser.close')
+        except BaseException: pass
+        proc.wait(timeout=30)
+    """#
+}
