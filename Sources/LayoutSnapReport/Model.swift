@@ -17,6 +17,9 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// recorded in and this one; empty when they match.
     public var environmentDifferences: [String]
     public var fixtures: [FixtureEntry]
+    /// `2/4` when the run was one shard of a split suite (`--shard`); a merged report lists the
+    /// shards it joined (`1/4,2/4,3/4,4/4`). Absent for a whole run.
+    public var shard: String?
 
     public init(
         tool: String = "layoutsnap",
@@ -25,7 +28,8 @@ public struct RunResults: Codable, Sendable, Equatable {
         durationSeconds: Double,
         summary: Summary,
         environmentDifferences: [String] = [],
-        fixtures: [FixtureEntry]
+        fixtures: [FixtureEntry],
+        shard: String? = nil
     ) {
         self.tool = tool
         self.version = version
@@ -34,6 +38,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         self.summary = summary
         self.environmentDifferences = environmentDifferences
         self.fixtures = fixtures
+        self.shard = shard
     }
 }
 

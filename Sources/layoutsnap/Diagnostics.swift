@@ -28,6 +28,11 @@ enum Diagnostics {
         FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
     }
 
+    /// A line of information on stderr (stdout stays the results).
+    static func err(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
     static func out(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }

@@ -17,6 +17,9 @@ struct BatchOptions: ParsableArguments {
     @Option(help: "Fixtures rendered in parallel (default: all cores).")
     var jobs: Int = BatchRunner.defaultJobs
 
+    @Option(help: "Run only part I of N of the fixtures (2/4): each fixture is in exactly one part, parts balanced by frames.")
+    var shard: String?
+
     @OptionGroup var render: RenderOverrideOptions
 
     @Flag(help: "Print only errors and the summary line.")
@@ -27,16 +30,27 @@ struct BatchOptions: ParsableArguments {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        if let shard, case let .failure(error) = Shard.parse(shard) { throw ValidationError(error.message) }
     }
 
     /// The run covers every fixture: no PATH arguments and no filter (orphans of unknown
     /// fixtures can only be judged then).
-    var coversWholeSet: Bool { paths.isEmpty && filter == nil }
+    var coversWholeSet: Bool { paths.isEmpty && filter == nil && shard == nil }
+
+    var parsedShard: Shard? { shard.flatMap { try? Shard.parse($0).get() } }
 
     var overrides: FixtureOverrides { render.overrides }
 
+    /// The fixtures this run covers: those under the paths that match the filter, and of those
+    /// this shard's part.
     func discover() throws -> [FixtureRef] {
-        try FixtureDiscovery.discover(paths: paths, filter: filter)
+        let refs = try FixtureDiscovery.discover(paths: paths, filter: filter)
+        guard let shard = parsedShard else { return refs }
+        let selection = Sharding.select(refs, shard: shard, overrides: overrides)
+        if !quiet {
+            Diagnostics.err("shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, about \(Int(selection.frames)) of \(Int(selection.totalFrames)) frames")
+        }
+        return selection.refs
     }
 }
 

@@ -21,7 +21,7 @@ struct Record: ParsableCommand {
                 throw RunnerError.refusedUnderCI
             }
             if prune && !options.coversWholeSet {
-                throw RunnerError.usage("--prune needs the whole fixture set: it cannot tell an orphan from a fixture left out by --filter or PATH arguments")
+                throw RunnerError.usage("--prune needs the whole fixture set: it cannot tell an orphan from a fixture left out by --filter, --shard or PATH arguments")
             }
             let refs = try options.discover()
             let manifestPath = options.goldens + "/manifest.json"

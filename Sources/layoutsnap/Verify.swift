@@ -63,8 +63,9 @@ struct Verify: ParsableCommand {
             }
 
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-            let runResults = builder.results(results, summary: summary, environmentDifferences: environmentDifferences,
+            var runResults = builder.results(results, summary: summary, environmentDifferences: environmentDifferences,
                                              durationSeconds: seconds, version: LayoutSnap.version)
+            runResults.shard = options.parsedShard?.description
             try builder.write(runResults)
             if let junit { try AtomicFile.write(Array(JUnitWriter.xml(runResults).utf8), to: junit) }
             if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(runResults)), to: json) }

@@ -52,7 +52,7 @@ public enum CurveOverride: Sendable, Hashable {
     public static let names: [(String, CubicBezier)] = [("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear)]
 
     /// The curve `text` names, or why it names none.
-    public static func parse(_ text: String) -> Result<CurveOverride, ParseError> {
+    public static func parse(_ text: String) -> Result<CurveOverride, ArgumentError> {
         if let named = names.first(where: { $0.0 == text }) { return .success(.timing(named.1)) }
         if text == "spring" { return .success(.spring(.default)) }
         if text.hasPrefix("spring:") {
@@ -61,14 +61,9 @@ public enum CurveOverride: Sendable, Hashable {
                Limits.springParameter.contains(response), Limits.springParameter.contains(damping) {
                 return .success(.spring(Spring(response: response, dampingFraction: damping)))
             }
-            return .failure(ParseError(message: "--curve spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10, found \"\(text)\""))
+            return .failure(ArgumentError(message: "--curve spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10, found \"\(text)\""))
         }
-        return .failure(ParseError(message: "unknown curve \"\(text)\"; expected easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING"))
-    }
-
-    public struct ParseError: Error, Sendable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+        return .failure(ArgumentError(message: "unknown curve \"\(text)\"; expected easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING"))
     }
 
     /// The fixture's curve after the overrides: a new timing shape keeps the fixture's duration
@@ -83,4 +78,11 @@ public enum CurveOverride: Sendable, Hashable {
             return curve
         }
     }
+}
+
+/// A command-line value that cannot be used (`--curve bouncy`, `--shard 5/4`).
+public struct ArgumentError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
 }

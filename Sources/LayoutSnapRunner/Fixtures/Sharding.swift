@@ -1,0 +1,25 @@
+import LayoutSnapCore
+
+/// `--shard I/N` over discovered fixtures (see `ShardPlan`). Each fixture is decoded to estimate
+/// its frames; one that cannot be decoded weighs one frame and still lands in exactly one shard,
+/// which reports its error.
+public enum Sharding {
+    public struct Selection: Sendable {
+        public var refs: [FixtureRef]
+        /// Estimated frames of this shard and of the whole set.
+        public var frames: Double
+        public var totalFrames: Double
+        public var totalFixtures: Int
+    }
+
+    public static func select(_ refs: [FixtureRef], shard: Shard, overrides: FixtureOverrides) -> Selection {
+        let frames = refs.map { ref -> Double in
+            let fixture = try? overrides.apply(to: FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath))
+            return fixture?.estimatedFrames ?? 1
+        }
+        let plan = ShardPlan.assign(ids: refs.map(\.id), frames: frames, shards: shard.count)
+        let mine = refs.indices.filter { plan[$0] == shard.index - 1 }
+        return Selection(refs: mine.map { refs[$0] }, frames: mine.reduce(0) { $0 + max(frames[$1], 1) },
+                         totalFrames: frames.reduce(0) { $0 + max($1, 1) }, totalFixtures: refs.count)
+    }
+}

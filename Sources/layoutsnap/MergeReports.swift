@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import LayoutSnapReport
+import LayoutSnapRunner
+
+struct MergeReports: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-reports",
+        abstract: "Join the report folders of verify shards (--shard I/N) into one report.",
+        discussion: "Exit code as a whole verify would give: 0 all passed, 1 a frame failed or is missing, 2 an error in any shard.")
+
+    @Argument(help: "The shards' report folders (each with its results.json).")
+    var reports: [String] = []
+
+    @Option(help: "The merged report folder (index.html, results.json, images).")
+    var out: String
+
+    @Option(help: "Also write JUnit XML here.")
+    var junit: String?
+
+    @Option(help: "Also write results.json here.")
+    var json: String?
+
+    @Flag(help: "Print only errors and the summary line.")
+    var quiet = false
+
+    func run() throws {
+        try Diagnostics.run {
+            let merged = try ReportMerger(inputs: reports, output: out).merge()
+            for warning in merged.warnings { Diagnostics.printWarning(warning) }
+            let builder = ReportBuilder(reportDirectory: out, goldens: "")
+            try builder.write(merged.results)
+            if let junit { try AtomicFile.write(Array(JUnitWriter.xml(merged.results).utf8), to: junit) }
+            if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(merged.results)), to: json) }
+            let s = merged.results.summary
+            if !merged.results.environmentDifferences.isEmpty {
+                Diagnostics.printWarning("environment differs from the one that recorded the goldens: \(merged.results.environmentDifferences.joined(separator: "; "))")
+            }
+            if !quiet { Diagnostics.out("merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(merged.results.fixtures.count) fixtures: \(out)/index.html") }
+            var line = "\(s.passed) passed, \(s.failed) failed"
+            if s.similar > 0 { line += ", \(s.similar) similar" }
+            if s.missing > 0 { line += ", \(s.missing) missing" }
+            if s.errors > 0 { line += ", \(s.errors) error\(s.errors == 1 ? "" : "s")" }
+            Diagnostics.out(line)
+            return s.errors > 0 ? 2 : (s.failed + s.missing > 0 ? 1 : 0)
+        }
+    }
+}
