@@ -11,6 +11,21 @@ final class BadInputTests: XCTestCase {
         return try CLI.run(["verify", "--no-progress"], in: dir.url)
     }
 
+    /// Two files outside Fixtures/ named alike get the same id: refused before anything is
+    /// written, since their goldens would share one folder.
+    func testCollidingIdsAreRefusedBeforeWriting() throws {
+        let dir = try TempDir()
+        try dir.write("a/card.json", smallPost())
+        try dir.write("b/card.json", smallPost(title: "Other"))
+        for command in [["record", "--allow-ci"], ["render", "--out", "out"], ["verify"]] {
+            let r = try CLI.run(command + ["--no-progress", "a/card.json", "b/card.json"], in: dir.url)
+            XCTAssertEqual(r.status, 2, r.output)
+            XCTAssertTrue(r.stderr.contains("a/card.json and b/card.json both have the id \"card\""), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("Goldens").path), "nothing recorded")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out").path), "nothing rendered")
+    }
+
     func testUnknownFieldNamesPathAndSuggestion() throws {
         let r = try runBatch(["typo.json": smallPost(extra: ", \"titel\": \"x\"")])
         XCTAssertEqual(r.status, 2, r.output)

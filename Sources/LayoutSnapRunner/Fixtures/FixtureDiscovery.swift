@@ -48,6 +48,10 @@ public enum FixtureDiscovery {
                 rel.removeLast(".json".count)
                 let ref = FixtureRef(id: rel, path: file, displayPath: display(file, cwd: cwd))
                 if let filter, !matches(glob: filter, rel) { continue }
+                // Two files with one id would share (and overwrite) one golden folder.
+                if let other = found[ref.id], other.path != ref.path {
+                    throw RunnerError.usage("\(other.displayPath) and \(ref.displayPath) both have the id \"\(ref.id)\" (ids are paths below the fixtures root); their goldens would collide: name one of them differently or pass their common parent folder")
+                }
                 found[ref.id] = ref
             }
         }
