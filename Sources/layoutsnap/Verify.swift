@@ -23,6 +23,9 @@ struct Verify: ParsableCommand {
     @Flag(help: "Fail (exit 1) on goldens whose fixture, state or frame no longer exists.")
     var checkOrphans = false
 
+    @Flag(help: "Fail (exit 1) when the rendering environment (library versions, fonts, CPU architecture) differs from the one that recorded the goldens.")
+    var strictEnv = false
+
     func run() throws {
         try Diagnostics.run {
             let started = DispatchTime.now()
@@ -45,11 +48,17 @@ struct Verify: ParsableCommand {
             var environmentDifferences: [String] = []
             if let recorded = manifest?.environment, let current = try? RenderEnvironment.current() {
                 environmentDifferences = current.differences(from: recorded)
-                if !environmentDifferences.isEmpty {
-                    Diagnostics.printWarning("environment differs from the one that recorded the goldens: \(environmentDifferences.joined(separator: "; "))")
-                }
             }
             var code = summary.exitCode
+            if !environmentDifferences.isEmpty {
+                let message = "environment differs from the one that recorded the goldens: \(environmentDifferences.joined(separator: "; "))"
+                if strictEnv {
+                    Diagnostics.printError(message + " (--strict-env)")
+                    code = max(code, 1)
+                } else {
+                    Diagnostics.printWarning(message)
+                }
+            }
             if checkOrphans {
                 let orphans = OrphanCheck.find(goldens: options.goldens, results: results, wholeSet: options.coversWholeSet)
                 for g in OrphanCheck.grouped(orphans) {

@@ -26,6 +26,34 @@ final class BadInputTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out").path), "nothing rendered")
     }
 
+    /// SPEC §6: a different rendering environment is reported once, apart from the pixel results;
+    /// --strict-env makes it a failure.
+    func testEnvironmentDriftIsReportedOnceAndStrictEnvFails() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/good.json", smallPost())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let manifest = dir.path("Goldens/manifest.json")
+        var text = try String(contentsOf: manifest, encoding: .utf8)
+        let architecture = try XCTUnwrap(text.range(of: #""architecture": "[^"]+""#, options: .regularExpression))
+        text.replaceSubrange(architecture, with: #""architecture": "sparc64""#)
+        let pango = try XCTUnwrap(text.range(of: #""pango": "[^"]+""#, options: .regularExpression))
+        text.replaceSubrange(pango, with: #""pango": "0.9.0""#)
+        try Data(text.utf8).write(to: manifest)
+
+        let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(r.status, 0, "pixels still pass: \(r.output)")
+        XCTAssertEqual(r.stderr.components(separatedBy: "environment differs").count - 1, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("architecture sparc64 → "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pango 0.9.0 → "), r.stderr)
+        XCTAssertTrue(r.stdout.contains("8 passed, 0 failed"), r.output)
+        let results = try String(contentsOf: dir.path(".layoutsnap/report/results.json"), encoding: .utf8)
+        XCTAssertTrue(results.contains("architecture sparc64 → "), "results.json lists the differences")
+
+        let strict = try CLI.run(["verify", "--no-progress", "--strict-env"], in: dir.url)
+        XCTAssertEqual(strict.status, 1, strict.output)
+        XCTAssertTrue(strict.stderr.contains("error: environment differs"), strict.stderr)
+    }
+
     func testUnknownFieldNamesPathAndSuggestion() throws {
         let r = try runBatch(["typo.json": smallPost(extra: ", \"titel\": \"x\"")])
         XCTAssertEqual(r.status, 2, r.output)
