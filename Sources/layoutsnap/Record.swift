@@ -31,6 +31,7 @@ struct Record: ParsableCommand {
             } catch {
                 Diagnostics.printWarning("\(error); it will be rebuilt from the goldens")
             }
+            GoldenTransaction.removeStale(goldens: options.goldens)
             let environment = try RenderEnvironment.current()
             let handler = RecordHandler(goldens: options.goldens, manifest: manifest)
             let progress = ProgressBar(label: "record", enabled: !options.quiet && !options.noProgress)
@@ -45,17 +46,25 @@ struct Record: ParsableCommand {
                 updated.frames = updated.frames.filter { !$0.key.hasPrefix(prefix) || !isFrameOf(result.ref.id, $0.key) }
                 for frame in result.frames {
                     if let entry = frame.manifestEntry { updated.frames[frame.goldenKey] = entry }
+                    // What a killed record was replacing is settled: the frame is described anew.
+                    updated.previous.removeValue(forKey: frame.goldenKey)
                 }
             }
+            updated.previous = updated.previous.filter { updated.frames[$0.key] != nil }
+            // Orphans leave the manifest before their files go: a kill in between leaves files
+            // the manifest no longer mentions, never entries without files.
+            var orphans: [OrphanCheck.Orphan] = []
             if prune {
-                let orphans = OrphanCheck.find(goldens: options.goldens, results: results, wholeSet: true)
-                for key in OrphanCheck.prune(orphans, goldens: options.goldens) {
-                    updated.frames.removeValue(forKey: key)
-                    if !options.quiet { Diagnostics.out("pruned \(key)") }
-                }
+                orphans = OrphanCheck.find(goldens: options.goldens, results: results, wholeSet: true)
+                for orphan in orphans { updated.frames.removeValue(forKey: orphan.key) }
             }
-            if updated != manifest {
-                try AtomicFile.write(updated.encoded(), to: manifestPath)
+            var staged: [String: GoldenManifest.Previous] = [:]
+            for result in results {
+                for frame in result.frames where frame.status == .recorded { staged[frame.goldenKey] = frame.replacing ?? .absent }
+            }
+            try GoldenTransaction.commit(staged: staged, goldens: options.goldens, before: manifest, after: updated)
+            for key in OrphanCheck.prune(orphans, goldens: options.goldens) where !options.quiet {
+                Diagnostics.out("pruned \(key)")
             }
             let summary = BatchSummary(results)
             TerminalReport.record(results, summary: summary, quiet: options.quiet)

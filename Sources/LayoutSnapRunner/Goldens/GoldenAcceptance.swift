@@ -36,8 +36,11 @@ public struct GoldenAcceptance {
         }
         let report = (resultsPath as NSString).deletingLastPathComponent
         let manifestPath = goldens + "/manifest.json"
-        var manifest = (try? GoldenManifest.load(path: manifestPath)) ?? GoldenManifest(environment: nil, frames: [:])
+        let before = try? GoldenManifest.load(path: manifestPath)
+        var manifest = before ?? GoldenManifest(environment: nil, frames: [:])
         var outcome = Outcome()
+        var staged: [String: GoldenManifest.Previous] = [:]
+        GoldenTransaction.removeStale(goldens: goldens)
 
         for fixture in results.fixtures where ids.isEmpty || ids.contains(where: { FixtureDiscovery.matches(glob: $0, fixture.id) }) {
             var acceptedAny = false
@@ -58,7 +61,9 @@ public struct GoldenAcceptance {
                         outcome.problems.append("\(frame.golden): \(report)/\(actual) is not usable: \(error.description)")
                         continue
                     }
-                    try AtomicFile.write(bytes, to: goldens + "/" + frame.golden)
+                    staged[frame.golden] = GoldenTransaction.describe(goldens + "/" + frame.golden, key: frame.golden, manifest: before ?? nil)
+                    try GoldenTransaction.stage(bytes, goldenPath: goldens + "/" + frame.golden)
+                    manifest.previous.removeValue(forKey: frame.golden)
                     manifest.frames[frame.golden] = GoldenManifest.Entry(
                         pixels: image.hashHex, file: bytes.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) },
                         width: image.width, height: image.height)
@@ -73,7 +78,7 @@ public struct GoldenAcceptance {
             }
         }
         if !outcome.accepted.isEmpty {
-            try AtomicFile.write(manifest.encoded(), to: manifestPath)
+            try GoldenTransaction.commit(staged: staged, goldens: goldens, before: before ?? nil, after: manifest)
         }
         return outcome
     }

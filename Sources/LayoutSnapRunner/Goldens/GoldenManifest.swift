@@ -18,13 +18,30 @@ public struct GoldenManifest: Sendable, Equatable {
         }
     }
 
+    /// What a golden being replaced was (see `GoldenTransaction`): its old entry, or no file.
+    public enum Previous: Sendable, Hashable {
+        case absent
+        case entry(Entry)
+    }
+
     public static let formatVersion = 1
     public var environment: RenderEnvironment?
     /// Keyed by the frame's path below the goldens folder: `posts/x/01-expand/007.png`.
     public var frames: [String: Entry]
+    /// Only while a record is replacing goldens: for each golden being replaced, what it was.
+    /// Its file is then either the old one (described here) or the new one (`frames`).
+    public var previous: [String: Previous] = [:]
 
     public init(environment: RenderEnvironment?, frames: [String: Entry]) {
         self.environment = environment; self.frames = frames
+    }
+
+    /// The manifest's entry for `key` whose file hash is `fileHash`: the current entry, or the
+    /// previous one of a golden a killed record was replacing. nil when the file is neither.
+    public func entry(_ key: String, fileHash: String) -> Entry? {
+        if let entry = frames[key], entry.file == fileHash { return entry }
+        if case let .entry(old)? = previous[key], old.file == fileHash { return old }
+        return nil
     }
 
     /// nil when there is no manifest; a manifest that cannot be read is an error the caller
@@ -55,28 +72,50 @@ public struct GoldenManifest: Sendable, Equatable {
         var environment: RenderEnvironment?
         if let e = o.optional("environment") { environment = try RenderEnvironment.decode(e) }
         var frames: [String: Entry] = [:]
+        var previous: [String: Previous] = [:]
+        func decodeEntry(_ entry: ObjectReader) throws(JSONDecodingError) -> Entry {
+            let size = try entry.required("size").array()
+            guard size.count == 2 else { throw try entry.required("size").error("expected [width, height]") }
+            return Entry(pixels: try entry.required("pixels").string(), file: try entry.required("file").string(),
+                         width: try size[0].int(), height: try size[1].int())
+        }
         let framesObject = try o.required("frames").object()
         for member in framesObject.members {
             let entry = try framesObject.required(member.key).object()
-            let size = try entry.required("size").array()
-            guard size.count == 2 else { throw try entry.required("size").error("expected [width, height]") }
-            frames[member.key] = Entry(pixels: try entry.required("pixels").string(), file: try entry.required("file").string(),
-                                       width: try size[0].int(), height: try size[1].int())
+            frames[member.key] = try decodeEntry(entry)
+            if let old = entry.optional("previous") {
+                if old.isNull {
+                    previous[member.key] = .absent
+                } else {
+                    let oldEntry = try old.object()
+                    previous[member.key] = .entry(try decodeEntry(oldEntry))
+                    try oldEntry.finish()
+                }
+            }
             try entry.finish()
         }
         try framesObject.finish()
         try o.finish()
-        return GoldenManifest(environment: environment, frames: frames)
+        var manifest = GoldenManifest(environment: environment, frames: frames)
+        manifest.previous = previous
+        return manifest
     }
 
     /// Deterministic bytes (sorted keys) so that a re-record without changes rewrites nothing.
     public func encoded() -> [UInt8] {
         var object: [(String, JSONOutput)] = [("version", .int(Self.formatVersion))]
         if let environment { object.append(("environment", environment.json)) }
+        func fields(_ e: Entry) -> [(String, JSONOutput)] {
+            [("pixels", .string(e.pixels)), ("file", .string(e.file)), ("size", .array([.int(e.width), .int(e.height)]))]
+        }
         let sortedFrames = frames.keys.sorted().map { key -> (String, JSONOutput) in
-            let e = frames[key]!
-            return (key, .object([("pixels", .string(e.pixels)), ("file", .string(e.file)),
-                                  ("size", .array([.int(e.width), .int(e.height)]))]))
+            var object = fields(frames[key]!)
+            switch previous[key] {
+            case nil: break
+            case .absent?: object.append(("previous", .null))
+            case let .entry(old)?: object.append(("previous", .object(fields(old))))
+            }
+            return (key, .object(object))
         }
         object.append(("frames", .object(sortedFrames)))
         return JSONWriter(style: .pretty).bytes(.object(object)) + [0x0A]

@@ -54,6 +54,8 @@ public struct FrameResult: Sendable, Hashable {
     public var actualPath: String?
     /// Record: the manifest entry of the golden as it now stands.
     public var manifestEntry: GoldenManifest.Entry?
+    /// Record: what the staged golden replaces (see `GoldenTransaction`).
+    public var replacing: GoldenManifest.Previous?
     /// Verify: the perceptual diff of a frame that is not identical.
     public var metrics: FrameMetrics?
     /// Verify: where the diff image was written.

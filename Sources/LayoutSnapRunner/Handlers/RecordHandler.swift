@@ -3,8 +3,10 @@ import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
 
-/// Writes goldens that are missing or differ and leaves identical ones untouched (their bytes,
-/// mtime and git status stay as they are). Every write is atomic.
+/// Stages goldens that are missing or differ and leaves identical ones untouched (their bytes,
+/// mtime and git status stay as they are). A staged golden is a complete `.pending` file beside
+/// its place; `GoldenTransaction.commit` moves the staged goldens in once the batch is done, so a
+/// killed record never leaves a golden the manifest does not describe.
 public struct RecordHandler: FrameHandler {
     public let goldens: String
     public let manifest: GoldenManifest?
@@ -22,7 +24,7 @@ public struct RecordHandler: FrameHandler {
         if let data = FileManager.default.contents(atPath: path) {
             let fileHash = data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
             let entry = GoldenManifest.Entry(pixels: pixelHash, file: fileHash, width: pixels.width, height: pixels.height)
-            if manifest?.frames[key] == entry {
+            if manifest?.entry(key, fileHash: fileHash) == entry {
                 result.manifestEntry = entry
                 return result
             }
@@ -38,8 +40,9 @@ public struct RecordHandler: FrameHandler {
             result.detail = "new"
         }
         let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
+        result.replacing = GoldenTransaction.describe(path, key: key, manifest: manifest)
         do {
-            try AtomicFile.write(png, to: path)
+            try GoldenTransaction.stage(png, goldenPath: path)
         } catch {
             result.status = .error
             result.detail = error.description

@@ -1,0 +1,150 @@
+import Foundation
+import LayoutSnapImaging
+import XCTest
+
+/// SPEC §6 and §10: no golden is ever lost or half written. `record` is killed with SIGKILL at
+/// random moments while it replaces every golden; after each kill every golden is the complete
+/// old or the complete new file and `manifest.json` describes it. A full disk fails with an
+/// error and leaves the old goldens.
+final class CrashSafetyTests: XCTestCase {
+    /// Cards whose title appears in every frame, so a new title changes every golden.
+    func writeFixtures(_ dir: TempDir, title: String, count: Int) throws {
+        for i in 0..<count {
+            try dir.write("Fixtures/cards/card-\(i).json", smallPost(title: "\(title) \(i)"))
+        }
+    }
+
+    /// file path below Goldens → pixel hash, for every frame PNG under `folder`.
+    func pixelHashes(_ folder: URL) throws -> [String: String] {
+        var hashes: [String: String] = [:]
+        for item in try FileManager.default.subpathsOfDirectory(atPath: folder.path) where item.hasSuffix(".png") && !item.hasPrefix(".") {
+            let image = try PNGDecoder.decode([UInt8](Data(contentsOf: folder.appendingPathComponent(item))))
+            hashes[item] = image.hashHex
+        }
+        return hashes
+    }
+
+    struct Manifest {
+        var frames: [String: [String: Any]]
+        init(_ url: URL) throws {
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+            frames = json["frames"] as! [String: [String: Any]]
+        }
+    }
+
+    func fileHash(_ url: URL) throws -> String {
+        try Data(contentsOf: url).withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
+    }
+
+    func testKilledRecordLeavesOldOrNewGoldensAndAConsistentManifest() throws {
+        let kills = Int(ProcessInfo.processInfo.environment["LAYOUTSNAP_KILLS"] ?? "") ?? 25
+        let cards = Int(ProcessInfo.processInfo.environment["LAYOUTSNAP_KILL_CARDS"] ?? "") ?? 16
+        let dir = try TempDir()
+        // Three versions of every golden (titles "Old", "New", "Third"): a run heads for a
+        // version that may be neither the manifest's entry nor its previous one.
+        let titles = ["Old", "New", "Third"]
+        var versions: [[String: String]] = []
+        for title in titles.reversed() {
+            try writeFixtures(dir, title: title, count: cards)
+            XCTAssertEqual(try CLI.run(["render", "--no-progress", "--out", "v-\(title)"], in: dir.url).status, 0)
+            versions.insert(try pixelHashes(dir.path("v-\(title)")), at: 0)
+        }
+        let a = versions[0], b = versions[1]
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        XCTAssertEqual(try pixelHashes(dir.path("Goldens")), a)
+        XCTAssertTrue(a.allSatisfy { b[$0.key] != $0.value && versions[2][$0.key] != $0.value }, "every golden differs between versions")
+
+        // A pause before each swap (fault injection) makes the swap long enough to be hit often.
+        let environment = ["LAYOUTSNAP_FAULT_SWAP_DELAY_MS": "10"]
+        let timing = try TempDir()
+        try FileManager.default.removeItem(at: timing.url)
+        try FileManager.default.copyItem(at: dir.url, to: timing.url)
+        try writeFixtures(timing, title: "New", count: cards)
+        let started = Date()
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: timing.url, environment: environment).status, 0)
+        let duration = Date().timeIntervalSince(started)
+        print("crash safety: \(a.count) frames, \(kills) kills, a record takes \(String(format: "%.2f", duration)) s")
+
+        var generator = SystemRandomNumberGenerator()
+        var mixed = 0
+        for kill in 0..<kills {
+            // Each run heads for the next version, from wherever the last kill left the goldens.
+            let (title, target) = (titles[(kill + 1) % 3], versions[(kill + 1) % 3])
+            try writeFixtures(dir, title: title, count: cards)
+            let before = try pixelHashes(dir.path("Goldens"))
+            var env = ProcessInfo.processInfo.environment
+            env["LAYOUTSNAP_FAULT_SWAP_DELAY_MS"] = environment["LAYOUTSNAP_FAULT_SWAP_DELAY_MS"]
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["record", "--no-progress", "--allow-ci", "--jobs", "2"]
+            process.currentDirectoryURL = dir.url
+            process.environment = env
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0...duration, using: &generator))
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let manifest = try Manifest(dir.path("Goldens/manifest.json"))
+            var old = 0, new = 0
+            for key in a.keys.sorted() {
+                let file = dir.path("Goldens/" + key)
+                let pixels = try PNGDecoder.decode([UInt8](Data(contentsOf: file))).hashHex
+                XCTAssertTrue(pixels == before[key] || pixels == target[key], "kill \(kill): \(key) is neither the golden before nor the new one")
+                if pixels == target[key] && pixels != before[key] { new += 1 } else { old += 1 }
+                // The manifest describes the file there: its entry, or (mid-swap) the previous one.
+                let entry = try XCTUnwrap(manifest.frames[key], "kill \(kill): \(key) is not in the manifest")
+                let hash = try fileHash(file)
+                let previous = entry["previous"] as? [String: Any]
+                XCTAssertTrue(entry["file"] as? String == hash || previous?["file"] as? String == hash,
+                              "kill \(kill): the manifest does not describe \(key)")
+                let described = entry["file"] as? String == hash ? entry : previous!
+                XCTAssertEqual(described["pixels"] as? String, pixels, "kill \(kill): \(key) pixel hash")
+            }
+            if old > 0 && new > 0 && before != target { mixed += 1 }
+        }
+        print("crash safety: \(mixed) of \(kills) kills landed mid-swap")
+        XCTAssertGreaterThan(mixed, 0, "no kill landed while goldens were being swapped: the test did not test the hard case")
+
+        try writeFixtures(dir, title: "New", count: cards)
+        let finish = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(finish.status, 0, finish.output)
+        XCTAssertEqual(try pixelHashes(dir.path("Goldens")), b)
+        let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(verify.status, 0, verify.output)
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path).filter { $0.hasSuffix(".pending") || $0.hasSuffix(".tmp") }
+        XCTAssertEqual(leftovers, [], "a finished record leaves no pending or temporary files")
+        let settled = try String(contentsOf: dir.path("Goldens/manifest.json"), encoding: .utf8)
+        XCTAssertFalse(settled.contains("previous"), "a finished record settles the manifest")
+    }
+
+    /// A disk that fills up (here: a file size limit, which fails writes the same way) stops the
+    /// record with an error before any golden is replaced.
+    func testFullDiskKeepsTheOldGoldens() throws {
+        let dir = try TempDir()
+        try writeFixtures(dir, title: "Old", count: 3)
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let before = try pixelHashes(dir.path("Goldens"))
+        let manifest = try Data(contentsOf: dir.path("Goldens/manifest.json"))
+        try writeFixtures(dir, title: "A much longer new title that changes every frame", count: 3)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        // SIGXFSZ ignored (the ignore survives exec), then 1 KiB per file: every PNG write fails
+        // with EFBIG, as with ENOSPC.
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" record --no-progress --allow-ci", CLI.binary.path]
+        process.currentDirectoryURL = dir.url
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 2, stderr)
+        XCTAssertTrue(stderr.contains("File too large") || stderr.contains("No space left"), stderr)
+        XCTAssertTrue(stderr.contains("previous file is untouched"), stderr)
+        XCTAssertEqual(try pixelHashes(dir.path("Goldens")), before, "the old goldens survive")
+        XCTAssertEqual(try Data(contentsOf: dir.path("Goldens/manifest.json")), manifest)
+    }
+}
