@@ -127,6 +127,25 @@ final class GoldenRobustnessTests: XCTestCase {
         return dir
     }
 
+    /// A golden that is a symbolic link out of Goldens/ is never read: it is an unreadable golden
+    /// that says where it leads; record replaces the link itself, never the file it points at.
+    func testSymlinkOutOfGoldensIsUnreadableAndNeverWrittenThrough() throws {
+        let dir = try recorded()
+        let outside = dir.path("outside.png")
+        let golden = dir.path("Goldens/cards/small/01-expand/003.png")
+        try FileManager.default.moveItem(at: golden, to: outside)
+        try FileManager.default.createSymbolicLink(at: golden, withDestinationURL: outside)
+        let before = try Data(contentsOf: outside)
+        let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.output.contains("cards/small/01-expand/003.png: a symbolic link to \(outside.resolvingSymlinksInPath().path), outside Goldens/"), r.output)
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        XCTAssertEqual(try Data(contentsOf: outside), before, "the file outside is untouched")
+        let attributes = try FileManager.default.attributesOfItem(atPath: golden.path)
+        XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeRegular, "the link was replaced by a golden")
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+    }
+
     /// A broken manifest is never trusted: verify warns and decodes every golden; record rebuilds it.
     func testCorruptManifestIsNotTrustedAndIsRebuilt() throws {
         let dir = try recorded()

@@ -1,3 +1,4 @@
+import Foundation
 import LayoutSnapCore
 import LayoutSnapRender
 
@@ -99,4 +100,17 @@ public enum GoldenPaths {
     }
 
     public static func layoutKey(fixture: String) -> String { "\(fixture)/layout.json" }
+
+    /// Where `path` really leads when a symbolic link on the way takes it out of the goldens
+    /// folder (a golden must not read, or be written through to, a file elsewhere); nil when it
+    /// stays inside or leads nowhere.
+    public static func outsideTarget(_ path: String, goldens: String) -> String? {
+        guard let root = realpath(goldens, nil) else { return nil }
+        defer { free(root) }
+        // Nothing there, or a dangling link: reported as a missing golden.
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        let rootPath = String(cString: root), target = String(cString: resolved)
+        return target.hasPrefix(rootPath + "/") ? nil : target
+    }
 }

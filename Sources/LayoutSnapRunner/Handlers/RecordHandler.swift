@@ -21,7 +21,9 @@ public struct RecordHandler: FrameHandler {
         let pixelHash = PixelHash.hex(pixels.hash)
         var result = FrameResult(state: state, index: frame.index, status: .unchanged, goldenKey: key)
 
-        if let data = FileManager.default.contents(atPath: path) {
+        // A link out of the goldens folder is never read or written through: it is replaced.
+        let linkedOut = GoldenPaths.outsideTarget(path, goldens: goldens) != nil
+        if !linkedOut, let data = FileManager.default.contents(atPath: path) {
             let fileHash = data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
             let entry = GoldenManifest.Entry(pixels: pixelHash, file: fileHash, width: pixels.width, height: pixels.height)
             if manifest?.entry(key, fileHash: fileHash) == entry {
@@ -37,10 +39,10 @@ public struct RecordHandler: FrameHandler {
             }
             result.detail = "changed"
         } else {
-            result.detail = "new"
+            result.detail = linkedOut ? "replaces a link out of the goldens folder" : "new"
         }
         let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
-        result.replacing = GoldenTransaction.describe(path, key: key, manifest: manifest)
+        result.replacing = linkedOut ? .absent : GoldenTransaction.describe(path, key: key, manifest: manifest)
         do {
             try GoldenTransaction.stage(png, goldenPath: path)
         } catch {

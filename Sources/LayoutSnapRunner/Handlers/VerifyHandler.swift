@@ -22,6 +22,12 @@ public struct VerifyHandler: FrameHandler {
         let key = GoldenPaths.frameKey(fixture: fixture.id, state: state, index: frame.index)
         var result = FrameResult(state: state, index: frame.index, status: .passed, goldenKey: key)
         let path = goldens + "/" + key
+        if let outside = GoldenPaths.outsideTarget(path, goldens: goldens) {
+            result.status = .unreadable
+            result.detail = "unreadable golden \(key): a symbolic link to \(outside), outside \(goldens)/ (goldens are files in the goldens folder)"
+            result.actualPath = writePNG(pixels, to: "actual/" + key)
+            return result
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             // Something is there but cannot be read (a folder, no permission): bad input, not a
             // golden to record.
