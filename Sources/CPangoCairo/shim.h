@@ -2,6 +2,7 @@
 #define LAYOUTSNAP_CPANGOCAIRO_SHIM_H
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
+#include <cairo/cairo-ft.h>
 #include <fontconfig/fontconfig.h>
 #include <hb.h>
 #include <ft2build.h>
@@ -38,6 +39,22 @@ static inline void layoutsnap_freetype_version(int *major, int *minor, int *patc
 }
 
 static inline int layoutsnap_fontconfig_version(void) { return FcGetVersion(); }
+
+/* Opens the FreeType face of the font file and index in `pattern` through cairo, and keeps it
+ * locked for the life of the process (see FontSystem.pinFaces). Returns 0, or the step that
+ * failed. The face, scaled font and lock are deliberately never released. */
+static inline int layoutsnap_pin_cairo_ft_face(FcPattern *pattern) {
+    cairo_font_face_t *face = cairo_ft_font_face_create_for_pattern(pattern);
+    if (cairo_font_face_status(face) != CAIRO_STATUS_SUCCESS) { cairo_font_face_destroy(face); return 1; }
+    cairo_matrix_t size, identity;
+    cairo_matrix_init_scale(&size, 12, 12);
+    cairo_matrix_init_identity(&identity);
+    cairo_font_options_t *options = cairo_font_options_create();
+    cairo_scaled_font_t *scaled = cairo_scaled_font_create(face, &size, &identity, options);
+    cairo_font_options_destroy(options);
+    if (cairo_scaled_font_status(scaled) != CAIRO_STATUS_SUCCESS) return 2;
+    return cairo_ft_scaled_font_lock_face(scaled) != NULL ? 0 : 3;
+}
 static inline const char *layoutsnap_harfbuzz_version(void) { return hb_version_string(); }
 static inline const char *layoutsnap_pango_version(void) { return pango_version_string(); }
 #endif
