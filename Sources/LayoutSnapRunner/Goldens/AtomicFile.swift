@@ -3,7 +3,10 @@ import Foundation
 /// Writes that never leave a half-written file: a temporary file beside the target, fsync, rename
 /// over the target, fsync the folder. A crash leaves either the old or the new file.
 public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String) throws(RunnerError) {
+    /// `durable: false` keeps the temporary file and the rename (no reader ever sees half a file)
+    /// but skips both fsyncs: for files that can be made again exactly (generated fixtures), where
+    /// surviving a power cut is not worth a disk flush per file.
+    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(RunnerError) {
         let parent = (path as NSString).deletingLastPathComponent
         let dir = parent.isEmpty ? "." : parent
         do {
@@ -28,7 +31,7 @@ public enum AtomicFile {
                 offset += n
             }
         }
-        if ok && fsync(fd) != 0 { ok = false; reason = String(cString: strerror(errno)) }
+        if ok && durable && fsync(fd) != 0 { ok = false; reason = String(cString: strerror(errno)) }
         if close(fd) != 0 && ok { ok = false; reason = String(cString: strerror(errno)) }
         guard ok else {
             unlink(temp)
@@ -39,6 +42,7 @@ public enum AtomicFile {
             unlink(temp)
             throw RunnerError.write("cannot replace \(path): \(reason)")
         }
+        guard durable else { return }
         let dirFD = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD >= 0 { fsync(dirFD); close(dirFD) }
     }

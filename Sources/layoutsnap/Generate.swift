@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import LayoutSnapCore
+import LayoutSnapRunner
+
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write valid, varied fixtures from a seed (the same seed always writes the same bytes).",
+        discussion: "Fixture i of a kind goes to OUT/<kind>/<kind>-<i, 6 digits>.json and depends only on the seed, the kind and i: a smaller --count writes a prefix of a larger one. --kind all spreads the count over the four kinds in turn. Files of an earlier, larger batch of the same kinds are removed.")
+
+    @Option(help: "transcript, composer, chat, post, or all (the count spread over the four).")
+    var kind: String
+
+    @Option(help: "How many fixtures, 1 to 1,000,000.")
+    var count: Int
+
+    @Option(help: "The seed, a whole number from 0 to 18446744073709551615.")
+    var seed: String
+
+    @Option(help: "The output folder.")
+    var out: String
+
+    @Option(help: "Threads (default: all cores).")
+    var jobs: Int = BatchRunner.defaultJobs
+
+    static let kindNames = FixtureKind.allCases.map(\.rawValue) + ["all"]
+
+    var kinds: [FixtureKind] { kind == "all" ? FixtureKind.allCases : FixtureKind(rawValue: kind).map { [$0] } ?? [] }
+
+    func validate() throws {
+        guard Self.kindNames.contains(kind) else {
+            throw ValidationError("unknown kind \"\(kind)\"; expected one of: \(Self.kindNames.joined(separator: ", "))")
+        }
+        guard (1...FixtureGenerator.maxCount).contains(count) else {
+            throw ValidationError("--count must be from 1 to \(FixtureGenerator.maxCount), found \(count)")
+        }
+        guard UInt64(seed) != nil else {
+            throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max), found \"\(seed)\"")
+        }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        guard !out.isEmpty else { throw ValidationError("--out needs a folder") }
+    }
+
+    func run() throws {
+        try Diagnostics.run {
+            let summary = try GeneratedBatch.write(kinds: kinds, count: count, seed: UInt64(seed)!, to: out, jobs: jobs)
+            let counts = summary.counts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", ")
+            Diagnostics.out("generated \(summary.total) fixtures (\(counts)) in \(out)")
+            return 0
+        }
+    }
+}
