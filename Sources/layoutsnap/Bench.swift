@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LayoutSnapCore
 import LayoutSnapRunner
 
 struct Bench: ParsableCommand {
@@ -14,6 +15,18 @@ struct Bench: ParsableCommand {
 
     @Option(help: "Runs per measurement; the fastest counts.")
     var repeats: Int = 3
+
+    @Option(help: "Fixtures to generate for the generation figure.")
+    var generate: Int = 10_000
+
+    @Option(help: "Generated fixtures to record and then verify, unchanged, for the peak-memory figure.")
+    var verifyGenerated: Int = 1_000
+
+    func validate() throws {
+        guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
+        guard (1...FixtureGenerator.maxCount).contains(generate) else { throw ValidationError("--generate must be from 1 to \(FixtureGenerator.maxCount)") }
+        guard (1...FixtureGenerator.maxCount).contains(verifyGenerated) else { throw ValidationError("--verify-generated must be from 1 to \(FixtureGenerator.maxCount)") }
+    }
 
     func run() throws {
         try Diagnostics.run {
@@ -45,7 +58,11 @@ struct Bench: ParsableCommand {
             Diagnostics.out("diff, identical    \(String(format: "%.1f", d.megapixels)) MP pair, one thread: \(mps(d.identicalMs)) [target ≥ 6000 MP/s]")
             Diagnostics.out("diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]")
             Diagnostics.out("layoutsnap diff    1 MP PNG pair, whole process: \(String(format: "%.1f", d.processMs)) ms [target < 60 ms]")
-            return 0
+            let g = try GenerationBenchmark(executable: CommandLine.arguments[0], generateCount: generate, verifyCount: verifyGenerated)
+                .run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
+            Diagnostics.out("generate           \(g.generated) fixtures (\(g.generatedBytes / 1_000_000) MB of JSON) in \(String(format: "%.2f", g.generateSeconds)) s [target < 10 s for 10000]")
+            Diagnostics.out("generated, verify  \(g.verified) fixtures, \(g.frames) frames unchanged in \(String(format: "%.1f", g.verifySeconds)) s (recorded in \(String(format: "%.1f", g.recordSeconds)) s), exit \(g.verifyExit); peak memory \(String(format: "%.0f", g.verifyPeakMB)) MB [target < 300 MB for 1000]")
+            return g.verifyExit == 0 ? 0 : 2
         }
     }
 }

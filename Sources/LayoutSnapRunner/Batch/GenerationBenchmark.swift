@@ -1,0 +1,105 @@
+import Foundation
+import LayoutSnapCore
+
+/// The bulk figures of `layoutsnap bench` (issue: generating 10,000 fixtures in under 10 s, and
+/// verifying 1,000 unchanged generated fixtures in under 300 MB): generation is timed in process;
+/// record and verify run as child processes of this same binary, so the peak memory is the
+/// verify's own (`wait4`'s maximum resident set), not the benchmark's.
+public struct GenerationBenchmark {
+    public let executable: String
+    public let generateCount: Int
+    public let verifyCount: Int
+
+    public init(executable: String, generateCount: Int, verifyCount: Int) {
+        self.executable = executable; self.generateCount = generateCount; self.verifyCount = verifyCount
+    }
+
+    public struct Figures: Sendable {
+        public var generated = 0
+        public var generatedBytes = 0
+        public var generateSeconds = 0.0
+        public var verified = 0
+        public var frames = 0
+        public var recordSeconds = 0.0
+        public var verifySeconds = 0.0
+        public var verifyPeakMB = 0.0
+        public var verifyExit: Int32 = 0
+    }
+
+    public func run(progress: (String) -> Void) throws(RunnerError) -> Figures {
+        var f = Figures()
+        let root = NSTemporaryDirectory() + "layoutsnap-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let kinds = FixtureKind.allCases
+
+        progress("generating \(generateCount) fixtures")
+        let start = DispatchTime.now()
+        let summary = try GeneratedBatch.write(kinds: kinds, count: generateCount, seed: 1, to: root + "/generated")
+        f.generateSeconds = Self.seconds(since: start)
+        f.generated = summary.total
+        f.generatedBytes = summary.bytes
+        try? FileManager.default.removeItem(atPath: root + "/generated")
+
+        let fixtures = root + "/fixtures", goldens = root + "/goldens"
+        f.verified = try GeneratedBatch.write(kinds: kinds, count: verifyCount, seed: 2, to: fixtures).total
+        progress("recording \(verifyCount) generated fixtures")
+        let record = try ChildProcess.run(executable, ["record", fixtures, "--goldens", goldens, "--allow-ci", "--no-progress", "--quiet"])
+        guard record.status == 0 else {
+            throw RunnerError.environment("bench: recording the generated fixtures failed (exit \(record.status)): \(record.stderrTail)")
+        }
+        f.recordSeconds = record.seconds
+        progress("verifying \(verifyCount) generated fixtures")
+        let verify = try ChildProcess.run(executable, ["verify", fixtures, "--goldens", goldens, "--no-progress", "--report", root + "/report",
+                                                       "--json", root + "/results.json"])
+        f.verifySeconds = verify.seconds
+        f.verifyPeakMB = Double(verify.maxResidentKB) / 1024
+        f.verifyExit = verify.status
+        if let line = verify.stdoutLastLine.split(separator: " ").first, let passed = Int(line) { f.frames = passed }
+        return f
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+/// A child process run to completion with its wall time and peak memory (`wait4`'s rusage, which
+/// Foundation's Process does not give). Output goes to files, read back for messages.
+enum ChildProcess {
+    struct Outcome {
+        var status: Int32
+        var seconds: Double
+        var maxResidentKB: Int
+        var stdoutLastLine: String
+        var stderrTail: String
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws(RunnerError) -> Outcome {
+        let out = NSTemporaryDirectory() + "layoutsnap-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(out + ".out"); unlink(out + ".err") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, out + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, out + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let start = DispatchTime.now()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw RunnerError.environment("bench: cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw RunnerError.environment("bench: wait4 failed: \(String(cString: strerror(errno)))") }
+        }
+        let seconds = GenerationBenchmark.seconds(since: start)
+        // WIFEXITED / WEXITSTATUS, spelled out (the C macros are not imported).
+        let exit: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let stdout = (try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
+        return Outcome(status: exit, seconds: seconds, maxResidentKB: usage.ru_maxrss,
+                       stdoutLastLine: stdout.split(separator: "\n").last.map(String.init) ?? "",
+                       stderrTail: String(stderr.suffix(2000)))
+    }
+}
