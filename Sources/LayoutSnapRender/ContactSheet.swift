@@ -85,7 +85,11 @@ public final class ContactSheet {
     private func makePage(firstFrame: Int) throws(RenderError) -> (surface: CairoSurface, context: CairoContext) {
         let framesHere = min(framesPerPage, frameCount - firstFrame)
         let rows = (framesHere + columns - 1) / columns
-        let width = 2 * Self.padding + columns * (thumbWidth + Self.gap) - Self.gap
+        let pageNote = pageCount > 1 ? " · page \(firstFrame / framesPerPage + 1) of \(pageCount)" : ""
+        let titleFont = FontSpec(size: 14, weight: .medium)
+        // A state of one or two frames is narrower than its title: the page widens to fit it.
+        let titleWidth = (try? engine.measure(StyledText(runs: [TextRun(title + pageNote)], font: titleFont, width: nil, maxLines: 1)))?.maxLineWidth ?? 0
+        let width = max(2 * Self.padding + columns * (thumbWidth + Self.gap) - Self.gap, 2 * Self.padding + Int(titleWidth.rounded(.up)))
         let height = 2 * Self.padding + Self.titleHeight + rows * (thumbHeight + Self.labelHeight + Self.gap) - Self.gap
         let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
         guard surface.stride == surface.width * 4 else {
@@ -94,7 +98,6 @@ public final class ContactSheet {
         let context = try CairoContext(surface)
         cairo_set_source_rgba(context.pointer, 0.949, 0.949, 0.969, 1)
         cairo_paint(context.pointer)
-        let pageNote = pageCount > 1 ? " · page \(firstFrame / framesPerPage + 1) of \(pageCount)" : ""
         try text(title + pageNote, x: Double(Self.padding), y: Double(Self.padding), size: 14, width: nil, on: context.pointer)
         return (surface, context)
     }

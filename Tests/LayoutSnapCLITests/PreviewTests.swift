@@ -55,6 +55,8 @@ final class PreviewTests: XCTestCase {
             XCTAssertGreaterThan(sheet.width, 100)
             XCTAssertGreaterThan(sheet.height, 100)
         }
+        // One frame (a 200 pt thumbnail) on a sheet as wide as its title.
+        XCTAssertGreaterThan(try p.png("states/initial/filmstrip.png").width, 2 * 16 + 200 + 40, "the title fits on a one-frame sheet")
         // 19 frames of a 390 x 650 card: 7 thumbnails to a row, 3 rows.
         let sheet = try p.png("states/01-expand/filmstrip.png")
         XCTAssertEqual(p.frames("01-expand").count, 19)
