@@ -36,4 +36,16 @@ final class DeterminismTests: XCTestCase {
         let r = try CLI.run(["verify", "--jobs", "3", "--no-progress"], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)
     }
+
+    /// Issue 7: 1, 2, 4 and 16 jobs over every bundled fixture give exactly the goldens' pixel
+    /// hashes (verify's fast path compares each frame's pixel hash with the manifest's, so a
+    /// single differing pixel on any thread count fails).
+    func testEveryJobCountGivesTheGoldensPixelHashes() throws {
+        for jobs in [1, 2, 4, 16] {
+            let dir = try TempDir()
+            let r = try CLI.run(["verify", "--no-progress", "--jobs", String(jobs), "--report", dir.path("report").path])
+            XCTAssertEqual(r.status, 0, "--jobs \(jobs): \(r.output)")
+            XCTAssertTrue(r.stdout.hasSuffix("710 passed, 0 failed\n"), "--jobs \(jobs): \(r.stdout)")
+        }
+    }
 }
