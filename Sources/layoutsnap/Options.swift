@@ -17,6 +17,9 @@ struct BatchOptions: ParsableArguments {
     @Option(help: "Fixtures rendered in parallel (default: all cores).")
     var jobs: Int = BatchRunner.defaultJobs
 
+    @Option(help: "Seconds a fixture may take (layout and every frame) before it is stopped with an error; the batch goes on.")
+    var timeout: Double = Watchdog.defaultSeconds
+
     @Option(help: "Run only part I of N of the fixtures (2/4): each fixture is in exactly one part, parts balanced by frames.")
     var shard: String?
 
@@ -30,6 +33,7 @@ struct BatchOptions: ParsableArguments {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         if let shard, case let .failure(error) = Shard.parse(shard) { throw ValidationError(error.message) }
     }
 

@@ -35,7 +35,7 @@ struct Record: ParsableCommand {
             let environment = try RenderEnvironment.current()
             let handler = RecordHandler(goldens: options.goldens, manifest: manifest)
             let progress = ProgressBar(label: "record", enabled: !options.quiet && !options.noProgress)
-            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides)
+            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides, timeout: options.timeout)
                 .run(refs, handler: handler, progress: progress.update)
 
             var updated = manifest ?? GoldenManifest(environment: nil, frames: [:])
@@ -60,7 +60,15 @@ struct Record: ParsableCommand {
             }
             var staged: [String: GoldenManifest.Previous] = [:]
             for result in results {
-                for frame in result.frames where frame.status == .recorded { staged[frame.goldenKey] = frame.replacing ?? .absent }
+                for frame in result.frames where frame.status == .recorded {
+                    // A fixture that failed part-way (a layout error, the watchdog) keeps its old
+                    // goldens: what it staged is dropped.
+                    if result.error == nil {
+                        staged[frame.goldenKey] = frame.replacing ?? .absent
+                    } else {
+                        unlink(GoldenTransaction.pendingPath(options.goldens + "/" + frame.goldenKey))
+                    }
+                }
             }
             try GoldenTransaction.commit(staged: staged, goldens: options.goldens, before: manifest, after: updated)
             for key in OrphanCheck.prune(orphans, goldens: options.goldens) where !options.quiet {

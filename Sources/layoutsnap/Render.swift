@@ -15,7 +15,7 @@ struct Render: ParsableCommand {
         try Diagnostics.run {
             let refs = try options.discover()
             let progress = ProgressBar(label: "render", enabled: !options.quiet && !options.noProgress)
-            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides)
+            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides, timeout: options.timeout)
                 .run(refs, handler: RenderHandler(output: out), progress: progress.update)
             let summary = BatchSummary(results)
             TerminalReport.errors(results)

@@ -40,7 +40,7 @@ struct Verify: ParsableCommand {
             builder.clearPrevious()
             let handler = VerifyHandler(goldens: options.goldens, manifest: manifest, reportDirectory: report)
             let progress = ProgressBar(label: "verify", enabled: !options.quiet && !options.noProgress)
-            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides)
+            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides, timeout: options.timeout)
                 .run(refs, handler: handler, progress: progress.update)
             let summary = BatchSummary(results)
             TerminalReport.verify(results, summary: summary, quiet: options.quiet, goldens: options.goldens, report: report)

@@ -54,6 +54,35 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(strict.stderr.contains("error: environment differs"), strict.stderr)
     }
 
+    /// The per-fixture watchdog: a fixture that lays out (3,000 edits) or renders (thousands of
+    /// frames) for longer than --timeout is stopped with an error naming it; the others still run.
+    func testWatchdogStopsASlowFixtureAndTheBatchGoesOn() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/good.json", smallPost())
+        let edits = Array(repeating: #"{"type": "word "}"#, count: 3000).joined(separator: ", ")
+        try dir.write("Fixtures/slow/edits.json", #"{"kind": "composer", "fps": 10, "steps": [\#(edits)]}"#)
+        try dir.write("Fixtures/slow/frames.json", smallPost(extra: #", "duration": 60"#).replacingOccurrences(of: #""fps": 20"#, with: #""fps": 120"#))
+        let started = Date()
+        let r = try CLI.run(["render", "--out", "out", "--no-progress", "--timeout", "1"], in: dir.url)
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("Fixtures/slow/edits.json: stopped after 1 s (the --timeout limit) while laying out text"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("Fixtures/slow/frames.json: stopped after 1 s (the --timeout limit) while rendering 01-expand frame "), r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("out/cards/good/01-expand/006.png").path), "the good fixture still rendered: \(r.output)")
+        XCTAssertLessThan(seconds, 30, "both were stopped near their limit")
+        // record stops the same way and keeps no part of the stopped fixtures.
+        let record = try CLI.run(["record", "--no-progress", "--allow-ci", "--timeout", "1"], in: dir.url)
+        XCTAssertEqual(record.status, 2, record.output)
+        let goldens = try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path)
+        XCTAssertFalse(goldens.contains { $0.hasPrefix("slow/") && $0.hasSuffix(".png") || $0.hasSuffix(".pending") }, "\(goldens.filter { $0.hasPrefix("slow") })")
+        let manifest = try String(contentsOf: dir.path("Goldens/manifest.json"), encoding: .utf8)
+        XCTAssertFalse(manifest.contains("slow/"))
+        XCTAssertTrue(manifest.contains("cards/good/01-expand/006.png"))
+        let bad = try CLI.run(["render", "--out", "out", "--timeout", "0"], in: dir.url)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("--timeout must be a positive number of seconds"), bad.stderr)
+    }
+
     func testUnknownFieldNamesPathAndSuggestion() throws {
         let r = try runBatch(["typo.json": smallPost(extra: ", \"titel\": \"x\"")])
         XCTAssertEqual(r.status, 2, r.output)

@@ -9,10 +9,13 @@ import LayoutSnapRender
 public struct BatchRunner: Sendable {
     public var jobs: Int
     public var overrides: FixtureOverrides
+    /// Seconds a fixture may take (layout and every frame) before it is stopped with an error.
+    public var timeout: Double
 
-    public init(jobs: Int, overrides: FixtureOverrides = FixtureOverrides()) {
+    public init(jobs: Int, overrides: FixtureOverrides = FixtureOverrides(), timeout: Double = Watchdog.defaultSeconds) {
         self.jobs = max(1, jobs)
         self.overrides = overrides
+        self.timeout = timeout
     }
 
     public static var defaultJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
@@ -51,7 +54,7 @@ public struct BatchRunner: Sendable {
                     return
                 }
                 while let i = queue.take() {
-                    let result = Self.process(refs[i], decoded: decoded[i], engine: engine, handler: handler)
+                    let result = Self.process(refs[i], decoded: decoded[i], engine: engine, handler: handler, timeout: timeout)
                     queue.store(i, result, progress: progress)
                 }
             }
@@ -66,7 +69,7 @@ public struct BatchRunner: Sendable {
     /// One fixture, start to end: decode, lay out (text once per fixture), render every frame,
     /// hand each to the handler. Any failure becomes the fixture's error; the batch goes on.
     public static func process(_ ref: FixtureRef, decoded: Result<Fixture, FixtureError>, engine: TextEngine,
-                               handler: some FrameHandler) -> FixtureResult {
+                               handler: some FrameHandler, timeout: Double = Watchdog.defaultSeconds) -> FixtureResult {
         var result = FixtureResult(ref: ref)
         defer { engine.clearCache() }
         let fixture: Fixture
@@ -76,12 +79,14 @@ public struct BatchRunner: Sendable {
             result.error = error.description
             return result
         }
+        let watchdog = Watchdog(seconds: timeout)
         do {
-            let layout = try LayoutEngine.layout(fixture, measurer: engine)
+            let layout = try LayoutEngine.layout(fixture, measurer: WatchedMeasurer(base: engine, watchdog: watchdog))
             let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
             try handler.fixtureStarted(fixture, layout: layout)
             for state in layout.states {
                 for frame in state.frames {
+                    try watchdog.check("rendering \(state.name) frame \(frame.index) of \(state.frames.count) (\(layout.frameCount) frames in all)")
                     let pixels = try renderer.render(frame)
                     var frameResult = handler.handle(fixture, state: state.name, frame: frame, pixels: pixels)
                     frameResult.time = frame.time
@@ -90,6 +95,8 @@ public struct BatchRunner: Sendable {
                 }
             }
             if let note = try handler.fixtureFinished(fixture, layout: layout, frames: &result.frames) { result.notes.append(note) }
+        } catch let error as WatchdogExpired {
+            result.error = "\(ref.displayPath): \(error.description)"
         } catch let error as LayoutError {
             result.error = FixtureError(file: ref.displayPath, path: error.path, message: error.message).description
         } catch let error as RenderError {
