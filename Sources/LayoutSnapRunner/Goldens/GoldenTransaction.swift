@@ -20,6 +20,8 @@ import LayoutSnapImaging
 /// A full disk fails in step 1, before any golden is touched.
 public enum GoldenTransaction {
     public static let pendingSuffix = ".pending"
+    /// The pixel hash announced for a replaced golden that could not be decoded.
+    public static let unreadablePixels = "unreadable"
 
     /// `posts/x/01-expand/.007.png.pending` for `posts/x/01-expand/007.png`.
     public static func pendingPath(_ path: String) -> String {
@@ -33,7 +35,8 @@ public enum GoldenTransaction {
         try AtomicFile.write(bytes, to: pendingPath(goldenPath))
     }
 
-    /// What the golden at `path` is now, for the manifest to announce as `previous`: the
+    /// What the golden at `path` is now, for the manifest to announce as `previous` (accept;
+    /// record's handler derives it from the file it has already read): the
     /// manifest's entry whose file hash matches the file (after a killed record that may be the
     /// manifest's own `previous`), else the file's own hashes, else `.absent`. A file that cannot
     /// be decoded is described by its file hash alone (pixels "unreadable").
@@ -42,7 +45,7 @@ public enum GoldenTransaction {
         let fileHash = data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
         if let entry = manifest?.entry(key, fileHash: fileHash) { return .entry(entry) }
         guard let image = try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels) else {
-            return .entry(GoldenManifest.Entry(pixels: "unreadable", file: fileHash, width: 0, height: 0))
+            return .entry(GoldenManifest.Entry(pixels: unreadablePixels, file: fileHash, width: 0, height: 0))
         }
         return .entry(GoldenManifest.Entry(pixels: image.hashHex, file: fileHash, width: image.width, height: image.height))
     }

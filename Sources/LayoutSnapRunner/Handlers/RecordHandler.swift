@@ -23,26 +23,35 @@ public struct RecordHandler: FrameHandler {
 
         // A link out of the goldens folder is never read or written through: it is replaced.
         let linkedOut = GoldenPaths.outsideTarget(path, goldens: goldens) != nil
+        // What the golden there is now, for the manifest to announce while it is replaced.
+        var replacing = GoldenManifest.Previous.absent
         if !linkedOut, let data = FileManager.default.contents(atPath: path) {
             let fileHash = data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
             let entry = GoldenManifest.Entry(pixels: pixelHash, file: fileHash, width: pixels.width, height: pixels.height)
-            if manifest?.entry(key, fileHash: fileHash) == entry {
-                result.manifestEntry = entry
-                return result
-            }
-            // Not vouched for by the manifest: decode and compare before deciding to rewrite.
-            if let golden = try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels),
-               golden.width == pixels.width, golden.height == pixels.height,
-               golden.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 {
-                result.manifestEntry = entry
-                return result
+            if let vouched = manifest?.entry(key, fileHash: fileHash) {
+                // The manifest knows this file's pixels: no decode either way.
+                if vouched == entry {
+                    result.manifestEntry = entry
+                    return result
+                }
+                replacing = .entry(vouched)
+            } else if let golden = try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels) {
+                // Not vouched for by the manifest: decode and compare before deciding to rewrite.
+                if golden.width == pixels.width, golden.height == pixels.height,
+                   golden.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 {
+                    result.manifestEntry = entry
+                    return result
+                }
+                replacing = .entry(GoldenManifest.Entry(pixels: golden.hashHex, file: fileHash, width: golden.width, height: golden.height))
+            } else {
+                replacing = .entry(GoldenManifest.Entry(pixels: GoldenTransaction.unreadablePixels, file: fileHash, width: 0, height: 0))
             }
             result.detail = "changed"
         } else {
             result.detail = linkedOut ? "replaces a link out of the goldens folder" : "new"
         }
         let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
-        result.replacing = linkedOut ? .absent : GoldenTransaction.describe(path, key: key, manifest: manifest)
+        result.replacing = replacing
         do {
             try GoldenTransaction.stage(png, goldenPath: path)
         } catch {
