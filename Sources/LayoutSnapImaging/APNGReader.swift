@@ -130,15 +130,9 @@ public struct APNGReader {
     /// One frame's data as a PNG of its own: IHDR with the frame's size, IDAT, IEND.
     static func standalonePNG(width: Int, height: Int, header: [UInt8], zlib: [UInt8]) -> [UInt8] {
         var out = PNG.signature
-        func chunk(_ type: UInt32, _ data: [UInt8]) {
-            out += PNG.bigEndianBytes(UInt32(data.count))
-            let typeBytes = PNG.bigEndianBytes(type)
-            out += typeBytes + data
-            out += PNG.bigEndianBytes(typeBytes.withUnsafeBytes { t in data.withUnsafeBytes { PNG.crc($0, continuing: PNG.crc(t)) } })
-        }
-        chunk(PNG.IHDR, PNG.bigEndianBytes(UInt32(width)) + PNG.bigEndianBytes(UInt32(height)) + Array(header[8...]))
-        chunk(PNG.IDAT, zlib)
-        chunk(PNG.IEND, [])
+        PNG.appendChunk(PNG.IHDR, PNG.bigEndianBytes(UInt32(width)) + PNG.bigEndianBytes(UInt32(height)) + Array(header[8...]), to: &out)
+        PNG.appendChunk(PNG.IDAT, zlib, to: &out)
+        PNG.appendChunk(PNG.IEND, [], to: &out)
         return out
     }
 }

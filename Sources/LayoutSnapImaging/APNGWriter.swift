@@ -102,14 +102,7 @@ public struct APNGWriter {
         return (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 
-    private mutating func chunk(_ type: UInt32, _ data: [UInt8]) {
-        out += PNG.bigEndianBytes(UInt32(data.count))
-        let typeBytes = PNG.bigEndianBytes(type)
-        out += typeBytes
-        out += data
-        let crc = typeBytes.withUnsafeBytes { t in data.withUnsafeBytes { PNG.crc($0, continuing: PNG.crc(t)) } }
-        out += PNG.bigEndianBytes(crc)
-    }
+    private mutating func chunk(_ type: UInt32, _ data: [UInt8]) { PNG.appendChunk(type, data, to: &out) }
 }
 
 extension PNGEncoder {

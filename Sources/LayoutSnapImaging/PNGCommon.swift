@@ -36,6 +36,19 @@ enum PNG {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
+    /// Appends one chunk to `out`: length, type, data, and the CRC of type + data.
+    static func appendChunk(_ type: UInt32, _ data: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        out += bigEndianBytes(UInt32(data.count))
+        let typeBytes = bigEndianBytes(type)
+        out += typeBytes
+        out.append(contentsOf: data)
+        out += bigEndianBytes(typeBytes.withUnsafeBytes { crc(data, continuing: crc($0)) })
+    }
+
+    static func appendChunk(_ type: UInt32, _ data: [UInt8], to out: inout [UInt8]) {
+        data.withUnsafeBytes { appendChunk(type, $0, to: &out) }
+    }
+
     /// A chunk type for messages: the four letters if they are letters, else escaped bytes.
     static func chunkName(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> String {
         sanitize(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)]), quoted: false)

@@ -326,15 +326,7 @@ public enum PNGEncoder {
         var out = [UInt8]()
         out.reserveCapacity(total)
 
-        /// Appends length, type, data and the CRC of type + data.
-        func chunk(_ type: UInt32, _ data: UnsafeRawBufferPointer) {
-            out += PNG.bigEndianBytes(UInt32(data.count))
-            let typeBytes = PNG.bigEndianBytes(type)
-            out += typeBytes
-            out.append(contentsOf: data)
-            let crc = typeBytes.withUnsafeBytes { PNG.crc(data, continuing: PNG.crc($0)) }
-            out += PNG.bigEndianBytes(crc)
-        }
+        func chunk(_ type: UInt32, _ data: UnsafeRawBufferPointer) { PNG.appendChunk(type, data, to: &out) }
 
         out.append(contentsOf: PNG.signature)
         var ihdr: [UInt8] = []
