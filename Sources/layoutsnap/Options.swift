@@ -46,15 +46,23 @@ struct BatchOptions: ParsableArguments {
     var overrides: FixtureOverrides { render.overrides }
 
     /// The fixtures this run covers: those under the paths that match the filter, and of those
-    /// this shard's part.
-    func discover() throws -> [FixtureRef] {
+    /// this shard's part (already decoded, to weigh them: passed on to the runner).
+    func discover() throws -> (refs: [FixtureRef], decoded: [Result<Fixture, FixtureError>]?) {
         let refs = try FixtureDiscovery.discover(paths: paths, filter: filter)
-        guard let shard = parsedShard else { return refs }
+        guard let shard = parsedShard else { return (refs, nil) }
         let selection = Sharding.select(refs, shard: shard, overrides: overrides)
         if !quiet {
             Diagnostics.err("shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, about \(Int(selection.frames)) of \(Int(selection.totalFrames)) frames")
         }
-        return selection.refs
+        return (selection.refs, selection.decoded)
+    }
+
+    /// Runs the discovered fixtures through `handler`.
+    func run(_ fixtures: (refs: [FixtureRef], decoded: [Result<Fixture, FixtureError>]?), handler: some FrameHandler,
+             label: String) throws -> [FixtureResult] {
+        let progress = ProgressBar(label: label, enabled: !quiet && !noProgress)
+        return try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout)
+            .run(fixtures.refs, decoded: fixtures.decoded, handler: handler, progress: progress.update)
     }
 }
 

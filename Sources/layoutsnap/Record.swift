@@ -23,7 +23,7 @@ struct Record: ParsableCommand {
             if prune && !options.coversWholeSet {
                 throw RunnerError.usage("--prune needs the whole fixture set: it cannot tell an orphan from a fixture left out by --filter, --shard or PATH arguments")
             }
-            let refs = try options.discover()
+            let fixtures = try options.discover()
             let manifestPath = options.goldens + "/manifest.json"
             var manifest: GoldenManifest?
             do {
@@ -34,9 +34,7 @@ struct Record: ParsableCommand {
             GoldenTransaction.removeStale(goldens: options.goldens)
             let environment = try RenderEnvironment.current()
             let handler = RecordHandler(goldens: options.goldens, manifest: manifest)
-            let progress = ProgressBar(label: "record", enabled: !options.quiet && !options.noProgress)
-            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides, timeout: options.timeout)
-                .run(refs, handler: handler, progress: progress.update)
+            let results = try options.run(fixtures, handler: handler, label: "record")
 
             var updated = manifest ?? GoldenManifest(environment: nil, frames: [:])
             updated.environment = environment

@@ -13,10 +13,8 @@ struct Render: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let refs = try options.discover()
-            let progress = ProgressBar(label: "render", enabled: !options.quiet && !options.noProgress)
-            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides, timeout: options.timeout)
-                .run(refs, handler: RenderHandler(output: out), progress: progress.update)
+            let fixtures = try options.discover()
+            let results = try options.run(fixtures, handler: RenderHandler(output: out), label: "render")
             let summary = BatchSummary(results)
             TerminalReport.errors(results)
             Diagnostics.out("\(summary.rendered) frames rendered to \(out)" + TerminalReport.errorSuffix(summary))

@@ -29,7 +29,7 @@ struct Verify: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             let started = DispatchTime.now()
-            let refs = try options.discover()
+            let fixtures = try options.discover()
             var manifest: GoldenManifest?
             do {
                 manifest = try GoldenManifest.load(path: options.goldens + "/manifest.json")
@@ -39,9 +39,7 @@ struct Verify: ParsableCommand {
             let builder = ReportBuilder(reportDirectory: report, goldens: options.goldens)
             builder.clearPrevious()
             let handler = VerifyHandler(goldens: options.goldens, manifest: manifest, reportDirectory: report)
-            let progress = ProgressBar(label: "verify", enabled: !options.quiet && !options.noProgress)
-            let results = try BatchRunner(jobs: options.jobs, overrides: options.overrides, timeout: options.timeout)
-                .run(refs, handler: handler, progress: progress.update)
+            let results = try options.run(fixtures, handler: handler, label: "verify")
             let summary = BatchSummary(results)
             TerminalReport.verify(results, summary: summary, quiet: options.quiet, goldens: options.goldens, report: report)
 

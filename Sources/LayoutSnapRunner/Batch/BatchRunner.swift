@@ -22,7 +22,9 @@ public struct BatchRunner: Sendable {
 
     /// Results in the order of `refs`. `progress` is called (from worker threads, serialised) after
     /// each fixture with (done, total).
-    public func run(_ refs: [FixtureRef], handler: some FrameHandler,
+    /// `decoded`, when given, holds `refs` already decoded with these overrides (a shard's
+    /// selection), so they are not read again.
+    public func run(_ refs: [FixtureRef], decoded given: [Result<Fixture, FixtureError>]? = nil, handler: some FrameHandler,
                     progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
         let fonts: FontSystem
         do {
@@ -30,11 +32,8 @@ public struct BatchRunner: Sendable {
         } catch {
             throw RunnerError.environment(error.description)
         }
-        let decoded = refs.map { ref in
-            Result<Fixture, FixtureError> { () throws(FixtureError) in
-                try overrides.apply(to: FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath))
-            }
-        }
+        precondition(given == nil || given?.count == refs.count, "BatchRunner: one decoded fixture per ref")
+        let decoded = given ?? refs.map(overrides.decode)
         let costs = decoded.map { (try? $0.get().estimatedCost) ?? 0 }
         let order = refs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
         let queue = WorkQueue(count: refs.count, order: order)
