@@ -37,11 +37,7 @@ struct MergeReports: ParsableCommand {
                 Diagnostics.printWarning("environment differs from the one that recorded the goldens: \(merged.results.environmentDifferences.joined(separator: "; "))")
             }
             if !quiet { Diagnostics.out("merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(merged.results.fixtures.count) fixtures: \(out)/index.html") }
-            var line = "\(s.passed) passed, \(s.failed) failed"
-            if s.similar > 0 { line += ", \(s.similar) similar" }
-            if s.missing > 0 { line += ", \(s.missing) missing" }
-            if s.errors > 0 { line += ", \(s.errors) error\(s.errors == 1 ? "" : "s")" }
-            Diagnostics.out(line)
+            Diagnostics.out(TerminalReport.summaryLine(passed: s.passed, failed: s.failed, similar: s.similar, missing: s.missing, errors: s.errors))
             return s.errors > 0 ? 2 : (s.failed + s.missing > 0 ? 1 : 0)
         }
     }

@@ -3,10 +3,17 @@ import LayoutSnapRunner
 /// What a batch prints: problems grouped per fixture and state, each with what to do next.
 enum TerminalReport {
     static func summaryLine(_ s: BatchSummary) -> String {
-        var line = "\(s.passed) passed, \(s.failed) failed"
-        if s.similar > 0 { line += ", \(s.similar) similar" }
-        if s.missing > 0 { line += ", \(s.missing) missing" }
-        return line + errorSuffix(s)
+        summaryLine(passed: s.passed, failed: s.failed, similar: s.similar, missing: s.missing,
+                    errors: s.fixtureErrors + s.writeErrors + s.unreadable)
+    }
+
+    /// `710 passed, 0 failed` plus similar, missing and errors when there are any: the last line
+    /// of verify and of merge-reports.
+    static func summaryLine(passed: Int, failed: Int, similar: Int, missing: Int, errors: Int) -> String {
+        var line = "\(passed) passed, \(failed) failed"
+        if similar > 0 { line += ", \(similar) similar" }
+        if missing > 0 { line += ", \(missing) missing" }
+        return line + (errors > 0 ? ", " + count(errors, "error") : "")
     }
 
     /// `1 error`, `3 errors`.
