@@ -18,6 +18,7 @@ import LayoutSnapReport
 /// OUT/states/<state>/frames/<NNN>.png    every frame, for the scrubber
 /// ```
 /// The layout is computed once; states are rendered in parallel, each on its own text engine.
+/// Files are renamed into place but not fsynced: a preview is made again by running it again.
 public struct PreviewBuilder: Sendable {
     public var ref: FixtureRef
     public var output: String
@@ -98,11 +99,11 @@ public struct PreviewBuilder: Sendable {
         // Times keep their precision (the readout shows 116.7 ms); the page rounds what it shows.
         let dataBytes = JSONWriter(style: .compact, roundingTo: 0.0001).bytes(data)
         let buildID = PixelHash.hex(dataBytes.withUnsafeBytes { PixelHash.ofBytes($0) })
-        try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/layout.json")
+        try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/layout.json", durable: false)
         let page = PreviewPage.html(title: "\(fixture.id) · layoutsnap preview", dataJSON: String(decoding: dataBytes, as: UTF8.self),
                                     buildID: buildID, watching: watching)
-        try AtomicFile.write(Array(page.utf8), to: output + "/index.html")
-        try AtomicFile.write(Array("layoutsnapBuild(\"\(buildID)\");\n".utf8), to: output + "/build.js")
+        try AtomicFile.write(Array(page.utf8), to: output + "/index.html", durable: false)
+        try AtomicFile.write(Array("layoutsnapBuild(\"\(buildID)\");\n".utf8), to: output + "/build.js", durable: false)
 
         summary.states = layout.states.count
         summary.frames = layout.frameCount
@@ -132,7 +133,7 @@ public struct PreviewBuilder: Sendable {
                 preview.overlays.append(overlay)
                 var pixels = try renderer.render(frame)
                 try AtomicFile.write(PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width),
-                                     to: "\(dir)/frames/\(GoldenPaths.frameName(frame.index))")
+                                     to: "\(dir)/frames/\(GoldenPaths.frameName(frame.index))", durable: false)
                 if bakeOverlay {
                     var marked = frame
                     marked.drawList += overlay.drawOps(scale: canvas.scale)
@@ -143,11 +144,11 @@ public struct PreviewBuilder: Sendable {
                 try sheet.add(pixels, label: Self.label(frame)) { page, sheetPixels in
                     let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
                     try AtomicFile.write(PNGEncoder.encode(pixels: sheetPixels.pixels.baseAddress!, width: sheetPixels.width,
-                                                           height: sheetPixels.height, stride: sheetPixels.width), to: "\(dir)/\(name)")
+                                                           height: sheetPixels.height, stride: sheetPixels.width), to: "\(dir)/\(name)", durable: false)
                     preview.filmstrips.append("states/\(state.name)/\(name)")
                 }
             }
-            try AtomicFile.write(apng.finish(), to: "\(dir)/animation.png")
+            try AtomicFile.write(apng.finish(), to: "\(dir)/animation.png", durable: false)
             return preview
         } catch let error as RunnerError {
             throw error
