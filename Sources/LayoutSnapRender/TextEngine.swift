@@ -49,11 +49,18 @@ public final class TextEngine: TextMeasuring {
         // Layouts are measured once and drawn at any device scale: no rounding to whole units.
         pango_context_set_round_glyph_positions(context, 0)
         let options = cairo_font_options_create()
+        defer { cairo_font_options_destroy(options) }
+        do {
+            try checkCairo(cairo_font_options_status(options), "create font options")
+        } catch {
+            layoutsnap_g_object_unref(UnsafeMutableRawPointer(context))
+            layoutsnap_g_object_unref(UnsafeMutableRawPointer(map))
+            throw error
+        }
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         pango_cairo_context_set_font_options(context, options)
-        cairo_font_options_destroy(options)
         self.fontMap = map
         self.context = context
     }
@@ -173,6 +180,13 @@ public final class TextEngine: TextMeasuring {
                 attr.pointee.end_index = UInt32(offset + length)
                 pango_attr_list_insert(attributes, attr)
             }
+        }
+        // Long words are cut into items of their own (see UnbrokenRuns: otherwise quadratic).
+        for chunk in UnbrokenRuns.alternateChunks(in: utf8) {
+            let attr = pango_attr_letter_spacing_new(0)!
+            attr.pointee.start_index = UInt32(chunk.lowerBound)
+            attr.pointee.end_index = UInt32(chunk.upperBound)
+            pango_attr_list_insert(attributes, attr)
         }
         pango_layout_set_attributes(layout, attributes)
         pango_attr_list_unref(attributes)

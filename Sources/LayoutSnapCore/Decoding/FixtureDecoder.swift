@@ -69,6 +69,10 @@ public enum FixtureDecoder {
         var tolerance: Tolerance?
         if let e = o.optional("tolerance") { tolerance = try decodeTolerance(e) }
 
+        // Every state has at least one frame: too many steps is known before any text is laid out.
+        if let steps = o.optional("steps"), case let .array(items) = steps.value, items.count + 1 > Limits.maxFramesPerFixture {
+            throw steps.error("\(items.count) steps make at least \(items.count + 1) states of a frame or more each, more than the limit of \(Limits.maxFramesPerFixture) frames")
+        }
         let content: FixtureContent
         switch kind {
         case .post:
@@ -100,22 +104,52 @@ public enum FixtureDecoder {
         return t
     }
 
-    /// SPEC §10: at most 1 MB of text per fixture, counted over every string in it.
+    /// SPEC §10: at most 1 MB of text per fixture, counted over every string in it; and at most
+    /// `Limits.maxLineBreaks` line breaks, reported at the string that goes past the limit.
     static func checkTextSize(_ element: JSONElement) throws(JSONDecodingError) {
         var total = 0
-        var stack = [element.node]
-        while let node = stack.popLast() {
-            switch node.value {
-            case let .string(s): total += s.utf8.count
-            case let .array(items): stack.append(contentsOf: items)
+        var breaks = 0
+        var stack = [element]
+        while let e = stack.popLast() {
+            switch e.value {
+            case let .string(s):
+                total += s.utf8.count
+                breaks += lineBreaks(in: s)
+                if breaks > Limits.maxLineBreaks {
+                    throw e.error("the fixture's text has more than \(Limits.maxLineBreaks) line breaks by here; Pango lays text out in time that grows with the square of its paragraphs, so that is the limit")
+                }
+            case let .array(items):
+                for i in items.indices.reversed() { stack.append(JSONElement(items[i], path: e.path.appending(index: i))) }
             case let .object(members):
-                for m in members { total += m.key.utf8.count; stack.append(m.value) }
+                for m in members.reversed() {
+                    total += m.key.utf8.count
+                    stack.append(JSONElement(m.value, path: e.path.appending(key: m.key)))
+                }
             default: break
             }
         }
         if total > Limits.maxTextBytes {
             throw element.error("the fixture holds \(total) bytes of text, more than the limit of \(Limits.maxTextBytes)")
         }
+    }
+
+    /// Paragraph breaks as Pango counts them: "\n", "\r", "\r\n" and U+2029.
+    static func lineBreaks(in s: String) -> Int {
+        var count = 0
+        var previous: UInt8 = 0
+        var bytes = s.utf8.makeIterator()
+        var window: (UInt8, UInt8) = (0, 0)
+        while let b = bytes.next() {
+            switch b {
+            case 0x0A: if previous != 0x0D { count += 1 }
+            case 0x0D: count += 1
+            case 0xA9 where window == (0xE2, 0x80): count += 1  // U+2029 is E2 80 A9
+            default: break
+            }
+            window = (window.1, b)
+            previous = b
+        }
+        return count
     }
 
     /// `easeInOut` (and the other names) or `{"spring": {"response": r, "dampingFraction": z}}`.

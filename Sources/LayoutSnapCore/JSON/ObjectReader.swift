@@ -54,9 +54,11 @@ public struct JSONElement: Sendable, Equatable {
         error("expected \(expected), found \(typeName)")
     }
 
+    /// The string, in Unicode's stream-safe form (StreamSafe: long runs of combining marks get an
+    /// invisible joiner every 30 marks, so no later string operation is quadratic).
     public func string() throws(JSONDecodingError) -> String {
         guard case .string(let s) = node.value else { throw mismatch("a string") }
-        return s
+        return StreamSafe.apply(s)
     }
 
     public func bool() throws(JSONDecodingError) -> Bool {

@@ -97,6 +97,10 @@ public enum Limits {
     public static let scale: ClosedRange<Double> = 0.25...8
     public static let fps: ClosedRange<Double> = 1...240
     public static let maxTextBytes = 1_000_000
+    /// Line breaks in all of a fixture's text. Not in SPEC §10: Pango 1.50 lays out a text of n
+    /// paragraphs in O(n²) (2,000 took 0.26 s, 4,000 took 1 s), inside one call no watchdog can
+    /// stop; 1 MB of "\n" would take hours. 5,000 keeps any single layout under about 2 s.
+    public static let maxLineBreaks = 5_000
     public static let maxFramesPerFixture = Timeline.maxFramesPerFixture
     public static let maxFixtureFileBytes = 16 * 1024 * 1024
     public static let maxGoldenPixels = 64 * 1024 * 1024

@@ -51,21 +51,11 @@ public enum InlineMarkup {
             if !current.isEmpty { runs.append(TextRun(current, bold: bold, italic: italic)) }
             current = ""
         }
-        /// Is there a closing `marker` after index `from`, before the end of the line, with text between?
-        func hasCloser(_ marker: String, from: Int) -> Bool {
-            let m = Array(marker)
-            var j = from
-            guard j < chars.count, chars[j] != " ", chars[j] != "\n" else { return false }
-            while j + m.count <= chars.count {
-                if chars[j] == "\n" { return false }
-                if Array(chars[j..<j + m.count]) == m, j > from, chars[j - 1] != " " {
-                    // "**" must not be read as the closer of "*".
-                    if m.count == 1, j + 1 < chars.count, chars[j + 1] == "*" { j += 2; continue }
-                    return true
-                }
-                j += 1
-            }
-            return false
+        let closers = Closers(chars)
+        /// Is there a closing `**` (or `*`) after index `from`, before the end of the line, with text between?
+        func hasCloser(double: Bool, from: Int) -> Bool {
+            guard from < chars.count, chars[from] != " ", chars[from] != "\n" else { return false }
+            return double ? closers.double[from + 1] : closers.single[from + 1]
         }
 
         while i < chars.count {
@@ -73,10 +63,10 @@ public enum InlineMarkup {
             if c == "*" {
                 let isDouble = i + 1 < chars.count && chars[i + 1] == "*"
                 if isDouble {
-                    if bold || hasCloser("**", from: i + 2) {
+                    if bold || hasCloser(double: true, from: i + 2) {
                         flush(); bold.toggle(); i += 2; continue
                     }
-                } else if italic || hasCloser("*", from: i + 1) {
+                } else if italic || hasCloser(double: false, from: i + 1) {
                     flush(); italic.toggle(); i += 1; continue
                 }
             }
@@ -89,5 +79,37 @@ public enum InlineMarkup {
         }
         flush()
         return runs.isEmpty ? [TextRun("")] : runs
+    }
+}
+
+/// For every position j, whether a scan for a closing marker that starts at j (past the opener)
+/// finds one before the end of the line. Worked out right to left in one pass, so parsing is
+/// linear: scanning afresh from every opener took quadratic time on text full of stray markers
+/// (30,000 characters of "# - **" took minutes).
+///
+/// A closer is a marker not preceded by a space. A `*` directly followed by another `*` is part of
+/// a `**` and never closes an italic: the scan steps over both.
+struct Closers {
+    /// `double[j]`: a `**` closer at some k >= j, before any line break.
+    var double: [Bool]
+    /// `single[j]`: a `*` closer at some k >= j, before any line break, stepping over `**`.
+    var single: [Bool]
+
+    init(_ chars: [Character]) {
+        let n = chars.count
+        double = Array(repeating: false, count: n + 2)
+        single = Array(repeating: false, count: n + 3)
+        for j in stride(from: n - 1, through: 1, by: -1) {
+            if chars[j] == "\n" { continue }  // both stay false: the line ends here
+            let closes = chars[j] == "*" && chars[j - 1] != " "
+            if j + 2 <= n {
+                double[j] = (closes && chars[j + 1] == "*") || double[j + 1]
+            }
+            if closes {
+                single[j] = j + 1 < n && chars[j + 1] == "*" ? single[j + 2] : true
+            } else {
+                single[j] = single[j + 1]
+            }
+        }
     }
 }
