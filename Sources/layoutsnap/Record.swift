@@ -34,11 +34,17 @@ struct Record: ParsableCommand {
             GoldenTransaction.removeStale(goldens: options.goldens)
             let environment = try RenderEnvironment.current()
             let handler = RecordHandler(goldens: options.goldens, manifest: manifest)
-            let results = try options.run(fixtures, handler: handler, label: "record")
+            var results = try options.run(fixtures, handler: handler, label: "record")
 
+            // A fixture is recorded whole or not at all: one that failed part-way (a layout
+            // error, the watchdog, a frame that could not be staged on a full disk) keeps its old
+            // goldens and their manifest entries, and what it staged is dropped.
+            func complete(_ result: FixtureResult) -> Bool {
+                result.error == nil && !result.frames.contains { $0.status == .error }
+            }
             var updated = manifest ?? GoldenManifest(environment: nil, frames: [:])
             updated.environment = environment
-            for result in results where result.error == nil {
+            for result in results where complete(result) {
                 // The fixture's frames are exactly what it renders now.
                 let prefix = result.ref.id + "/"
                 updated.frames = updated.frames.filter { !$0.key.hasPrefix(prefix) || !isFrameOf(result.ref.id, $0.key) }
@@ -59,9 +65,7 @@ struct Record: ParsableCommand {
             var staged: [String: GoldenManifest.Previous] = [:]
             for result in results {
                 for frame in result.frames where frame.status == .recorded {
-                    // A fixture that failed part-way (a layout error, the watchdog) keeps its old
-                    // goldens: what it staged is dropped.
-                    if result.error == nil {
+                    if complete(result) {
                         staged[frame.goldenKey] = frame.replacing ?? .absent
                     } else {
                         unlink(GoldenTransaction.pendingPath(options.goldens + "/" + frame.goldenKey))
@@ -69,6 +73,13 @@ struct Record: ParsableCommand {
                 }
             }
             try GoldenTransaction.commit(staged: staged, goldens: options.goldens, before: manifest, after: updated)
+            // Say so for a fixture whose goldens were kept because a frame could not be staged:
+            // none of its frames counts as recorded.
+            for i in results.indices where results[i].error == nil && !complete(results[i]) {
+                let failed = results[i].frames.first { $0.status == .error }
+                results[i].error = "\(results[i].ref.displayPath): nothing recorded, its goldens are as they were: \(failed?.goldenKey ?? ""): \(failed?.detail ?? "could not be written")"
+                results[i].frames.removeAll { $0.status == .recorded || $0.status == .error }
+            }
             for key in OrphanCheck.prune(orphans, goldens: options.goldens) where !options.quiet {
                 Diagnostics.out("pruned \(key)")
             }

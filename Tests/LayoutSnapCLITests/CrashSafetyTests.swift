@@ -14,6 +14,16 @@ final class CrashSafetyTests: XCTestCase {
         }
     }
 
+    /// Records `count` cards, then changes every frame of them; returns the goldens' pixel hashes
+    /// and the manifest as recorded, for checking that a failed record kept them.
+    func recordThenChange(_ dir: TempDir, count: Int) throws -> (pixels: [String: String], manifest: Data) {
+        try writeFixtures(dir, title: "Old", count: count)
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let result = (try pixelHashes(dir.path("Goldens")), try Data(contentsOf: dir.path("Goldens/manifest.json")))
+        try writeFixtures(dir, title: "A much longer new title that changes every frame", count: count)
+        return result
+    }
+
     /// file path below Goldens → pixel hash, for every frame PNG under `folder`.
     func pixelHashes(_ folder: URL) throws -> [String: String] {
         var hashes: [String: String] = [:]
@@ -99,7 +109,7 @@ final class CrashSafetyTests: XCTestCase {
                 let previous = entry["previous"] as? [String: Any]
                 XCTAssertTrue(entry["file"] as? String == hash || previous?["file"] as? String == hash,
                               "kill \(kill): the manifest does not describe \(key)")
-                let described = entry["file"] as? String == hash ? entry : previous!
+                let described = entry["file"] as? String == hash ? entry : try XCTUnwrap(previous)
                 XCTAssertEqual(described["pixels"] as? String, pixels, "kill \(kill): \(key) pixel hash")
             }
             if old > 0 && new > 0 && before != target { mixed += 1 }
@@ -123,11 +133,7 @@ final class CrashSafetyTests: XCTestCase {
     /// record with an error before any golden is replaced.
     func testFullDiskKeepsTheOldGoldens() throws {
         let dir = try TempDir()
-        try writeFixtures(dir, title: "Old", count: 3)
-        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
-        let before = try pixelHashes(dir.path("Goldens"))
-        let manifest = try Data(contentsOf: dir.path("Goldens/manifest.json"))
-        try writeFixtures(dir, title: "A much longer new title that changes every frame", count: 3)
+        let (before, manifest) = try recordThenChange(dir, count: 3)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -146,5 +152,25 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertTrue(stderr.contains("previous file is untouched"), stderr)
         XCTAssertEqual(try pixelHashes(dir.path("Goldens")), before, "the old goldens survive")
         XCTAssertEqual(try Data(contentsOf: dir.path("Goldens/manifest.json")), manifest)
+    }
+
+    /// One frame that cannot be staged (here its pending path is taken by a folder), while the
+    /// others can: the fixture is recorded whole or not at all. Its goldens and their manifest
+    /// entries stay as they were, and the error says so.
+    func testAFrameThatCannotBeStagedKeepsTheWholeFixtureAsItWas() throws {
+        let dir = try TempDir()
+        let (before, manifest) = try recordThenChange(dir, count: 1)
+        let frames = try XCTUnwrap(try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path)
+            .filter { $0.hasSuffix("/003.png") }.first)
+        let blocker = dir.path("Goldens/" + (frames as NSString).deletingLastPathComponent + "/.003.png.pending/keep")
+        try FileManager.default.createDirectory(at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data([1]).write(to: blocker)
+
+        let r = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("nothing recorded, its goldens are as they were"), r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("0 recorded, 0 unchanged, 1 error\n"), r.stdout)
+        XCTAssertEqual(try pixelHashes(dir.path("Goldens")), before, "no golden of the fixture changed")
+        XCTAssertEqual(try Data(contentsOf: dir.path("Goldens/manifest.json")), manifest, "nor its manifest entries")
     }
 }

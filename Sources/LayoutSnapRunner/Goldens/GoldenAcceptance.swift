@@ -61,7 +61,7 @@ public struct GoldenAcceptance {
                         outcome.problems.append("\(frame.golden): \(report)/\(actual) is not usable: \(error.description)")
                         continue
                     }
-                    staged[frame.golden] = GoldenTransaction.describe(goldens + "/" + frame.golden, key: frame.golden, manifest: before ?? nil)
+                    staged[frame.golden] = GoldenTransaction.describe(goldens + "/" + frame.golden, key: frame.golden, manifest: before)
                     try GoldenTransaction.stage(bytes, goldenPath: goldens + "/" + frame.golden)
                     manifest.previous.removeValue(forKey: frame.golden)
                     manifest.frames[frame.golden] = GoldenManifest.Entry(
@@ -78,7 +78,7 @@ public struct GoldenAcceptance {
             }
         }
         if !outcome.accepted.isEmpty {
-            try GoldenTransaction.commit(staged: staged, goldens: goldens, before: before ?? nil, after: manifest)
+            try GoldenTransaction.commit(staged: staged, goldens: goldens, before: before, after: manifest)
         }
         return outcome
     }
