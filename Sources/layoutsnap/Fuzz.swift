@@ -80,7 +80,7 @@ struct Fuzz: ParsableCommand {
                 if let file = finding.file { Diagnostics.err("  written to \(file)") }
             }
             Diagnostics.out(Self.table(f))
-            Diagnostics.out(Self.summary(f, cases: cases, bases: campaign.baseCount, seed: options.seed))
+            Diagnostics.out(Self.summary(f, bases: campaign.baseCount, seed: options.seed))
             return f.crashes + f.hangs + f.unclear == 0 ? 0 : 1
         }
     }
@@ -95,9 +95,9 @@ struct Fuzz: ParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    static func summary(_ f: FuzzCampaign.Figures, cases: Int, bases: Int, seed: UInt64) -> String {
+    static func summary(_ f: FuzzCampaign.Figures, bases: Int, seed: UInt64) -> String {
         let c = { (k: FuzzOutcome.Kind) in f.counts[k] ?? 0 }
-        return "fuzz: \(cases) cases from \(bases) fixtures (seed \(seed)): \(c(.rendered)) rendered (\(f.frames) frames), "
+        return "fuzz: \(f.total) cases from \(bases) fixtures (seed \(seed)): \(c(.rendered)) rendered (\(f.frames) frames), "
             + "\(c(.rejected)) rejected naming file and place, \(c(.stopped)) stopped by the watchdog; "
             + "\(f.crashes) crashes, \(f.hangs) hangs, \(f.unclear) unclear errors in \(String(format: "%.1f", f.seconds)) s"
     }

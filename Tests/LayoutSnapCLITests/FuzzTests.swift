@@ -47,11 +47,16 @@ final class FuzzTests: XCTestCase {
         XCTAssertTrue(note.contains("Tests/Regressions/"), note)
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: findings + "/crash-1-4.json"))
         XCTAssertFalse(bytes.isEmpty)
-        // Replaying case 4 alone (without the fault) runs the same bytes: it is the case that was lost.
+        // The replay command reproduces the case: run alone (the fault still injected), case 4
+        // is written with the same bytes; without the fault, it runs like any other case.
         let replay = try CLI.run(["fuzz", "Fixtures/transcripts", "--from", "4", "--cases", "1", "--jobs", "1",
                                   "--findings", tmp.path("replay").path, "--no-progress"], environment: ["LAYOUTSNAP_FAULT_FUZZ_CRASH": "4"])
         XCTAssertEqual(replay.status, 1)
         XCTAssertEqual(FileManager.default.contents(atPath: tmp.path("replay/crash-1-4.json").path), bytes)
+        let clean = try CLI.run(["fuzz", "Fixtures/transcripts", "--from", "4", "--cases", "1", "--jobs", "1",
+                                 "--findings", tmp.path("clean").path, "--no-progress"])
+        XCTAssertEqual(clean.status, 0, clean.output)
+        XCTAssertTrue(clean.stdout.contains("fuzz: 1 cases from 11 fixtures (seed 1): "), clean.stdout)
     }
 
     func testAHangIsKilledAfterTheLimitAndTheCampaignGoesOn() throws {
@@ -65,6 +70,16 @@ final class FuzzTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("; 0 crashes, 1 hangs, 0 unclear errors"), r.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.path("findings/hang-1-2.json").path))
         XCTAssertLessThan(Date().timeIntervalSince(start), 60, "the hang was cut off, not waited out")
+    }
+
+    /// A base that is not JSON is refused, naming it, before any worker starts (a worker could
+    /// not run either; the campaign would stop on its first exit rather than restart it).
+    func testABaseThatIsNotJSONIsRefusedBeforeAnyWorker() throws {
+        let tmp = try TempDir()
+        _ = try tmp.write("bases/broken.json", "{\"kind\": ")
+        let r = try CLI.run(["fuzz", tmp.path("bases").path, "--cases", "50", "--no-progress", "--findings", tmp.path("f").path])
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("a fuzz base must be valid JSON"), r.stderr)
     }
 
     func testBadArgumentsAreUsageErrors() throws {

@@ -7,8 +7,10 @@ public struct FixtureMutator: Sendable {
     public struct Base: Sendable {
         public var name: String
         public var tree: FuzzJSON
+        /// The tree written out, once: a case that writes the same bytes changed nothing.
+        public let bytes: [UInt8]
 
-        public init(name: String, tree: FuzzJSON) { self.name = name; self.tree = tree }
+        public init(name: String, tree: FuzzJSON) { self.name = name; self.tree = tree; bytes = tree.bytes }
     }
 
     public enum Mutation: String, Sendable, CaseIterable {
@@ -52,7 +54,7 @@ public struct FixtureMutator: Sendable {
         }
         var bytes = tree.bytes
         // Mutations can undo each other (a field added, then removed): such a case damages bytes.
-        if applied.isEmpty || r.chance(0.15) || bytes == bases[baseIndex].tree.bytes {
+        if applied.isEmpty || r.chance(0.15) || bytes == bases[baseIndex].bytes {
             let m = r.weighted(Self.byteWeights)
             Self.damage(m, &bytes, &r)
             applied.append(m)

@@ -44,7 +44,6 @@ public struct FuzzCampaign: Sendable {
         public var findings: [Finding] = []
         /// For each mutation, how its cases ended: an outcome's name, or "crash" or "hang".
         public var byMutation: [String: [String: Int]] = [:]
-        public var workersStarted = 0
         public var seconds = 0.0
 
         public var crashes: Int { findings.count { $0.kind == .crash } }
@@ -89,6 +88,7 @@ public struct FuzzCampaign: Sendable {
             thread.start()
         }
         group.wait()
+        if let failure = tally.failure { throw RunnerError.environment(failure) }
         var figures = tally.figures
         figures.findings.sort { $0.index < $1.index }
         figures.seconds = GenerationBenchmark.seconds(since: start)
@@ -99,8 +99,9 @@ public struct FuzzCampaign: Sendable {
     func drive(_ range: Range<Int>, tally: Tally) {
         var next = range.lowerBound
         while next < range.upperBound {
-            tally.workerStarted()
-            let arguments = ["fuzz"] + bases.refs.map(\.path) + [
+            // The same PATH arguments as the campaign's: the worker finds the same bases in the
+            // same order, so case i is the same case on both sides.
+            let arguments = ["fuzz"] + options.paths + [
                 "--worker", "--seed", String(options.seed), "--from", String(next), "--cases", String(range.upperBound - next),
                 "--timeout", String(options.timeout),
             ]
@@ -108,16 +109,17 @@ public struct FuzzCampaign: Sendable {
             do {
                 child = try StreamingChild(options.executable, arguments)
             } catch {
-                // Nothing can run: every remaining case is a crash of the harness, said once.
-                record(.crash, index: next, detail: "cannot start a worker: \(error.description)", tally: tally)
+                tally.fail("fuzz: cannot start a worker: \(error.description)")
                 return
             }
             var stalled = false
+            var reported = 0
             lines: while true {
                 switch child.readLine(timeout: options.hangSeconds) {
                 case let .line(line):
                     guard let report = WorkerLine(line) else { continue }
-                    tally.add(report, mutations: mutator.makeCase(report.index).summary)
+                    tally.add(report)
+                    reported += 1
                     if report.kind == .unclear { record(.unclear, index: report.index, detail: report.message, tally: tally) }
                     if report.kind == .stopped { record(.stopped, index: report.index, detail: report.message, tally: tally) }
                     next = report.index + 1
@@ -129,12 +131,18 @@ public struct FuzzCampaign: Sendable {
                     break lines
                 }
             }
-            let ended = child.wait()
+            let ending = try? child.wait()
+            if !stalled, reported == 0, let status = ending?.exitStatus {
+                // Exited by itself before its first case: the worker could not run at all (its
+                // arguments, its bases); starting another would fail the same way.
+                tally.fail("fuzz: a worker exited with status \(status) before its first case: \(child.stderrHead)")
+                return
+            }
             if stalled && next < range.upperBound {
                 record(.hang, index: next, detail: "no result after \(Int(options.hangSeconds)) s (the watchdog allows \(options.timeout) s); the worker was killed", tally: tally)
                 next += 1
             } else if !stalled && next < range.upperBound {
-                record(.crash, index: next, detail: "the worker \(ended.description)\n\(child.stderrHead)", tally: tally)
+                record(.crash, index: next, detail: "the worker \(ending.map { $0.signal == nil ? "\($0) before its last case" : "\($0)" } ?? "could not be waited for")\n\(child.stderrHead)", tally: tally)
                 next += 1
             }
         }
@@ -176,14 +184,17 @@ public struct FuzzCampaign: Sendable {
         init(total: Int, progress: (@Sendable (Int, Int) -> Void)?) { self.total = total; self.progress = progress }
 
         var figures: Figures { lock.withLock { value } }
+        var failure: String? { lock.withLock { failureMessage } }
+        private var failureMessage: String?
 
-        func workerStarted() { lock.withLock { value.workersStarted += 1 } }
+        /// The campaign cannot go on (no worker can start); the first reason is kept.
+        func fail(_ message: String) { lock.withLock { if failureMessage == nil { failureMessage = message } } }
 
-        func add(_ report: WorkerLine, mutations: String) {
+        func add(_ report: WorkerLine) {
             lock.withLock {
                 value.counts[report.kind, default: 0] += 1
                 value.frames += report.frames
-                for m in mutations.split(separator: "+") { value.byMutation[String(m), default: [:]][report.kind.rawValue, default: 0] += 1 }
+                for m in report.mutations.split(separator: "+") { value.byMutation[String(m), default: [:]][report.kind.rawValue, default: 0] += 1 }
                 done += 1
                 progress?(done, total)
             }
@@ -217,8 +228,9 @@ public struct FuzzCampaign: Sendable {
                 UnsafeMutablePointer<Int>(bitPattern: 0x10)!.pointee = 1
             }
             if index == hangAt { while true { sleep(60) } }
-            let (_, outcome) = worker.run(index)
-            let line = WorkerLine(index: index, kind: outcome.kind, frames: outcome.frames, message: outcome.message).text
+            let (fuzzCase, outcome) = worker.run(index)
+            let line = WorkerLine(index: index, kind: outcome.kind, frames: outcome.frames, mutations: fuzzCase.summary,
+                                  message: outcome.message).text
             // One write per line, so the parent never sees half a report from a worker that dies.
             line.utf8CString.withUnsafeBufferPointer { buffer in
                 var offset = 0
@@ -233,28 +245,31 @@ public struct FuzzCampaign: Sendable {
     }
 }
 
-/// A worker's report of one case: `index<TAB>kind<TAB>frames<TAB>message`, one line.
+/// A worker's report of one case: `index<TAB>kind<TAB>frames<TAB>mutations<TAB>message`, one
+/// line. The mutations travel with it so the parent never rebuilds a case (some are megabytes)
+/// except to write a finding.
 struct WorkerLine {
     var index: Int
     var kind: FuzzOutcome.Kind
     var frames: Int
+    var mutations: String
     var message: String
 
-    init(index: Int, kind: FuzzOutcome.Kind, frames: Int, message: String) {
-        self.index = index; self.kind = kind; self.frames = frames; self.message = message
+    init(index: Int, kind: FuzzOutcome.Kind, frames: Int, mutations: String, message: String) {
+        self.index = index; self.kind = kind; self.frames = frames; self.mutations = mutations; self.message = message
     }
 
     init?(_ line: String) {
-        let parts = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 4, let index = Int(parts[0]), let kind = FuzzOutcome.Kind(rawValue: String(parts[1])),
+        let parts = line.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
+        guard parts.count == 5, let index = Int(parts[0]), let kind = FuzzOutcome.Kind(rawValue: String(parts[1])),
               let frames = Int(parts[2]) else { return nil }
-        self.init(index: index, kind: kind, frames: frames, message: String(parts[3]))
+        self.init(index: index, kind: kind, frames: frames, mutations: String(parts[3]), message: String(parts[4]))
     }
 
     var text: String {
         // Only unclear and stopped cases need their message; others keep the pipe quiet.
         let keep = kind == .unclear || kind == .stopped
         let flat = keep ? String(message.prefix(2000)).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ") : ""
-        return "\(index)\t\(kind.rawValue)\t\(frames)\t\(flat)\n"
+        return "\(index)\t\(kind.rawValue)\t\(frames)\t\(mutations)\t\(flat)\n"
     }
 }

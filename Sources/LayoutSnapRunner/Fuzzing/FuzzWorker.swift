@@ -82,8 +82,8 @@ public final class FuzzWorker {
         guard error.hasPrefix(file + ":") else { return FuzzOutcome(kind: .unclear, message: error) }
         let rest = error.dropFirst(file.count + 1)
         if rest.hasPrefix(" stopped after") { return FuzzOutcome(kind: .stopped, message: error) }
-        let afterPosition = rest.drop { $0.isNumber || $0 == ":" }
-        if afterPosition.hasPrefix(" $") || rest.first?.isNumber == true { return FuzzOutcome(kind: .rejected, message: error) }
+        // "file: $.path: ..." or "file:line:column: ...".
+        if rest.hasPrefix(" $") || rest.first?.isNumber == true { return FuzzOutcome(kind: .rejected, message: error) }
         return FuzzOutcome(kind: .unclear, message: error)
     }
 }

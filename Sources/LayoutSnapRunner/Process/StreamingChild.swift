@@ -5,17 +5,6 @@ import Foundation
 final class StreamingChild {
     enum Read { case line(String), timedOut, end }
 
-    /// How a child ended, as a person would say it.
-    struct Ending: CustomStringConvertible {
-        var exitStatus: Int32?
-        var signal: Int32?
-        var description: String {
-            if let signal { return "was killed by signal \(signal) (\(String(cString: strsignal(signal))))" }
-            return "exited with status \(exitStatus ?? -1) before its last case"
-        }
-    }
-
-    private static let spawnLock = NSLock()
     private let pid: pid_t
     private let readFD: Int32
     private let stderrPath: String
@@ -23,33 +12,31 @@ final class StreamingChild {
     private var ended = false
 
     init(_ executable: String, _ arguments: [String]) throws(RunnerError) {
-        var fds: [Int32] = [0, 0]
-        // A worker started by another thread must not inherit this pipe's write end, or this
-        // reader would not see end-of-file until that other worker exits too: pipes are made
-        // and spawned one at a time, and the ends kept here are close-on-exec.
-        Self.spawnLock.lock()
-        defer { Self.spawnLock.unlock() }
-        guard pipe(&fds) == 0 else { throw RunnerError.environment("pipe failed: \(String(cString: strerror(errno)))") }
-        stderrPath = NSTemporaryDirectory() + "layoutsnap-fuzz-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        close(fds[1])
-        guard spawned == 0 else {
-            close(fds[0])
-            throw RunnerError.environment("cannot start \(executable): \(String(cString: strerror(spawned)))")
+        let stderrPath = NSTemporaryDirectory() + "layoutsnap-fuzz-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
+        // Under the spawn lock: a worker started by another thread must not inherit this pipe's
+        // write end, or this reader would not see end-of-file until that other worker exits too.
+        let (pid, readFD) = try Spawn.withLock { () throws(RunnerError) -> (pid_t, Int32) in
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { throw RunnerError.environment("pipe failed: \(String(cString: strerror(errno)))") }
+            defer { close(fds[1]) }
+            let pid: pid_t
+            do throws(RunnerError) {
+                pid = try Spawn.startLocked(executable, arguments) { actions in
+                    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+                    posix_spawn_file_actions_addclose(&actions, fds[0])
+                    posix_spawn_file_actions_addclose(&actions, fds[1])
+                    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                }
+            } catch {
+                close(fds[0])
+                throw error
+            }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            return (pid, fds[0])
         }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         self.pid = pid
-        readFD = fds[0]
+        self.readFD = readFD
+        self.stderrPath = stderrPath
     }
 
     deinit {
@@ -87,15 +74,7 @@ final class StreamingChild {
     func kill() { _ = Foundation.kill(pid, SIGKILL) }
 
     /// Waits for the child and says how it ended.
-    func wait() -> Ending {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return Ending(exitStatus: nil, signal: nil) }
-        }
-        // WIFEXITED / WTERMSIG, spelled out (the C macros are not imported).
-        if status & 0x7F == 0 { return Ending(exitStatus: (status >> 8) & 0xFF, signal: nil) }
-        return Ending(exitStatus: nil, signal: status & 0x7F)
-    }
+    func wait() throws(RunnerError) -> Spawn.Ending { try Spawn.wait(pid).ending }
 
     /// The start of what the child wrote to stderr: a crash's message and the top of its backtrace.
     var stderrHead: String {
