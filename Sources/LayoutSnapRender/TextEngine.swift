@@ -182,7 +182,7 @@ public final class TextEngine: TextMeasuring {
             }
         }
         // Long words are cut into items of their own (see UnbrokenRuns: otherwise quadratic).
-        for chunk in UnbrokenRuns.alternateChunks(in: utf8) {
+        for chunk in utf8.utf8.count < UnbrokenRuns.minimum ? [] : UnbrokenRuns.alternateChunks(in: utf8) {
             let attr = pango_attr_letter_spacing_new(0)!
             attr.pointee.start_index = UInt32(chunk.lowerBound)
             attr.pointee.end_index = UInt32(chunk.upperBound)

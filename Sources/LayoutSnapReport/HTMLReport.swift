@@ -50,8 +50,13 @@ public enum HTMLReport {
     /// `<!--` can appear in the element's text. JSON.parse (and
     /// `ResultsJSON.decode`) read it back unchanged.
     static func embeddedJSON(_ results: RunResults) -> String {
-        let json = String(decoding: ResultsJSON.encode(results, pretty: false), as: UTF8.self)
-        return json.replacingOccurrences(of: "<", with: "\\u003c")
+        scriptSafe(String(decoding: ResultsJSON.encode(results, pretty: false), as: UTF8.self))
+    }
+
+    /// JSON made safe inside `<script type="application/json">`: `<` only occurs inside JSON
+    /// strings, and its escape keeps `</script>` (and `<!--`) out of the element.
+    static func scriptSafe(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     /// Escapes text for HTML element content and double-quoted attributes.

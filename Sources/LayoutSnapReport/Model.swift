@@ -61,6 +61,10 @@ public struct Summary: Codable, Sendable, Equatable {
         self.errors = errors
         self.frames = frames
     }
+
+    /// The exit code the counts imply (SPEC §2), as `BatchSummary.exitCode` gives it for a run:
+    /// 2 for errors, else 1 for failed or missing frames, else 0.
+    public var exitCode: Int32 { errors > 0 ? 2 : (failed + missing > 0 ? 1 : 0) }
 }
 
 public struct FixtureEntry: Codable, Sendable, Equatable {

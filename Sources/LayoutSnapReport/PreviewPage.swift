@@ -15,8 +15,7 @@ public enum PreviewPage {
         out += "<noscript><p>The preview needs JavaScript. The frames are in the states/ folder beside this page.</p></noscript>\n"
         out += "<div id=\"app\"></div>\n"
         out += "<script type=\"application/json\" id=\"layoutsnap-preview\">"
-        // `<` only occurs inside JSON strings; its escape keeps `</script>` out of the element.
-        out += dataJSON.replacingOccurrences(of: "<", with: "\\u003c")
+        out += HTMLReport.scriptSafe(dataJSON)
         out += "</script>\n<script>\n\(js)</script>\n</body>\n</html>\n"
         return out
     }

@@ -38,7 +38,7 @@ struct MergeReports: ParsableCommand {
             }
             if !quiet { Diagnostics.out("merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(merged.results.fixtures.count) fixtures: \(out)/index.html") }
             Diagnostics.out(TerminalReport.summaryLine(passed: s.passed, failed: s.failed, similar: s.similar, missing: s.missing, errors: s.errors))
-            return s.errors > 0 ? 2 : (s.failed + s.missing > 0 ? 1 : 0)
+            return s.exitCode
         }
     }
 }

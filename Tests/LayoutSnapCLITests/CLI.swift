@@ -1,4 +1,5 @@
 import Foundation
+@testable import LayoutSnapImaging
 import XCTest
 
 /// Runs the built `layoutsnap` binary as a user would and captures what it prints.
@@ -93,4 +94,9 @@ func smallPost(title: String = "Small card", extra: String = "") -> String {
       "fps": 20, "steps": [{"expand": true}]\(extra)
     }
     """
+}
+
+/// The PNG chunk CRC, the project's own (zlib's), for tests that forge or repair chunks.
+func pngCRC(_ bytes: [UInt8]) -> UInt32 {
+    bytes.withUnsafeBytes { PNG.crc($0) }
 }

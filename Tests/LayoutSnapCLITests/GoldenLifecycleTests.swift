@@ -76,7 +76,7 @@ final class GoldenLifecycleTests: XCTestCase {
         // Insert an ancillary tEXt chunk after IHDR: different bytes, same pixels.
         let text: [UInt8] = Array("tEXt".utf8) + Array("Comment\u{0}hi".utf8)
         var chunk: [UInt8] = withUnsafeBytes(of: UInt32(text.count - 4).bigEndian, Array.init) + text
-        chunk += withUnsafeBytes(of: crc32(text).bigEndian, Array.init)
+        chunk += withUnsafeBytes(of: pngCRC(text).bigEndian, Array.init)
         bytes.insert(contentsOf: chunk, at: 33)
         try Data(bytes).write(to: golden)
         let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
@@ -84,14 +84,6 @@ final class GoldenLifecycleTests: XCTestCase {
     }
 }
 
-private func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for b in bytes {
-        crc ^= UInt32(b)
-        for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-    }
-    return ~crc
-}
 
 /// The benchmark is a command, not a timed test: this only checks that it runs and reports every
 /// figure the README quotes.

@@ -136,18 +136,16 @@ public enum FixtureDecoder {
     /// Paragraph breaks as Pango counts them: "\n", "\r", "\r\n" and U+2029.
     static func lineBreaks(in s: String) -> Int {
         var count = 0
-        var previous: UInt8 = 0
-        var bytes = s.utf8.makeIterator()
+        // The two bytes before this one.
         var window: (UInt8, UInt8) = (0, 0)
-        while let b = bytes.next() {
+        for b in s.utf8 {
             switch b {
-            case 0x0A: if previous != 0x0D { count += 1 }
+            case 0x0A: if window.1 != 0x0D { count += 1 }
             case 0x0D: count += 1
             case 0xA9 where window == (0xE2, 0x80): count += 1  // U+2029 is E2 80 A9
             default: break
             }
             window = (window.1, b)
-            previous = b
         }
         return count
     }

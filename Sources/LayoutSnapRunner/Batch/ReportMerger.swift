@@ -76,6 +76,8 @@ public struct ReportMerger {
         if versions.count > 1 { warnings.append("the shards ran different layoutsnap versions: \(versions.sorted().joined(separator: ", "))") }
 
         // The images each shard wrote keep their relative paths (they are keyed by fixture id).
+        // A report merged here before goes first, so no image of an older run is shown as this one's.
+        ReportBuilder(reportDirectory: output, goldens: "").clearPrevious()
         let fm = FileManager.default
         for (dir, results) in parts {
             for fixture in results.fixtures {
@@ -83,12 +85,16 @@ public struct ReportMerger {
                     for frame in state.frames {
                         for relative in [frame.expected, frame.actual, frame.diff].compactMap({ $0 }) {
                             let target = output + "/" + relative
-                            guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains(".."), !fm.fileExists(atPath: target) else { continue }
+                            guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else {
+                                warnings.append("\(dir)/results.json names the image \(relative), outside its report folder; it is not copied")
+                                continue
+                            }
                             guard let data = fm.contents(atPath: dir + "/" + relative) else {
                                 warnings.append("\(dir)/\(relative) is missing; the merged report shows the frame without it")
                                 continue
                             }
-                            try AtomicFile.write([UInt8](data), to: target)
+                            // Report images can be made again: atomic, but not flushed one by one.
+                            try AtomicFile.write([UInt8](data), to: target, durable: false)
                         }
                     }
                 }
