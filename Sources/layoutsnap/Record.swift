@@ -63,6 +63,15 @@ struct Record: ParsableCommand {
                 for orphan in orphans { updated.frames.removeValue(forKey: orphan.key) }
             }
             var staged: [String: GoldenManifest.Previous] = [:]
+            var layouts: [String] = []
+            for result in results where result.notes.contains(RecordHandler.layoutNote) {
+                let key = GoldenPaths.layoutKey(fixture: result.ref.id)
+                if complete(result) {
+                    layouts.append(key)
+                } else {
+                    unlink(GoldenTransaction.pendingPath(options.goldens + "/" + key))
+                }
+            }
             for result in results {
                 for frame in result.frames where frame.status == .recorded {
                     if complete(result) {
@@ -72,7 +81,7 @@ struct Record: ParsableCommand {
                     }
                 }
             }
-            try GoldenTransaction.commit(staged: staged, goldens: options.goldens, before: manifest, after: updated)
+            try GoldenTransaction.commit(staged: staged, layouts: layouts, goldens: options.goldens, before: manifest, after: updated)
             // Say so for a fixture whose goldens were kept because a frame could not be staged:
             // none of its frames counts as recorded.
             for i in results.indices where results[i].error == nil && !complete(results[i]) {

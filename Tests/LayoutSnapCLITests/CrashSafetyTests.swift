@@ -160,6 +160,8 @@ final class CrashSafetyTests: XCTestCase {
     func testAFrameThatCannotBeStagedKeepsTheWholeFixtureAsItWas() throws {
         let dir = try TempDir()
         let (before, manifest) = try recordThenChange(dir, count: 1)
+        let layout = dir.path("Goldens/cards/card-0/layout.json")
+        let layoutBefore = try Data(contentsOf: layout)
         let frames = try XCTUnwrap(try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path)
             .filter { $0.hasSuffix("/003.png") }.first)
         let blocker = dir.path("Goldens/" + (frames as NSString).deletingLastPathComponent + "/.003.png.pending/keep")
@@ -172,5 +174,11 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertTrue(r.stdout.hasSuffix("0 recorded, 0 unchanged, 1 error\n"), r.stdout)
         XCTAssertEqual(try pixelHashes(dir.path("Goldens")), before, "no golden of the fixture changed")
         XCTAssertEqual(try Data(contentsOf: dir.path("Goldens/manifest.json")), manifest, "nor its manifest entries")
+        XCTAssertEqual(try Data(contentsOf: layout), layoutBefore, "nor its layout.json (staged with the frames)")
+        // Unblocked, the next record replaces frames and layout together.
+        try FileManager.default.removeItem(at: blocker.deletingLastPathComponent())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        XCTAssertNotEqual(try Data(contentsOf: layout), layoutBefore)
+        XCTAssertNotEqual(try pixelHashes(dir.path("Goldens")), before)
     }
 }

@@ -73,12 +73,12 @@ public struct GoldenAcceptance {
             }
             let layoutKey = "\(fixture.id)/layout.json"
             if acceptedAny, let layout = FileManager.default.contents(atPath: report + "/actual/" + layoutKey) {
-                try AtomicFile.write([UInt8](layout), to: goldens + "/" + layoutKey)
+                try GoldenTransaction.stage([UInt8](layout), goldenPath: goldens + "/" + layoutKey)
                 outcome.layouts.append(layoutKey)
             }
         }
         if !outcome.accepted.isEmpty {
-            try GoldenTransaction.commit(staged: staged, goldens: goldens, before: before, after: manifest)
+            try GoldenTransaction.commit(staged: staged, layouts: outcome.layouts, goldens: goldens, before: before, after: manifest)
         }
         return outcome
     }

@@ -51,12 +51,21 @@ public enum GoldenTransaction {
     }
 
     /// Steps 2 to 4 for the staged goldens: `staged` maps each key (path below `goldens`) to what
-    /// its golden was when it was staged (`describe`). `before` is the manifest as it stood;
-    /// `after` the manifest to end with.
-    public static func commit(staged: [String: GoldenManifest.Previous], goldens: String, before: GoldenManifest?,
-                              after: GoldenManifest) throws(RunnerError) {
+    /// its golden was when it was staged (`describe`). `layouts` are staged `layout.json` keys,
+    /// swapped in step 3 with the frames (the manifest does not describe them). `before` is the
+    /// manifest as it stood; `after` the manifest to end with.
+    public static func commit(staged: [String: GoldenManifest.Previous], layouts: [String] = [], goldens: String,
+                              before: GoldenManifest?, after: GoldenManifest) throws(RunnerError) {
         let manifestPath = goldens + "/manifest.json"
         let keys = staged.keys.sorted()
+        // Layouts first: no manifest entry describes them, so before or after the announcement
+        // is the same, and a record that changed only layouts has nothing else to swap.
+        for key in layouts.sorted() {
+            let path = goldens + "/" + key
+            guard rename(pendingPath(path), path) == 0 else {
+                throw RunnerError.write("cannot move the new \(path) into place: \(String(cString: strerror(errno))); record again")
+            }
+        }
         guard !keys.isEmpty else {
             if after != before { try AtomicFile.write(after.encoded(), to: manifestPath) }
             return

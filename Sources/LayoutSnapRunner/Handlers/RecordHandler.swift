@@ -65,11 +65,15 @@ public struct RecordHandler: FrameHandler {
         return result
     }
 
+    /// The note of a fixture whose layout.json was staged (record commits it with the frames).
+    public static let layoutNote = "layout.json written"
+
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? {
         let path = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
         let bytes = LayoutJSON.encode(layout)
         if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == bytes { return nil }
-        try AtomicFile.write(bytes, to: path)
-        return "layout.json written"
+        // Staged like the frames: it goes into place with them, or not at all.
+        try GoldenTransaction.stage(bytes, goldenPath: path)
+        return Self.layoutNote
     }
 }
