@@ -48,16 +48,25 @@ public final class FrameRenderer {
     /// Renders one frame and returns a view of its pixels.
     public func render(_ frame: LayoutFrame) throws(RenderError) -> FramePixels {
         let cr = context.pointer
-        cairo_save(cr)
         // A frame never inherits the previous one's pixels.
+        cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         cairo_paint(cr)
+        cairo_restore(cr)
+        return try paintOver(frame.drawList, operation: "render frame \(frame.index)")
+    }
+
+    /// Paints `ops` over the frame rendered last (preview's overlays: the same pixels as
+    /// rendering the frame with the ops appended, without drawing the frame twice).
+    public func paintOver(_ ops: [DrawOp], operation: @autoclosure () -> String = "paint over a frame") throws(RenderError) -> FramePixels {
+        let cr = context.pointer
+        cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        for op in frame.drawList {
+        for op in ops {
             try paint(op, cr)
         }
         cairo_restore(cr)
-        try context.check("render frame \(frame.index)")
+        try context.check(operation())
         cairo_surface_flush(surface.pointer)
         let count = surface.width * surface.height
         let words = UnsafeRawPointer(surface.data).bindMemory(to: UInt32.self, capacity: count)

@@ -94,4 +94,29 @@ final class RenderDeterminismTests: XCTestCase {
             XCTAssertEqual(path, png.path)
         }
     }
+
+    /// Preview bakes overlays by painting them over the rendered frame: the same pixels as
+    /// rendering the frame with the overlay appended to its draw list, for every frame.
+    func testPaintingOverAFrameEqualsRenderingItWithTheOps() throws {
+        let f = try fixture("no-image")
+        let engine = try TextEngine(fonts: FontSystem.shared())
+        let layout = try LayoutEngine.layout(f, measurer: engine)
+        let renderer = try FrameRenderer(canvas: f.canvas, engine: engine)
+        var checked = 0
+        for state in layout.states {
+            for frame in state.frames {
+                let ops = try FrameOverlay(frame: frame, measurer: engine).drawOps(scale: f.canvas.scale)
+                XCTAssertFalse(ops.isEmpty)
+                var marked = frame
+                marked.drawList += ops
+                let whole = try renderer.render(marked).hash
+                let plain = try renderer.render(frame).hash
+                let over = try renderer.paintOver(ops).hash
+                XCTAssertEqual(over, whole, "\(state.name) frame \(frame.index)")
+                XCTAssertNotEqual(over, plain, "the overlay shows")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 10)
+    }
 }

@@ -135,9 +135,7 @@ public struct PreviewBuilder: Sendable {
                 try AtomicFile.write(PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width),
                                      to: "\(dir)/frames/\(GoldenPaths.frameName(frame.index))", durable: false)
                 if bakeOverlay {
-                    var marked = frame
-                    marked.drawList += overlay.drawOps(scale: canvas.scale)
-                    pixels = try renderer.render(marked)
+                    pixels = try renderer.paintOver(overlay.drawOps(scale: canvas.scale))
                 }
                 let delay = k + 1 < state.frames.count ? state.frames[k + 1].time - frame.time : Self.holdLastFrame
                 apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delay)
