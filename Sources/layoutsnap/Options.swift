@@ -50,7 +50,7 @@ struct BatchOptions: ParsableArguments {
     func discover() throws -> (refs: [FixtureRef], decoded: [Result<Fixture, FixtureError>]?) {
         let refs = try FixtureDiscovery.discover(paths: paths, filter: filter)
         guard let shard = parsedShard else { return (refs, nil) }
-        let selection = Sharding.select(refs, shard: shard, overrides: overrides)
+        let selection = Sharding.select(refs, shard: shard, overrides: overrides, jobs: jobs)
         if !quiet {
             Diagnostics.err("shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, about \(Int(selection.frames)) of \(Int(selection.totalFrames)) frames")
         }

@@ -33,35 +33,26 @@ public struct BatchRunner: Sendable {
             throw RunnerError.environment(error.description)
         }
         precondition(given == nil || given?.count == refs.count, "BatchRunner: one decoded fixture per ref")
-        let decoded = given ?? refs.map(overrides.decode)
+        let decoded = given ?? overrides.decode(refs, jobs: jobs)
         let costs = decoded.map { (try? $0.get().estimatedCost) ?? 0 }
         let order = refs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
-        let queue = WorkQueue(count: refs.count, order: order)
-        let workers = min(jobs, max(refs.count, 1))
-        let group = DispatchGroup()
-        for _ in 0..<workers {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                let engine: TextEngine
-                do {
-                    engine = try TextEngine(fonts: fonts)
-                } catch {
-                    while let i = queue.take() {
-                        queue.store(i, FixtureResult(ref: refs[i], error: "\(refs[i].displayPath): \(error)"), progress: progress)
-                    }
-                    return
-                }
+        let queue = WorkQueue<FixtureResult>(count: refs.count, order: order)
+        let timeout = timeout
+        WorkerThreads.run(threads: min(jobs, max(refs.count, 1))) {
+            // Each worker owns its text engine for every fixture it takes.
+            let engine: TextEngine
+            do {
+                engine = try TextEngine(fonts: fonts)
+            } catch {
                 while let i = queue.take() {
-                    let result = Self.process(refs[i], decoded: decoded[i], engine: engine, handler: handler, timeout: timeout)
-                    queue.store(i, result, progress: progress)
+                    queue.store(i, FixtureResult(ref: refs[i], error: "\(refs[i].displayPath): \(error)"), progress: progress)
                 }
+                return
             }
-            // Pango and HarfBuzz recurse a little; give workers the main thread's stack size.
-            thread.stackSize = 8 << 20
-            thread.start()
+            while let i = queue.take() {
+                queue.store(i, Self.process(refs[i], decoded: decoded[i], engine: engine, handler: handler, timeout: timeout), progress: progress)
+            }
         }
-        group.wait()
         return queue.results()
     }
 
@@ -112,38 +103,5 @@ public struct BatchRunner: Sendable {
             result.error = "\(ref.displayPath): \(error)"
         }
         return result
-    }
-}
-
-/// Hands out fixture indices and collects results under one lock.
-final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var order: [Int]
-    private var nextPosition = 0
-    private var slots: [FixtureResult?]
-    private var done = 0
-
-    init(count: Int, order: [Int]) {
-        self.order = order
-        slots = Array(repeating: nil, count: count)
-    }
-
-    func take() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard nextPosition < order.count else { return nil }
-        defer { nextPosition += 1 }
-        return order[nextPosition]
-    }
-
-    func store(_ index: Int, _ result: FixtureResult, progress: (@Sendable (Int, Int) -> Void)?) {
-        lock.lock(); defer { lock.unlock() }
-        slots[index] = result
-        done += 1
-        progress?(done, slots.count)
-    }
-
-    func results() -> [FixtureResult] {
-        lock.lock(); defer { lock.unlock() }
-        return slots.map { $0! }
     }
 }

@@ -1,42 +1,65 @@
 import Foundation
 
-/// Threads with the main thread's stack size (Pango and HarfBuzz recurse a little; GCD's worker
-/// stacks are smaller), for work that renders.
+/// The one thread pool: threads with the main thread's stack size (Pango and HarfBuzz recurse a
+/// little; GCD's worker stacks are smaller), taking indices from a shared queue. The batch runner,
+/// preview, decoding and generation all run on it.
 enum WorkerThreads {
-    /// Runs `body` for 0..<count on up to `jobs` threads; results in index order.
-    static func map<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-        let slots = Slots<T>(count)
+    /// Runs `body` on `threads` threads at once and waits for all of them.
+    static func run(threads: Int, _ body: @escaping @Sendable () -> Void) {
         let group = DispatchGroup()
-        for _ in 0..<min(max(jobs, 1), max(count, 1)) {
+        for _ in 0..<max(threads, 1) {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                while let i = slots.take() { slots.put(i, body(i)) }
+                body()
             }
             thread.stackSize = 8 << 20
             thread.start()
         }
         group.wait()
-        return slots.results.map { $0! }
     }
 
-    private final class Slots<T>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var next = 0
-        var results: [T?]
-
-        init(_ count: Int) { results = Array(repeating: nil, count: count) }
-
-        func take() -> Int? {
-            lock.lock(); defer { lock.unlock() }
-            guard next < results.count else { return nil }
-            next += 1
-            return next - 1
+    /// Runs `body` for 0..<count on up to `jobs` threads; results in index order.
+    static func map<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        let queue = WorkQueue<T>(count: count, order: Array(0..<count))
+        run(threads: min(max(jobs, 1), max(count, 1))) {
+            while let i = queue.take() { queue.store(i, body(i)) }
         }
+        return queue.results()
+    }
+}
 
-        func put(_ i: Int, _ value: T) {
-            lock.lock(); defer { lock.unlock() }
-            results[i] = value
-        }
+/// Hands out indices in a given order and collects one result each, under one lock.
+final class WorkQueue<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let order: [Int]
+    private var nextPosition = 0
+    private var slots: [T?]
+    private var done = 0
+
+    init(count: Int, order: [Int]) {
+        self.order = order
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func take() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard nextPosition < order.count else { return nil }
+        defer { nextPosition += 1 }
+        return order[nextPosition]
+    }
+
+    /// Stores the result for `index`; `progress` is called with (done, total) under the lock, so
+    /// its calls never overlap.
+    func store(_ index: Int, _ result: T, progress: ((Int, Int) -> Void)? = nil) {
+        lock.lock(); defer { lock.unlock() }
+        slots[index] = result
+        done += 1
+        progress?(done, slots.count)
+    }
+
+    func results() -> [T] {
+        lock.lock(); defer { lock.unlock() }
+        return slots.map { $0! }
     }
 }

@@ -15,8 +15,8 @@ public enum Sharding {
         public var totalFixtures: Int
     }
 
-    public static func select(_ refs: [FixtureRef], shard: Shard, overrides: FixtureOverrides) -> Selection {
-        let decoded = refs.map(overrides.decode)
+    public static func select(_ refs: [FixtureRef], shard: Shard, overrides: FixtureOverrides, jobs: Int = BatchRunner.defaultJobs) -> Selection {
+        let decoded = overrides.decode(refs, jobs: jobs)
         let frames = decoded.map { (try? $0.get().estimatedFrames) ?? 1 }
         let plan = ShardPlan.assign(ids: refs.map(\.id), frames: frames, shards: shard.count)
         let mine = refs.indices.filter { plan[$0] == shard.index - 1 }
@@ -26,6 +26,11 @@ public enum Sharding {
 }
 
 extension FixtureOverrides {
+    /// The fixtures, decoded on `jobs` threads, in order.
+    func decode(_ refs: [FixtureRef], jobs: Int) -> [Result<Fixture, FixtureError>] {
+        WorkerThreads.map(count: refs.count, jobs: jobs) { decode(refs[$0]) }
+    }
+
     /// The fixture at `ref`, decoded, with the overrides applied.
     func decode(_ ref: FixtureRef) -> Result<Fixture, FixtureError> {
         Result { () throws(FixtureError) in

@@ -39,34 +39,31 @@ public enum GeneratedBatch {
         // Fixture j of the batch is kind j % kinds.count, index j / kinds.count. Workers take
         // chunks of consecutive j, so each thread writes into every kind's folder in turn.
         let generators = kinds.map { FixtureGenerator(kind: $0, seed: seed) }
-        let queue = ChunkQueue(total: count, chunk: 64)
-        let workers = max(1, min(jobs, (count + 63) / 64))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        let chunk = 64
+        let chunks = WorkerThreads.map(count: (count + chunk - 1) / chunk, jobs: jobs) { c -> Result<Int, RunnerError> in
             var bytes = 0
-            while let range = queue.next() {
-                for j in range {
-                    let generator = generators[j % kinds.count]
-                    let index = j / kinds.count
-                    let json = generator.fixture(at: index)
-                    let path = folder + "/" + FixtureGenerator.relativePath(kind: generator.kind, index: index)
-                    do throws(RunnerError) {
-                        // Renamed into place but not fsynced: a generated fixture can be made
-                        // again from its seed, and a flush per file costs more than generating it
-                        // (10,000 fixtures: 3.5 s with fsync, 1.2 to 1.9 s without, on this
-                        // project's virtual disk; a slower disk pays milliseconds a flush).
-                        try AtomicFile.write(json, to: path, durable: false)
-                    } catch {
-                        queue.fail(error)
-                        return
-                    }
-                    bytes += json.count
+            for j in (c * chunk)..<min(count, (c + 1) * chunk) {
+                let generator = generators[j % kinds.count]
+                let index = j / kinds.count
+                let json = generator.fixture(at: index)
+                let path = folder + "/" + FixtureGenerator.relativePath(kind: generator.kind, index: index)
+                do throws(RunnerError) {
+                    // Renamed into place but not fsynced: a generated fixture can be made
+                    // again from its seed, and a flush per file costs more than generating it
+                    // (10,000 fixtures: 3.5 s with fsync, 1.2 to 1.9 s without, on this
+                    // project's virtual disk; a slower disk pays milliseconds a flush).
+                    try AtomicFile.write(json, to: path, durable: false)
+                } catch {
+                    return .failure(error)
                 }
+                bytes += json.count
             }
-            queue.add(bytes: bytes)
+            return .success(bytes)
         }
-        if let error = queue.error { throw error }
+        var bytes = 0
+        for result in chunks { bytes += try result.get() }
         for (kind, n) in spread { try removeStale(kind: kind, from: n, in: folder) }
-        return GenerationSummary(counts: spread.map { GenerationSummary.Count(kind: $0.kind, count: $0.count) }, bytes: queue.bytes)
+        return GenerationSummary(counts: spread.map { GenerationSummary.Count(kind: $0.kind, count: $0.count) }, bytes: bytes)
     }
 
     /// Removes `<kind>-<index>.json` files with an index of `count` or more: leftovers of an earlier
@@ -82,38 +79,5 @@ public enum GeneratedBatch {
                 throw RunnerError.write("cannot remove \(dir)/\(name), left from an earlier batch: \(String(cString: strerror(errno)))")
             }
         }
-    }
-}
-
-/// Hands out consecutive ranges of fixture numbers and gathers what the workers report.
-final class ChunkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private let total: Int
-    private let chunk: Int
-    private var position = 0
-    private(set) var error: RunnerError?
-    private(set) var bytes = 0
-
-    init(total: Int, chunk: Int) {
-        self.total = total
-        self.chunk = chunk
-    }
-
-    func next() -> Range<Int>? {
-        lock.lock(); defer { lock.unlock() }
-        guard error == nil, position < total else { return nil }
-        let start = position
-        position = min(total, position + chunk)
-        return start..<position
-    }
-
-    func fail(_ e: RunnerError) {
-        lock.lock(); defer { lock.unlock() }
-        if error == nil { error = e }
-    }
-
-    func add(bytes n: Int) {
-        lock.lock(); defer { lock.unlock() }
-        bytes += n
     }
 }
