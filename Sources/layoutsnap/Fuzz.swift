@@ -50,10 +50,8 @@ struct Fuzz: ParsableCommand {
     func validate() throws {
         guard cases >= 1 else { throw ValidationError("--cases must be 1 or more") }
         guard from >= 0 else { throw ValidationError("--from must be 0 or more") }
-        guard UInt64(seed) != nil else {
-            throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max), found \"\(seed)\"")
-        }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        _ = try ArgumentChecks.seed(seed)
+        try ArgumentChecks.jobs(jobs)
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         if let hangAfter { guard hangAfter > 0, hangAfter.isFinite else { throw ValidationError("--hang-after must be a positive number of seconds") } }
     }
@@ -61,11 +59,11 @@ struct Fuzz: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             if worker {
-                try FuzzCampaign.work(paths: paths.isEmpty ? ["Fixtures"] : paths, seed: UInt64(seed)!, from: from, cases: cases, timeout: timeout)
+                try FuzzCampaign.work(paths: paths.isEmpty ? ["Fixtures"] : paths, seed: try ArgumentChecks.seed(seed), from: from, cases: cases, timeout: timeout)
                 return 0
             }
             var options = FuzzCampaign.Options(executable: Self.executable, paths: paths.isEmpty ? ["Fixtures"] : paths)
-            options.seed = UInt64(seed)!
+            options.seed = try ArgumentChecks.seed(seed)
             options.from = from
             options.cases = cases
             options.jobs = jobs

@@ -34,16 +34,14 @@ struct Generate: ParsableCommand {
         guard (1...FixtureGenerator.maxCount).contains(count) else {
             throw ValidationError("--count must be from 1 to \(FixtureGenerator.maxCount), found \(count)")
         }
-        guard UInt64(seed) != nil else {
-            throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max), found \"\(seed)\"")
-        }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        _ = try ArgumentChecks.seed(seed)
+        try ArgumentChecks.jobs(jobs)
         guard !out.isEmpty else { throw ValidationError("--out needs a folder") }
     }
 
     func run() throws {
         try Diagnostics.run {
-            let summary = try GeneratedBatch.write(kinds: kinds, count: count, seed: UInt64(seed)!, to: out, jobs: jobs)
+            let summary = try GeneratedBatch.write(kinds: kinds, count: count, seed: try ArgumentChecks.seed(seed), to: out, jobs: jobs)
             let counts = summary.counts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", ")
             Diagnostics.out("generated \(summary.total) fixtures (\(counts)) in \(out)")
             return 0

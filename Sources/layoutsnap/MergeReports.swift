@@ -15,11 +15,7 @@ struct MergeReports: ParsableCommand {
     @Option(help: "The merged report folder (index.html, results.json, images).")
     var out: String
 
-    @Option(help: "Also write JUnit XML here.")
-    var junit: String?
-
-    @Option(help: "Also write results.json here.")
-    var json: String?
+    @OptionGroup var resultFiles: ResultFileOptions
 
     @Flag(help: "Print only errors and the summary line.")
     var quiet = false
@@ -30,11 +26,10 @@ struct MergeReports: ParsableCommand {
             for warning in merged.warnings { Diagnostics.printWarning(warning) }
             let builder = ReportBuilder(reportDirectory: out, goldens: "")
             try builder.write(merged.results)
-            if let junit { try AtomicFile.write(Array(JUnitWriter.xml(merged.results).utf8), to: junit) }
-            if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(merged.results)), to: json) }
+            try resultFiles.write(merged.results)
             let s = merged.results.summary
             if !merged.results.environmentDifferences.isEmpty {
-                Diagnostics.printWarning("environment differs from the one that recorded the goldens: \(merged.results.environmentDifferences.joined(separator: "; "))")
+                Diagnostics.printWarning(TerminalReport.environmentDiffers(merged.results.environmentDifferences))
             }
             if !quiet { Diagnostics.out("merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(merged.results.fixtures.count) fixtures: \(out)/index.html") }
             Diagnostics.out(TerminalReport.summaryLine(passed: s.passed, failed: s.failed, similar: s.similar, missing: s.missing, errors: s.errors))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapCore
+import LayoutSnapReport
 import LayoutSnapRunner
 
 /// Options every batch command shares (SPEC §2).
@@ -20,8 +21,9 @@ struct BatchOptions: ParsableArguments {
     @Option(help: "Seconds a fixture may take (layout and every frame) before it is stopped with an error; the batch goes on.")
     var timeout: Double = Watchdog.defaultSeconds
 
-    @Option(help: "Run only part I of N of the fixtures (2/4): each fixture is in exactly one part, parts balanced by frames.")
-    var shard: String?
+    @Option(help: "Run only part I of N of the fixtures (2/4): each fixture is in exactly one part, parts balanced by frames.",
+            transform: { text throws in try Shard.parse(text).get() })
+    var shard: Shard?
 
     @OptionGroup var render: RenderOverrideOptions
 
@@ -32,16 +34,13 @@ struct BatchOptions: ParsableArguments {
     var noProgress = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        try ArgumentChecks.jobs(jobs)
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
-        if let shard, case let .failure(error) = Shard.parse(shard) { throw ValidationError(error.message) }
     }
 
     /// The run covers every fixture: no PATH arguments and no filter (orphans of unknown
     /// fixtures can only be judged then).
     var coversWholeSet: Bool { paths.isEmpty && filter == nil && shard == nil }
-
-    var parsedShard: Shard? { shard.flatMap { try? Shard.parse($0).get() } }
 
     var overrides: FixtureOverrides { render.overrides }
 
@@ -49,7 +48,7 @@ struct BatchOptions: ParsableArguments {
     /// this shard's part (already decoded, to weigh them: passed on to the runner).
     func discover() throws -> (refs: [FixtureRef], decoded: [Result<Fixture, FixtureError>]?) {
         let refs = try FixtureDiscovery.discover(paths: paths, filter: filter)
-        guard let shard = parsedShard else { return (refs, nil) }
+        guard let shard else { return (refs, nil) }
         let selection = Sharding.select(refs, shard: shard, overrides: overrides, jobs: jobs)
         if !quiet {
             Diagnostics.err("shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, about \(Int(selection.frames)) of \(Int(selection.totalFrames)) frames")
@@ -87,5 +86,34 @@ struct RenderOverrideOptions: ParsableArguments {
 
     var overrides: FixtureOverrides {
         FixtureOverrides(device: device.flatMap(Device.named), scale: scale, fps: fps)
+    }
+}
+
+/// `--junit` and `--json`: the extra copies of a run's results, for verify and merge-reports.
+struct ResultFileOptions: ParsableArguments {
+    @Option(help: "Also write JUnit XML here.")
+    var junit: String?
+
+    @Option(help: "Also write results.json here.")
+    var json: String?
+
+    func write(_ results: RunResults) throws {
+        if let junit { try AtomicFile.write(Array(JUnitWriter.xml(results).utf8), to: junit) }
+        if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(results)), to: json) }
+    }
+}
+
+/// The checks of arguments that several commands take.
+enum ArgumentChecks {
+    /// A `--seed`: a whole number from 0 to 2^64 - 1.
+    static func seed(_ text: String) throws -> UInt64 {
+        guard let value = UInt64(text) else {
+            throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max), found \"\(text)\"")
+        }
+        return value
+    }
+
+    static func jobs(_ jobs: Int) throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
     }
 }

@@ -25,8 +25,9 @@ struct Preview: ParsableCommand {
     @Option(help: "light or dark, instead of the fixture's.")
     var appearance: String?
 
-    @Option(help: "Post cards: easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING.")
-    var curve: String?
+    @Option(help: "Post cards: easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING.",
+            transform: { text throws in try CurveOverride.parse(text).get() })
+    var curve: CurveOverride?
 
     @Option(help: "Post cards: the animation's duration in seconds.")
     var duration: Double?
@@ -38,16 +39,15 @@ struct Preview: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        try ArgumentChecks.jobs(jobs)
         if let appearance, Appearance(rawValue: appearance) == nil { throw ValidationError("--appearance must be light or dark, found \"\(appearance)\"") }
-        if let curve, case let .failure(error) = CurveOverride.parse(curve) { throw ValidationError(error.message) }
         if let duration, !Limits.animationDuration.contains(duration) { throw ValidationError("--duration must be from 0 to 60 seconds") }
     }
 
     var overrides: FixtureOverrides {
         var o = render.overrides
         o.appearance = appearance.flatMap(Appearance.init(rawValue:))
-        o.curve = curve.flatMap { try? CurveOverride.parse($0).get() }
+        o.curve = curve
         o.duration = duration
         return o
     }

@@ -2,6 +2,11 @@ import LayoutSnapRunner
 
 /// What a batch prints: problems grouped per fixture and state, each with what to do next.
 enum TerminalReport {
+    /// The one warning about a different rendering environment (SPEC §6), apart from pixel results.
+    static func environmentDiffers(_ differences: [String]) -> String {
+        "environment differs from the one that recorded the goldens: \(differences.joined(separator: "; "))"
+    }
+
     static func summaryLine(_ s: BatchSummary) -> String {
         summaryLine(passed: s.passed, failed: s.failed, similar: s.similar, missing: s.missing,
                     errors: s.fixtureErrors + s.writeErrors + s.unreadable)

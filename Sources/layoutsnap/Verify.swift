@@ -14,11 +14,7 @@ struct Verify: ParsableCommand {
     @Option(help: "The report folder (index.html, results.json, images of failing frames).")
     var report: String = ".layoutsnap/report"
 
-    @Option(help: "Also write JUnit XML here.")
-    var junit: String?
-
-    @Option(help: "Also write results.json here.")
-    var json: String?
+    @OptionGroup var resultFiles: ResultFileOptions
 
     @Flag(help: "Fail (exit 1) on goldens whose fixture, state or frame no longer exists.")
     var checkOrphans = false
@@ -49,7 +45,7 @@ struct Verify: ParsableCommand {
             }
             var code = summary.exitCode
             if !environmentDifferences.isEmpty {
-                let message = "environment differs from the one that recorded the goldens: \(environmentDifferences.joined(separator: "; "))"
+                let message = TerminalReport.environmentDiffers(environmentDifferences)
                 if strictEnv {
                     Diagnostics.printError(message + " (--strict-env)")
                     code = max(code, 1)
@@ -72,10 +68,9 @@ struct Verify: ParsableCommand {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             var runResults = builder.results(results, summary: summary, environmentDifferences: environmentDifferences,
                                              durationSeconds: seconds, version: LayoutSnap.version)
-            runResults.shard = options.parsedShard?.description
+            runResults.shard = options.shard?.description
             try builder.write(runResults)
-            if let junit { try AtomicFile.write(Array(JUnitWriter.xml(runResults).utf8), to: junit) }
-            if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(runResults)), to: json) }
+            try resultFiles.write(runResults)
             if summary.failed + summary.missing + summary.unreadable > 0 && !options.quiet {
                 Diagnostics.out("Report: \(report)/index.html")
             }
