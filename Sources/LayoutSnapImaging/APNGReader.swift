@@ -25,21 +25,22 @@ public struct APNGReader {
 
     public init(_ bytes: [UInt8]) throws(PNGError) {
         guard bytes.count >= 8, Array(bytes[0..<8]) == PNG.signature else { throw PNGError.notPNG("no PNG signature") }
+        // The decoder's chunk reader: lengths, truncation and CRCs are checked in one place.
         var chunks: [(type: UInt32, data: ArraySlice<UInt8>)] = []
-        var offset = 8
-        while offset < bytes.count {
-            guard offset + 12 <= bytes.count else { throw PNGError.truncated("chunk header at byte \(offset)") }
-            let length = Int(Self.be32(bytes, offset))
-            let type = Self.be32(bytes, offset + 4)
-            guard length <= PNG.maxChunkLength, offset + 12 + length <= bytes.count else {
-                throw PNGError.truncated("chunk at byte \(offset) claims \(length) bytes")
+        var failure: PNGError?
+        bytes.withUnsafeBytes { raw in
+            var reader = PNGDecoder.ChunkReader(bytes: raw)
+            do throws(PNGError) {
+                while let chunk = try reader.next() {
+                    let start = chunk.offset + 8
+                    chunks.append((chunk.type, bytes[start..<(start + chunk.data.count)]))
+                    if chunk.type == PNG.IEND { break }
+                }
+            } catch {
+                failure = error
             }
-            let crc = bytes.withUnsafeBytes { PNG.crc(UnsafeRawBufferPointer(rebasing: $0[(offset + 4)..<(offset + 8 + length)])) }
-            guard crc == Self.be32(bytes, offset + 8 + length) else { throw PNGError.badCRC(chunk: Self.name(type)) }
-            chunks.append((type, bytes[(offset + 8)..<(offset + 8 + length)]))
-            offset += 12 + length
-            if type == PNG.IEND { break }
         }
+        if let failure { throw failure }
         guard let ihdr = chunks.first, ihdr.type == PNG.IHDR, ihdr.data.count == 13 else { throw PNGError.missingChunk("IHDR first") }
         guard chunks.last?.type == PNG.IEND else { throw PNGError.missingChunk("IEND") }
         let header = Array(ihdr.data)

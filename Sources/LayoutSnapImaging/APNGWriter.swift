@@ -112,14 +112,6 @@ extension PNGEncoder {
         let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rawCount + 1)
         defer { raw.deallocate() }
         writeRGBAScanlines(pixels, width: width, height: height, stride: stride, into: raw)
-        let level = Options.default.level
-        let compressor = CompressorPool.shared.take(level: level)
-        defer { CompressorPool.shared.give(compressor, level: level) }
-        let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
-        var out = [UInt8](repeating: 0, count: bound)
-        let n = out.withUnsafeMutableBytes { libdeflate_zlib_compress(compressor, raw, rawCount, $0.baseAddress, bound) }
-        precondition(n > 0, "PNGEncoder: libdeflate output larger than its bound")
-        out.removeLast(bound - n)
-        return out
+        return zlib(raw, count: rawCount, level: Options.default.level) { Array($0) }
     }
 }

@@ -29,6 +29,19 @@ import CZlib
 ///   is it split into 1 GiB IDAT chunks.
 /// - Thread-safe: no shared mutable state, so frames may be encoded concurrently.
 public enum PNGEncoder {
+    /// `count` bytes of scanlines as one zlib stream (libdeflate, a pooled compressor at
+    /// `level`), handed to `use` while the buffer lives.
+    static func zlib<R>(_ raw: UnsafePointer<UInt8>, count: Int, level: Int32, _ use: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let compressor = CompressorPool.shared.take(level: level)
+        defer { CompressorPool.shared.give(compressor, level: level) }
+        let bound = libdeflate_zlib_compress_bound(compressor, count)
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: bound)
+        defer { out.deallocate() }
+        let n = libdeflate_zlib_compress(compressor, raw, count, out, bound)
+        precondition(n > 0, "PNGEncoder: libdeflate output larger than its bound")
+        return use(UnsafeBufferPointer(start: out, count: n))
+    }
+
     /// Encodes `height` rows of `width` premultiplied ARGB32 pixels; row `y` starts at
     /// `pixels + y * stride` (stride in pixels, not bytes: Cairo's byte stride / 4).
     ///
@@ -103,14 +116,9 @@ public enum PNGEncoder {
             if options.filter != .none {
                 PNGFilter.apply(options.filter, to: raw, rows: height, rowBytes: lineBytes - 1, bytesPerPixel: channels)
             }
-            let compressor = CompressorPool.shared.take(level: options.level)
-            defer { CompressorPool.shared.give(compressor, level: options.level) }
-            let bound = libdeflate_zlib_compress_bound(compressor, rawCount)
-            let out = UnsafeMutablePointer<UInt8>.allocate(capacity: bound)
-            defer { out.deallocate() }
-            let n = libdeflate_zlib_compress(compressor, raw, rawCount, out, bound)
-            precondition(n > 0, "PNGEncoder: libdeflate output larger than its bound")
-            return assemble(width: width, height: height, colorType: opaque ? 2 : 6, idat: out, idatCount: n)
+            return zlib(raw, count: rawCount, level: options.level) { idat in
+                assemble(width: width, height: height, colorType: opaque ? 2 : 6, idat: idat.baseAddress!, idatCount: idat.count)
+            }
         }
         let deflater = Deflater(options: options, sourceLength: rawCount)
 
