@@ -61,7 +61,11 @@ final class StreamingChild {
             var descriptor = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
             let waitMs = Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
             let ready = poll(&descriptor, 1, waitMs)
-            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 {
+                // Interrupted: poll again. Any other failure: the pipe cannot be read, as at its end.
+                if errno != EINTR { ended = true }
+                continue
+            }
             guard ready > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { Foundation.read(readFD, $0.baseAddress, $0.count) }
