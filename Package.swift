@@ -27,8 +27,9 @@ let package = Package(
         .target(name: "LayoutSnapRender",
                 dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "CCairo", "CPangoCairo"],
                 resources: [.copy("Resources/Fonts")]),
-        // Reports: results.json, JUnit XML and the self-contained HTML report. Pure Swift.
-        .target(name: "LayoutSnapReport"),
+        // The run's one verdict (RunResults) and what is drawn from it: the terminal text,
+        // results.json, JUnit XML and the self-contained HTML report. Pure Swift.
+        .target(name: "LayoutSnapReport", dependencies: ["LayoutSnapCore"]),
         // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
         .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "CZlib"]),
         // The thin command line: one file per subcommand.
@@ -39,7 +40,9 @@ let package = Package(
 
         .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore"]),
         .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib"]),
-        .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport"]),
+        .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport", "LayoutSnapCore"]),
+        // The runner library without the command line: outcomes, golden locks, record modes, orphans, sharding.
+        .testTarget(name: "LayoutSnapRunnerTests", dependencies: ["LayoutSnapRunner", "LayoutSnapReport", "LayoutSnapCore", "LayoutSnapImaging"]),
         .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging"]),
         // End to end: runs the built binary and checks stdout, stderr, exit codes and files.
         .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap", "LayoutSnapImaging"]),

@@ -38,10 +38,13 @@ header.masthead { background: var(--panel); border-bottom: 1px solid var(--borde
 .stat b { font-size: 15px; margin-right: 4px; color: var(--text); font-variant-numeric: tabular-nums; }
 .stat.passed.nz { background: var(--pass-bg); border-color: #aceebb; } .stat.passed.nz b { color: var(--pass); }
 .stat.similar.nz { background: var(--sim-bg); border-color: #ffd8b5; } .stat.similar.nz b { color: var(--sim); }
-.stat.failed.nz, .stat.missing.nz, .stat.errors.nz { background: var(--fail-bg); border-color: #ffcecb; }
-.stat.failed.nz b, .stat.missing.nz b, .stat.errors.nz b { color: var(--fail); }
+.stat.failed.nz, .stat.missing.nz, .stat.errors.nz, .stat.orphans.nz { background: var(--fail-bg); border-color: #ffcecb; }
+.stat.failed.nz b, .stat.missing.nz b, .stat.errors.nz b, .stat.orphans.nz b { color: var(--fail); }
 .env { margin-top: 10px; background: var(--warn-bg); border: 1px solid var(--warn-border); border-radius: 6px; padding: 6px 12px; font-size: 13px; }
 .env ul { margin: 2px 0 0; padding-left: 18px; }
+.findings { margin-top: 10px; background: var(--fail-bg); border: 1px solid #ffcecb; border-radius: 6px; padding: 6px 12px; font-size: 13px; }
+.findings ul { margin: 2px 0 0; padding-left: 0; list-style: none; }
+.findings li { margin: 3px 0; }
 
 /* Toolbar */
 .toolbar { position: sticky; top: 0; z-index: 5; display: flex; align-items: center; gap: 16px; flex-wrap: wrap; padding: 8px 24px; background: rgba(246,248,250,.96); border-bottom: 1px solid var(--border); }
@@ -173,9 +176,9 @@ try {
 }
 const PARSE_MS = performance.now() - T0;
 
-const FAILING = new Set(['failed', 'missing', 'unreadable']);
-const SEVERITY = { passed: 0, similar: 1, failed: 3, missing: 3, unreadable: 4 };
-const ORDER = ['failed', 'missing', 'unreadable', 'similar', 'passed'];
+const FAILING = new Set(['failed', 'missing', 'unreadable', 'error']);
+const SEVERITY = { passed: 0, similar: 1, failed: 3, missing: 3, unreadable: 4, error: 4 };
+const ORDER = ['failed', 'missing', 'unreadable', 'error', 'similar', 'passed'];
 const PAGE = 200;        // fixture headers rendered per "show more"
 const STRIP_MAX = 240;   // strip cells per state; longer animations are bucketed
 const AUTO_OPEN = 3;     // failing fixtures opened on load
@@ -221,17 +224,17 @@ function counts(c) {
 
 // ---------- model ----------
 const fixtures = (data.fixtures || []).map((f, i) => {
-  const total = { passed: 0, similar: 0, failed: 0, missing: 0, unreadable: 0 };
+  const total = { passed: 0, similar: 0, failed: 0, missing: 0, unreadable: 0, error: 0 };
   const states = (f.states || []).map((s) => {
-    const c = { passed: 0, similar: 0, failed: 0, missing: 0, unreadable: 0 };
+    const c = { passed: 0, similar: 0, failed: 0, missing: 0, unreadable: 0, error: 0 };
     for (const fr of s.frames) c[fr.status] = (c[fr.status] || 0) + 1;
     for (const k in c) total[k] = (total[k] || 0) + c[k];
-    const failing = c.failed + c.missing + c.unreadable;
+    const failing = c.failed + c.missing + c.unreadable + c.error;
     let sel = s.frames.findIndex((fr) => FAILING.has(fr.status));
     if (sel < 0) sel = s.frames.findIndex((fr) => fr.status === 'similar');
     return { s, c, failing, sel: Math.max(0, sel), mode: null, pos: 50, op: 50, regions: false };
   });
-  const failing = total.failed + total.missing + total.unreadable;
+  const failing = total.failed + total.missing + total.unreadable + total.error;
   const kind = f.error ? 'error' : failing ? 'failed' : total.similar ? 'similar' : 'passed';
   const rank = kind === 'error' || kind === 'failed' ? 0 : kind === 'similar' ? 1 : 2;
   return { f, i, total, states, failing, kind, rank, open: false, section: null, body: null, toggle: null };
@@ -241,7 +244,9 @@ const failingFixtures = order.filter((fx) => fx.rank === 0).length;
 
 // ---------- header & toolbar ----------
 const sum = data.summary || {};
-const bad = (sum.failed || 0) + (sum.missing || 0) + (sum.errors || 0);
+// The badge is the run's outcome as layoutsnap decided it (the exit code's), never recounted here.
+const bad = sum.outcome ? sum.outcome !== 'passed' : (sum.failed || 0) + (sum.missing || 0) + (sum.errors || 0) > 0;
+const findings = data.findings || [];
 const header = h('header', { class: 'masthead' },
   h('div', { class: 'title-row' },
     h('h1', null, h('span', { class: 'brand', text: data.tool || 'layoutsnap' }), ' ' + (data.command || '')),
@@ -253,12 +258,20 @@ const header = h('header', { class: 'masthead' },
       plural(fixtures.length, 'fixture')].join(' · ') })),
   (() => {
     const ul = h('ul', { class: 'stats', 'aria-label': 'Summary' });
-    for (const k of ['failed', 'missing', 'errors', 'similar', 'passed']) {
+    for (const k of ['failed', 'missing', 'errors', 'orphans', 'similar', 'passed']) {
+      if (k === 'orphans' && !sum.orphans) continue;
       const n = sum[k] || 0;
       ul.append(h('li', { class: 'stat ' + k + (n ? ' nz' : '') }, h('b', { text: int(n) }), k));
     }
     return ul;
   })(),
+  findings.length
+    ? h('div', { class: 'findings', role: 'note' },
+        h('strong', { text: 'Run findings' }),
+        h('ul', null, ...findings.map((f) => h('li', { class: 'finding ' + f.severity },
+          h('span', { class: 'pill ' + (f.severity === 'warning' ? 'similar' : f.severity === 'error' ? 'error' : 'failed'), text: f.kind }),
+          ' ', h('span', { class: 'mono', text: f.message })))))
+    : null,
   (data.environmentDifferences || []).length
     ? h('div', { class: 'env', role: 'note' },
         h('strong', { text: 'The goldens were recorded in a different environment' }),
@@ -362,7 +375,7 @@ function buildBody(fx) {
 // ---------- state: strip, scrubber, view modes ----------
 function stateView(fx, st) {
   const frames = st.s.frames, n = frames.length;
-  const kind = ['failed', 'missing', 'unreadable', 'similar'].find((k) => st.c[k]) || 'passed';
+  const kind = ['failed', 'missing', 'unreadable', 'error', 'similar'].find((k) => st.c[k]) || 'passed';
   const wrap = h('div', { class: 'state' + (st.failing ? '' : ' ok') });
   const plain = kind === 'passed' && !frames.some((fr) => fr.expected || fr.actual || fr.diff);
   wrap.append(h('div', { class: 'st-h' }, pill(kind), h('h3', { class: 'mono', text: st.s.name }),

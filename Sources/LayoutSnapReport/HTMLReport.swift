@@ -18,12 +18,15 @@ public enum HTMLReport {
     /// The complete page.
     public static func html(_ results: RunResults) -> String {
         let s = results.summary
-        let failing = s.failed + s.missing + s.errors
-        let verdict = failing > 0 ? "FAILED" : "passed"
+        // The badge is the run's outcome, the same value the exit code comes from.
+        let verdict = s.outcome == .passed ? "passed" : "FAILED"
         var titleParts: [String] = []
         if s.failed > 0 { titleParts.append("\(s.failed) failed") }
         if s.missing > 0 { titleParts.append("\(s.missing) missing") }
         if s.errors > 0 { titleParts.append("\(s.errors) errors") }
+        if s.orphans > 0 { titleParts.append("\(s.orphans) orphans") }
+        let otherFindings = s.failingFindings - s.orphans
+        if otherFindings > 0 { titleParts.append("\(otherFindings) other finding\(otherFindings == 1 ? "" : "s")") }
         if titleParts.isEmpty { titleParts.append("\(s.frames) frames") }
         let title = "\(results.tool) \(results.command) \(verdict): " + titleParts.joined(separator: ", ")
 
@@ -35,7 +38,7 @@ public enum HTMLReport {
         out += "<title>\(escape(title))</title>\n"
         out += "<style>\n\(HTMLAssets.css)</style>\n</head>\n<body>\n"
         out += "<noscript><div class=\"noscript\"><h1>\(escape(title))</h1><p>"
-        out += "passed \(s.passed) · similar \(s.similar) · failed \(s.failed) · missing \(s.missing) · errors \(s.errors) · frames \(s.frames)"
+        out += "passed \(s.passed) · similar \(s.similar) · failed \(s.failed) · missing \(s.missing) · errors \(s.errors) · orphans \(s.orphans) · frames \(s.frames)"
         out += "</p><p>This report needs JavaScript to show fixtures and images. The full results are embedded in this file as JSON.</p></div></noscript>\n"
         out += "<div id=\"app\"></div>\n"
         out += "<script type=\"application/json\" id=\"layoutsnap-results\">"

@@ -11,6 +11,10 @@ import Foundation
 /// - `<failure>` for failed and missing frames, `<error>` for unreadable
 ///   frames and for fixtures that could not be used (one testcase named
 ///   "fixture"); similar frames pass and carry their message in `<system-out>`;
+/// - run-level findings that fail the run (orphans, environment drift under --strict-env, a
+///   missing shard, an empty selection) are testcases of a suite named "layoutsnap", each a
+///   `<failure>` (or `<error>` for bad input), so a run can never be green in JUnit while its
+///   exit code is not 0;
 /// - `<skipped>` is never written.
 public enum JUnitWriter {
     public static func xml(_ results: RunResults) -> String {
@@ -37,17 +41,17 @@ public enum JUnitWriter {
                     suiteTime += time
                     var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr("\(state.name) frame \(frame.index)"))\" time=\"\(seconds(time))\" file=\"\(attr(fixture.file))\""
                     let details = text(describe(frame, state: state.name))
-                    switch frame.status {
+                    switch frame.status.outcome {
+                    case .passed where frame.status == .similar:
+                        testcase += ">\n      <system-out>\(details)</system-out>\n    </testcase>"
                     case .passed:
                         testcase += "/>"
-                    case .similar:
-                        testcase += ">\n      <system-out>\(details)</system-out>\n    </testcase>"
-                    case .failed, .missing:
+                    case .failed:
                         failures += 1
                         testcase += ">\n      <failure message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</failure>\n    </testcase>"
-                    case .unreadable:
+                    case .error:
                         errors += 1
-                        testcase += ">\n      <error message=\"\(attr(summaryMessage(frame)))\" type=\"unreadable\">\(details)</error>\n    </testcase>"
+                        testcase += ">\n      <error message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</error>\n    </testcase>"
                     }
                     cases.append(testcase)
                 }
@@ -63,6 +67,25 @@ public enum JUnitWriter {
                 suite += ">\n" + cases.joined(separator: "\n") + "\n  </testsuite>"
             }
             suites.append(suite)
+        }
+
+        let failing = results.findings.filter { $0.severity != .warning }
+        if !failing.isEmpty {
+            var cases: [String] = []
+            var failures = 0, errors = 0
+            for finding in failing {
+                let element = finding.severity == .error ? "error" : "failure"
+                if finding.severity == .error { errors += 1 } else { failures += 1 }
+                let name = finding.subject.map { "\(finding.kind.rawValue) \($0)" } ?? finding.kind.rawValue
+                cases.append("    <testcase classname=\"layoutsnap\" name=\"\(attr(name))\" time=\"0\">\n"
+                             + "      <\(element) message=\"\(attr(finding.message))\" type=\"\(finding.kind.rawValue)\">\(text(finding.message))</\(element)>\n"
+                             + "    </testcase>")
+            }
+            totalTests += cases.count
+            totalFailures += failures
+            totalErrors += errors
+            suites.append("  <testsuite name=\"layoutsnap\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0.000\">\n"
+                          + cases.joined(separator: "\n") + "\n  </testsuite>")
         }
 
         let duration = results.durationSeconds.isFinite && results.durationSeconds > 0 ? results.durationSeconds : 0
@@ -86,6 +109,10 @@ public enum JUnitWriter {
         case .failed: return "frame differs from golden"
         case .missing: return "missing golden: \(frame.golden)"
         case .unreadable: return "unreadable image"
+        case .error: return "the frame could not be written"
+        case .recorded: return "recorded"
+        case .unchanged: return "unchanged"
+        case .rendered: return "rendered"
         }
     }
 

@@ -4,67 +4,230 @@
 //
 // Optional properties that are nil are omitted from the JSON (not `null`).
 
-/// Everything one `layoutsnap verify` run found.
+import LayoutSnapCore
+
+/// Everything one batch run found (`verify`, and the merge of its shards; `record` and `render`
+/// describe their runs with the same value). It is the one verdict of the run: the terminal
+/// summary, results.json, JUnit, the HTML report and the exit code are all drawn from it, and
+/// its `summary` is derived from its fixtures and findings (never stored apart from them).
 public struct RunResults: Codable, Sendable, Equatable {
     /// Always "layoutsnap".
     public var tool: String
     public var version: String
-    /// "verify".
+    /// "verify", "record" or "render".
     public var command: String
     public var durationSeconds: Double
-    public var summary: Summary
+    /// Counts, the outcome and the exit code, derived from `fixtures` and `findings`.
+    public private(set) var summary: Summary
     /// Human-readable differences between the environment the goldens were
     /// recorded in and this one; empty when they match.
     public var environmentDifferences: [String]
-    public var fixtures: [FixtureEntry]
+    public var fixtures: [FixtureEntry] { didSet { recount() } }
+    /// What the run found beyond its frames: orphans, environment drift, missing shards, an
+    /// empty selection.
+    public var findings: [Finding] { didSet { recount() } }
     /// `2/4` when the run was one shard of a split suite (`--shard`); a merged report lists the
     /// shards it joined (`1/4,2/4,3/4,4/4`). Absent for a whole run.
     public var shard: String?
+    /// The fixtures root the ids are relative to, and the goldens folder the frames were
+    /// checked against, as given on the command line (accept defaults to them).
+    public var fixturesRoot: String?
+    public var goldens: String?
 
     public init(
         tool: String = "layoutsnap",
         version: String,
         command: String = "verify",
         durationSeconds: Double,
-        summary: Summary,
         environmentDifferences: [String] = [],
         fixtures: [FixtureEntry],
-        shard: String? = nil
+        findings: [Finding] = [],
+        shard: String? = nil,
+        fixturesRoot: String? = nil,
+        goldens: String? = nil
     ) {
         self.tool = tool
         self.version = version
         self.command = command
         self.durationSeconds = durationSeconds
-        self.summary = summary
         self.environmentDifferences = environmentDifferences
         self.fixtures = fixtures
+        self.findings = findings
         self.shard = shard
+        self.fixturesRoot = fixturesRoot
+        self.goldens = goldens
+        self.summary = Summary(fixtures: fixtures, findings: findings)
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard, fixturesRoot, goldens
+    }
+
+    /// Reads a results.json; the summary is derived again from what it lists, whatever the file
+    /// said, and the keys added since the first version (findings, folders) may be absent.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        tool = try c.decode(String.self, forKey: .tool)
+        version = try c.decode(String.self, forKey: .version)
+        command = try c.decode(String.self, forKey: .command)
+        durationSeconds = try c.decode(Double.self, forKey: .durationSeconds)
+        _ = try c.decode(Summary.self, forKey: .summary)
+        environmentDifferences = try c.decodeIfPresent([String].self, forKey: .environmentDifferences) ?? []
+        fixtures = try c.decode([FixtureEntry].self, forKey: .fixtures)
+        findings = try c.decodeIfPresent([Finding].self, forKey: .findings) ?? []
+        shard = try c.decodeIfPresent(String.self, forKey: .shard)
+        fixturesRoot = try c.decodeIfPresent(String.self, forKey: .fixturesRoot)
+        goldens = try c.decodeIfPresent(String.self, forKey: .goldens)
+        summary = Summary(fixtures: fixtures, findings: findings)
+    }
+
+    /// Sets `summary` from the fixtures and findings.
+    public mutating func recount() { summary = Summary(fixtures: fixtures, findings: findings) }
+
+    /// The run's outcome: the worst of its fixtures' and findings' outcomes.
+    public var outcome: Outcome { summary.outcome }
+    /// The one function from a run to its exit code.
+    public var exitCode: Int32 { summary.outcome.exitCode }
 }
 
-/// Counts over the whole run. `passed`…`missing` count frames, `errors`
-/// counts unreadable frames plus fixtures that could not be used, `frames`
-/// is the total number of frames compared.
-public struct Summary: Codable, Sendable, Equatable {
-    public var passed: Int
-    public var similar: Int
-    public var failed: Int
-    public var missing: Int
-    public var errors: Int
-    public var frames: Int
+/// The outcome of a frame, a state, a fixture, a finding or a run, worst last: the exit code
+/// is the run's outcome.
+public enum Outcome: String, Codable, Sendable, Comparable, CaseIterable {
+    /// Nothing failed (exit 0).
+    case passed
+    /// A frame differs or has no golden, or a check failed (exit 1).
+    case failed
+    /// Something could not be used: a fixture, a golden, an argument, a write (exit 2).
+    case error
 
-    public init(passed: Int = 0, similar: Int = 0, failed: Int = 0, missing: Int = 0, errors: Int = 0, frames: Int = 0) {
-        self.passed = passed
-        self.similar = similar
-        self.failed = failed
-        self.missing = missing
-        self.errors = errors
-        self.frames = frames
+    public var exitCode: Int32 {
+        switch self {
+        case .passed: 0
+        case .failed: 1
+        case .error: 2
+        }
     }
 
-    /// The exit code the counts imply (SPEC §2), as `BatchSummary.exitCode` gives it for a run:
-    /// 2 for errors, else 1 for failed or missing frames, else 0.
-    public var exitCode: Int32 { errors > 0 ? 2 : (failed + missing > 0 ? 1 : 0) }
+    public static func < (a: Outcome, b: Outcome) -> Bool { a.exitCode < b.exitCode }
+}
+
+/// Something a run found beyond its frames.
+public struct Finding: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// A golden whose fixture, state or frame no longer exists (`--check-orphans`).
+        case orphan
+        /// The goldens were recorded in another rendering environment.
+        case environment
+        /// A shard of the set did not report (merge-reports).
+        case missingShard
+        /// The reports merged come from different splits.
+        case mixedShards
+        /// The shards ran different layoutsnap versions.
+        case versionMismatch
+        /// No fixture was selected: a path or filter that matches nothing.
+        case emptySelection
+        /// An image a report names is gone (merge-reports).
+        case missingImage
+    }
+
+    public enum Severity: String, Codable, Sendable {
+        /// Reported, exit 0.
+        case warning
+        /// Fails the run (exit 1).
+        case failure
+        /// Bad input (exit 2).
+        case error
+
+        public var outcome: Outcome {
+            switch self {
+            case .warning: .passed
+            case .failure: .failed
+            case .error: .error
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var severity: Severity
+    public var message: String
+    /// What it is about: a golden key (`posts/x/01-expand/003.png`), a shard (`4/4`).
+    public var subject: String?
+
+    public init(kind: Kind, severity: Severity, message: String, subject: String? = nil) {
+        self.kind = kind; self.severity = severity; self.message = message; self.subject = subject
+    }
+
+    public var outcome: Outcome { severity.outcome }
+}
+
+/// Counts over the whole run, derived from its fixtures and findings. `passed`…`missing`
+/// (and `recorded`, `unchanged`, `rendered` for record and render) count frames; `errors` counts
+/// unreadable and unwritable frames plus fixtures that could not be used; `frames` is the total
+/// number of frames; `orphans` and `failingFindings` count findings that fail the run.
+public struct Summary: Codable, Sendable, Equatable {
+    public var passed = 0
+    public var similar = 0
+    public var failed = 0
+    public var missing = 0
+    public var errors = 0
+    public var frames = 0
+    public var recorded = 0
+    public var unchanged = 0
+    public var rendered = 0
+    public var fixtures = 0
+    public var orphans = 0
+    /// Findings that fail the run (orphans included).
+    public var failingFindings = 0
+    public var outcome: Outcome = .passed
+    public var exitCode: Int32 = 0
+
+    public init(fixtures entries: [FixtureEntry], findings: [Finding]) {
+        fixtures = entries.count
+        var worst = Outcome.passed
+        for fixture in entries {
+            if fixture.error != nil { errors += 1 }
+            for state in fixture.states {
+                for frame in state.frames {
+                    frames += 1
+                    switch frame.status {
+                    case .passed: passed += 1
+                    case .similar: similar += 1
+                    case .failed: failed += 1
+                    case .missing: missing += 1
+                    case .unreadable, .error: errors += 1
+                    case .recorded: recorded += 1
+                    case .unchanged: unchanged += 1
+                    case .rendered: rendered += 1
+                    }
+                }
+            }
+            worst = max(worst, fixture.outcome)
+        }
+        for finding in findings {
+            if finding.kind == .orphan { orphans += 1 }
+            if finding.severity != .warning { failingFindings += 1 }
+            worst = max(worst, finding.outcome)
+        }
+        outcome = worst
+        exitCode = worst.exitCode
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case passed, similar, failed, missing, errors, frames, recorded, unchanged, rendered, fixtures, orphans, failingFindings, outcome, exitCode
+    }
+
+    // Older results.json files have only the first six counts; the rest is derived again after
+    // decoding (`RunResults.recount`), so missing keys read as 0.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func count(_ key: CodingKeys) throws -> Int { try c.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+        passed = try count(.passed); similar = try count(.similar); failed = try count(.failed)
+        missing = try count(.missing); errors = try count(.errors); frames = try count(.frames)
+        recorded = try count(.recorded); unchanged = try count(.unchanged); rendered = try count(.rendered)
+        fixtures = try count(.fixtures); orphans = try count(.orphans); failingFindings = try count(.failingFindings)
+        outcome = try c.decodeIfPresent(Outcome.self, forKey: .outcome) ?? .passed
+        exitCode = outcome.exitCode
+    }
 }
 
 public struct FixtureEntry: Codable, Sendable, Equatable {
@@ -75,13 +238,21 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// Set when the fixture could not be used at all:
     /// "file:line:col: $.path: message".
     public var error: String?
+    /// The same error as data: category, file, line, column and JSON path.
+    public var diagnostic: Diagnostic?
     public var states: [StateEntry]
 
-    public init(id: String, file: String, error: String? = nil, states: [StateEntry] = []) {
+    public init(id: String, file: String, error: String? = nil, diagnostic: Diagnostic? = nil, states: [StateEntry] = []) {
         self.id = id
         self.file = file
-        self.error = error
+        self.error = error ?? diagnostic?.description
+        self.diagnostic = diagnostic
         self.states = states
+    }
+
+    /// `error` when the fixture could not be used, else the worst of its states.
+    public var outcome: Outcome {
+        error != nil ? .error : states.reduce(.passed) { max($0, $1.outcome) }
     }
 }
 
@@ -94,6 +265,9 @@ public struct StateEntry: Codable, Sendable, Equatable {
         self.name = name
         self.frames = frames
     }
+
+    /// The worst of its frames.
+    public var outcome: Outcome { frames.reduce(.passed) { max($0, $1.status.outcome) } }
 }
 
 public struct FrameEntry: Codable, Sendable, Equatable {
@@ -143,16 +317,41 @@ public struct FrameEntry: Codable, Sendable, Equatable {
     }
 }
 
+/// What happened to one frame: the frame's verdict. verify gives the first six (`passed` is an
+/// identical frame, `failed` a different one, in the words of `layoutsnap diff`); record gives
+/// `recorded` and `unchanged` (and `similar` for a golden kept within the tolerance, `failed` for
+/// a difference `--update missing` leaves alone); render gives `rendered`. Any command can give
+/// `error` (the frame could not be written).
 public enum FrameStatus: String, Codable, Sendable, CaseIterable {
-    case passed, similar, failed, missing, unreadable
+    /// Identical to the golden.
+    case passed
+    /// Pixels differ within the fixture's tolerance: a pass, reported.
+    case similar
+    /// Pixels (or the size) differ from the golden.
+    case failed
+    /// There is no golden for this frame.
+    case missing
+    /// The golden could not be used (truncated, not a PNG, a link out of the goldens folder).
+    case unreadable
+    /// The frame could not be written (disk full, permissions).
+    case error
+    /// Record: a golden was written (new or changed).
+    case recorded
+    /// Record: the golden already had these pixels; nothing was written.
+    case unchanged
+    /// Render: the frame was written to the output folder.
+    case rendered
 
-    /// True for the statuses that fail a run: failed, missing, unreadable.
-    public var isFailure: Bool {
+    public var outcome: Outcome {
         switch self {
-        case .passed, .similar: false
-        case .failed, .missing, .unreadable: true
+        case .passed, .similar, .recorded, .unchanged, .rendered: .passed
+        case .failed, .missing: .failed
+        case .unreadable, .error: .error
         }
     }
+
+    /// True for the statuses that fail a run: failed, missing, unreadable, error.
+    public var isFailure: Bool { outcome != .passed }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -1,33 +1,29 @@
 import ArgumentParser
-import Foundation
 import LayoutSnapRunner
 
 struct Accept: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Promote the actual frames of an earlier verify to goldens, without rendering again.",
-        discussion: "Takes failed, missing and similar frames from the report that verify wrote. Refuses to run when CI is set, unless --allow-ci is given.")
+        discussion: "Takes failed, missing and similar frames from the report that verify wrote, into the goldens folder that verify checked (results.json says which). Refuses to run when CI is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes.")
 
     @Argument(help: "Fixture ids or globs to accept (default: every fixture in the results).")
     var ids: [String] = []
 
     @Option(help: "The results.json of the verify run.")
-    var from: String = ".layoutsnap/report/results.json"
+    var from: String = VerifyRun.defaultReport + "/results.json"
 
-    @Option(help: "The goldens folder.")
-    var goldens: String = "Goldens"
+    @Option(help: "The goldens folder (default: the one the verify run checked).")
+    var goldens: String?
 
     @Flag(help: "Accept even though CI is set.")
     var allowCI = false
 
     func run() throws {
         try Diagnostics.run {
-            if let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty, !allowCI {
-                throw RunnerError.refusedUnderCI
-            }
-            let outcome = try GoldenAcceptance(resultsPath: from, goldens: goldens).run(ids: ids)
+            let outcome = try GoldenAcceptance(resultsPath: from, goldens: goldens, allowCI: allowCI).run(ids: ids)
             for problem in outcome.problems { Diagnostics.printError(problem) }
-            Diagnostics.out("\(outcome.accepted.count) frames accepted into \(goldens)/" + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated"))
-            return outcome.problems.isEmpty ? 0 : 2
+            Diagnostics.out("\(outcome.accepted.count) frames accepted into \(outcome.goldens)/" + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated"))
+            return outcome.outcome.exitCode
         }
     }
 }

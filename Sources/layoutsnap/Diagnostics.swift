@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LayoutSnapReport
 import LayoutSnapRunner
 
 /// The one place where errors become messages on stderr and exit codes (SPEC §2: 2 for bad input).
@@ -18,6 +19,20 @@ enum Diagnostics {
             code = 2
         }
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// Prints lines drawn from a run (`TerminalText`): results on stdout, diagnostics on stderr.
+    static func print(_ lines: [TerminalText.Line]) {
+        for line in lines { print(line) }
+    }
+
+    static func print(_ line: TerminalText.Line) {
+        switch line {
+        case let .out(text): out(text)
+        case let .error(text): printError(text)
+        case let .warning(text): printWarning(text)
+        case let .info(text): err(text)
+        }
     }
 
     static func printError(_ message: String) {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import LayoutSnapReport
 import LayoutSnapRunner
 
@@ -7,7 +6,7 @@ struct MergeReports: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge-reports",
         abstract: "Join the report folders of verify shards (--shard I/N) into one report.",
-        discussion: "Exit code as a whole verify would give: 0 all passed, 1 a frame failed or is missing, 2 an error in any shard.")
+        discussion: "Exit code as a whole verify would give: 0 all passed, 1 a frame failed or is missing (or a shard of the set is missing), 2 an error in any shard.")
 
     @Argument(help: "The shards' report folders (each with its results.json).")
     var reports: [String] = []
@@ -17,23 +16,18 @@ struct MergeReports: ParsableCommand {
 
     @OptionGroup var resultFiles: ResultFileOptions
 
+    @Flag(help: "A shard missing from the set is a warning, not a failure.")
+    var allowMissingShards = false
+
     @Flag(help: "Print only errors and the summary line.")
     var quiet = false
 
     func run() throws {
         try Diagnostics.run {
-            let merged = try ReportMerger(inputs: reports, output: out).merge()
-            for warning in merged.warnings { Diagnostics.printWarning(warning) }
-            let builder = ReportBuilder(reportDirectory: out, goldens: "")
-            try builder.write(merged.results)
-            try resultFiles.write(merged.results)
-            let s = merged.results.summary
-            if !merged.results.environmentDifferences.isEmpty {
-                Diagnostics.printWarning(TerminalReport.environmentDiffers(merged.results.environmentDifferences))
-            }
-            if !quiet { Diagnostics.out("merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(merged.results.fixtures.count) fixtures: \(out)/index.html") }
-            Diagnostics.out(TerminalReport.summaryLine(passed: s.passed, failed: s.failed, similar: s.similar, missing: s.missing, errors: s.errors))
-            return s.exitCode
+            let results = try ReportMerger(inputs: reports, output: out, allowMissingShards: allowMissingShards).run(resultFiles: resultFiles.files)
+            if !quiet { Diagnostics.out("merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(results.fixtures.count) fixtures: \(out)/index.html") }
+            Diagnostics.print(TerminalText.diagnostics(results) + TerminalText.findings(results) + [.out(TerminalText.summaryLine(results))])
+            return results.exitCode
         }
     }
 }

@@ -38,30 +38,15 @@ struct BatchOptions: ParsableArguments {
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
-    /// The run covers every fixture: no PATH arguments and no filter (orphans of unknown
-    /// fixtures can only be judged then).
-    var coversWholeSet: Bool { paths.isEmpty && filter == nil && shard == nil }
-
-    var overrides: FixtureOverrides { render.overrides }
-
-    /// The fixtures this run covers: those under the paths that match the filter, and of those
-    /// this shard's part (already decoded, to weigh them: passed on to the runner).
-    func discover() throws -> (refs: [FixtureRef], decoded: [Result<Fixture, FixtureError>]?) {
-        let refs = try FixtureDiscovery.discover(paths: paths, filter: filter)
-        guard let shard else { return (refs, nil) }
-        let selection = Sharding.select(refs, shard: shard, overrides: overrides, jobs: jobs)
-        if !quiet {
-            Diagnostics.err("shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, about \(Int(selection.frames)) of \(Int(selection.totalFrames)) frames")
-        }
-        return (selection.refs, selection.decoded)
+    /// What the runner library is asked to cover.
+    var settings: BatchSettings {
+        BatchSettings(paths: paths, goldens: goldens, filter: filter, jobs: jobs, timeout: timeout, shard: shard, overrides: render.overrides)
     }
 
-    /// Runs the discovered fixtures through `handler`.
-    func run(_ fixtures: (refs: [FixtureRef], decoded: [Result<Fixture, FixtureError>]?), handler: some FrameHandler,
-             label: String) throws -> [FixtureResult] {
-        let progress = ProgressBar(label: label, enabled: !quiet && !noProgress)
-        return try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout)
-            .run(fixtures.refs, decoded: fixtures.decoded, handler: handler, progress: progress.update)
+    /// A progress bar on stderr for `label` (only on a terminal, and not with --quiet or --no-progress).
+    func progress(_ label: String) -> @Sendable (Int, Int) -> Void {
+        let bar = ProgressBar(label: label, enabled: !quiet && !noProgress)
+        return { bar.update($0, $1) }
     }
 }
 
@@ -97,10 +82,7 @@ struct ResultFileOptions: ParsableArguments {
     @Option(help: "Also write results.json here.")
     var json: String?
 
-    func write(_ results: RunResults) throws {
-        if let junit { try AtomicFile.write(Array(JUnitWriter.xml(results).utf8), to: junit) }
-        if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(results)), to: json) }
-    }
+    var files: ResultFiles { ResultFiles(junit: junit, json: json) }
 }
 
 /// The checks of arguments that several commands take.

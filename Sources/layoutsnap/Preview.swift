@@ -62,7 +62,15 @@ struct Preview: ParsableCommand {
                 let summary = try build(builder)
                 return summary == nil ? 2 : 0
             }
-            try watchLoop(builder)
+            try PreviewWatcher(fixture: ref.path).run(
+                build: { try build(builder)?.inputs },
+                watching: { inputs in
+                    if !quiet { Diagnostics.out("Watching \(inputs.map(PreviewWatcher.display).joined(separator: ", ")) (Ctrl-C stops)") }
+                },
+                changed: { files in
+                    if !quiet { Diagnostics.out("changed: \(files.map(PreviewWatcher.display).joined(separator: ", "))") }
+                })
+            return 0
         }
     }
 
@@ -83,44 +91,5 @@ struct Preview: ParsableCommand {
             Diagnostics.printError(error.description)
             return nil
         }
-    }
-
-    /// Polls the fixture and its images (modification time and size) four times a second and
-    /// renders again after a change, so a saved edit shows within a second plus the render.
-    /// A bad edit prints its error and the watch goes on.
-    private func watchLoop(_ builder: PreviewBuilder) throws -> Never {
-        // Stamps are taken before each build: an edit saved while a build runs is seen next time.
-        var inputs = [builder.ref.path]
-        var seen = inputs.map(Self.stamp)
-        if let summary = try build(builder), summary.inputs != inputs {
-            inputs = summary.inputs
-            seen = [seen[0]] + inputs.dropFirst().map(Self.stamp)
-        }
-        if !quiet { Diagnostics.out("Watching \(inputs.map { Self.display($0) }.joined(separator: ", ")) (Ctrl-C stops)") }
-        while true {
-            Thread.sleep(forTimeInterval: 0.25)
-            let now = inputs.map(Self.stamp)
-            guard now != seen else { continue }
-            let changed = zip(inputs, zip(now, seen)).filter { $1.0 != $1.1 }.map { Self.display($0.0) }
-            if !quiet { Diagnostics.out("changed: \(changed.joined(separator: ", "))") }
-            seen = now
-            if let summary = try build(builder), summary.inputs != inputs {
-                let previous = Dictionary(zip(inputs, now), uniquingKeysWith: { a, _ in a })
-                inputs = summary.inputs
-                seen = inputs.map { previous[$0] ?? Self.stamp($0) }
-            }
-        }
-    }
-
-    /// Modification time and size: what a save changes.
-    static func stamp(_ path: String) -> [Int] {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return [-1] }
-        return [Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_size), Int(info.st_ino)]
-    }
-
-    static func display(_ path: String) -> String {
-        let cwd = FileManager.default.currentDirectoryPath
-        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
     }
 }

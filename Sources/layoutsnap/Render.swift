@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Render: ParsableCommand {
@@ -13,12 +13,10 @@ struct Render: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let fixtures = try options.discover()
-            let results = try options.run(fixtures, handler: RenderHandler(output: out), label: "render")
-            let summary = BatchSummary(results)
-            TerminalReport.errors(results)
-            Diagnostics.out("\(summary.rendered) frames rendered to \(out)" + TerminalReport.errorSuffix(summary))
-            return summary.exitCode
+            let results = try RenderRun(settings: options.settings, output: out, version: LayoutSnap.version)
+                .run(note: Diagnostics.print, progress: options.progress("render"))
+            Diagnostics.print(TerminalText.render(results, output: out))
+            return results.exitCode
         }
     }
 }

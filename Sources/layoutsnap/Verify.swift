@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapRunner
 
@@ -11,8 +9,8 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var options: BatchOptions
 
-    @Option(help: "The report folder (index.html, results.json, images of failing frames).")
-    var report: String = ".layoutsnap/report"
+    @Option(help: "The report folder (index.html, results.json, images of failing frames); not inside the goldens folder.")
+    var report: String = VerifyRun.defaultReport
 
     @OptionGroup var resultFiles: ResultFileOptions
 
@@ -24,58 +22,11 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let started = DispatchTime.now()
-            let fixtures = try options.discover()
-            var manifest: GoldenManifest?
-            do {
-                manifest = try GoldenManifest.load(path: options.goldens + "/manifest.json")
-            } catch {
-                Diagnostics.printWarning("\(error); every golden will be decoded and compared")
-            }
-            let builder = ReportBuilder(reportDirectory: report, goldens: options.goldens)
-            builder.clearPrevious()
-            let handler = VerifyHandler(goldens: options.goldens, manifest: manifest, reportDirectory: report)
-            let results = try options.run(fixtures, handler: handler, label: "verify")
-            let summary = BatchSummary(results)
-            TerminalReport.verify(results, summary: summary, quiet: options.quiet, goldens: options.goldens, report: report)
-
-            var environmentDifferences: [String] = []
-            if let recorded = manifest?.environment, let current = try? RenderEnvironment.current() {
-                environmentDifferences = current.differences(from: recorded)
-            }
-            var code = summary.exitCode
-            if !environmentDifferences.isEmpty {
-                let message = TerminalReport.environmentDiffers(environmentDifferences)
-                if strictEnv {
-                    Diagnostics.printError(message + " (--strict-env)")
-                    code = max(code, 1)
-                } else {
-                    Diagnostics.printWarning(message)
-                }
-            }
-            if checkOrphans {
-                let orphans = OrphanCheck.find(goldens: options.goldens, results: results, wholeSet: options.coversWholeSet)
-                for g in OrphanCheck.grouped(orphans) {
-                    let files = g.count == 1 || !g.group.hasSuffix("/") ? "" : " (\(g.count) files)"
-                    Diagnostics.out("ORPHAN \(options.goldens)/\(g.group)\(files): \(g.reason)")
-                }
-                if !orphans.isEmpty {
-                    Diagnostics.out("Remove them with: layoutsnap record --prune")
-                    code = max(code, 1)
-                }
-            }
-
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-            var runResults = builder.results(results, summary: summary, environmentDifferences: environmentDifferences,
-                                             durationSeconds: seconds, version: LayoutSnap.version)
-            runResults.shard = options.shard?.description
-            try builder.write(runResults)
-            try resultFiles.write(runResults)
-            if summary.failed + summary.missing + summary.unreadable > 0 && !options.quiet {
-                Diagnostics.out("Report: \(report)/index.html")
-            }
-            Diagnostics.out(TerminalReport.summaryLine(summary))
-            return code
+            let run = VerifyRun(settings: options.settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
+                                checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
+            let results = try run.run(note: Diagnostics.print, progress: options.progress("verify"))
+            Diagnostics.print(TerminalText.verify(results, context: TerminalText.Context(report: report, quiet: options.quiet)))
+            return results.exitCode
         }
     }
 }

@@ -36,7 +36,7 @@ final class ShardingTests: XCTestCase {
             statuses.append(r.status)
             let line = r.stderr.split(separator: "\n").first { $0.hasPrefix("shard \(i)/4: ") }
             XCTAssertNotNil(line, r.stderr)
-            // "shard 2/4: 4 of 15 fixtures, about 97 of 380 frames"
+            // "shard 2/4: 4 of 15 fixtures, 97 of 380 frames"
             let numbers = line.map { $0.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } } ?? []
             if numbers.count >= 6 { shardFrames.append(numbers[4]) }
             for fixture in try results(dir.url, "s\(i)")["fixtures"] as! [[String: Any]] {
@@ -50,9 +50,10 @@ final class ShardingTests: XCTestCase {
         XCTAssertEqual(statuses.max(), whole.status, "the worst shard's exit code is the whole run's")
         XCTAssertEqual(shardFrames.count, 4)
         print("shard frames: \(shardFrames)")
-        // Balanced: the shards' estimated frames differ by less than 60 (the heaviest bundled
-        // fixture, posts/no-image, has 39 frames; estimates are not exact frame counts).
-        XCTAssertLessThanOrEqual((shardFrames.max() ?? 0) - (shardFrames.min() ?? 0), 60, "\(shardFrames)")
+        // The figures are the real frames (they add up to the whole run's) and the parts are
+        // balanced to within the largest fixture (posts/no-image, 39 frames).
+        XCTAssertEqual(shardFrames.reduce(0, +), try (results(dir.url, "whole")["summary"] as! [String: Any])["frames"] as? Int)
+        XCTAssertLessThanOrEqual((shardFrames.max() ?? 0) - (shardFrames.min() ?? 0), 39, "\(shardFrames)")
 
         let merge = try CLI.run(["merge-reports", "s1", "s2", "s3", "s4", "--out", "merged", "--junit", "merged.xml"], in: dir.url)
         XCTAssertEqual(merge.status, whole.status, merge.output)
@@ -88,7 +89,8 @@ final class ShardingTests: XCTestCase {
         XCTAssertEqual(try junit("merged.xml"), try junit("whole.xml"))
 
         let partial = try CLI.run(["merge-reports", "s1", "s2", "s3", "--out", "partial"], in: dir.url)
-        XCTAssertTrue(partial.stderr.contains("warning: shard 4/4 missing"), partial.stderr)
+        XCTAssertEqual(partial.status, max(whole.status, 1), "a missing shard fails the merge")
+        XCTAssertTrue(partial.stderr.contains("error: shard 4/4 missing"), partial.stderr)
         let twice = try CLI.run(["merge-reports", "s1", "s1", "--out", "twice"], in: dir.url)
         XCTAssertEqual(twice.status, 2)
         XCTAssertTrue(twice.stderr.contains("is in both s1 and s1"), twice.stderr)

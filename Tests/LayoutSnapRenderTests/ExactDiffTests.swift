@@ -14,7 +14,7 @@ final class ExactDiffTests: XCTestCase {
         XCTAssertEqual(exact.maxChannelDifference, 1)
         let diff = a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { PixelDiff.compare(pa, $0, width: 10, height: 10) } }
         XCTAssertEqual(diff.differentPixels, 0)
-        let message = VerifyHandler.describe(diff, exact: exact)
+        let message = FrameComparison.describe(diff, exact: exact)
         XCTAssertEqual(message, "0 pixels differ (0.00%), largest channel difference 1, 10 changed below the threshold")
     }
 }

@@ -39,7 +39,7 @@ final class JUnitWriterTests: XCTestCase {
             XCTAssertFalse(v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0D, "control character U+\(String(v, radix: 16)) in XML")
             XCTAssertFalse(v == 0x7F)
         }
-        XCTAssertTrue(JUnitWriter.xml(RunResults(version: "1", durationSeconds: .nan, summary: Summary(), fixtures: []))
+        XCTAssertTrue(JUnitWriter.xml(RunResults(version: "1", durationSeconds: .nan, fixtures: []))
             .hasSuffix("<testsuites name=\"layoutsnap verify\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0.000\"/>\n"))
     }
 

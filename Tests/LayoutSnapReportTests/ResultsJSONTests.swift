@@ -56,7 +56,7 @@ final class ResultsJSONTests: XCTestCase {
         let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
         let badStatus = error(text.replacingOccurrences(of: "\"status\" : \"failed\"", with: "\"status\" : \"exploded\""))
         XCTAssertEqual(badStatus?.path, "$.fixtures[2].states[1].frames[7].status")
-        XCTAssertEqual(badStatus?.message, "unknown frame status \"exploded\" (expected one of: passed, similar, failed, missing, unreadable)")
+        XCTAssertEqual(badStatus?.message, "unknown frame status \"exploded\" (expected one of: passed, similar, failed, missing, unreadable, error, recorded, unchanged, rendered)")
 
         let badType = error(text.replacingOccurrences(of: "\"differentPixels\" : 2210", with: "\"differentPixels\" : \"many\""))
         XCTAssertEqual(badType?.description, "results.json: $.fixtures[2].states[1].frames[7].metrics.differentPixels: expected an integer")

@@ -45,7 +45,8 @@ public struct BatchRunner: Sendable {
                 engine = try TextEngine(fonts: fonts)
             } catch {
                 while let i = queue.take() {
-                    queue.store(i, FixtureResult(ref: refs[i], error: "\(refs[i].displayPath): \(error)"), progress: progress)
+                    queue.store(i, FixtureResult(ref: refs[i], error: Diagnostic(.error, .environment, file: refs[i].displayPath, message: "\(error)")),
+                                progress: progress)
                 }
                 return
             }
@@ -66,7 +67,7 @@ public struct BatchRunner: Sendable {
         switch decoded {
         case let .success(f): fixture = f
         case let .failure(error):
-            result.error = error.description
+            result.error = error.diagnostic
             return result
         }
         let watchdog = Watchdog(seconds: timeout)
@@ -86,21 +87,21 @@ public struct BatchRunner: Sendable {
             }
             if let note = try handler.fixtureFinished(fixture, layout: layout, frames: &result.frames) { result.notes.append(note) }
         } catch let error as WatchdogExpired {
-            result.error = "\(ref.displayPath): \(error.description)"
+            result.error = Diagnostic(.error, .watchdog, file: ref.displayPath, message: error.description)
         } catch let error as LayoutError {
-            result.error = FixtureError(file: ref.displayPath, path: error.path, message: error.message).description
+            result.error = Diagnostic(.error, .fixture, file: ref.displayPath, path: error.path, message: error.message)
         } catch let error as RenderError {
             if case let .image(path, reason) = error {
                 let source = fixture.imageSource(path: path)
-                result.error = FixtureError(file: ref.displayPath, path: "$.image.path", line: source?.line, column: source?.column,
-                                            message: "image \(source?.written ?? path): \(reason)").description
+                result.error = Diagnostic(.error, .fixture, file: ref.displayPath, line: source?.line, column: source?.column,
+                                          path: "$.image.path", message: "image \(source?.written ?? path): \(reason)")
             } else {
-                result.error = "\(ref.displayPath): \(error.description)"
+                result.error = Diagnostic(.error, .render, file: ref.displayPath, message: error.description)
             }
         } catch let error as RunnerError {
-            result.error = "\(ref.displayPath): \(error.description)"
+            result.error = error.diagnostic(file: ref.displayPath)
         } catch {
-            result.error = "\(ref.displayPath): \(error)"
+            result.error = Diagnostic(.error, .environment, file: ref.displayPath, message: "\(error)")
         }
         return result
     }

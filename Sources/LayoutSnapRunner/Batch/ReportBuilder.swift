@@ -24,8 +24,11 @@ public struct ReportBuilder {
         }
     }
 
-    public func results(_ fixtures: [FixtureResult], summary: BatchSummary, environmentDifferences: [String],
-                        durationSeconds: Double, version: String) -> RunResults {
+    /// The run as one value: every fixture's frames with their verdicts, plus the run's
+    /// findings. Report images (expected copies) are placed for verify's states that need them.
+    public func results(_ fixtures: [FixtureResult], command: String = "verify", findings: [Finding] = [],
+                        environmentDifferences: [String] = [], durationSeconds: Double, version: String,
+                        fixturesRoot: String? = nil) -> RunResults {
         var entries: [FixtureEntry] = []
         for f in fixtures {
             var states: [StateEntry] = []
@@ -34,16 +37,14 @@ public struct ReportBuilder {
                 if byState.last?.0 == frame.state { byState[byState.count - 1].1.append(frame) } else { byState.append((frame.state, [frame])) }
             }
             for (name, frames) in byState {
-                let showImages = frames.contains { $0.status != .passed }
+                let showImages = command == "verify" && frames.contains { $0.status != .passed }
                 states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }))
             }
-            entries.append(FixtureEntry(id: f.ref.id, file: f.ref.displayPath, error: f.error, states: states))
+            entries.append(FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states))
         }
-        let reportSummary = Summary(passed: summary.passed, similar: summary.similar, failed: summary.failed,
-                                    missing: summary.missing, errors: summary.fixtureErrors + summary.unreadable + summary.writeErrors,
-                                    frames: fixtures.reduce(0) { $0 + $1.frames.count })
-        return RunResults(tool: "layoutsnap", version: version, command: "verify", durationSeconds: durationSeconds,
-                          summary: reportSummary, environmentDifferences: environmentDifferences, fixtures: entries)
+        return RunResults(tool: "layoutsnap", version: version, command: command, durationSeconds: durationSeconds,
+                          environmentDifferences: environmentDifferences, fixtures: entries, findings: findings,
+                          fixturesRoot: fixturesRoot, goldens: goldens.isEmpty ? nil : goldens)
     }
 
     private func entry(_ f: FrameResult, showImages: Bool) -> FrameEntry {
@@ -55,15 +56,7 @@ public struct ReportBuilder {
             // A frame that passed looks exactly like its golden.
             if actual == nil && f.status == .passed { actual = expected }
         }
-        let status: LayoutSnapReport.FrameStatus
-        switch f.status {
-        case .passed: status = .passed
-        case .similar: status = .similar
-        case .missing: status = .missing
-        case .unreadable, .error: status = .unreadable
-        default: status = .failed
-        }
-        return FrameEntry(index: f.index, time: f.time, progress: f.progress, status: status, message: f.detail,
+        return FrameEntry(index: f.index, time: f.time, progress: f.progress, status: f.status, message: f.detail,
                           golden: f.goldenKey, expected: expected, actual: actual, diff: f.diffPath.map { relative($0) },
                           metrics: f.metrics.map {
                               DiffMetrics(differentPixels: $0.differentPixels, ratio: $0.ratio, maxChannelDifference: $0.maxChannelDifference,

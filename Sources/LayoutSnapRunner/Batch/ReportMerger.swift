@@ -8,16 +8,28 @@ import LayoutSnapReport
 public struct ReportMerger {
     public let inputs: [String]
     public let output: String
+    /// A shard missing from the set is a warning instead of a failure.
+    public let allowMissingShards: Bool
 
-    public init(inputs: [String], output: String) { self.inputs = inputs; self.output = output }
-
-    public struct Merged: Sendable {
-        public var results: RunResults
-        /// Things a reader should know (a shard missing from a complete set, different versions).
-        public var warnings: [String]
+    public init(inputs: [String], output: String, allowMissingShards: Bool = false) {
+        self.inputs = inputs; self.output = output; self.allowMissingShards = allowMissingShards
     }
 
-    public func merge() throws(RunnerError) -> Merged {
+    /// Merges the reports and writes the merged folder (results.json, index.html, images) and
+    /// the extra result files; the merged run's exit code is `results.exitCode`, as a single
+    /// run's would be, with a missing shard failing it.
+    public func run(resultFiles: ResultFiles = ResultFiles()) throws(RunnerError) -> RunResults {
+        guard !inputs.isEmpty else { throw RunnerError.usage("merge-reports needs at least one report folder") }
+        try OutputPaths.folder(output, option: "--out")
+        if let junit = resultFiles.junit { try OutputPaths.file(junit, option: "--junit") }
+        if let json = resultFiles.json { try OutputPaths.file(json, option: "--json") }
+        let results = try merge()
+        try ReportBuilder(reportDirectory: output, goldens: "").write(results)
+        try resultFiles.write(results)
+        return results
+    }
+
+    public func merge() throws(RunnerError) -> RunResults {
         guard !inputs.isEmpty else { throw RunnerError.usage("merge-reports needs at least one report folder") }
         let outputAbsolute = URL(fileURLWithPath: output).standardizedFileURL.path
         var parts: [(dir: String, results: RunResults)] = []
@@ -36,10 +48,9 @@ public struct ReportMerger {
             }
         }
 
-        var warnings: [String] = []
+        var findings: [Finding] = []
         var owner: [String: String] = [:]
         var fixtures: [FixtureEntry] = []
-        var summary = Summary()
         var differences: [String] = []
         for (dir, results) in parts {
             guard results.tool == "layoutsnap" else { throw RunnerError.usage("\(dir)/results.json was not written by layoutsnap") }
@@ -50,12 +61,8 @@ public struct ReportMerger {
                 owner[fixture.id] = dir
                 fixtures.append(fixture)
             }
-            summary.passed += results.summary.passed
-            summary.similar += results.summary.similar
-            summary.failed += results.summary.failed
-            summary.missing += results.summary.missing
-            summary.errors += results.summary.errors
-            summary.frames += results.summary.frames
+            // Each shard's own findings (its orphans, its environment) are the merged run's.
+            for finding in results.findings where !findings.contains(finding) { findings.append(finding) }
             for d in results.environmentDifferences where !differences.contains(d) { differences.append(d) }
         }
         fixtures.sort { $0.id < $1.id }
@@ -64,16 +71,22 @@ public struct ReportMerger {
         let shards = parts.compactMap { $0.results.shard.flatMap { try? Shard.parse($0).get() } }
         if shards.count == parts.count, let n = shards.first?.count {
             if shards.contains(where: { $0.count != n }) {
-                warnings.append("the reports come from different splits (\(shards.map(\.description).joined(separator: ", ")))")
+                findings.append(Finding(kind: .mixedShards, severity: .failure,
+                                        message: "the reports come from different splits (\(shards.map(\.description).joined(separator: ", "))): the merged report cannot tell which fixtures it misses"))
             } else {
-                let missing = (1...n).filter { i in !shards.contains { $0.index == i } }
-                if !missing.isEmpty {
-                    warnings.append("shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) missing: the merged report does not cover every fixture")
+                // A shard that died before uploading its report must not turn the merged run green.
+                for i in (1...n) where !shards.contains(where: { $0.index == i }) {
+                    findings.append(Finding(kind: .missingShard, severity: allowMissingShards ? .warning : .failure,
+                                            message: "shard \(i)/\(n) missing: the merged report does not cover its fixtures" + (allowMissingShards ? " (--allow-missing-shards)" : " (pass --allow-missing-shards to accept that)"),
+                                            subject: "\(i)/\(n)"))
                 }
             }
         }
         let versions = Set(parts.map(\.results.version))
-        if versions.count > 1 { warnings.append("the shards ran different layoutsnap versions: \(versions.sorted().joined(separator: ", "))") }
+        if versions.count > 1 {
+            findings.append(Finding(kind: .versionMismatch, severity: .warning,
+                                    message: "the shards ran different layoutsnap versions: \(versions.sorted().joined(separator: ", "))"))
+        }
 
         // The images each shard wrote keep their relative paths (they are keyed by fixture id).
         // A report merged here before goes first, so no image of an older run is shown as this one's.
@@ -86,11 +99,13 @@ public struct ReportMerger {
                         for relative in [frame.expected, frame.actual, frame.diff].compactMap({ $0 }) {
                             let target = output + "/" + relative
                             guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else {
-                                warnings.append("\(dir)/results.json names the image \(relative), outside its report folder; it is not copied")
+                                findings.append(Finding(kind: .missingImage, severity: .warning,
+                                                        message: "\(dir)/results.json names the image \(relative), outside its report folder; it is not copied", subject: relative))
                                 continue
                             }
                             guard let data = fm.contents(atPath: dir + "/" + relative) else {
-                                warnings.append("\(dir)/\(relative) is missing; the merged report shows the frame without it")
+                                findings.append(Finding(kind: .missingImage, severity: .warning,
+                                                        message: "\(dir)/\(relative) is missing; the merged report shows the frame without it", subject: relative))
                                 continue
                             }
                             // Report images can be made again: atomic, but not flushed one by one.
@@ -101,11 +116,12 @@ public struct ReportMerger {
             }
         }
 
-        let merged = RunResults(tool: "layoutsnap", version: parts[0].results.version, command: "verify",
-                                // The shards ran side by side: the longest is the wall-clock time.
-                                durationSeconds: parts.map(\.results.durationSeconds).max() ?? 0,
-                                summary: summary, environmentDifferences: differences, fixtures: fixtures,
-                                shard: shards.isEmpty ? nil : shards.map(\.description).joined(separator: ","))
-        return Merged(results: merged, warnings: warnings)
+        let goldens = Set(parts.compactMap(\.results.goldens)), roots = Set(parts.compactMap(\.results.fixturesRoot))
+        return RunResults(tool: "layoutsnap", version: parts[0].results.version, command: "verify",
+                          // The shards ran side by side: the longest is the wall-clock time.
+                          durationSeconds: parts.map(\.results.durationSeconds).max() ?? 0,
+                          environmentDifferences: differences, fixtures: fixtures, findings: findings,
+                          shard: shards.isEmpty ? nil : shards.map(\.description).joined(separator: ","),
+                          fixturesRoot: roots.count == 1 ? roots.first : nil, goldens: goldens.count == 1 ? goldens.first : nil)
     }
 }

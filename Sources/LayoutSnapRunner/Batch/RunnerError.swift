@@ -1,3 +1,5 @@
+import LayoutSnapCore
+
 /// Errors that stop a whole run before any fixture is looked at (exit 2).
 public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An argument or path the user gave cannot be used.
@@ -22,6 +24,18 @@ public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .environment(message): message
         case let .fixture(message): message
         case let .write(message): message
+        }
+    }
+}
+
+extension RunnerError {
+    /// The error as a diagnostic about `file`.
+    public func diagnostic(file: String?) -> Diagnostic {
+        switch self {
+        case .goldens: Diagnostic(.error, .golden, file: file, message: description)
+        case .write: Diagnostic(.error, .io, file: file, message: description)
+        case .fixture: Diagnostic(.error, .fixture, file: file, message: description)
+        case .usage, .refusedUnderCI, .environment: Diagnostic(.error, .environment, file: file, message: description)
         }
     }
 }

@@ -58,6 +58,27 @@ public enum FixtureDiscovery {
         return found.values.sorted { $0.id < $1.id }
     }
 
+    /// True when `path` is a folder that is its own fixtures root: the default root itself, or a
+    /// folder outside it (a folder inside the default root, or a file, covers only part of a root).
+    public static func isRoot(_ path: String, defaultRoot: String = "Fixtures") -> Bool {
+        let cwd = FileManager.default.currentDirectoryPath
+        let abs = absolute(path, cwd: cwd), rootAbs = absolute(defaultRoot, cwd: cwd)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: abs, isDirectory: &isDir), isDir.boolValue else { return false }
+        return abs == rootAbs || !abs.hasPrefix(rootAbs + "/")
+    }
+
+    /// The fixtures root of a PATH argument, as the user would name it: the default root for a
+    /// path inside it, the folder itself for a folder elsewhere, a file's folder for a file.
+    public static func root(of path: String, defaultRoot: String = "Fixtures") -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let abs = absolute(path, cwd: cwd), rootAbs = absolute(defaultRoot, cwd: cwd)
+        if abs == rootAbs || abs.hasPrefix(rootAbs + "/") { return defaultRoot }
+        var isDir: ObjCBool = false
+        let folder = FileManager.default.fileExists(atPath: abs, isDirectory: &isDir) && isDir.boolValue ? abs : (abs as NSString).deletingLastPathComponent
+        return display(folder, cwd: cwd)
+    }
+
     static func jsonFiles(under dir: String) -> [String] {
         var result: [String] = []
         guard let enumerator = FileManager.default.enumerator(atPath: dir) else { return [] }

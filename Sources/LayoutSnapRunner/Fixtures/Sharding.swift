@@ -1,7 +1,9 @@
 import LayoutSnapCore
+import LayoutSnapRender
 
-/// `--shard I/N` over discovered fixtures (see `ShardPlan`). Each fixture is decoded to estimate
-/// its frames; one that cannot be decoded weighs one frame and still lands in exactly one shard,
+/// `--shard I/N` over discovered fixtures (see `ShardPlan`). Each fixture is decoded and laid out
+/// (text measured, no frame rendered) to count its frames exactly; one that cannot be laid out
+/// renders no frame (it counts 0, and weighs 1 in the plan) and still lands in exactly one shard,
 /// which reports its error.
 public enum Sharding {
     public struct Selection: Sendable {
@@ -9,19 +11,37 @@ public enum Sharding {
         /// The shard's fixtures as decoded to weigh them (with the overrides applied), handed to
         /// the batch runner so nothing is decoded twice.
         public var decoded: [Result<Fixture, FixtureError>]
-        /// Estimated frames of this shard and of the whole set.
-        public var frames: Double
-        public var totalFrames: Double
+        /// Frames of this shard and of the whole set: the real counts of the layouts.
+        public var frames: Int
+        public var totalFrames: Int
         public var totalFixtures: Int
     }
 
-    public static func select(_ refs: [FixtureRef], shard: Shard, overrides: FixtureOverrides, jobs: Int = BatchRunner.defaultJobs) -> Selection {
+    public static func select(_ refs: [FixtureRef], shard: Shard, overrides: FixtureOverrides, jobs: Int = BatchRunner.defaultJobs,
+                              timeout: Double = Watchdog.defaultSeconds) -> Selection {
         let decoded = overrides.decode(refs, jobs: jobs)
-        let frames = decoded.map { (try? $0.get().estimatedFrames) ?? 1 }
-        let plan = ShardPlan.assign(ids: refs.map(\.id), frames: frames, shards: shard.count)
+        let frames = frameCounts(decoded, jobs: jobs, timeout: timeout)
+        let plan = ShardPlan.assign(ids: refs.map(\.id), frames: frames.map(Double.init), shards: shard.count)
         let mine = refs.indices.filter { plan[$0] == shard.index - 1 }
-        return Selection(refs: mine.map { refs[$0] }, decoded: mine.map { decoded[$0] }, frames: mine.reduce(0) { $0 + max(frames[$1], 1) },
-                         totalFrames: frames.reduce(0) { $0 + max($1, 1) }, totalFixtures: refs.count)
+        return Selection(refs: mine.map { refs[$0] }, decoded: mine.map { decoded[$0] }, frames: mine.reduce(0) { $0 + frames[$1] },
+                         totalFrames: frames.reduce(0, +), totalFixtures: refs.count)
+    }
+
+    /// Each fixture's real frame count (0 for one that cannot be laid out), laid out on `jobs`
+    /// threads, one text engine each.
+    public static func frameCounts(_ decoded: [Result<Fixture, FixtureError>], jobs: Int, timeout: Double = Watchdog.defaultSeconds) -> [Int] {
+        guard let fonts = try? FontSystem.shared() else { return decoded.map { _ in 0 } }
+        let queue = WorkQueue<Int>(count: decoded.count, order: Array(decoded.indices))
+        WorkerThreads.run(threads: min(max(jobs, 1), max(decoded.count, 1))) {
+            let engine = try? TextEngine(fonts: fonts)
+            while let i = queue.take() {
+                guard let engine, let fixture = try? decoded[i].get() else { queue.store(i, 0); continue }
+                defer { engine.clearCache() }
+                let watched = WatchedMeasurer(base: engine, watchdog: Watchdog(seconds: timeout))
+                queue.store(i, (try? LayoutEngine.layout(fixture, measurer: watched).frameCount) ?? 0)
+            }
+        }
+        return queue.results()
     }
 }
 

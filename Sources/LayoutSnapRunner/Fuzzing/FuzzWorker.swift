@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
+import LayoutSnapReport
 
 /// What one hostile fixture did to the whole pipeline.
 public struct FuzzOutcome: Sendable, Equatable {
@@ -62,8 +63,7 @@ public final class FuzzWorker {
         do {
             decoded = .success(try FixtureDecoder.decode(bytes: fuzzCase.bytes, id: ref.id, file: file, directory: directories[fuzzCase.base]))
         } catch {
-            let clear = error.file == file && (error.path != nil || error.line != nil)
-            return FuzzOutcome(kind: clear ? .rejected : .unclear, message: error.description)
+            return Self.classify(error.diagnostic, file: file)
         }
         let result = BatchRunner.process(ref, decoded: decoded, engine: engine, handler: FuzzFrameHandler(), timeout: timeout)
         if let error = result.error {
@@ -76,15 +76,14 @@ public final class FuzzWorker {
         return FuzzOutcome(kind: .rendered, frames: result.frames.count)
     }
 
-    /// An error is clear when it starts with the file and then says where: a JSON path, or line
-    /// and column. The watchdog's stop names the file and what it was doing.
-    static func classify(_ error: String, file: String) -> FuzzOutcome {
-        guard error.hasPrefix(file + ":") else { return FuzzOutcome(kind: .unclear, message: error) }
-        let rest = error.dropFirst(file.count + 1)
-        if rest.hasPrefix(" stopped after") { return FuzzOutcome(kind: .stopped, message: error) }
-        // "file: $.path: ..." or "file:line:column: ...".
-        if rest.hasPrefix(" $") || rest.first?.isNumber == true { return FuzzOutcome(kind: .rejected, message: error) }
-        return FuzzOutcome(kind: .unclear, message: error)
+    /// An error is clear when it names the file and says where in it (a JSON path, or line and
+    /// column); the watchdog's stop names the file and what it was doing. Decided from the
+    /// diagnostic's fields, never from its text.
+    static func classify(_ error: Diagnostic, file: String, frames: Int = 0) -> FuzzOutcome {
+        guard error.file == file else { return FuzzOutcome(kind: .unclear, frames: frames, message: error.description) }
+        if error.category == .watchdog { return FuzzOutcome(kind: .stopped, frames: frames, message: error.description) }
+        if error.category == .fixture && error.isLocated { return FuzzOutcome(kind: .rejected, frames: frames, message: error.description) }
+        return FuzzOutcome(kind: .unclear, frames: frames, message: error.description)
     }
 }
 
@@ -109,7 +108,7 @@ struct FuzzFrameHandler: FrameHandler {
         return result
     }
 
-    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? {
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
         _ = LayoutJSON.encode(layout)
         return nil
     }

@@ -27,6 +27,7 @@ public enum GeneratedBatch {
     /// batch; nothing else in the folder is touched.
     public static func write(kinds: [FixtureKind], count: Int, seed: UInt64, to folder: String,
                              jobs: Int = BatchRunner.defaultJobs) throws(RunnerError) -> GenerationSummary {
+        try OutputPaths.folder(folder, option: "--out")
         let spread = FixtureGenerator.spread(count: count, over: kinds)
         for (kind, _) in spread {
             let dir = folder + "/" + kind.rawValue

@@ -11,30 +11,57 @@ public struct GoldenAcceptance {
         public var accepted: [String] = []
         public var layouts: [String] = []
         public var problems: [String] = []
+        /// The folder the frames went into.
+        public var goldens = ""
+
+        /// Problems are bad input (exit 2); the one function from a run to its exit code.
+        public var outcome: LayoutSnapReport.Outcome { problems.isEmpty ? .passed : .error }
     }
 
     public let resultsPath: String
-    public let goldens: String
+    /// The goldens folder to write; nil takes the one the verify run checked (results.json's
+    /// `goldens`), else `Goldens`.
+    public let goldensOption: String?
+    /// Accept even though `CI` is set.
+    public let allowCI: Bool
 
-    public init(resultsPath: String, goldens: String) {
-        self.resultsPath = resultsPath; self.goldens = goldens
+    public init(resultsPath: String, goldens: String? = nil, allowCI: Bool = false) {
+        self.resultsPath = resultsPath; self.goldensOption = goldens; self.allowCI = allowCI
     }
 
-    /// `ids` are fixture ids or globs; empty accepts every fixture in the results.
-    public func run(ids: [String]) throws(RunnerError) -> Outcome {
+    /// The verify run's results, read from `resultsPath`.
+    public func load() throws(RunnerError) -> RunResults {
         guard let data = FileManager.default.contents(atPath: resultsPath) else {
             throw RunnerError.usage("\(resultsPath): cannot be read (run layoutsnap verify first; it writes .layoutsnap/report/results.json)")
         }
-        let results: RunResults
         do {
-            results = try ResultsJSON.decode(data)
+            return try ResultsJSON.decode(data)
         } catch {
             throw RunnerError.usage("\(resultsPath): not a layoutsnap results file: \(error)")
         }
+    }
+
+    /// `ids` are fixture ids or globs; empty accepts every fixture in the results. Holds the
+    /// goldens folder's lock while it writes.
+    public func run(ids: [String]) throws(RunnerError) -> Outcome {
+        if let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty, !allowCI {
+            throw RunnerError.refusedUnderCI
+        }
+        let results = try load()
+        let goldens = goldensOption ?? results.goldens ?? "Goldens"
+        var outcome = try run(ids: ids, results: results, goldens: goldens)
+        outcome.goldens = goldens
+        return outcome
+    }
+
+    private func run(ids: [String], results: RunResults, goldens: String) throws(RunnerError) -> Outcome {
         for id in ids where !results.fixtures.contains(where: { FixtureDiscovery.matches(glob: id, $0.id) }) {
             throw RunnerError.usage("\(id): no fixture in \(resultsPath) matches it")
         }
         let report = (resultsPath as NSString).deletingLastPathComponent
+        // Held to the end: no other record, accept or prune writes these goldens meanwhile.
+        let lock = try GoldensLock.acquire(goldens: goldens)
+        defer { withExtendedLifetime(lock) {} }
         let manifestPath = goldens + "/manifest.json"
         let before = try? GoldenManifest.load(path: manifestPath)
         var manifest = before ?? GoldenManifest(environment: nil, frames: [:])

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapReport
 
 /// Goldens with no fixture, state or frame behind them (SPEC §2: `--check-orphans`,
 /// `record --prune`).
@@ -23,6 +24,15 @@ public enum OrphanCheck {
             }
         }
         return result
+    }
+
+    /// The run's findings: one per group (a removed state is one finding, not one per frame),
+    /// each failing the run.
+    public static func findings(_ orphans: [Orphan], goldens: String) -> [Finding] {
+        grouped(orphans).map { g in
+            let files = g.count == 1 || !g.group.hasSuffix("/") ? "" : " (\(g.count) files)"
+            return Finding(kind: .orphan, severity: .failure, message: "\(goldens)/\(g.group)\(files): \(g.reason)", subject: g.group)
+        }
     }
 
     /// Goldens under `goldens` that no run result accounts for.

@@ -1,28 +1,7 @@
 import Foundation
 import LayoutSnapCore
 import LayoutSnapRender
-
-/// What happened to one frame.
-public enum FrameStatus: String, Sendable, Hashable {
-    /// Verify: identical to the golden.
-    case passed
-    /// Verify: pixels differ, but within the fixture's tolerance (SPEC §7): a pass.
-    case similar
-    /// Verify: pixels differ from the golden (or its size does).
-    case failed
-    /// Verify: there is no golden for this frame.
-    case missing
-    /// Verify: the golden could not be used (unreadable, truncated, not a PNG).
-    case unreadable
-    /// Record: a golden was written (new or changed).
-    case recorded
-    /// Record: the golden already had these pixels; nothing was written.
-    case unchanged
-    /// Render: the frame was written to the output folder.
-    case rendered
-    /// The frame could not be written (disk full, permissions): an environment failure.
-    case error
-}
+import LayoutSnapReport
 
 /// What a perceptual diff found in a failing frame (SPEC §7).
 public struct FrameMetrics: Sendable, Hashable {
@@ -77,14 +56,14 @@ public struct FrameResult: Sendable, Hashable {
 public protocol FrameHandler: Sendable {
     func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError)
     func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult
-    /// After the last frame; may annotate the fixture's frame results. Returns a note for the
-    /// summary (for example "layout.json written"), or nil.
-    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String?
+    /// After the last frame; may annotate the fixture's frame results. Returns what it did
+    /// beyond the frames (record: the layout.json it staged), or nil.
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote?
 }
 
 public extension FrameHandler {
     func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) {}
-    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? { nil }
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? { nil }
 }
 
 /// Golden file names (SPEC §6).

@@ -2,17 +2,31 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
+import LayoutSnapReport
 
-/// Stages goldens that are missing or differ and leaves identical ones untouched (their bytes,
-/// mtime and git status stay as they are). A staged golden is a complete `.pending` file beside
-/// its place; `GoldenTransaction.commit` moves the staged goldens in once the batch is done, so a
-/// killed record never leaves a golden the manifest does not describe.
+/// Which goldens `record` rewrites (`--update`), as Playwright's `--update-snapshots` and
+/// swift-snapshot-testing's record modes.
+public enum RecordMode: String, Sendable, CaseIterable {
+    /// Frames that fail verification under the fixture's tolerance: missing, unreadable, or
+    /// different beyond it. A frame within the tolerance keeps its golden's bytes.
+    case changed
+    /// Only frames without a golden; a frame that differs is reported and left alone (exit 1).
+    case missing
+    /// Every frame whose pixels differ, even within the tolerance.
+    case all
+}
+
+/// Stages goldens that are missing or differ (as `mode` says) and leaves identical ones
+/// untouched (their bytes, mtime and git status stay as they are). A staged golden is a complete
+/// `.pending` file beside its place; `GoldenTransaction.commit` moves the staged goldens in once
+/// the batch is done, so a killed record never leaves a golden the manifest does not describe.
 public struct RecordHandler: FrameHandler {
     public let goldens: String
     public let manifest: GoldenManifest?
+    public let mode: RecordMode
 
-    public init(goldens: String, manifest: GoldenManifest?) {
-        self.goldens = goldens; self.manifest = manifest
+    public init(goldens: String, manifest: GoldenManifest?, mode: RecordMode = .changed) {
+        self.goldens = goldens; self.manifest = manifest; self.mode = mode
     }
 
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
@@ -28,24 +42,58 @@ public struct RecordHandler: FrameHandler {
         if !linkedOut, let data = FileManager.default.contents(atPath: path) {
             let fileHash = data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
             let entry = GoldenManifest.Entry(pixels: pixelHash, file: fileHash, width: pixels.width, height: pixels.height)
+            var golden: PixelImage?
+            let current: GoldenManifest.Entry
             if let vouched = manifest?.entry(key, fileHash: fileHash) {
-                // The manifest knows this file's pixels: no decode either way.
+                // The manifest knows this file's pixels: no decode to tell same from different.
                 if vouched == entry {
                     result.manifestEntry = entry
                     return result
                 }
-                replacing = .entry(vouched)
-            } else if let golden = try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels) {
+                current = vouched
+            } else if let decoded = try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels) {
                 // Not vouched for by the manifest: decode and compare before deciding to rewrite.
-                if golden.width == pixels.width, golden.height == pixels.height,
-                   golden.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 {
+                if decoded.width == pixels.width, decoded.height == pixels.height,
+                   decoded.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 {
                     result.manifestEntry = entry
                     return result
                 }
-                replacing = .entry(GoldenManifest.Entry(pixels: golden.hashHex, file: fileHash, width: golden.width, height: golden.height))
+                golden = decoded
+                current = GoldenManifest.Entry(pixels: decoded.hashHex, file: fileHash, width: decoded.width, height: decoded.height)
             } else {
-                replacing = .entry(GoldenManifest.Entry(pixels: GoldenTransaction.unreadablePixels, file: fileHash, width: 0, height: 0))
+                guard mode != .missing else {
+                    result.status = .unreadable
+                    result.detail = "unreadable golden \(key): not rewritten (--update missing writes only missing goldens)"
+                    return result
+                }
+                current = GoldenManifest.Entry(pixels: GoldenTransaction.unreadablePixels, file: fileHash, width: 0, height: 0)
             }
+            // The pixels differ. Whether the golden is rewritten is the mode's question.
+            switch mode {
+            case .all:
+                break
+            case .missing:
+                result.status = .failed
+                result.detail = "differs; not updated (--update missing)"
+                result.manifestEntry = current
+                return result
+            case .changed:
+                if let tolerance = fixture.tolerance, current.pixels != GoldenTransaction.unreadablePixels,
+                   let image = golden ?? (try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels)),
+                   image.width == pixels.width, image.height == pixels.height {
+                    let comparison = image.pixels.withUnsafeBufferPointer {
+                        FrameComparison.compare(expected: $0, actual: pixels.pixels, width: pixels.width, height: pixels.height, tolerance: tolerance)
+                    }
+                    if comparison.verdict != .different {
+                        // Within the tolerance: verify passes it as similar, so the golden keeps its bytes.
+                        result.status = .similar
+                        result.detail = comparison.message
+                        result.manifestEntry = current
+                        return result
+                    }
+                }
+            }
+            replacing = .entry(current)
             result.detail = "changed"
         } else {
             result.detail = linkedOut ? "replaces a link out of the goldens folder" : "new"
@@ -65,15 +113,12 @@ public struct RecordHandler: FrameHandler {
         return result
     }
 
-    /// The note of a fixture whose layout.json was staged (record commits it with the frames).
-    public static let layoutNote = "layout.json written"
-
-    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? {
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
         let path = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
         let bytes = LayoutJSON.encode(layout)
         if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == bytes { return nil }
         // Staged like the frames: it goes into place with them, or not at all.
         try GoldenTransaction.stage(bytes, goldenPath: path)
-        return Self.layoutNote
+        return .layoutStaged
     }
 }

@@ -22,7 +22,7 @@ public struct RenderHandler: FrameHandler {
         return result
     }
 
-    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? {
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
         try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/" + GoldenPaths.layoutKey(fixture: fixture.id))
         return nil
     }

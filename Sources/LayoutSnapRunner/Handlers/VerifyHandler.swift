@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
+import LayoutSnapReport
 
 /// Compares frames with goldens. Fast path: the pixel hash of the rendered frame equals the
 /// manifest's and the golden file's bytes still hash to the manifest's file hash, so no PNG is
@@ -62,31 +63,23 @@ public struct VerifyHandler: FrameHandler {
             result.actualPath = writePNG(pixels, to: "actual/" + key)
             return result
         }
-        let exact = golden.pixels.withUnsafeBufferPointer { ExactDiff.measure($0, pixels.pixels) }
-        if exact.changedPixels == 0 { return result }
-
-        let tolerance = fixture.tolerance
-        let options = DiffOptions(threshold: tolerance?.threshold ?? Tolerance().threshold,
-                                  includeAntialiasing: tolerance?.includeAntialiasing ?? false)
+        // The one comparison `layoutsnap diff` makes too: exact unless the fixture has a tolerance.
         var diffImage = [UInt32](repeating: 0, count: pixels.width * pixels.height)
-        let diff = golden.pixels.withUnsafeBufferPointer { expected in
+        let comparison = golden.pixels.withUnsafeBufferPointer { expected in
             diffImage.withUnsafeMutableBufferPointer { out in
-                PixelDiff.compare(expected, pixels.pixels, width: pixels.width, height: pixels.height, options: options, diffImage: out)
+                FrameComparison.compare(expected: expected, actual: pixels.pixels, width: pixels.width, height: pixels.height,
+                                        tolerance: fixture.tolerance, diffImage: out)
             }
         }
+        guard let diff = comparison.diff else { return result }
         // The largest channel difference is over every changed pixel, not only the ones the
         // perceptual diff counts: a frame can fail on changes too faint to count.
         result.metrics = FrameMetrics(differentPixels: diff.differentPixels, ratio: diff.ratio,
-                                      maxChannelDifference: exact.maxChannelDifference,
+                                      maxChannelDifference: comparison.exact.maxChannelDifference,
                                       regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
                                       width: pixels.width, height: pixels.height)
-        // Without a tolerance the comparison is exact: any changed pixel fails, and the
-        // perceptual figures only describe the change.
-        let verdict: DiffVerdict = tolerance.map {
-            PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio))
-        } ?? .different
-        result.status = verdict == .different ? .failed : .similar
-        result.detail = Self.describe(diff, exact: exact)
+        result.status = comparison.verdict == .different ? .failed : .similar
+        result.detail = comparison.message
         result.actualPath = writePNG(pixels, to: "actual/" + key)
         result.diffPath = diffImage.withUnsafeBufferPointer { buffer in
             writePNG(FramePixels(width: pixels.width, height: pixels.height, pixels: buffer), to: "diff/" + key)
@@ -94,21 +87,9 @@ public struct VerifyHandler: FrameHandler {
         return result
     }
 
-    /// `2210 pixels differ (0.41%), largest channel difference 255, 707 anti-aliased not counted`;
-    /// when changes fall under the perceptual threshold, how many pixels changed at all.
-    public static func describe(_ d: DiffResult, exact: ExactDiff.Figures) -> String {
-        let percent = d.ratio * 100
-        let ratio = percent >= 0.01 || d.differentPixels == 0 ? String(format: "%.2f%%", percent) : "<0.01%"
-        var s = "\(d.differentPixels) pixels differ (\(ratio)), largest channel difference \(exact.maxChannelDifference)"
-        if d.antialiasedPixels > 0 { s += ", \(d.antialiasedPixels) anti-aliased not counted" }
-        let uncounted = exact.changedPixels - d.differentPixels - d.antialiasedPixels
-        if uncounted > 0 { s += ", \(uncounted) changed below the threshold" }
-        return s
-    }
-
     /// For a fixture with any frame that is not a plain pass: its current layout.json (for
     /// `accept`), and which elements moved against the golden layout.json in each such frame.
-    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> String? {
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
         guard frames.contains(where: { $0.status != .passed }) else { return nil }
         try? AtomicFile.write(LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenPaths.layoutKey(fixture: fixture.id))
         let goldenPath = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
@@ -127,35 +108,5 @@ public struct VerifyHandler: FrameHandler {
         let path = reportDirectory + "/" + relative
         let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
         return (try? AtomicFile.write(png, to: path)) != nil ? path : nil
-    }
-}
-
-/// Exact comparison of premultiplied ARGB words.
-public enum ExactDiff {
-    public struct Figures: Sendable, Equatable {
-        /// Pixels whose words differ at all.
-        public var changedPixels: Int
-        /// The largest difference of one channel (A, R, G or B) among them.
-        public var maxChannelDifference: Int
-    }
-
-    public static func count(_ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>) -> Int {
-        measure(a, b).changedPixels
-    }
-
-    public static func measure(_ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>) -> Figures {
-        precondition(a.count == b.count)
-        if a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count * 4) == 0 { return Figures(changedPixels: 0, maxChannelDifference: 0) }
-        var n = 0
-        var largest: UInt32 = 0
-        for i in 0..<a.count where a[i] != b[i] {
-            n += 1
-            let x = a[i], y = b[i]
-            for shift: UInt32 in [0, 8, 16, 24] {
-                let p = (x >> shift) & 0xFF, q = (y >> shift) & 0xFF
-                largest = max(largest, p > q ? p - q : q - p)
-            }
-        }
-        return Figures(changedPixels: n, maxChannelDifference: Int(largest))
     }
 }

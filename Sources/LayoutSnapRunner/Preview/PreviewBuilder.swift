@@ -49,6 +49,7 @@ public struct PreviewBuilder: Sendable {
     }
 
     public func build() throws(RunnerError) -> Summary {
+        try OutputPaths.folder(output, option: "--out")
         let fonts: FontSystem
         let engine: TextEngine
         do {

@@ -1,0 +1,66 @@
+/// A problem found anywhere from decoding to golden I/O, as data: how bad it is, what it is
+/// about, where (file, line, column, JSON path) and what it says. Rendered as text in one place
+/// (`description`, and the command line's `error:` / `warning:` prefix), carried typed into
+/// results.json, and classified by its category, never by reading its message.
+public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable, Codable {
+        case error, warning, note
+    }
+
+    /// What kind of problem it is: what decides how a run (or the fuzz harness) treats it.
+    public enum Category: String, Sendable, Hashable, Codable {
+        /// The fixture cannot be used: invalid JSON, a wrong field, a limit passed, a layout rule
+        /// that cannot be met. Names the file and the JSON path (line and column when known).
+        case fixture
+        /// The fixture ran past `--timeout` and was stopped.
+        case watchdog
+        /// A golden cannot be used or written.
+        case golden
+        /// Drawing failed (Cairo, Pango, an image the fixture names).
+        case render
+        /// A file outside the goldens could not be read or written.
+        case io
+        /// Fonts, libraries or threads: nothing the fixture can change.
+        case environment
+    }
+
+    public var severity: Severity
+    public var category: Category
+    /// The file as the user named it (a fixture, a golden, an output).
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+    /// The JSON path inside the file (`$.steps[1].at`).
+    public var path: String?
+    public var message: String
+
+    public init(_ severity: Severity = .error, _ category: Category, file: String? = nil, line: Int? = nil, column: Int? = nil,
+                path: String? = nil, message: String) {
+        self.severity = severity; self.category = category
+        self.file = file; self.line = line; self.column = column; self.path = path; self.message = message
+    }
+
+    /// True when it says where: a JSON path, or a line and column, in a named file.
+    public var isLocated: Bool { file != nil && (path != nil || line != nil) }
+
+    /// `Fixtures/posts/x.json:4:12: $.steps[1].at: expected a number, found a string`: the
+    /// compiler-style prefix lets editors and CI annotations jump to the place.
+    public var description: String {
+        var s = ""
+        if let file {
+            s = file
+            if let line { s += ":\(line)" }
+            if let column { s += ":\(column)" }
+            s += ": "
+        }
+        if let path { s += "\(path): " }
+        return s + message
+    }
+}
+
+extension FixtureError {
+    /// The decoding error as a diagnostic of the fixture.
+    public var diagnostic: Diagnostic {
+        Diagnostic(.error, .fixture, file: file, line: line, column: column, path: path, message: message)
+    }
+}

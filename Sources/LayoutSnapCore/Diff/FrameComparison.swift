@@ -1,0 +1,85 @@
+import Foundation
+
+/// The one comparison of an expected and an actual image, shared by `verify`, `record --update
+/// changed` and `layoutsnap diff`, so that the same two images get the same verdict and the same
+/// words everywhere.
+///
+/// Exact by default: without a tolerance any changed pixel makes the pair different, and the
+/// perceptual figures only describe the change. With a tolerance (a fixture's `tolerance`, or
+/// any of diff's tolerance options) the perceptual diff decides: a pair whose counted pixels
+/// are within `maxDiffPixels` or `maxDiffRatio` (or whose changes all fall below `threshold`)
+/// is similar.
+public enum FrameComparison {
+    public struct Outcome: Sendable, Equatable {
+        public var verdict: DiffVerdict
+        /// Every changed word and the largest channel difference among them.
+        public var exact: ExactDiff.Figures
+        /// The perceptual diff (nil when identical).
+        public var diff: DiffResult?
+
+        /// `0 pixels differ (identical)`, or the figures of `describe`.
+        public var message: String {
+            guard let diff else { return "0 pixels differ (identical)" }
+            return FrameComparison.describe(diff, exact: exact)
+        }
+    }
+
+    /// Compares two images of the same size (premultiplied ARGB words, row by row). `diffImage`,
+    /// when given, receives the diff picture (only written when the images differ).
+    public static func compare(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int,
+                               tolerance: Tolerance?, diffImage: UnsafeMutableBufferPointer<UInt32>? = nil) -> Outcome {
+        let exact = ExactDiff.measure(expected, actual)
+        if exact.changedPixels == 0 { return Outcome(verdict: .identical, exact: exact, diff: nil) }
+        let options = DiffOptions(threshold: tolerance?.threshold ?? Tolerance().threshold,
+                                  includeAntialiasing: tolerance?.includeAntialiasing ?? false)
+        let diff = PixelDiff.compare(expected, actual, width: width, height: height, options: options, diffImage: diffImage)
+        let verdict: DiffVerdict = tolerance.map {
+            let v = PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio))
+            // Words differ, so never "identical", whatever the perceptual diff counted.
+            return v == .identical ? .similar : v
+        } ?? .different
+        return Outcome(verdict: verdict, exact: exact, diff: diff)
+    }
+
+    /// `2210 pixels differ (0.41%), largest channel difference 255, 707 anti-aliased not counted`;
+    /// when changes fall under the perceptual threshold, how many pixels changed at all.
+    public static func describe(_ d: DiffResult, exact: ExactDiff.Figures) -> String {
+        let percent = d.ratio * 100
+        let ratio = percent >= 0.01 || d.differentPixels == 0 ? String(format: "%.2f%%", percent) : "<0.01%"
+        var s = "\(d.differentPixels) pixels differ (\(ratio)), largest channel difference \(exact.maxChannelDifference)"
+        if d.antialiasedPixels > 0 { s += ", \(d.antialiasedPixels) anti-aliased not counted" }
+        let uncounted = exact.changedPixels - d.differentPixels - d.antialiasedPixels
+        if uncounted > 0 { s += ", \(uncounted) changed below the threshold" }
+        return s
+    }
+}
+
+/// Exact comparison of premultiplied ARGB words.
+public enum ExactDiff {
+    public struct Figures: Sendable, Equatable {
+        /// Pixels whose words differ at all.
+        public var changedPixels: Int
+        /// The largest difference of one channel (A, R, G or B) among them.
+        public var maxChannelDifference: Int
+    }
+
+    public static func count(_ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>) -> Int {
+        measure(a, b).changedPixels
+    }
+
+    public static func measure(_ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>) -> Figures {
+        precondition(a.count == b.count)
+        if a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count * 4) == 0 { return Figures(changedPixels: 0, maxChannelDifference: 0) }
+        var n = 0
+        var largest: UInt32 = 0
+        for i in 0..<a.count where a[i] != b[i] {
+            n += 1
+            let x = a[i], y = b[i]
+            for shift: UInt32 in [0, 8, 16, 24] {
+                let p = (x >> shift) & 0xFF, q = (y >> shift) & 0xFF
+                largest = max(largest, p > q ? p - q : q - p)
+            }
+        }
+        return Figures(changedPixels: n, maxChannelDifference: Int(largest))
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// What a batch command prints, drawn from the run's one value (`RunResults`): problems grouped
+/// per fixture and state, each with what to do next, the run's findings, and the summary line.
+/// The command line only prints these lines (stdout for results, stderr for diagnostics).
+public enum TerminalText {
+    public enum Line: Sendable, Equatable {
+        /// A result, on stdout.
+        case out(String)
+        /// `error: ...` on stderr.
+        case error(String)
+        /// `warning: ...` on stderr.
+        case warning(String)
+        /// Information on stderr (stdout stays the results): the shard plan.
+        case info(String)
+    }
+
+    /// Where the run's report went and how it was called, for the advice after a failure.
+    public struct Context: Sendable {
+        /// The report folder (verify), nil for runs without one.
+        public var report: String?
+        /// The defaults of `accept`: when the run's goldens or report differ, the advice says so.
+        public var defaultGoldens: String
+        public var defaultReport: String
+        public var quiet: Bool
+
+        public init(report: String? = nil, defaultGoldens: String = "Goldens", defaultReport: String = ".layoutsnap/report", quiet: Bool = false) {
+            self.report = report; self.defaultGoldens = defaultGoldens; self.defaultReport = defaultReport; self.quiet = quiet
+        }
+    }
+
+    /// The whole output of verify (and merge-reports): diagnostics, FAIL and MISSING lines, the
+    /// findings, the advice and the summary line.
+    public static func verify(_ results: RunResults, context: Context) -> [Line] {
+        var lines = diagnostics(results)
+        var failing: [String] = []
+        for fixture in results.fixtures {
+            var any = false
+            for state in fixture.states {
+                let failed = state.frames.filter { $0.status == .failed }
+                let missing = state.frames.filter { $0.status == .missing }
+                if !failed.isEmpty {
+                    any = true
+                    let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!
+                    let verb = failed.count == 1 ? "differs" : "differ"
+                    let most = failed.count == 1 ? "" : "most: frame \(worst.index), "
+                    lines.append(.out("FAIL \(fixture.id) \(state.name): \(ranges(failed.map(\.index))) \(verb) (\(most)\(worst.message ?? ""))"))
+                    if !worst.layoutChanges.isEmpty {
+                        let shown = worst.layoutChanges.prefix(4).joined(separator: ", ")
+                        let more = worst.layoutChanges.count > 4 ? " and \(worst.layoutChanges.count - 4) more" : ""
+                        lines.append(.out("  layout: \(shown)\(more) in \(state.name) frame \(worst.index)"))
+                    }
+                }
+                if !missing.isEmpty {
+                    any = true
+                    lines.append(.out("MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden"))
+                }
+            }
+            if any { failing.append(fixture.id) }
+        }
+        lines += findings(results)
+        if !context.quiet {
+            if !failing.isEmpty, let report = context.report {
+                lines.append(.out("Actual and diff images are in \(report)/ (open \(report)/index.html)."))
+                let ids = failing.count <= 3 ? " " + failing.joined(separator: " ") : ""
+                var options = ""
+                if report != context.defaultReport { options += " --from \(shellQuoted(report + "/results.json"))" }
+                if let goldens = results.goldens, goldens != context.defaultGoldens { options += " --goldens \(shellQuoted(goldens))" }
+                let record = results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
+                lines.append(.out("If the change is intended, accept it: layoutsnap accept\(ids)\(options) (or record again: layoutsnap record\(record))"))
+            }
+            if results.summary.failed + results.summary.missing + results.summary.errors > 0, let report = context.report {
+                lines.append(.out("Report: \(report)/index.html"))
+            }
+        }
+        lines.append(.out(summaryLine(results)))
+        return lines
+    }
+
+    /// The whole output of record.
+    public static func record(_ results: RunResults, pruned: [String], context: Context) -> [Line] {
+        var lines = diagnostics(results)
+        if !context.quiet {
+            for fixture in results.fixtures {
+                let frames = fixture.states.flatMap(\.frames)
+                let recorded = frames.filter { $0.status == .recorded }
+                if !recorded.isEmpty {
+                    let new = recorded.filter { $0.message == "new" }.count
+                    lines.append(.out("recorded \(fixture.id): \(new) new, \(recorded.count - new) changed frames"))
+                }
+            }
+            for key in pruned { lines.append(.out("pruned \(key)")) }
+        }
+        for fixture in results.fixtures {
+            for state in fixture.states {
+                let kept = state.frames.filter { $0.status == .failed }
+                if !kept.isEmpty {
+                    lines.append(.out("DIFFERS \(fixture.id) \(state.name): \(ranges(kept.map(\.index))) not updated (--update missing writes only missing goldens)"))
+                }
+            }
+        }
+        lines += findings(results)
+        lines.append(.out(summaryLine(results)))
+        return lines
+    }
+
+    /// The whole output of render.
+    public static func render(_ results: RunResults, output: String) -> [Line] {
+        diagnostics(results) + findings(results) + [.out(summaryLine(results, output: output))]
+    }
+
+    /// Fixtures that could not be used and frames whose golden or file could not be used.
+    public static func diagnostics(_ results: RunResults) -> [Line] {
+        var lines: [Line] = []
+        for fixture in results.fixtures {
+            if let error = fixture.error { lines.append(.error(error)) }
+            for state in fixture.states {
+                for frame in state.frames where frame.status.outcome == .error {
+                    lines.append(.error("\(fixture.file): \(state.name) frame \(frame.index): \(frame.message ?? frame.status.rawValue)"))
+                }
+            }
+        }
+        return lines
+    }
+
+    /// One line per finding: orphans on stdout (they are results), the others as warnings or
+    /// errors on stderr.
+    public static func findings(_ results: RunResults) -> [Line] {
+        var lines: [Line] = []
+        for finding in results.findings where finding.kind != .orphan {
+            switch finding.severity {
+            case .warning: lines.append(.warning(finding.message))
+            case .failure, .error: lines.append(.error(finding.message))
+            }
+        }
+        let orphans = results.findings.filter { $0.kind == .orphan }
+        for orphan in orphans { lines.append(.out("ORPHAN \(orphan.message)")) }
+        if !orphans.isEmpty {
+            lines.append(.out("Remove them with: layoutsnap record --prune" + (results.goldens.map { $0 == "Goldens" ? "" : " --goldens \(shellQuoted($0))" } ?? "")))
+        }
+        return lines
+    }
+
+    /// `710 passed, 0 failed` plus similar, missing, errors and failing findings when there are
+    /// any (`708 passed, 0 failed, 2 orphans`); record's and render's counts for those commands.
+    public static func summaryLine(_ results: RunResults, output: String? = nil) -> String {
+        let s = results.summary
+        var parts: [String]
+        switch results.command {
+        case "record":
+            parts = ["\(s.recorded) recorded", "\(s.unchanged) unchanged"]
+            if s.similar > 0 { parts.append("\(s.similar) kept within tolerance") }
+            if s.failed > 0 { parts.append("\(s.failed) not updated") }
+            if s.missing > 0 { parts.append("\(s.missing) missing") }
+        case "render":
+            parts = ["\(s.rendered) frames rendered" + (output.map { " to \($0)" } ?? "")]
+        default:
+            parts = ["\(s.passed) passed", "\(s.failed) failed"]
+            if s.similar > 0 { parts.append("\(s.similar) similar") }
+            if s.missing > 0 { parts.append("\(s.missing) missing") }
+        }
+        if s.errors > 0 { parts.append(count(s.errors, "error")) }
+        if s.orphans > 0 { parts.append(count(s.orphans, "orphan")) }
+        for kind in Finding.Kind.allCases where kind != .orphan {
+            let n = results.findings.filter { $0.kind == kind && $0.severity != .warning }.count
+            guard n > 0 else { continue }
+            switch kind {
+            case .environment: parts.append("environment differs")
+            case .missingShard: parts.append(n == 1 ? "1 shard missing" : "\(n) shards missing")
+            case .mixedShards: parts.append("shards of different splits")
+            case .versionMismatch: parts.append("shards of different versions")
+            case .emptySelection: parts.append("no fixtures matched")
+            case .missingImage: parts.append(count(n, "missing image"))
+            case .orphan: break
+            }
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `1 error`, `3 errors`.
+    public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
+
+    /// `frames 1-18`, `frame 3`, `frames 0, 2-4`.
+    public static func ranges(_ indices: [Int]) -> String {
+        let sorted = indices.sorted()
+        var parts: [String] = []
+        var i = 0
+        while i < sorted.count {
+            var j = i
+            while j + 1 < sorted.count && sorted[j + 1] == sorted[j] + 1 { j += 1 }
+            parts.append(i == j ? "\(sorted[i])" : "\(sorted[i])-\(sorted[j])")
+            i = j + 1
+        }
+        return (sorted.count == 1 ? "frame " : "frames ") + parts.joined(separator: ", ")
+    }
+
+    /// A path as a shell word: as it is when it has only safe characters, else in single quotes.
+    public static func shellQuoted(_ s: String) -> String {
+        let safe = s.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789-_./@%+=:,".unicodeScalars.contains($0) }
+        return safe && !s.isEmpty ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

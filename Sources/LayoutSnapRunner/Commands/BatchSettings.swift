@@ -1,0 +1,80 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapReport
+
+/// What every batch command (verify, record, render) is asked to cover and how: the library
+/// side of the command line's shared options.
+public struct BatchSettings: Sendable {
+    /// Fixture files or folders; empty means `defaultRoot`.
+    public var paths: [String]
+    public var defaultRoot = "Fixtures"
+    public var goldens: String
+    public var filter: String?
+    public var jobs: Int
+    public var timeout: Double
+    public var shard: Shard?
+    public var overrides: FixtureOverrides
+
+    public init(paths: [String] = [], goldens: String = "Goldens", filter: String? = nil, jobs: Int = BatchRunner.defaultJobs,
+                timeout: Double = Watchdog.defaultSeconds, shard: Shard? = nil, overrides: FixtureOverrides = FixtureOverrides()) {
+        self.paths = paths; self.goldens = goldens; self.filter = filter; self.jobs = jobs
+        self.timeout = timeout; self.shard = shard; self.overrides = overrides
+    }
+
+    /// The run covers every fixture of its fixtures root(s): no filter, no shard, and every PATH
+    /// is a root folder itself (the default `Fixtures/`, or a folder outside it). Only then can a
+    /// golden of an unknown fixture be judged an orphan.
+    public var coversWholeSet: Bool {
+        filter == nil && shard == nil && paths.allSatisfy { FixtureDiscovery.isRoot($0, defaultRoot: defaultRoot) }
+    }
+
+    /// The folder fixture ids are relative to, as the user named it (for results.json).
+    public var fixturesRoot: String {
+        guard let first = paths.first else { return defaultRoot }
+        return FixtureDiscovery.root(of: first, defaultRoot: defaultRoot)
+    }
+
+    /// The fixtures a run takes.
+    public struct Selection: Sendable {
+        public var refs: [FixtureRef]
+        /// Already decoded (a shard's selection), or nil.
+        public var decoded: [Result<Fixture, FixtureError>]?
+        /// Set when nothing was selected at all: the run's exit is 2.
+        public var empty: Finding?
+        /// `shard 2/4: 12 of 48 fixtures, 180 of 710 frames`, for stderr.
+        public var shardNote: String?
+    }
+
+    /// The fixtures under the paths that match the filter, and of those this shard's part.
+    public func select() throws(RunnerError) -> Selection {
+        let all = try FixtureDiscovery.discover(paths: paths, defaultRoot: defaultRoot)
+        let refs = filter.map { glob in all.filter { FixtureDiscovery.matches(glob: glob, $0.id) } } ?? all
+        if refs.isEmpty {
+            let place = paths.isEmpty ? defaultRoot + "/" : paths.joined(separator: ", ")
+            let message: String
+            if let filter, !all.isEmpty {
+                let example = all[0].id
+                let hint = filter.contains("*") || filter.contains("?") ? "" : " (a glob without * matches one id exactly: \(filter)/* matches a folder)"
+                message = "no fixtures matched --filter '\(filter)': none of the \(all.count) fixture ids under \(place) matches (ids look like \(example))\(hint)"
+            } else {
+                message = "no fixtures matched: there is no .json fixture under \(place)"
+            }
+            return Selection(refs: [], decoded: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message), shardNote: nil)
+        }
+        guard let shard else { return Selection(refs: refs, decoded: nil, empty: nil, shardNote: nil) }
+        let selection = Sharding.select(refs, shard: shard, overrides: overrides, jobs: jobs, timeout: timeout)
+        let note = "shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, \(selection.frames) of \(selection.totalFrames) frames"
+        return Selection(refs: selection.refs, decoded: selection.decoded, empty: nil, shardNote: note)
+    }
+
+    /// Runs the selected fixtures through `handler`.
+    public func run(_ selection: Selection, handler: some FrameHandler, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
+        try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout)
+            .run(selection.refs, decoded: selection.decoded, handler: handler, progress: progress)
+    }
+}
+
+/// Seconds since `start`, for a run's duration.
+func secondsSince(_ start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+}

@@ -1,0 +1,90 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapReport
+
+/// `layoutsnap verify`: every selected fixture rendered and compared with its goldens, the run's
+/// policy applied (orphans, environment drift, an empty selection), and the report written. The
+/// run's one value (`RunResults`) is returned; its exit code is `results.exitCode`.
+public struct VerifyRun: Sendable {
+    public var settings: BatchSettings
+    public var report: String
+    public var junit: String?
+    public var json: String?
+    /// Goldens whose fixture, state or frame no longer exists fail the run.
+    public var checkOrphans: Bool
+    /// A different rendering environment fails the run (else it is a warning).
+    public var strictEnv: Bool
+    public var version: String
+
+    /// Where the report goes unless `--report` says otherwise (and where accept looks).
+    public static let defaultReport = ".layoutsnap/report"
+
+    public init(settings: BatchSettings, report: String = VerifyRun.defaultReport, junit: String? = nil, json: String? = nil,
+                checkOrphans: Bool = false, strictEnv: Bool = false, version: String) {
+        self.settings = settings; self.report = report; self.junit = junit; self.json = json
+        self.checkOrphans = checkOrphans; self.strictEnv = strictEnv; self.version = version
+    }
+
+    /// `note` receives lines for stderr while the run goes (the shard plan, an unreadable manifest).
+    public func run(note: (TerminalText.Line) -> Void = { _ in },
+                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> RunResults {
+        let started = DispatchTime.now()
+        // Every place this run writes is checked before any work.
+        try OutputPaths.reportOutsideGoldens(report: report, goldens: settings.goldens)
+        try OutputPaths.folder(report, option: "--report")
+        if let junit { try OutputPaths.file(junit, option: "--junit") }
+        if let json { try OutputPaths.file(json, option: "--json") }
+
+        let selection = try settings.select()
+        if let shardNote = selection.shardNote { note(.info(shardNote)) }
+        var manifest: GoldenManifest?
+        do {
+            manifest = try GoldenManifest.load(path: settings.goldens + "/manifest.json")
+        } catch {
+            note(.warning("\(error); every golden will be decoded and compared"))
+        }
+        let builder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
+        builder.clearPrevious()
+        let handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
+        let fixtures = try settings.run(selection, handler: handler, progress: progress)
+
+        var findings: [Finding] = selection.empty.map { [$0] } ?? []
+        var differences: [String] = []
+        if let recorded = manifest?.environment, let current = try? RenderEnvironment.current() {
+            differences = current.differences(from: recorded)
+        }
+        if let finding = Self.environmentFinding(differences, strict: strictEnv) { findings.append(finding) }
+        if checkOrphans {
+            let orphans = OrphanCheck.find(goldens: settings.goldens, results: fixtures, wholeSet: settings.coversWholeSet)
+            findings += OrphanCheck.findings(orphans, goldens: settings.goldens)
+        }
+
+        var results = builder.results(fixtures, command: "verify", findings: findings, environmentDifferences: differences,
+                                      durationSeconds: secondsSince(started), version: version, fixturesRoot: settings.fixturesRoot)
+        results.shard = settings.shard?.description
+        try builder.write(results)
+        try ResultFiles(junit: junit, json: json).write(results)
+        return results
+    }
+
+    /// The environment policy: drift is a warning, or with `--strict-env` a failure.
+    public static func environmentFinding(_ differences: [String], strict: Bool) -> Finding? {
+        guard !differences.isEmpty else { return nil }
+        let message = "environment differs from the one that recorded the goldens: \(differences.joined(separator: "; "))"
+        return strict ? Finding(kind: .environment, severity: .failure, message: message + " (--strict-env)")
+                      : Finding(kind: .environment, severity: .warning, message: message)
+    }
+}
+
+/// `--junit` and `--json`: the extra copies of a run's results.
+public struct ResultFiles: Sendable {
+    public var junit: String?
+    public var json: String?
+
+    public init(junit: String? = nil, json: String? = nil) { self.junit = junit; self.json = json }
+
+    public func write(_ results: RunResults) throws(RunnerError) {
+        if let junit { try AtomicFile.write(Array(JUnitWriter.xml(results).utf8), to: junit) }
+        if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(results)), to: json) }
+    }
+}

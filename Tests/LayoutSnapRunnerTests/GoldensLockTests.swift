@@ -1,0 +1,43 @@
+import Foundation
+@testable import LayoutSnapRunner
+import XCTest
+
+final class GoldensLockTests: XCTestCase {
+    func testASecondWriterIsRefusedNamingTheHolder() throws {
+        let goldens = try Support.tempFolder("lock")
+        defer { try? FileManager.default.removeItem(atPath: goldens) }
+        let first = try GoldensLock.acquire(goldens: goldens)
+        XCTAssertThrowsError(try GoldensLock.acquire(goldens: goldens)) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.contains("is locked by process \(getpid())"), message)
+            XCTAssertTrue(message.contains(GoldensLock.fileName), message)
+        }
+        withExtendedLifetime(first) {}
+    }
+
+    func testReleasedLockIsTakenAgainAndLeavesNoFile() throws {
+        let goldens = try Support.tempFolder("lock")
+        defer { try? FileManager.default.removeItem(atPath: goldens) }
+        do { _ = try GoldensLock.acquire(goldens: goldens) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: goldens + "/" + GoldensLock.fileName), "the lock file goes with the lock")
+        let again = try GoldensLock.acquire(goldens: goldens)
+        withExtendedLifetime(again) {}
+    }
+
+    /// A dead holder leaves its lock file and pid, but not its flock: the lock is taken over.
+    func testALockLeftByADeadProcessIsTakenOver() throws {
+        let goldens = try Support.tempFolder("lock")
+        defer { try? FileManager.default.removeItem(atPath: goldens) }
+        try "999999\n".write(toFile: goldens + "/" + GoldensLock.fileName, atomically: true, encoding: .utf8)
+        let lock = try GoldensLock.acquire(goldens: goldens)
+        let holder = try String(contentsOfFile: lock.path, encoding: .utf8)
+        XCTAssertEqual(holder, "\(getpid())\n")
+    }
+
+    func testAGoldensPathThatIsAFileIsAnError() throws {
+        let folder = try Support.tempFolder("lock")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Support.write("not a folder", to: folder + "/G")
+        XCTAssertThrowsError(try GoldensLock.acquire(goldens: folder + "/G"))
+    }
+}
