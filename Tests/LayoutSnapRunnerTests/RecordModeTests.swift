@@ -117,3 +117,29 @@ final class RecordModeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: goldens + "/manifest.json"))
     }
 }
+
+/// `accept` through the library: it takes the goldens folder the verify run checked.
+final class AcceptTests: XCTestCase {
+    func testAcceptWritesIntoTheGoldensTheRunChecked() throws {
+        let folder = try Support.tempFolder("accept")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fixtures = folder + "/F", goldens = folder + "/G", report = folder + "/R"
+        try Support.write(Support.postFixture(), to: fixtures + "/card.json")
+        let settings = BatchSettings(paths: [fixtures], goldens: goldens, jobs: 1)
+        _ = try RecordRun(settings: settings, allowCI: true, version: "t").run()
+        try Support.write(Support.postFixture().replacingOccurrences(of: "\"Title\"", with: "\"Changed\""), to: fixtures + "/card.json")
+        let failing = try VerifyRun(settings: settings, report: report, version: "t").run()
+        XCTAssertEqual(failing.exitCode, 1)
+        XCTAssertEqual(failing.goldens, goldens)
+
+        let outcome = try GoldenAcceptance(resultsPath: report + "/results.json", allowCI: true).run(ids: [])
+        XCTAssertEqual(outcome.goldens, goldens)
+        XCTAssertEqual(outcome.outcome, .passed)
+        XCTAssertEqual(outcome.accepted.count, failing.summary.failed)
+        XCTAssertEqual(try VerifyRun(settings: settings, report: report, version: "t").run().exitCode, 0)
+        // While another writer holds the folder, accept stops.
+        let lock = try GoldensLock.acquire(goldens: goldens)
+        XCTAssertThrowsError(try GoldenAcceptance(resultsPath: report + "/results.json", allowCI: true).run(ids: []))
+        withExtendedLifetime(lock) {}
+    }
+}
