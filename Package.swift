@@ -49,3 +49,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (`.ci/libfuzzer`), only when asked for: they have no `main` of their own
+// (libFuzzer's is linked in by `-sanitize=fuzzer`), so an ordinary build could not link them.
+if Context.environment["LAYOUTSNAP_FUZZ_TARGETS"] == "1" {
+    package.targets += [
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "FuzzJSONParser", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzJSONParser"),
+        .executableTarget(name: "FuzzFixtureDecoder", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzFixtureDecoder"),
+        .executableTarget(name: "FuzzPNGDecoder", dependencies: ["FuzzSupport", "LayoutSnapImaging"], path: "Fuzz/FuzzPNGDecoder"),
+        .executableTarget(name: "FuzzAPNGReader", dependencies: ["FuzzSupport", "LayoutSnapImaging"], path: "Fuzz/FuzzAPNGReader"),
+    ]
+}

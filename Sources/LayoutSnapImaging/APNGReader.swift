@@ -23,7 +23,9 @@ public struct APNGReader {
     /// Every frame composited onto the canvas, in order (premultiplied ARGB32, like PNGDecoder's).
     public let images: [PixelImage]
 
-    public init(_ bytes: [UInt8]) throws(PNGError) {
+    /// `maxPixels` bounds the canvas and, over all frames, the composited images: a header that
+    /// claims more is refused before anything is allocated.
+    public init(_ bytes: [UInt8], maxPixels: Int = PNGDecoder.defaultMaxPixels) throws(PNGError) {
         guard bytes.count >= 8, Array(bytes[0..<8]) == PNG.signature else { throw PNGError.notPNG("no PNG signature") }
         // The decoder's chunk reader: lengths, truncation and CRCs are checked in one place.
         var chunks: [(type: UInt32, data: ArraySlice<UInt8>)] = []
@@ -45,6 +47,9 @@ public struct APNGReader {
         guard chunks.last?.type == PNG.IEND else { throw PNGError.missingChunk("IEND") }
         let header = Array(ihdr.data)
         width = Int(Self.be32(header, 0)); height = Int(Self.be32(header, 4))
+        guard width > 0, height > 0, width <= maxPixels / height else {
+            throw PNGError.tooLarge(width: width, height: height, limit: maxPixels)
+        }
         guard let actlIndex = chunks.firstIndex(where: { $0.type == PNG.acTL }) else { throw PNGError.missingChunk("acTL") }
         guard let firstIDAT = chunks.firstIndex(where: { $0.type == PNG.IDAT }), actlIndex < firstIDAT else {
             throw PNGError.corrupt("acTL must come before the image data")
@@ -52,6 +57,10 @@ public struct APNGReader {
         let actl = Array(chunks[actlIndex].data)
         guard actl.count == 8 else { throw PNGError.corrupt("acTL is \(actl.count) bytes, not 8") }
         frameCount = Int(Self.be32(actl, 0)); loops = Int(Self.be32(actl, 4))
+        // Every frame is composited onto a canvas of its own: bound them all together.
+        guard frameCount <= maxPixels / (width * height) else {
+            throw PNGError.corrupt("\(frameCount) frames of \(width) x \(height) pixels are more than the limit of \(maxPixels) pixels")
+        }
 
         var parsed: [Frame] = []
         var composited: [PixelImage] = []

@@ -32,6 +32,14 @@ public enum OutputPaths {
         }
     }
 
+    /// A folder that may be absent (goldens not recorded yet) but must not be a file.
+    public static func existingFolder(_ path: String, option: String) throws(RunnerError) {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue {
+            throw RunnerError.usage("\(option) \(path): a file is there, and a folder is needed")
+        }
+    }
+
     /// A file the run writes (`--junit`, `--json`): its folder is created when missing.
     public static func file(_ path: String, option: String) throws(RunnerError) {
         guard !path.isEmpty else { throw RunnerError.usage("\(option) needs a file name") }

@@ -39,10 +39,7 @@ public struct RecordRun: Sendable {
             let flags = [o.device.map { _ in "--device" }, o.scale.map { _ in "--scale" }, o.fps.map { _ in "--fps" }].compactMap { $0 }
             throw RunnerError.usage("\(flags.joined(separator: ", ")) render frames unlike the fixtures' own: recording them into \(settings.goldens)/ would replace the fixtures' goldens. Record them into another folder (--goldens DIR), or drop \(flags.joined(separator: ", "))")
         }
-        var goldensFile: ObjCBool = false
-        if FileManager.default.fileExists(atPath: settings.goldens, isDirectory: &goldensFile), !goldensFile.boolValue {
-            throw RunnerError.usage("--goldens \(settings.goldens): a file is there, and a folder is needed")
-        }
+        try OutputPaths.existingFolder(settings.goldens, option: "--goldens")
 
         let selection = try settings.select()
         if let shardNote = selection.shardNote { note(.info(shardNote)) }

@@ -30,6 +30,7 @@ public struct VerifyRun: Sendable {
                     progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> RunResults {
         let started = DispatchTime.now()
         // Every place this run writes is checked before any work.
+        try OutputPaths.existingFolder(settings.goldens, option: "--goldens")
         try OutputPaths.reportOutsideGoldens(report: report, goldens: settings.goldens)
         try OutputPaths.folder(report, option: "--report")
         if let junit { try OutputPaths.file(junit, option: "--junit") }

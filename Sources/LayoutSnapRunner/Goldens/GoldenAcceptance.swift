@@ -49,6 +49,7 @@ public struct GoldenAcceptance {
         }
         let results = try load()
         let goldens = goldensOption ?? results.goldens ?? "Goldens"
+        try OutputPaths.existingFolder(goldens, option: "--goldens")
         var outcome = try run(ids: ids, results: results, goldens: goldens)
         outcome.goldens = goldens
         return outcome
@@ -68,6 +69,17 @@ public struct GoldenAcceptance {
         var outcome = Outcome()
         var staged: [String: GoldenManifest.Previous] = [:]
         GoldenTransaction.removeStale(goldens: goldens)
+        // A write that fails (a full disk) takes back what was staged: nothing is left behind.
+        var pending: [String] = []
+        func stageOrUndo(_ bytes: [UInt8], key: String) throws(RunnerError) {
+            do {
+                try GoldenTransaction.stage(bytes, goldenPath: goldens + "/" + key)
+                pending.append(key)
+            } catch {
+                for key in pending { unlink(GoldenTransaction.pendingPath(goldens + "/" + key)) }
+                throw error
+            }
+        }
 
         for fixture in results.fixtures where ids.isEmpty || ids.contains(where: { FixtureDiscovery.matches(glob: $0, fixture.id) }) {
             var acceptedAny = false
@@ -89,7 +101,7 @@ public struct GoldenAcceptance {
                         continue
                     }
                     staged[frame.golden] = GoldenTransaction.describe(goldens + "/" + frame.golden, key: frame.golden, manifest: before)
-                    try GoldenTransaction.stage(bytes, goldenPath: goldens + "/" + frame.golden)
+                    try stageOrUndo(bytes, key: frame.golden)
                     manifest.previous.removeValue(forKey: frame.golden)
                     manifest.frames[frame.golden] = GoldenManifest.Entry(
                         pixels: image.hashHex, file: bytes.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) },
@@ -100,7 +112,7 @@ public struct GoldenAcceptance {
             }
             let layoutKey = "\(fixture.id)/layout.json"
             if acceptedAny, let layout = FileManager.default.contents(atPath: report + "/actual/" + layoutKey) {
-                try GoldenTransaction.stage([UInt8](layout), goldenPath: goldens + "/" + layoutKey)
+                try stageOrUndo([UInt8](layout), key: layoutKey)
                 outcome.layouts.append(layoutKey)
             }
         }
