@@ -39,12 +39,20 @@ public final class TextEngine: TextMeasuring {
     public init(fonts: FontSystem) throws(RenderError) {
         guard let map = pango_cairo_font_map_new() else { throw RenderError.pango("pango_cairo_font_map_new failed") }
         pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map), fonts.config)
-        // pangocairo assumes 96 dpi; at 72, one Pango point is one canvas point.
-        pango_cairo_font_map_set_resolution(layoutsnap_as_cairo_font_map(map), 72)
         guard let context = pango_font_map_create_context(map) else {
             layoutsnap_g_object_unref(UnsafeMutableRawPointer(map))
             throw RenderError.pango("pango_font_map_create_context failed")
         }
+        // pangocairo assumes 96 dpi; at 72, one Pango point is one canvas point. Set on the
+        // context, not on the font map, on purpose: the font map stays at 96 so that the fonts
+        // Pango loads for its own font-metrics sample layouts (contexts it makes from the font
+        // map) are never the fonts our layouts use (the resolution is part of every font's
+        // pattern). Pango 1.50 works out a font's approximate character width by laying out a
+        // sample text, and a font first met inside such a sample layout keeps a width of 0 for
+        // that language for good; line breaking uses that width (its safety margin), so a text
+        // broke differently depending on what this engine laid out earlier.
+        // Sizes are always absolute, so neither resolution changes any size.
+        pango_cairo_context_set_resolution(context, 72)
         pango_context_set_language(context, pango_language_from_string("en"))
         // Layouts are measured once and drawn at any device scale: no rounding to whole units.
         pango_context_set_round_glyph_positions(context, 0)
