@@ -1,5 +1,6 @@
 import CCairo
 import CPangoCairo
+import Foundation
 import LayoutSnapCore
 
 /// Pango text layout for one thread: its own font map and context over the shared private
@@ -144,7 +145,18 @@ public final class TextEngine: TextMeasuring {
         return built
     }
 
+    /// Held while any engine builds a layout. pangocairo 1.50 computes a font's metrics (the first
+    /// time a layout needs them, for each language) under one process-wide, unsynchronised
+    /// "already computing" flag, and skips the approximate character width when it finds the flag
+    /// set: while one thread worked out a font's metrics, a font first met on another thread kept
+    /// a width of 0 for good, and its lines broke differently (timing decided the pixels). Building
+    /// is the only place new metrics are worked out: it measures every line, so every run's font
+    /// and language; drawing, carets and spans then only read them.
+    private static let metricsLock = NSLock()
+
     private func build(_ text: StyledText) throws(RenderError) -> CachedLayout {
+        Self.metricsLock.lock()
+        defer { Self.metricsLock.unlock() }
         guard let layout = pango_layout_new(context) else { throw RenderError.pango("pango_layout_new failed") }
         layoutsCreated += 1
 

@@ -1,10 +1,11 @@
+import CPangoCairo
 import Foundation
 import LayoutSnapCore
-import LayoutSnapRender
+@testable import LayoutSnapRender
 import XCTest
 
-/// A text engine must lay out a text the same whatever it laid out before (Pango's per-font
-/// metrics cache, see TextEngine.init).
+/// A text engine must lay out a text the same whatever it laid out before and whatever other
+/// engines do at the same time (Pango's per-font metrics cache, see TextEngine.init).
 final class TextEngineHistoryTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -31,5 +32,53 @@ final class TextEngineHistoryTests: XCTestCase {
         let engine = try TextEngine(fonts: fonts)
         _ = try Self.hashes(before, engine)
         XCTAssertEqual(try Self.hashes(after, engine), alone)
+    }
+
+    /// Runs whose font Pango believes has no character width (approximate_char_width 0), in every
+    /// layout of `texts`.
+    static func runsWithoutCharWidth(_ engine: TextEngine, _ texts: [StyledText]) throws -> Int {
+        var count = 0
+        for text in texts {
+            let layout = try engine.layout(for: text).layout
+            let iter = pango_layout_get_iter(layout)
+            repeat {
+                guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item else { continue }
+                let metrics = pango_font_get_metrics(item.pointee.analysis.font, item.pointee.analysis.language)
+                if pango_font_metrics_get_approximate_char_width(metrics) == 0 { count += 1 }
+                pango_font_metrics_unref(metrics)
+            } while pango_layout_iter_next_run(iter) != 0
+            pango_layout_iter_free(iter)
+        }
+        return count
+    }
+
+    /// Pango 1.50 skips a font's character width when another font's metrics are being worked out
+    /// at that moment, in any thread, and keeps the result. With two engines laying out at once,
+    /// about a third of the fonts used to end up without one.
+    func testEveryFontHasACharWidthWhenEnginesRunOnSeveralThreads() throws {
+        let fonts = try FontSystem.shared()
+        let samples = ["hello world", "نص عربي طويل", "日本語のテキスト", "한국어 텍스트", "emoji 😀 🎉 **bold** *italic*", "mixed نص 日本 text"]
+        final class Box: @unchecked Sendable { var missing: [Int] = [0, 0, 0, 0]; var errors: [String] = [] }
+        let box = Box(), lock = NSLock(), group = DispatchGroup()
+        for thread in 0..<4 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                do {
+                    let engine = try TextEngine(fonts: fonts)
+                    // A new size is a new set of fonts, each with metrics still to work out.
+                    let texts = (0..<30).flatMap { step in
+                        samples.map { StyledText(markup: $0, font: FontSpec(size: 8 + Double(step) * 0.5 + Double(thread) * 0.01), width: 40) }
+                    }
+                    let missing = try Self.runsWithoutCharWidth(engine, texts)
+                    lock.lock(); box.missing[thread] = missing; lock.unlock()
+                } catch {
+                    lock.lock(); box.errors.append("\(error)"); lock.unlock()
+                }
+            }.start()
+        }
+        group.wait()
+        XCTAssertEqual(box.errors, [])
+        XCTAssertEqual(box.missing, [0, 0, 0, 0])
     }
 }
