@@ -7,16 +7,43 @@ import Foundation
 /// report folder, at the relative paths named by `FrameEntry.expected`,
 /// `.actual` and `.diff`.
 public enum HTMLReport {
-    /// Writes `folder/index.html` (and nothing else), creating `folder` and
-    /// its parents if needed. Replaces an existing index.html atomically.
+    /// Writes `folder/index.html` (and nothing else), creating `folder` and its parents if
+    /// needed. The page is written in pieces, the embedded results fixture by fixture, so a run
+    /// of any size is never held as one string; it replaces an existing index.html atomically.
     public static func write(_ results: RunResults, to folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let data = Data(html(results).utf8)
-        try data.write(to: folder.appendingPathComponent("index.html"), options: .atomic)
+        let target = folder.appendingPathComponent("index.html")
+        let temp = folder.appendingPathComponent(".index.html.\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temp.path])
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: temp)
+            var buffer = Data()
+            try page(results) { piece in
+                buffer.append(piece)
+                if buffer.count >= 1 << 20 { try handle.write(contentsOf: buffer); buffer.removeAll(keepingCapacity: true) }
+            }
+            try handle.write(contentsOf: buffer)
+            try handle.close()
+            guard rename(temp.path, target.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temp)
+            throw error
+        }
     }
 
-    /// The complete page.
+    /// The complete page, as one string (tests and small runs).
     public static func html(_ results: RunResults) -> String {
+        var data = Data()
+        page(results) { data.append($0) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The page in pieces, in order.
+    static func page(_ results: RunResults, _ emit: (Data) throws -> Void) rethrows {
         let s = results.summary
         // The badge is the run's outcome, the same value the exit code comes from.
         let verdict = s.outcome == .passed ? "passed" : "FAILED"
@@ -31,7 +58,6 @@ public enum HTMLReport {
         let title = "\(results.tool) \(results.command) \(verdict): " + titleParts.joined(separator: ", ")
 
         var out = ""
-        out.reserveCapacity(results.fixtures.count * 2_000 + 60_000)
         out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<meta name=\"generator\" content=\"\(escape("\(results.tool) \(results.version)"))\">\n"
@@ -42,9 +68,9 @@ public enum HTMLReport {
         out += "</p><p>This report needs JavaScript to show fixtures and images. The full results are embedded in this file as JSON.</p></div></noscript>\n"
         out += "<div id=\"app\"></div>\n"
         out += "<script type=\"application/json\" id=\"layoutsnap-results\">"
-        out += embeddedJSON(results)
-        out += "</script>\n<script>\n\(HTMLAssets.js)</script>\n</body>\n</html>\n"
-        return out
+        try emit(Data(out.utf8))
+        try ResultsJSON.write(results, pretty: false) { try emit(scriptSafe($0)) }
+        try emit(Data("</script>\n<script>\n\(HTMLAssets.js)</script>\n</body>\n</html>\n".utf8))
     }
 
     /// Compact, sorted-keys JSON that is safe inside a `<script>` element:
@@ -53,13 +79,26 @@ public enum HTMLReport {
     /// `<!--` can appear in the element's text. JSON.parse (and
     /// `ResultsJSON.decode`) read it back unchanged.
     static func embeddedJSON(_ results: RunResults) -> String {
-        scriptSafe(String(decoding: ResultsJSON.encode(results, pretty: false), as: UTF8.self))
+        var data = Data()
+        ResultsJSON.write(results, pretty: false) { data.append(scriptSafe($0)) }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// JSON made safe inside `<script type="application/json">`: `<` only occurs inside JSON
     /// strings, and its escape keeps `</script>` (and `<!--`) out of the element.
     static func scriptSafe(_ json: String) -> String {
         json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
+    /// The same for a piece of JSON bytes (a `<` is one byte in UTF-8, never part of another
+    /// character's encoding, so pieces can be escaped one by one).
+    static func scriptSafe(_ json: Data) -> Data {
+        guard json.contains(0x3C) else { return json }
+        var out = Data(capacity: json.count + 16)
+        for byte in json {
+            if byte == 0x3C { out.append(contentsOf: Array("\\u003c".utf8)) } else { out.append(byte) }
+        }
+        return out
     }
 
     /// Escapes text for HTML element content and double-quoted attributes.

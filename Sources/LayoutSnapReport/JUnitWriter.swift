@@ -18,85 +18,89 @@ import Foundation
 /// - `<skipped>` is never written.
 public enum JUnitWriter {
     public static func xml(_ results: RunResults) -> String {
-        var suites: [String] = []
-        var totalTests = 0, totalFailures = 0, totalErrors = 0
-
-        for fixture in results.fixtures {
-            var cases: [String] = []
-            var failures = 0, errors = 0
-            var suiteTime = 0.0
-
-            if let error = fixture.error {
-                errors += 1
-                cases.append(
-                    "    <testcase classname=\"\(attr(fixture.id))\" name=\"fixture\" time=\"0\" file=\"\(attr(fixture.file))\">\n"
-                    + "      <error message=\"\(attr(error))\" type=\"fixture\">\(text(error + "\nfixture file: " + fixture.file))</error>\n"
-                    + "    </testcase>")
-            }
-            for state in fixture.states {
-                for frame in state.frames {
-                    // JUnit's `time` is how long a test took; frames are not timed one by one, so
-                    // it is 0 (the frame's animation time is in the test's output instead).
-                    let time = 0.0
-                    suiteTime += time
-                    var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr("\(state.name) frame \(frame.index)"))\" time=\"\(seconds(time))\" file=\"\(attr(fixture.file))\""
-                    let details = text(describe(frame, state: state.name))
-                    switch frame.status.outcome {
-                    case .passed where frame.status == .similar:
-                        testcase += ">\n      <system-out>\(details)</system-out>\n    </testcase>"
-                    case .passed:
-                        testcase += "/>"
-                    case .failed:
-                        failures += 1
-                        testcase += ">\n      <failure message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</failure>\n    </testcase>"
-                    case .error:
-                        errors += 1
-                        testcase += ">\n      <error message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</error>\n    </testcase>"
-                    }
-                    cases.append(testcase)
-                }
-            }
-
-            totalTests += cases.count
-            totalFailures += failures
-            totalErrors += errors
-            var suite = "  <testsuite name=\"\(attr(fixture.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(seconds(suiteTime))\" file=\"\(attr(fixture.file))\""
-            if cases.isEmpty {
-                suite += "/>"
-            } else {
-                suite += ">\n" + cases.joined(separator: "\n") + "\n  </testsuite>"
-            }
-            suites.append(suite)
-        }
-
-        let failing = results.findings.filter { $0.severity != .warning }
-        if !failing.isEmpty {
-            var cases: [String] = []
-            var failures = 0, errors = 0
-            for finding in failing {
-                let element = finding.severity == .error ? "error" : "failure"
-                if finding.severity == .error { errors += 1 } else { failures += 1 }
-                let name = finding.subject.map { "\(finding.kind.rawValue) \($0)" } ?? finding.kind.rawValue
-                cases.append("    <testcase classname=\"layoutsnap\" name=\"\(attr(name))\" time=\"0\">\n"
-                             + "      <\(element) message=\"\(attr(finding.message))\" type=\"\(finding.kind.rawValue)\">\(text(finding.message))</\(element)>\n"
-                             + "    </testcase>")
-            }
-            totalTests += cases.count
-            totalFailures += failures
-            totalErrors += errors
-            suites.append("  <testsuite name=\"layoutsnap\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0.000\">\n"
-                          + cases.joined(separator: "\n") + "\n  </testsuite>")
-        }
-
-        let duration = results.durationSeconds.isFinite && results.durationSeconds > 0 ? results.durationSeconds : 0
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(attr("\(results.tool) \(results.command)"))\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\" skipped=\"0\" time=\"\(seconds(duration))\""
-        if suites.isEmpty {
-            out += "/>\n"
-        } else {
-            out += ">\n" + suites.joined(separator: "\n") + "\n</testsuites>\n"
-        }
+        var out = ""
+        write(results) { out += $0 }
         return out
+    }
+
+    /// The document in pieces, one test suite at a time, so a run of any size is never held as
+    /// one string. The totals come from the run's summary, the same counts every output uses.
+    public static func write(_ results: RunResults, _ emit: (String) throws -> Void) rethrows {
+        let s = results.summary
+        let fixtureErrors = results.fixtures.reduce(0) { $0 + ($1.error == nil ? 0 : 1) }
+        let failing = results.findings.filter { $0.severity != .warning }
+        let tests = s.frames + fixtureErrors + failing.count
+        let failures = s.failed + s.missing + failing.filter { $0.severity == .failure }.count
+        let errors = s.errors + failing.filter { $0.severity == .error }.count
+        let duration = results.durationSeconds.isFinite && results.durationSeconds > 0 ? results.durationSeconds : 0
+        var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        head += "<testsuites name=\"\(attr("\(results.tool) \(results.command)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(seconds(duration))\""
+        guard !results.fixtures.isEmpty || !failing.isEmpty else { return try emit(head + "/>\n") }
+        try emit(head + ">\n")
+        for fixture in results.fixtures { try emit(suite(fixture) + "\n") }
+        if !failing.isEmpty { try emit(findingsSuite(failing) + "\n") }
+        try emit("</testsuites>\n")
+    }
+
+    /// One fixture's suite: a testcase per frame, and one for a fixture that could not be used.
+    static func suite(_ fixture: FixtureEntry) -> String {
+        var cases: [String] = []
+        var failures = 0, errors = 0
+        var suiteTime = 0.0
+
+        if let error = fixture.error {
+            errors += 1
+            cases.append(
+                "    <testcase classname=\"\(attr(fixture.id))\" name=\"fixture\" time=\"0\" file=\"\(attr(fixture.file))\">\n"
+                + "      <error message=\"\(attr(error))\" type=\"fixture\">\(text(error + "\nfixture file: " + fixture.file))</error>\n"
+                + "    </testcase>")
+        }
+        for state in fixture.states {
+            for frame in state.frames {
+                // JUnit's `time` is how long a test took; frames are not timed one by one, so
+                // it is 0 (the frame's animation time is in the test's output instead).
+                let time = 0.0
+                suiteTime += time
+                var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr("\(state.name) frame \(frame.index)"))\" time=\"\(seconds(time))\" file=\"\(attr(fixture.file))\""
+                let details = text(describe(frame, state: state.name))
+                switch frame.status.outcome {
+                case .passed where frame.status == .similar:
+                    testcase += ">\n      <system-out>\(details)</system-out>\n    </testcase>"
+                case .passed:
+                    testcase += "/>"
+                case .failed:
+                    failures += 1
+                    testcase += ">\n      <failure message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</failure>\n    </testcase>"
+                case .error:
+                    errors += 1
+                    testcase += ">\n      <error message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</error>\n    </testcase>"
+                }
+                cases.append(testcase)
+            }
+        }
+        var suite = "  <testsuite name=\"\(attr(fixture.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(seconds(suiteTime))\" file=\"\(attr(fixture.file))\""
+        if cases.isEmpty {
+            suite += "/>"
+        } else {
+            suite += ">\n" + cases.joined(separator: "\n") + "\n  </testsuite>"
+        }
+        return suite
+    }
+
+    /// Run-level findings that fail the run, as the testcases of a suite named "layoutsnap".
+    static func findingsSuite(_ failing: [Finding]) -> String {
+        var cases: [String] = []
+        var failures = 0, errors = 0
+        for finding in failing {
+            let element = finding.severity == .error ? "error" : "failure"
+            if finding.severity == .error { errors += 1 } else { failures += 1 }
+            let name = finding.subject.map { "\(finding.kind.rawValue) \($0)" } ?? finding.kind.rawValue
+            cases.append("    <testcase classname=\"layoutsnap\" name=\"\(attr(name))\" time=\"0\">\n"
+                         + "      <\(element) message=\"\(attr(finding.message))\" type=\"\(finding.kind.rawValue)\">\(text(finding.message))</\(element)>\n"
+                         + "    </testcase>")
+        }
+        return "  <testsuite name=\"layoutsnap\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0.000\">\n"
+            + cases.joined(separator: "\n") + "\n  </testsuite>"
     }
 
     // MARK: - Content

@@ -8,9 +8,68 @@ import Foundation
 /// read back as numbers, so encoding never fails.
 public enum ResultsJSON {
     public static func encode(_ results: RunResults) -> Data {
-        var data = encode(results, pretty: true)
-        data.append(0x0A)
+        var data = Data()
+        write(results, pretty: true) { data.append($0) }
         return data
+    }
+
+    /// Writes the document in pieces, fixture by fixture, so that a run of 10,000 fixtures never
+    /// holds its whole results.json (or an encoder's tree of it) in memory: `emit` receives the
+    /// bytes in order. Top-level keys are sorted; each value is encoded on its own (sorted keys,
+    /// pretty-printed and indented to its depth when `pretty`), ending with a newline.
+    public static func write(_ results: RunResults, pretty: Bool = true, _ emit: (Data) throws -> Void) rethrows {
+        let encoder = makeEncoder(pretty: pretty)
+        let newline = pretty ? "\n" : "", separator = pretty ? " : " : ":"
+        func encoded<T: Encodable>(_ value: T, depth: Int) -> Data {
+            let data: Data
+            do {
+                data = try encoder.encode(value)
+            } catch {
+                // Only non-finite numbers can make this model fail to encode, and the strategy
+                // writes those as strings.
+                preconditionFailure("RunResults failed to encode: \(error)")
+            }
+            guard pretty, depth > 0 else { return data }
+            // JSON strings never hold a raw newline, so every newline starts a line to indent.
+            let indent = [UInt8](repeating: 0x20, count: 2 * depth)
+            var out = Data(capacity: data.count + data.count / 8)
+            // (Not before an empty line: the encoder writes an empty array as "[", "", "]".)
+            for i in data.indices {
+                out.append(data[i])
+                if data[i] == 0x0A, data.index(after: i) == data.endIndex || data[data.index(after: i)] != 0x0A {
+                    out.append(contentsOf: indent)
+                }
+            }
+            return out
+        }
+        var first = true
+        func key(_ key: String) -> Data {
+            defer { first = false }
+            return Data(((first ? "{" : ",") + newline + (pretty ? "  " : "") + "\"\(key)\"" + separator).utf8)
+        }
+        func member<T: Encodable>(_ name: String, _ value: T?) -> Data? {
+            guard let value else { return nil }
+            return key(name) + encoded(value, depth: 1)
+        }
+        // In sorted order, as the encoder sorts every nested object's keys.
+        for piece in [member("command", results.command), member("durationSeconds", results.durationSeconds),
+                      member("environmentDifferences", results.environmentDifferences), member("findings", results.findings)] {
+            if let piece { try emit(piece) }
+        }
+        try emit(key("fixtures"))
+        if results.fixtures.isEmpty {
+            try emit(Data("[]".utf8))
+        } else {
+            for (i, fixture) in results.fixtures.enumerated() {
+                try emit(Data(((i == 0 ? "[" : ",") + newline + (pretty ? "    " : "")).utf8) + encoded(fixture, depth: 2))
+            }
+            try emit(Data((newline + (pretty ? "  " : "") + "]").utf8))
+        }
+        for piece in [member("fixturesRoot", results.fixturesRoot), member("goldens", results.goldens), member("shard", results.shard),
+                      member("summary", results.summary), member("tool", results.tool), member("version", results.version)] {
+            if let piece { try emit(piece) }
+        }
+        try emit(Data((newline + "}" + (pretty ? "\n" : "")).utf8))
     }
 
     public static func decode(_ data: Data) throws(ResultsJSONError) -> RunResults {
@@ -31,19 +90,19 @@ public enum ResultsJSON {
 
     /// Compact form (sorted keys, no whitespace) used for embedding.
     static func encode(_ results: RunResults, pretty: Bool) -> Data {
+        var data = Data()
+        write(results, pretty: pretty) { data.append($0) }
+        return data
+    }
+
+    static func makeEncoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty
             ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             : [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        do {
-            return try encoder.encode(results)
-        } catch {
-            // Only non-finite floats can make this model fail to encode, and
-            // they are handled by the strategy above.
-            preconditionFailure("RunResults failed to encode: \(error)")
-        }
+        return encoder
     }
 }
 

@@ -68,3 +68,19 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(try ResultsJSON.decode(Data(text.utf8)), Samples.small())
     }
 }
+
+/// results.json is written in pieces; it must say exactly what the whole value encodes to.
+final class ResultsJSONStreamingTests: XCTestCase {
+    func testThePiecesSayWhatTheWholeValueSays() throws {
+        for results in [Samples.small(), Samples.large(fixtureCount: 12, framesPerAnimation: 5), RunResults(version: "1", durationSeconds: 0, fixtures: [])] {
+            let whole = try JSONEncoder().encode(results)
+            for pretty in [true, false] {
+                let pieces = ResultsJSON.encode(results, pretty: pretty)
+                let a = try JSONSerialization.jsonObject(with: whole) as! NSDictionary
+                let b = try JSONSerialization.jsonObject(with: pieces) as! NSDictionary
+                XCTAssertEqual(a, b, "pretty: \(pretty)")
+            }
+            XCTAssertFalse(String(decoding: ResultsJSON.encode(results), as: UTF8.self).contains(" \n"), "no trailing spaces")
+        }
+    }
+}

@@ -77,7 +77,7 @@ public struct ReportBuilder {
     /// Writes results.json and index.html into the report folder.
     public func write(_ results: RunResults) throws(RunnerError) {
         do {
-            try AtomicFile.write([UInt8](ResultsJSON.encode(results)), to: reportDirectory + "/results.json")
+            try ResultFiles.write(reportDirectory + "/results.json") { emit in try ResultsJSON.write(results, emit) }
             try HTMLReport.write(results, to: URL(fileURLWithPath: reportDirectory))
         } catch let error as RunnerError {
             throw error

@@ -85,7 +85,24 @@ public struct ResultFiles: Sendable {
     public init(junit: String? = nil, json: String? = nil) { self.junit = junit; self.json = json }
 
     public func write(_ results: RunResults) throws(RunnerError) {
-        if let junit { try AtomicFile.write(Array(JUnitWriter.xml(results).utf8), to: junit) }
-        if let json { try AtomicFile.write([UInt8](ResultsJSON.encode(results)), to: json) }
+        if let junit { try ResultFiles.write(junit) { emit in try JUnitWriter.write(results) { try emit(Data($0.utf8)) } } }
+        if let json { try ResultFiles.write(json) { emit in try ResultsJSON.write(results, emit) } }
+    }
+
+    /// Writes a file made in pieces, buffered, atomically.
+    static func write(_ path: String, _ produce: ((Data) throws -> Void) throws -> Void) throws(RunnerError) {
+        try AtomicFile.write(to: path) { write in
+            try withoutActuallyEscaping(write) { write in
+                var buffer = Data()
+                try produce { piece in
+                    buffer.append(piece)
+                    if buffer.count >= 1 << 20 {
+                        try buffer.withUnsafeBytes { try write($0) }
+                        buffer.removeAll(keepingCapacity: true)
+                    }
+                }
+                try buffer.withUnsafeBytes { try write($0) }
+            }
+        }
     }
 }
