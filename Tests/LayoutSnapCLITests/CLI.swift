@@ -28,11 +28,19 @@ struct CLI {
 
     /// The environment is the test's own, CI included: a test that records passes --allow-ci,
     /// exactly as a user would.
+    /// `launcher`, when given, runs the binary: its first word is the program, the binary's path
+    /// and `arguments` follow the rest (`["/usr/bin/setpriv", "--reuid=65534"]`, or a shell
+    /// that sets a limit: `["/bin/bash", "-c", "ulimit -f 1; exec \"$0\" \"$@\""]`).
     static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
-                    removing: [String] = []) throws -> Result {
+                    removing: [String] = [], launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         for key in removing { env.removeValue(forKey: key) }
@@ -84,6 +92,10 @@ final class TempDir {
         try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent(relative), to: target)
     }
 }
+
+/// Runs the binary with SIGXFSZ ignored and at most 1 KiB per file: every write of a PNG fails
+/// with EFBIG, as a full disk fails with ENOSPC.
+let fullDisk = ["/bin/bash", "-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""]
 
 /// A small fast post fixture written from SPEC.md alone.
 func smallPost(title: String = "Small card", extra: String = "") -> String {

@@ -135,19 +135,9 @@ final class CrashSafetyTests: XCTestCase {
         let dir = try TempDir()
         let (before, manifest) = try recordThenChange(dir, count: 3)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        // SIGXFSZ ignored (the ignore survives exec), then 1 KiB per file: every PNG write fails
-        // with EFBIG, as with ENOSPC.
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" record --no-progress --allow-ci", CLI.binary.path]
-        process.currentDirectoryURL = dir.url
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 2, stderr)
+        let r = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url, launcher: fullDisk)
+        let stderr = r.stderr
+        XCTAssertEqual(r.status, 2, stderr)
         XCTAssertTrue(stderr.contains("File too large") || stderr.contains("No space left"), stderr)
         XCTAssertTrue(stderr.contains("previous file is untouched"), stderr)
         XCTAssertEqual(try pixelHashes(dir.path("Goldens")), before, "the old goldens survive")

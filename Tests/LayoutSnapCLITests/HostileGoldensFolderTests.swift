@@ -69,17 +69,10 @@ final class HostileGoldensFolderTests: XCTestCase {
         for path in [dir.url.path, dir.path("Fixtures").path] { chmod(path, 0o755) }
         chmod(dir.path("Fixtures/a.json").path, 0o644)
         let before = try files(dir.path("Goldens"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary.path, "record", "--allow-ci", "--no-progress"]
-        process.currentDirectoryURL = dir.url
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 2, stderr)
+        let r = try CLI.run(["record", "--allow-ci", "--no-progress"], in: dir.url,
+                            launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        let stderr = r.stderr
+        XCTAssertEqual(r.status, 2, stderr)
         XCTAssertTrue(stderr.contains("Goldens") && stderr.contains("Permission denied"), stderr)
         XCTAssertEqual(stderr.split(separator: "\n").count, 1, "one error: \(stderr)")
         XCTAssertEqual(try files(dir.path("Goldens")), before)
@@ -92,17 +85,9 @@ final class HostileGoldensFolderTests: XCTestCase {
         try dir.write("Fixtures/a.json", smallPost(title: "Changed"))
         XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 1)
         let before = try files(dir.path("Goldens"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" accept --allow-ci", CLI.binary.path]
-        process.currentDirectoryURL = dir.url
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 2, stderr)
+        let r = try CLI.run(["accept", "--allow-ci"], in: dir.url, launcher: fullDisk)
+        let stderr = r.stderr
+        XCTAssertEqual(r.status, 2, stderr)
         XCTAssertTrue(stderr.contains("File too large") || stderr.contains("No space left"), stderr)
         XCTAssertEqual(try files(dir.path("Goldens")), before, "nothing half written, no pending file left")
         XCTAssertEqual(try CLI.run(["accept", "--allow-ci"], in: dir.url).status, 0, "accept works once there is room")
