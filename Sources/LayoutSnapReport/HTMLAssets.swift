@@ -269,7 +269,8 @@ const header = h('header', { class: 'masthead' },
     ? h('div', { class: 'findings', role: 'note' },
         h('strong', { text: 'Run findings' }),
         h('ul', null, ...findings.map((f) => h('li', { class: 'finding ' + f.severity },
-          h('span', { class: 'pill ' + (f.severity === 'warning' ? 'similar' : f.severity === 'error' ? 'error' : 'failed'), text: f.kind }),
+          h('span', { class: 'pill ' + (f.severity === 'warning' ? 'similar' : f.severity === 'error' ? 'error' : 'failed'),
+            text: String(f.kind).replace(/([A-Z])/g, ' $1').toLowerCase() }),
           ' ', h('span', { class: 'mono', text: f.message })))))
     : null,
   (data.environmentDifferences || []).length
