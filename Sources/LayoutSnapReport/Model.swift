@@ -29,6 +29,9 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// `2/4` when the run was one shard of a split suite (`--shard`); a merged report lists the
     /// shards it joined (`1/4,2/4,3/4,4/4`). Absent for a whole run.
     public var shard: String?
+    /// A hash of the shard plan (every fixture id and the shard it went to): shards of one run
+    /// must agree on it, and merge-reports checks that they do.
+    public var shardPlan: String?
     /// The fixtures root the ids are relative to, and the goldens folder the frames were
     /// checked against, as given on the command line (accept defaults to them).
     public var fixturesRoot: String?
@@ -43,6 +46,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         fixtures: [FixtureEntry],
         findings: [Finding] = [],
         shard: String? = nil,
+        shardPlan: String? = nil,
         fixturesRoot: String? = nil,
         goldens: String? = nil
     ) {
@@ -54,13 +58,14 @@ public struct RunResults: Codable, Sendable, Equatable {
         self.fixtures = fixtures
         self.findings = findings
         self.shard = shard
+        self.shardPlan = shardPlan
         self.fixturesRoot = fixturesRoot
         self.goldens = goldens
         self.summary = Summary(fixtures: fixtures, findings: findings)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard, fixturesRoot, goldens
+        case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard, shardPlan, fixturesRoot, goldens
     }
 
     /// Reads a results.json; the summary is derived again from what it lists, whatever the file
@@ -76,6 +81,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         fixtures = try c.decode([FixtureEntry].self, forKey: .fixtures)
         findings = try c.decodeIfPresent([Finding].self, forKey: .findings) ?? []
         shard = try c.decodeIfPresent(String.self, forKey: .shard)
+        shardPlan = try c.decodeIfPresent(String.self, forKey: .shardPlan)
         fixturesRoot = try c.decodeIfPresent(String.self, forKey: .fixturesRoot)
         goldens = try c.decodeIfPresent(String.self, forKey: .goldens)
         summary = Summary(fixtures: fixtures, findings: findings)

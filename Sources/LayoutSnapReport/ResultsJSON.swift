@@ -66,6 +66,7 @@ public enum ResultsJSON {
             try emit(Data((newline + (pretty ? "  " : "") + "]").utf8))
         }
         for piece in [member("fixturesRoot", results.fixturesRoot), member("goldens", results.goldens), member("shard", results.shard),
+                      member("shardPlan", results.shardPlan),
                       member("summary", results.summary), member("tool", results.tool), member("version", results.version)] {
             if let piece { try emit(piece) }
         }

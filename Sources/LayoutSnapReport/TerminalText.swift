@@ -69,7 +69,7 @@ public enum TerminalText {
                 let record = results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
                 lines.append(.out("If the change is intended, accept it: layoutsnap accept\(ids)\(options) (or record again: layoutsnap record\(record))"))
             }
-            if results.summary.failed + results.summary.missing + results.summary.errors > 0, let report = context.report {
+            if results.outcome != .passed, let report = context.report {
                 lines.append(.out("Report: \(report)/index.html"))
             }
         }

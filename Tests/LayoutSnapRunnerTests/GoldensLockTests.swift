@@ -41,3 +41,32 @@ final class GoldensLockTests: XCTestCase {
         XCTAssertThrowsError(try GoldensLock.acquire(goldens: folder + "/G"))
     }
 }
+
+final class GoldensLockHostileTests: XCTestCase {
+    /// A lock file that is a link is never written through; the file it points at is untouched.
+    func testALinkedLockFileIsRefused() throws {
+        let folder = try Support.tempFolder("lock")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Support.write("precious", to: folder + "/README.md")
+        try FileManager.default.createDirectory(atPath: folder + "/G", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/G/" + GoldensLock.fileName, withDestinationPath: "../README.md")
+        XCTAssertThrowsError(try GoldensLock.acquire(goldens: folder + "/G")) { error in
+            XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: folder + "/README.md", encoding: .utf8), "precious")
+    }
+
+    /// A holder whose lock file was removed and locked anew by another run does not remove the
+    /// other run's file when it lets go.
+    func testReleaseRemovesOnlyItsOwnFile() throws {
+        let goldens = try Support.tempFolder("lock")
+        defer { try? FileManager.default.removeItem(atPath: goldens) }
+        var first: GoldensLock? = try GoldensLock.acquire(goldens: goldens)
+        unlink(goldens + "/" + GoldensLock.fileName)
+        let second = try GoldensLock.acquire(goldens: goldens)
+        first = nil
+        XCTAssertTrue(FileManager.default.fileExists(atPath: goldens + "/" + GoldensLock.fileName), "the second run's lock file stays")
+        XCTAssertThrowsError(try GoldensLock.acquire(goldens: goldens), "and still locks")
+        withExtendedLifetime((first, second)) {}
+    }
+}

@@ -91,6 +91,21 @@ final class RecordModeTests: XCTestCase {
         XCTAssertEqual(status(verified, frame), .failed)
     }
 
+    /// The layout.json describes the goldens beside it: `missing` leaves both as they were
+    /// when the fixture's layout changed.
+    func testMissingKeepsTheLayoutOfTheGoldensItKeeps() throws {
+        try Support.write(Support.postFixture(), to: fixtures + "/card.json")
+        _ = try record(.changed)
+        let layout = goldens + "/card/layout.json"
+        let before = Support.bytes(layout)
+        try Support.write(Support.postFixture().replacingOccurrences(of: "Body text that wraps over two lines here.", with: "Body\\nsecond line\\nthird line"), to: fixtures + "/card.json")
+        let missing = try record(.missing)
+        XCTAssertEqual(missing.exitCode, 1)
+        XCTAssertEqual(Support.bytes(layout), before, "layout.json stays with the old goldens")
+        _ = try record(.changed)
+        XCTAssertNotEqual(Support.bytes(layout), before, "and changes with them")
+    }
+
     /// Overrides render frames unlike the fixture's: never into the canonical goldens folder.
     func testOverridesAreRefusedForTheCanonicalGoldens() throws {
         try Support.write(Support.postFixture(), to: fixtures + "/card.json")

@@ -97,6 +97,16 @@ final class RunPolicyTests: XCTestCase {
         let allowed = try ReportMerger(inputs: inputs, output: folder + "/merged", allowMissingShards: true).run()
         XCTAssertEqual(allowed.exitCode, 0)
         XCTAssertEqual(allowed.findings.first?.severity, .warning)
+        // A merged report joined again with the missing shard is complete; one that is not a
+        // shard's report among shards' reports fails.
+        let again = try ReportMerger(inputs: [folder + "/merged", try shard(2, "b")], output: folder + "/merged2").run()
+        XCTAssertEqual(again.exitCode, 0, "\(again.findings)")
+        XCTAssertEqual(again.shard, "1/3,3/3,2/3")
+        let whole = RunResults(version: "t", durationSeconds: 1, fixtures: [])
+        try Support.write(String(decoding: ResultsJSON.encode(whole), as: UTF8.self), to: folder + "/whole/results.json")
+        let mixed = try ReportMerger(inputs: inputs + [folder + "/whole"], output: folder + "/merged3", allowMissingShards: true).run()
+        XCTAssertEqual(mixed.exitCode, 1)
+        XCTAssertTrue(mixed.findings.contains { $0.kind == .mixedShards }, "\(mixed.findings)")
     }
 
     /// The shard plan counts the frames the layouts really have: the parts add up to the suite
@@ -104,14 +114,17 @@ final class RunPolicyTests: XCTestCase {
     func testShardFiguresAreTheRealFrameCounts() throws {
         let fixtures = Support.packageRoot + "/Fixtures"
         let refs = try FixtureDiscovery.discover(paths: [fixtures], defaultRoot: fixtures)
-        let counts = Sharding.frameCounts(FixtureOverrides().decode(refs, jobs: 2), jobs: 2)
+        let counts = Sharding.frameCounts(FixtureOverrides().decode(refs, jobs: 2), jobs: 2).map { $0 ?? 0 }
         XCTAssertEqual(counts.reduce(0, +), 710)
         var parts: [Int] = []
+        var plans = Set<String>()
         for i in 1...3 {
             let selection = Sharding.select(refs, shard: try Shard.parse("\(i)/3").get(), overrides: FixtureOverrides(), jobs: 2)
             XCTAssertEqual(selection.totalFrames, 710)
             parts.append(selection.frames)
+            plans.insert(selection.plan)
         }
+        XCTAssertEqual(plans.count, 1, "every shard plans alike")
         XCTAssertEqual(parts.reduce(0, +), 710)
         XCTAssertLessThanOrEqual(parts.max()! - parts.min()!, counts.max()!)
     }

@@ -24,7 +24,7 @@ public struct BatchRunner: Sendable {
     /// each fixture with (done, total).
     /// `decoded`, when given, holds `refs` already decoded with these overrides (a shard's
     /// selection), so they are not read again.
-    public func run(_ refs: [FixtureRef], decoded given: [Result<Fixture, FixtureError>]? = nil, handler: some FrameHandler,
+    public func run(_ refs: [FixtureRef], decoded given: consuming [Result<Fixture, FixtureError>]? = nil, handler: some FrameHandler,
                     progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
         let fonts: FontSystem
         do {
@@ -33,7 +33,7 @@ public struct BatchRunner: Sendable {
             throw RunnerError.environment(error.description)
         }
         precondition(given == nil || given?.count == refs.count, "BatchRunner: one decoded fixture per ref")
-        let all = given ?? overrides.decode(refs, jobs: jobs)
+        let all = (consume given) ?? overrides.decode(refs, jobs: jobs)
         let costs = all.map { (try? $0.get().estimatedCost) ?? 0 }
         let order = refs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
         // Each decoded fixture is let go once its worker has taken it: memory stays flat in the

@@ -68,8 +68,17 @@ public struct ReportMerger {
         fixtures.sort { $0.id < $1.id }
 
         // Shards name themselves (`2/4`): say when a set is incomplete or mixed.
-        let shards = parts.compactMap { $0.results.shard.flatMap { try? Shard.parse($0).get() } }
-        if shards.count == parts.count, let n = shards.first?.count {
+        // Each report names its shard (`2/4`), or the shards it joined (`1/4,2/4`): expand them.
+        var shards: [Shard] = []
+        var unnamed: [String] = []
+        for (dir, results) in parts {
+            let named = results.shard.map { $0.split(separator: ",").map { try? Shard.parse(String($0)).get() } } ?? [nil]
+            if named.contains(where: { $0 == nil }) { unnamed.append(dir) } else { shards += named.compactMap { $0 } }
+        }
+        if !shards.isEmpty && !unnamed.isEmpty {
+            findings.append(Finding(kind: .mixedShards, severity: .failure,
+                                    message: "\(unnamed.joined(separator: ", ")) \(unnamed.count == 1 ? "is" : "are") not the report of a shard, the others are: the merged report cannot tell which fixtures it misses"))
+        } else if let n = shards.first?.count {
             if shards.contains(where: { $0.count != n }) {
                 findings.append(Finding(kind: .mixedShards, severity: .failure,
                                         message: "the reports come from different splits (\(shards.map(\.description).joined(separator: ", "))): the merged report cannot tell which fixtures it misses"))
@@ -81,6 +90,13 @@ public struct ReportMerger {
                                             subject: "\(i)/\(n)"))
                 }
             }
+        }
+        // Shards that planned differently (their fixtures or their layouts differed) may have
+        // left a fixture in no shard at all: the merged run cannot pass.
+        let plans = Set(parts.compactMap(\.results.shardPlan))
+        if plans.count > 1 {
+            findings.append(Finding(kind: .mixedShards, severity: .failure,
+                                    message: "the shards planned differently (plans \(plans.sorted().joined(separator: ", "))): a fixture may have run in no shard; run every shard over the same fixtures and the same layoutsnap"))
         }
         let versions = Set(parts.map(\.results.version))
         if versions.count > 1 {
@@ -122,6 +138,7 @@ public struct ReportMerger {
                           durationSeconds: parts.map(\.results.durationSeconds).max() ?? 0,
                           environmentDifferences: differences, fixtures: fixtures, findings: findings,
                           shard: shards.isEmpty ? nil : shards.map(\.description).joined(separator: ","),
+                          shardPlan: plans.count == 1 ? plans.first : nil,
                           fixturesRoot: roots.count == 1 ? roots.first : nil, goldens: goldens.count == 1 ? goldens.first : nil)
     }
 }

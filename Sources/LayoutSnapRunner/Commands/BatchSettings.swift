@@ -43,6 +43,8 @@ public struct BatchSettings: Sendable {
         public var empty: Finding?
         /// `shard 2/4: 12 of 48 fixtures, 180 of 710 frames`, for stderr.
         public var shardNote: String?
+        /// The shard plan's hash (see `Sharding.Selection.plan`).
+        public var shardPlan: String?
     }
 
     /// The fixtures under the paths that match the filter, and of those this shard's part.
@@ -59,18 +61,22 @@ public struct BatchSettings: Sendable {
             } else {
                 message = "no fixtures matched: there is no .json fixture under \(place)"
             }
-            return Selection(refs: [], decoded: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message), shardNote: nil)
+            return Selection(refs: [], decoded: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message), shardNote: nil, shardPlan: nil)
         }
-        guard let shard else { return Selection(refs: refs, decoded: nil, empty: nil, shardNote: nil) }
+        guard let shard else { return Selection(refs: refs, decoded: nil, empty: nil, shardNote: nil, shardPlan: nil) }
         let selection = Sharding.select(refs, shard: shard, overrides: overrides, jobs: jobs, timeout: timeout)
         let note = "shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, \(selection.frames) of \(selection.totalFrames) frames"
-        return Selection(refs: selection.refs, decoded: selection.decoded, empty: nil, shardNote: note)
+        return Selection(refs: selection.refs, decoded: selection.decoded, empty: nil, shardNote: note, shardPlan: selection.plan)
     }
 
-    /// Runs the selected fixtures through `handler`.
-    public func run(_ selection: Selection, handler: some FrameHandler, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
-        try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout)
-            .run(selection.refs, decoded: selection.decoded, handler: handler, progress: progress)
+    /// Runs the selected fixtures through `handler`. The selection is consumed: its decoded
+    /// fixtures (a shard's) are let go one by one as they are run.
+    public func run(_ selection: consuming Selection, handler: some FrameHandler, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
+        let refs = selection.refs
+        let decoded = selection.decoded
+        _ = consume selection
+        return try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout)
+            .run(refs, decoded: decoded, handler: handler, progress: progress)
     }
 }
 

@@ -30,9 +30,10 @@ public struct ImageDiff: Sendable {
         if let output { try OutputPaths.file(output, option: "--out") }
         let expected = try load(expectedPath), actual = try load(actualPath)
         guard expected.width == actual.width, expected.height == actual.height else {
-            return Result(verdict: .different, lines: [
-                "size differs: \(expectedPath) is \(expected.width) x \(expected.height), \(actualPath) is \(actual.width) x \(actual.height)",
-                "different"])
+            var lines = ["size differs: \(expectedPath) is \(expected.width) x \(expected.height), \(actualPath) is \(actual.width) x \(actual.height)"]
+            // No diff image for images of two sizes: an older one at --out must not pass for this one's.
+            if let output, unlink(output) == 0 { lines.append("no diff image: \(output) from an earlier run was removed") }
+            return Result(verdict: .different, lines: lines + ["different"])
         }
         var diffImage = output == nil ? [] : [UInt32](repeating: 0, count: expected.width * expected.height)
         let comparison = expected.pixels.withUnsafeBufferPointer { pa in

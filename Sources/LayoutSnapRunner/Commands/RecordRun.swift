@@ -113,12 +113,14 @@ public struct RecordRun: Sendable {
             }
         }
         try GoldenTransaction.commit(staged: staged, layouts: layouts, goldens: settings.goldens, before: manifest, after: updated)
-        // Say so for a fixture whose goldens were kept because a frame could not be staged:
-        // none of its frames counts as recorded.
-        for i in results.indices where results[i].error == nil && !complete(results[i]) {
-            let failed = results[i].frames.first { $0.status == .error }
-            results[i].error = Diagnostic(.error, .golden, file: results[i].ref.displayPath,
-                                          message: "nothing recorded, its goldens are as they were: \(failed?.goldenKey ?? ""): \(failed?.detail ?? "could not be written")")
+        // A fixture kept whole (it stopped part-way, or a frame could not be staged) recorded
+        // nothing: none of its frames counts as recorded, and the error says why.
+        for i in results.indices where !complete(results[i]) {
+            if results[i].error == nil {
+                let failed = results[i].frames.first { $0.status == .error }
+                results[i].error = Diagnostic(.error, .golden, file: results[i].ref.displayPath,
+                                              message: "nothing recorded, its goldens are as they were: \(failed?.goldenKey ?? ""): \(failed?.detail ?? "could not be written")")
+            }
             results[i].frames.removeAll { $0.status == .recorded || $0.status == .error }
         }
         let pruned = OrphanCheck.prune(orphans, goldens: settings.goldens)

@@ -38,6 +38,7 @@ public struct VerifyRun: Sendable {
 
         let selection = try settings.select()
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
+        let empty = selection.empty, shardPlan = selection.shardPlan
         var manifest: GoldenManifest?
         do {
             manifest = try GoldenManifest.load(path: settings.goldens + "/manifest.json")
@@ -49,10 +50,16 @@ public struct VerifyRun: Sendable {
         let handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
         let fixtures = try settings.run(selection, handler: handler, progress: progress)
 
-        var findings: [Finding] = selection.empty.map { [$0] } ?? []
+        var findings: [Finding] = empty.map { [$0] } ?? []
         var differences: [String] = []
         if let recorded = manifest?.environment, let current = try? RenderEnvironment.current() {
             differences = current.differences(from: recorded)
+        } else if strictEnv && empty == nil {
+            // --strict-env asks for a check; one that cannot be made is not a pass.
+            let why = manifest == nil ? "there is no readable \(settings.goldens)/manifest.json" : manifest?.environment == nil
+                ? "\(settings.goldens)/manifest.json does not say which environment recorded the goldens" : "the rendering environment cannot be read"
+            findings.append(Finding(kind: .environment, severity: .failure,
+                                    message: "the environment cannot be compared: \(why) (--strict-env); record the goldens again"))
         }
         if let finding = Self.environmentFinding(differences, strict: strictEnv) { findings.append(finding) }
         if checkOrphans {
@@ -63,6 +70,7 @@ public struct VerifyRun: Sendable {
         var results = builder.results(fixtures, command: "verify", findings: findings, environmentDifferences: differences,
                                       durationSeconds: secondsSince(started), version: version, fixturesRoot: settings.fixturesRoot)
         results.shard = settings.shard?.description
+        results.shardPlan = shardPlan
         try builder.write(results)
         try ResultFiles(junit: junit, json: json).write(results)
         return results

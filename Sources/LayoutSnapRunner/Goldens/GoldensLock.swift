@@ -15,6 +15,8 @@ public final class GoldensLock {
 
     private let fd: Int32
     public let path: String
+    /// The locked file's identity, so release removes this file and no other.
+    private let device: UInt64, inode: UInt64
 
     /// Takes the lock, creating the goldens folder if needed. Throws (exit 2) when another
     /// process holds it.
@@ -26,9 +28,16 @@ public final class GoldensLock {
         }
         let path = goldens + "/" + fileName
         for _ in 0..<100 {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // Never through a link: a hostile goldens folder must not make the lock write elsewhere.
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard fd >= 0 else {
-                throw RunnerError.goldens("cannot create the lock \(path): \(String(cString: strerror(errno)))")
+                let reason = errno == ELOOP ? "it is a symbolic link; remove it" : String(cString: strerror(errno))
+                throw RunnerError.goldens("cannot create the lock \(path): \(reason)")
+            }
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                close(fd)
+                throw RunnerError.goldens("cannot lock \(path): it is not a file; remove it")
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let reason = errno
@@ -51,13 +60,13 @@ public final class GoldensLock {
             let pid = Array("\(getpid())\n".utf8)
             _ = ftruncate(fd, 0)
             _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-            return GoldensLock(fd: fd, path: path)
+            return GoldensLock(fd: fd, path: path, device: UInt64(opened.st_dev), inode: UInt64(opened.st_ino))
         }
         throw RunnerError.goldens("cannot lock \(path): it keeps being replaced")
     }
 
-    private init(fd: Int32, path: String) {
-        self.fd = fd; self.path = path
+    private init(fd: Int32, path: String, device: UInt64, inode: UInt64) {
+        self.fd = fd; self.path = path; self.device = device; self.inode = inode
     }
 
     /// The pid written in a lock file, if it holds one.
@@ -69,8 +78,12 @@ public final class GoldensLock {
     }
 
     deinit {
-        // Removed while still held, so a process waiting on the old file notices (see acquire).
-        unlink(path)
+        // Removed while still held, so a process waiting on the old file notices (see acquire);
+        // only if it is still our file (someone may have removed it and another run locked anew).
+        var current = stat()
+        if lstat(path, &current) == 0, UInt64(current.st_dev) == device, UInt64(current.st_ino) == inode {
+            unlink(path)
+        }
         flock(fd, LOCK_UN)
         close(fd)
     }

@@ -116,7 +116,11 @@ public struct RecordHandler: FrameHandler {
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
         let path = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
         let bytes = LayoutJSON.encode(layout)
-        if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == bytes { return nil }
+        let existing = FileManager.default.contents(atPath: path)
+        if let existing, [UInt8](existing) == bytes { return nil }
+        // The layout describes the goldens beside it: while a frame keeps an old golden (`--update
+        // missing`, an unreadable one left alone), its layout.json stays the old one too.
+        if existing != nil, frames.contains(where: { $0.status == .failed || $0.status == .unreadable }) { return nil }
         // Staged like the frames: it goes into place with them, or not at all.
         try GoldenTransaction.stage(bytes, goldenPath: path)
         return .layoutStaged
