@@ -25,6 +25,9 @@ struct Diff: ParsableCommand {
     @Option(help: "Similar (exit 0) with at most this ratio of differing pixels (0 to 1). Gives a tolerance.")
     var maxDiffRatio: Double?
 
+    @Flag(help: "Print {\"verdict\", \"metrics\"} as JSON instead of text: metrics as results.json gives a frame's (null when identical or when the sizes differ).")
+    var json = false
+
     func validate() throws {
         if let threshold, !(0...1).contains(threshold) { throw ValidationError("--threshold must be from 0 to 1") }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must be 0 or more") }
@@ -42,7 +45,11 @@ struct Diff: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             let result = try ImageDiff(expected: a, actual: b, output: out, tolerance: tolerance).run()
-            for line in result.lines { Diagnostics.out(line) }
+            if json {
+                Diagnostics.out(result.json)
+            } else {
+                for line in result.lines { Diagnostics.out(line) }
+            }
             return result.outcome.exitCode
         }
     }

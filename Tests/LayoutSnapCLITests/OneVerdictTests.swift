@@ -169,6 +169,29 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertTrue(similar.stdout.hasSuffix("7 passed, 0 failed, 1 similar\n"), similar.stdout)
     }
 
+    /// Byte-identical files are identical before any decoding; `--json` prints the verdict and
+    /// results.json's metrics object.
+    func testDiffRecognisesIdenticalBytesAndPrintsJSON() throws {
+        let dir = try TempDir()
+        let golden = CLI.packageRoot.appendingPathComponent("Goldens/posts/no-image/01-expand/003.png").path
+        // A valid header over data that does not decode: identical bytes are identical all the same.
+        var broken = [UInt8](try Data(contentsOf: URL(fileURLWithPath: golden)).prefix(60))
+        broken += [UInt8](repeating: 0, count: 10)
+        try Data(broken).write(to: dir.path("a.png"))
+        try Data(broken).write(to: dir.path("b.png"))
+        let same = try CLI.run(["diff", dir.path("a.png").path, dir.path("b.png").path, "--json"])
+        XCTAssertEqual(same.status, 0, same.output)
+        XCTAssertEqual(same.stdout, "{\"metrics\":null,\"verdict\":\"identical\"}\n")
+        let other = CLI.packageRoot.appendingPathComponent("Goldens/posts/no-image/01-expand/004.png").path
+        let differ = try CLI.run(["diff", golden, other, "--json"])
+        XCTAssertEqual(differ.status, 1, differ.output)
+        let object = try JSONSerialization.jsonObject(with: Data(differ.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual(object["verdict"] as? String, "different")
+        let metrics = object["metrics"] as! [String: Any]
+        XCTAssertEqual(Set(metrics.keys), ["differentPixels", "ratio", "maxChannelDifference", "regions", "width", "height"])
+        XCTAssertEqual(metrics["width"] as? Int, 390)
+    }
+
     /// The advice names the report and goldens it used, and accept takes the goldens from
     /// results.json.
     func testAdviceAndAcceptFollowTheRunsFolders() throws {

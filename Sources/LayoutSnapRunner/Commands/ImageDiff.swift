@@ -22,18 +22,36 @@ public struct ImageDiff: Sendable {
         public var verdict: DiffVerdict
         /// What to print, in order.
         public var lines: [String]
+        /// The figures, as results.json gives a frame's `metrics` (nil when identical or when the
+        /// sizes differ).
+        public var metrics: DiffMetrics?
         /// 0 identical or similar, 1 different: the same mapping as a verify frame's.
         public var outcome: Outcome { verdict == .different ? .failed : .passed }
+
+        /// `{"metrics": {...}, "verdict": "different"}`, keys sorted, metrics in results.json's shape.
+        public var json: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+            let metricsJSON = metrics.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+            return "{\"metrics\":\(metricsJSON),\"verdict\":\"\(verdict)\"}"
+        }
     }
 
     public func run() throws(RunnerError) -> Result {
         if let output { try OutputPaths.file(output, option: "--out") }
-        let expected = try load(expectedPath), actual = try load(actualPath)
+        let expectedBytes = try read(expectedPath), actualBytes = try read(actualPath)
+        // Byte-identical files hold identical pixels: no decoding (a diff image needs the pixels).
+        if expectedBytes == actualBytes && output == nil {
+            _ = try decodeHeader(expectedBytes, expectedPath)
+            return Result(verdict: .identical, lines: ["0 pixels differ (identical)", "identical"], metrics: nil)
+        }
+        let expected = try decode(expectedBytes, expectedPath), actual = try decode(actualBytes, actualPath)
         guard expected.width == actual.width, expected.height == actual.height else {
             var lines = ["size differs: \(expectedPath) is \(expected.width) x \(expected.height), \(actualPath) is \(actual.width) x \(actual.height)"]
             // No diff image for images of two sizes: an older one at --out must not pass for this one's.
             if let output, unlink(output) == 0 { lines.append("no diff image: \(output) from an earlier run was removed") }
-            return Result(verdict: .different, lines: lines + ["different"])
+            return Result(verdict: .different, lines: lines + ["different"], metrics: nil)
         }
         var diffImage = output == nil ? [] : [UInt32](repeating: 0, count: expected.width * expected.height)
         let comparison = expected.pixels.withUnsafeBufferPointer { pa in
@@ -68,15 +86,32 @@ public struct ImageDiff: Sendable {
         } else {
             lines.append("\(comparison.verdict)")
         }
-        return Result(verdict: comparison.verdict, lines: lines)
+        let metrics = comparison.diff.map {
+            DiffMetrics(differentPixels: $0.differentPixels, ratio: $0.ratio, maxChannelDifference: comparison.exact.maxChannelDifference,
+                        regions: $0.regions.map { [$0.x, $0.y, $0.width, $0.height] }, width: expected.width, height: expected.height)
+        }
+        return Result(verdict: comparison.verdict, lines: lines, metrics: metrics)
     }
 
-    private func load(_ path: String) throws(RunnerError) -> PixelImage {
+    private func read(_ path: String) throws(RunnerError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RunnerError.usage("\(path): cannot be read")
         }
+        return [UInt8](data)
+    }
+
+    /// The header alone: an identical pair must still be two PNGs.
+    private func decodeHeader(_ bytes: [UInt8], _ path: String) throws(RunnerError) -> (width: Int, height: Int) {
         do {
-            return try PNGDecoder.decode([UInt8](data))
+            return try PNGDecoder.readHeader(bytes)
+        } catch {
+            throw RunnerError.usage("\(path): \(error.description)")
+        }
+    }
+
+    private func decode(_ bytes: [UInt8], _ path: String) throws(RunnerError) -> PixelImage {
+        do {
+            return try PNGDecoder.decode(bytes)
         } catch {
             throw RunnerError.usage("\(path): \(error.description)")
         }
