@@ -185,7 +185,8 @@ public struct Summary: Codable, Sendable, Equatable {
     /// Findings that fail the run (orphans included).
     public var failingFindings = 0
     public var outcome: Outcome = .passed
-    public var exitCode: Int32 = 0
+    /// The run's exit code: its outcome's (written to results.json for scripts, never read back).
+    public var exitCode: Int32 { outcome.exitCode }
 
     public init(fixtures entries: [FixtureEntry], findings: [Finding]) {
         fixtures = entries.count
@@ -215,7 +216,6 @@ public struct Summary: Codable, Sendable, Equatable {
             worst = max(worst, finding.outcome)
         }
         outcome = worst
-        exitCode = worst.exitCode
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -232,7 +232,17 @@ public struct Summary: Codable, Sendable, Equatable {
         recorded = try count(.recorded); unchanged = try count(.unchanged); rendered = try count(.rendered)
         fixtures = try count(.fixtures); orphans = try count(.orphans); failingFindings = try count(.failingFindings)
         outcome = try c.decodeIfPresent(Outcome.self, forKey: .outcome) ?? .passed
-        exitCode = outcome.exitCode
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        for (key, value) in [(CodingKeys.passed, passed), (.similar, similar), (.failed, failed), (.missing, missing), (.errors, errors),
+                             (.frames, frames), (.recorded, recorded), (.unchanged, unchanged), (.rendered, rendered),
+                             (.fixtures, fixtures), (.orphans, orphans), (.failingFindings, failingFindings)] {
+            try c.encode(value, forKey: key)
+        }
+        try c.encode(outcome, forKey: .outcome)
+        try c.encode(exitCode, forKey: .exitCode)
     }
 }
 
@@ -355,9 +365,6 @@ public enum FrameStatus: String, Codable, Sendable, CaseIterable {
         case .unreadable, .error: .error
         }
     }
-
-    /// True for the statuses that fail a run: failed, missing, unreadable, error.
-    public var isFailure: Bool { outcome != .passed }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

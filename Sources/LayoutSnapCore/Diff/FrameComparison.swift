@@ -33,10 +33,9 @@ public enum FrameComparison {
         let options = DiffOptions(threshold: tolerance?.threshold ?? Tolerance().threshold,
                                   includeAntialiasing: tolerance?.includeAntialiasing ?? false)
         let diff = PixelDiff.compare(expected, actual, width: width, height: height, options: options, diffImage: diffImage)
+        // Words differ here, so the perceptual verdict is similar or different, never identical.
         let verdict: DiffVerdict = tolerance.map {
-            let v = PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio))
-            // Words differ, so never "identical", whatever the perceptual diff counted.
-            return v == .identical ? .similar : v
+            PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio))
         } ?? .different
         return Outcome(verdict: verdict, exact: exact, diff: diff)
     }
