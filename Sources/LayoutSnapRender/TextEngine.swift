@@ -32,7 +32,14 @@ public final class TextEngine: TextMeasuring {
 
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     private let context: OpaquePointer
-    private var cache: [StyledText: CachedLayout] = [:]
+    /// Layouts by text, each with the time it was last used. Bounded: a chat of 3,000 messages
+    /// measures every bubble once but draws only the few dozen in view, and holding all of its
+    /// layouts took 35 MB more; the least recently used go first, and one needed again is laid out
+    /// again (the same text gives the same layout).
+    private var cache: [StyledText: (layout: CachedLayout, used: Int)] = [:]
+    private var clock = 0
+    /// Far more than any frame draws (a chat view shows a few dozen bubbles).
+    public static let cachedLayoutLimit = 256
     /// How many Pango layouts this engine has built (the benchmark and tests check that it does
     /// not grow with the number of frames).
     public private(set) var layoutsCreated = 0
@@ -139,9 +146,18 @@ public final class TextEngine: TextMeasuring {
     }
 
     func layout(for text: StyledText) throws(RenderError) -> CachedLayout {
-        if let cached = cache[text] { return cached }
+        clock += 1
+        if let cached = cache[text] {
+            cache[text]!.used = clock
+            return cached.layout
+        }
         let built = try build(text)
-        cache[text] = built
+        if cache.count >= Self.cachedLayoutLimit {
+            // The least recently used quarter goes: amortised, a few comparisons a layout.
+            let oldest = cache.map(\.value.used).sorted()[Self.cachedLayoutLimit / 4]
+            cache = cache.filter { $0.value.used >= oldest }
+        }
+        cache[text] = (built, clock)
         return built
     }
 

@@ -27,7 +27,7 @@ public enum JUnitWriter {
     /// one string. The totals come from the run's summary, the same counts every output uses.
     public static func write(_ results: RunResults, _ emit: (String) throws -> Void) rethrows {
         let s = results.summary
-        let fixtureErrors = results.fixtures.reduce(0) { $0 + ($1.error == nil ? 0 : 1) }
+        let fixtureErrors = results.fixtures.notPassed.reduce(0) { $0 + ($1.error == nil ? 0 : 1) }
         let failing = results.findings.filter { $0.severity != .warning }
         let tests = s.frames + fixtureErrors + failing.count
         let failures = s.failed + s.missing + failing.filter { $0.severity == .failure }.count

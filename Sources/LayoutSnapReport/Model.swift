@@ -22,7 +22,8 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// Human-readable differences between the environment the goldens were
     /// recorded in and this one; empty when they match.
     public var environmentDifferences: [String]
-    public var fixtures: [FixtureEntry] { didSet { recount() } }
+    /// In memory, or spooled to disk by a large verify (see `FixtureEntries`).
+    public var fixtures: FixtureEntries { didSet { recount() } }
     /// What the run found beyond its frames: orphans, environment drift, missing shards, an
     /// empty selection.
     public var findings: [Finding] { didSet { recount() } }
@@ -43,7 +44,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         command: String = "verify",
         durationSeconds: Double,
         environmentDifferences: [String] = [],
-        fixtures: [FixtureEntry],
+        fixtures: FixtureEntries,
         findings: [Finding] = [],
         shard: String? = nil,
         shardPlan: String? = nil,
@@ -61,7 +62,16 @@ public struct RunResults: Codable, Sendable, Equatable {
         self.shardPlan = shardPlan
         self.fixturesRoot = fixturesRoot
         self.goldens = goldens
-        self.summary = Summary(fixtures: fixtures, findings: findings)
+        self.summary = Summary(tally: fixtures.tally, findings: findings)
+    }
+
+    /// The same, from fixtures held in memory.
+    public init(tool: String = "layoutsnap", version: String, command: String = "verify", durationSeconds: Double,
+                environmentDifferences: [String] = [], fixtures: [FixtureEntry], findings: [Finding] = [], shard: String? = nil,
+                shardPlan: String? = nil, fixturesRoot: String? = nil, goldens: String? = nil) {
+        self.init(tool: tool, version: version, command: command, durationSeconds: durationSeconds, environmentDifferences: environmentDifferences,
+                  fixtures: FixtureEntries(fixtures), findings: findings, shard: shard, shardPlan: shardPlan, fixturesRoot: fixturesRoot,
+                  goldens: goldens)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -78,17 +88,17 @@ public struct RunResults: Codable, Sendable, Equatable {
         durationSeconds = try c.decode(Double.self, forKey: .durationSeconds)
         _ = try c.decode(Summary.self, forKey: .summary)
         environmentDifferences = try c.decodeIfPresent([String].self, forKey: .environmentDifferences) ?? []
-        fixtures = try c.decode([FixtureEntry].self, forKey: .fixtures)
+        fixtures = FixtureEntries(try c.decode([FixtureEntry].self, forKey: .fixtures))
         findings = try c.decodeIfPresent([Finding].self, forKey: .findings) ?? []
         shard = try c.decodeIfPresent(String.self, forKey: .shard)
         shardPlan = try c.decodeIfPresent(String.self, forKey: .shardPlan)
         fixturesRoot = try c.decodeIfPresent(String.self, forKey: .fixturesRoot)
         goldens = try c.decodeIfPresent(String.self, forKey: .goldens)
-        summary = Summary(fixtures: fixtures, findings: findings)
+        summary = Summary(tally: fixtures.tally, findings: findings)
     }
 
     /// Sets `summary` from the fixtures and findings.
-    public mutating func recount() { summary = Summary(fixtures: fixtures, findings: findings) }
+    public mutating func recount() { summary = Summary(tally: fixtures.tally, findings: findings) }
 
     /// The run's outcome: the worst of its fixtures' and findings' outcomes.
     public var outcome: Outcome { summary.outcome }
@@ -189,33 +199,49 @@ public struct Summary: Codable, Sendable, Equatable {
     public var exitCode: Int32 { outcome.exitCode }
 
     public init(fixtures entries: [FixtureEntry], findings: [Finding]) {
-        fixtures = entries.count
-        var worst = Outcome.passed
-        for fixture in entries {
-            if fixture.error != nil { errors += 1 }
-            for state in fixture.states {
-                for frame in state.frames {
-                    frames += 1
-                    switch frame.status {
-                    case .passed: passed += 1
-                    case .similar: similar += 1
-                    case .failed: failed += 1
-                    case .missing: missing += 1
-                    case .unreadable, .error: errors += 1
-                    case .recorded: recorded += 1
-                    case .unchanged: unchanged += 1
-                    case .rendered: rendered += 1
-                    }
-                }
-            }
-            worst = max(worst, fixture.outcome)
-        }
+        var tally = Tally()
+        for fixture in entries { tally.add(fixture) }
+        self.init(tally: tally, findings: findings)
+    }
+
+    init(tally: Tally, findings: [Finding]) {
+        self = tally.counts
+        var worst = tally.worst
         for finding in findings {
             if finding.kind == .orphan { orphans += 1 }
             if finding.severity != .warning { failingFindings += 1 }
             worst = max(worst, finding.outcome)
         }
         outcome = worst
+    }
+
+    private init() {}
+
+    /// The fixtures' part of a summary, added to one fixture at a time.
+    struct Tally: Sendable {
+        var counts = Summary()
+        var worst = Outcome.passed
+
+        mutating func add(_ fixture: FixtureEntry) {
+            counts.fixtures += 1
+            if fixture.error != nil { counts.errors += 1 }
+            for state in fixture.states {
+                for frame in state.frames {
+                    counts.frames += 1
+                    switch frame.status {
+                    case .passed: counts.passed += 1
+                    case .similar: counts.similar += 1
+                    case .failed: counts.failed += 1
+                    case .missing: counts.missing += 1
+                    case .unreadable, .error: counts.errors += 1
+                    case .recorded: counts.recorded += 1
+                    case .unchanged: counts.unchanged += 1
+                    case .rendered: counts.rendered += 1
+                    }
+                }
+            }
+            worst = max(worst, fixture.outcome)
+        }
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -34,7 +34,9 @@ public enum TerminalText {
     public static func verify(_ results: RunResults, context: Context) -> [Line] {
         var lines = diagnostics(results)
         var failing: [String] = []
-        for fixture in results.fixtures {
+        // Only fixtures that did not pass have FAIL or MISSING lines (and a spooled run keeps
+        // them in memory).
+        for fixture in results.fixtures.notPassed {
             var any = false
             for state in fixture.states {
                 let failed = state.frames.filter { $0.status == .failed }
@@ -112,7 +114,7 @@ public enum TerminalText {
     /// Fixtures that could not be used and frames whose golden or file could not be used.
     public static func diagnostics(_ results: RunResults) -> [Line] {
         var lines: [Line] = []
-        for fixture in results.fixtures {
+        for fixture in results.fixtures.notPassed {
             if let error = fixture.error { lines.append(.error(error)) }
             for state in fixture.states {
                 for frame in state.frames where frame.status.outcome == .error {

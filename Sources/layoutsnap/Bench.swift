@@ -22,10 +22,16 @@ struct Bench: ParsableCommand {
     @Option(help: "Generated fixtures to record and then verify, unchanged, for the peak-memory figure.")
     var verifyGenerated: Int = 1_000
 
+    @Option(help: "Generated fixtures whose verify's peak memory is compared with that of a tenth as many (memory flat in the suite's size); 0 skips it.")
+    var memoryFixtures: Int = 10_000
+
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
         guard (1...FixtureGenerator.maxCount).contains(generate) else { throw ValidationError("--generate must be from 1 to \(FixtureGenerator.maxCount)") }
         guard (1...FixtureGenerator.maxCount).contains(verifyGenerated) else { throw ValidationError("--verify-generated must be from 1 to \(FixtureGenerator.maxCount)") }
+        guard memoryFixtures == 0 || (1...FixtureGenerator.maxCount).contains(memoryFixtures) else {
+            throw ValidationError("--memory-fixtures must be 0 (skip) or from 1 to \(FixtureGenerator.maxCount)")
+        }
     }
 
     func run() throws {
@@ -58,11 +64,19 @@ struct Bench: ParsableCommand {
             Diagnostics.out("diff, identical    \(String(format: "%.1f", d.megapixels)) MP pair, one thread: \(mps(d.identicalMs)) [target ≥ 6000 MP/s]")
             Diagnostics.out("diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]")
             Diagnostics.out("layoutsnap diff    1 MP PNG pair, whole process: \(String(format: "%.1f", d.processMs)) ms [target < 60 ms]")
-            let g = try GenerationBenchmark(executable: CommandLine.arguments[0], generateCount: generate, verifyCount: verifyGenerated)
+            let g = try GenerationBenchmark(executable: CommandLine.arguments[0], generateCount: generate, verifyCount: verifyGenerated,
+                                            memoryCounts: memoryFixtures == 0 ? [] : [max(1, memoryFixtures / 10), memoryFixtures])
                 .run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
             Diagnostics.out("generate           \(g.generated) fixtures (\(g.generatedBytes / 1_000_000) MB of JSON) in \(String(format: "%.2f", g.generateSeconds)) s [target < 10 s for 10000]")
             Diagnostics.out("generated, verify  \(g.verified) fixtures, \(g.frames) frames unchanged in \(String(format: "%.1f", g.verifySeconds)) s (recorded in \(String(format: "%.1f", g.recordSeconds)) s), exit \(g.verifyExit); peak memory \(String(format: "%.0f", g.verifyPeakMB)) MB [target < 300 MB for 1000]")
-            return g.verifyExit == 0 ? 0 : 2
+            if g.memory.count == 2 {
+                let (small, large) = (g.memory[0], g.memory[1])
+                for m in g.memory {
+                    Diagnostics.out("memory, verify     \(m.fixtures) generated fixtures, \(m.frames) frames (scale 0.25, 5 fps) in \(String(format: "%.1f", m.seconds)) s, exit \(m.exit): peak \(String(format: "%.0f", m.peakMB)) MB")
+                }
+                Diagnostics.out("memory, flat       \(large.fixtures) vs \(small.fixtures) fixtures: \(String(format: "%.2f", large.peakMB / max(small.peakMB, 1)))x the peak [target < 1.3x]")
+            }
+            return g.verifyExit == 0 && g.memory.allSatisfy({ $0.exit == 0 }) ? 0 : 2
         }
     }
 }

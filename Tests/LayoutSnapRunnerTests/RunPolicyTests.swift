@@ -114,7 +114,7 @@ final class RunPolicyTests: XCTestCase {
     func testShardFiguresAreTheRealFrameCounts() throws {
         let fixtures = Support.packageRoot + "/Fixtures"
         let refs = try FixtureDiscovery.discover(paths: [fixtures], defaultRoot: fixtures)
-        let counts = Sharding.frameCounts(FixtureOverrides().decode(refs, jobs: 2), jobs: 2).map { $0 ?? 0 }
+        let counts = Sharding.frameCounts(refs, overrides: FixtureOverrides(), jobs: 2).map { $0.frames ?? 0 }
         XCTAssertEqual(counts.reduce(0, +), 710)
         var parts: [Int] = []
         var plans = Set<String>()

@@ -4,8 +4,10 @@ import LayoutSnapRender
 
 /// Runs fixtures on a pool of worker threads. Each worker owns a TextEngine (its own Pango font
 /// map and context over the shared private fontconfig) and reuses it for every fixture it takes.
-/// Fixtures are decoded first (cheap) so they can be handed out one at a time, most frames x
-/// pixels first, and the workers stay busy to the end.
+/// Fixtures are weighed first (decoded on every core, only their cost kept) and handed out most
+/// frames x pixels first, so the workers stay busy to the end; a worker decodes its fixture again
+/// when it takes it. Decoding is a small part of a fixture's cost, and holding every decoded
+/// fixture at once is not: memory stays flat in the number of fixtures.
 public struct BatchRunner: Sendable {
     public var jobs: Int
     public var overrides: FixtureOverrides
@@ -20,27 +22,29 @@ public struct BatchRunner: Sendable {
 
     public static var defaultJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-    /// Results in the order of `refs`. `progress` is called (from worker threads, serialised) after
-    /// each fixture with (done, total).
-    /// `decoded`, when given, holds `refs` already decoded with these overrides (a shard's
-    /// selection), so they are not read again.
-    public func run(_ refs: [FixtureRef], decoded given: consuming [Result<Fixture, FixtureError>]? = nil, handler: some FrameHandler,
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
+    /// Runs `refs` and hands each fixture's result to `finished` (from worker threads, at the
+    /// same time, in the order they finish, with the ref's index). Nothing is kept here: what a caller
+    /// keeps of each result is its choice. `progress` is called (serialised) after each fixture
+    /// with (done, total). `costs`, when given, weighs `refs` (a shard's real frame counts).
+    public func run(_ refs: [FixtureRef], costs given: [Double]? = nil, handler: some FrameHandler,
+                    finished: @escaping @Sendable (Int, FixtureResult) -> Void,
+                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) {
         let fonts: FontSystem
         do {
             fonts = try FontSystem.shared()
         } catch {
             throw RunnerError.environment(error.description)
         }
-        precondition(given == nil || given?.count == refs.count, "BatchRunner: one decoded fixture per ref")
-        let all = (consume given) ?? overrides.decode(refs, jobs: jobs)
-        let costs = all.map { (try? $0.get().estimatedCost) ?? 0 }
+        precondition(given == nil || given?.count == refs.count, "BatchRunner: one cost per ref")
+        let overrides = overrides
+        let costs = given ?? WorkerThreads.map(count: refs.count, jobs: jobs) { (try? overrides.decode(refs[$0]).get().estimatedCost) ?? 0 }
         let order = refs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
-        // Each decoded fixture is let go once its worker has taken it: memory stays flat in the
-        // number of fixtures (a 3,000-message chat weighs megabytes).
-        let decoded = TakeOnce(consume all)
-        let queue = WorkQueue<FixtureResult>(count: refs.count, order: order)
+        let queue = WorkQueue<Void>(count: refs.count, order: order)
         let timeout = timeout
+        @Sendable func store(_ i: Int, _ result: FixtureResult) {
+            finished(i, result)
+            queue.complete(progress: progress)
+        }
         WorkerThreads.run(threads: min(jobs, max(refs.count, 1))) {
             // Each worker owns its text engine for every fixture it takes.
             let engine: TextEngine
@@ -48,16 +52,22 @@ public struct BatchRunner: Sendable {
                 engine = try TextEngine(fonts: fonts)
             } catch {
                 while let i = queue.take() {
-                    queue.store(i, FixtureResult(ref: refs[i], error: Diagnostic(.error, .environment, file: refs[i].displayPath, message: "\(error)")),
-                                progress: progress)
+                    store(i, FixtureResult(ref: refs[i], error: Diagnostic(.error, .environment, file: refs[i].displayPath, message: "\(error)")))
                 }
                 return
             }
             while let i = queue.take() {
-                queue.store(i, Self.process(refs[i], decoded: decoded.take(i), engine: engine, handler: handler, timeout: timeout), progress: progress)
+                store(i, Self.process(refs[i], decoded: overrides.decode(refs[i]), engine: engine, handler: handler, timeout: timeout))
             }
         }
-        return queue.results()
+    }
+
+    /// Results in the order of `refs`, all kept (small batches, tests, bench).
+    public func run(_ refs: [FixtureRef], handler: some FrameHandler,
+                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
+        let results = Collected<FixtureResult>(count: refs.count)
+        try run(refs, handler: handler, finished: { results.put($0, $1) }, progress: progress)
+        return results.all()
     }
 
     /// One fixture, start to end: decode, lay out (text once per fixture), render every frame,
@@ -110,19 +120,14 @@ public struct BatchRunner: Sendable {
     }
 }
 
-/// Values handed out once each, by index, and let go as they are taken.
-final class TakeOnce<T>: @unchecked Sendable {
+/// Results put by index from any thread, read back in order.
+final class Collected<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [T?]
 
-    init(_ items: consuming [T]) {
-        self.items = items.map(Optional.some)
-    }
+    init(count: Int) { items = Array(repeating: nil, count: count) }
 
-    func take(_ index: Int) -> T {
-        lock.withLock {
-            defer { items[index] = nil }
-            return items[index]!
-        }
-    }
+    func put(_ index: Int, _ item: T) { lock.withLock { items[index] = item } }
+
+    func all() -> [T] { lock.withLock { items.map { $0! } } }
 }

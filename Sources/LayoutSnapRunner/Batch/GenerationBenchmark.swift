@@ -9,9 +9,21 @@ public struct GenerationBenchmark {
     public let executable: String
     public let generateCount: Int
     public let verifyCount: Int
+    /// Suite sizes whose verify peaks are compared (memory flat in the number of fixtures:
+    /// 10,000 under 1.3x of 1,000); empty skips the comparison.
+    public let memoryCounts: [Int]
 
-    public init(executable: String, generateCount: Int, verifyCount: Int) {
-        self.executable = executable; self.generateCount = generateCount; self.verifyCount = verifyCount
+    public init(executable: String, generateCount: Int, verifyCount: Int, memoryCounts: [Int] = []) {
+        self.executable = executable; self.generateCount = generateCount; self.verifyCount = verifyCount; self.memoryCounts = memoryCounts
+    }
+
+    /// One suite size's verify: fixtures, frames, seconds and peak resident memory.
+    public struct MemoryFigure: Sendable {
+        public var fixtures = 0
+        public var frames = 0
+        public var seconds = 0.0
+        public var peakMB = 0.0
+        public var exit: Int32 = 0
     }
 
     public struct Figures: Sendable {
@@ -24,6 +36,7 @@ public struct GenerationBenchmark {
         public var verifySeconds = 0.0
         public var verifyPeakMB = 0.0
         public var verifyExit: Int32 = 0
+        public var memory: [MemoryFigure] = []
     }
 
     public func run(progress: (String) -> Void) throws(RunnerError) -> Figures {
@@ -55,6 +68,30 @@ public struct GenerationBenchmark {
         f.verifyPeakMB = Double(verify.maxResidentKB) / 1024
         f.verifyExit = verify.status
         if let line = verify.stdoutLastLine.split(separator: " ").first, let passed = Int(line) { f.frames = passed }
+
+        // Memory flat in the number of fixtures: each size recorded and verified on its own
+        // (its own manifest), at a quarter of the scale and 5 frames a second so that 10,000
+        // fixtures take minutes, not an hour; what grows with the suite is the same at any scale.
+        for count in memoryCounts {
+            let folder = root + "/memory-\(count)", small = ["--scale", "0.25", "--fps", "5"]
+            var figure = MemoryFigure()
+            figure.fixtures = try GeneratedBatch.write(kinds: kinds, count: count, seed: 2, to: folder + "/fixtures").total
+            progress("recording \(count) generated fixtures at scale 0.25, 5 fps")
+            let record = try ChildProcess.run(executable, ["record", folder + "/fixtures", "--goldens", folder + "/goldens", "--allow-ci",
+                                                           "--no-progress", "--quiet"] + small)
+            guard record.status == 0 else {
+                throw RunnerError.environment("bench: recording the generated fixtures failed (exit \(record.status)): \(record.stderrTail)")
+            }
+            progress("verifying \(count) generated fixtures")
+            let verify = try ChildProcess.run(executable, ["verify", folder + "/fixtures", "--goldens", folder + "/goldens", "--no-progress",
+                                                           "--report", folder + "/report"] + small)
+            figure.seconds = verify.seconds
+            figure.peakMB = Double(verify.maxResidentKB) / 1024
+            figure.exit = verify.status
+            if let line = verify.stdoutLastLine.split(separator: " ").first, let passed = Int(line) { figure.frames = passed }
+            f.memory.append(figure)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
         return f
     }
 

@@ -5,7 +5,7 @@ import LayoutSnapReport
 /// images a reader needs: actual and diff images of frames that are not plain passes (written by
 /// the verify handler) and, for every state with such a frame, each frame's golden copied in, so
 /// the page can scrub the whole animation from disk with no other folder.
-public struct ReportBuilder {
+public struct ReportBuilder: Sendable {
     public let reportDirectory: String
     public let goldens: String
 
@@ -17,11 +17,28 @@ public struct ReportBuilder {
     /// folder holds a layoutsnap results.json, so `--report .` or a folder of the user's own never
     /// loses an `actual/` or `diff/` that layoutsnap did not write.
     public func clearPrevious() {
-        guard let data = FileManager.default.contents(atPath: reportDirectory + "/results.json"),
-              let previous = try? ResultsJSON.decode(data), previous.tool == "layoutsnap" else { return }
+        guard Self.isLayoutsnapResults(reportDirectory + "/results.json") else { return }
         for item in ["actual", "expected", "diff", "index.html", "results.json"] {
             try? FileManager.default.removeItem(atPath: reportDirectory + "/" + item)
         }
+    }
+
+    /// Whether `path` is a results.json layoutsnap wrote, told from its ends without reading it
+    /// whole (a 10,000-fixture report is 25 MB, and decoding it took more memory than the run):
+    /// it opens as a JSON object and, its keys being sorted, closes with `"tool" : "layoutsnap"`
+    /// and the version.
+    static func isLayoutsnapResults(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size > 0 else { return false }
+        try? handle.seek(toOffset: 0)
+        guard let head = try? handle.read(upToCount: 64), head.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") else {
+            return false
+        }
+        try? handle.seek(toOffset: size > 4096 ? size - 4096 : 0)
+        guard let tail = try? handle.readToEnd() else { return false }
+        let text = String(decoding: tail, as: UTF8.self).filter { !$0.isWhitespace }
+        return text.contains("\"tool\":\"layoutsnap\"")
     }
 
     /// The run as one value: every fixture's frames with their verdicts, plus the run's
@@ -29,22 +46,34 @@ public struct ReportBuilder {
     public func results(_ fixtures: [FixtureResult], command: String = "verify", findings: [Finding] = [],
                         environmentDifferences: [String] = [], durationSeconds: Double, version: String,
                         fixturesRoot: String? = nil) -> RunResults {
-        var entries: [FixtureEntry] = []
-        for f in fixtures {
-            var states: [StateEntry] = []
-            var byState: [(String, [FrameResult])] = []
-            for frame in f.frames {
-                if byState.last?.0 == frame.state { byState[byState.count - 1].1.append(frame) } else { byState.append((frame.state, [frame])) }
-            }
-            for (name, frames) in byState {
-                let showImages = command == "verify" && frames.contains { $0.status != .passed }
-                states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }))
-            }
-            entries.append(FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states))
+        results(entries: FixtureEntries(fixtures.map { entry($0, command: command) }), command: command, findings: findings,
+                environmentDifferences: environmentDifferences, durationSeconds: durationSeconds, version: version, fixturesRoot: fixturesRoot)
+    }
+
+    /// The run as one value, from fixture entries made as each fixture finished.
+    public func results(entries: FixtureEntries, command: String, findings: [Finding] = [],
+                        environmentDifferences: [String] = [], durationSeconds: Double, version: String,
+                        fixturesRoot: String? = nil) -> RunResults {
+        RunResults(tool: "layoutsnap", version: version, command: command, durationSeconds: durationSeconds,
+                   environmentDifferences: environmentDifferences, fixtures: entries, findings: findings,
+                   fixturesRoot: fixturesRoot, goldens: goldens.isEmpty ? nil : goldens)
+    }
+
+    /// One fixture's entry in the run's results, made as soon as the fixture is done so its
+    /// frame results need not be kept (a verify of 10,000 fixtures keeps only these). For verify,
+    /// the goldens of every state with a frame that is not a plain pass are copied into the
+    /// report. Safe to call from any thread.
+    public func entry(_ f: FixtureResult, command: String) -> FixtureEntry {
+        var states: [StateEntry] = []
+        var byState: [(String, [FrameResult])] = []
+        for frame in f.frames {
+            if byState.last?.0 == frame.state { byState[byState.count - 1].1.append(frame) } else { byState.append((frame.state, [frame])) }
         }
-        return RunResults(tool: "layoutsnap", version: version, command: command, durationSeconds: durationSeconds,
-                          environmentDifferences: environmentDifferences, fixtures: entries, findings: findings,
-                          fixturesRoot: fixturesRoot, goldens: goldens.isEmpty ? nil : goldens)
+        for (name, frames) in byState {
+            let showImages = command == "verify" && frames.contains { $0.status != .passed }
+            states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }))
+        }
+        return FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states)
     }
 
     private func entry(_ f: FrameResult, showImages: Bool) -> FrameEntry {

@@ -58,6 +58,13 @@ final class WorkQueue<T>: @unchecked Sendable {
         progress?(done, slots.count)
     }
 
+    /// Marks one item done without storing it; `progress` is called as by `store`.
+    func complete(progress: ((Int, Int) -> Void)? = nil) {
+        lock.lock(); defer { lock.unlock() }
+        done += 1
+        progress?(done, slots.count)
+    }
+
     func results() -> [T] {
         lock.lock(); defer { lock.unlock() }
         return slots.map { $0! }

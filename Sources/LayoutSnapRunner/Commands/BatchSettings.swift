@@ -37,8 +37,8 @@ public struct BatchSettings: Sendable {
     /// The fixtures a run takes.
     public struct Selection: Sendable {
         public var refs: [FixtureRef]
-        /// Already decoded (a shard's selection), or nil.
-        public var decoded: [Result<Fixture, FixtureError>]?
+        /// What each fixture costs, when already known (a shard's), or nil.
+        public var costs: [Double]?
         /// Set when nothing was selected at all: the run's exit is 2.
         public var empty: Finding?
         /// `shard 2/4: 12 of 48 fixtures, 180 of 710 frames`, for stderr.
@@ -61,22 +61,27 @@ public struct BatchSettings: Sendable {
             } else {
                 message = "no fixtures matched: there is no .json fixture under \(place)"
             }
-            return Selection(refs: [], decoded: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message), shardNote: nil, shardPlan: nil)
+            return Selection(refs: [], costs: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message), shardNote: nil, shardPlan: nil)
         }
-        guard let shard else { return Selection(refs: refs, decoded: nil, empty: nil, shardNote: nil, shardPlan: nil) }
+        guard let shard else { return Selection(refs: refs, costs: nil, empty: nil, shardNote: nil, shardPlan: nil) }
         let selection = Sharding.select(refs, shard: shard, overrides: overrides, jobs: jobs, timeout: timeout)
         let note = "shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, \(selection.frames) of \(selection.totalFrames) frames"
-        return Selection(refs: selection.refs, decoded: selection.decoded, empty: nil, shardNote: note, shardPlan: selection.plan)
+        return Selection(refs: selection.refs, costs: selection.costs, empty: nil, shardNote: note, shardPlan: selection.plan)
     }
 
-    /// Runs the selected fixtures through `handler`. The selection is consumed: its decoded
-    /// fixtures (a shard's) are let go one by one as they are run.
-    public func run(_ selection: consuming Selection, handler: some FrameHandler, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
-        let refs = selection.refs
-        let decoded = selection.decoded
-        _ = consume selection
-        return try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout)
-            .run(refs, decoded: decoded, handler: handler, progress: progress)
+    /// Runs the selected fixtures through `handler`, each result handed to `finished` as it
+    /// comes (see `BatchRunner.run`).
+    public func run(_ selection: Selection, handler: some FrameHandler, finished: @escaping @Sendable (Int, FixtureResult) -> Void,
+                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) {
+        try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout)
+            .run(selection.refs, costs: selection.costs, handler: handler, finished: finished, progress: progress)
+    }
+
+    /// Runs the selected fixtures through `handler` and keeps every result, in order.
+    public func run(_ selection: Selection, handler: some FrameHandler, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
+        let results = Collected<FixtureResult>(count: selection.refs.count)
+        try run(selection, handler: handler, finished: { results.put($0, $1) }, progress: progress)
+        return results.all()
     }
 }
 

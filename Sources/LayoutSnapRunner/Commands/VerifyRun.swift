@@ -48,7 +48,17 @@ public struct VerifyRun: Sendable {
         let builder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
         builder.clearPrevious()
         let handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
-        let fixtures = try settings.run(selection, handler: handler, progress: progress)
+        // Each fixture becomes its report entry as it finishes, spooled to disk (memory stays
+        // flat in the number of fixtures); its frame results go with it.
+        let spool: FixtureSpool
+        do {
+            spool = try FixtureSpool(count: selection.refs.count)
+        } catch {
+            throw RunnerError.environment("verify spools its results to a temporary file: \(error.localizedDescription)")
+        }
+        try settings.run(selection, handler: handler, finished: { i, result in spool.put(i, builder.entry(result, command: "verify")) },
+                         progress: progress)
+        let fixtures = FixtureEntries(spool)
 
         var findings: [Finding] = empty.map { [$0] } ?? []
         var differences: [String] = []
@@ -63,11 +73,11 @@ public struct VerifyRun: Sendable {
         }
         if let finding = Self.environmentFinding(differences, strict: strictEnv) { findings.append(finding) }
         if checkOrphans {
-            let orphans = OrphanCheck.find(goldens: settings.goldens, results: fixtures, wholeSet: settings.coversWholeSet)
+            let orphans = OrphanCheck.find(goldens: settings.goldens, entries: fixtures, wholeSet: settings.coversWholeSet)
             findings += OrphanCheck.findings(orphans, goldens: settings.goldens)
         }
 
-        var results = builder.results(fixtures, command: "verify", findings: findings, environmentDifferences: differences,
+        var results = builder.results(entries: fixtures, command: "verify", findings: findings, environmentDifferences: differences,
                                       durationSeconds: secondsSince(started), version: version, fixturesRoot: settings.fixturesRoot)
         results.shard = settings.shard?.description
         results.shardPlan = shardPlan

@@ -7,14 +7,60 @@ import LayoutSnapCore
 public struct GoldenManifest: Sendable, Equatable {
     public struct Entry: Sendable, Hashable {
         /// PixelHash of the premultiplied ARGB32 pixels, 16 hex digits.
-        public var pixels: String
+        public var pixels: String {
+            get { storedPixels.text }
+            set { storedPixels = HashText(newValue) }
+        }
         /// PixelHash of the PNG file's bytes.
-        public var file: String
-        public var width: Int
-        public var height: Int
+        public var file: String {
+            get { storedFile.text }
+            set { storedFile = HashText(newValue) }
+        }
+        public var width: Int {
+            get { Int(storedWidth) }
+            set { storedWidth = Int32(clamping: newValue) }
+        }
+        public var height: Int {
+            get { Int(storedHeight) }
+            set { storedHeight = Int32(clamping: newValue) }
+        }
+        // A manifest holds an entry per golden frame (100,000 for 10,000 fixtures) for the
+        // whole run, so they are kept small: 16 hex digits are one byte past a Swift string's
+        // inline room, and as text every hash was a heap allocation of its own.
+        private var storedPixels: HashText
+        private var storedFile: HashText
+        private var storedWidth: Int32
+        private var storedHeight: Int32
 
         public init(pixels: String, file: String, width: Int, height: Int) {
-            self.pixels = pixels; self.file = file; self.width = width; self.height = height
+            storedPixels = HashText(pixels); storedFile = HashText(file)
+            storedWidth = Int32(clamping: width); storedHeight = Int32(clamping: height)
+        }
+    }
+
+    /// A hash as the manifest writes it: 16 lowercase hex digits kept as their number, anything
+    /// else (`unreadable`, a hand-edited value) as the text itself. Each text has one form, so
+    /// equality is the text's.
+    enum HashText: Sendable, Hashable {
+        case hex(UInt64)
+        case other(String)
+
+        init(_ text: String) {
+            let utf8 = text.utf8
+            if utf8.count == 16, utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }), let value = UInt64(text, radix: 16) {
+                self = .hex(value)
+            } else {
+                self = .other(text)
+            }
+        }
+
+        var text: String {
+            switch self {
+            case let .hex(value):
+                let digits = String(value, radix: 16)
+                return String(repeating: "0", count: 16 - digits.count) + digits
+            case let .other(text): return text
+            }
         }
     }
 
@@ -51,8 +97,11 @@ public struct GoldenManifest: Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RunnerError.goldens("\(path) cannot be read")
         }
+        let bytes = [UInt8](data)
+        // Frame by frame first (flat in memory); the whole tree only to explain what is wrong.
+        if let manifest = ManifestReader.read(bytes) { return manifest }
         do {
-            let root = try JSONParser.parse([UInt8](data))
+            let root = try JSONParser.parse(bytes)
             return try decode(JSONElement(root))
         } catch let error as JSONSyntaxError {
             throw RunnerError.goldens("\(path): invalid JSON: \(error)")
@@ -73,32 +122,40 @@ public struct GoldenManifest: Sendable, Equatable {
         if let e = o.optional("environment") { environment = try RenderEnvironment.decode(e) }
         var frames: [String: Entry] = [:]
         var previous: [String: Previous] = [:]
-        func decodeEntry(_ entry: ObjectReader) throws(JSONDecodingError) -> Entry {
-            let size = try entry.required("size").array()
-            guard size.count == 2 else { throw try entry.required("size").error("expected [width, height]") }
-            return Entry(pixels: try entry.required("pixels").string(), file: try entry.required("file").string(),
-                         width: try size[0].int(), height: try size[1].int())
-        }
         let framesObject = try o.required("frames").object()
         for member in framesObject.members {
-            let entry = try framesObject.required(member.key).object()
-            frames[member.key] = try decodeEntry(entry)
-            if let old = entry.optional("previous") {
-                if old.isNull {
-                    previous[member.key] = .absent
-                } else {
-                    let oldEntry = try old.object()
-                    previous[member.key] = .entry(try decodeEntry(oldEntry))
-                    try oldEntry.finish()
-                }
-            }
-            try entry.finish()
+            let (entry, old) = try decodeFrame(try framesObject.required(member.key).object())
+            frames[member.key] = entry
+            if let old { previous[member.key] = old }
         }
         try framesObject.finish()
         try o.finish()
         var manifest = GoldenManifest(environment: environment, frames: frames)
         manifest.previous = previous
         return manifest
+    }
+
+    /// One member of `frames`: the entry, and what it replaces while a record is under way.
+    static func decodeFrame(_ entry: ObjectReader) throws(JSONDecodingError) -> (Entry, Previous?) {
+        func decodeEntry(_ entry: ObjectReader) throws(JSONDecodingError) -> Entry {
+            let size = try entry.required("size").array()
+            guard size.count == 2 else { throw try entry.required("size").error("expected [width, height]") }
+            return Entry(pixels: try entry.required("pixels").string(), file: try entry.required("file").string(),
+                         width: try size[0].int(), height: try size[1].int())
+        }
+        let current = try decodeEntry(entry)
+        var previous: Previous?
+        if let old = entry.optional("previous") {
+            if old.isNull {
+                previous = .absent
+            } else {
+                let oldEntry = try old.object()
+                previous = .entry(try decodeEntry(oldEntry))
+                try oldEntry.finish()
+            }
+        }
+        try entry.finish()
+        return (current, previous)
     }
 
     /// Deterministic bytes (sorted keys) so that a re-record without changes rewrites nothing.

@@ -41,11 +41,21 @@ public enum OrphanCheck {
     ///   an unknown fixture is an orphan too. Otherwise only the fixtures in the run are judged.
     /// - Fixtures that failed to load are skipped: their frames are unknown, not gone.
     public static func find(goldens: String, results: [FixtureResult], wholeSet: Bool) -> [Orphan] {
+        find(goldens: goldens, produced: results.map { ($0.ref.id, $0.error != nil, $0.frames.map(\.goldenKey)) }, wholeSet: wholeSet)
+    }
+
+    /// The same, from a run's report entries.
+    public static func find(goldens: String, entries: FixtureEntries, wholeSet: Bool) -> [Orphan] {
+        find(goldens: goldens, produced: entries.map { e in (e.id, e.error != nil, e.states.flatMap { $0.frames.map(\.golden) }) }, wholeSet: wholeSet)
+    }
+
+    /// For each fixture of the run: its id, whether it could not be used, its frames' keys.
+    static func find(goldens: String, produced fixtures: [(id: String, failed: Bool, keys: [String])], wholeSet: Bool) -> [Orphan] {
         var produced: [String: Set<String>] = [:]
         var unknown = Set<String>()
-        for r in results {
-            if r.error != nil { unknown.insert(r.ref.id); continue }
-            produced[r.ref.id, default: []].formUnion(r.frames.map(\.goldenKey))
+        for f in fixtures {
+            if f.failed { unknown.insert(f.id); continue }
+            produced[f.id, default: []].formUnion(f.keys)
         }
         var orphans: [Orphan] = []
         guard let files = FileManager.default.enumerator(atPath: goldens) else { return [] }

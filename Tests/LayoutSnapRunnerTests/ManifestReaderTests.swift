@@ -1,0 +1,79 @@
+import Foundation
+import LayoutSnapCore
+@testable import LayoutSnapRunner
+import XCTest
+
+/// The manifest read frame by frame agrees with the manifest parsed whole, and anything the walk
+/// does not expect goes to the whole parse, whose error names the line.
+final class ManifestReaderTests: XCTestCase {
+    func entry(_ n: UInt64) -> GoldenManifest.Entry {
+        GoldenManifest.Entry(pixels: PixelHashText.hex(n), file: PixelHashText.hex(n &* 31), width: Int(n % 400), height: 7)
+    }
+
+    func wholeParse(_ bytes: [UInt8]) throws -> GoldenManifest {
+        try GoldenManifest.decode(JSONElement(JSONParser.parse(bytes)))
+    }
+
+    func testAgreesWithTheWholeParse() throws {
+        var manifest = GoldenManifest(environment: RenderEnvironment(architecture: "x86_64", libraries: ["cairo": "1.16.0"], fonts: ["a.ttf": "00ff"]),
+                                      frames: [:])
+        for i in 0..<300 { manifest.frames["kind/f-\(i)/01-expand/\(i).png"] = entry(UInt64(i) &* 0x9E37_79B9_7F4A_7C15) }
+        manifest.frames["é/\"quoted\"\\/x.png"] = GoldenManifest.Entry(pixels: GoldenTransaction.unreadablePixels, file: "0123456789abcdef", width: 0, height: 0)
+        manifest.previous["kind/f-1/01-expand/1.png"] = .absent
+        manifest.previous["kind/f-2/01-expand/2.png"] = .entry(entry(99))
+        let bytes = manifest.encoded()
+        let read = try XCTUnwrap(ManifestReader.read(bytes))
+        XCTAssertEqual(read, try wholeParse(bytes))
+        XCTAssertEqual(read, manifest)
+        XCTAssertEqual(read.encoded(), bytes)
+
+        // Other spacing, member order and escapes, as another tool might write them.
+        let hand = #"""
+        {"frames":{"a\u002fb.png":{"size":[1,2],"file":"00000000000000ff","pixels":"ABCDEF0123456789"}},
+           "version" : 1 }
+        """#
+        let handRead = try XCTUnwrap(ManifestReader.read(Array(hand.utf8)))
+        XCTAssertEqual(handRead, try wholeParse(Array(hand.utf8)))
+        XCTAssertEqual(handRead.frames["a/b.png"]?.pixels, "ABCDEF0123456789", "upper-case hex is kept as written")
+        XCTAssertNil(handRead.environment)
+    }
+
+    /// Whatever the walk does not expect is left to the whole parse, which explains it.
+    func testAnythingUnexpectedFallsBackToTheWholeParse() throws {
+        let good = #"{"version": 1, "frames": {"a.png": {"pixels": "0000000000000001", "file": "0000000000000002", "size": [1, 1]}}}"#
+        XCTAssertNotNil(ManifestReader.read(Array(good.utf8)))
+        let bad = [
+            good.replacingOccurrences(of: "\"a.png\": {", with: "\"a.png\": {\"pixels\": \"1\", "),   // duplicate key inside an entry
+            good.replacingOccurrences(of: "}}}", with: "}, \"a.png\": {\"pixels\": \"1\", \"file\": \"2\", \"size\": [1, 1]}}}"),  // duplicate frame
+            good.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2"),
+            good.replacingOccurrences(of: "[1, 1]", with: "[1, 1, 1]"),
+            good.replacingOccurrences(of: "\"size\"", with: "\"sise\""),
+            good + " x",
+            String(good.dropLast()),
+            good.replacingOccurrences(of: ",", with: ";"),
+            good.replacingOccurrences(of: "\"version\": 1, ", with: ""),
+            good.replacingOccurrences(of: "{\"version\"", with: "{\"environment\": null, \"version\""),
+            good.replacingOccurrences(of: "1, 1]", with: "1, 1e999999]"),
+            "[]", "", "{",
+        ]
+        for text in bad {
+            XCTAssertNil(ManifestReader.read(Array(text.utf8)), text)
+        }
+        // And load says what is wrong, where.
+        let folder = NSTemporaryDirectory() + "manifest-reader-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(bad[4].utf8).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+        XCTAssertThrowsError(try GoldenManifest.load(path: folder + "/manifest.json")) { error in
+            XCTAssertTrue("\(error)".contains("missing required field \"size\" (line 1"), "\(error)")
+        }
+    }
+}
+
+/// Hex as the manifest writes hashes.
+enum PixelHashText {
+    static func hex(_ n: UInt64) -> String {
+        let digits = String(n, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
