@@ -95,6 +95,19 @@ public final class FrameRenderer {
             try paintImage(source, rect: rect, radius: radius, opacity: opacity, cr)
         case let .text(draw):
             try engine.draw(draw, on: cr)
+        case let .strokeLines(lines, color, lineWidth):
+            guard lineWidth > 0 else { return }
+            cairo_save(cr)
+            for line in lines where line.count > 1 {
+                cairo_move_to(cr, line[0].x, line[0].y)
+                for point in line.dropFirst() { cairo_line_to(cr, point.x, point.y) }
+            }
+            cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+            cairo_set_line_width(cr, lineWidth)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+            cairo_restore(cr)
         }
     }
 

@@ -167,4 +167,36 @@ final class ChatRulesTests: XCTestCase {
         XCTAssertEqual(s[7].frames.count, 1)
         XCTAssertEqual(s[7].frames[0].scroll!.offset, s[5].frames[0].scroll!.offset, accuracy: 1e-9)
     }
+
+    /// The send button is arrow.up.circle.fill: a 32 pt circle right of the field (x = 8 + 334 +
+    /// 8 = 350, centred on the one-line field: y = 765.7122 + 8 + (36.2878 - 32) / 2 = 775.8561),
+    /// the accent colour with a draft and systemGray3 without, and a white up-arrow inside it:
+    /// a shaft from 8 pt below the centre to 8 pt above and a head to 7.04 pt either side.
+    func testSendButtonIsAnArrowInACircleGreyWithoutADraft() throws {
+        for (draft, fill) in [("", Palette.light.sendDisabled), ("Hello", Palette.light.accent)] {
+            let f = try states(ChatFixture(messages: messages(1), input: draft))[0].frames[0]
+            let send = rect(f, "send")!
+            XCTAssertEqual(send.x, 350, accuracy: 1e-9)
+            XCTAssertEqual(send.y, 775.8561, accuracy: 1e-9)
+            XCTAssertEqual(send.width, 32)
+            XCTAssertEqual(f.element("send")!["enabled"], .bool(!draft.isEmpty))
+            let circle = f.drawList.firstIndex { if case let .roundedRect(r, radius, _, _) = $0 { r == send && radius == 16 } else { false } }!
+            guard case let .roundedRect(_, _, circleFill, _) = f.drawList[circle],
+                  case let .strokeLines(lines, color, width) = f.drawList[circle + 1] else { return XCTFail("no arrow after the circle") }
+            XCTAssertEqual(circleFill, fill)
+            XCTAssertEqual(color, Color(hex: 0xFFFFFF))
+            XCTAssertEqual(width, 3.008, accuracy: 1e-9)
+            let cx = 366.0, cy = 775.8561 + 16
+            XCTAssertEqual(lines.count, 2)
+            XCTAssertEqual(lines[0].map(\.x), [cx, cx])
+            XCTAssertEqual(lines[0][0].y, cy + 8, accuracy: 1e-9)
+            XCTAssertEqual(lines[0][1].y, cy - 8, accuracy: 1e-9)
+            XCTAssertEqual(lines[1][0].x, cx - 7.04, accuracy: 1e-9)
+            XCTAssertEqual(lines[1][2].x, cx + 7.04, accuracy: 1e-9)
+            // The arrow with its round ends stays well inside the circle.
+            for p in lines.joined() {
+                XCTAssertLessThan(((p.x - cx) * (p.x - cx) + (p.y - cy) * (p.y - cy)).squareRoot() + width / 2, 16)
+            }
+        }
+    }
 }

@@ -241,7 +241,16 @@ final class ComposerRulesTests: XCTestCase {
         XCTAssertEqual(rect(frames.last!, "suggestions").y, 852 - 336 - 44, accuracy: 0.25)
         XCTAssertEqual(frames[0].progress, 0)
         XCTAssertEqual(frames.last!.progress, 1, accuracy: 0.001)
-        // It only ever moves up (overdamped), and the strip never goes below the safe area.
+        // Every frame's top follows the closed form of the critically damped spring (w0 =
+        // sqrt(1000 / 3)), so it only ever moves up; the step settles in about 0.6 s (36 frames
+        // at 60 fps, not the 3 s of an overdamped spring), and the strip never goes below the
+        // safe area.
+        let w0 = (1000.0 / 3).squareRoot()
+        for f in frames.dropLast() {
+            XCTAssertEqual(rect(f, "keyboard").y, 852 - 336 * (1 - (1 + w0 * f.time) * exp(-w0 * f.time)), accuracy: 0.01)
+        }
+        // The last frame lands on the target (SPEC §3.3's end rule), less than half a pixel away.
+        XCTAssertLessThanOrEqual(frames.last!.time, 0.62)
         let ys = frames.map { rect($0, "keyboard").y }
         XCTAssertEqual(ys, ys.sorted(by: >))
         XCTAssertTrue(frames.allSatisfy { rect($0, "suggestions").y <= 774 + 1e-9 })

@@ -111,8 +111,16 @@ final class PostRulesTests: XCTestCase {
         XCTAssertEqual(rules.measured.title!.text.width, 354)
         let f0 = rules.frame(index: 0, time: 0, f: 0, palette: .light)
         XCTAssertNil(f0.element("image"))
-        assertRect(rect(f0, "body"), 20, 12 + 18 + 16, 350, 42.2878)
         XCTAssertEqual(rules.expandedImageHeight, 0)
+        // With no image its y is the expanded titleSummaryHeight + 8 in every frame (SPEC §4.4):
+        // the body's top is 12 + 82.0568 + 8 + 0 + 16 = 118.0568 from the first frame to the
+        // last, just below the summary, never across it (it was 12 + 18 + 16 = 46 at f = 0).
+        for f in [0, 0.05, 0.3, 0.7, 1, 1.08] {
+            let frame = rules.frame(index: 0, time: 0, f: f, palette: .light)
+            assertRect(rect(frame, "body"), 20, 118.0568, 350, 42.2878)
+            XCTAssertGreaterThanOrEqual(rect(frame, "body").y, rect(frame, "summary").maxY, "f = \(f)")
+            XCTAssertEqual(rules.geometry(f: f).image.y, 82.0568 + 8, accuracy: 1e-9)
+        }
     }
 
     func testFailedImageUsesTheSeedsDefaultAspectRatio() throws {

@@ -62,11 +62,18 @@ public struct Spring: Sendable, Hashable {
     /// iOS 17's `.default` animation.
     public static let `default` = Spring(response: 0.55, dampingFraction: 1.0)
 
-    /// A spring given by physical constants (the keyboard: mass 3, stiffness 1000, damping 500).
+    /// A spring given by physical constants: a damping coefficient in N·s/m.
     public init(mass: Double, stiffness: Double, damping: Double) {
+        self.init(mass: mass, stiffness: stiffness, dampingRatio: damping / (2 * (stiffness * mass).squareRoot()))
+    }
+
+    /// A spring given by mass, stiffness and damping ratio (the keyboard: mass 3, stiffness 1000,
+    /// ratio 1). The ratio is kept exactly, so a critically damped spring takes the critical
+    /// closed form rather than a rounding error's worth of over- or underdamping.
+    public init(mass: Double, stiffness: Double, dampingRatio: Double) {
         let w0 = (stiffness / mass).squareRoot()
         self.response = 2 * Double.pi / w0
-        self.dampingFraction = damping / (2 * (stiffness * mass).squareRoot())
+        self.dampingFraction = dampingRatio
     }
 
     var omega0: Double { 2 * Double.pi / response }

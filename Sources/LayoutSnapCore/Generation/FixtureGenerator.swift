@@ -139,8 +139,9 @@ enum GeneratorSupport {
         return max(1, (room / max(seconds, 0.001)).rounded(.down))
     }
 
-    /// Roughly how long UIKit's keyboard spring runs (about 3.2 s at scale 1, 3.7 s at scale 3).
-    static let keyboardSeconds = 3.8
+    /// Roughly how long the keyboard's critically damped spring runs (about 0.55 s at scale 1,
+    /// 0.6 s at scale 3).
+    static let keyboardSeconds = 0.7
     /// The default spring's scroll (response 0.55, critically damped) settles in about a second.
     static let scrollSeconds = 1.2
 

@@ -34,4 +34,7 @@ public enum DrawOp: Sendable, Hashable {
     /// An image scaled to fill `rect` (aspect-fill, centred) and clipped to its rounded corners.
     case image(ImageSource, Rect, cornerRadius: Double, opacity: Double)
     case text(TextDraw)
+    /// Open polylines stroked with round caps and joins (a glyph drawn as a path: the send
+    /// button's arrow).
+    case strokeLines([[Point]], color: Color, lineWidth: Double)
 }

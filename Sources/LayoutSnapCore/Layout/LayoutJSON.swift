@@ -50,6 +50,7 @@ public enum LayoutJSON {
             case let .string(s): object.append((key, .string(s)))
             case let .ints(list): object.append((key, .array(list.map { .int($0) })))
             case let .strings(list): object.append((key, .array(list.map { .string($0) })))
+            case let .numbers(list): object.append((key, .array(list.map { .number($0) })))
             case .null: object.append((key, .null))
             }
         }

@@ -5,6 +5,8 @@ public enum LayoutValue: Sendable, Hashable {
     case bool(Bool)
     case string(String)
     case ints([Int])
+    /// A rect as [x, y, width, height] in points (a clip).
+    case numbers([Double])
     case strings([String])
     /// A fact that does not apply now (no marked text).
     case null

@@ -39,6 +39,21 @@ public struct ChatRules: Sendable {
 
     public var bubbleMaxWidth: Double { max((canvas.width - 2 * Self.listPaddingH) * Self.bubbleFraction, 2 * Self.bubblePaddingH + 1) }
     var bubbleTextWidth: Double { bubbleMaxWidth - 2 * Self.bubblePaddingH }
+    /// The send button as iOS draws it (SF Symbol arrow.up.circle.fill): a filled circle, the
+    /// accent colour with a draft and systemGray3 without one, and a white up-arrow drawn as a
+    /// path: a shaft half the circle tall and a chevron head, stroked 3 pt with round ends.
+    static func sendButton(_ rect: Rect, enabled: Bool, palette: Palette) -> [DrawOp] {
+        let cx = rect.x + rect.width / 2, cy = rect.y + rect.height / 2, d = rect.width
+        let top = Point(x: cx, y: cy - 0.25 * d)
+        return [
+            .roundedRect(rect, cornerRadius: d / 2, fill: enabled ? palette.accent : palette.sendDisabled, continuous: false),
+            .strokeLines([
+                [Point(x: cx, y: cy + 0.25 * d), top],
+                [Point(x: cx - 0.22 * d, y: cy - 0.03 * d), top, Point(x: cx + 0.22 * d, y: cy - 0.03 * d)],
+            ], color: Color(hex: 0xFFFFFF), lineWidth: 0.094 * d),
+        ]
+    }
+
     var fieldWidth: Double { max(canvas.width - 2 * Self.barPadding - Self.sendSize - Self.barPadding, 11) }
 
     /// A message as laid out once: its bubble's size and where its text sits inside.
@@ -340,7 +355,8 @@ public struct ChatRules: Sendable {
                                   baselines: inputBoxes.baselines, color: c.input.isEmpty ? palette.secondary : palette.text, clip: field)))
         let send = Rect(x: field.maxX + Self.barPadding, y: field.maxY - (LineMetrics.height(lines: 1, font: Self.inputFont) + 16 + Self.sendSize) / 2,
                         width: Self.sendSize, height: Self.sendSize)
-        ops.append(.roundedRect(send, cornerRadius: Self.sendSize / 2, fill: palette.accent.opacity(c.input.isEmpty ? 0.4 : 1), continuous: false))
+        ops += Self.sendButton(send, enabled: !c.input.isEmpty, palette: palette)
+        elements.append(LayoutElement(id: "send", rect: send, attributes: [("enabled", .bool(!c.input.isEmpty))]))
         elements.append(LayoutElement(id: "input", rect: bar, attributes: [("lines", .int(c.input.isEmpty ? 1 : c.inputLines)), ("value", .string(c.input))]))
 
         let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)

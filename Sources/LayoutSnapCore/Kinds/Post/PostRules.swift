@@ -100,7 +100,9 @@ public struct PostRules: Sendable {
         let aw = post.availableWidth
         let m = measured
         let imageX = lerp(aw - Self.thumbnailSize + 8, Self.contentInset, f)
-        let imageY = lerp(Self.compactImageY, m.titleSummaryHeight + 8, f)
+        // With no image the y stays at its expanded value (SPEC §4.4): lerping it from the
+        // thumbnail's 18 pt put the body's top inside the title block in the first frames.
+        let imageY = m.hasImage ? lerp(Self.compactImageY, m.titleSummaryHeight + 8, f) : m.titleSummaryHeight + 8
         let imageW = m.hasImage ? lerp(Self.thumbnailSize, aw, f) : 0
         let imageH = m.hasImage ? lerp(Self.thumbnailSize, expandedImageHeight, f) : 0
         let bodyTop = imageY + imageH + Self.gapBelowImage

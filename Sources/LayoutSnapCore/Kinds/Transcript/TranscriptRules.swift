@@ -113,8 +113,11 @@ public struct TranscriptRules: Sendable {
         let textRect = Rect(x: viewport.x, y: viewport.y - offset, width: contentWidth, height: content.contentHeight)
         var ops: [DrawOp] = [.fill(palette.canvas)]
         let boxes = LineMetrics.boxes(lines: content.lines, font: transcript.font)
+        // The scroll view clips at its outer frame, text plus padding (issue 19's reading of seed
+        // 000): a glyph rising above the first visible line (a hamza, an emoji's top) and a line
+        // scrolled partly out show in the padding instead of being cut flat at the text's edge.
         ops.append(.text(TextDraw(text: content.text, origin: Point(x: textRect.x, y: textRect.y), baselines: boxes.baselines,
-                                  color: palette.text, clip: viewport)))
+                                  color: palette.text, clip: viewRect)))
         let scrollable = content.maxOffset > 0
         let showIndicator = scrollable && (transcript.indicators == .always || (transcript.indicators == .scrolling && scrolling))
         if showIndicator {
@@ -124,7 +127,10 @@ public struct TranscriptRules: Sendable {
         return LayoutFrame(index: index, time: time, progress: progress, elements: [
             LayoutElement(id: "view", rect: viewRect),
             LayoutElement(id: "viewport", rect: viewport),
-            LayoutElement(id: "text", rect: textRect, attributes: [("lines", .int(content.lines))]),
+            LayoutElement(id: "text", rect: textRect, attributes: [
+                ("lines", .int(content.lines)),
+                ("clip", .numbers([viewRect.x, viewRect.y, viewRect.width, viewRect.height])),
+            ]),
         ], scroll: ScrollInfo(offset: offset, contentHeight: content.contentHeight, viewportHeight: content.viewportHeight,
                               following: following), drawList: ops)
     }
