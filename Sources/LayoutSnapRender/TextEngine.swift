@@ -38,6 +38,10 @@ public final class TextEngine: TextMeasuring {
     /// again (the same text gives the same layout).
     private var cache: [StyledText: (layout: CachedLayout, used: Int)] = [:]
     private var clock = 0
+    /// What was measured of every text of the fixture, kept apart from the layouts (it is small):
+    /// a rule that measures its texts again in every state (a chat's content) never lays them out
+    /// again.
+    private var measuredTexts: [StyledText: MeasuredText] = [:]
     /// Far more than any frame draws (a chat view shows a few dozen bubbles).
     public static let cachedLayoutLimit = 256
     /// How many Pango layouts this engine has built (the benchmark and tests check that it does
@@ -83,15 +87,22 @@ public final class TextEngine: TextMeasuring {
 
     deinit {
         cache.removeAll()
+        measuredTexts.removeAll()
         layoutsnap_g_object_unref(UnsafeMutableRawPointer(context))
         layoutsnap_g_object_unref(UnsafeMutableRawPointer(fontMap))
     }
 
     /// Drops cached layouts (between fixtures, so memory does not grow with the batch).
-    public func clearCache() { cache.removeAll(keepingCapacity: true) }
+    public func clearCache() {
+        cache.removeAll(keepingCapacity: true)
+        measuredTexts.removeAll(keepingCapacity: true)
+    }
 
     public func measure(_ text: StyledText) throws -> MeasuredText {
-        try layout(for: text).measured
+        if let measured = measuredTexts[text] { return measured }
+        let measured = try layout(for: text).measured
+        measuredTexts[text] = measured
+        return measured
     }
 
     public func caret(in text: StyledText, at offset: Int) throws -> CaretPosition {

@@ -302,10 +302,14 @@ public struct StateEntry: Codable, Sendable, Equatable {
     /// "initial", "01-expand".
     public var name: String
     public var frames: [FrameEntry]
+    /// verify: how the state's motion differs from its golden's (absent when the motion is the
+    /// same, or the state passed).
+    public var motion: MotionReport?
 
-    public init(name: String, frames: [FrameEntry]) {
+    public init(name: String, frames: [FrameEntry], motion: MotionReport? = nil) {
         self.name = name
         self.frames = frames
+        self.motion = motion
     }
 
     /// The worst of its frames.

@@ -41,6 +41,10 @@ public enum TerminalText {
             for state in fixture.states {
                 let failed = state.frames.filter { $0.status == .failed }
                 let missing = state.frames.filter { $0.status == .missing }
+                // What changed in motion terms comes before the pixel counts.
+                if let motion = state.motion, !failed.isEmpty || !missing.isEmpty {
+                    lines.append(.out("MOTION \(fixture.id) \(state.name): \(motion.description)"))
+                }
                 if !failed.isEmpty {
                     any = true
                     let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!

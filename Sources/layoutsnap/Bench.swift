@@ -58,6 +58,8 @@ struct Bench: ParsableCommand {
                 Diagnostics.out("chat, \(String(format: "%4d", c.messages)) messages \(String(format: "%.2f", c.perFrameMs)) ms/frame over \(c.frames) keyboard frames (layout + render, 786 x 1704 px); messages laid out once in \(String(format: "%.1f", c.firstLayoutMs)) ms")
             }
             Diagnostics.out("chat, 5000 vs 10   \(String(format: "%.2f", long.perFrameMs / short.perFrameMs))x per frame [target ≤ 1.5x]")
+            let motion = try MotionBenchmark(repeats: repeats).run()
+            Diagnostics.out("motion diff        \(motion.frames)-frame state, \(motion.tracks) tracks (\(motion.kinds.joined(separator: ", "))): \(String(format: "%.2f", motion.milliseconds)) ms [target < 5 ms]")
             FileHandle.standardError.write(Data("bench: diff engine…\n".utf8))
             let d = try DiffBenchmark(repeats: repeats, executable: CommandLine.arguments[0]).run()
             func mps(_ ms: Double) -> String { String(format: "%.0f MP/s (%.2f ms)", d.megapixels / (ms / 1000), ms) }

@@ -95,7 +95,7 @@ final class BenchCommandTests: XCTestCase {
         let r = try CLI.run(["bench", "--repeats", "1", "--generate", "40", "--verify-generated", "8", "--memory-fixtures", "20"], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)
         for label in ["render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts", "peak memory",
-                      "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10",
+                      "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10", "motion diff        199-frame state",
                       "generate           40 fixtures", "generated, verify  8 fixtures", "exit 0; peak memory",
                       "memory, verify     2 generated fixtures", "memory, verify     20 generated fixtures", "memory, flat       20 vs 2 fixtures"] {
             XCTAssertTrue(r.stdout.contains(label), "\(label) missing: \(r.output)")

@@ -3,6 +3,8 @@
 public struct LayoutSnapshot: Sendable {
     /// state name → frame index → element id → rect.
     public var frames: [String: [Int: [(id: String, rect: Rect)]]]
+    /// state name → its motion (every numeric property over time), for the motion diff.
+    public var motion: [String: StateMotion] = [:]
 
     public init(frames: [String: [Int: [(id: String, rect: Rect)]]]) { self.frames = frames }
 
@@ -15,6 +17,7 @@ public struct LayoutSnapshot: Sendable {
                 byIndex[frame.index] = frame.elements.map { ($0.id, LayoutSnapshot.rounded($0.rect)) }
             }
             frames[state.name] = byIndex
+            motion[state.name] = StateMotion(state.frames)
         }
         self.frames = frames
     }
@@ -26,29 +29,54 @@ public struct LayoutSnapshot: Sendable {
               let states = members.first(where: { $0.key == "states" })?.value, case let .array(stateNodes) = states.value
         else { return nil }
         var frames: [String: [Int: [(id: String, rect: Rect)]]] = [:]
+        var motion: [String: StateMotion] = [:]
         for stateNode in stateNodes {
             guard case let .object(s) = stateNode.value,
                   case let .string(name)? = s.first(where: { $0.key == "name" })?.value.value,
                   case let .array(frameNodes)? = s.first(where: { $0.key == "frames" })?.value.value else { continue }
             var byIndex: [Int: [(id: String, rect: Rect)]] = [:]
+            var layoutFrames: [LayoutFrame] = []
             for frameNode in frameNodes {
                 guard case let .object(f) = frameNode.value,
                       case let .number(index)? = f.first(where: { $0.key == "index" })?.value.value,
                       case let .array(elementNodes)? = f.first(where: { $0.key == "elements" })?.value.value else { continue }
                 var elements: [(id: String, rect: Rect)] = []
+                var layoutElements: [LayoutElement] = []
                 for elementNode in elementNodes {
                     guard case let .object(e) = elementNode.value,
                           case let .string(id)? = e.first(where: { $0.key == "id" })?.value.value,
                           case let .array(r)? = e.first(where: { $0.key == "rect" })?.value.value, r.count == 4 else { continue }
                     let numbers = r.compactMap { node -> Double? in if case let .number(n) = node.value { return n } else { return nil } }
                     guard numbers.count == 4 else { continue }
-                    elements.append((id, Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])))
+                    let rect = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+                    elements.append((id, rect))
+                    // Numbers and booleans are what a motion track can follow.
+                    let attributes = e.compactMap { member -> (key: String, value: LayoutValue)? in
+                        guard member.key != "id", member.key != "rect" else { return nil }
+                        switch member.value.value {
+                        case let .number(n): return (member.key, .number(n))
+                        case let .bool(b): return (member.key, .bool(b))
+                        default: return nil
+                        }
+                    }
+                    layoutElements.append(LayoutElement(id: id, rect: rect, attributes: attributes))
                 }
                 byIndex[Int(index)] = elements
+                var time = 0.0
+                if case let .number(t)? = f.first(where: { $0.key == "time" })?.value.value { time = t }
+                var scroll: ScrollInfo?
+                if case let .object(sc)? = f.first(where: { $0.key == "scroll" })?.value.value,
+                   case let .number(offset)? = sc.first(where: { $0.key == "offset" })?.value.value {
+                    scroll = ScrollInfo(offset: offset, contentHeight: 0, viewportHeight: 0, following: false)
+                }
+                layoutFrames.append(LayoutFrame(index: Int(index), time: time, progress: 0, elements: layoutElements, scroll: scroll, drawList: []))
             }
             frames[name] = byIndex
+            motion[name] = StateMotion(layoutFrames)
         }
-        return LayoutSnapshot(frames: frames)
+        var snapshot = LayoutSnapshot(frames: frames)
+        snapshot.motion = motion
+        return snapshot
     }
 
     static func rounded(_ r: Rect) -> Rect {

@@ -21,4 +21,7 @@ public struct FixtureResult: Sendable {
 public enum FixtureNote: Sendable, Hashable {
     /// Record staged the fixture's layout.json (it goes into place with the frames, or not at all).
     case layoutStaged
+    /// Verify: how the motion of each changed state differs from its golden layout.json's, by
+    /// state name (states whose tracks are all the same are absent).
+    case motion([String: MotionReport])
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import LayoutSnapReport
 
 /// Turns a verify run into the report folder (SPEC §8): `results.json`, `index.html`, and the
@@ -69,9 +70,11 @@ public struct ReportBuilder: Sendable {
         for frame in f.frames {
             if byState.last?.0 == frame.state { byState[byState.count - 1].1.append(frame) } else { byState.append((frame.state, [frame])) }
         }
+        var motion: [String: MotionReport] = [:]
+        for case let .motion(reports) in f.notes { motion.merge(reports) { a, _ in a } }
         for (name, frames) in byState {
             let showImages = command == "verify" && frames.contains { $0.status != .passed }
-            states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }))
+            states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }, motion: motion[name]))
         }
         return FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states)
     }

@@ -99,7 +99,16 @@ public struct VerifyHandler: FrameHandler {
         for i in frames.indices where frames[i].status != .passed {
             frames[i].layoutChanges = now.changes(from: golden, state: frames[i].state, frame: frames[i].index)
         }
-        return nil
+        // Motion, only for the states that changed: what an animation did differently, from the
+        // two layouts' tracks (no pixels).
+        let changedStates = Set(frames.filter { $0.status != .passed }.map(\.state))
+        var motion: [String: MotionReport] = [:]
+        for state in layout.states where changedStates.contains(state.name) {
+            guard let expected = golden.motion[state.name], let actual = now.motion[state.name],
+                  let report = MotionAnalysis.compare(expected: expected, actual: actual) else { continue }
+            motion[state.name] = report
+        }
+        return motion.isEmpty ? nil : .motion(motion)
     }
 
     /// Writes a frame into the report folder, returning its path (nil if it could not be written:

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+/// verify explains a changed animation in motion terms: the terminal's MOTION line and the
+/// state's `motion` block in results.json, and nothing of the kind for a change that is not motion.
+final class MotionDiffTests: XCTestCase {
+    func post(duration: Double = 0.3, curve: String = "easeInOut", title: String = "Small card") -> String {
+        smallPost(title: title, extra: #", "duration": \#(duration), "curve": "\#(curve)""#)
+    }
+
+    struct Results: Decodable {
+        struct Fixture: Decodable { var states: [State] }
+        struct State: Decodable { var name: String; var motion: Motion? }
+        struct Motion: Decodable {
+            var frames: [Int]; var duration: [Double]; var shift: Int?; var pairs: [[Int?]]; var kinds: [String]
+            var changes: [Change]
+        }
+        struct Change: Decodable { var element: String; var property: String?; var kind: String; var largest: Double?; var atFrame: Int?; var curve: String? }
+        var fixtures: [Fixture]
+    }
+
+    func verify(after text: String) throws -> (CLI.Result, Results) {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/motion.json", post())
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        try dir.write("Fixtures/cards/motion.json", text)
+        let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        let data = try Data(contentsOf: dir.path(".layoutsnap/report/results.json"))
+        return (r, try JSONDecoder().decode(Results.self, from: data))
+    }
+
+    /// 0.30 → 0.35 s at 20 fps: 7 → 8 frames; the shape is the same, so only the duration.
+    func testALongerExpandIsReportedAsALongerDuration() throws {
+        let (r, results) = try verify(after: post(duration: 0.35))
+        XCTAssertEqual(r.status, 1, r.output)
+        XCTAssertTrue(r.stdout.contains("MOTION cards/motion 01-expand: duration 7 → 8 frames, 0.30 → 0.35 s\n"), r.output)
+        // The motion line comes before the pixel counts.
+        let motion = r.stdout.range(of: "MOTION cards/motion 01-expand")!, fail = r.stdout.range(of: "FAIL cards/motion 01-expand")!
+        XCTAssertLessThan(motion.lowerBound, fail.lowerBound)
+        let m = try XCTUnwrap(results.fixtures[0].states.first { $0.name == "01-expand" }?.motion)
+        XCTAssertEqual(m.frames, [7, 8])
+        XCTAssertEqual(m.kinds, ["duration"])
+        XCTAssertNil(m.shift)
+        XCTAssertEqual(Set(m.pairs.compactMap { $0[1] }), Set(0..<8), "every actual frame is paired")
+        XCTAssertTrue(m.changes.isEmpty)
+    }
+
+    /// The same 0.3 s with easeIn instead of easeInOut: a curve change, named.
+    func testACurveSwapIsNamed() throws {
+        let (r, results) = try verify(after: post(curve: "easeIn"))
+        XCTAssertEqual(r.status, 1, r.output)
+        XCTAssertTrue(r.stdout.contains("MOTION cards/motion 01-expand: "), r.output)
+        XCTAssertTrue(r.stdout.contains(": curve changed, largest "), r.output)
+        let m = try XCTUnwrap(results.fixtures[0].states.first { $0.name == "01-expand" }?.motion)
+        XCTAssertEqual(m.kinds, ["curve"])
+        let card = try XCTUnwrap(m.changes.first { $0.element == "card" && $0.property == "height" })
+        XCTAssertEqual(card.curve, "easeIn")
+        XCTAssertEqual(m.pairs.count, 7)
+    }
+
+    /// A new title of the same length moves nothing: the frames fail on pixels alone, and no
+    /// motion is reported.
+    func testATextChangeIsNotMotion() throws {
+        let (r, results) = try verify(after: post(title: "Small cart"))
+        XCTAssertEqual(r.status, 1, r.output)
+        XCTAssertTrue(r.stdout.contains("FAIL cards/motion"), r.output)
+        XCTAssertFalse(r.stdout.contains("MOTION"), r.output)
+        XCTAssertTrue(results.fixtures[0].states.allSatisfy { $0.motion == nil })
+    }
+}
