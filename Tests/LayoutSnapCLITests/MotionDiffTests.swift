@@ -68,3 +68,25 @@ final class MotionDiffTests: XCTestCase {
         XCTAssertTrue(results.fixtures[0].states.allSatisfy { $0.motion == nil })
     }
 }
+
+/// verify spools each fixture's results to a temporary file; without a usable temporary folder
+/// it keeps them in memory and gives the same verdict and report.
+final class ResultSpoolTests: XCTestCase {
+    func testVerifyWithoutATemporaryFolderGivesTheSameReport() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/a.json", smallPost())
+        try dir.write("Fixtures/cards/b.json", smallPost(title: "Other card"))
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        try dir.write("Fixtures/cards/b.json", smallPost(title: "Changed card"))
+        let spooled = try CLI.run(["verify", "--no-progress", "--json", "spooled.json"], in: dir.url)
+        let unspooled = try CLI.run(["verify", "--no-progress", "--json", "unspooled.json"], in: dir.url,
+                                    environment: ["TMPDIR": dir.path("no-such-folder").path])
+        XCTAssertEqual(spooled.status, 1, spooled.output)
+        XCTAssertEqual(unspooled.status, 1, unspooled.output)
+        XCTAssertEqual(spooled.stdout, unspooled.stdout)
+        func withoutDuration(_ name: String) throws -> String {
+            try String(contentsOf: dir.path(name), encoding: .utf8).split(separator: "\n").filter { !$0.contains("durationSeconds") }.joined(separator: "\n")
+        }
+        XCTAssertEqual(try withoutDuration("spooled.json"), try withoutDuration("unspooled.json"))
+    }
+}

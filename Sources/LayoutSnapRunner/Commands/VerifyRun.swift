@@ -50,15 +50,19 @@ public struct VerifyRun: Sendable {
         let handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
         // Each fixture becomes its report entry as it finishes, spooled to disk (memory stays
         // flat in the number of fixtures); its frame results go with it.
-        let spool: FixtureSpool
-        do {
-            spool = try FixtureSpool(count: selection.refs.count)
-        } catch {
-            throw RunnerError.environment("verify spools its results to a temporary file: \(error.localizedDescription)")
+        // Without a writable temporary folder they stay in memory: the run is the same, only
+        // not flat.
+        let fixtures: FixtureEntries
+        if let spool = try? FixtureSpool(count: selection.refs.count) {
+            try settings.run(selection, handler: handler, finished: { i, result in spool.put(i, builder.entry(result, command: "verify")) },
+                             progress: progress)
+            fixtures = FixtureEntries(spool)
+        } else {
+            let entries = Collected<FixtureEntry>(count: selection.refs.count)
+            try settings.run(selection, handler: handler, finished: { i, result in entries.put(i, builder.entry(result, command: "verify")) },
+                             progress: progress)
+            fixtures = FixtureEntries(entries.all())
         }
-        try settings.run(selection, handler: handler, finished: { i, result in spool.put(i, builder.entry(result, command: "verify")) },
-                         progress: progress)
-        let fixtures = FixtureEntries(spool)
 
         var findings: [Finding] = empty.map { [$0] } ?? []
         var differences: [String] = []
