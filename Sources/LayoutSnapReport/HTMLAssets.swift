@@ -383,6 +383,12 @@ function stateView(fx, st) {
     h('span', { class: 'muted', text: plural(n, 'frame') + (plain && n ? ' · all match their goldens' : '') }), counts(st.c)));
   if (!n) { wrap.append(h('p', { class: 'muted', text: 'No frames.' })); return wrap; }
   if (plain) return wrap; // nothing to look at: no images are stored for passing states
+  // What changed in motion terms (verify's MOTION line), before the pixels.
+  if (st.s.motion && st.s.motion.summary) {
+    wrap.append(h('div', { class: 'changes motion' }, h('span', { class: 'lbl', text: 'Motion' }),
+      ...(st.s.motion.kinds || []).map((k) => h('span', { class: 'chip', text: k })),
+      h('span', { class: 'mono', text: st.s.motion.summary })));
+  }
 
   const view = h('div', { class: 'fv-wrap' });
   let range = null, label = null, cells = null, bucketOf = null;

@@ -13,7 +13,7 @@ final class MotionDiffTests: XCTestCase {
         struct State: Decodable { var name: String; var motion: Motion? }
         struct Motion: Decodable {
             var frames: [Int]; var duration: [Double]; var shift: Int?; var pairs: [[Int?]]; var kinds: [String]
-            var changes: [Change]
+            var changes: [Change]; var summary: String
         }
         struct Change: Decodable { var element: String; var property: String?; var kind: String; var largest: Double?; var atFrame: Int?; var curve: String? }
         var fixtures: [Fixture]
@@ -43,6 +43,8 @@ final class MotionDiffTests: XCTestCase {
         XCTAssertNil(m.shift)
         XCTAssertEqual(Set(m.pairs.compactMap { $0[1] }), Set(0..<8), "every actual frame is paired")
         XCTAssertTrue(m.changes.isEmpty)
+        // The report shows the terminal's line (its `summary`).
+        XCTAssertEqual(m.summary, "duration 7 → 8 frames, 0.30 → 0.35 s")
     }
 
     /// The same 0.3 s with easeIn instead of easeInOut: a curve change, named.

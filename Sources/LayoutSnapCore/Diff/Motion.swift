@@ -70,9 +70,20 @@ public struct MotionReport: Codable, Sendable, Hashable {
         self.frames = frames; self.duration = duration; self.shift = shift; self.pairs = pairs; self.kinds = kinds; self.changes = changes
     }
 
-    private enum CodingKeys: String, CodingKey { case frames, duration, shift, pairs, kinds, changes }
+    private enum CodingKeys: String, CodingKey { case frames, duration, shift, pairs, kinds, changes, summary }
 
-    /// `shift` is written as null when there is none, so every report has the same keys.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        frames = try c.decode([Int].self, forKey: .frames)
+        duration = try c.decode([Double].self, forKey: .duration)
+        shift = try c.decodeIfPresent(Int.self, forKey: .shift)
+        pairs = try c.decode([[Int?]].self, forKey: .pairs)
+        kinds = try c.decode([String].self, forKey: .kinds)
+        changes = try c.decode([MotionChange].self, forKey: .changes)
+    }
+
+    /// `shift` is written as null when there is none, so every report has the same keys; `summary`
+    /// is the terminal's line, for the HTML report (derived, not read back).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(frames, forKey: .frames)
@@ -81,6 +92,7 @@ public struct MotionReport: Codable, Sendable, Hashable {
         try c.encode(pairs, forKey: .pairs)
         try c.encode(kinds, forKey: .kinds)
         try c.encode(changes, forKey: .changes)
+        try c.encode(description, forKey: .summary)
     }
 
     /// The terminal's line: "duration 19 → 22 frames, 0.30 → 0.35 s; card.height: curve changed, ...".
