@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapImaging
 @testable import LayoutSnapRunner
 import XCTest
 
@@ -7,7 +8,7 @@ import XCTest
 /// does not expect goes to the whole parse, whose error names the line.
 final class ManifestReaderTests: XCTestCase {
     func entry(_ n: UInt64) -> GoldenManifest.Entry {
-        GoldenManifest.Entry(pixels: PixelHashText.hex(n), file: PixelHashText.hex(n &* 31), width: Int(n % 400), height: 7)
+        GoldenManifest.Entry(pixels: PixelHash.hex(n), file: PixelHash.hex(n &* 31), width: Int(n % 400), height: 7)
     }
 
     func wholeParse(_ bytes: [UInt8]) throws -> GoldenManifest {
@@ -67,13 +68,5 @@ final class ManifestReaderTests: XCTestCase {
         XCTAssertThrowsError(try GoldenManifest.load(path: folder + "/manifest.json")) { error in
             XCTAssertTrue("\(error)".contains("missing required field \"size\" (line 1"), "\(error)")
         }
-    }
-}
-
-/// Hex as the manifest writes hashes.
-enum PixelHashText {
-    static func hex(_ n: UInt64) -> String {
-        let digits = String(n, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

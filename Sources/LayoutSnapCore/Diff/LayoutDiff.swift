@@ -80,9 +80,11 @@ public struct LayoutSnapshot: Sendable {
     }
 
     static func rounded(_ r: Rect) -> Rect {
-        func q(_ v: Double) -> Double { (v * 100).rounded() / 100 }
-        return Rect(x: q(r.x), y: q(r.y), width: q(r.width), height: q(r.height))
+        Rect(x: rounded(r.x), y: rounded(r.y), width: rounded(r.width), height: rounded(r.height))
     }
+
+    /// To hundredths, as layout.json stores numbers.
+    static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
     /// Changes from `golden` to `self` in one frame: `body.y +4.00`, `image added`, `author removed`.
     /// Moves below 0.005 pt (the stored rounding) are not changes.

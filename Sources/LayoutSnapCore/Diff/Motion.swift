@@ -21,7 +21,7 @@ public struct StateMotion: Sendable, Hashable {
         for (i, frame) in frames.enumerated() {
             func put(_ key: String, _ value: Double) {
                 if tracks[key] == nil { tracks[key] = Array(repeating: nil, count: frames.count) }
-                tracks[key]![i] = StateMotion.rounded(value)
+                tracks[key]![i] = LayoutSnapshot.rounded(value)
             }
             for element in frame.elements {
                 put(element.id + ".x", element.rect.x); put(element.id + ".y", element.rect.y)
@@ -39,8 +39,6 @@ public struct StateMotion: Sendable, Hashable {
         }
         self.tracks = tracks
     }
-
-    static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
     /// The element ids that appear in any frame.
     var elements: Set<String> { Set(tracks.keys.map(Self.element)) }

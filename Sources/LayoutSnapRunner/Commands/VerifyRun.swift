@@ -52,17 +52,13 @@ public struct VerifyRun: Sendable {
         // flat in the number of fixtures); its frame results go with it.
         // Without a writable temporary folder they stay in memory: the run is the same, only
         // not flat.
-        let fixtures: FixtureEntries
-        if let spool = try? FixtureSpool(count: selection.refs.count) {
-            try settings.run(selection, handler: handler, finished: { i, result in spool.put(i, builder.entry(result, command: "verify")) },
-                             progress: progress)
-            fixtures = FixtureEntries(spool)
-        } else {
-            let entries = Collected<FixtureEntry>(count: selection.refs.count)
-            try settings.run(selection, handler: handler, finished: { i, result in entries.put(i, builder.entry(result, command: "verify")) },
-                             progress: progress)
-            fixtures = FixtureEntries(entries.all())
-        }
+        let spool = try? FixtureSpool(count: selection.refs.count)
+        let memory = spool == nil ? Collected<FixtureEntry>(count: selection.refs.count) : nil
+        try settings.run(selection, handler: handler, finished: { i, result in
+            let entry = builder.entry(result, command: "verify")
+            if let spool { spool.put(i, entry) } else { memory?.put(i, entry) }
+        }, progress: progress)
+        let fixtures = spool.map(FixtureEntries.init) ?? FixtureEntries(memory?.all() ?? [])
 
         var findings: [Finding] = empty.map { [$0] } ?? []
         var differences: [String] = []

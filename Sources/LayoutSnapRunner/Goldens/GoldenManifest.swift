@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapImaging
 
 /// `Goldens/manifest.json` (SPEC §6): for every golden frame the hash of its decoded pixels and of
 /// its file, plus the environment that rendered them. Verify trusts a pixel hash only while the
@@ -56,9 +57,7 @@ public struct GoldenManifest: Sendable, Equatable {
 
         var text: String {
             switch self {
-            case let .hex(value):
-                let digits = String(value, radix: 16)
-                return String(repeating: "0", count: 16 - digits.count) + digits
+            case let .hex(value): return PixelHash.hex(value)
             case let .other(text): return text
             }
         }
