@@ -67,7 +67,8 @@ public enum FixtureDecoder {
         let appearance = try o.enumeration("appearance", Appearance.self) ?? .light
         let fps = try o.double("fps", in: Limits.fps, what: "frames per second") ?? 60
         var tolerance: Tolerance?
-        if let e = o.optional("tolerance") { tolerance = try decodeTolerance(e) }
+        var timingFrames = 0
+        if let e = o.optional("tolerance") { (tolerance, timingFrames) = try decodeTolerance(e) }
 
         // Every state has at least one frame: too many steps is known before any text is laid out.
         if let steps = o.optional("steps"), case let .array(items) = steps.value, items.count + 1 > Limits.maxFramesPerFixture {
@@ -86,22 +87,41 @@ public enum FixtureDecoder {
         }
         try o.finish()
         try checkTextSize(element)
-        return Fixture(id: id, file: file, kind: kind, device: device, canvas: canvas, appearance: appearance,
-                       fps: fps, tolerance: tolerance, content: content)
+        var fixture = Fixture(id: id, file: file, kind: kind, device: device, canvas: canvas, appearance: appearance,
+                              fps: fps, tolerance: tolerance, content: content)
+        fixture.timingFrames = timingFrames
+        return fixture
     }
 
-    static func decodeTolerance(_ element: JSONElement) throws(JSONDecodingError) -> Tolerance {
+    /// The pixel tolerance (nil when the object names none of its keys: a timing tolerance alone
+    /// keeps pixels exact) and the timing tolerance in frames.
+    static func decodeTolerance(_ element: JSONElement) throws(JSONDecodingError) -> (Tolerance?, Int) {
         let o = try element.object()
         var t = Tolerance()
-        if let e = o.optional("threshold") { t.threshold = try e.double(in: 0...1, what: "a threshold") }
+        var pixels = false
+        if let e = o.optional("threshold") { t.threshold = try e.double(in: 0...1, what: "a threshold"); pixels = true }
         if let e = o.optional("maxDiffPixels") {
             t.maxDiffPixels = try e.int()
             if t.maxDiffPixels < 0 { throw e.error("expected a count of 0 or more, found \(t.maxDiffPixels)") }
+            pixels = true
         }
-        if let e = o.optional("maxDiffRatio") { t.maxDiffRatio = try e.double(in: 0...1, what: "a ratio") }
-        if let e = o.optional("includeAntialiasing") { t.includeAntialiasing = try e.bool() }
+        if let e = o.optional("maxDiffRatio") { t.maxDiffRatio = try e.double(in: 0...1, what: "a ratio"); pixels = true }
+        if let e = o.optional("includeAntialiasing") { t.includeAntialiasing = try e.bool(); pixels = true }
+        var timingFrames = 0
+        let timingElement = o.optional("timing")
+        if let e = timingElement {
+            let timing = try e.object()
+            if let f = timing.optional("frames") {
+                timingFrames = try f.int()
+                if !(0...Limits.maxTimingToleranceFrames).contains(timingFrames) {
+                    throw f.error("expected a number of frames from 0 to \(Limits.maxTimingToleranceFrames), found \(timingFrames)")
+                }
+            }
+            try timing.finish()
+        }
         try o.finish()
-        return t
+        // `{}` stays what it always was: the default pixel tolerance.
+        return (pixels || timingElement == nil ? t : nil, timingFrames)
     }
 
     /// SPEC §10: at most 1 MB of text per fixture, counted over every string in it; and at most

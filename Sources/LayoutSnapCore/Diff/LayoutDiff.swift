@@ -88,9 +88,10 @@ public struct LayoutSnapshot: Sendable {
 
     /// Changes from `golden` to `self` in one frame: `body.y +4.00`, `image added`, `author removed`.
     /// Moves below 0.005 pt (the stored rounding) are not changes.
-    public func changes(from golden: LayoutSnapshot, state: String, frame: Int) -> [String] {
+    /// `goldenFrame`: the golden frame to compare with, when frames are paired by motion.
+    public func changes(from golden: LayoutSnapshot, state: String, frame: Int, goldenFrame: Int? = nil) -> [String] {
         guard let now = frames[state]?[frame] else { return [] }
-        guard let before = golden.frames[state]?[frame] else { return ["\(state) frame \(frame) is new"] }
+        guard let before = golden.frames[state]?[goldenFrame ?? frame] else { return ["\(state) frame \(frame) is new"] }
         var result: [String] = []
         let beforeByID = Dictionary(before.map { ($0.id, $0.rect) }, uniquingKeysWith: { a, _ in a })
         let nowIDs = Set(now.map(\.id))

@@ -63,12 +63,25 @@ public struct MotionReport: Codable, Sendable, Hashable {
     /// Every kind that applies: duration, shift, curve, start, end, appeared, disappeared.
     public var kinds: [String]
     public var changes: [MotionChange]
+    /// The fixture's timing tolerance covers the change: the tracks match after a shift of at
+    /// most that many frames and the end states are the same, so the state is similar, not failed.
+    public var tolerated: Bool
+    /// Each frame's time, [expected, actual], and the values of every changed track ("card.height"
+    /// → [expected, actual]), for the report's plots.
+    public var times: [[Double]]
+    public var tracks: [String: [[Double?]]]
 
-    public init(frames: [Int], duration: [Double], shift: Int?, pairs: [[Int?]], kinds: [String], changes: [MotionChange]) {
+    public init(frames: [Int], duration: [Double], shift: Int?, pairs: [[Int?]], kinds: [String], changes: [MotionChange],
+                tolerated: Bool = false, times: [[Double]] = [], tracks: [String: [[Double?]]] = [:]) {
         self.frames = frames; self.duration = duration; self.shift = shift; self.pairs = pairs; self.kinds = kinds; self.changes = changes
+        self.tolerated = tolerated; self.times = times; self.tracks = tracks
     }
 
-    private enum CodingKeys: String, CodingKey { case frames, duration, shift, pairs, kinds, changes, summary }
+    /// Whether frames are paired other than by index: then the verdict and the report's views
+    /// compare each frame with its counterpart, and some frames have none.
+    public var repaired: Bool { pairs.enumerated().contains { i, pair in pair[0] != pair[1] || pair[1] != i } }
+
+    private enum CodingKeys: String, CodingKey { case frames, duration, shift, pairs, kinds, changes, tolerated, times, tracks, summary }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -78,6 +91,9 @@ public struct MotionReport: Codable, Sendable, Hashable {
         pairs = try c.decode([[Int?]].self, forKey: .pairs)
         kinds = try c.decode([String].self, forKey: .kinds)
         changes = try c.decode([MotionChange].self, forKey: .changes)
+        tolerated = try c.decodeIfPresent(Bool.self, forKey: .tolerated) ?? false
+        times = try c.decodeIfPresent([[Double]].self, forKey: .times) ?? []
+        tracks = try c.decodeIfPresent([String: [[Double?]]].self, forKey: .tracks) ?? [:]
     }
 
     /// `shift` is written as null when there is none, so every report has the same keys; `summary`
@@ -90,6 +106,9 @@ public struct MotionReport: Codable, Sendable, Hashable {
         try c.encode(pairs, forKey: .pairs)
         try c.encode(kinds, forKey: .kinds)
         try c.encode(changes, forKey: .changes)
+        try c.encode(tolerated, forKey: .tolerated)
+        try c.encode(times, forKey: .times)
+        try c.encode(tracks, forKey: .tracks)
         try c.encode(description, forKey: .summary)
     }
 
@@ -102,6 +121,7 @@ public struct MotionReport: Codable, Sendable, Hashable {
         if let shift { parts.append("starts \(abs(shift)) frame\(abs(shift) == 1 ? "" : "s") \(shift > 0 ? "later" : "earlier")") }
         for change in changes.prefix(4) { parts.append(change.description) }
         if changes.count > 4 { parts.append("\(changes.count - 4) more") }
+        if tolerated, let shift { parts.append("within the timing tolerance (\(abs(shift)) frame\(abs(shift) == 1 ? "" : "s"))") }
         return parts.joined(separator: "; ")
     }
 
@@ -145,10 +165,14 @@ public struct MotionChange: Codable, Sendable, Hashable {
 public enum MotionAnalysis {
     /// Values closer than this are the same (layout.json keeps hundredths).
     public static let tolerance = 0.011
+    /// At most this many tracks are kept for the report's plots (a chat of 200 moving bubbles
+    /// would otherwise store them all in results.json).
+    public static let maxPlots = 24
 
     /// The change from `expected` to `actual`, or nil when every track is the same: then motion
     /// is not the story (colour, text or an image changed) and no kind is reported.
-    public static func compare(expected e: StateMotion, actual a: StateMotion) -> MotionReport? {
+    /// `timingFrames`: the fixture's timing tolerance, the largest shift that is only similar.
+    public static func compare(expected e: StateMotion, actual a: StateMotion, timingFrames: Int = 0) -> MotionReport? {
         var changes: [MotionChange] = []
         var kinds = Set<String>()
         let before = e.elements, after = a.elements
@@ -165,6 +189,13 @@ public enum MotionAnalysis {
         if durationChanged { kinds.insert("duration") }
         let shift = identical ? nil : findShift(e, a, keys: keys)
         if shift != nil { kinds.insert("shift") }
+        // A motion cut at another time (an interrupting step's `at` moved) is the same motion
+        // frame for frame until the shorter one ends: pair by time, not by progress.
+        let byTime = shift == nil && !sameCount && keys.allSatisfy { key in
+            let ev = e.tracks[key]!, av = a.tracks[key]!
+            let n = min(ev.count, av.count)
+            return equal(Array(ev[..<n]), Array(av[..<n]))
+        }
 
         for key in keys {
             let ev = e.tracks[key]!, av = a.tracks[key]!
@@ -177,7 +208,7 @@ public enum MotionAnalysis {
             if abs(a1 - e1) > tolerance {
                 changes.append(MotionChange(element: element, property: property, kind: "end", largest: a1 - e1)); kinds.insert("end")
             }
-            guard shift == nil, abs(a0 - e0) <= tolerance, abs(a1 - e1) <= tolerance, e1 != e0 || a1 != a0 else { continue }
+            guard shift == nil, !byTime, abs(a0 - e0) <= tolerance, abs(a1 - e1) <= tolerance, e1 != e0 || a1 != a0 else { continue }
             // Same start and end: compare the shapes, frame by frame when the counts agree, else
             // at the same fraction of the state's time (between two expected frames the
             // expected value is only known to within part of that step).
@@ -199,8 +230,27 @@ public enum MotionAnalysis {
         // by size; ties by name, so the order is stable.
         func weight(_ c: MotionChange) -> Double { c.largest.map(abs) ?? .infinity }
         changes.sort { weight($0) != weight($1) ? weight($0) > weight($1) : ($0.element, $0.property ?? "", $0.kind) < ($1.element, $1.property ?? "", $1.kind) }
+        // Similar, not failed: the same motion moved by at most the tolerance, ending where it did.
+        let tolerated = shift.map { abs($0) <= timingFrames } == true && changes.isEmpty
+            && keys.allSatisfy { key in
+                let ev = e.tracks[key]!, av = a.tracks[key]!
+                return equal([ev.last ?? nil], [av.last ?? nil])
+            }
+        // Plots: each changed track, biggest change first; when the timing changed, every moving
+        // track too (the new timing is theirs).
+        var plotted: [String] = []
+        for c in changes { if let p = c.property, !plotted.contains(c.element + "." + p) { plotted.append(c.element + "." + p) } }
+        if durationChanged || shift != nil {
+            for key in keys where !plotted.contains(key)
+                && (Set(e.tracks[key]!.compactMap { $0 }).count > 1 || Set(a.tracks[key]!.compactMap { $0 }).count > 1) {
+                plotted.append(key)
+            }
+        }
+        var tracks: [String: [[Double?]]] = [:]
+        for key in plotted.prefix(maxPlots) { tracks[key] = [e.tracks[key]!, a.tracks[key]!] }
         return MotionReport(frames: [e.times.count, a.times.count], duration: [e.times.last ?? 0, a.times.last ?? 0], shift: shift,
-                            pairs: pairs(e, a, shift: shift), kinds: order.filter(kinds.contains), changes: changes)
+                            pairs: pairs(e, a, shift: byTime ? 0 : shift), kinds: order.filter(kinds.contains), changes: changes,
+                            tolerated: tolerated, times: [e.times, a.times], tracks: tracks)
     }
 
     static func equal(_ x: [Double?], _ y: [Double?]) -> Bool {
@@ -265,7 +315,7 @@ public enum MotionAnalysis {
     }
 
     /// Every actual frame with its counterpart: the same index when the counts agree, i - shift
-    /// when a shift was found, else the expected frame nearest the same fraction of the state's
+    /// when a shift was found (0: the same time, for a motion cut earlier or later), else the expected frame nearest the same fraction of the state's
     /// time; expected frames nobody paired follow, with no actual frame.
     static func pairs(_ e: StateMotion, _ a: StateMotion, shift: Int?) -> [[Int?]] {
         var used = Set<Int>()

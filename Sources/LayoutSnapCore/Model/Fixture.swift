@@ -40,6 +40,9 @@ public struct Fixture: Sendable {
     public var fps: Double
     /// nil: exact comparison.
     public var tolerance: Tolerance?
+    /// `tolerance.timing.frames`: a state whose motion only moved by at most this many frames,
+    /// ending as it did, is similar rather than failed (0: any change of timing fails).
+    public var timingFrames: Int = 0
     public var content: FixtureContent
 
     public init(id: String, file: String, kind: FixtureKind, device: Device, canvas: Canvas, appearance: Appearance,
@@ -108,4 +111,6 @@ public enum Limits {
     public static let stepDelay: ClosedRange<Double> = 0...3600
     /// A spring's response (seconds) and damping fraction.
     public static let springParameter: ClosedRange<Double> = 0.01...10
+    /// `tolerance.timing.frames`: ten seconds at 60 fps is far beyond any timing slip worth calling similar.
+    public static let maxTimingToleranceFrames = 600
 }

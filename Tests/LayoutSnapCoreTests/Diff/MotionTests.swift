@@ -104,4 +104,80 @@ final class MotionTests: XCTestCase {
         XCTAssertEqual(MotionAnalysis.knownCurve(times: times, values: values), "the keyboard spring")
         XCTAssertNil(MotionAnalysis.knownCurve(times: times, values: times.map { 852 - 336 * $0 * $0 / (times.last! * times.last!) }))
     }
+
+    func delayed(by k: Int) -> (StateMotion, StateMotion) {
+        let move: [Double?] = [0, 10, 40, 70, 90, 100, 100, 100, 100]
+        let later = Array(repeating: 0, count: k) + move.dropLast(k)
+        let times = (0..<move.count).map { Double($0) / 60 }
+        return (StateMotion(times: times, tracks: ["card.y": move]), StateMotion(times: times, tracks: ["card.y": later]))
+    }
+
+    /// `"tolerance": {"timing": {"frames": N}}`: the same motion up to N frames later, ending
+    /// where it did, is tolerated; one frame more is not.
+    func testATimingToleranceCoversAShiftThatEndsTheSame() {
+        let (e, a) = delayed(by: 2)
+        let within = MotionAnalysis.compare(expected: e, actual: a, timingFrames: 2)!
+        XCTAssertEqual(within.shift, 2)
+        XCTAssertTrue(within.tolerated)
+        XCTAssertTrue(within.repaired)
+        XCTAssertTrue(within.description.hasSuffix("within the timing tolerance (2 frames)"), within.description)
+        XCTAssertFalse(MotionAnalysis.compare(expected: e, actual: a, timingFrames: 1)!.tolerated)
+        XCTAssertFalse(MotionAnalysis.compare(expected: e, actual: a)!.tolerated)
+        // Shifted so far that it no longer ends where it did: not tolerated, whatever the tolerance.
+        let (e2, a2) = delayed(by: 5)
+        let cut = MotionAnalysis.compare(expected: e2, actual: a2, timingFrames: 10)!
+        XCTAssertFalse(cut.tolerated, cut.description)
+    }
+
+    /// A motion cut later (an interrupting step's `at` moved from 0.05 to 0.1 s) is the same
+    /// motion for as long as both run: frames are paired by time, the extra ones are new, and
+    /// the change is the duration and the end, not a curve.
+    func testAMotionCutLaterIsPairedByTime() {
+        let move: [Double?] = [0, 10, 40, 70, 90, 100, 100]
+        let e = StateMotion(times: (0..<4).map { Double($0) / 60 }, tracks: ["card.height": Array(move[..<4])])
+        let a = StateMotion(times: (0..<7).map { Double($0) / 60 }, tracks: ["card.height": move])
+        let r = MotionAnalysis.compare(expected: e, actual: a)!
+        XCTAssertEqual(r.pairs, [[0, 0], [1, 1], [2, 2], [3, 3], [nil, 4], [nil, 5], [nil, 6]])
+        XCTAssertEqual(r.kinds, ["duration", "end"])
+        XCTAssertEqual(r.changes, [MotionChange(element: "card", property: "height", kind: "end", largest: 30)])
+        XCTAssertTrue(r.repaired)
+        // The changed track is kept for the report's plot.
+        XCTAssertEqual(r.tracks["card.height"]?[0], Array(move[..<4]))
+        XCTAssertEqual(r.times[1].count, 7)
+    }
+
+    /// A curve swap keeps the frame count: frames stay paired by index, and the plot has the
+    /// changed tracks, golden first.
+    func testACurveSwapKeepsFramesPairedByIndex() throws {
+        let r = try XCTUnwrap(MotionAnalysis.compare(expected: try expand(post()), actual: try expand(post(curve: .timing(.linear, duration: 0.3)))))
+        XCTAssertFalse(r.repaired)
+        let card = try XCTUnwrap(r.tracks["card.height"])
+        XCTAssertEqual(card.count, 2)
+        XCTAssertEqual(card[0].count, 19)
+        XCTAssertEqual(card[0].first!, card[1].first!)
+        XCTAssertNotEqual(card[0][5], card[1][5])
+    }
+
+    /// The timing tolerance is its own key: alone it keeps pixels exact (no pixel tolerance),
+    /// and it is checked like every other field.
+    func testTheTimingToleranceDecodes() throws {
+        func decode(_ tolerance: String) throws -> Fixture {
+            let json = #"{"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A", "tolerance": \#(tolerance)}"#
+            return try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
+        }
+        let timing = try decode(#"{"timing": {"frames": 2}}"#)
+        XCTAssertEqual(timing.timingFrames, 2)
+        XCTAssertNil(timing.tolerance, "a timing tolerance alone keeps pixels exact")
+        let both = try decode(#"{"maxDiffPixels": 5, "timing": {"frames": 1}}"#)
+        XCTAssertEqual(both.tolerance?.maxDiffPixels, 5)
+        XCTAssertEqual(both.timingFrames, 1)
+        XCTAssertNotNil(try decode("{}").tolerance, "an empty tolerance is the default pixel tolerance, as before")
+        XCTAssertEqual(try decode("{}").timingFrames, 0)
+        for (bad, message) in [(#"{"timing": {"frames": -1}}"#, "$.tolerance.timing.frames"), (#"{"timing": {"frames": 1.5}}"#, "$.tolerance.timing.frames"),
+                               (#"{"timing": {"frame": 1}}"#, "frame"), (#"{"timing": 1}"#, "$.tolerance.timing")] {
+            XCTAssertThrowsError(try decode(bad), bad) { error in
+                XCTAssertTrue("\(error)".contains(message), "\(bad): \(error)")
+            }
+        }
+    }
 }
