@@ -52,6 +52,15 @@ public struct FixtureEntries: RandomAccessCollection, MutableCollection, Express
         }
     }
 
+    /// The fixtures the terminal has a line for: those that did not pass, and those whose motion
+    /// changed within their timing tolerance (kept in memory by a spool, like the first).
+    public var noteworthy: [FixtureEntry] {
+        switch storage {
+        case let .memory(entries): entries.filter { $0.outcome != .passed || $0.hasMotion }
+        case let .spooled(spool): spool.noteworthy
+        }
+    }
+
     /// The counts the summary is made of, kept as a spool fills (no reading back).
     var tally: Summary.Tally {
         switch storage {
@@ -105,7 +114,7 @@ public final class FixtureSpool: @unchecked Sendable {
         lock.withLock {
             precondition(!sealed && places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
             tally.add(entry)
-            if entry.outcome != .passed || data.isEmpty || !write(data) {
+            if entry.outcome != .passed || entry.hasMotion || data.isEmpty || !write(data) {
                 kept[index] = entry
                 places[index] = (0, 0)
                 return
@@ -159,6 +168,10 @@ public final class FixtureSpool: @unchecked Sendable {
 
     var notPassed: [FixtureEntry] {
         lock.withLock { kept.keys.sorted().map { kept[$0]! } }.filter { $0.outcome != .passed }
+    }
+
+    var noteworthy: [FixtureEntry] {
+        lock.withLock { kept.keys.sorted().map { kept[$0]! } }.filter { $0.outcome != .passed || $0.hasMotion }
     }
 
     private static let encoder = ResultsJSON.makeEncoder(pretty: false)

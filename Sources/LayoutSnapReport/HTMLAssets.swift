@@ -390,6 +390,8 @@ function stateView(fx, st) {
       h('span', { class: 'mono', text: st.s.motion.summary })));
   }
 
+  // One plot per changed track, expected and actual over time, under the scrubber.
+  const plots = st.s.motion ? motionPlots(st) : null;
   const view = h('div', { class: 'fv-wrap' });
   let range = null, label = null, cells = null, bucketOf = null;
 
@@ -406,6 +408,7 @@ function stateView(fx, st) {
       cells.children[bucketOf[pos]].classList.add('cur');
     }
     view.replaceChildren(frameView(st, fr));
+    if (plots) plots.cursor(fr.time);
     for (const p of [pos - 1, pos + 1]) if (p >= 0 && p < n) preload(frames[p]);
   }
   function jump(dir) {
@@ -449,6 +452,7 @@ function stateView(fx, st) {
     });
   }
 
+  if (plots) wrap.append(plots.el);
   if (frames.some((fr) => fr.expected || fr.actual || fr.diff)) {
     st.mode = st.mode || preferredMode;
     const bar = h('div', { class: 'modes', role: 'group', 'aria-label': 'Comparison view for ' + st.s.name },
@@ -473,6 +477,37 @@ function stateView(fx, st) {
   return wrap;
 }
 
+// ---------- motion plots ----------
+// One plot per changed track (MotionPlot, shared with preview): the golden's
+// dashed, now's solid, failing frames as red dots, removed golden frames as
+// rings, the frame shown as a cursor line.
+function motionPlots(st) {
+  const m = st.s.motion, tracks = m.tracks || {}, times = m.times || [[], []];
+  const changed = (m.changes || []).filter((c) => c.property).map((c) => c.element + '.' + c.property);
+  const keys = [...new Set([...changed, ...Object.keys(tracks).sort()])].filter((k) => tracks[k]);
+  if (!keys.length) return null;
+  const el = h('div', { class: 'plots', role: 'group', 'aria-label': 'Motion of ' + st.s.name + ': golden and new tracks' });
+  const tmax = Math.max(0, ...times[0], ...times[1]);
+  const failing = new Set(st.s.frames.filter((fr) => FAILING.has(fr.status) && fr.pairing !== 'removed').map((fr) => fr.index));
+  const removed = new Set(st.s.frames.filter((fr) => fr.pairing === 'removed').map((fr) => fr.index));
+  for (const key of keys) {
+    const [ev, av] = tracks[key];
+    const change = (m.changes || []).find((c) => c.element + '.' + c.property === key);
+    const note = change ? change.kind + (change.largest !== undefined && change.largest !== null ? ' ' + (change.largest > 0 ? '+' : '') + num(change.largest, 2) : '')
+      + (change.curve ? ' · now ' + change.curve : '') : '';
+    const box = h('figure', { class: 'plot', 'data-track': key });
+    box.innerHTML = MotionPlot.svg(key + ' over time', [
+      { values: ev, times: times[0], cls: 'expected', dots: removed, dotCls: 'removed' },
+      { values: av, times: times[1], cls: 'actual', dots: failing, dotCls: 'fail' }], tmax);
+    box.append(h('figcaption', null, h('span', { class: 'mono', text: key }), note ? h('span', { class: 'muted', text: ' ' + note }) : null));
+    el.append(box);
+  }
+  el.append(h('p', { class: 'plot-key' }, h('span', { class: 'k-exp' }), ' golden  ', h('span', { class: 'k-act' }), ' now  ',
+    failing.size ? h('span', { class: 'k-fail' }) : null, failing.size ? ' failing frame  ' : null,
+    removed.size ? h('span', { class: 'k-rem' }) : null, removed.size ? ' removed golden frame' : null));
+  return { el, cursor: (t) => MotionPlot.cursor(el, t, tmax) };
+}
+
 // ---------- one frame ----------
 function frameView(st, fr) {
   const v = h('div', { class: 'fv s-' + fr.status });
@@ -482,6 +517,13 @@ function frameView(st, fr) {
   const dl = h('dl', { class: 'facts' });
   const fact = (k, val) => dl.append(h('dt', { text: k }), h('dd', null, val));
   fact('Golden', h('span', { class: 'mono', text: fr.golden }));
+  if (fr.pairedWith !== undefined && fr.pairedWith !== null) {
+    fact('Paired', 'compared with golden frame ' + fr.pairedWith + ', at the same point of the motion');
+  } else if (fr.pairing === 'new') {
+    fact('Paired', 'new: the golden motion has no frame at this point');
+  } else if (fr.pairing === 'removed') {
+    fact('Paired', 'removed: this golden frame has no counterpart in the new motion');
+  }
   fact('Time', num(fr.time, 3) + ' s after the step · progress ' + num(fr.progress * 100, 0) + '%');
   const m = fr.metrics;
   if (m) {

@@ -62,7 +62,7 @@ public enum HTMLReport {
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<meta name=\"generator\" content=\"\(escape("\(results.tool) \(results.version)"))\">\n"
         out += "<title>\(escape(title))</title>\n"
-        out += "<style>\n\(HTMLAssets.css)</style>\n</head>\n<body>\n"
+        out += "<style>\n\(HTMLAssets.css)\(MotionPlotScript.css)</style>\n</head>\n<body>\n"
         out += "<noscript><div class=\"noscript\"><h1>\(escape(title))</h1><p>"
         out += "passed \(s.passed) · similar \(s.similar) · failed \(s.failed) · missing \(s.missing) · errors \(s.errors) · orphans \(s.orphans) · frames \(s.frames)"
         out += "</p><p>This report needs JavaScript to show fixtures and images. The full results are embedded in this file as JSON.</p></div></noscript>\n"
@@ -70,7 +70,7 @@ public enum HTMLReport {
         out += "<script type=\"application/json\" id=\"layoutsnap-results\">"
         try emit(Data(out.utf8))
         try ResultsJSON.write(results, pretty: false) { try emit(scriptSafe($0)) }
-        try emit(Data("</script>\n<script>\n\(HTMLAssets.js)</script>\n</body>\n</html>\n".utf8))
+        try emit(Data("</script>\n<script>\n\(MotionPlotScript.js)\(HTMLAssets.js)</script>\n</body>\n</html>\n".utf8))
     }
 
     /// Compact, sorted-keys JSON that is safe inside a `<script>` element:

@@ -61,7 +61,7 @@ public enum JUnitWriter {
                 // it is 0 (the frame's animation time is in the test's output instead).
                 let time = 0.0
                 suiteTime += time
-                var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr("\(state.name) frame \(frame.index)"))\" time=\"\(seconds(time))\" file=\"\(attr(fixture.file))\""
+                var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr("\(state.name) frame \(frame.index)" + (frame.pairing == .removed ? " (removed)" : "")))\" time=\"\(seconds(time))\" file=\"\(attr(fixture.file))\""
                 let details = text(describe(frame, state: state.name))
                 switch frame.status.outcome {
                 case .passed where frame.status == .similar:

@@ -292,6 +292,9 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
         self.states = states
     }
 
+    /// Whether a state's motion changed (it has a line in the terminal even when it is similar).
+    public var hasMotion: Bool { states.contains { $0.motion != nil } }
+
     /// `error` when the fixture could not be used, else the worst of its states.
     public var outcome: Outcome {
         error != nil ? .error : states.reduce(.passed) { max($0, $1.outcome) }
@@ -335,6 +338,12 @@ public struct FrameEntry: Codable, Sendable, Equatable {
     public var metrics: DiffMetrics?
     /// "body.y +4.00", "card.height -12.50".
     public var layoutChanges: [String]
+    /// verify, when a state's motion changed its timing: the golden frame this frame was compared
+    /// with (at the same progress, or time after a shift), when it is not its own index.
+    public var pairedWith: Int?
+    /// verify: `new` for a frame the golden motion has no counterpart for; `removed` for a golden
+    /// frame the new motion has none for (its `index` is the golden's, and it has no actual image).
+    public var pairing: FramePairing?
 
     public init(
         index: Int,
@@ -347,7 +356,9 @@ public struct FrameEntry: Codable, Sendable, Equatable {
         actual: String? = nil,
         diff: String? = nil,
         metrics: DiffMetrics? = nil,
-        layoutChanges: [String] = []
+        layoutChanges: [String] = [],
+        pairedWith: Int? = nil,
+        pairing: FramePairing? = nil
     ) {
         self.index = index
         self.time = time
@@ -360,7 +371,17 @@ public struct FrameEntry: Codable, Sendable, Equatable {
         self.diff = diff
         self.metrics = metrics
         self.layoutChanges = layoutChanges
+        self.pairedWith = pairedWith
+        self.pairing = pairing
     }
+}
+
+/// A frame without a counterpart when frames are paired by motion (see `MotionReport.pairs`).
+public enum FramePairing: String, Codable, Sendable, Hashable {
+    /// The new motion has this frame; the golden motion has nothing at its point.
+    case new
+    /// The golden has this frame; the new motion has nothing at its point.
+    case removed
 }
 
 /// What happened to one frame: the frame's verdict. verify gives the first six (`passed` is an

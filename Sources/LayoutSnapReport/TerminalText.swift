@@ -34,16 +34,28 @@ public enum TerminalText {
     public static func verify(_ results: RunResults, context: Context) -> [Line] {
         var lines = diagnostics(results)
         var failing: [String] = []
-        // Only fixtures that did not pass have FAIL or MISSING lines (and a spooled run keeps
-        // them in memory).
-        for fixture in results.fixtures.notPassed {
+        // Only fixtures that did not pass have FAIL or MISSING lines, and those whose motion
+        // changed within their timing tolerance a MOTION line (a spooled run keeps both in memory).
+        for fixture in results.fixtures.noteworthy {
             var any = false
             for state in fixture.states {
-                let failed = state.frames.filter { $0.status == .failed }
+                let failed = state.frames.filter { $0.status == .failed && $0.pairing == nil }
                 let missing = state.frames.filter { $0.status == .missing }
+                // Frames without a counterpart when paired by motion: new ones, and golden ones
+                // the new motion does not have (their indices are the golden's).
+                let added = state.frames.filter { $0.status == .failed && $0.pairing == .new }
+                let removed = state.frames.filter { $0.status == .failed && $0.pairing == .removed }
                 // What changed in motion terms comes before the pixel counts.
-                if let motion = state.motion, !failed.isEmpty || !missing.isEmpty {
+                if let motion = state.motion {
                     lines.append(.out("MOTION \(fixture.id) \(state.name): \(motion.description)"))
+                }
+                if !added.isEmpty {
+                    any = true
+                    lines.append(.out("FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(added.count == 1 ? "its" : "their") point)"))
+                }
+                if !removed.isEmpty {
+                    any = true
+                    lines.append(.out("FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(removed.count == 1 ? "its" : "their") point)"))
                 }
                 if !failed.isEmpty {
                     any = true

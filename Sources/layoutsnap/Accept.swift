@@ -22,7 +22,8 @@ struct Accept: ParsableCommand {
         try Diagnostics.run {
             let outcome = try GoldenAcceptance(resultsPath: from, goldens: goldens, allowCI: allowCI).run(ids: ids)
             for problem in outcome.problems { Diagnostics.printError(problem) }
-            Diagnostics.out("\(outcome.accepted.count) frames accepted into \(outcome.goldens)/" + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated"))
+            Diagnostics.out("\(outcome.accepted.count) frames accepted into \(outcome.goldens)/" + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated")
+                           + (outcome.removed.isEmpty ? "" : ", \(outcome.removed.count) golden frames the new motion no longer has removed"))
             return outcome.outcome.exitCode
         }
     }

@@ -43,4 +43,14 @@ enum Browser {
         guard let end = rest.firstIndex(of: "\"") else { return nil }
         return String(rest[..<end]).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
     }
+
+    /// A page (report or preview) that finished its script and drew `track` as a motion plot:
+    /// the golden's path, the new one and a cursor line.
+    static func assertMotionPlot(_ dom: String, track: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(dom.contains("data-ready=\"true\""), "the page script did not finish", file: file, line: line)
+        XCTAssertTrue(dom.contains("data-track=\"\(track)\""), "no plot of \(track)", file: file, line: line)
+        XCTAssertTrue(dom.contains("<path class=\"expected\" d=\"M"), "the golden track is not drawn", file: file, line: line)
+        XCTAssertTrue(dom.contains("<path class=\"actual\" d=\"M"), "the new track is not drawn", file: file, line: line)
+        XCTAssertTrue(dom.contains("<line class=\"cursor\""), "no cursor line", file: file, line: line)
+    }
 }

@@ -10,19 +10,23 @@ final class MotionDiffTests: XCTestCase {
 
     struct Results: Decodable {
         struct Fixture: Decodable { var states: [State] }
-        struct State: Decodable { var name: String; var motion: Motion? }
+        struct State: Decodable { var name: String; var frames: [Frame]; var motion: Motion? }
+        struct Frame: Decodable { var index: Int; var status: String; var pairedWith: Int?; var pairing: String?; var expected: String?; var actual: String? }
         struct Motion: Decodable {
             var frames: [Int]; var duration: [Double]; var shift: Int?; var pairs: [[Int?]]; var kinds: [String]
-            var changes: [Change]; var summary: String
+            var changes: [Change]; var summary: String; var tolerated: Bool; var times: [[Double]]; var tracks: [String: [[Double?]]]
         }
         struct Change: Decodable { var element: String; var property: String?; var kind: String; var largest: Double?; var atFrame: Int?; var curve: String? }
         var fixtures: [Fixture]
     }
 
-    func verify(after text: String) throws -> (CLI.Result, Results) {
-        let dir = try TempDir()
-        try dir.write("Fixtures/cards/motion.json", post())
-        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+    /// Records `post()` (unless `recorded`), then verifies `text` in its place.
+    func verify(after text: String, in given: TempDir? = nil, recorded: Bool = false) throws -> (CLI.Result, Results) {
+        let dir = try given ?? TempDir()
+        if !recorded {
+            try dir.write("Fixtures/cards/motion.json", post())
+            XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        }
         try dir.write("Fixtures/cards/motion.json", text)
         let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
         let data = try Data(contentsOf: dir.path(".layoutsnap/report/results.json"))

@@ -82,9 +82,12 @@ public struct ReportBuilder: Sendable {
     private func entry(_ f: FrameResult, showImages: Bool) -> FrameEntry {
         var expected: String?
         var actual = f.actualPath.map { relative($0) }
-        if showImages, f.status != .missing {
-            let target = "expected/" + f.goldenKey
-            if copyGolden(f.goldenKey, to: reportDirectory + "/" + target) { expected = target }
+        // A frame paired by motion is shown beside the golden it was compared with; a new frame
+        // has none.
+        let compared = f.pairedWith.map { GoldenPaths.frameKey(goldenKey: f.goldenKey, index: $0) } ?? f.goldenKey
+        if showImages, f.status != .missing, f.pairing != .new {
+            let target = "expected/" + compared
+            if copyGolden(compared, to: reportDirectory + "/" + target) { expected = target }
             // A frame that passed looks exactly like its golden.
             if actual == nil && f.status == .passed { actual = expected }
         }
@@ -94,7 +97,7 @@ public struct ReportBuilder: Sendable {
                               DiffMetrics(differentPixels: $0.differentPixels, ratio: $0.ratio, maxChannelDifference: $0.maxChannelDifference,
                                           regions: $0.regions, width: $0.width, height: $0.height)
                           },
-                          layoutChanges: f.layoutChanges)
+                          layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing)
     }
 
     private func copyGolden(_ key: String, to path: String) -> Bool {

@@ -10,6 +10,8 @@ public struct GoldenAcceptance {
     public struct Outcome: Sendable {
         public var accepted: [String] = []
         public var layouts: [String] = []
+        /// Goldens past the new last frame of a state whose timing changed, deleted.
+        public var removed: [String] = []
         public var problems: [String] = []
         /// The folder the frames went into.
         public var goldens = ""
@@ -84,7 +86,25 @@ public struct GoldenAcceptance {
         for fixture in results.fixtures where ids.isEmpty || ids.contains(where: { FixtureDiscovery.matches(glob: $0, fixture.id) }) {
             var acceptedAny = false
             for state in fixture.states {
-                for frame in state.frames where [.failed, .missing, .similar].contains(frame.status) {
+                // A state whose timing changed (its frames paired by motion) gets its whole new
+                // motion: its golden frames past the new last one go. The manifest loses them with
+                // the rest; the files after the commit (a kill in between leaves orphans, which
+                // verify --check-orphans names).
+                if let expectedCount = state.motion?.frames.first, state.motion?.repaired == true {
+                    let actualCount = state.frames.filter { $0.pairing != .removed }.count
+                    for index in actualCount..<max(actualCount, expectedCount) {
+                        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: index)
+                        if manifest.frames.removeValue(forKey: key) != nil || FileManager.default.fileExists(atPath: goldens + "/" + key) {
+                            manifest.previous.removeValue(forKey: key)
+                            outcome.removed.append(key)
+                            acceptedAny = true
+                        }
+                    }
+                }
+                // A frame compared with another golden frame (its state's timing changed) passes
+                // or not against that one; its own golden still has the old motion's frame.
+                for frame in state.frames where frame.pairing != .removed
+                    && ([.failed, .missing, .similar].contains(frame.status) || frame.pairedWith != nil) {
                     guard let actual = frame.actual, frame.actual != frame.expected else {
                         outcome.problems.append("\(frame.golden): the report has no actual frame")
                         continue
@@ -116,9 +136,10 @@ public struct GoldenAcceptance {
                 outcome.layouts.append(layoutKey)
             }
         }
-        if !outcome.accepted.isEmpty {
+        if !outcome.accepted.isEmpty || !outcome.removed.isEmpty {
             try GoldenTransaction.commit(staged: staged, layouts: outcome.layouts, goldens: goldens, before: before, after: manifest)
         }
+        for key in outcome.removed { unlink(goldens + "/" + key) }
         return outcome
     }
 }

@@ -42,6 +42,10 @@ public struct FrameResult: Sendable, Hashable {
     public var diffPath: String?
     /// Verify: elements that moved or resized against the golden layout.json ("body.y +4.00").
     public var layoutChanges: [String] = []
+    /// Verify, for a state whose motion changed its timing: the golden frame compared with, when
+    /// not its own index, and whether the frame has no counterpart (see `MotionReport.pairs`).
+    public var pairedWith: Int?
+    public var pairing: FramePairing?
 
     public init(state: String, index: Int, status: FrameStatus, detail: String? = nil,
                 goldenKey: String, actualPath: String? = nil, manifestEntry: GoldenManifest.Entry? = nil) {
@@ -76,6 +80,12 @@ public enum GoldenPaths {
     public static func frameName(_ index: Int) -> String {
         let digits = String(index)
         return String(repeating: "0", count: max(0, 3 - digits.count)) + digits + ".png"
+    }
+
+    /// The key of another frame of the same state: `posts/x/01-expand/005.png` for index 5.
+    public static func frameKey(goldenKey: String, index: Int) -> String {
+        let folder = (goldenKey as NSString).deletingLastPathComponent
+        return (folder.isEmpty ? "" : folder + "/") + frameName(index)
     }
 
     public static func layoutKey(fixture: String) -> String { "\(fixture)/layout.json" }

@@ -87,10 +87,20 @@ public struct VerifyHandler: FrameHandler {
         return result
     }
 
-    /// For a fixture with any frame that is not a plain pass: its current layout.json (for
-    /// `accept`), and which elements moved against the golden layout.json in each such frame.
+    /// For a fixture with any frame that is not a plain pass, or a state whose golden has more
+    /// frames than it now renders: its current layout.json (for `accept`), which elements moved
+    /// against the golden layout.json in each such frame, and each changed state's motion. A
+    /// state whose timing changed has its frames compared again, each with the golden frame at
+    /// the same point of the motion (`MotionReport.pairs`), and its golden frames that have no
+    /// counterpart listed as removed.
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
-        guard frames.contains(where: { $0.status != .passed }) else { return nil }
+        // A state that ends earlier and is otherwise the same: its first missing frame still has
+        // a golden. One lookup per state.
+        let shortened = Set(layout.states.filter { state in
+            let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: state.frames.count)
+            return manifest.map { $0.frames[key] != nil } ?? FileManager.default.fileExists(atPath: goldens + "/" + key)
+        }.map(\.name))
+        guard !shortened.isEmpty || frames.contains(where: { $0.status != .passed }) else { return nil }
         try? AtomicFile.write(LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenPaths.layoutKey(fixture: fixture.id))
         let goldenPath = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
         guard let data = FileManager.default.contents(atPath: goldenPath),
@@ -101,14 +111,121 @@ public struct VerifyHandler: FrameHandler {
         }
         // Motion, only for the states that changed: what an animation did differently, from the
         // two layouts' tracks (no pixels).
-        let changedStates = Set(frames.filter { $0.status != .passed }.map(\.state))
+        let changedStates = Set(frames.filter { $0.status != .passed }.map(\.state)).union(shortened)
         var motion: [String: MotionReport] = [:]
         for state in layout.states where changedStates.contains(state.name) {
             guard let expected = golden.motion[state.name], let actual = now.motion[state.name],
-                  let report = MotionAnalysis.compare(expected: expected, actual: actual) else { continue }
+                  let report = MotionAnalysis.compare(expected: expected, actual: actual, timingFrames: fixture.timingFrames) else { continue }
             motion[state.name] = report
+            if report.repaired {
+                pairByMotion(fixture, state: state.name, report: report, goldenTimes: expected.times, frames: &frames)
+                for i in frames.indices where frames[i].state == state.name && frames[i].pairing == nil {
+                    frames[i].layoutChanges = frames[i].status == .passed ? []
+                        : now.changes(from: golden, state: state.name, frame: frames[i].index, goldenFrame: frames[i].pairedWith)
+                }
+            }
         }
         return motion.isEmpty ? nil : .motion(motion)
+    }
+
+    /// Compares each frame of `state` with its counterpart in `report.pairs` instead of the
+    /// golden of the same index: a changed timing is then judged, and shown, frame against
+    /// frame at the same point of the motion. A frame without a counterpart is new; a golden
+    /// frame without one is added as removed. Both fail, or are similar when the fixture's timing
+    /// tolerance covers the change. Every frame of the state keeps an actual image in the
+    /// report, so `accept` can write the whole new motion.
+    private func pairByMotion(_ fixture: Fixture, state: String, report: MotionReport, goldenTimes: [Double], frames: inout [FrameResult]) {
+        guard let first = frames.firstIndex(where: { $0.state == state }) else { return }
+        let end = frames[first...].firstIndex(where: { $0.state != state }) ?? frames.endIndex
+        let offCourse: FrameStatus = report.tolerated ? .similar : .failed
+        let why = report.tolerated ? ", within the timing tolerance" : ""
+        var removed: [FrameResult] = []
+        for pair in report.pairs {
+            switch (pair[0], pair[1]) {
+            case let (j?, i?) where j != i:
+                guard let p = (first..<end).first(where: { frames[$0].index == i }) else { continue }
+                compareAgain(fixture, &frames[p], with: j)
+            case let (nil, i?):
+                guard let p = (first..<end).first(where: { frames[$0].index == i }) else { continue }
+                frames[p].pairing = .new
+                frames[p].status = offCourse
+                frames[p].metrics = nil
+                frames[p].diffPath = nil
+                frames[p].detail = "new frame: the golden motion has no frame at this point" + why
+            case let (j?, nil):
+                let key = GoldenPaths.frameKey(fixture: fixture.id, state: state, index: j)
+                var frame = FrameResult(state: state, index: j, status: offCourse,
+                                        detail: "removed: the new motion has no frame at this point of the golden's" + why, goldenKey: key)
+                frame.pairing = .removed
+                frame.time = j < goldenTimes.count ? goldenTimes[j] : 0
+                frame.progress = j < goldenTimes.count && (goldenTimes.last ?? 0) > 0 ? goldenTimes[j] / goldenTimes.last! : 0
+                removed.append(frame)
+            default: continue
+            }
+        }
+        // Every new frame has an actual image, for the views and for `accept` (a frame that passed
+        // by index looks exactly like its golden).
+        for p in first..<end where frames[p].actualPath == nil {
+            let target = reportDirectory + "/actual/" + frames[p].goldenKey
+            if let bytes = FileManager.default.contents(atPath: goldens + "/" + frames[p].goldenKey),
+               (try? AtomicFile.write([UInt8](bytes), to: target)) != nil {
+                frames[p].actualPath = target
+            }
+        }
+        frames.insert(contentsOf: removed, at: end)
+    }
+
+    /// Frame `frame` compared with golden frame `j` of its state, as `handle` compares it with its own.
+    private func compareAgain(_ fixture: Fixture, _ frame: inout FrameResult, with j: Int) {
+        let key = GoldenPaths.frameKey(goldenKey: frame.goldenKey, index: j)
+        frame.pairedWith = j
+        // The frame's pixels: its actual image, or, when it passed by index, its own golden's.
+        let actualFile = frame.actualPath ?? (goldens + "/" + frame.goldenKey)
+        guard let actualBytes = FileManager.default.contents(atPath: actualFile),
+              let actual = try? PNGDecoder.decode([UInt8](actualBytes), maxPixels: Limits.maxGoldenPixels) else { return }
+        if frame.actualPath == nil { frame.actualPath = writePNG(actual, to: "actual/" + frame.goldenKey) }
+        guard let goldenBytes = FileManager.default.contents(atPath: goldens + "/" + key),
+              let golden = try? PNGDecoder.decode([UInt8](goldenBytes), maxPixels: Limits.maxGoldenPixels) else {
+            frame.status = .unreadable
+            frame.detail = "unreadable golden \(key), the frame at the same point of the golden motion"
+            return
+        }
+        frame.metrics = nil
+        frame.diffPath = nil
+        guard golden.width == actual.width, golden.height == actual.height else {
+            frame.status = .failed
+            frame.detail = "size differs from golden frame \(j): golden \(golden.width) x \(golden.height), actual \(actual.width) x \(actual.height)"
+            return
+        }
+        var diffImage = [UInt32](repeating: 0, count: actual.width * actual.height)
+        let comparison = golden.pixels.withUnsafeBufferPointer { expected in
+            actual.pixels.withUnsafeBufferPointer { now in
+                diffImage.withUnsafeMutableBufferPointer { out in
+                    FrameComparison.compare(expected: expected, actual: now, width: actual.width, height: actual.height,
+                                            tolerance: fixture.tolerance, diffImage: out)
+                }
+            }
+        }
+        guard let diff = comparison.diff else {
+            frame.status = .passed
+            frame.detail = "identical to golden frame \(j), at the same point of the motion"
+            return
+        }
+        frame.metrics = FrameMetrics(differentPixels: diff.differentPixels, ratio: diff.ratio,
+                                     maxChannelDifference: comparison.exact.maxChannelDifference,
+                                     regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
+                                     width: actual.width, height: actual.height)
+        frame.status = comparison.verdict == .different ? .failed : .similar
+        frame.detail = "against golden frame \(j), at the same point of the motion: " + (comparison.message ?? "differs")
+        frame.diffPath = diffImage.withUnsafeBufferPointer { buffer in
+            writePNG(FramePixels(width: actual.width, height: actual.height, pixels: buffer), to: "diff/" + frame.goldenKey)
+        }
+    }
+
+    private func writePNG(_ image: PixelImage, to relative: String) -> String? {
+        image.pixels.withUnsafeBufferPointer { buffer in
+            writePNG(FramePixels(width: image.width, height: image.height, pixels: buffer), to: relative)
+        }
     }
 
     /// Writes a frame into the report folder, returning its path (nil if it could not be written:
