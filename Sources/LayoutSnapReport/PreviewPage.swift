@@ -10,13 +10,13 @@ public enum PreviewPage {
     public static func html(title: String, dataJSON: String, buildID: String, watching: Bool) -> String {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<title>\(HTMLReport.escape(title))</title>\n<style>\n\(css)</style>\n</head>\n"
+        out += "<title>\(HTMLReport.escape(title))</title>\n<style>\n\(css)\(MotionPlotScript.css)</style>\n</head>\n"
         out += "<body data-build=\"\(HTMLReport.escape(buildID))\" data-watch=\"\(watching)\">\n"
         out += "<noscript><p>The preview needs JavaScript. The frames are in the states/ folder beside this page.</p></noscript>\n"
         out += "<div id=\"app\"></div>\n"
         out += "<script type=\"application/json\" id=\"layoutsnap-preview\">"
         out += HTMLReport.scriptSafe(dataJSON)
-        out += "</script>\n<script>\n\(js)</script>\n</body>\n</html>\n"
+        out += "</script>\n<script>\n\(MotionPlotScript.js)\(js)</script>\n</body>\n</html>\n"
         return out
     }
 
@@ -49,6 +49,8 @@ public enum PreviewPage {
     tr.hover td { background: #ffe5ec; }
     td.extra { color: var(--muted); word-break: break-word; }
     .note { background: #fff4e5; border: 1px solid #ffd599; border-radius: 6px; padding: 6px 8px; margin: 8px 0; }
+    .motion { padding: 0 20px 10px; }
+    .motion h2 { font-size: 15px; margin: 4px 0 8px; }
     .strips { padding: 0 20px 30px; }
     .strips img { max-width: 100%; display: block; margin-bottom: 10px; border: 1px solid var(--line); background: #fff; }
     .strips .animation { max-height: 70vh; max-width: 100%; width: auto; }
@@ -116,7 +118,8 @@ public enum PreviewPage {
       const viewer = el('section', { class: 'viewer' }, stage, controls, readout, toggles);
       const aside = el('aside', {});
       const strips = el('section', { class: 'strips' });
-      app.append(header, nav, el('main', {}, viewer, aside), strips);
+      const motion = el('section', { class: 'motion', id: 'motion' });
+      app.append(header, nav, el('main', {}, viewer, aside), motion, strips);
 
       D.states.forEach((s, i) => nav.append(el('button', { 'data-state': s.name, onclick: () => selectState(i) },
         `${s.name} (${s.frames.length})`)));
@@ -143,6 +146,37 @@ public enum PreviewPage {
           el('h2', {}, `Animation of ${state().name} (APNG, real timing, loops)`),
           el('img', { class: 'animation', src: state().animation, loading: 'lazy', alt: `animation of ${state().name}` }));
         document.body.dataset.state = state().name;
+        renderMotion();
+      }
+
+      // Every track that moves in this state, over time (MotionPlot); with --against the
+      // golden's track dashed beneath. The cursor follows the frame shown.
+      let tmax = 0;
+      function renderMotion() {
+        const m = state().motion;
+        if (!m || !m.keys.length) { motion.replaceChildren(); tmax = 0; return; }
+        const g = m.golden;
+        tmax = Math.max(0, ...m.now.times, ...(g ? g.times : []));
+        const plots = el('div', { class: 'plots', role: 'group', 'aria-label': `Motion of ${state().name}` });
+        for (const key of m.keys) {
+          const series = [];
+          if (g && g.tracks[key]) series.push({ values: g.tracks[key], times: g.times, cls: 'expected' });
+          if (m.now.tracks[key]) series.push({ values: m.now.tracks[key], times: m.now.times, cls: 'actual' });
+          const box = el('figure', { class: 'plot', 'data-track': key });
+          box.innerHTML = MotionPlot.svg(`${key} over time`, series, tmax);
+          const caption = el('figcaption', {}, key);
+          if (g && !g.tracks[key]) caption.append(' (not in the goldens)');
+          if (g && !m.now.tracks[key]) caption.append(' (only in the goldens)');
+          box.append(caption);
+          plots.append(box);
+        }
+        const key = el('p', { class: 'plot-key' });
+        if (D.against) key.append(el('span', { class: 'k-exp' }), ` golden (${D.against})  `);
+        key.append(el('span', { class: 'k-act' }), ' now');
+        if (m.more) key.append(` · ${m.more} more moving track${m.more === 1 ? '' : 's'} not plotted`);
+        if (D.against && !g) key.append(` · the goldens have no state ${state().name}`);
+        plots.append(key);
+        motion.replaceChildren(el('h2', {}, `Motion of ${state().name}: ${m.keys.length} moving track${m.keys.length === 1 ? '' : 's'}`), plots);
       }
 
       function go(k) {
@@ -155,6 +189,7 @@ public enum PreviewPage {
         document.body.dataset.frame = String(fi);
         renderTable();
         drawOverlay();
+        MotionPlot.cursor(motion, f.time, tmax);
         remember();
         // The neighbours, so stepping and playing do not wait for the disk.
         for (const j of [fi + 1, fi + 2, fi - 1]) if (j >= 0 && j < n) new Image().src = state().frames[j].image;

@@ -35,6 +35,9 @@ struct Preview: ParsableCommand {
     @Option(help: "States rendered in parallel (default: all cores).")
     var jobs: Int = BatchRunner.defaultJobs
 
+    @Option(name: .customLong("against"), help: ArgumentHelp("Plot each track of the goldens' layout.json of this fixture under the new one.", valueName: "goldens"))
+    var against: String?
+
     @Flag(help: "Print only errors.")
     var quiet = false
 
@@ -57,7 +60,7 @@ struct Preview: ParsableCommand {
             let refs = try FixtureDiscovery.discover(paths: [fixture])
             guard let ref = refs.first, refs.count == 1 else { throw RunnerError.usage("\(fixture): preview takes one fixture file") }
             let builder = PreviewBuilder(ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
-                                         bakeOverlay: overlay, watching: watch, jobs: jobs)
+                                         bakeOverlay: overlay, watching: watch, jobs: jobs, against: against)
             guard watch else {
                 let summary = try build(builder)
                 return summary == nil ? 2 : 0

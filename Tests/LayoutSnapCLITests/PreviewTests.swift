@@ -206,6 +206,30 @@ final class PreviewTests: XCTestCase {
         XCTAssertTrue(html.contains("\"overlayBaked\":true"))
     }
 
+    /// Every moving track of every state is plotted under the viewer; `--against Goldens`
+    /// plots the committed goldens' tracks beneath (here the bundled card previewed linear and
+    /// slower, so the two differ), and the cursor follows the frame.
+    func testMotionPlotsAgainstTheGoldens() throws {
+        let p = try preview("Fixtures/posts/long-body.json", ["--curve", "linear", "--duration", "0.5", "--against", "Goldens"])
+        let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("\"against\":\"Goldens\""), "the page does not know its goldens")
+        let chromium = try Browser.chromium()
+        let dom = try Browser.run(chromium, ["--dump-dom", p.out.appendingPathComponent("index.html").absoluteString + "#state=01-expand&frame=15"],
+                                  profile: p.dir.path("profile"))
+        Browser.assertMotionPlot(dom.stdout, track: "card.height")
+        XCTAssertTrue(dom.stdout.contains("Motion of 01-expand: "), "no motion section")
+        XCTAssertTrue(dom.stdout.contains("golden (Goldens)"), "no key for the golden track")
+        // Frame 15 of 0.5 s at 60 fps is t = 0.25: half way along the plot (x from 46 to 292).
+        XCTAssertTrue(dom.stdout.contains("<line class=\"cursor\" x1=\"169.0\""), "the cursor is not at the frame shown")
+
+        // Without --against: the same plots, no golden line; a folder without the fixture is an error.
+        let plain = try preview("Fixtures/posts/long-body.json")
+        XCTAssertTrue(try String(contentsOf: plain.out.appendingPathComponent("index.html"), encoding: .utf8).contains("\"keys\":[\"card.height\""))
+        let r = try CLI.run(["preview", "Fixtures/posts/long-body.json", "--out", p.dir.path("x").path, "--against", p.dir.path("nothing").path])
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("posts/long-body/layout.json cannot be read (record posts/long-body into "), r.stderr)
+    }
+
     func testBadArgumentsAndFixtures() throws {
         let dir = try TempDir()
         for (arguments, message) in [

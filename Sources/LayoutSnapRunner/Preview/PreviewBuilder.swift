@@ -29,15 +29,57 @@ public struct PreviewBuilder: Sendable {
     /// `--watch`: the page reloads itself when a new build lands.
     public var watching: Bool
     public var jobs: Int
+    /// `--against GOLDENS`: the goldens folder whose layout.json of this fixture is plotted
+    /// under each track, so a designer sees how the easing changed.
+    public var against: String?
 
     /// How long the last frame shows before the animation loops: a state's last frame is its
     /// settled view, which has no duration of its own.
     public static let holdLastFrame = 1.0
 
     public init(ref: FixtureRef, output: String, overrides: FixtureOverrides = FixtureOverrides(),
-                bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs) {
+                bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil) {
         self.ref = ref; self.output = output; self.overrides = overrides
-        self.bakeOverlay = bakeOverlay; self.watching = watching; self.jobs = max(1, jobs)
+        self.bakeOverlay = bakeOverlay; self.watching = watching; self.jobs = max(1, jobs); self.against = against
+    }
+
+    /// At most this many plots per state (a long chat moves hundreds of bubbles).
+    public static let maxPlotsPerState = 120
+
+    /// The golden layout of `--against`, read before anything is rendered: a wrong folder is a
+    /// usage error, not a page without its plots.
+    func goldenMotion() throws(RunnerError) -> [String: StateMotion]? {
+        guard let against else { return nil }
+        let path = against + "/" + GoldenPaths.layoutKey(fixture: ref.id)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunnerError.usage("--against \(against): \(path) cannot be read (record \(ref.id) into \(against) first)")
+        }
+        guard let snapshot = LayoutSnapshot.parse([UInt8](data)) else {
+            throw RunnerError.usage("--against \(against): \(path) is not a layout.json layoutsnap wrote")
+        }
+        return snapshot.motion
+    }
+
+    /// The tracks to plot for one state: every one that varies over its frames, now or in the
+    /// golden, in the order elements first appear, then x, y, width, height, then the rest.
+    static func plotted(_ state: StateLayout, now: StateMotion, golden: StateMotion?) -> [String] {
+        func varies(_ values: [Double?]?) -> Bool {
+            guard let values, let first = values.first else { return false }
+            return values.contains { $0 != first }
+        }
+        var order: [String: Int] = [:]
+        for frame in state.frames { for e in frame.elements where order[e.id] == nil { order[e.id] = order.count } }
+        let properties = ["x": 0, "y": 1, "width": 2, "height": 3]
+        let keys = Set(now.tracks.keys).union(golden?.tracks.keys ?? [:].keys).filter { varies(now.tracks[$0]) || varies(golden?.tracks[$0]) }
+        return keys.sorted { a, b in
+            let ea = String(a[..<(a.lastIndex(of: ".") ?? a.endIndex)]), eb = String(b[..<(b.lastIndex(of: ".") ?? b.endIndex)])
+            let pa = String(a[a.index(after: a.lastIndex(of: ".") ?? a.startIndex)...]), pb = String(b[b.index(after: b.lastIndex(of: ".") ?? b.startIndex)...])
+            let oa = order[ea] ?? Int.max, ob = order[eb] ?? Int.max
+            if oa != ob { return oa < ob }
+            if ea != eb { return ea < eb }
+            let qa = properties[pa] ?? 4, qb = properties[pb] ?? 4
+            return qa != qb ? qa < qb : pa < pb
+        }
     }
 
     public struct Summary: Sendable {
@@ -50,6 +92,7 @@ public struct PreviewBuilder: Sendable {
 
     public func build() throws(RunnerError) -> Summary {
         try OutputPaths.folder(output, option: "--out")
+        let golden = try goldenMotion()
         let fonts: FontSystem
         let engine: TextEngine
         do {
@@ -96,7 +139,7 @@ public struct PreviewBuilder: Sendable {
         guard rename(staging, statesDir) == 0 else { throw RunnerError.write("cannot move the new frames to \(statesDir): \(String(cString: strerror(errno)))") }
         try? fm.removeItem(atPath: retired)
 
-        let data = pageData(fixture: fixture, layout: layout, states: states)
+        let data = pageData(fixture: fixture, layout: layout, states: states, golden: golden)
         // Times keep their precision (the readout shows 116.7 ms); the page rounds what it shows.
         let dataBytes = JSONWriter(style: .compact, roundingTo: 0.0001).bytes(data)
         let buildID = PixelHash.hex(dataBytes.withUnsafeBytes { PixelHash.ofBytes($0) })
@@ -167,7 +210,7 @@ public struct PreviewBuilder: Sendable {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
-    func pageData(fixture: Fixture, layout: FixtureLayout, states: [StatePreview]) -> JSONOutput {
+    func pageData(fixture: Fixture, layout: FixtureLayout, states: [StatePreview], golden: [String: StateMotion]? = nil) -> JSONOutput {
         let stateObjects = zip(layout.states, states).map { state, preview -> JSONOutput in
             let frames = zip(state.frames, preview.overlays).map { frame, overlay -> JSONOutput in
                 guard case var .object(members) = LayoutJSON.json(frame) else { return .null }
@@ -182,6 +225,23 @@ public struct PreviewBuilder: Sendable {
                 ("filmstrips", .array(preview.filmstrips.map { .string($0) })),
                 ("frames", .array(frames)),
             ]
+            // Every track that moves, for the plots under the viewer (and the golden's with
+            // --against).
+            let now = StateMotion(state.frames), before = golden?[state.name]
+            let keys = Self.plotted(state, now: now, golden: before)
+            func series(_ m: StateMotion, _ keys: [String]) -> JSONOutput {
+                .object([("times", .array(m.times.map { .number($0) })),
+                         ("tracks", .object(keys.compactMap { key in
+                             m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
+                         }))])
+            }
+            var motion: [(String, JSONOutput)] = [("keys", .array(keys.prefix(Self.maxPlotsPerState).map { .string($0) })),
+                                                  ("more", .number(Double(max(0, keys.count - Self.maxPlotsPerState)))),
+                                                  ("now", series(now, Array(keys.prefix(Self.maxPlotsPerState))))]
+            if golden != nil {
+                motion.append(("golden", before.map { series($0, Array(keys.prefix(Self.maxPlotsPerState))) } ?? .null))
+            }
+            object.append(("motion", .object(motion)))
             return .object(object)
         }
         return .object([
@@ -194,6 +254,7 @@ public struct PreviewBuilder: Sendable {
             ("appearance", .string(fixture.appearance.rawValue)),
             ("holdLastFrame", .number(Self.holdLastFrame)),
             ("overlayBaked", .bool(bakeOverlay)),
+            ("against", against.map { .string($0) } ?? .null),
             ("states", .array(stateObjects)),
         ])
     }
