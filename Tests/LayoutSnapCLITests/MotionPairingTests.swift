@@ -26,10 +26,15 @@ extension MotionDiffTests {
             }
             XCTAssertNotNil(frame.actual, "frame \(i) has an actual image")
         }
-        // The first and last frames are the same views: compared with their counterparts, they pass.
+        // The first and last frames are the same views: the first passes against its
+        // counterpart; the last, the same view as golden frame 6, has no golden of its own yet.
         XCTAssertEqual(state.frames.first { $0.index == 0 }?.status, "passed")
-        XCTAssertEqual(state.frames.first { $0.index == 7 }?.status, "passed")
+        XCTAssertEqual(state.frames.first { $0.index == 7 }?.status, "missing")
         XCTAssertEqual(state.frames.first { $0.index == 7 }?.pairedWith, 6)
+        // One to one: one more frame than the golden, so one is new, and it fails.
+        XCTAssertEqual(state.frames.filter { $0.pairing == "new" }.map(\.status), ["failed"])
+        let paired = m.pairs.compactMap { $0[0] }
+        XCTAssertEqual(paired.count, Set(paired).count, "no golden frame is paired twice")
         // Plots: every moving track, golden and now.
         XCTAssertEqual(m.times.map(\.count), [7, 8])
         XCTAssertEqual(m.tracks["card.height"]?.map(\.count), [7, 8])
@@ -90,6 +95,11 @@ extension MotionDiffTests {
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.stdout.contains("MOTION cards/motion 01-expand: duration 8 → 7 frames"), r.output)
         XCTAssertTrue(r.stdout.contains("golden frame 7 removed"), r.output)
+        // Without a golden layout.json to compare motion with, the frame past the end still fails.
+        try FileManager.default.removeItem(at: dir.path("Goldens/cards/motion/layout.json"))
+        let blind = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(blind.status, 1, blind.output)
+        XCTAssertTrue(blind.stdout.contains("FAIL cards/motion 01-expand: golden frame 7 removed"), blind.output)
     }
 
     /// Goldens of the same motion one frame later (a frame of rest first): now it starts one

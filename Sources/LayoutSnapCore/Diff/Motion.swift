@@ -314,25 +314,32 @@ public enum MotionAnalysis {
         return (v0 + (v1 - v0) * w, abs(v1 - v0))
     }
 
-    /// Every actual frame with its counterpart: the same index when the counts agree, i - shift
-    /// when a shift was found (0: the same time, for a motion cut earlier or later), else the expected frame nearest the same fraction of the state's
-    /// time; expected frames nobody paired follow, with no actual frame.
+    /// Every actual frame with its counterpart, one to one: the same index when the counts agree,
+    /// i - shift when a shift was found (0: the same time, for a motion cut earlier or later),
+    /// else by the fraction of the state's time, each frame of the sparser side taking the
+    /// nearest free frame of the denser one. Frames left over have no counterpart: an actual one
+    /// is paired with nil (new), an expected one follows as [j, nil] (removed). So a motion with
+    /// another frame count always has a frame without a counterpart.
     static func pairs(_ e: StateMotion, _ a: StateMotion, shift: Int?) -> [[Int?]] {
-        var used = Set<Int>()
-        var pairs: [[Int?]] = []
-        for i in a.times.indices {
-            var j: Int?
-            if let shift {
-                j = (0..<e.times.count).contains(i - shift) ? i - shift : nil
-            } else if e.times.count == a.times.count {
-                j = i
-            } else if !e.times.isEmpty {
-                let u = fraction(a, i)
-                j = e.times.indices.min { abs(fraction(e, $0) - u) < abs(fraction(e, $1) - u) }
+        var expectedFor = [Int?](repeating: nil, count: a.times.count)
+        if let shift {
+            for i in a.times.indices where (0..<e.times.count).contains(i - shift) { expectedFor[i] = i - shift }
+        } else if e.times.count == a.times.count {
+            for i in a.times.indices { expectedFor[i] = i }
+        } else {
+            let denserIsActual = a.times.count > e.times.count
+            let (sparse, dense) = denserIsActual ? (e, a) : (a, e)
+            var taken = Set<Int>()
+            for k in sparse.times.indices {
+                let u = fraction(sparse, k)
+                guard let nearest = dense.times.indices.filter({ !taken.contains($0) })
+                    .min(by: { abs(fraction(dense, $0) - u) < abs(fraction(dense, $1) - u) }) else { continue }
+                taken.insert(nearest)
+                if denserIsActual { expectedFor[nearest] = k } else { expectedFor[k] = nearest }
             }
-            if let j { used.insert(j) }
-            pairs.append([j, i])
         }
+        var pairs: [[Int?]] = a.times.indices.map { [expectedFor[$0], $0] }
+        let used = Set(expectedFor.compactMap { $0 })
         for j in e.times.indices where !used.contains(j) { pairs.append([j, nil]) }
         return pairs
     }

@@ -85,22 +85,9 @@ public struct GoldenAcceptance {
 
         for fixture in results.fixtures where ids.isEmpty || ids.contains(where: { FixtureDiscovery.matches(glob: $0, fixture.id) }) {
             var acceptedAny = false
+            var halfAccepted = false
             for state in fixture.states {
-                // A state whose timing changed (its frames paired by motion) gets its whole new
-                // motion: its golden frames past the new last one go. The manifest loses them with
-                // the rest; the files after the commit (a kill in between leaves orphans, which
-                // verify --check-orphans names).
-                if let expectedCount = state.motion?.frames.first, state.motion?.repaired == true {
-                    let actualCount = state.frames.filter { $0.pairing != .removed }.count
-                    for index in actualCount..<max(actualCount, expectedCount) {
-                        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: index)
-                        if manifest.frames.removeValue(forKey: key) != nil || FileManager.default.fileExists(atPath: goldens + "/" + key) {
-                            manifest.previous.removeValue(forKey: key)
-                            outcome.removed.append(key)
-                            acceptedAny = true
-                        }
-                    }
-                }
+                let problemsBefore = outcome.problems.count
                 // A frame compared with another golden frame (its state's timing changed) passes
                 // or not against that one; its own golden still has the old motion's frame.
                 for frame in state.frames where frame.pairing != .removed
@@ -129,9 +116,29 @@ public struct GoldenAcceptance {
                     outcome.accepted.append(frame.golden)
                     acceptedAny = true
                 }
+                // A state whose timing changed (its frames paired by motion) gets its whole new
+                // motion: its golden frames past the new last one go, only when every frame of it
+                // was accepted (goldens half old and half new would be neither motion). The
+                // manifest loses them with the rest; the files go after the commit (a kill in
+                // between leaves orphans, which verify --check-orphans names).
+                if let expectedCount = state.motion?.frames.first, state.motion?.repaired == true {
+                    guard outcome.problems.count == problemsBefore else {
+                        halfAccepted = true
+                        continue
+                    }
+                    let actualCount = state.frames.filter { $0.pairing != .removed }.count
+                    for index in actualCount..<max(actualCount, expectedCount) {
+                        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: index)
+                        if manifest.frames.removeValue(forKey: key) != nil || FileManager.default.fileExists(atPath: goldens + "/" + key) {
+                            manifest.previous.removeValue(forKey: key)
+                            outcome.removed.append(key)
+                            acceptedAny = true
+                        }
+                    }
+                }
             }
             let layoutKey = "\(fixture.id)/layout.json"
-            if acceptedAny, let layout = FileManager.default.contents(atPath: report + "/actual/" + layoutKey) {
+            if acceptedAny, !halfAccepted, let layout = FileManager.default.contents(atPath: report + "/actual/" + layoutKey) {
                 try stageOrUndo([UInt8](layout), key: layoutKey)
                 outcome.layouts.append(layoutKey)
             }

@@ -104,7 +104,11 @@ public struct VerifyHandler: FrameHandler {
         try? AtomicFile.write(LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenPaths.layoutKey(fixture: fixture.id))
         let goldenPath = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
         guard let data = FileManager.default.contents(atPath: goldenPath),
-              let golden = LayoutSnapshot.parse([UInt8](data)) else { return nil }
+              let golden = LayoutSnapshot.parse([UInt8](data)) else {
+            // No golden layout to compare motion with: a shortened state still fails.
+            for state in layout.states where shortened.contains(state.name) { removeTrailing(fixture, state: state, frames: &frames) }
+            return nil
+        }
         let now = LayoutSnapshot(layout)
         for i in frames.indices where frames[i].status != .passed {
             frames[i].layoutChanges = now.changes(from: golden, state: frames[i].state, frame: frames[i].index)
@@ -115,12 +119,15 @@ public struct VerifyHandler: FrameHandler {
         var motion: [String: MotionReport] = [:]
         for state in layout.states where changedStates.contains(state.name) {
             guard let expected = golden.motion[state.name], let actual = now.motion[state.name],
-                  let report = MotionAnalysis.compare(expected: expected, actual: actual, timingFrames: fixture.timingFrames) else { continue }
+                  let report = MotionAnalysis.compare(expected: expected, actual: actual, timingFrames: fixture.timingFrames) else {
+                if shortened.contains(state.name) { removeTrailing(fixture, state: state, frames: &frames) }
+                continue
+            }
             motion[state.name] = report
             if report.repaired {
                 pairByMotion(fixture, state: state.name, report: report, goldenTimes: expected.times, frames: &frames)
-                for i in frames.indices where frames[i].state == state.name && frames[i].pairing == nil {
-                    frames[i].layoutChanges = frames[i].status == .passed ? []
+                for i in frames.indices where frames[i].state == state.name {
+                    frames[i].layoutChanges = frames[i].status == .passed || frames[i].pairing != nil ? []
                         : now.changes(from: golden, state: state.name, frame: frames[i].index, goldenFrame: frames[i].pairedWith)
                 }
             }
@@ -148,10 +155,15 @@ public struct VerifyHandler: FrameHandler {
             case let (nil, i?):
                 guard let p = (first..<end).first(where: { frames[$0].index == i }) else { continue }
                 frames[p].pairing = .new
-                frames[p].status = offCourse
                 frames[p].metrics = nil
                 frames[p].diffPath = nil
-                frames[p].detail = "new frame: the golden motion has no frame at this point" + why
+                // Without a usable golden of its own it stays missing or unreadable.
+                if [.missing, .unreadable].contains(frames[p].status) {
+                    frames[p].detail = (frames[p].detail.map { $0 + "; " } ?? "") + "new frame: the golden motion has no frame at this point"
+                } else {
+                    frames[p].status = offCourse
+                    frames[p].detail = "new frame: the golden motion has no frame at this point" + why
+                }
             case let (j?, nil):
                 let key = GoldenPaths.frameKey(fixture: fixture.id, state: state, index: j)
                 var frame = FrameResult(state: state, index: j, status: offCourse,
@@ -175,6 +187,25 @@ public struct VerifyHandler: FrameHandler {
         frames.insert(contentsOf: removed, at: end)
     }
 
+    /// A state whose golden goes on past its new last frame, when its motion cannot be compared
+    /// (no golden layout.json, or no such state in it): each golden frame past the end is removed,
+    /// and fails.
+    private func removeTrailing(_ fixture: Fixture, state: StateLayout, frames: inout [FrameResult]) {
+        guard let end = frames.lastIndex(where: { $0.state == state.name }).map({ $0 + 1 }) else { return }
+        var removed: [FrameResult] = []
+        var j = state.frames.count
+        while j < Limits.maxFramesPerFixture {
+            let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: j)
+            guard manifest.map({ $0.frames[key] != nil }) ?? FileManager.default.fileExists(atPath: goldens + "/" + key) else { break }
+            var frame = FrameResult(state: state.name, index: j, status: .failed,
+                                    detail: "removed: the golden has this frame past the new last one", goldenKey: key)
+            frame.pairing = .removed
+            removed.append(frame)
+            j += 1
+        }
+        frames.insert(contentsOf: removed, at: end)
+    }
+
     /// Frame `frame` compared with golden frame `j` of its state, as `handle` compares it with its own.
     private func compareAgain(_ fixture: Fixture, _ frame: inout FrameResult, with j: Int) {
         let key = GoldenPaths.frameKey(goldenKey: frame.goldenKey, index: j)
@@ -184,17 +215,25 @@ public struct VerifyHandler: FrameHandler {
         guard let actualBytes = FileManager.default.contents(atPath: actualFile),
               let actual = try? PNGDecoder.decode([UInt8](actualBytes), maxPixels: Limits.maxGoldenPixels) else { return }
         if frame.actualPath == nil { frame.actualPath = writePNG(actual, to: "actual/" + frame.goldenKey) }
-        guard let goldenBytes = FileManager.default.contents(atPath: goldens + "/" + key),
-              let golden = try? PNGDecoder.decode([UInt8](goldenBytes), maxPixels: Limits.maxGoldenPixels) else {
-            frame.status = .unreadable
-            frame.detail = "unreadable golden \(key), the frame at the same point of the golden motion"
-            return
-        }
         frame.metrics = nil
         frame.diffPath = nil
+        // A frame without a usable golden of its own keeps that verdict (its golden must still be
+        // written); the pairing only gives it something to be shown against.
+        let kept: FrameStatus? = [.missing, .unreadable].contains(frame.status) ? frame.status : nil
+        let keptDetail = kept == nil ? "" : frame.detail.map { $0 + "; " } ?? ""
+        guard let goldenBytes = FileManager.default.contents(atPath: goldens + "/" + key) else {
+            frame.status = kept ?? .missing
+            frame.detail = keptDetail + "golden frame \(j), at the same point of the golden motion, is missing"
+            return
+        }
+        guard let golden = try? PNGDecoder.decode([UInt8](goldenBytes), maxPixels: Limits.maxGoldenPixels) else {
+            frame.status = .unreadable
+            frame.detail = keptDetail + "unreadable golden \(key), the frame at the same point of the golden motion"
+            return
+        }
         guard golden.width == actual.width, golden.height == actual.height else {
-            frame.status = .failed
-            frame.detail = "size differs from golden frame \(j): golden \(golden.width) x \(golden.height), actual \(actual.width) x \(actual.height)"
+            frame.status = kept ?? .failed
+            frame.detail = keptDetail + "size differs from golden frame \(j): golden \(golden.width) x \(golden.height), actual \(actual.width) x \(actual.height)"
             return
         }
         var diffImage = [UInt32](repeating: 0, count: actual.width * actual.height)
@@ -207,16 +246,16 @@ public struct VerifyHandler: FrameHandler {
             }
         }
         guard let diff = comparison.diff else {
-            frame.status = .passed
-            frame.detail = "identical to golden frame \(j), at the same point of the motion"
+            frame.status = kept ?? .passed
+            frame.detail = keptDetail + "identical to golden frame \(j), at the same point of the motion"
             return
         }
         frame.metrics = FrameMetrics(differentPixels: diff.differentPixels, ratio: diff.ratio,
                                      maxChannelDifference: comparison.exact.maxChannelDifference,
                                      regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
                                      width: actual.width, height: actual.height)
-        frame.status = comparison.verdict == .different ? .failed : .similar
-        frame.detail = "against golden frame \(j), at the same point of the motion: " + (comparison.message ?? "differs")
+        frame.status = kept ?? (comparison.verdict == .different ? .failed : .similar)
+        frame.detail = keptDetail + "against golden frame \(j), at the same point of the motion: " + (comparison.message ?? "differs")
         frame.diffPath = diffImage.withUnsafeBufferPointer { buffer in
             writePNG(FramePixels(width: actual.width, height: actual.height, pixels: buffer), to: "diff/" + frame.goldenKey)
         }

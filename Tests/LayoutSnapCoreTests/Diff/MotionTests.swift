@@ -105,6 +105,22 @@ final class MotionTests: XCTestCase {
         XCTAssertNil(MotionAnalysis.knownCurve(times: times, values: times.map { 852 - 336 * $0 * $0 / (times.last! * times.last!) }))
     }
 
+    /// Pairing is one to one: a longer motion has new frames, a shorter one removed golden
+    /// frames, so another frame count never passes on pixels alone.
+    func testPairingByProgressIsOneToOne() throws {
+        let e = try expand(post()), longer = try expand(post(curve: .timing(.easeInOut, duration: 0.35)))
+        let grown = try XCTUnwrap(MotionAnalysis.compare(expected: e, actual: longer))
+        XCTAssertEqual(grown.pairs.filter { $0[1] != nil }.count, 22)
+        XCTAssertEqual(grown.pairs.filter { $0[0] == nil }.count, 3, "22 frames for 19: three are new")
+        XCTAssertEqual(grown.pairs.filter { $0[1] == nil }.count, 0)
+        XCTAssertEqual(Set(grown.pairs.compactMap { $0[0] }).count, 19, "every golden frame once")
+        let shrunk = try XCTUnwrap(MotionAnalysis.compare(expected: longer, actual: e))
+        XCTAssertEqual(shrunk.pairs.filter { $0[1] == nil }.count, 3, "three golden frames are removed")
+        XCTAssertEqual(shrunk.pairs.filter { $0[0] == nil }.count, 0)
+        XCTAssertEqual(shrunk.pairs.first!, [0, 0])
+        XCTAssertEqual(shrunk.pairs[18], [21, 18], "last with last")
+    }
+
     func delayed(by k: Int) -> (StateMotion, StateMotion) {
         let move: [Double?] = [0, 10, 40, 70, 90, 100, 100, 100, 100]
         let later = Array(repeating: 0, count: k) + move.dropLast(k)
