@@ -18,6 +18,13 @@ public enum FixtureDecoder {
         return try decode(bytes: [UInt8](data), id: id, file: displayPath, directory: directory)
     }
 
+    /// The variants a fixture's JSON declares at its top level, or none when they cannot be read.
+    public static func variants(in bytes: [UInt8]) -> [FixtureVariant] {
+        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.value,
+              let node = members.last(where: { $0.key == "variants" })?.value else { return [] }
+        return (try? decodeVariants(JSONElement(node, path: JSONPath.root.appending(key: "variants")))) ?? []
+    }
+
     public static func decode(bytes: [UInt8], id: String, file: String, directory: String) throws(FixtureError) -> Fixture {
         guard !id.isEmpty, id.allSatisfy({ idCharacters.contains($0) }), !id.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else {
             throw FixtureError(file: file, message: "the fixture id \"\(id)\" may only use a-z, 0-9, '.', '_', '/' and '-'; rename the file")
@@ -46,13 +53,10 @@ public enum FixtureDecoder {
         }
 
         var device = Device.named(Device.defaultName)!
-        if let d = o.optional("device") {
-            let name = try d.string()
-            guard let preset = Device.named(name) else {
-                throw d.error("unknown device \"\(name)\"; expected one of: \(Device.allNames.joined(separator: ", "))")
-            }
-            device = preset
-        }
+        if let d = o.optional("device") { device = try deviceValue(d) }
+        let textSize = try o.optional("textSize").map(textSizeValue)
+        let direction = try o.optional("direction").map(directionValue)
+        let variants = try o.optional("variants").map(decodeVariants) ?? []
         let width = try o.double("width", in: Limits.canvasSide, what: "a width in points") ?? device.width
         let height = try o.double("height", in: Limits.canvasSide, what: "a height in points") ?? device.height
         let scale = try o.double("scale", in: Limits.scale, what: "a scale") ?? device.scale
@@ -90,7 +94,96 @@ public enum FixtureDecoder {
         var fixture = Fixture(id: id, file: file, kind: kind, device: device, canvas: canvas, appearance: appearance,
                               fps: fps, tolerance: tolerance, content: content)
         fixture.timingFrames = timingFrames
+        if let textSize { fixture = fixture.at(textSize) }
+        fixture.direction = direction ?? .ltr
+        fixture.variants = variants
         return fixture
+    }
+
+    /// `variants`: a matrix (`{"device": [...], "textSize": [...], "appearance": [...],
+    /// "direction": [...]}`, every combination, device varying slowest) or a list of objects with
+    /// one value per key and an optional `name`. Names are unique folder names.
+    static func decodeVariants(_ element: JSONElement) throws(JSONDecodingError) -> [FixtureVariant] {
+        var variants: [FixtureVariant] = []
+        var places: [String: JSONElement] = [:]
+        func add(_ v: FixtureVariant, at e: JSONElement) throws(JSONDecodingError) {
+            guard FixtureVariant.isValidName(v.name) else {
+                throw e.error("the variant name \"\(v.name)\" is a folder name in the goldens: use 1 to 100 of a-z, A-Z, 0-9, '.', '_', '+' and '-'")
+            }
+            if places[v.name] != nil { throw e.error("two variants are named \"\(v.name)\"; give one a \"name\"") }
+            places[v.name] = e
+            variants.append(v)
+            if variants.count > Limits.maxVariants {
+                throw element.error("more than \(Limits.maxVariants) variants; each is rendered in full, so split the fixture")
+            }
+        }
+        switch element.value {
+        case .object:
+            let o = try element.object()
+            func values<T>(_ key: String, _ parse: (JSONElement) throws(JSONDecodingError) -> T) throws(JSONDecodingError) -> [T?] {
+                guard let e = o.optional(key) else { return [nil] }
+                guard case let .array(items) = e.value, !items.isEmpty else { throw e.error("expected a non-empty array of \(key) values") }
+                var out: [T?] = []
+                for i in items.indices { out.append(try parse(JSONElement(items[i], path: e.path.appending(index: i)))) }
+                return out
+            }
+            let devices = try values("device", deviceValue)
+            let sizes = try values("textSize", textSizeValue)
+            let appearances = try values("appearance") { (e: JSONElement) throws(JSONDecodingError) in try e.enumeration(Appearance.self) }
+            let directions = try values("direction", directionValue)
+            try o.finish()
+            if devices == [nil] && sizes == [nil] && appearances == [nil] && directions == [nil] {
+                throw element.error("a variants matrix needs at least one of: device, textSize, appearance, direction")
+            }
+            for d in devices { for t in sizes { for a in appearances { for r in directions {
+                try add(FixtureVariant(device: d, textSize: t, appearance: a, direction: r), at: element)
+            } } } }
+        case let .array(items):
+            if items.isEmpty { throw element.error("expected at least one variant") }
+            for i in items.indices {
+                let e = JSONElement(items[i], path: element.path.appending(index: i))
+                let o = try e.object()
+                let device = try o.optional("device").map(deviceValue)
+                let textSize = try o.optional("textSize").map(textSizeValue)
+                let appearance = try o.enumeration("appearance", Appearance.self)
+                let direction = try o.optional("direction").map(directionValue)
+                let name = try o.optional("name")?.string()
+                try o.finish()
+                if device == nil && textSize == nil && appearance == nil && direction == nil {
+                    throw e.error("a variant needs at least one of: device, textSize, appearance, direction")
+                }
+                try add(FixtureVariant(name: name, device: device, textSize: textSize, appearance: appearance, direction: direction), at: e)
+            }
+        default:
+            throw element.error("expected a matrix object ({\"device\": [...], \"textSize\": [...], ...}) or an array of variant objects")
+        }
+        return variants
+    }
+
+    static func deviceValue(_ e: JSONElement) throws(JSONDecodingError) -> Device {
+        let name = try e.string()
+        guard let device = Device.named(name) else {
+            throw e.error("unknown device \"\(name)\"; expected one of: \(Device.allNames.joined(separator: ", "))")
+        }
+        return device
+    }
+
+    /// `ltr` or `rtl`. Right-to-left mirroring is not built yet: an `rtl` that rendered as `ltr`
+    /// would pass goldens that are wrong, so it is refused until it is.
+    static func directionValue(_ e: JSONElement) throws(JSONDecodingError) -> LayoutDirection {
+        let direction = try e.enumeration(LayoutDirection.self)
+        if direction == .rtl {
+            throw e.error("\"rtl\" is not supported yet: right-to-left mirroring is not built, and an rtl variant rendered left-to-right would record wrong goldens; use \"ltr\" or leave direction out")
+        }
+        return direction
+    }
+
+    static func textSizeValue(_ e: JSONElement) throws(JSONDecodingError) -> ContentSizeCategory {
+        let name = try e.string()
+        guard let size = ContentSizeCategory.named(name) else {
+            throw e.error("unknown text size \"\(name)\"; expected one of: \(ContentSizeCategory.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return size
     }
 
     /// The pixel tolerance (nil when the object names none of its keys: a timing tolerance alone

@@ -266,6 +266,9 @@ public struct FixtureMutator: Sendable {
         ("select", ["-1", "1000000000"]),
         ("threshold", ["0", "1", "1.01", "-0.1"]),
         ("maxDiffPixels", ["-1", "1e12"]),
+        ("frames", ["0", "600", "601", "-1", "1.5"]),
+        ("textSize", ["\"AX5\"", "\"xSmall\"", "\"AX6\"", "\"\"", "5"]),
+        ("variants", ["{}", "[]", "{\"textSize\": [\"AX5\", \"xSmall\"], \"device\": [\"iphone-se\"]}", "[{\"name\": \"../x\", \"textSize\": \"AX1\"}]"]),
     ]
 
     static let invalidUTF8: [[UInt8]] = [

@@ -43,6 +43,14 @@ public struct Fixture: Sendable {
     /// `tolerance.timing.frames`: a state whose motion only moved by at most this many frames,
     /// ending as it did, is similar rather than failed (0: any change of timing fails).
     public var timingFrames: Int = 0
+    /// The Dynamic Type size every text style is at (`textSize`; a variant's). The fonts in
+    /// `content` are already at it; the kinds' own text styles read it from here.
+    public var textSize: ContentSizeCategory = .large
+    /// `direction`: rtl mirrors the view as SwiftUI does under a right-to-left layout direction.
+    public var direction: LayoutDirection = .ltr
+    /// The variants the fixture asks for (`variants`); each is rendered as a fixture of its own,
+    /// `<id>@<variant name>`, beside this one, the base.
+    public var variants: [FixtureVariant] = []
     public var content: FixtureContent
 
     public init(id: String, file: String, kind: FixtureKind, device: Device, canvas: Canvas, appearance: Appearance,
@@ -111,6 +119,8 @@ public enum Limits {
     public static let stepDelay: ClosedRange<Double> = 0...3600
     /// A spring's response (seconds) and damping fraction.
     public static let springParameter: ClosedRange<Double> = 0.01...10
+    /// Variants per fixture: each is rendered in full, so this bounds a fixture's cost.
+    public static let maxVariants = 64
     /// `tolerance.timing.frames`: ten seconds at 60 fps is far beyond any timing slip worth calling similar.
     public static let maxTimingToleranceFrames = 600
 }

@@ -24,14 +24,27 @@ public struct FontSpec: Sendable, Hashable {
     public var italic: Bool
     /// The text style's line height; nil for an explicit size.
     public var leading: Double?
+    /// The text style it came from (it scales with the text size); nil for an explicit size,
+    /// which stays fixed as on a device.
+    public var style: TextStyle?
 
     /// SF Pro's natural line: ascender 0.952 em + descender 0.241 em, no line gap.
     public static let naturalLineRatio = 1.1934
     public static let ascenderRatio = 0.952
     public static let sizeRange: ClosedRange<Double> = 1...512
 
-    public init(size: Double, weight: FontWeight = .regular, italic: Bool = false, leading: Double? = nil) {
-        self.size = size; self.weight = weight; self.italic = italic; self.leading = leading
+    public init(size: Double, weight: FontWeight = .regular, italic: Bool = false, leading: Double? = nil, style: TextStyle? = nil) {
+        self.size = size; self.weight = weight; self.italic = italic; self.leading = leading; self.style = style
+    }
+
+    /// The same font at another text size: a text style's size and leading from the Dynamic Type
+    /// table (its weight and slant kept); an explicit size unchanged.
+    public func at(_ category: ContentSizeCategory) -> FontSpec {
+        guard let style else { return self }
+        let (size, leading) = category.metrics(style)
+        var copy = self
+        copy.size = size; copy.leading = leading
+        return copy
     }
 
     /// Height of a single line.
@@ -51,23 +64,15 @@ public struct FontSpec: Sendable, Hashable {
     }
 }
 
-/// The Dynamic Type "Large" text styles of reference/swiftui-facts.md.
+/// The text styles of reference/swiftui-facts.md; `font` is at the default text size (Large),
+/// `font(at:)` at any (reference/dynamic-type.md).
 public enum TextStyle: String, Sendable, CaseIterable {
     case largeTitle, title, title2, title3, headline, body, callout, subheadline, footnote, caption, caption2
 
-    public var font: FontSpec {
-        switch self {
-        case .largeTitle: FontSpec(size: 34, leading: 41)
-        case .title: FontSpec(size: 28, leading: 34)
-        case .title2: FontSpec(size: 22, leading: 28)
-        case .title3: FontSpec(size: 20, leading: 25)
-        case .headline: FontSpec(size: 17, weight: .semibold, leading: 22)
-        case .body: FontSpec(size: 17, leading: 22)
-        case .callout: FontSpec(size: 16, leading: 21)
-        case .subheadline: FontSpec(size: 15, leading: 20)
-        case .footnote: FontSpec(size: 13, leading: 18)
-        case .caption: FontSpec(size: 12, leading: 16)
-        case .caption2: FontSpec(size: 11, leading: 13)
-        }
+    public var font: FontSpec { font(at: .large) }
+
+    public func font(at category: ContentSizeCategory) -> FontSpec {
+        let (size, leading) = category.metrics(self)
+        return FontSpec(size: size, weight: self == .headline ? .semibold : .regular, leading: leading, style: self)
     }
 }

@@ -25,16 +25,21 @@ public struct ChatRules: Sendable {
     public static let barPadding = 8.0
     public static let sendSize = 32.0
     public static let inputMaxLines = 5
-    static let inputFont = TextStyle.body.font
     static let inputLineSpacing = 2.0
-    static let statusFont = TextStyle.subheadline.font
-    static let textFont = TextStyle.body.font
+    /// The bubbles' text and the input field are body, the status row subheadline, the offline
+    /// banner footnote: all follow the text size.
+    var inputFont: FontSpec { TextStyle.body.font(at: textSize) }
+    var statusFont: FontSpec { TextStyle.subheadline.font(at: textSize) }
+    var textFont: FontSpec { TextStyle.body.font(at: textSize) }
+    var bannerFont: FontSpec { TextStyle.footnote.font(at: textSize) }
     /// Following is re-engaged within this distance of the bottom (SPEC §4.3).
     public static let followSlack = 1.0
     public static let scrollCurve = AnimationCurve.spring(.default)
 
-    public init(chat: ChatFixture, canvas: Canvas, device: Device) {
-        self.chat = chat; self.canvas = canvas; self.device = device
+    public let textSize: ContentSizeCategory
+
+    public init(chat: ChatFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large) {
+        self.chat = chat; self.canvas = canvas; self.device = device; self.textSize = textSize
     }
 
     public var bubbleMaxWidth: Double { max((canvas.width - 2 * Self.listPaddingH) * Self.bubbleFraction, 2 * Self.bubblePaddingH + 1) }
@@ -76,18 +81,18 @@ public struct ChatRules: Sendable {
             height += imageHeight
         }
         if !m.text.isEmpty {
-            let styled = StyledText(markup: m.text, font: Self.textFont, width: bubbleTextWidth)
+            let styled = StyledText(markup: m.text, font: textFont, width: bubbleTextWidth)
             let measured = try measurer.measure(styled)
             lines = max(measured.lineCount, 1)
             minX = measured.lines.map(\.x).min() ?? 0
             width = max(width, min(measured.maxLineWidth - minX + 2 * Self.bubblePaddingH, bubbleMaxWidth))
-            height += LineMetrics.height(lines: lines, font: Self.textFont) + (imageHeight > 0 ? Self.spacing : 0)
+            height += LineMetrics.height(lines: lines, font: textFont) + (imageHeight > 0 ? Self.spacing : 0)
             text = styled
         }
         if m.imageAspectRatio == nil && m.text.isEmpty {
             // An empty message still shows an empty bubble one line tall.
             width = 2 * Self.bubblePaddingH
-            height += LineMetrics.height(lines: 1, font: Self.textFont)
+            height += LineMetrics.height(lines: 1, font: textFont)
         }
         return Bubble(width: width, height: height, text: text, lines: lines, textMinX: minX, imageHeight: imageHeight)
     }
@@ -123,15 +128,15 @@ public struct ChatRules: Sendable {
         var statusTop: Double?
         if status != .idle {
             statusTop = y
-            y += Self.statusFont.firstLineHeight + Self.spacing
+            y += statusFont.firstLineHeight + Self.spacing
         }
         let contentHeight = y + Self.endSpacer + Self.listPaddingV
-        let statusText = StyledText(runs: [TextRun("Thinking")], font: Self.statusFont, width: nil)
+        let statusText = StyledText(runs: [TextRun("Thinking")], font: statusFont, width: nil)
         let statusTextWidth = status == .idle ? 0 : try measurer.measure(statusText).maxLineWidth
-        let inputText = StyledText(runs: [TextRun(input.isEmpty ? "Message" : input)], font: Self.inputFont,
+        let inputText = StyledText(runs: [TextRun(input.isEmpty ? "Message" : input)], font: inputFont,
                                    width: fieldWidth - 2 * TextViewInsets.side)
         let inputLines = max(try measurer.measure(inputText).lineCount, 1)
-        let fieldHeight = LineMetrics.height(lines: min(inputLines, Self.inputMaxLines), font: Self.inputFont, lineSpacing: Self.inputLineSpacing)
+        let fieldHeight = LineMetrics.height(lines: min(inputLines, Self.inputMaxLines), font: inputFont, lineSpacing: Self.inputLineSpacing)
             + TextViewInsets.top + TextViewInsets.bottom
         return Content(messages: messages, bubbles: bubbles, tops: tops, status: status, statusTop: statusTop,
                        statusText: statusText, statusTextWidth: statusTextWidth, contentHeight: contentHeight, online: online, input: input, inputText: inputText,
@@ -302,7 +307,7 @@ public struct ChatRules: Sendable {
                 textTop += b.imageHeight + Self.spacing
             }
             if let text = b.text {
-                let boxes = LineMetrics.boxes(lines: b.lines, font: Self.textFont)
+                let boxes = LineMetrics.boxes(lines: b.lines, font: textFont)
                 ops.append(.text(TextDraw(text: text, origin: Point(x: rect.x + Self.bubblePaddingH - b.textMinX, y: textTop),
                                           baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text, clip: list)))
             }
@@ -314,9 +319,9 @@ public struct ChatRules: Sendable {
         if let statusTop = c.statusTop {
             // "Thinking" and three 6 pt dots, 4 pt apart, 4 pt in from the list's padding (the
             // seed's `.padding(.horizontal, 4)`).
-            let height = Self.statusFont.firstLineHeight
+            let height = statusFont.firstLineHeight
             let x = Self.listPaddingH + 4, y = origin + statusTop
-            ops.append(.text(TextDraw(text: c.statusText, origin: Point(x: x, y: y), baselines: LineMetrics.boxes(lines: 1, font: Self.statusFont).baselines,
+            ops.append(.text(TextDraw(text: c.statusText, origin: Point(x: x, y: y), baselines: LineMetrics.boxes(lines: 1, font: statusFont).baselines,
                                       color: palette.secondary, clip: list)))
             let dotsX = x + c.statusTextWidth + 6
             for d in 0..<3 {
@@ -332,8 +337,8 @@ public struct ChatRules: Sendable {
         if !c.online {
             let banner = Rect(x: 0, y: device.safeAreaTop, width: canvas.width, height: Self.bannerHeight)
             ops.append(.roundedRect(banner, cornerRadius: 0, fill: palette.bubbleGray, continuous: false))
-            let label = StyledText(runs: [TextRun("Offline")], font: TextStyle.footnote.font, width: canvas.width)
-            let line = LineMetrics.boxes(lines: 1, font: TextStyle.footnote.font)
+            let label = StyledText(runs: [TextRun("Offline")], font: bannerFont, width: canvas.width)
+            let line = LineMetrics.boxes(lines: 1, font: bannerFont)
             ops.append(.text(TextDraw(text: label, origin: Point(x: Self.listPaddingH, y: banner.y + (Self.bannerHeight - line.height) / 2),
                                       baselines: line.baselines, color: palette.secondary, clip: banner)))
             elements.append(LayoutElement(id: "banner", rect: banner))
@@ -350,10 +355,10 @@ public struct ChatRules: Sendable {
         let field = Rect(x: Self.barPadding, y: barTop + Self.barPadding, width: fieldWidth, height: c.fieldHeight)
         ops.append(.roundedRect(field, cornerRadius: Self.bubbleRadius, fill: palette.field, continuous: true))
         ops.append(.strokeRoundedRect(field, cornerRadius: Self.bubbleRadius, color: palette.gray.opacity(0.5), lineWidth: 1, continuous: true))
-        let inputBoxes = LineMetrics.boxes(lines: c.inputLines, font: Self.inputFont, lineSpacing: Self.inputLineSpacing)
+        let inputBoxes = LineMetrics.boxes(lines: c.inputLines, font: inputFont, lineSpacing: Self.inputLineSpacing)
         ops.append(.text(TextDraw(text: c.inputText, origin: Point(x: field.x + TextViewInsets.side, y: field.y + TextViewInsets.top),
                                   baselines: inputBoxes.baselines, color: c.input.isEmpty ? palette.secondary : palette.text, clip: field)))
-        let send = Rect(x: field.maxX + Self.barPadding, y: field.maxY - (LineMetrics.height(lines: 1, font: Self.inputFont) + 16 + Self.sendSize) / 2,
+        let send = Rect(x: field.maxX + Self.barPadding, y: field.maxY - (LineMetrics.height(lines: 1, font: inputFont) + 16 + Self.sendSize) / 2,
                         width: Self.sendSize, height: Self.sendSize)
         ops += Self.sendButton(send, enabled: !c.input.isEmpty, palette: palette)
         elements.append(LayoutElement(id: "send", rect: send, attributes: [("enabled", .bool(!c.input.isEmpty))]))

@@ -15,6 +15,7 @@ public struct ComposerRules: Sendable {
     /// `maxLines`, lowered when the canvas has no room for that many lines above the keyboard and
     /// the suggestion strip: the caret must never hide behind them (seed 004's first invariant).
     public let maxLines: Int
+    public let textSize: ContentSizeCategory
 
     public static let insetTop = TextViewInsets.top
     public static let insetBottom = TextViewInsets.bottom
@@ -27,16 +28,18 @@ public struct ComposerRules: Sendable {
     public static let stripHeight = 44.0
     /// Space kept between the field's bottom and the strip when the field is as tall as it gets.
     public static let stripGap = 8.0
-    /// Suggestion chips: subheadline text in capsules.
-    static let chipFont = TextStyle.subheadline.font
+    /// Suggestion chips: subheadline text (it follows the text size) in capsules.
+    var chipFont: FontSpec { TextStyle.subheadline.font(at: textSize) }
     static let chipHeight = 32.0
     static let chipPadding = 12.0
     static let chipSpacing = 8.0
 
-    public init(composer: ComposerFixture, canvas: Canvas, device: Device) throws {
+    /// `composer.font` is already at `textSize` (a variant resizes the fixture's fonts).
+    public init(composer: ComposerFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large) throws {
         self.composer = composer
         self.canvas = canvas
         self.device = device
+        self.textSize = textSize
         // The lowest the strip's top ever gets: with the keyboard up if it is ever shown.
         let keyboardEverShown = composer.keyboard || composer.steps.contains { $0.event == .keyboard(show: true) }
         let stripEverShown = !composer.suggestions.isEmpty || composer.steps.contains { !($0.suggestions ?? []).isEmpty }
@@ -129,7 +132,7 @@ public struct ComposerRules: Sendable {
         }
         let visibleSuggestions = enabled ? suggestions : []
         let chips = try visibleSuggestions.map { word -> Chip in
-            let text = StyledText(runs: [TextRun(word)], font: Self.chipFont, width: nil)
+            let text = StyledText(runs: [TextRun(word)], font: chipFont, width: nil)
             return Chip(text: text, width: try measurer.measure(text).maxLineWidth)
         }
         var matched: Bool?
@@ -305,7 +308,7 @@ public struct ComposerRules: Sendable {
             ops.append(.roundedRect(strip, cornerRadius: 0, fill: palette.keyboard, continuous: false))
             var x = composer.margin
             let top = strip.y + (Self.stripHeight - Self.chipHeight) / 2
-            let chipLine = LineMetrics.boxes(lines: 1, font: Self.chipFont)
+            let chipLine = LineMetrics.boxes(lines: 1, font: chipFont)
             for chip in c.chips where x < canvas.width {
                 let width = chip.width + 2 * Self.chipPadding
                 ops.append(.roundedRect(Rect(x: x, y: top, width: width, height: Self.chipHeight), cornerRadius: Self.chipHeight / 2,

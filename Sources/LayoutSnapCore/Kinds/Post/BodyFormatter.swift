@@ -9,8 +9,9 @@ public enum BodyBlock: Sendable, Hashable {
 }
 
 public enum BodyFormatter {
-    public static let headingFont = TextStyle.title3.font.with(weight: .semibold)
-    public static let bodyFont = TextStyle.body.font
+    /// Both follow the text size (title3 semibold, body).
+    public static func headingFont(_ textSize: ContentSizeCategory = .large) -> FontSpec { TextStyle.title3.font(at: textSize).with(weight: .semibold) }
+    public static func bodyFont(_ textSize: ContentSizeCategory = .large) -> FontSpec { TextStyle.body.font(at: textSize) }
     /// Where a bullet's text starts; the bullet sits at the left edge.
     public static let bulletIndent = 20.0
     public static let bulletMarker = "\u{2022}"
@@ -43,7 +44,7 @@ public struct FormattedBody: Sendable, Hashable {
     public var height: Double
     public var lineCount: Int
 
-    public init(body: String, width: Double, measurer: some TextMeasuring) throws {
+    public init(body: String, width: Double, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large) throws {
         var pieces: [Piece] = []
         var bottom = 0.0
         var lines = 0
@@ -61,11 +62,11 @@ public struct FormattedBody: Sendable, Hashable {
             let source: String
             switch block {
             case .blank:
-                _ = placeLine(BodyFormatter.bodyFont)
+                _ = placeLine(BodyFormatter.bodyFont(textSize))
                 continue
-            case let .heading(s): font = BodyFormatter.headingFont; x = 0; source = s
-            case let .bullet(s): font = BodyFormatter.bodyFont; x = BodyFormatter.bulletIndent; source = s
-            case let .paragraph(s): font = BodyFormatter.bodyFont; x = 0; source = s
+            case let .heading(s): font = BodyFormatter.headingFont(textSize); x = 0; source = s
+            case let .bullet(s): font = BodyFormatter.bodyFont(textSize); x = BodyFormatter.bulletIndent; source = s
+            case let .paragraph(s): font = BodyFormatter.bodyFont(textSize); x = 0; source = s
             }
             let text = StyledText(markup: source, font: font, width: max(width - x, 1))
             let measured = try measurer.measure(text)

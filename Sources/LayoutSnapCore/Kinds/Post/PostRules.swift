@@ -25,7 +25,9 @@ public struct PostRules: Sendable {
     public static let cardFill = Color.white.opacity(0.9)
     public static let titleFont = FontSpec(size: 22, weight: .bold)
     public static let summaryFont = FontSpec(size: 15, italic: true)
-    public static let authorFont = TextStyle.subheadline.font
+    /// The author line follows the text size (subheadline); the title and summary are explicit
+    /// sizes and stay fixed, as on a device.
+    public static func authorFont(_ textSize: ContentSizeCategory) -> FontSpec { TextStyle.subheadline.font(at: textSize) }
     public static let aiAuthor = "\u{1F453} librarian"
 
     /// What is measured once: text blocks and the heights that do not depend on f.
@@ -44,11 +46,13 @@ public struct PostRules: Sendable {
 
     public let post: PostFixture
     public let canvas: Canvas
+    public let textSize: ContentSizeCategory
     public let measured: Measured
 
-    public init(post: PostFixture, canvas: Canvas, measurer: some TextMeasuring) throws {
+    public init(post: PostFixture, canvas: Canvas, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large) throws {
         self.post = post
         self.canvas = canvas
+        self.textSize = textSize
         let aw = post.availableWidth
         let cardWidth = aw + 20
         let hasImage = post.image != nil
@@ -67,14 +71,14 @@ public struct PostRules: Sendable {
         if title != nil && summary != nil { tsHeight += Self.titleSummarySpacing }
 
         let aspect = (post.imageState == .loaded ? post.image?.aspectRatio : nil) ?? 1.0
-        let body = try FormattedBody(body: post.body, width: aw, measurer: measurer)
+        let body = try FormattedBody(body: post.body, width: aw, measurer: measurer, textSize: textSize)
 
         let authorSource = post.aiGenerated ? Self.aiAuthor : post.author
         var author: (StyledText, Int, Double)?
         if let authorSource, !authorSource.isEmpty {
-            let text = StyledText(markup: authorSource, font: Self.authorFont, width: aw)
+            let text = StyledText(markup: authorSource, font: Self.authorFont(textSize), width: aw)
             let m = try measurer.measure(text)
-            author = (text, m.lineCount, LineMetrics.height(lines: m.lineCount, font: Self.authorFont))
+            author = (text, m.lineCount, LineMetrics.height(lines: m.lineCount, font: text.font))
         }
         measured = Measured(cardWidth: cardWidth, title: title, summary: summary, titleSummaryHeight: tsHeight,
                             hasImage: hasImage, aspectRatio: aspect, body: body, author: author)
@@ -170,7 +174,7 @@ public struct PostRules: Sendable {
                                           baselines: piece.baselines, color: .black, clip: mask)))
             }
             if let author = m.author {
-                let boxes = LineMetrics.boxes(lines: author.lines, font: Self.authorFont)
+                let boxes = LineMetrics.boxes(lines: author.lines, font: author.text.font)
                 ops.append(.text(TextDraw(text: author.text, origin: authorOrigin, baselines: boxes.baselines,
                                           color: Color.black.opacity(0.5 * min(f, 1)))))
             }

@@ -1,0 +1,60 @@
+import XCTest
+@testable import LayoutSnapCore
+
+/// `variants`: a matrix (every combination, named by its values joined by `+` in the order
+/// device, textSize, appearance, direction) or a list of objects with an optional name.
+final class VariantTests: XCTestCase {
+    func decode(_ variants: String) throws -> Fixture {
+        let json = #"{"kind": "post", "title": "T", "summary": "S", "body": "B", "variants": \#(variants)}"#
+        return try FixtureDecoder.decode(bytes: Array(json.utf8), id: "posts/t", file: "t.json", directory: "/")
+    }
+
+    func testAMatrixIsEveryCombinationInOrder() throws {
+        let f = try decode(#"{"appearance": ["dark"], "textSize": ["Large", "AX3"], "device": ["iphone-se", "iphone-15"]}"#)
+        XCTAssertEqual(f.variants.map(\.name), ["iphone-se+large+dark", "iphone-se+AX3+dark", "iphone-15+large+dark", "iphone-15+AX3+dark"])
+        let v = f.variants[1].apply(to: f)
+        XCTAssertEqual(v.id, "posts/t@iphone-se+AX3+dark")
+        XCTAssertEqual(v.canvas, Canvas(width: 375, height: 667, scale: 2))
+        XCTAssertEqual(v.textSize, .ax3)
+        XCTAssertEqual(v.appearance, .dark)
+        XCTAssertTrue(v.variants.isEmpty)
+        // The base stays as written.
+        XCTAssertEqual(f.textSize, .large)
+        XCTAssertEqual(f.appearance, .light)
+    }
+
+    func testAListNamesItsVariants() throws {
+        let f = try decode(#"[{"textSize": "AX5", "name": "huge"}, {"direction": "ltr", "appearance": "dark"}]"#)
+        XCTAssertEqual(f.variants.map(\.name), ["huge", "dark+ltr"])
+        XCTAssertEqual(f.variants[0].apply(to: f).textSize, .ax5)
+    }
+
+    func testMistakesNameTheirPath() {
+        for (variants, expected) in [
+            (#"{"textSize": ["AX9"]}"#, "$.variants.textSize[0]: unknown text size \"AX9\""),
+            (#"{"device": []}"#, "$.variants.device: expected a non-empty array"),
+            (#"{"devices": ["iphone-se"]}"#, "$.variants.devices: unknown field \"devices\"; did you mean \"device\"?"),
+            (#"{}"#, "$.variants: a variants matrix needs at least one of"),
+            (#"[{"name": "x"}]"#, "$.variants[0]: a variant needs at least one of"),
+            (#"[{"textSize": "AX1", "name": "a"}, {"textSize": "AX2", "name": "a"}]"#, "$.variants[1]: two variants are named \"a\""),
+            (#"[{"textSize": "AX1", "name": "a/b"}]"#, "$.variants[0]: the variant name \"a/b\" is a folder name"),
+            (#"[{"device": "pixel"}]"#, "$.variants[0].device: unknown device \"pixel\""),
+            (#""AX3""#, "$.variants: expected a matrix object"),
+            // Not built yet: refused rather than rendered left to right.
+            (#"{"direction": ["ltr", "rtl"]}"#, "$.variants.direction[1]: \"rtl\" is not supported yet"),
+        ] {
+            XCTAssertThrowsError(try decode(variants), variants) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(variants): \(error)")
+            }
+        }
+    }
+
+    /// The same reading of `variants`, cheap enough for discovery, gives the same variants, and
+    /// none for a file whose variants are wrong (decoding the base reports that).
+    func testDiscoveryReadsTheSameVariants() throws {
+        let json = #"{"kind": "post", "variants": {"textSize": ["AX1", "AX3"]}}"#
+        XCTAssertEqual(FixtureDecoder.variants(in: Array(json.utf8)).map(\.name), ["AX1", "AX3"])
+        XCTAssertEqual(FixtureDecoder.variants(in: Array(#"{"variants": {"textSize": ["AX9"]}}"#.utf8)), [])
+        XCTAssertEqual(FixtureDecoder.variants(in: Array("not json".utf8)), [])
+    }
+}
