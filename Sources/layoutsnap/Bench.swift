@@ -58,6 +58,12 @@ struct Bench: ParsableCommand {
                 Diagnostics.out("chat, \(String(format: "%4d", c.messages)) messages \(String(format: "%.2f", c.perFrameMs)) ms/frame over \(c.frames) keyboard frames (layout + render, 786 x 1704 px); messages laid out once in \(String(format: "%.1f", c.firstLayoutMs)) ms")
             }
             Diagnostics.out("chat, 5000 vs 10   \(String(format: "%.2f", long.perFrameMs / short.perFrameMs))x per frame [target ≤ 1.5x]")
+            FileHandle.standardError.write(Data("bench: variants…\n".utf8))
+            if let v = try VariantBenchmark(refs: refs, repeats: repeats).run() {
+                Diagnostics.out("variants, verify   \(v.frames) frames as variants \(String(format: "%.1f", Double(v.frames) / v.variantSeconds)) frames/s, as standalone fixtures \(String(format: "%.1f", Double(v.frames) / v.standaloneSeconds)) frames/s = \(String(format: "%.2f", v.standaloneSeconds / v.variantSeconds))x [target ≥ 1.0x, within noise]")
+            } else {
+                Diagnostics.out("variants, verify   none of these fixtures declares variants")
+            }
             let motion = try MotionBenchmark(repeats: repeats).run()
             Diagnostics.out("motion diff        \(motion.frames)-frame state, \(motion.tracks) tracks (\(motion.kinds.joined(separator: ", "))): \(String(format: "%.2f", motion.milliseconds)) ms [target < 5 ms]")
             FileHandle.standardError.write(Data("bench: diff engine…\n".utf8))

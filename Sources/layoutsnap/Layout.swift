@@ -17,12 +17,14 @@ struct Layout: ParsableCommand {
     @Option(help: "Only this frame index.")
     var frame: Int?
 
+    @Option(help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.")
+    var variant: String?
+
     @OptionGroup var render: RenderOverrideOptions
 
     func run() throws {
         try Diagnostics.run {
-            let refs = try FixtureDiscovery.discover(paths: [fixture])
-            guard let ref = refs.first, refs.count == 1 else { throw RunnerError.usage("\(fixture): name one fixture file") }
+            let ref = try FixtureDiscovery.single(fixture, variant: variant)
             let layout = try LayoutComputation.layout(ref, overrides: render.overrides)
             if let state, !layout.states.contains(where: { $0.name == state }) {
                 throw RunnerError.usage("\(ref.id) has no state \"\(state)\"; it has: \(layout.states.map(\.name).joined(separator: ", "))")

@@ -15,6 +15,9 @@ struct BatchOptions: ParsableArguments {
     @Option(help: "Only fixtures whose id matches this glob (`posts/*`, `**/long-*`).")
     var filter: String?
 
+    @Option(help: "Only the fixtures' variants of this name (`iphone-se+AX3`, or a variant's own name).")
+    var variant: String?
+
     @Option(help: "Fixtures rendered in parallel (default: all cores).")
     var jobs: Int = BatchRunner.defaultJobs
 
@@ -40,7 +43,9 @@ struct BatchOptions: ParsableArguments {
 
     /// What the runner library is asked to cover.
     var settings: BatchSettings {
-        BatchSettings(paths: paths, goldens: goldens, filter: filter, jobs: jobs, timeout: timeout, shard: shard, overrides: render.overrides)
+        var settings = BatchSettings(paths: paths, goldens: goldens, filter: filter, jobs: jobs, timeout: timeout, shard: shard, overrides: render.overrides)
+        settings.variant = variant
+        return settings
     }
 
     /// A progress bar on stderr for `label` (only on a terminal, and not with --quiet or --no-progress).

@@ -35,6 +35,9 @@ struct Preview: ParsableCommand {
     @Option(help: "States rendered in parallel (default: all cores).")
     var jobs: Int = BatchRunner.defaultJobs
 
+    @Option(help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.")
+    var variant: String?
+
     @Option(name: .customLong("against"), help: ArgumentHelp("Plot each track of the goldens' layout.json of this fixture under the new one.", valueName: "goldens"))
     var against: String?
 
@@ -57,8 +60,7 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let refs = try FixtureDiscovery.discover(paths: [fixture])
-            guard let ref = refs.first, refs.count == 1 else { throw RunnerError.usage("\(fixture): preview takes one fixture file") }
+            let ref = try FixtureDiscovery.single(fixture, variant: variant)
             let builder = PreviewBuilder(ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
                                          bakeOverlay: overlay, watching: watch, jobs: jobs, against: against)
             guard watch else {

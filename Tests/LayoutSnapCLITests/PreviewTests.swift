@@ -237,7 +237,7 @@ final class PreviewTests: XCTestCase {
             (["preview", "Fixtures/posts/long-body.json", "--curve", "bouncy"], "unknown curve \"bouncy\""),
             (["preview", "Fixtures/posts/long-body.json", "--curve", "spring:0,1"], "spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10"),
             (["preview", "Fixtures/posts/long-body.json", "--appearance", "sepia"], "--appearance must be light or dark"),
-            (["preview", "Fixtures/posts"], "preview takes one fixture file"),
+            (["preview", "Fixtures/posts"], "Fixtures/posts: name one fixture file"),
             (["preview", "nope.json"], "nope.json: no such file or folder"),
         ] {
             let r = try CLI.run(arguments + ["--out", dir.path("out").path])

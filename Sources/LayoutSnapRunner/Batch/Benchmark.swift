@@ -60,7 +60,7 @@ public struct Benchmark {
         for ref in refs {
             do {
                 let engine = try TextEngine(fonts: fonts)
-                let fixture = try FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath)
+                let fixture = try ref.load()
                 let layout = try LayoutEngine.layout(fixture, measurer: engine)
                 let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
                 for state in layout.states {

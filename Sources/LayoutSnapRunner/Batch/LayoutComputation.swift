@@ -18,7 +18,7 @@ public enum LayoutComputation {
     public static func decodeAndLayout(_ ref: FixtureRef, overrides: FixtureOverrides,
                                        measurer: some TextMeasuring) throws(RunnerError) -> (fixture: Fixture, layout: FixtureLayout) {
         do {
-            let fixture = try overrides.apply(to: FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath))
+            let fixture = try overrides.apply(to: ref.load())
             return (fixture, try LayoutEngine.layout(fixture, measurer: measurer))
         } catch let error as FixtureError {
             throw RunnerError.fixture(error.description)

@@ -10,6 +10,8 @@ public struct BatchSettings: Sendable {
     public var defaultRoot = "Fixtures"
     public var goldens: String
     public var filter: String?
+    /// `--variant NAME`: only the fixtures' variants of that name.
+    public var variant: String?
     public var jobs: Int
     public var timeout: Double
     public var shard: Shard?
@@ -25,7 +27,7 @@ public struct BatchSettings: Sendable {
     /// is a root folder itself (the default `Fixtures/`, or a folder outside it). Only then can a
     /// golden of an unknown fixture be judged an orphan.
     public var coversWholeSet: Bool {
-        filter == nil && shard == nil && paths.allSatisfy { FixtureDiscovery.isRoot($0, defaultRoot: defaultRoot) }
+        filter == nil && variant == nil && shard == nil && paths.allSatisfy { FixtureDiscovery.isRoot($0, defaultRoot: defaultRoot) }
     }
 
     /// The folder fixture ids are relative to, as the user named it (for results.json).
@@ -50,7 +52,16 @@ public struct BatchSettings: Sendable {
     /// The fixtures under the paths that match the filter, and of those this shard's part.
     public func select() throws(RunnerError) -> Selection {
         let all = try FixtureDiscovery.discover(paths: paths, defaultRoot: defaultRoot)
-        let refs = filter.map { glob in all.filter { FixtureDiscovery.matches(glob: glob, $0.id) } } ?? all
+        var refs = filter.map { glob in all.filter { FixtureDiscovery.matches(glob: glob, $0.id) } } ?? all
+        if let variant {
+            let named = refs.filter { $0.variant?.name == variant }
+            if named.isEmpty && !refs.isEmpty {
+                let names = Set(all.compactMap { $0.variant?.name }).sorted()
+                let message = "no fixture has a variant named \"\(variant)\"" + (names.isEmpty ? " (no fixture declares variants)" : "; the variants are: \(names.prefix(20).joined(separator: ", "))")
+                return Selection(refs: [], costs: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message), shardNote: nil, shardPlan: nil)
+            }
+            refs = named
+        }
         if refs.isEmpty {
             let place = paths.isEmpty ? defaultRoot + "/" : paths.joined(separator: ", ")
             let message: String

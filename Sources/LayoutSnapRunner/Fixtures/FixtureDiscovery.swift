@@ -9,6 +9,21 @@ public struct FixtureRef: Sendable, Hashable {
     public var path: String
     /// The path as messages show it (relative to the working directory when below it).
     public var displayPath: String
+    /// For `<id>@<name>`: the fixture's variant it is (the same file, rendered that way).
+    public var variant: FixtureVariant?
+
+    public init(id: String, path: String, displayPath: String, variant: FixtureVariant? = nil) {
+        self.id = id; self.path = path; self.displayPath = displayPath; self.variant = variant
+    }
+
+    /// The file's own id (`posts/x` for `posts/x@iphone-se+AX3`).
+    public var fileID: String { variant == nil ? id : String(id[..<(id.firstIndex(of: "@") ?? id.endIndex)]) }
+
+    /// Decodes the file and, for a variant, applies it: the one way a ref becomes a fixture.
+    public func load() throws(FixtureError) -> Fixture {
+        let base = try FixtureDecoder.load(path: path, id: fileID, displayPath: displayPath)
+        return variant.map { $0.apply(to: base) } ?? base
+    }
 }
 
 /// Finds fixtures under the PATH arguments.
@@ -53,9 +68,34 @@ public enum FixtureDiscovery {
                     throw RunnerError.usage("\(other.displayPath) and \(ref.displayPath) both have the id \"\(ref.id)\" (ids are paths below the fixtures root); their goldens would collide: name one of them differently or pass their common parent folder")
                 }
                 found[ref.id] = ref
+                // A fixture's variants are fixtures of their own ('@' is never in a file's id).
+                for variant in variants(of: file) {
+                    let id = rel + "@" + variant.name
+                    if let filter, !matches(glob: filter, id) { continue }
+                    found[id] = FixtureRef(id: id, path: file, displayPath: ref.displayPath, variant: variant)
+                }
             }
         }
         return found.values.sorted { $0.id < $1.id }
+    }
+
+    /// The one fixture file `path` names, or its variant `variant` (layout, preview).
+    public static func single(_ path: String, variant: String?) throws(RunnerError) -> FixtureRef {
+        let refs = try discover(paths: [path])
+        let files = refs.filter { $0.variant == nil }
+        guard let base = files.first, files.count == 1 else { throw RunnerError.usage("\(path): name one fixture file") }
+        guard let variant else { return base }
+        if let ref = refs.first(where: { $0.variant?.name == variant }) { return ref }
+        let names = refs.compactMap { $0.variant?.name }
+        throw RunnerError.usage("\(base.displayPath) has no variant \"\(variant)\"" + (names.isEmpty ? " (it declares no variants)" : "; it has: \(names.joined(separator: ", "))"))
+    }
+
+    /// The variants a fixture file declares, read without decoding the rest. A file without the
+    /// word, or whose variants cannot be read, has none here: decoding the base reports the error.
+    static func variants(of file: String) -> [FixtureVariant] {
+        guard let data = FileManager.default.contents(atPath: file), data.count <= Limits.maxFixtureFileBytes,
+              data.range(of: Data("\"variants\"".utf8)) != nil else { return [] }
+        return FixtureDecoder.variants(in: [UInt8](data))
     }
 
     /// True when `path` is a folder that is its own fixtures root: the default root itself, or a

@@ -57,7 +57,7 @@ extension FixtureOverrides {
     /// The fixture at `ref`, decoded, with the overrides applied.
     func decode(_ ref: FixtureRef) -> Result<Fixture, FixtureError> {
         Result { () throws(FixtureError) in
-            try apply(to: FixtureDecoder.load(path: ref.path, id: ref.id, displayPath: ref.displayPath))
+            try apply(to: ref.load())
         }
     }
 }

@@ -120,9 +120,10 @@ public struct FuzzBases: Sendable {
     public var trees: [FixtureMutator.Base]
     public var directories: [String]
 
-    /// Every fixture under `paths`; each must be valid JSON (they are the starting points).
+    /// Every fixture file under `paths`; each must be valid JSON (they are the starting points).
+    /// Mutations are of a file's bytes: its variants are the same file, so they are not bases.
     public static func load(paths: [String]) throws(RunnerError) -> FuzzBases {
-        let refs = try FixtureDiscovery.discover(paths: paths)
+        let refs = try FixtureDiscovery.discover(paths: paths).filter { $0.variant == nil }
         guard !refs.isEmpty else { throw RunnerError.usage("fuzz: no fixtures to start from under \(paths.joined(separator: ", "))") }
         var bases = FuzzBases(refs: refs, trees: [], directories: [])
         for ref in refs {
