@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LayoutSnapReport
 import LayoutSnapRunner
 
@@ -14,6 +15,12 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var resultFiles: ResultFileOptions
 
+    @Option(help: "terminal, or github: also GitHub Actions annotations on stdout and the job summary in $GITHUB_STEP_SUMMARY (the default when GITHUB_ACTIONS=true).")
+    var reporter: Reporter?
+
+    @Option(help: ArgumentHelp("Also write the run as Markdown here (counts and a table of what failed), for a PR comment.", valueName: "file.md"))
+    var summary: String?
+
     @Flag(help: "Fail (exit 1) on goldens whose fixture, state or frame no longer exists.")
     var checkOrphans = false
 
@@ -22,11 +29,42 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let run = VerifyRun(settings: options.settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
+            var run = VerifyRun(settings: options.settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
                                 checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
+            run.summary = summary
             let results = try run.run(note: Diagnostics.print, progress: options.progress("verify"))
             Diagnostics.print(TerminalText.verify(results, context: TerminalText.Context(report: report, quiet: options.quiet)))
+            if (reporter ?? .fromEnvironment) == .github { Reporter.github(results, report: report) }
             return results.exitCode
         }
+    }
+}
+
+/// How verify speaks to a CI server besides the terminal's lines.
+enum Reporter: String, ExpressibleByArgument, CaseIterable {
+    case terminal, github
+
+    /// github inside GitHub Actions, else terminal.
+    static var fromEnvironment: Reporter {
+        ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" ? .github : .terminal
+    }
+
+    /// Annotations on stdout (GitHub reads workflow commands from the step's output), and the
+    /// Markdown summary appended to `$GITHUB_STEP_SUMMARY` when the runner gives one.
+    static func github(_ results: RunResults, report: String) {
+        let environment = ProcessInfo.processInfo.environment
+        for line in CIReport.githubAnnotations(results, workspace: environment["GITHUB_WORKSPACE"], cwd: FileManager.default.currentDirectoryPath) {
+            Diagnostics.out(line)
+        }
+        guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        let markdown = Data(CIReport.markdown(results, report: report).utf8)
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            Diagnostics.printError("cannot append the job summary to $GITHUB_STEP_SUMMARY (\(path))")
+            return
+        }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: markdown)
     }
 }

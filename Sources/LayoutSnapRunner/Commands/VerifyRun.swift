@@ -10,6 +10,8 @@ public struct VerifyRun: Sendable {
     public var report: String
     public var junit: String?
     public var json: String?
+    /// `--summary FILE.md`: the run as Markdown (`CIReport.markdown`), for a PR comment.
+    public var summary: String?
     /// Goldens whose fixture, state or frame no longer exists fail the run.
     public var checkOrphans: Bool
     /// A different rendering environment fails the run (else it is a warning).
@@ -35,6 +37,7 @@ public struct VerifyRun: Sendable {
         try OutputPaths.folder(report, option: "--report")
         if let junit { try OutputPaths.file(junit, option: "--junit") }
         if let json { try OutputPaths.file(json, option: "--json") }
+        if let summary { try OutputPaths.file(summary, option: "--summary") }
 
         let selection = try settings.select()
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
@@ -83,6 +86,7 @@ public struct VerifyRun: Sendable {
         results.shardPlan = shardPlan
         try builder.write(results)
         try ResultFiles(junit: junit, json: json).write(results)
+        if let summary { try AtomicFile.write(Array(CIReport.markdown(results, report: report).utf8), to: summary) }
         return results
     }
 

@@ -1,0 +1,141 @@
+import LayoutSnapCore
+
+/// What a CI server shows from a run, drawn from the one verdict like every other output:
+/// GitHub Actions workflow commands (an annotation per fixture that did not pass, warnings for
+/// similar frames and environment drift) and a Markdown summary (the job summary, or a PR comment
+/// on any CI).
+public enum CIReport {
+    /// GitHub's workflow-command lines for the run. `workspace` is the repository root
+    /// (`$GITHUB_WORKSPACE`) and `cwd` the working directory: annotations name fixture files
+    /// relative to the root, as GitHub needs to place them.
+    public static func githubAnnotations(_ results: RunResults, workspace: String?, cwd: String) -> [String] {
+        var lines: [String] = []
+        for fixture in results.fixtures.noteworthy {
+            var properties = [("file", repositoryPath(fixture.diagnostic?.file ?? fixture.file, workspace: workspace, cwd: cwd))]
+            if let line = fixture.diagnostic?.line { properties.append(("line", String(line))) }
+            if let column = fixture.diagnostic?.column { properties.append(("col", String(column))) }
+            if let error = fixture.error {
+                lines.append(command("error", properties + [("title", "layoutsnap: \(fixture.id) cannot be used")], error))
+                continue
+            }
+            let failing = fixture.states.filter { $0.outcome != .passed }
+            if !failing.isEmpty {
+                let text = failing.map { stateLine($0) }.joined(separator: "\n")
+                lines.append(command("error", properties + [("title", "layoutsnap: \(fixture.id) failed")], text))
+            }
+            let similar = fixture.states.filter { $0.outcome == .passed && $0.frames.contains { $0.status == .similar } }
+            if !similar.isEmpty {
+                let text = similar.map { stateLine($0) }.joined(separator: "\n")
+                lines.append(command("warning", properties + [("title", "layoutsnap: \(fixture.id) within tolerance")], text))
+            }
+        }
+        for finding in results.findings {
+            let kind = finding.severity == .warning ? "warning" : "error"
+            lines.append(command(kind, [("title", "layoutsnap: \(finding.kind.rawValue)")], finding.message))
+        }
+        if !results.environmentDifferences.isEmpty {
+            lines.append(command("warning", [("title", "layoutsnap: rendering environment differs from the goldens'")],
+                                 results.environmentDifferences.joined(separator: "\n")))
+        }
+        return lines
+    }
+
+    /// One state's line: what changed in motion terms, then its frames' counts and the largest
+    /// pixel difference.
+    static func stateLine(_ state: StateEntry) -> String {
+        var parts: [String] = []
+        var counts: [FrameStatus: Int] = [:]
+        for frame in state.frames { counts[frame.status, default: 0] += 1 }
+        for status in [FrameStatus.failed, .missing, .unreadable, .error, .similar] where (counts[status] ?? 0) > 0 {
+            parts.append("\(counts[status]!) \(status.rawValue)")
+        }
+        var line = "\(state.name): " + parts.joined(separator: ", ") + " of \(state.frames.count) frames"
+        if let worst = state.frames.compactMap({ f in f.metrics.map { (f, $0) } }).max(by: { $0.1.differentPixels < $1.1.differentPixels }) {
+            line += "; most: frame \(worst.0.index), \(worst.1.differentPixels) pixels differ"
+        }
+        if let motion = state.motion { line += "; motion: " + motion.description }
+        else if let changes = state.frames.first(where: { !$0.layoutChanges.isEmpty })?.layoutChanges {
+            line += "; layout: " + changes.prefix(4).joined(separator: ", ")
+        }
+        return line
+    }
+
+    /// `file` relative to the repository root when it lies inside it.
+    static func repositoryPath(_ file: String, workspace: String?, cwd: String) -> String {
+        let absolute = file.hasPrefix("/") ? file : (cwd.hasSuffix("/") ? cwd : cwd + "/") + file
+        guard let workspace, !workspace.isEmpty else { return file }
+        let root = workspace.hasSuffix("/") ? workspace : workspace + "/"
+        return absolute.hasPrefix(root) ? String(absolute.dropFirst(root.count)) : file
+    }
+
+    /// `::error file=a.json,title=...::message`, escaped as GitHub's workflow commands require.
+    static func command(_ name: String, _ properties: [(String, String)], _ message: String) -> String {
+        func data(_ s: String) -> String {
+            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        }
+        func property(_ s: String) -> String { data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C") }
+        let props = properties.map { "\($0.0)=\(property($0.1))" }.joined(separator: ",")
+        return "::\(name)" + (props.isEmpty ? "" : " " + props) + "::" + data(message)
+    }
+
+    /// GitHub keeps at most 1 MiB of a step's summary.
+    public static let maxSummaryBytes = 1 << 20
+
+    /// The run as Markdown: the verdict and counts, then a table of every state that did not pass
+    /// (fixture, state, frames, largest difference, what changed), cut with a note to stay under
+    /// `maxBytes`.
+    public static func markdown(_ results: RunResults, report: String? = nil, maxBytes: Int = maxSummaryBytes) -> String {
+        let s = results.summary
+        let verdict = results.outcome == .passed ? "passed" : results.outcome == .failed ? "failed" : "error"
+        var head = "## layoutsnap \(results.command): \(verdict)\n\n"
+        var counts = ["\(s.passed) passed", "\(s.failed) failed", "\(s.missing) missing"]
+        if s.similar > 0 { counts.append("\(s.similar) similar") }
+        if s.errors > 0 { counts.append("\(s.errors) errors") }
+        if s.orphans > 0 { counts.append("\(s.orphans) orphans") }
+        head += "\(s.frames) frames of \(s.fixtures) fixtures: " + counts.joined(separator: ", ") + ".\n\n"
+        for finding in results.findings { head += "- **\(finding.kind.rawValue)**: \(cell(finding.message))\n" }
+        if !results.environmentDifferences.isEmpty {
+            head += "- **environment**: " + cell(results.environmentDifferences.joined(separator: "; ")) + "\n"
+        }
+        if !results.findings.isEmpty || !results.environmentDifferences.isEmpty { head += "\n" }
+        var rows: [String] = []
+        for fixture in results.fixtures.noteworthy {
+            if let error = fixture.error {
+                rows.append("| `\(cell(fixture.id))` | | error | | \(cell(error)) |")
+                continue
+            }
+            for state in fixture.states where state.outcome != .passed || state.frames.contains(where: { $0.status == .similar }) {
+                var bad = 0, worst = 0
+                for frame in state.frames where frame.status != .passed {
+                    bad += 1
+                    worst = max(worst, frame.metrics?.differentPixels ?? 0)
+                }
+                let what = state.motion.map { "motion: " + $0.description }
+                    ?? state.frames.first(where: { !$0.layoutChanges.isEmpty }).map { "layout: " + $0.layoutChanges.prefix(4).joined(separator: ", ") }
+                    ?? state.frames.first(where: { $0.status != .passed })?.message ?? ""
+                let outcome = state.outcome == .passed ? "similar" : state.outcome.rawValue
+                rows.append("| `\(cell(fixture.id))` | `\(cell(state.name))` | \(outcome) | \(bad) of \(state.frames.count) | \(worst) | \(cell(what)) |")
+            }
+        }
+        var out = head
+        if !rows.isEmpty {
+            out += "| fixture | state | outcome | frames | most pixels | what changed |\n|---|---|---|---|---|---|\n"
+            let tail = report.map { "\nThe report: `\($0)/index.html` (actual, expected and diff images of each frame).\n" } ?? ""
+            for (i, row) in rows.enumerated() {
+                let note = "\n… and \(rows.count - i) more rows, cut to keep this summary under \(maxBytes / 1024) KiB; results.json has them all.\n"
+                if out.utf8.count + row.utf8.count + 1 + note.utf8.count + tail.utf8.count > maxBytes {
+                    out += note
+                    return out + tail
+                }
+                out += row + "\n"
+            }
+            out += tail
+        }
+        return out
+    }
+
+    /// Text for a table cell: no line breaks, pipes escaped.
+    static func cell(_ s: String) -> String {
+        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+    }
+}
