@@ -282,7 +282,9 @@ public final class TextEngine: TextMeasuring {
             let size = draw.text.font.size
             let right = cached.measured.maxLineWidth
             let bottom = (draw.baselines.last ?? 0) + size
-            cairo_rectangle(cr, draw.origin.x - size, draw.origin.y - size, right + 2 * size, bottom + 2 * size)
+            // Right-aligned lines (right to left) lie left of their right edge.
+            let left = draw.alignRight.map { $0 - right } ?? draw.origin.x
+            cairo_rectangle(cr, left - size, draw.origin.y - size, right + 2 * size, bottom + 2 * size)
             cairo_clip(cr)
             cairo_push_group(cr)
         }
@@ -300,7 +302,7 @@ public final class TextEngine: TextMeasuring {
                 index += 1
                 continue
             }
-            cairo_move_to(cr, draw.origin.x + cached.measured.lines[index].x, baseline)
+            cairo_move_to(cr, draw.lineX(cached.measured.lines[index]), baseline)
             pango_cairo_show_layout_line(cr, line)
             node = current.pointee.next
             index += 1

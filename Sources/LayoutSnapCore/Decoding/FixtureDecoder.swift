@@ -110,8 +110,9 @@ public enum FixtureDecoder {
             guard FixtureVariant.isValidName(v.name) else {
                 throw e.error("the variant name \"\(v.name)\" is a folder name in the goldens: use 1 to 100 of a-z, A-Z, 0-9, '.', '_', '+' and '-'")
             }
-            if places[v.name] != nil { throw e.error("two variants are named \"\(v.name)\"; give one a \"name\"") }
-            places[v.name] = e
+            // In any case: the names are folders, and on a case-insensitive disk "a" and "A" are one.
+            if places[v.name.lowercased()] != nil { throw e.error("two variants are named \"\(v.name)\" (in any case); give one a \"name\"") }
+            places[v.name.lowercased()] = e
             variants.append(v)
             if variants.count > Limits.maxVariants {
                 throw element.error("more than \(Limits.maxVariants) variants; each is rendered in full, so split the fixture")
@@ -168,14 +169,9 @@ public enum FixtureDecoder {
         return device
     }
 
-    /// `ltr` or `rtl`. Right-to-left mirroring is not built yet: an `rtl` that rendered as `ltr`
-    /// would pass goldens that are wrong, so it is refused until it is.
+    /// `ltr` or `rtl`.
     static func directionValue(_ e: JSONElement) throws(JSONDecodingError) -> LayoutDirection {
-        let direction = try e.enumeration(LayoutDirection.self)
-        if direction == .rtl {
-            throw e.error("\"rtl\" is not supported yet: right-to-left mirroring is not built, and an rtl variant rendered left-to-right would record wrong goldens; use \"ltr\" or leave direction out")
-        }
-        return direction
+        try e.enumeration(LayoutDirection.self)
     }
 
     static func textSizeValue(_ e: JSONElement) throws(JSONDecodingError) -> ContentSizeCategory {

@@ -14,9 +14,21 @@ public struct TextDraw: Sendable, Hashable {
     public var color: Color
     /// Only this part of the canvas is painted (a mask or a scroll viewport).
     public var clip: Rect?
+    /// The leading edge of the text's frame when it is not `origin.x`: a text sized to its
+    /// content inside a wider layout (a chat bubble's), for right-to-left mirroring.
+    public var leadingX: Double?
+    /// Right-to-left (`RightToLeft.mirror`): every line is drawn ending at this x, whatever its
+    /// script's direction (SwiftUI's `.leading` in a right-to-left layout); nil draws each line
+    /// where the text engine placed it, from `origin`.
+    public var alignRight: Double?
 
-    public init(text: StyledText, origin: Point, baselines: [Double], color: Color, clip: Rect? = nil) {
-        self.text = text; self.origin = origin; self.baselines = baselines; self.color = color; self.clip = clip
+    public init(text: StyledText, origin: Point, baselines: [Double], color: Color, clip: Rect? = nil, leadingX: Double? = nil) {
+        self.text = text; self.origin = origin; self.baselines = baselines; self.color = color; self.clip = clip; self.leadingX = leadingX
+    }
+
+    /// Where line `line` (measured `x` and `width` from the layout's left edge) starts on the canvas.
+    public func lineX(_ line: MeasuredLine) -> Double {
+        alignRight.map { $0 - line.width } ?? origin.x + line.x
     }
 }
 

@@ -28,7 +28,7 @@ public struct FrameOverlay: Sendable, Hashable {
             let font = draw.text.font
             for (index, line) in measured.lines.enumerated() where index < draw.baselines.count {
                 let baseline = draw.origin.y + draw.baselines[index]
-                var box = Rect(x: draw.origin.x + line.x, y: baseline - font.ascent, width: max(line.width, 0), height: font.firstLineHeight)
+                var box = Rect(x: draw.lineX(line), y: baseline - font.ascent, width: max(line.width, 0), height: font.firstLineHeight)
                 if let clip = draw.clip {
                     guard let visible = box.intersection(clip) else { continue }
                     box = visible

@@ -26,6 +26,13 @@ public struct FixtureVariant: Sendable, Hashable {
         [device?.name, textSize?.rawValue, appearance?.rawValue, direction?.rawValue].compactMap { $0 }.joined(separator: "+")
     }
 
+    /// Whether `given` (`--variant`) names the variant `name`: the same letters in any case
+    /// (`Large` for `large`, `ax3` for `AX3`), as the Dynamic Type table and SwiftUI spell them
+    /// differently.
+    public static func sameName(_ name: String, _ given: String) -> Bool {
+        name.lowercased() == given.lowercased()
+    }
+
     /// What a variant name may hold: it is a folder name in the goldens.
     public static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 100 && name != "." && name != ".."

@@ -308,8 +308,10 @@ public struct ChatRules: Sendable {
             }
             if let text = b.text {
                 let boxes = LineMetrics.boxes(lines: b.lines, font: textFont)
+                // The text's frame is the bubble's content, narrower than its layout width.
                 ops.append(.text(TextDraw(text: text, origin: Point(x: rect.x + Self.bubblePaddingH - b.textMinX, y: textTop),
-                                          baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text, clip: list)))
+                                          baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text, clip: list,
+                                          leadingX: rect.x + Self.bubblePaddingH)))
             }
             messageElements.append(LayoutElement(id: "message:\(m.id)", rect: rect, attributes: [
                 ("role", .string(m.role.rawValue)), ("lines", .int(b.lines)),

@@ -16,6 +16,9 @@ public struct ComposerRules: Sendable {
     /// the suggestion strip: the caret must never hide behind them (seed 004's first invariant).
     public let maxLines: Int
     public let textSize: ContentSizeCategory
+    /// Right to left, carets, selections and marked text are placed on the lines as the renderer
+    /// right-aligns them (the frame itself is mirrored afterwards, `RightToLeft`).
+    public let direction: LayoutDirection
 
     public static let insetTop = TextViewInsets.top
     public static let insetBottom = TextViewInsets.bottom
@@ -35,11 +38,13 @@ public struct ComposerRules: Sendable {
     static let chipSpacing = 8.0
 
     /// `composer.font` is already at `textSize` (a variant resizes the fixture's fonts).
-    public init(composer: ComposerFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large) throws {
+    public init(composer: ComposerFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
+                direction: LayoutDirection = .ltr) throws {
         self.composer = composer
         self.canvas = canvas
         self.device = device
         self.textSize = textSize
+        self.direction = direction
         // The lowest the strip's top ever gets: with the keyboard up if it is ever shown.
         let keyboardEverShown = composer.keyboard || composer.steps.contains { $0.event == .keyboard(show: true) }
         let stripEverShown = !composer.suggestions.isEmpty || composer.steps.contains { !($0.suggestions ?? []).isEmpty }
@@ -112,13 +117,20 @@ public struct ComposerRules: Sendable {
         let valueLines = placeholder == nil ? shownLines : max(try measurer.measure(valueText).lineCount, 1)
 
         let font = composer.font
-        func box(line: Int, x: Double, width: Double) -> Rect {
-            Rect(x: Self.insetSide + x, y: Self.insetTop + Double(line) * linePitch, width: width, height: font.firstLineHeight)
+        let valueLayout = direction == .rtl ? try measurer.measure(valueText).lines : []
+        func box(line: Int, x: Double, width: Double, clamp: Bool = false) -> Rect {
+            var x = x
+            if direction == .rtl, line < valueLayout.count {
+                x = RightToLeft.preMirrored(Rect(x: x, y: 0, width: width, height: 0), line: valueLayout[line], layoutWidth: textWidth).x
+                // As UIKit keeps the caret inside the text container.
+                if clamp { x = min(max(x, 0), max(textWidth - width, 0)) }
+            }
+            return Rect(x: Self.insetSide + x, y: Self.insetTop + Double(line) * linePitch, width: width, height: font.firstLineHeight)
         }
         let position = try measurer.caret(in: valueText, at: editor.caret)
         // UIKit keeps the caret inside the text container, even after a hanging trailing space.
         let caretX = min(max(position.x, 0), max(textWidth - Self.caretWidth, 0))
-        let caret = box(line: position.line, x: caretX, width: Self.caretWidth)
+        let caret = box(line: position.line, x: caretX, width: Self.caretWidth, clamp: true)
         var selection: [Rect] = []
         var marked: [Rect] = []
         if placeholder == nil {

@@ -44,7 +44,10 @@ public struct FormattedBody: Sendable, Hashable {
     public var height: Double
     public var lineCount: Int
 
-    public init(body: String, width: Double, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large) throws {
+    /// `direction` rtl: the layout will be mirrored, so every bullet is placed as a left-to-right
+    /// one and ends up at the right edge, where a right-to-left layout's leading edge is.
+    public init(body: String, width: Double, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large,
+                direction: LayoutDirection = .ltr) throws {
         var pieces: [Piece] = []
         var bottom = 0.0
         var lines = 0
@@ -77,7 +80,7 @@ public struct FormattedBody: Sendable, Hashable {
                 // right-to-left text, whose lines then end `bulletIndent` short of the right edge.
                 let marker = StyledText(runs: [TextRun(BodyFormatter.bulletMarker)], font: font, width: nil)
                 var markerX = 0.0
-                if measured.rightToLeft {
+                if measured.rightToLeft && direction == .ltr {
                     markerX = width - (try measurer.measure(marker).maxLineWidth)
                     textX = 0
                 }

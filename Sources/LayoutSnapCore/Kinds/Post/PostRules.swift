@@ -49,7 +49,8 @@ public struct PostRules: Sendable {
     public let textSize: ContentSizeCategory
     public let measured: Measured
 
-    public init(post: PostFixture, canvas: Canvas, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large) throws {
+    public init(post: PostFixture, canvas: Canvas, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large,
+                direction: LayoutDirection = .ltr) throws {
         self.post = post
         self.canvas = canvas
         self.textSize = textSize
@@ -71,7 +72,7 @@ public struct PostRules: Sendable {
         if title != nil && summary != nil { tsHeight += Self.titleSummarySpacing }
 
         let aspect = (post.imageState == .loaded ? post.image?.aspectRatio : nil) ?? 1.0
-        let body = try FormattedBody(body: post.body, width: aw, measurer: measurer, textSize: textSize)
+        let body = try FormattedBody(body: post.body, width: aw, measurer: measurer, textSize: textSize, direction: direction)
 
         let authorSource = post.aiGenerated ? Self.aiAuthor : post.author
         var author: (StyledText, Int, Double)?
