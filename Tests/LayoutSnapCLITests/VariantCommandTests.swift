@@ -34,7 +34,7 @@ final class VariantCommandTests: XCTestCase {
         let verify = try CLI.run(["verify", "--no-progress", "--check-orphans"], in: dir.url)
         XCTAssertEqual(verify.status, 0, verify.output)
         XCTAssertTrue(verify.stdout.contains("3 passed"), verify.output)
-        for (arguments, count) in [(["--variant", "AX3"], "1 passed"), (["--filter", "t/*@*AX*"], "1 passed"), (["--filter", "t/v"], "1 passed")] {
+        for (arguments, count) in [(["--variant", "AX3"], "1 passed"), (["--variant", "ax3"], "1 passed"), (["--variant", "xsmall"], "1 passed"), (["--filter", "t/*@*AX*"], "1 passed"), (["--filter", "t/v"], "1 passed")] {
             let r = try CLI.run(["verify", "--no-progress"] + arguments, in: dir.url)
             XCTAssertEqual(r.status, 0, "\(arguments): \(r.output)")
             XCTAssertTrue(r.stdout.contains(count), "\(arguments): \(r.output)")

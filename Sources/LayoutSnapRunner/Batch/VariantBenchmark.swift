@@ -2,8 +2,8 @@ import Foundation
 import LayoutSnapCore
 
 /// `layoutsnap bench`'s variants figure: verify of the bundled fixtures' variants against verify
-/// of the same frames written out as standalone fixtures (the variant's device, text size and
-/// appearance as the fixture's own fields). Both record into a temporary goldens folder first;
+/// of the same frames written out as standalone fixtures (the variant's device, text size,
+/// appearance and direction as the fixture's own fields). Both record into a temporary goldens folder first;
 /// then each is verified, unchanged, one job, fastest of `repeats`. Variants cost nothing per
 /// frame when the two rates agree.
 public struct VariantBenchmark {
@@ -85,6 +85,7 @@ public struct VariantBenchmark {
             }
             if let size = variant.textSize { object["textSize"] = size.rawValue }
             if let appearance = variant.appearance { object["appearance"] = appearance.rawValue }
+            if let direction = variant.direction { object["direction"] = direction.rawValue }
         }
         guard let out = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
             throw RunnerError.environment("bench: \(path) cannot be written out")

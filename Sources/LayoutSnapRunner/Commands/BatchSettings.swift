@@ -54,7 +54,7 @@ public struct BatchSettings: Sendable {
         let all = try FixtureDiscovery.discover(paths: paths, defaultRoot: defaultRoot)
         var refs = filter.map { glob in all.filter { FixtureDiscovery.matches(glob: glob, $0.id) } } ?? all
         if let variant {
-            let named = refs.filter { $0.variant?.name == variant }
+            let named = refs.filter { $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? false }
             if named.isEmpty && !refs.isEmpty {
                 let names = Set(all.compactMap { $0.variant?.name }).sorted()
                 let message = "no fixture has a variant named \"\(variant)\"" + (names.isEmpty ? " (no fixture declares variants)" : "; the variants are: \(names.prefix(20).joined(separator: ", "))")

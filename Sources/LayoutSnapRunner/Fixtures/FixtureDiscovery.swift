@@ -85,7 +85,7 @@ public enum FixtureDiscovery {
         let files = refs.filter { $0.variant == nil }
         guard let base = files.first, files.count == 1 else { throw RunnerError.usage("\(path): name one fixture file") }
         guard let variant else { return base }
-        if let ref = refs.first(where: { $0.variant?.name == variant }) { return ref }
+        if let ref = refs.first(where: { $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? false }) { return ref }
         let names = refs.compactMap { $0.variant?.name }
         throw RunnerError.usage("\(base.displayPath) has no variant \"\(variant)\"" + (names.isEmpty ? " (it declares no variants)" : "; it has: \(names.joined(separator: ", "))"))
     }
