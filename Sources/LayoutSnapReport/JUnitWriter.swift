@@ -1,90 +1,147 @@
 import Foundation
 
 /// JUnit XML for CI test-report parsers (Jenkins, GitLab, GitHub actions such
-/// as dorny/test-reporter or mikepenz/action-junit-report).
+/// as dorny/test-reporter or mikepenz/action-junit-report), valid against the JUnit XSD that
+/// Jenkins's xUnit plugin uses (Tests/Schemas/junit-10.xsd).
 ///
-/// - one `<testsuite>` per fixture, named by the fixture id;
-/// - one `<testcase>` per frame: `classname` = fixture id,
-///   `name` = "<state> frame <index>", `time` = 0 (frames are not timed one by
-///   one; the frame's animation time is in the failure text), the run's
-///   duration on `<testsuites>`;
-/// - `<failure>` for failed and missing frames, `<error>` for unreadable
-///   frames and for fixtures that could not be used (one testcase named
-///   "fixture"); similar frames pass and carry their message in `<system-out>`;
+/// - one `<testsuite>` per fixture, named by the fixture id, with its file and its real time
+///   (layout, every frame, the comparison);
+/// - one `<testcase>` per state: `classname` = fixture id, `name` = the state, `time` = the
+///   state's frames' real time;
+/// - `<failure>` for a state with failed or missing frames, `<error>` for unreadable or
+///   unwritable ones and for a fixture that could not be used (one testcase named "fixture"):
+///   the message says how many frames and which differed most, the text lists every frame that
+///   did not pass; a state whose frames are only similar passes and says so in `<system-out>`;
+/// - the images of frames that did not pass as `[[ATTACHMENT|path]]` lines in `<system-out>`
+///   (the Jenkins JUnit Attachments and GitLab convention), paths relative to the JUnit file's
+///   folder (`attachments`: the report folder as seen from there);
 /// - run-level findings that fail the run (orphans, environment drift under --strict-env, a
 ///   missing shard, an empty selection) are testcases of a suite named "layoutsnap", each a
 ///   `<failure>` (or `<error>` for bad input), so a run can never be green in JUnit while its
 ///   exit code is not 0;
 /// - `<skipped>` is never written.
 public enum JUnitWriter {
-    public static func xml(_ results: RunResults) -> String {
+    public static func xml(_ results: RunResults, attachments: String? = nil) -> String {
         var out = ""
-        write(results) { out += $0 }
+        write(results, attachments: attachments) { out += $0 }
         return out
     }
 
     /// The document in pieces, one test suite at a time, so a run of any size is never held as
-    /// one string. The totals come from the run's summary, the same counts every output uses.
-    public static func write(_ results: RunResults, _ emit: (String) throws -> Void) rethrows {
-        let s = results.summary
-        let fixtureErrors = results.fixtures.notPassed.reduce(0) { $0 + ($1.error == nil ? 0 : 1) }
+    /// one string. The totals come first, counted from the same states' verdicts the suites show.
+    public static func write(_ results: RunResults, attachments: String? = nil, _ emit: (String) throws -> Void) rethrows {
+        var tests = 0, failures = 0, errors = 0
+        for fixture in results.fixtures {
+            let counts = suiteCounts(fixture)
+            tests += counts.tests; failures += counts.failures; errors += counts.errors
+        }
         let failing = results.findings.filter { $0.severity != .warning }
-        let tests = s.frames + fixtureErrors + failing.count
-        let failures = s.failed + s.missing + failing.filter { $0.severity == .failure }.count
-        let errors = s.errors + failing.filter { $0.severity == .error }.count
+        tests += failing.count
+        failures += failing.filter { $0.severity == .failure }.count
+        errors += failing.filter { $0.severity == .error }.count
         let duration = results.durationSeconds.isFinite && results.durationSeconds > 0 ? results.durationSeconds : 0
         var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        head += "<testsuites name=\"\(attr("\(results.tool) \(results.command)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(seconds(duration))\""
+        head += "<testsuites name=\"\(attr("\(results.tool) \(results.command)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(duration))\""
         guard !results.fixtures.isEmpty || !failing.isEmpty else { return try emit(head + "/>\n") }
         try emit(head + ">\n")
-        for fixture in results.fixtures { try emit(suite(fixture) + "\n") }
+        for fixture in results.fixtures { try emit(suite(fixture, attachments: attachments) + "\n") }
         if !failing.isEmpty { try emit(findingsSuite(failing) + "\n") }
         try emit("</testsuites>\n")
     }
 
-    /// One fixture's suite: a testcase per frame, and one for a fixture that could not be used.
-    static func suite(_ fixture: FixtureEntry) -> String {
-        var cases: [String] = []
-        var failures = 0, errors = 0
-        var suiteTime = 0.0
+    static func suiteCounts(_ fixture: FixtureEntry) -> (tests: Int, failures: Int, errors: Int) {
+        var counts = (tests: fixture.states.count, failures: 0, errors: 0)
+        if fixture.error != nil { counts.tests += 1; counts.errors += 1 }
+        for state in fixture.states {
+            switch state.outcome {
+            case .passed: break
+            case .failed: counts.failures += 1
+            case .error: counts.errors += 1
+            }
+        }
+        return counts
+    }
 
+    /// One fixture's suite: a testcase per state, and one for a fixture that could not be used.
+    static func suite(_ fixture: FixtureEntry, attachments: String?) -> String {
+        var cases: [String] = []
         if let error = fixture.error {
-            errors += 1
             cases.append(
-                "    <testcase classname=\"\(attr(fixture.id))\" name=\"fixture\" time=\"0\" file=\"\(attr(fixture.file))\">\n"
+                "    <testcase classname=\"\(attr(fixture.id))\" name=\"fixture\" time=\"0.000\">\n"
                 + "      <error message=\"\(attr(error))\" type=\"fixture\">\(text(error + "\nfixture file: " + fixture.file))</error>\n"
                 + "    </testcase>")
         }
         for state in fixture.states {
-            for frame in state.frames {
-                // JUnit's `time` is how long a test took; frames are not timed one by one, so
-                // it is 0 (the frame's animation time is in the test's output instead).
-                let time = 0.0
-                suiteTime += time
-                var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr("\(state.name) frame \(frame.index)" + (frame.pairing == .removed ? " (removed)" : "")))\" time=\"\(seconds(time))\" file=\"\(attr(fixture.file))\""
-                let details = text(describe(frame, state: state.name))
-                switch frame.status.outcome {
-                case .passed where frame.status == .similar:
-                    testcase += ">\n      <system-out>\(details)</system-out>\n    </testcase>"
-                case .passed:
-                    testcase += "/>"
-                case .failed:
-                    failures += 1
-                    testcase += ">\n      <failure message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</failure>\n    </testcase>"
-                case .error:
-                    errors += 1
-                    testcase += ">\n      <error message=\"\(attr(summaryMessage(frame)))\" type=\"\(frame.status.rawValue)\">\(details)</error>\n    </testcase>"
-                }
-                cases.append(testcase)
+            var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr(state.name))\" time=\"\(seconds(state.durationSeconds ?? 0))\""
+            let notPassed = state.frames.filter { $0.status != .passed }
+            guard !notPassed.isEmpty else {
+                cases.append(testcase + "/>")
+                continue
             }
+            var details = notPassed.map { describe($0, state: state.name) }
+            if let motion = state.motion { details.insert("motion: " + motion.description, at: 0) }
+            let files = attachmentLines(notPassed, base: attachments)
+            let out = files.isEmpty ? "" : "\n      <system-out>\(text(files.joined(separator: "\n")))</system-out>"
+            switch state.outcome {
+            case .passed:
+                testcase += ">\n      <system-out>\(text((details + files).joined(separator: "\n\n")))</system-out>\n    </testcase>"
+            case .failed, .error:
+                let element = state.outcome == .error ? "error" : "failure"
+                let worst = notPassed.max { severity($0.status) < severity($1.status) }!.status
+                testcase += ">\n      <\(element) message=\"\(attr(summary(state)))\" type=\"\(worst.rawValue)\">\(text(details.joined(separator: "\n\n")))</\(element)>"
+                    + out + "\n    </testcase>"
+            }
+            cases.append(testcase)
         }
-        var suite = "  <testsuite name=\"\(attr(fixture.id))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(seconds(suiteTime))\" file=\"\(attr(fixture.file))\""
+        let counts = suiteCounts(fixture)
+        var suite = "  <testsuite name=\"\(attr(fixture.id))\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"0\" time=\"\(seconds(fixture.durationSeconds ?? 0))\" file=\"\(attr(fixture.file))\""
         if cases.isEmpty {
             suite += "/>"
         } else {
             suite += ">\n" + cases.joined(separator: "\n") + "\n  </testsuite>"
         }
         return suite
+    }
+
+    static func severity(_ status: FrameStatus) -> Int {
+        switch status {
+        case .unreadable, .error: 3
+        case .failed, .missing: 2
+        case .similar: 1
+        default: 0
+        }
+    }
+
+    /// "3 of 19 frames differ (most: frame 7, 2210 pixels differ (0.41%)); 2 missing".
+    static func summary(_ state: StateEntry) -> String {
+        var parts: [String] = []
+        let failed = state.frames.filter { $0.status == .failed }
+        if !failed.isEmpty {
+            let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!
+            parts.append("\(failed.count) of \(state.frames.count) frames differ (most: frame \(worst.index), \(summaryMessage(worst)))")
+        }
+        for status in [FrameStatus.missing, .unreadable, .error, .similar] {
+            let frames = state.frames.filter { $0.status == status }
+            guard let first = frames.first else { continue }
+            let word = status == .error ? "not written" : status.rawValue
+            parts.append("\(frames.count) \(word) (\(frames.count == 1 ? "frame \(first.index)" : "first: frame \(first.index)"), \(summaryMessage(first)))")
+        }
+        if let motion = state.motion { parts.append("motion: " + motion.description) }
+        return parts.joined(separator: "; ")
+    }
+
+    /// `[[ATTACHMENT|path]]` for each image of the frames (actual, expected, diff), relative to
+    /// the JUnit file's folder; none when the JUnit file has no report folder beside it.
+    static func attachmentLines(_ frames: [FrameEntry], base: String?) -> [String] {
+        guard let base else { return [] }
+        var seen = Set<String>()
+        var lines: [String] = []
+        for frame in frames {
+            for path in [frame.actual, frame.diff, frame.expected].compactMap({ $0 }) where seen.insert(path).inserted {
+                lines.append("[[ATTACHMENT|" + (base.isEmpty || base == "." ? path : base + "/" + path) + "]]")
+            }
+        }
+        return lines
     }
 
     /// Run-level findings that fail the run, as the testcases of a suite named "layoutsnap".

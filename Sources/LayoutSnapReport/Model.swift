@@ -283,13 +283,18 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// The same error as data: category, file, line, column and JSON path.
     public var diagnostic: Diagnostic?
     public var states: [StateEntry]
+    /// Seconds the fixture took: decoding, layout, every frame and the comparison (JUnit's suite
+    /// time). Absent in older results.
+    public var durationSeconds: Double?
 
-    public init(id: String, file: String, error: String? = nil, diagnostic: Diagnostic? = nil, states: [StateEntry] = []) {
+    public init(id: String, file: String, error: String? = nil, diagnostic: Diagnostic? = nil, states: [StateEntry] = [],
+                durationSeconds: Double? = nil) {
         self.id = id
         self.file = file
         self.error = error ?? diagnostic?.description
         self.diagnostic = diagnostic
         self.states = states
+        self.durationSeconds = durationSeconds
     }
 
     /// Whether a state's motion changed (it has a line in the terminal even when it is similar).
@@ -308,11 +313,14 @@ public struct StateEntry: Codable, Sendable, Equatable {
     /// verify: how the state's motion differs from its golden's (absent when the motion is the
     /// same, or the state passed).
     public var motion: MotionReport?
+    /// Seconds its frames took to render and compare (JUnit's testcase time).
+    public var durationSeconds: Double?
 
-    public init(name: String, frames: [FrameEntry], motion: MotionReport? = nil) {
+    public init(name: String, frames: [FrameEntry], motion: MotionReport? = nil, durationSeconds: Double? = nil) {
         self.name = name
         self.frames = frames
         self.motion = motion
+        self.durationSeconds = durationSeconds
     }
 
     /// The worst of its frames.

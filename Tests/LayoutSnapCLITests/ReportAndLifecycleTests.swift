@@ -31,7 +31,14 @@ final class ReportAndLifecycleTests: XCTestCase {
         XCTAssertTrue(results.contains("body.height +"), "layout changes name the element: \(results)")
         let junit = try String(contentsOf: dir.path("junit.xml"), encoding: .utf8)
         XCTAssertTrue(junit.contains("<failure"), junit)
-        XCTAssertTrue(junit.contains("01-expand frame 6"), junit)
+        XCTAssertTrue(junit.contains("<testcase classname=\"cards/small\" name=\"01-expand\" time=\""), junit)
+        XCTAssertTrue(junit.contains("frame 6"), junit)
+        // Attachments resolve from the JUnit file's folder.
+        let attachments = junit.components(separatedBy: "[[ATTACHMENT|").dropFirst().map { String($0.prefix { $0 != "]" }) }
+        XCTAssertFalse(attachments.isEmpty, junit)
+        for path in attachments { XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(path).path), path) }
+        // Real times: the state took some time to render.
+        XCTAssertFalse(junit.contains("name=\"01-expand\" time=\"0.000\""), junit)
         // The report must work without network.
         let html = try String(contentsOf: dir.path(".layoutsnap/report/index.html"), encoding: .utf8)
         XCTAssertFalse(html.contains("https://") || html.contains("http://"))

@@ -75,7 +75,9 @@ public struct BatchRunner: Sendable {
     public static func process(_ ref: FixtureRef, decoded: Result<Fixture, FixtureError>, engine: TextEngine,
                                handler: some FrameHandler, timeout: Double = Watchdog.defaultSeconds) -> FixtureResult {
         var result = FixtureResult(ref: ref)
+        let started = DispatchTime.now()
         defer { engine.clearCache() }
+        func since(_ start: DispatchTime) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         let fixture: Fixture
         switch decoded {
         case let .success(f): fixture = f
@@ -91,14 +93,17 @@ public struct BatchRunner: Sendable {
             for state in layout.states {
                 for frame in state.frames {
                     try watchdog.check("rendering \(state.name) frame \(frame.index) of \(state.frames.count) (\(layout.frameCount) frames in all)")
+                    let frameStarted = DispatchTime.now()
                     let pixels = try renderer.render(frame)
                     var frameResult = handler.handle(fixture, state: state.name, frame: frame, pixels: pixels)
                     frameResult.time = frame.time
                     frameResult.progress = frame.progress
+                    frameResult.seconds = since(frameStarted)
                     result.frames.append(frameResult)
                 }
             }
             if let note = try handler.fixtureFinished(fixture, layout: layout, frames: &result.frames) { result.notes.append(note) }
+            result.seconds = since(started)
         } catch let error as WatchdogExpired {
             result.error = Diagnostic(.error, .watchdog, file: ref.displayPath, message: error.description)
         } catch let error as LayoutError {

@@ -9,6 +9,8 @@ public struct FixtureResult: Sendable {
     public var frames: [FrameResult]
     /// What the handler did beyond the frames.
     public var notes: [FixtureNote]
+    /// Seconds the whole fixture took (decoded, laid out, rendered, compared).
+    public var seconds: Double = 0
 
     public init(ref: FixtureRef, error: Diagnostic? = nil, frames: [FrameResult] = [], notes: [FixtureNote] = []) {
         self.ref = ref; self.error = error; self.frames = frames; self.notes = notes

@@ -74,9 +74,11 @@ public struct ReportBuilder: Sendable {
         for case let .motion(reports) in f.notes { motion.merge(reports) { a, _ in a } }
         for (name, frames) in byState {
             let showImages = command == "verify" && frames.contains { $0.status != .passed }
-            states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }, motion: motion[name]))
+            states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }, motion: motion[name],
+                                     durationSeconds: Self.rounded(frames.reduce(0) { $0 + $1.seconds })))
         }
-        return FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states)
+        return FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states,
+                            durationSeconds: f.error == nil ? Self.rounded(f.seconds) : nil)
     }
 
     private func entry(_ f: FrameResult, showImages: Bool) -> FrameEntry {
@@ -99,6 +101,9 @@ public struct ReportBuilder: Sendable {
                           },
                           layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing)
     }
+
+    /// Milliseconds are all a time needs.
+    static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
     private func copyGolden(_ key: String, to path: String) -> Bool {
         guard let data = FileManager.default.contents(atPath: goldens + "/" + key) else { return false }

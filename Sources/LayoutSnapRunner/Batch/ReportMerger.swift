@@ -25,7 +25,7 @@ public struct ReportMerger {
         if let json = resultFiles.json { try OutputPaths.file(json, option: "--json") }
         let results = try merge()
         try ReportBuilder(reportDirectory: output, goldens: "").write(results)
-        try resultFiles.write(results)
+        try resultFiles.write(results, report: output)
         return results
     }
 

@@ -85,7 +85,7 @@ public struct VerifyRun: Sendable {
         results.shard = settings.shard?.description
         results.shardPlan = shardPlan
         try builder.write(results)
-        try ResultFiles(junit: junit, json: json).write(results)
+        try ResultFiles(junit: junit, json: json).write(results, report: report)
         if let summary { try AtomicFile.write(Array(CIReport.markdown(results, report: report).utf8), to: summary) }
         return results
     }
@@ -106,9 +106,33 @@ public struct ResultFiles: Sendable {
 
     public init(junit: String? = nil, json: String? = nil) { self.junit = junit; self.json = json }
 
-    public func write(_ results: RunResults) throws(RunnerError) {
-        if let junit { try ResultFiles.write(junit) { emit in try JUnitWriter.write(results) { try emit(Data($0.utf8)) } } }
+    /// `report`: the report folder the results' image paths are relative to; JUnit names the
+    /// images as attachments from its own folder.
+    public func write(_ results: RunResults, report: String? = nil) throws(RunnerError) {
+        if let junit {
+            let attachments = report.map { Self.relativePath(from: (junit as NSString).deletingLastPathComponent, to: $0) }
+            try ResultFiles.write(junit) { emit in try JUnitWriter.write(results, attachments: attachments) { try emit(Data($0.utf8)) } }
+        }
         if let json { try ResultFiles.write(json) { emit in try ResultsJSON.write(results, emit) } }
+    }
+
+    /// `to` as seen from the folder `from` (both relative to the working directory or absolute):
+    /// `../report` from `out` to `report`, `.layoutsnap/report` from `` to it.
+    static func relativePath(from: String, to: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        func parts(_ p: String) -> [String] {
+            let absolute = p.hasPrefix("/") ? p : cwd + "/" + p
+            var out: [String] = []
+            for part in absolute.split(separator: "/") where part != "." {
+                if part == ".." { if !out.isEmpty { out.removeLast() } } else { out.append(String(part)) }
+            }
+            return out
+        }
+        let a = parts(from), b = parts(to)
+        var common = 0
+        while common < a.count && common < b.count && a[common] == b[common] { common += 1 }
+        let path = Array(repeating: "..", count: a.count - common) + b[common...]
+        return path.isEmpty ? "." : path.joined(separator: "/")
     }
 
     /// Writes a file made in pieces, buffered, atomically.

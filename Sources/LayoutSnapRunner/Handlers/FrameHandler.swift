@@ -25,6 +25,8 @@ public struct FrameResult: Sendable, Hashable {
     /// Seconds since the state's step began, and the state's progress value (for reports).
     public var time: Double = 0
     public var progress: Double = 0
+    /// Seconds it took to render and hand to the handler (a state's JUnit time is their sum).
+    public var seconds: Double = 0
     public var status: FrameStatus
     /// A short explanation for anything but success ("1234 pixels differ").
     public var detail: String?
