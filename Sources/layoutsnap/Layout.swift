@@ -8,16 +8,17 @@ struct Layout: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a fixture's layout (element rects, lines, scroll state) as JSON.")
 
-    @Argument(help: "The fixture file.")
+    @Argument(help: "The fixture file.", completion: .file(extensions: ["json"]))
     var fixture: String
 
-    @Option(help: "Only this state (`initial`, `01-expand`, ...).")
+    @Option(help: "Only this state (`initial`, `01-expand`, ...).", completion: Completions.states)
     var state: String?
 
     @Option(help: "Only this frame index.")
     var frame: Int?
 
-    @Option(help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.")
+    @Option(help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.",
+            completion: Completions.variants)
     var variant: String?
 
     @OptionGroup var render: RenderOverrideOptions

@@ -6,16 +6,16 @@ import LayoutSnapRunner
 
 /// Options every batch command shares (SPEC §2).
 struct BatchOptions: ParsableArguments {
-    @Argument(help: "Fixture files or folders (default: Fixtures/).")
+    @Argument(help: "Fixture files or folders (default: Fixtures/).", completion: .file(extensions: ["json"]))
     var paths: [String] = []
 
-    @Option(help: "The goldens folder.")
+    @Option(help: "The goldens folder.", completion: .directory)
     var goldens: String = "Goldens"
 
     @Option(help: "Only fixtures whose id matches this glob (`posts/*`, `**/long-*`).")
     var filter: String?
 
-    @Option(help: "Only the fixtures' variants of this name (`iphone-se+AX3`, or a variant's own name).")
+    @Option(help: "Only the fixtures' variants of this name (`iphone-se+AX3`, or a variant's own name).", completion: Completions.variants)
     var variant: String?
 
     @Option(help: "Fixtures rendered in parallel (default: all cores).")
@@ -57,7 +57,7 @@ struct BatchOptions: ParsableArguments {
 
 /// `--device`, `--scale`, `--fps`: what every command that renders or lays out can override.
 struct RenderOverrideOptions: ParsableArguments {
-    @Option(help: "Render with this device preset instead of the fixture's (canvas size and scale).")
+    @Option(help: "Render with this device preset instead of the fixture's (canvas size and scale).", completion: .list(Device.allNames))
     var device: String?
 
     @Option(help: "Pixels per point, instead of the fixture's.")

@@ -8,7 +8,7 @@ struct Preview: ParsableCommand {
         abstract: "Preview a fixture's frames: per state a filmstrip contact sheet, an animated PNG and a page with a frame scrubber and overlays.",
         discussion: "Open OUT/index.html in a browser. Nothing is compared and nothing is written to the goldens.")
 
-    @Argument(help: "The fixture file.")
+    @Argument(help: "The fixture file.", completion: .file(extensions: ["json"]))
     var fixture: String
 
     @Option(help: "The output folder (default: .layoutsnap/preview/<fixture id>).")
@@ -22,7 +22,7 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var render: RenderOverrideOptions
 
-    @Option(help: "light or dark, instead of the fixture's.")
+    @Option(help: "light or dark, instead of the fixture's.", completion: .list(Appearance.allCases.map(\.rawValue)))
     var appearance: String?
 
     @Option(help: "Post cards: easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING.",
@@ -35,7 +35,8 @@ struct Preview: ParsableCommand {
     @Option(help: "States rendered in parallel (default: all cores).")
     var jobs: Int = BatchRunner.defaultJobs
 
-    @Option(help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.")
+    @Option(help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.",
+            completion: Completions.variants)
     var variant: String?
 
     @Option(name: .customLong("against"), help: ArgumentHelp("Plot each track of the goldens' layout.json of this fixture under the new one.", valueName: "goldens"))
