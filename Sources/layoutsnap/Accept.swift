@@ -9,8 +9,8 @@ struct Accept: ParsableCommand {
     @Argument(help: "Fixture ids or globs to accept (default: every fixture in the results).")
     var ids: [String] = []
 
-    @Option(help: "The results.json of the verify run.")
-    var from: String = VerifyRun.defaultReport + "/results.json"
+    @Option(help: "The results.json of the verify run (default: in layoutsnap.json's report folder, else .layoutsnap/report).")
+    var from: String?
 
     @Option(help: "The goldens folder (default: the one the verify run checked).")
     var goldens: String?
@@ -20,7 +20,8 @@ struct Accept: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let outcome = try GoldenAcceptance(resultsPath: from, goldens: goldens, allowCI: allowCI).run(ids: ids)
+            let outcome = try GoldenAcceptance(resultsPath: from ?? ((try ProjectSettings.load().config.report ?? VerifyRun.defaultReport) + "/results.json"),
+                                               goldens: goldens, allowCI: allowCI).run(ids: ids)
             for problem in outcome.problems { Diagnostics.printError(problem) }
             Diagnostics.out("\(outcome.accepted.count) frames accepted into \(outcome.goldens)/" + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated")
                            + (outcome.removed.isEmpty ? "" : ", \(outcome.removed.count) golden frames the new motion no longer has removed"))

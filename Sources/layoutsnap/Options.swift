@@ -6,11 +6,11 @@ import LayoutSnapRunner
 
 /// Options every batch command shares (SPEC §2).
 struct BatchOptions: ParsableArguments {
-    @Argument(help: "Fixture files or folders (default: Fixtures/).", completion: .file(extensions: ["json"]))
+    @Argument(help: "Fixture files or folders (default: layoutsnap.json's fixtures, else Fixtures/).", completion: .file(extensions: ["json"]))
     var paths: [String] = []
 
-    @Option(help: "The goldens folder.", completion: .directory)
-    var goldens: String = "Goldens"
+    @Option(help: "The goldens folder (default: layoutsnap.json's goldens, else Goldens).", completion: .directory)
+    var goldens: String?
 
     @Option(help: "Only fixtures whose id matches this glob (`posts/*`, `**/long-*`).")
     var filter: String?
@@ -18,11 +18,11 @@ struct BatchOptions: ParsableArguments {
     @Option(help: "Only the fixtures' variants of this name (`iphone-se+AX3`, or a variant's own name).", completion: Completions.variants)
     var variant: String?
 
-    @Option(help: "Fixtures rendered in parallel (default: all cores).")
-    var jobs: Int = BatchRunner.defaultJobs
+    @Option(help: "Fixtures rendered in parallel (default: layoutsnap.json's jobs, else all cores).")
+    var jobs: Int?
 
-    @Option(help: "Seconds a fixture may take (layout and every frame) before it is stopped with an error; the batch goes on.")
-    var timeout: Double = Watchdog.defaultSeconds
+    @Option(help: "Seconds a fixture may take (layout and every frame) before it is stopped with an error; the batch goes on (default 120).")
+    var timeout: Double?
 
     @Option(help: "Run only part I of N of the fixtures (2/4): each fixture is in exactly one part, parts balanced by frames.",
             transform: { text throws in try Shard.parse(text).get() })
@@ -37,13 +37,17 @@ struct BatchOptions: ParsableArguments {
     var noProgress = false
 
     func validate() throws {
-        try ArgumentChecks.jobs(jobs)
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let jobs { try ArgumentChecks.jobs(jobs) }
+        if let timeout { guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") } }
     }
 
-    /// What the runner library is asked to cover.
-    var settings: BatchSettings {
-        var settings = BatchSettings(paths: paths, goldens: goldens, filter: filter, jobs: jobs, timeout: timeout, shard: shard, overrides: render.overrides)
+    /// What the runner library is asked to cover: the flags, else the project's layoutsnap.json,
+    /// else the defaults.
+    func settings(_ project: ProjectSettings) -> BatchSettings {
+        let c = project.config
+        var settings = BatchSettings(paths: paths.isEmpty ? c.fixtures ?? [] : paths, goldens: goldens ?? c.goldens ?? "Goldens", filter: filter,
+                                     jobs: jobs ?? c.jobs ?? BatchRunner.defaultJobs, timeout: timeout ?? c.timeout ?? Watchdog.defaultSeconds,
+                                     shard: shard, overrides: render.overrides)
         settings.variant = variant
         return settings
     }

@@ -26,7 +26,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let run = RecordRun(settings: options.settings, mode: update, prune: prune, allowCI: allowCI, version: LayoutSnap.version)
+            let run = RecordRun(settings: options.settings(try ProjectSettings.load()), mode: update, prune: prune, allowCI: allowCI, version: LayoutSnap.version)
             let outcome = try run.run(note: Diagnostics.print, progress: options.progress("record"))
             Diagnostics.print(TerminalText.record(outcome.results, pruned: outcome.pruned, context: TerminalText.Context(quiet: options.quiet)))
             return outcome.results.exitCode

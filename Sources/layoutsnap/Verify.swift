@@ -10,8 +10,8 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var options: BatchOptions
 
-    @Option(help: "The report folder (index.html, results.json, images of failing frames); not inside the goldens folder.")
-    var report: String = VerifyRun.defaultReport
+    @Option(help: "The report folder (index.html, results.json, images of failing frames); not inside the goldens folder (default: layoutsnap.json's report, else .layoutsnap/report).")
+    var report: String?
 
     @OptionGroup var resultFiles: ResultFileOptions
 
@@ -29,12 +29,14 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            var run = VerifyRun(settings: options.settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
+            let project = try ProjectSettings.load()
+            let report = self.report ?? project.config.report ?? VerifyRun.defaultReport
+            var run = VerifyRun(settings: options.settings(project), report: report, junit: resultFiles.junit, json: resultFiles.json,
                                 checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
             run.summary = summary
             let results = try run.run(note: Diagnostics.print, progress: options.progress("verify"))
             Diagnostics.print(TerminalText.verify(results, context: TerminalText.Context(report: report, quiet: options.quiet)))
-            if (reporter ?? .fromEnvironment) == .github { Reporter.github(results, report: report) }
+            if (reporter ?? project.config.reporter.flatMap(Reporter.init(rawValue:)) ?? .fromEnvironment) == .github { Reporter.github(results, report: report) }
             return results.exitCode
         }
     }

@@ -1,0 +1,56 @@
+import Foundation
+import LayoutSnapCore
+
+/// The project's `layoutsnap.json`, found from the working directory upward, and where each
+/// effective setting comes from: a flag, the file, or the default (`layoutsnap config`).
+public struct ProjectSettings: Sendable {
+    /// The file as messages show it, or nil when there is none.
+    public var file: String?
+    public var config: ProjectConfig
+
+    public init(file: String? = nil, config: ProjectConfig = ProjectConfig()) { self.file = file; self.config = config }
+
+    /// The nearest `layoutsnap.json` at or above `directory`; a broken one is bad input (exit 2).
+    public static func load(from directory: String = FileManager.default.currentDirectoryPath) throws(RunnerError) -> ProjectSettings {
+        var folder = URL(fileURLWithPath: directory).standardizedFileURL
+        while true {
+            let candidate = folder.appendingPathComponent(ProjectConfig.fileName).path
+            if FileManager.default.fileExists(atPath: candidate) {
+                let shown = display(candidate, from: directory)
+                guard let data = FileManager.default.contents(atPath: candidate) else {
+                    throw RunnerError.usage("\(shown): cannot be read")
+                }
+                do {
+                    var config = try ProjectConfig.decode(bytes: [UInt8](data), file: shown)
+                    // Folders are the file's own: seen from the working directory.
+                    let base = (candidate as NSString).deletingLastPathComponent
+                    func resolve(_ p: String) -> String { display(p.hasPrefix("/") ? p : base + "/" + p, from: directory) }
+                    config.fixtures = config.fixtures?.map(resolve)
+                    config.goldens = config.goldens.map(resolve)
+                    config.report = config.report.map(resolve)
+                    return ProjectSettings(file: shown, config: config)
+                } catch {
+                    throw RunnerError.usage(error.description)
+                }
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return ProjectSettings() }
+            folder = parent
+        }
+    }
+
+    /// `path` relative to `directory` when it lies below it, else as it is.
+    static func display(_ path: String, from directory: String) -> String {
+        let standard = URL(fileURLWithPath: path).standardizedFileURL.path
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.path
+        if standard == root { return "." }
+        return standard.hasPrefix(root + "/") ? String(standard.dropFirst(root.count + 1)) : standard
+    }
+
+    /// A setting's value and where it came from: the flag, the file, or the default.
+    public func pick<T>(_ flag: T?, _ fromFile: T?, default fallback: T) -> (value: T, source: String) {
+        if let flag { return (flag, "flag") }
+        if let fromFile, let file { return (fromFile, file) }
+        return (fallback, "default")
+    }
+}

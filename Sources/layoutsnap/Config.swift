@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import LayoutSnapCore
+import LayoutSnapRunner
+
+/// `layoutsnap config`: the settings a run here would use, and where each comes from.
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the effective settings (from flags, layoutsnap.json or the defaults) and where each comes from.",
+        discussion: "layoutsnap.json is looked up from the working directory upward; its folders are relative to its own folder; flags given to a command override it.")
+
+    func run() throws {
+        try Diagnostics.run {
+            let project = try ProjectSettings.load()
+            let c = project.config
+            Diagnostics.out("config file: \(project.file ?? "none (no layoutsnap.json here or above)")")
+            let rows: [(String, (value: String, source: String))] = [
+                ("fixtures", project.pick(nil, c.fixtures?.joined(separator: ", "), default: "Fixtures")),
+                ("goldens", project.pick(nil, c.goldens, default: "Goldens")),
+                ("report", project.pick(nil, c.report, default: VerifyRun.defaultReport)),
+                ("jobs", project.pick(nil, c.jobs.map(String.init), default: "\(BatchRunner.defaultJobs) (all cores)")),
+                ("timeout", project.pick(nil, c.timeout.map { "\($0) s" }, default: "\(Watchdog.defaultSeconds) s")),
+                ("reporter", project.pick(nil, c.reporter, default: "\(Reporter.fromEnvironment.rawValue) (GITHUB_ACTIONS)")),
+            ]
+            for (name, (value, source)) in rows {
+                Diagnostics.out("\(name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
+            }
+            return 0
+        }
+    }
+}

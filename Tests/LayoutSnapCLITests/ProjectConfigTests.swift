@@ -1,0 +1,36 @@
+import Foundation
+import XCTest
+
+/// `layoutsnap.json`: found from the working directory upward, its folders relative to itself,
+/// overridden by flags, printed by `layoutsnap config`.
+final class ProjectConfigTests: XCTestCase {
+    func testARunUsesTheNearestConfigAndFlagsOverrideIt() throws {
+        let dir = try TempDir()
+        try dir.write("app/ui-fixtures/cards/a.json", #"{"kind": "transcript", "width": 200, "height": 120, "scale": 1, "text": "One"}"#)
+        try dir.write("app/layoutsnap.json", #"{"$schema": "../schema/config.schema.json", "fixtures": "ui-fixtures", "goldens": "ui-goldens", "report": "out/report", "jobs": 1}"#)
+        try FileManager.default.createDirectory(at: dir.path("app/sub"), withIntermediateDirectories: true)
+        let sub = dir.path("app/sub")
+        let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: sub)
+        XCTAssertEqual(record.status, 0, record.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("app/ui-goldens/cards/a/initial/000.png").path), "goldens go where the config says")
+        let verify = try CLI.run(["verify", "--no-progress"], in: sub)
+        XCTAssertEqual(verify.status, 0, verify.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("app/out/report/results.json").path), "the report goes where the config says")
+        // A flag wins over the file.
+        let flag = try CLI.run(["verify", "--no-progress", "--goldens", "../other-goldens"], in: sub)
+        XCTAssertEqual(flag.status, 1, flag.output)
+        XCTAssertTrue(flag.stdout.contains("MISSING cards/a"), flag.output)
+
+        let config = try CLI.run(["config"], in: sub)
+        XCTAssertEqual(config.status, 0, config.output)
+        XCTAssertTrue(config.stdout.contains("config file: ../layoutsnap.json") || config.stdout.contains("layoutsnap.json"), config.stdout)
+        XCTAssertTrue(config.stdout.contains("goldens   ") && config.stdout.contains("ui-goldens"), config.stdout)
+        XCTAssertTrue(config.stdout.contains("timeout   120.0 s  [default]"), config.stdout)
+
+        // A mistake names the file, line and JSON path, and stops the run (exit 2).
+        try dir.write("app/layoutsnap.json", #"{"jobs": 0}"#)
+        let bad = try CLI.run(["verify", "--no-progress"], in: sub)
+        XCTAssertEqual(bad.status, 2, bad.output)
+        XCTAssertTrue(bad.stderr.contains("layoutsnap.json:1:") && bad.stderr.contains("$.jobs: expected a number of jobs from 1 to 1024"), bad.stderr)
+    }
+}
