@@ -1,3 +1,4 @@
+import Foundation
 import LayoutSnapCore
 
 /// What a CI server shows from a run, drawn from the one verdict like every other output:
@@ -21,7 +22,12 @@ public enum CIReport {
             let failing = fixture.states.filter { $0.outcome != .passed }
             if !failing.isEmpty {
                 let text = failing.map { stateLine($0) }.joined(separator: "\n")
-                lines.append(command("error", properties + [("title", "layoutsnap: \(fixture.id) failed")], text))
+                // On the step that made the first failing state, when it is not the initial one.
+                var placed = properties
+                if let line = failing.lazy.compactMap({ stepLine(file: fixture.file, cwd: cwd, state: $0.name) }).first {
+                    placed.append(("line", String(line)))
+                }
+                lines.append(command("error", placed + [("title", "layoutsnap: \(fixture.id) failed")], text))
             }
             let similar = fixture.states.filter { $0.outcome == .passed && $0.frames.contains { $0.status == .similar } }
             if !similar.isEmpty {
@@ -58,6 +64,17 @@ public enum CIReport {
             line += "; layout: " + changes.prefix(4).joined(separator: ", ")
         }
         return line
+    }
+
+    /// The line of the step that makes state `NN-event` (`steps[NN - 1]`) in the fixture file,
+    /// or nil (the initial state, or a file that cannot be read).
+    static func stepLine(file: String, cwd: String, state: String) -> Int? {
+        guard let dash = state.firstIndex(of: "-"), let n = Int(state[..<dash]), n >= 1 else { return nil }
+        let path = file.hasPrefix("/") ? file : (cwd.hasSuffix("/") ? cwd : cwd + "/") + file
+        guard let data = FileManager.default.contents(atPath: path), let root = try? JSONParser.parse([UInt8](data)),
+              case let .object(members) = root.value, let steps = members.last(where: { $0.key == "steps" })?.value,
+              case let .array(items) = steps.value, n - 1 < items.count else { return nil }
+        return items[n - 1].position.line
     }
 
     /// `file` relative to the repository root when it lies inside it.

@@ -31,7 +31,8 @@ final class CIReportTests: XCTestCase {
         }
         // The changed card: its file from the repository root, what changed in motion terms.
         let a = try XCTUnwrap(annotations.first { $0.contains("cards/a ") })
-        XCTAssertTrue(a.hasPrefix("::error file=Fixtures/cards/a.json,title=layoutsnap%3A cards/a failed::01-expand: "), a)
+        // On the line of the step that made the failing state (smallPost's steps are on line 4).
+        XCTAssertTrue(a.hasPrefix("::error file=Fixtures/cards/a.json,line=4,title=layoutsnap%3A cards/a failed::01-expand: "), a)
         XCTAssertTrue(a.contains("motion: duration 7 → 8 frames"), a)
         // The broken one: its line and column.
         let b = try XCTUnwrap(annotations.first { $0.contains("cards/b ") })
