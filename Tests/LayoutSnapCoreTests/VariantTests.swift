@@ -56,4 +56,11 @@ final class VariantTests: XCTestCase {
         XCTAssertEqual(FixtureDecoder.variants(in: Array(#"{"variants": {"textSize": ["AX9"]}}"#.utf8)), [])
         XCTAssertEqual(FixtureDecoder.variants(in: Array("not json".utf8)), [])
     }
+
+    /// `"$schema"` (an editor's pointer to a JSON Schema) is allowed in a fixture, as a string.
+    func testASchemaKeyIsAllowed() throws {
+        let json = #"{"$schema": "../schema/fixture.schema.json", "kind": "post", "title": "T"}"#
+        XCTAssertNoThrow(try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/"))
+        XCTAssertThrowsError(try FixtureDecoder.decode(bytes: Array(#"{"$schema": 3, "kind": "post"}"#.utf8), id: "t", file: "t.json", directory: "/"))
+    }
 }

@@ -52,6 +52,8 @@ public enum FixtureDecoder {
             throw kindElement.error("unknown kind \"\(kindName)\"; expected one of: \(FixtureKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
 
+        // An editor's pointer to a JSON Schema: allowed, and nothing else.
+        _ = try o.optional("$schema")?.string()
         var device = Device.named(Device.defaultName)!
         if let d = o.optional("device") { device = try deviceValue(d) }
         let textSize = try o.optional("textSize").map(textSizeValue)
