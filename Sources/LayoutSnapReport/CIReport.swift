@@ -110,7 +110,9 @@ public enum CIReport {
         if s.errors > 0 { counts.append("\(s.errors) errors") }
         if s.orphans > 0 { counts.append("\(s.orphans) orphans") }
         head += "\(s.frames) frames of \(s.fixtures) fixtures: " + counts.joined(separator: ", ") + ".\n\n"
-        for finding in results.findings { head += "- **\(finding.kind.rawValue)**: \(cell(finding.message))\n" }
+        // Thousands of orphans must not push the table out: the first 50 findings, then a count.
+        for finding in results.findings.prefix(50) { head += "- **\(finding.kind.rawValue)**: \(cell(finding.message))\n" }
+        if results.findings.count > 50 { head += "- … and \(results.findings.count - 50) more findings (results.json has them all)\n" }
         if !results.environmentDifferences.isEmpty {
             head += "- **environment**: " + cell(results.environmentDifferences.joined(separator: "; ")) + "\n"
         }
@@ -118,7 +120,7 @@ public enum CIReport {
         var rows: [String] = []
         for fixture in results.fixtures.noteworthy {
             if let error = fixture.error {
-                rows.append("| `\(cell(fixture.id))` | | error | | \(cell(error)) |")
+                rows.append("| `\(cell(fixture.id))` | | error | | | \(cell(error)) |")
                 continue
             }
             for state in fixture.states where state.outcome != .passed || state.frames.contains(where: { $0.status == .similar }) {

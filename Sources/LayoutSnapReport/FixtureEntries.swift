@@ -52,11 +52,11 @@ public struct FixtureEntries: RandomAccessCollection, MutableCollection, Express
         }
     }
 
-    /// The fixtures the terminal has a line for: those that did not pass, and those whose motion
-    /// changed within their timing tolerance (kept in memory by a spool, like the first).
+    /// The fixtures worth a line: those that did not pass, those whose motion changed within their
+    /// timing tolerance, and those with frames only similar (kept in memory by a spool).
     public var noteworthy: [FixtureEntry] {
         switch storage {
-        case let .memory(entries): entries.filter { $0.outcome != .passed || $0.hasMotion }
+        case let .memory(entries): entries.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar }
         case let .spooled(spool): spool.noteworthy
         }
     }
@@ -114,7 +114,7 @@ public final class FixtureSpool: @unchecked Sendable {
         lock.withLock {
             precondition(!sealed && places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
             tally.add(entry)
-            if entry.outcome != .passed || entry.hasMotion || data.isEmpty || !write(data) {
+            if entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || data.isEmpty || !write(data) {
                 kept[index] = entry
                 places[index] = (0, 0)
                 return
@@ -171,7 +171,7 @@ public final class FixtureSpool: @unchecked Sendable {
     }
 
     var noteworthy: [FixtureEntry] {
-        lock.withLock { kept.keys.sorted().map { kept[$0]! } }.filter { $0.outcome != .passed || $0.hasMotion }
+        lock.withLock { kept.keys.sorted().map { kept[$0]! } }.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar }
     }
 
     private static let encoder = ResultsJSON.makeEncoder(pretty: false)

@@ -300,6 +300,9 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// Whether a state's motion changed (it has a line in the terminal even when it is similar).
     public var hasMotion: Bool { states.contains { $0.motion != nil } }
 
+    /// Whether it passed only within a tolerance: CI summaries and annotations mention it.
+    public var hasSimilar: Bool { states.contains { $0.frames.contains { $0.status == .similar } } }
+
     /// `error` when the fixture could not be used, else the worst of its states.
     public var outcome: Outcome {
         error != nil ? .error : states.reduce(.passed) { max($0, $1.outcome) }

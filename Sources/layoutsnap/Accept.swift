@@ -20,8 +20,11 @@ struct Accept: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let outcome = try GoldenAcceptance(resultsPath: from ?? ((try ProjectSettings.load().config.report ?? VerifyRun.defaultReport) + "/results.json"),
-                                               goldens: goldens, allowCI: allowCI).run(ids: ids)
+            // In a project with a layoutsnap.json its folders, seen from here, win over the
+            // results' (which are the verify run's, seen from where it ran).
+            let project = try ProjectSettings.load()
+            let outcome = try GoldenAcceptance(resultsPath: from ?? project.report + "/results.json",
+                                               goldens: goldens ?? (project.file != nil ? project.goldens : nil), allowCI: allowCI).run(ids: ids)
             for problem in outcome.problems { Diagnostics.printError(problem) }
             Diagnostics.out("\(outcome.accepted.count) frames accepted into \(outcome.goldens)/" + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated")
                            + (outcome.removed.isEmpty ? "" : ", \(outcome.removed.count) golden frames the new motion no longer has removed"))

@@ -15,9 +15,9 @@ struct Config: ParsableCommand {
             let c = project.config
             Diagnostics.out("config file: \(project.file ?? "none (no layoutsnap.json here or above)")")
             let rows: [(String, (value: String, source: String))] = [
-                ("fixtures", project.pick(nil, c.fixtures?.joined(separator: ", "), default: "Fixtures")),
-                ("goldens", project.pick(nil, c.goldens, default: "Goldens")),
-                ("report", project.pick(nil, c.report, default: VerifyRun.defaultReport)),
+                ("fixtures", project.pick(nil, c.fixtures?.joined(separator: ", "), default: project.fixtures.joined(separator: ", "))),
+                ("goldens", project.pick(nil, c.goldens, default: project.goldens)),
+                ("report", project.pick(nil, c.report, default: project.report)),
                 ("jobs", project.pick(nil, c.jobs.map(String.init), default: "\(BatchRunner.defaultJobs) (all cores)")),
                 ("timeout", project.pick(nil, c.timeout.map { "\($0) s" }, default: "\(Watchdog.defaultSeconds) s")),
                 ("reporter", project.pick(nil, c.reporter, default: "\(Reporter.fromEnvironment.rawValue) (GITHUB_ACTIONS)")),

@@ -45,7 +45,7 @@ struct BatchOptions: ParsableArguments {
     /// else the defaults.
     func settings(_ project: ProjectSettings) -> BatchSettings {
         let c = project.config
-        var settings = BatchSettings(paths: paths.isEmpty ? c.fixtures ?? [] : paths, goldens: goldens ?? c.goldens ?? "Goldens", filter: filter,
+        var settings = BatchSettings(paths: paths.isEmpty && project.file != nil ? project.fixtures : paths, goldens: goldens ?? project.goldens, filter: filter,
                                      jobs: jobs ?? c.jobs ?? BatchRunner.defaultJobs, timeout: timeout ?? c.timeout ?? Watchdog.defaultSeconds,
                                      shard: shard, overrides: render.overrides)
         settings.variant = variant

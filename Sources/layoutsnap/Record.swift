@@ -26,7 +26,10 @@ struct Record: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let run = RecordRun(settings: options.settings(try ProjectSettings.load()), mode: update, prune: prune, allowCI: allowCI, version: LayoutSnap.version)
+            let project = try ProjectSettings.load()
+            var run = RecordRun(settings: options.settings(project), mode: update, prune: prune, allowCI: allowCI, version: LayoutSnap.version)
+            // --device, --scale and --fps may not overwrite the project's own goldens.
+            run.canonicalGoldens = project.goldens
             let outcome = try run.run(note: Diagnostics.print, progress: options.progress("record"))
             Diagnostics.print(TerminalText.record(outcome.results, pruned: outcome.pruned, context: TerminalText.Context(quiet: options.quiet)))
             return outcome.results.exitCode

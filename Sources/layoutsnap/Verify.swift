@@ -30,7 +30,7 @@ struct Verify: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             let project = try ProjectSettings.load()
-            let report = self.report ?? project.config.report ?? VerifyRun.defaultReport
+            let report = self.report ?? project.report
             var run = VerifyRun(settings: options.settings(project), report: report, junit: resultFiles.junit, json: resultFiles.json,
                                 checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
             run.summary = summary

@@ -27,6 +27,17 @@ final class ProjectConfigTests: XCTestCase {
         XCTAssertTrue(config.stdout.contains("goldens   ") && config.stdout.contains("ui-goldens"), config.stdout)
         XCTAssertTrue(config.stdout.contains("timeout   120.0 s  [default]"), config.stdout)
 
+        // accept from the subfolder writes into the project's goldens, not ./ui-goldens here.
+        try dir.write("app/ui-fixtures/cards/a.json", #"{"kind": "transcript", "width": 200, "height": 120, "scale": 1, "text": "Two"}"#)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.path("app")).status, 1)
+        let accept = try CLI.run(["accept", "--allow-ci"], in: sub)
+        XCTAssertEqual(accept.status, 0, accept.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("app/sub/ui-goldens").path), accept.output)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: sub).status, 0)
+        // --device may not overwrite the project's own goldens.
+        let device = try CLI.run(["record", "--no-progress", "--allow-ci", "--device", "iphone-se"], in: sub)
+        XCTAssertEqual(device.status, 2, device.output)
+
         // A mistake names the file, line and JSON path, and stops the run (exit 2).
         try dir.write("app/layoutsnap.json", #"{"jobs": 0}"#)
         let bad = try CLI.run(["verify", "--no-progress"], in: sub)

@@ -77,4 +77,24 @@ final class VariantCommandTests: XCTestCase {
         XCTAssertEqual(orphans.status, 1, orphans.output)
         XCTAssertTrue(orphans.output.contains("Goldens/t/v@AX1/"), orphans.output)
     }
+
+    /// A file whose variants cannot be read is never dropped by --variant (its error fails the
+    /// run), and record --prune never deletes its variants' goldens.
+    func testABrokenFileWithVariantsIsNeitherSkippedNorPruned() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/t/v.json", transcript(["AX1"]))
+        try dir.write("Fixtures/t/w.json", transcript(["AX1"]).replacingOccurrences(of: "One", with: "Other"))
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        try dir.write("Fixtures/t/v.json", transcript(["AX9"]))
+        let verify = try CLI.run(["verify", "--no-progress", "--variant", "AX1"], in: dir.url)
+        XCTAssertEqual(verify.status, 2, verify.output)
+        XCTAssertTrue(verify.stderr.contains("$.variants.textSize[0]: unknown text size \"AX9\""), verify.stderr)
+        // A filter naming the file, with --variant, selects the file's variant.
+        let filtered = try CLI.run(["verify", "--no-progress", "--variant", "AX1", "--filter", "t/w"], in: dir.url)
+        XCTAssertEqual(filtered.status, 0, filtered.output)
+        XCTAssertTrue(filtered.stdout.contains("1 passed"), filtered.output)
+        let prune = try CLI.run(["record", "--no-progress", "--allow-ci", "--prune"], in: dir.url)
+        XCTAssertEqual(prune.status, 2, prune.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("Goldens/t/v@AX1/initial/000.png").path), "the broken fixture's variant goldens are kept")
+    }
 }

@@ -26,4 +26,17 @@ final class CIReportUnitTests: XCTestCase {
         XCTAssertEqual(CIReport.repositoryPath("Fixtures/a.json", workspace: nil, cwd: "/repo"), "Fixtures/a.json")
         XCTAssertEqual(CIReport.repositoryPath("/elsewhere/a.json", workspace: "/repo", cwd: "/repo"), "/elsewhere/a.json")
     }
+
+    /// A fixture whose frames are only similar passes, and CI still hears of it.
+    func testSimilarOnlyFixturesAreMentioned() {
+        let similar = FixtureEntry(id: "cards/s", file: "Fixtures/cards/s.json", states: [
+            StateEntry(name: "initial", frames: [FrameEntry(index: 0, time: 0, progress: 1, status: .similar, message: "3 pixels differ", golden: "g")]),
+        ])
+        let results = RunResults(version: "test", durationSeconds: 1, fixtures: [similar])
+        XCTAssertEqual(results.exitCode, 0)
+        let annotations = CIReport.githubAnnotations(results, workspace: nil, cwd: "/repo")
+        XCTAssertEqual(annotations.count, 1)
+        XCTAssertTrue(annotations[0].hasPrefix("::warning file=Fixtures/cards/s.json,title=layoutsnap%3A cards/s within tolerance::initial: 1 similar"), annotations[0])
+        XCTAssertTrue(CIReport.markdown(results).contains("| `cards/s` | `initial` | similar | 1 of 1 |"))
+    }
 }

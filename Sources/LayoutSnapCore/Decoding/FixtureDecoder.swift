@@ -18,11 +18,12 @@ public enum FixtureDecoder {
         return try decode(bytes: [UInt8](data), id: id, file: displayPath, directory: directory)
     }
 
-    /// The variants a fixture's JSON declares at its top level, or none when they cannot be read.
-    public static func variants(in bytes: [UInt8]) -> [FixtureVariant] {
-        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.value,
-              let node = members.last(where: { $0.key == "variants" })?.value else { return [] }
-        return (try? decodeVariants(JSONElement(node, path: JSONPath.root.appending(key: "variants")))) ?? []
+    /// The variants a fixture's JSON declares at its top level ([] when it declares none), or
+    /// nil when they cannot be read (the JSON or its variants are broken).
+    public static func variants(in bytes: [UInt8]) -> [FixtureVariant]? {
+        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.value else { return nil }
+        guard let node = members.last(where: { $0.key == "variants" })?.value else { return [] }
+        return try? decodeVariants(JSONElement(node, path: JSONPath.root.appending(key: "variants")))
     }
 
     public static func decode(bytes: [UInt8], id: String, file: String, directory: String) throws(FixtureError) -> Fixture {

@@ -52,9 +52,13 @@ public struct BatchSettings: Sendable {
     /// The fixtures under the paths that match the filter, and of those this shard's part.
     public func select() throws(RunnerError) -> Selection {
         let all = try FixtureDiscovery.discover(paths: paths, defaultRoot: defaultRoot)
-        var refs = filter.map { glob in all.filter { FixtureDiscovery.matches(glob: glob, $0.id) } } ?? all
+        // With --variant, a filter may name the fixture file's id (`--filter posts/x --variant rtl`).
+        var refs = filter.map { glob in
+            all.filter { FixtureDiscovery.matches(glob: glob, $0.id) || variant != nil && FixtureDiscovery.matches(glob: glob, $0.fileID) }
+        } ?? all
         if let variant {
-            let named = refs.filter { $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? false }
+            // A file whose variants cannot be read stays, so its error fails the run.
+            let named = refs.filter { $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? $0.variantsUnreadable }
             if named.isEmpty && !refs.isEmpty {
                 let names = Set(all.compactMap { $0.variant?.name }).sorted()
                 let message = "no fixture has a variant named \"\(variant)\"" + (names.isEmpty ? " (no fixture declares variants)" : "; the variants are: \(names.prefix(20).joined(separator: ", "))")

@@ -7,8 +7,24 @@ public struct ProjectSettings: Sendable {
     /// The file as messages show it, or nil when there is none.
     public var file: String?
     public var config: ProjectConfig
+    /// The file's folder as seen from the working directory: the project's root, where the
+    /// default folders (Fixtures, Goldens, .layoutsnap/report) are too.
+    public var root: String?
 
-    public init(file: String? = nil, config: ProjectConfig = ProjectConfig()) { self.file = file; self.config = config }
+    public init(file: String? = nil, config: ProjectConfig = ProjectConfig(), root: String? = nil) {
+        self.file = file; self.config = config; self.root = root
+    }
+
+    /// A default folder (`Goldens`): in the project's root when there is a layoutsnap.json, else
+    /// in the working directory.
+    public func defaultFolder(_ name: String) -> String {
+        guard let root, root != "." else { return name }
+        return root + "/" + name
+    }
+
+    public var fixtures: [String] { config.fixtures ?? [defaultFolder("Fixtures")] }
+    public var goldens: String { config.goldens ?? defaultFolder("Goldens") }
+    public var report: String { config.report ?? defaultFolder(".layoutsnap/report") }
 
     /// The nearest `layoutsnap.json` at or above `directory`; a broken one is bad input (exit 2).
     public static func load(from directory: String = FileManager.default.currentDirectoryPath) throws(RunnerError) -> ProjectSettings {
@@ -28,7 +44,7 @@ public struct ProjectSettings: Sendable {
                     config.fixtures = config.fixtures?.map(resolve)
                     config.goldens = config.goldens.map(resolve)
                     config.report = config.report.map(resolve)
-                    return ProjectSettings(file: shown, config: config)
+                    return ProjectSettings(file: shown, config: config, root: display(base, from: directory))
                 } catch {
                     throw RunnerError.usage(error.description)
                 }

@@ -121,7 +121,8 @@ public struct ResultFiles: Sendable {
     static func relativePath(from: String, to: String) -> String {
         let cwd = FileManager.default.currentDirectoryPath
         func parts(_ p: String) -> [String] {
-            let absolute = p.hasPrefix("/") ? p : cwd + "/" + p
+            // Through symbolic links: the attachment must resolve where the files really are.
+            let absolute = URL(fileURLWithPath: p.hasPrefix("/") ? p : cwd + "/" + p).resolvingSymlinksInPath().path
             var out: [String] = []
             for part in absolute.split(separator: "/") where part != "." {
                 if part == ".." { if !out.isEmpty { out.removeLast() } } else { out.append(String(part)) }

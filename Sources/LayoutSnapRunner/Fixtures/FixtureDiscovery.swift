@@ -11,13 +11,16 @@ public struct FixtureRef: Sendable, Hashable {
     public var displayPath: String
     /// For `<id>@<name>`: the fixture's variant it is (the same file, rendered that way).
     public var variant: FixtureVariant?
+    /// The file names `variants` that cannot be read: its base stays in every selection (even
+    /// `--variant`), so decoding it reports the mistake instead of the run passing without it.
+    public var variantsUnreadable = false
 
     public init(id: String, path: String, displayPath: String, variant: FixtureVariant? = nil) {
         self.id = id; self.path = path; self.displayPath = displayPath; self.variant = variant
     }
 
     /// The file's own id (`posts/x` for `posts/x@iphone-se+AX3`).
-    public var fileID: String { variant == nil ? id : String(id[..<(id.firstIndex(of: "@") ?? id.endIndex)]) }
+    public var fileID: String { variant == nil ? id : String(id[..<(id.lastIndex(of: "@") ?? id.endIndex)]) }
 
     /// Decodes the file and, for a variant, applies it: the one way a ref becomes a fixture.
     public func load() throws(FixtureError) -> Fixture {
@@ -67,9 +70,12 @@ public enum FixtureDiscovery {
                 if let other = found[ref.id], other.path != ref.path {
                     throw RunnerError.usage("\(other.displayPath) and \(ref.displayPath) both have the id \"\(ref.id)\" (ids are paths below the fixtures root); their goldens would collide: name one of them differently or pass their common parent folder")
                 }
-                found[ref.id] = ref
+                let (declared, unreadable) = variants(of: file)
+                var base = ref
+                base.variantsUnreadable = unreadable
+                found[ref.id] = base
                 // A fixture's variants are fixtures of their own ('@' is never in a file's id).
-                for variant in variants(of: file) {
+                for variant in declared {
                     let id = rel + "@" + variant.name
                     if let filter, !matches(glob: filter, id) { continue }
                     found[id] = FixtureRef(id: id, path: file, displayPath: ref.displayPath, variant: variant)
@@ -92,10 +98,12 @@ public enum FixtureDiscovery {
 
     /// The variants a fixture file declares, read without decoding the rest. A file without the
     /// word, or whose variants cannot be read, has none here: decoding the base reports the error.
-    static func variants(of file: String) -> [FixtureVariant] {
+    static func variants(of file: String) -> (variants: [FixtureVariant], unreadable: Bool) {
         guard let data = FileManager.default.contents(atPath: file), data.count <= Limits.maxFixtureFileBytes,
-              data.range(of: Data("\"variants\"".utf8)) != nil else { return [] }
-        return FixtureDecoder.variants(in: [UInt8](data))
+              data.range(of: Data("\"variants\"".utf8)) != nil else { return ([], false) }
+        // nil: a broken file, or broken variants.
+        guard let variants = FixtureDecoder.variants(in: [UInt8](data)) else { return ([], true) }
+        return (variants, false)
     }
 
     /// True when `path` is a folder that is its own fixtures root: the default root itself, or a

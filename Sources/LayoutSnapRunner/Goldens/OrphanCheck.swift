@@ -63,7 +63,8 @@ public enum OrphanCheck {
             let parts = item.split(separator: "/").map(String.init)
             if item.hasSuffix(".png"), parts.count >= 3 {
                 let id = parts.dropLast(2).joined(separator: "/")
-                if unknown.contains(id) { continue }
+                // A fixture that could not be used: its frames, and its variants', are unknown.
+                if unknown.contains(id) || unknown.contains(String(id[..<(id.lastIndex(of: "@") ?? id.endIndex)])) { continue }
                 if let keys = produced[id] {
                     if !keys.contains(item) {
                         let state = parts[parts.count - 2]

@@ -120,8 +120,10 @@ public struct ComposerRules: Sendable {
         let valueLayout = direction == .rtl ? try measurer.measure(valueText).lines : []
         func box(line: Int, x: Double, width: Double, clamp: Bool = false) -> Rect {
             var x = x
-            if direction == .rtl, line < valueLayout.count {
-                x = RightToLeft.preMirrored(Rect(x: x, y: 0, width: width, height: 0), line: valueLayout[line], layoutWidth: textWidth).x
+            if direction == .rtl {
+                // A line the measurer did not report (an empty last line) is empty, at the left.
+                let measured = line < valueLayout.count ? valueLayout[line] : MeasuredLine(x: 0, width: 0)
+                x = RightToLeft.preMirrored(Rect(x: x, y: 0, width: width, height: 0), line: measured, layoutWidth: textWidth).x
                 // As UIKit keeps the caret inside the text container.
                 if clamp { x = min(max(x, 0), max(textWidth - width, 0)) }
             }
