@@ -28,17 +28,14 @@ public enum JUnitWriter {
     }
 
     /// The document in pieces, one test suite at a time, so a run of any size is never held as
-    /// one string. The totals come first, counted from the same states' verdicts the suites show.
+    /// one string. The totals come from the run's summary: the same states' verdicts the suites
+    /// show, counted once as the run went (a spooled run is read back once, for the suites).
     public static func write(_ results: RunResults, attachments: String? = nil, _ emit: (String) throws -> Void) rethrows {
-        var tests = 0, failures = 0, errors = 0
-        for fixture in results.fixtures {
-            let counts = suiteCounts(fixture)
-            tests += counts.tests; failures += counts.failures; errors += counts.errors
-        }
+        let s = results.summary
         let failing = results.findings.filter { $0.severity != .warning }
-        tests += failing.count
-        failures += failing.filter { $0.severity == .failure }.count
-        errors += failing.filter { $0.severity == .error }.count
+        let tests = s.states + s.unusableFixtures + failing.count
+        let failures = s.failingStates + failing.filter { $0.severity == .failure }.count
+        let errors = s.erroredStates + s.unusableFixtures + failing.filter { $0.severity == .error }.count
         let duration = results.durationSeconds.isFinite && results.durationSeconds > 0 ? results.durationSeconds : 0
         var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         head += "<testsuites name=\"\(attr("\(results.tool) \(results.command)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(duration))\""

@@ -191,6 +191,13 @@ public struct Summary: Codable, Sendable, Equatable {
     public var unchanged = 0
     public var rendered = 0
     public var fixtures = 0
+    /// States, and those that failed or errored, and fixtures that could not be used: JUnit's
+    /// counts (a testcase per state), kept here so its header needs no second pass over a
+    /// spooled run. Not written to results.json; derived again when one is read.
+    public internal(set) var states = 0
+    public internal(set) var failingStates = 0
+    public internal(set) var erroredStates = 0
+    public internal(set) var unusableFixtures = 0
     public var orphans = 0
     /// Findings that fail the run (orphans included).
     public var failingFindings = 0
@@ -224,8 +231,14 @@ public struct Summary: Codable, Sendable, Equatable {
 
         mutating func add(_ fixture: FixtureEntry) {
             counts.fixtures += 1
-            if fixture.error != nil { counts.errors += 1 }
+            if fixture.error != nil { counts.errors += 1; counts.unusableFixtures += 1 }
             for state in fixture.states {
+                counts.states += 1
+                switch state.outcome {
+                case .passed: break
+                case .failed: counts.failingStates += 1
+                case .error: counts.erroredStates += 1
+                }
                 for frame in state.frames {
                     counts.frames += 1
                     switch frame.status {
