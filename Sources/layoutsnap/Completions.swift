@@ -13,14 +13,15 @@ enum Completions {
         // The fixture files and folders on the line: not the program, not an option's value.
         let paths = words.indices.dropFirst().filter { i in !words[i - 1].hasPrefix("--") && !words[i].hasPrefix("-") }
             .map { words[$0] }.filter { $0.hasSuffix(".json") || FileManager.default.fileExists(atPath: $0 + "/") }
-        guard let refs = try? FixtureDiscovery.discover(paths: paths) else { return [] }
+        let defaults = (try? ProjectSettings.load())?.config.defaults ?? FixtureDefaults()
+        guard let refs = try? FixtureDiscovery.discover(paths: paths, defaults: defaults) else { return [] }
         return Set(refs.compactMap { $0.variant?.name }).filter { $0.hasPrefix(prefix) }.sorted()
     }
 
     /// `layout --state`: the states of the fixture file on the line.
     static let states = CompletionKind.custom { words, _, prefix in
         guard let file = words.first(where: { $0.hasSuffix(".json") }),
-              let ref = try? FixtureDiscovery.single(file, variant: nil),
+              let ref = try? FixtureDiscovery.single(file, variant: nil, defaults: (try? ProjectSettings.load())?.config.defaults ?? FixtureDefaults()),
               let layout = try? LayoutComputation.layout(ref) else { return [] }
         return layout.states.map(\.name).filter { $0.hasPrefix(prefix) }
     }

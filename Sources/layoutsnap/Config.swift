@@ -25,7 +25,33 @@ struct Config: ParsableCommand {
             for (name, (value, source)) in rows {
                 Diagnostics.out("\(name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
             }
+            let d = c.defaults
+            Diagnostics.out("fixture defaults (a fixture's own field wins):")
+            let defaults: [(String, (value: String, source: String))] = [
+                ("device", project.pick(nil, d.device?.name, default: "\(Device.defaultName)")),
+                ("scale", project.pick(nil, d.scale.map { JSONWriter.formatNumber($0) }, default: "the device's")),
+                ("fps", project.pick(nil, d.fps.map { JSONWriter.formatNumber($0) }, default: "60")),
+                ("tolerance", project.pick(nil, d.tolerance.map(Self.describe), default: "exact")),
+                ("variants", project.pick(nil, d.variants.map { $0.isEmpty ? "none" : $0.map(\.name).joined(separator: ", ") }, default: "none")),
+            ]
+            for (name, (value, source)) in defaults {
+                Diagnostics.out("  \(name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
+            }
             return 0
         }
+    }
+
+    /// `threshold 0.1, maxDiffPixels 20, timing 2 frames`.
+    static func describe(_ t: FixtureDefaults.DecodedTolerance) -> String {
+        var parts: [String] = []
+        if let p = t.pixels {
+            parts += ["threshold \(JSONWriter.formatNumber(p.threshold))", "maxDiffPixels \(p.maxDiffPixels)",
+                      "maxDiffRatio \(JSONWriter.formatNumber(p.maxDiffRatio))"]
+            if p.includeAntialiasing { parts.append("includeAntialiasing") }
+        } else {
+            parts.append("exact pixels")
+        }
+        if t.timingFrames > 0 { parts.append("timing \(t.timingFrames) frames") }
+        return parts.joined(separator: ", ")
     }
 }

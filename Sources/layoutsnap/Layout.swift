@@ -25,7 +25,7 @@ struct Layout: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let ref = try FixtureDiscovery.single(fixture, variant: variant)
+            let ref = try FixtureDiscovery.single(fixture, variant: variant, defaults: try ProjectSettings.load().config.defaults)
             let layout = try LayoutComputation.layout(ref, overrides: render.overrides)
             if let state, !layout.states.contains(where: { $0.name == state }) {
                 throw RunnerError.usage("\(ref.id) has no state \"\(state)\"; it has: \(layout.states.map(\.name).joined(separator: ", "))")

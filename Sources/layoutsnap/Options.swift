@@ -49,6 +49,7 @@ struct BatchOptions: ParsableArguments {
                                      jobs: jobs ?? c.jobs ?? BatchRunner.defaultJobs, timeout: timeout ?? c.timeout ?? Watchdog.defaultSeconds,
                                      shard: shard, overrides: render.overrides)
         settings.variant = variant
+        settings.defaults = c.defaults
         return settings
     }
 

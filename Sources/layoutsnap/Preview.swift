@@ -61,7 +61,7 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let ref = try FixtureDiscovery.single(fixture, variant: variant)
+            let ref = try FixtureDiscovery.single(fixture, variant: variant, defaults: try ProjectSettings.load().config.defaults)
             let builder = PreviewBuilder(ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
                                          bakeOverlay: overlay, watching: watch, jobs: jobs, against: against)
             guard watch else {

@@ -46,3 +46,49 @@ final class ProjectConfigTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("layoutsnap.json:1:") && bad.stderr.contains("$.jobs: expected a number of jobs from 1 to 1024"), bad.stderr)
     }
 }
+
+/// layoutsnap.json's `defaults`: fixture fields for every fixture that does not write its own.
+final class FixtureDefaultsTests: XCTestCase {
+    func testDefaultsStandInForTheFieldsAFixtureDoesNotWrite() throws {
+        let dir = try TempDir()
+        try dir.write("app/Fixtures/plain.json", #"{"kind": "transcript", "text": "One"}"#)
+        try dir.write("app/Fixtures/own.json", #"{"kind": "transcript", "device": "iphone-15", "variants": [], "text": "Two"}"#)
+        try dir.write("app/layoutsnap.json", #"{"defaults": {"device": "iphone-se", "scale": 1, "fps": 30, "tolerance": {"maxDiffPixels": 5}, "variants": [{"textSize": "AX3"}]}}"#)
+        let app = dir.path("app")
+
+        let layout = try CLI.run(["layout", "Fixtures/plain.json"], in: app)
+        XCTAssertEqual(layout.status, 0, layout.output)
+        XCTAssertTrue(layout.stdout.contains(#""width": 375"#) && layout.stdout.contains(#""height": 667"#), "the default device")
+        // The default variants are the fixture's: `--variant` finds them.
+        let variant = try CLI.run(["layout", "Fixtures/plain.json", "--variant", "ax3"], in: app)
+        XCTAssertEqual(variant.status, 0, variant.output)
+
+        let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: app)
+        XCTAssertEqual(record.status, 0, record.output)
+        func size(_ png: String) throws -> [UInt32] {
+            let bytes = [UInt8](try Data(contentsOf: dir.path("app/Goldens/" + png)))
+            return [16, 20].map { o in bytes[o..<o + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+        }
+        XCTAssertEqual(try size("plain/initial/000.png"), [375, 667], "iphone-se at the default scale 1")
+        XCTAssertEqual(try size("plain@AX3/initial/000.png"), [375, 667])
+        // A fixture's own device wins; the scale it does not write is still the default's.
+        XCTAssertEqual(try size("own/initial/000.png"), [393, 852])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("app/Goldens/own@AX3").path), "\"variants\": [] has none")
+
+        let verify = try CLI.run(["verify", "--no-progress"], in: app)
+        XCTAssertEqual(verify.status, 0, verify.output)
+        XCTAssertTrue(verify.stdout.contains("3 passed") || verify.stdout.contains("3 fixtures"), verify.stdout)
+
+        let config = try CLI.run(["config"], in: app)
+        XCTAssertEqual(config.status, 0, config.output)
+        XCTAssertTrue(config.stdout.contains("  device    iphone-se  [layoutsnap.json]"), config.stdout)
+        XCTAssertTrue(config.stdout.contains("  tolerance threshold 0.1, maxDiffPixels 5, maxDiffRatio 0  [layoutsnap.json]"), config.stdout)
+        XCTAssertTrue(config.stdout.contains("  variants  AX3  [layoutsnap.json]"), config.stdout)
+
+        // A broken default is the config's mistake, with its path.
+        try dir.write("app/layoutsnap.json", #"{"defaults": {"fps": 0}}"#)
+        let bad = try CLI.run(["verify", "--no-progress"], in: app)
+        XCTAssertEqual(bad.status, 2, bad.output)
+        XCTAssertTrue(bad.stderr.contains("$.defaults.fps: expected frames per second from 1 to 240"), bad.stderr)
+    }
+}

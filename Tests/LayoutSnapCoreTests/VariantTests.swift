@@ -65,3 +65,42 @@ final class VariantTests: XCTestCase {
         XCTAssertThrowsError(try FixtureDecoder.decode(bytes: Array(#"{"$schema": 3, "kind": "post"}"#.utf8), id: "t", file: "t.json", directory: "/"))
     }
 }
+
+/// layoutsnap.json's `defaults` as FixtureDecoder applies them: as if written in the fixture.
+final class FixtureDefaultsDecodingTests: XCTestCase {
+    func decode(_ json: String, _ defaults: FixtureDefaults) throws -> Fixture {
+        try FixtureDecoder.decode(bytes: Array(json.utf8), id: "f", file: "f.json", directory: "/", defaults: defaults)
+    }
+
+    func testDefaultsFillOnlyWhatTheFixtureDoesNotWrite() throws {
+        var d = FixtureDefaults()
+        d.device = Device.named("iphone-se")
+        d.scale = 1
+        d.fps = 30
+        d.tolerance = .init(pixels: Tolerance(threshold: 0.1, maxDiffPixels: 7, maxDiffRatio: 0, includeAntialiasing: false), timingFrames: 2)
+        d.variants = [FixtureVariant(textSize: .ax3)]
+
+        let plain = try decode(#"{"kind": "post"}"#, d)
+        XCTAssertEqual(plain.device.name, "iphone-se")
+        XCTAssertEqual([plain.canvas.width, plain.canvas.height, plain.canvas.scale], [375, 667, 1])
+        XCTAssertEqual(plain.fps, 30)
+        XCTAssertEqual(plain.tolerance?.maxDiffPixels, 7)
+        XCTAssertEqual(plain.timingFrames, 2)
+        XCTAssertEqual(plain.variants.map(\.name), ["AX3"])
+
+        let own = try decode(#"{"kind": "post", "device": "iphone-15", "fps": 60, "tolerance": {"timing": {"frames": 1}}, "variants": []}"#, d)
+        XCTAssertEqual(own.device.name, "iphone-15")
+        XCTAssertEqual([own.canvas.width, own.canvas.height, own.canvas.scale], [393, 852, 1], "the scale it does not write is the default's")
+        XCTAssertEqual(own.fps, 60)
+        XCTAssertNil(own.tolerance, "a fixture's tolerance replaces the default whole: timing alone keeps pixels exact")
+        XCTAssertEqual(own.timingFrames, 1)
+        XCTAssertEqual(own.variants, [])
+
+        // Without defaults nothing changes.
+        let none = try decode(#"{"kind": "post"}"#, FixtureDefaults())
+        XCTAssertEqual([none.canvas.width, none.canvas.scale], [393, 3])
+        XCTAssertEqual(none.fps, 60)
+        XCTAssertNil(none.tolerance)
+        XCTAssertEqual(FixtureDecoder.variants(in: Array(#"{"kind": "post"}"#.utf8), defaults: d)?.map(\.name), ["AX3"])
+    }
+}

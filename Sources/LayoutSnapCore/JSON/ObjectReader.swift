@@ -182,6 +182,7 @@ public final class ObjectReader: Sendable {
     /// member's path and key position.
     public func finish() throws(JSONDecodingError) {
         let (used, asked) = bookkeeping.withLock { ($0.used, $0.asked) }
+        FieldRecorder.current?.record(path: path, asked: asked)
         guard let n = used.firstIndex(of: false) else { return }
         let member = members[n]
         var message = "unknown field \(quoted(member.key))"
@@ -232,4 +233,22 @@ public final class ObjectReader: Sendable {
         }
         return previous[b.count]
     }
+}
+
+/// Collects, path by path (indices as `[*]`), the keys decoders asked for in the objects they
+/// finished: how the schema test sees what the decoders read (see SchemaNode.swift). Off unless a
+/// test sets `FieldRecorder.$current`.
+public final class FieldRecorder: Sendable {
+    @TaskLocal public static var current: FieldRecorder?
+
+    private let fields = Mutex<[String: Set<String>]>([:])
+
+    public init() {}
+
+    func record(path: JSONPath, asked: [String]) {
+        let key = SchemaPaths.normalized(path)
+        fields.withLock { $0[key, default: []].formUnion(asked) }
+    }
+
+    public var fieldsByPath: [String: Set<String>] { fields.withLock { $0 } }
 }

@@ -16,6 +16,8 @@ public struct BatchSettings: Sendable {
     public var timeout: Double
     public var shard: Shard?
     public var overrides: FixtureOverrides
+    /// layoutsnap.json's fixture defaults.
+    public var defaults = FixtureDefaults()
 
     public init(paths: [String] = [], goldens: String = "Goldens", filter: String? = nil, jobs: Int = BatchRunner.defaultJobs,
                 timeout: Double = Watchdog.defaultSeconds, shard: Shard? = nil, overrides: FixtureOverrides = FixtureOverrides()) {
@@ -51,7 +53,7 @@ public struct BatchSettings: Sendable {
 
     /// The fixtures under the paths that match the filter, and of those this shard's part.
     public func select() throws(RunnerError) -> Selection {
-        let all = try FixtureDiscovery.discover(paths: paths, defaultRoot: defaultRoot)
+        let all = try FixtureDiscovery.discover(paths: paths, defaultRoot: defaultRoot, defaults: defaults)
         // With --variant, a filter may name the fixture file's id (`--filter posts/x --variant rtl`).
         var refs = filter.map { glob in
             all.filter { FixtureDiscovery.matches(glob: glob, $0.id) || variant != nil && FixtureDiscovery.matches(glob: glob, $0.fileID) }

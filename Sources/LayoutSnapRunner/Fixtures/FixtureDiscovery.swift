@@ -14,9 +14,11 @@ public struct FixtureRef: Sendable, Hashable {
     /// The file names `variants` that cannot be read: its base stays in every selection (even
     /// `--variant`), so decoding it reports the mistake instead of the run passing without it.
     public var variantsUnreadable = false
+    /// The project's fixture defaults (layoutsnap.json's `defaults`), applied when it is decoded.
+    public var defaults = FixtureDefaults()
 
-    public init(id: String, path: String, displayPath: String, variant: FixtureVariant? = nil) {
-        self.id = id; self.path = path; self.displayPath = displayPath; self.variant = variant
+    public init(id: String, path: String, displayPath: String, variant: FixtureVariant? = nil, defaults: FixtureDefaults = FixtureDefaults()) {
+        self.id = id; self.path = path; self.displayPath = displayPath; self.variant = variant; self.defaults = defaults
     }
 
     /// The file's own id (`posts/x` for `posts/x@iphone-se+AX3`).
@@ -24,7 +26,7 @@ public struct FixtureRef: Sendable, Hashable {
 
     /// Decodes the file and, for a variant, applies it: the one way a ref becomes a fixture.
     public func load() throws(FixtureError) -> Fixture {
-        let base = try FixtureDecoder.load(path: path, id: fileID, displayPath: displayPath)
+        let base = try FixtureDecoder.load(path: path, id: fileID, displayPath: displayPath, defaults: defaults)
         return variant.map { $0.apply(to: base) } ?? base
     }
 }
@@ -35,7 +37,10 @@ public struct FixtureRef: Sendable, Hashable {
 /// like `posts/x`; a folder elsewhere is its own root; a single file elsewhere is named after its
 /// file name. Folders named `images` hold fixture images and are not searched.
 public enum FixtureDiscovery {
-    public static func discover(paths: [String], defaultRoot: String = "Fixtures", filter: String? = nil) throws(RunnerError) -> [FixtureRef] {
+    /// `defaults`: the project's fixture defaults, which every ref carries (and whose variants
+    /// every fixture without its own has).
+    public static func discover(paths: [String], defaultRoot: String = "Fixtures", filter: String? = nil,
+                                defaults: FixtureDefaults = FixtureDefaults()) throws(RunnerError) -> [FixtureRef] {
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath
         let rootAbs = absolute(defaultRoot, cwd: cwd)
@@ -64,13 +69,13 @@ public enum FixtureDiscovery {
                 }
                 var rel = String(file.dropFirst(root.count + 1))
                 rel.removeLast(".json".count)
-                let ref = FixtureRef(id: rel, path: file, displayPath: display(file, cwd: cwd))
+                let ref = FixtureRef(id: rel, path: file, displayPath: display(file, cwd: cwd), defaults: defaults)
                 if let filter, !matches(glob: filter, rel) { continue }
                 // Two files with one id would share (and overwrite) one golden folder.
                 if let other = found[ref.id], other.path != ref.path {
                     throw RunnerError.usage("\(other.displayPath) and \(ref.displayPath) both have the id \"\(ref.id)\" (ids are paths below the fixtures root); their goldens would collide: name one of them differently or pass their common parent folder")
                 }
-                let (declared, unreadable) = variants(of: file)
+                let (declared, unreadable) = variants(of: file, defaults: defaults)
                 var base = ref
                 base.variantsUnreadable = unreadable
                 found[ref.id] = base
@@ -78,7 +83,7 @@ public enum FixtureDiscovery {
                 for variant in declared {
                     let id = rel + "@" + variant.name
                     if let filter, !matches(glob: filter, id) { continue }
-                    found[id] = FixtureRef(id: id, path: file, displayPath: ref.displayPath, variant: variant)
+                    found[id] = FixtureRef(id: id, path: file, displayPath: ref.displayPath, variant: variant, defaults: defaults)
                 }
             }
         }
@@ -86,8 +91,8 @@ public enum FixtureDiscovery {
     }
 
     /// The one fixture file `path` names, or its variant `variant` (layout, preview).
-    public static func single(_ path: String, variant: String?) throws(RunnerError) -> FixtureRef {
-        let refs = try discover(paths: [path])
+    public static func single(_ path: String, variant: String?, defaults: FixtureDefaults = FixtureDefaults()) throws(RunnerError) -> FixtureRef {
+        let refs = try discover(paths: [path], defaults: defaults)
         let files = refs.filter { $0.variant == nil }
         guard let base = files.first, files.count == 1 else { throw RunnerError.usage("\(path): name one fixture file") }
         guard let variant else { return base }
@@ -96,13 +101,15 @@ public enum FixtureDiscovery {
         throw RunnerError.usage("\(base.displayPath) has no variant \"\(variant)\"" + (names.isEmpty ? " (it declares no variants)" : "; it has: \(names.joined(separator: ", "))"))
     }
 
-    /// The variants a fixture file declares, read without decoding the rest. A file without the
-    /// word, or whose variants cannot be read, has none here: decoding the base reports the error.
-    static func variants(of file: String) -> (variants: [FixtureVariant], unreadable: Bool) {
-        guard let data = FileManager.default.contents(atPath: file), data.count <= Limits.maxFixtureFileBytes,
-              data.range(of: Data("\"variants\"".utf8)) != nil else { return ([], false) }
+    /// The variants a fixture file declares (or the project's default ones), read without
+    /// decoding the rest. A file whose variants cannot be read has none here: decoding the base
+    /// reports the error.
+    static func variants(of file: String, defaults: FixtureDefaults) -> (variants: [FixtureVariant], unreadable: Bool) {
+        guard let data = FileManager.default.contents(atPath: file), data.count <= Limits.maxFixtureFileBytes else { return ([], false) }
+        // Without default variants, a file without the word has none: most files are not parsed twice.
+        if defaults.variants == nil, data.range(of: Data("\"variants\"".utf8)) == nil { return ([], false) }
         // nil: a broken file, or broken variants.
-        guard let variants = FixtureDecoder.variants(in: [UInt8](data)) else { return ([], true) }
+        guard let variants = FixtureDecoder.variants(in: [UInt8](data), defaults: defaults) else { return ([], true) }
         return (variants, false)
     }
 

@@ -101,3 +101,37 @@ enum ChatDecoder {
         return ChatStep(event: event, at: at)
     }
 }
+
+extension ChatDecoder {
+    /// A message's fields; `role` is required in `messages` and defaults to assistant in `receive`.
+    static func message(roleRequired: Bool) -> SchemaNode {
+        .object([
+            SchemaField("id", .nonEmptyString, "Unique; defaults to the message's position (\"3\")."),
+            SchemaField("role", .enumeration(ChatRole.self)),
+            SchemaField("text", .string, "The text (**bold** and *italic*)."),
+            SchemaField("image", .object([SchemaField("aspectRatio", .number(0.05...20), "width / height")], required: ["aspectRatio"]),
+                        "A placeholder image above the text."),
+        ], required: roleRequired ? ["role"] : [])
+    }
+
+    /// The fields `decode` reads, for the schema (a test keeps the two equal).
+    static let fields: [SchemaField] = [
+        SchemaField("messages", .array(.ref("message"), maxItems: maxMessages), "The conversation, oldest first."),
+        SchemaField("status", .enumeration(ChatStatus.self), "Any but idle shows the status row (default idle)."),
+        SchemaField("online", .boolean, "Offline shows a banner under the top safe area (default true)."),
+        SchemaField("input", .string, "The input bar's draft."),
+        SchemaField("keyboard", .boolean, "The keyboard is up at first (default false)."),
+        SchemaField("steps", .array(.object([
+            SchemaField("open", .trueFlag, "The view appears again, at the bottom."),
+            SchemaField("receive", .ref("receivedMessage"), "A message arrives (role defaults to assistant)."),
+            SchemaField("send", .string, "The user sends a message; the draft is cleared."),
+            SchemaField("stream", .string, "Appended to the last message."),
+            SchemaField("status", .enumeration(ChatStatus.self)),
+            SchemaField("scrollBy", FixtureSchema.scrollDistance, "The user drags; negative is up."),
+            SchemaField("scrollToBottom", .trueFlag),
+            SchemaField("keyboard", FixtureSchema.keyboardMotion),
+            SchemaField("online", .boolean),
+            FixtureSchema.stepDelay,
+        ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
+    ]
+}

@@ -100,3 +100,37 @@ enum ComposerDecoder {
         }
     }
 }
+
+extension ComposerDecoder {
+    static let range = SchemaNode.array(.integer(0...Int(Int32.max)), minItems: 2, maxItems: 2)
+    static let words = SchemaNode.array(.nonEmptyString, maxItems: maxSuggestions)
+
+    /// The fields `decode` reads, for the schema (a test keeps the two equal).
+    static let fields: [SchemaField] = [
+        SchemaField("text", .string, "The field's text, literal."),
+        SchemaField("selection", range, "[start, end] in characters (default: the end of the text)."),
+        SchemaField("font", .ref("font")),
+        SchemaField("lineSpacing", .number(0...1000), "Points added between lines (default 2)."),
+        SchemaField("maxLines", .integer(1...1000), "The field grows to this many lines, then scrolls (default 5)."),
+        SchemaField("margin", .number(0...1000), "The field sits at (margin, margin) (default 16)."),
+        SchemaField("border", .boolean, "A 1 pt gray stroke with 20 pt corners (default true)."),
+        SchemaField("enabled", .boolean, "Default true."),
+        SchemaField("disabledPlaceholder", .string, "Shown instead of the text while disabled."),
+        SchemaField("placeholder", .string, "Shown while the text is empty."),
+        SchemaField("pattern", .string, "An ICU regular expression the whole text must match."),
+        SchemaField("keyboard", .boolean, "The keyboard is up at first (default true)."),
+        SchemaField("suggestions", words, "The words of the suggestion strip."),
+        SchemaField("steps", .array(.object([
+            SchemaField("type", .string, "Replaces the selection with the text."),
+            SchemaField("insertSuggestion", .nonEmptyString, "Replaces the selection with the word and one space."),
+            SchemaField("select", range, "Selects [start, end], or places the caret when they are equal."),
+            SchemaField("compose", .string, "Marked text of an input method."),
+            SchemaField("commit", .trueFlag, "The marked text becomes ordinary text."),
+            SchemaField("scrollBy", FixtureSchema.scrollDistance, "The user drags the content; negative is up."),
+            SchemaField("enable", .boolean),
+            SchemaField("keyboard", FixtureSchema.keyboardMotion),
+            FixtureSchema.stepDelay,
+            SchemaField("suggestions", words, "The strip's words from this step on."),
+        ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
+    ]
+}

@@ -60,3 +60,26 @@ enum PostDecoder {
         return PostStep(event: event, at: at)
     }
 }
+
+extension PostDecoder {
+    /// The fields `decode` reads, for the schema (a test keeps the two equal).
+    static let fields: [SchemaField] = [
+        SchemaField("title", .string, "22 pt bold, one line, ellipsized."),
+        SchemaField("summary", .string, "15 pt italic at 80% black, at most two lines, ellipsized."),
+        SchemaField("body", .string, "Formatted text (# headings, - bullets, **bold**, *italic*), measured at availableWidth."),
+        SchemaField("author", .string, "The author line, subheadline at 50% black."),
+        SchemaField("aiGenerated", .boolean, "The author line reads \"👓 librarian\"."),
+        SchemaField("expanded", .boolean, "The initial state is expanded."),
+        SchemaField("imageState", .enumeration(ImageState.self), "Default loaded."),
+        SchemaField("availableWidth", .number(1...8192), "The content width in points (default 350); the card is 20 pt wider."),
+        SchemaField("image", .object([
+            SchemaField("path", .nonEmptyString, "A PNG file, relative to the fixture."),
+            SchemaField("aspectRatio", .number(0.01...100), "A placeholder of this width / height."),
+        ], exactlyOneOf: ["path", "aspectRatio"]), "{\"path\": \"images/x.png\"} or {\"aspectRatio\": r}."),
+        SchemaField("duration", .number(Limits.animationDuration), "Seconds of the expand and collapse animation (default 0.3)."),
+        SchemaField("curve", .ref("curve")),
+        SchemaField("steps", .array(.object(
+            PostEvent.allCases.map { SchemaField($0.rawValue, .trueFlag) } + [FixtureSchema.stepDelay],
+            exactlyOneOf: PostEvent.allCases.map(\.rawValue))), "Events applied in order; each makes a state."),
+    ]
+}

@@ -36,3 +36,22 @@ enum TranscriptDecoder {
         return TranscriptStep(event: event, at: at)
     }
 }
+
+extension TranscriptDecoder {
+    /// The fields `decode` reads, for the schema (a test keeps the two equal).
+    static let fields: [SchemaField] = [
+        SchemaField("text", .string, "The text so far (inline **bold** and *italic*)."),
+        SchemaField("font", .ref("font")),
+        SchemaField("maxLines", .integer(1...1000), "The view grows to this many lines, then scrolls (default 4)."),
+        SchemaField("padding", .number(0...1000), "Around the text, inside the view (default 16)."),
+        SchemaField("margin", .number(0...1000), "The view sits at (margin, margin) (default 16)."),
+        SchemaField("sticky", .boolean, "Follow new text only while at the bottom (default true)."),
+        SchemaField("indicators", .enumeration(IndicatorMode.self), "The scroll indicator (default scrolling)."),
+        SchemaField("steps", .array(.object([
+            SchemaField("append", .string, "Text arrives, appended as written."),
+            SchemaField("scrollBy", FixtureSchema.scrollDistance, "The user drags; negative is up."),
+            SchemaField("scrollToBottom", .trueFlag),
+            FixtureSchema.stepDelay,
+        ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
+    ]
+}
