@@ -19,7 +19,7 @@ public enum CIReport {
                 lines.append(command("error", properties + [("title", "layoutsnap: \(fixture.id) cannot be used")], error))
                 continue
             }
-            let failing = fixture.states.filter { $0.outcome != .passed }
+            let failing = fixture.states.filter { $0.frames.contains { $0.status.outcome != .passed } }
             if !failing.isEmpty {
                 let text = failing.map { stateLine($0) }.joined(separator: "\n")
                 // On the step that made the first failing state, when it is not the initial one.
@@ -28,6 +28,17 @@ public enum CIReport {
                     placed.append(("line", String(line)))
                 }
                 lines.append(command("error", placed + [("title", "layoutsnap: \(fixture.id) failed")], text))
+            }
+            // Lint findings: an error when they fail the run (--lint error), else a warning.
+            let linted = fixture.states.filter { !$0.lintRanges.isEmpty }
+            if !linted.isEmpty {
+                var placed = properties
+                if let line = linted.lazy.compactMap({ stepLine(file: fixture.file, cwd: cwd, state: $0.name) }).first {
+                    placed.append(("line", String(line)))
+                }
+                let text = linted.flatMap { state in state.lintRanges.map { "\(state.name) \($0.frames): \($0.worst.rule.rawValue): \($0.worst.detail)" } }
+                let failingLints = linted.contains { $0.hasFailingLints }
+                lines.append(command(failingLints ? "error" : "warning", placed + [("title", "layoutsnap lint: \(fixture.id)")], text.joined(separator: "\n")))
             }
             let similar = fixture.states.filter { $0.outcome == .passed && $0.frames.contains { $0.status == .similar } }
             if !similar.isEmpty {
@@ -109,6 +120,7 @@ public enum CIReport {
         if s.similar > 0 { counts.append("\(s.similar) similar") }
         if s.errors > 0 { counts.append("\(s.errors) errors") }
         if s.orphans > 0 { counts.append("\(s.orphans) orphans") }
+        if s.lints > 0 { counts.append("\(s.lints) lint findings" + (s.failingLints > 0 ? "" : " (warnings)")) }
         head += "\(s.frames) frames of \(s.fixtures) fixtures: " + counts.joined(separator: ", ") + ".\n\n"
         // Thousands of orphans must not push the table out: the first 50 findings, then a count.
         for finding in results.findings.prefix(50) { head += "- **\(finding.kind.rawValue)**: \(cell(finding.message))\n" }
@@ -129,9 +141,10 @@ public enum CIReport {
                     bad += 1
                     worst = max(worst, frame.metrics?.differentPixels ?? 0)
                 }
+                let lint = state.lintRanges.first.map { "lint \($0.worst.rule.rawValue) \($0.frames): \($0.worst.detail)" }
                 let what = state.motion.map { "motion: " + $0.description }
                     ?? state.frames.first(where: { !$0.layoutChanges.isEmpty }).map { "layout: " + $0.layoutChanges.prefix(4).joined(separator: ", ") }
-                    ?? state.frames.first(where: { $0.status != .passed })?.message ?? ""
+                    ?? state.frames.first(where: { $0.status != .passed })?.message ?? lint ?? ""
                 let outcome = state.outcome == .passed ? "similar" : state.outcome.rawValue
                 rows.append("| `\(cell(fixture.id))` | `\(cell(state.name))` | \(outcome) | \(bad) of \(state.frames.count) | \(worst) | \(cell(what)) |")
             }

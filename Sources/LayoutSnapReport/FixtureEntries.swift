@@ -56,7 +56,7 @@ public struct FixtureEntries: RandomAccessCollection, MutableCollection, Express
     /// timing tolerance, and those with frames only similar (kept in memory by a spool).
     public var noteworthy: [FixtureEntry] {
         switch storage {
-        case let .memory(entries): entries.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar }
+        case let .memory(entries): entries.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar || $0.hasLints }
         case let .spooled(spool): spool.noteworthy
         }
     }
@@ -114,7 +114,7 @@ public final class FixtureSpool: @unchecked Sendable {
         lock.withLock {
             precondition(!sealed && places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
             tally.add(entry)
-            if entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || data.isEmpty || !write(data) {
+            if entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || entry.hasLints || data.isEmpty || !write(data) {
                 kept[index] = entry
                 places[index] = (0, 0)
                 return
@@ -171,7 +171,7 @@ public final class FixtureSpool: @unchecked Sendable {
     }
 
     var noteworthy: [FixtureEntry] {
-        lock.withLock { kept.keys.sorted().map { kept[$0]! } }.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar }
+        lock.withLock { kept.keys.sorted().map { kept[$0]! } }.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar || $0.hasLints }
     }
 
     private static let encoder = ResultsJSON.makeEncoder(pretty: false)

@@ -139,6 +139,10 @@ main { padding: 12px 24px 32px; }
 img.pix { image-rendering: pixelated; }
 .placeholder { display: flex; align-items: center; justify-content: center; min-height: 160px; padding: 12px; line-height: 1.4; text-align: center; color: var(--muted); background: var(--bg); border: 1px dashed var(--border); font-size: 12.5px; }
 .region { position: absolute; border: 2px solid var(--fail); box-shadow: 0 0 0 1px #fff; pointer-events: none; }
+.lintbox { position: absolute; border: 2px dashed #bf8700; background: rgba(191, 135, 0, .14); box-shadow: 0 0 0 1px #fff; pointer-events: none; }
+.cell.lint { box-shadow: inset 0 -5px 0 #bf8700; opacity: 1; }
+.pill.lint { background: #fff8c5; color: #7d4e00; }
+.chip.lint { background: #fff8c5; border-color: #eac54f; }
 .noimg { margin: 8px 0 0; font-size: 12.5px; }
 
 /* Stacked comparison views */
@@ -229,12 +233,16 @@ const fixtures = (data.fixtures || []).map((f, i) => {
     const c = { passed: 0, similar: 0, failed: 0, missing: 0, unreadable: 0, error: 0 };
     for (const fr of s.frames) c[fr.status] = (c[fr.status] || 0) + 1;
     for (const k in c) total[k] = (total[k] || 0) + c[k];
-    const failing = c.failed + c.missing + c.unreadable + c.error;
+    const lints = s.frames.filter((fr) => fr.lints && fr.lints.length).length;
+    // Lints fail a state only under --lint error (their severity says so).
+    const lintFailing = s.frames.filter((fr) => (fr.lints || []).some((l) => l.severity !== 'warning')).length;
+    const failing = c.failed + c.missing + c.unreadable + c.error + lintFailing;
     let sel = s.frames.findIndex((fr) => FAILING.has(fr.status));
     if (sel < 0) sel = s.frames.findIndex((fr) => fr.status === 'similar');
-    return { s, c, failing, sel: Math.max(0, sel), mode: null, pos: 50, op: 50, regions: false };
+    if (sel < 0) sel = s.frames.findIndex((fr) => fr.lints && fr.lints.length);
+    return { s, c, failing, lints, canvas: f.canvas, sel: Math.max(0, sel), mode: null, pos: 50, op: 50, regions: false };
   });
-  const failing = total.failed + total.missing + total.unreadable + total.error;
+  const failing = total.failed + total.missing + total.unreadable + total.error + states.reduce((n, st) => n + (st.failing ? 1 : 0), 0);
   const kind = f.error ? 'error' : failing ? 'failed' : total.similar ? 'similar' : 'passed';
   const rank = kind === 'error' || kind === 'failed' ? 0 : kind === 'similar' ? 1 : 2;
   return { f, i, total, states, failing, kind, rank, open: false, section: null, body: null, toggle: null };
@@ -258,8 +266,8 @@ const header = h('header', { class: 'masthead' },
       plural(fixtures.length, 'fixture')].join(' · ') })),
   (() => {
     const ul = h('ul', { class: 'stats', 'aria-label': 'Summary' });
-    for (const k of ['failed', 'missing', 'errors', 'orphans', 'similar', 'passed']) {
-      if (k === 'orphans' && !sum.orphans) continue;
+    for (const k of ['failed', 'missing', 'errors', 'orphans', 'lints', 'similar', 'passed']) {
+      if ((k === 'orphans' || k === 'lints') && !sum[k]) continue;
       const n = sum[k] || 0;
       ul.append(h('li', { class: 'stat ' + k + (n ? ' nz' : '') }, h('b', { text: int(n) }), k));
     }
@@ -376,10 +384,10 @@ function buildBody(fx) {
 // ---------- state: strip, scrubber, view modes ----------
 function stateView(fx, st) {
   const frames = st.s.frames, n = frames.length;
-  const kind = ['failed', 'missing', 'unreadable', 'error', 'similar'].find((k) => st.c[k]) || 'passed';
+  const kind = ['failed', 'missing', 'unreadable', 'error', 'similar'].find((k) => st.c[k]) || (st.failing ? 'failed' : 'passed');
   const wrap = h('div', { class: 'state' + (st.failing ? '' : ' ok') });
   const plain = kind === 'passed' && !frames.some((fr) => fr.expected || fr.actual || fr.diff);
-  wrap.append(h('div', { class: 'st-h' }, pill(kind), h('h3', { class: 'mono', text: st.s.name }),
+  wrap.append(h('div', { class: 'st-h' }, pill(kind), st.lints ? pill('lint', plural(st.lints, 'lint frame')) : null, h('h3', { class: 'mono', text: st.s.name }),
     h('span', { class: 'muted', text: plural(n, 'frame') + (plain && n ? ' · all match their goldens' : '') }), counts(st.c)));
   if (!n) { wrap.append(h('p', { class: 'muted', text: 'No frames.' })); return wrap; }
   if (plain) return wrap; // nothing to look at: no images are stored for passing states
@@ -425,14 +433,15 @@ function stateView(fx, st) {
     bucketOf = new Uint16Array(n);
     for (let b = 0; b < C; b++) {
       const lo = Math.floor(b * n / C), hi = Math.floor((b + 1) * n / C);
-      let worst = frames[lo].status, target = lo;
+      let worst = frames[lo].status, target = lo, linted = false;
       for (let p = lo; p < hi; p++) {
         bucketOf[p] = b;
         if (SEVERITY[frames[p].status] > SEVERITY[worst]) { worst = frames[p].status; target = p; }
+        if (frames[p].lints && frames[p].lints.length) linted = true;
       }
-      const title = hi - lo === 1 ? 'frame ' + frames[lo].index + ': ' + worst
-        : 'frames ' + frames[lo].index + '–' + frames[hi - 1].index + ': ' + worst;
-      cells.append(h('span', { class: 'cell s-' + worst, title, 'data-p': target }));
+      const title = (hi - lo === 1 ? 'frame ' + frames[lo].index + ': ' + worst
+        : 'frames ' + frames[lo].index + '–' + frames[hi - 1].index + ': ' + worst) + (linted ? ' · lint' : '');
+      cells.append(h('span', { class: 'cell s-' + worst + (linted ? ' lint' : ''), title, 'data-p': target }));
     }
     cells.addEventListener('click', (e) => { const p = e.target.getAttribute('data-p'); if (p !== null) show(+p); });
     range = h('input', { type: 'range', class: 'scrubber', min: 0, max: n - 1, step: 1, value: st.sel,
@@ -539,6 +548,10 @@ function frameView(st, fr) {
     v.append(h('div', { class: 'changes' }, h('span', { class: 'lbl', text: 'Layout changes' }),
       ...fr.layoutChanges.map((c) => h('span', { class: 'chip' + (/\s\+/.test(c) ? ' up' : /\s-/.test(c) ? ' down' : ''), text: c }))));
   }
+  if (fr.lints && fr.lints.length) {
+    v.append(h('div', { class: 'changes lints' }, h('span', { class: 'lbl', text: 'Lints' }),
+      ...fr.lints.map((l) => h('span', { class: 'chip lint', title: l.rule + ' at [' + l.rect.join(', ') + '] pt', text: l.rule + ': ' + l.detail }))));
+  }
   v.append(images(st, fr));
   return v;
 }
@@ -557,7 +570,7 @@ function preload(fr) {
   for (const p of [fr.expected, fr.actual, fr.diff]) if (p) { const im = new Image(); im.src = url(p); }
 }
 
-function figure(title, path, empty, regions) {
+function figure(title, path, empty, regions, lints) {
   const box = h('div', { class: 'imgbox' });
   if (path) {
     const im = img(path, title + ': ' + path, '');
@@ -568,6 +581,12 @@ function figure(title, path, empty, regions) {
         'left:' + (r[0] / regions.w * 100) + '%;top:' + (r[1] / regions.h * 100) + '%;width:' +
         (r[2] / regions.w * 100) + '%;height:' + (r[3] / regions.h * 100) + '%' }));
     }
+    // What the lints found, in canvas points: drawn over the frame where it is.
+    if (lints) for (const l of lints.list) {
+      box.append(h('span', { class: 'lintbox', title: l.rule + ': ' + l.detail, style:
+        'left:' + (l.rect[0] / lints.w * 100) + '%;top:' + (l.rect[1] / lints.h * 100) + '%;width:' +
+        (l.rect[2] / lints.w * 100) + '%;height:' + (l.rect[3] / lints.h * 100) + '%' }));
+    }
   } else {
     box.append(h('div', { class: 'placeholder', text: empty }));
   }
@@ -575,7 +594,7 @@ function figure(title, path, empty, regions) {
     h('figcaption', null, h('span', { class: 'cap', text: title }), path ? h('span', { class: 'path mono', title: path, text: path }) : null));
 }
 
-function images(st, fr) {
+function images(st, fr, canvas) {
   if (!fr.expected && !fr.actual && !fr.diff) {
     return h('p', { class: 'muted noimg', text: fr.status === 'passed'
       ? 'Frame passed; no images are stored for passing frames of passing states.'
@@ -590,7 +609,8 @@ function images(st, fr) {
   if (mode === 'side' || !fr.expected || !fr.actual) {
     return h('div', { class: 'imgs side' },
       figure('Expected', fr.expected, fr.status === 'missing' ? 'No golden image: this frame has no golden yet.' : 'No expected image.'),
-      figure(same ? 'Actual (identical)' : 'Actual', fr.actual, 'No actual image.', regions),
+      figure(same ? 'Actual (identical)' : 'Actual', fr.actual, 'No actual image.', regions,
+        fr.lints && fr.lints.length && st.canvas ? { list: fr.lints, w: st.canvas[0], h: st.canvas[1] } : null),
       diff);
   }
 

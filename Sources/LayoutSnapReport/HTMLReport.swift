@@ -52,6 +52,7 @@ public enum HTMLReport {
         if s.missing > 0 { titleParts.append("\(s.missing) missing") }
         if s.errors > 0 { titleParts.append("\(s.errors) errors") }
         if s.orphans > 0 { titleParts.append("\(s.orphans) orphans") }
+        if s.failingLints > 0 { titleParts.append("\(s.failingLints) lint findings") }
         let otherFindings = s.failingFindings - s.orphans
         if otherFindings > 0 { titleParts.append("\(otherFindings) other finding\(otherFindings == 1 ? "" : "s")") }
         if titleParts.isEmpty { titleParts.append("\(s.frames) frames") }

@@ -71,11 +71,12 @@ public enum JUnitWriter {
         for state in fixture.states {
             var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr(state.name))\" time=\"\(seconds(state.durationSeconds ?? 0))\""
             let notPassed = state.frames.filter { $0.status != .passed }
-            guard !notPassed.isEmpty else {
+            let lints = lintLines(state)
+            guard !notPassed.isEmpty || !lints.isEmpty else {
                 cases.append(testcase + "/>")
                 continue
             }
-            var details = notPassed.map { describe($0, state: state.name) }
+            var details = notPassed.map { describe($0, state: state.name) } + lints
             if let motion = state.motion { details.insert("motion: " + motion.description, at: 0) }
             let files = attachmentLines(notPassed, base: attachments)
             let out = files.isEmpty ? "" : "\n      <system-out>\(text(files.joined(separator: "\n")))</system-out>"
@@ -84,8 +85,9 @@ public enum JUnitWriter {
                 testcase += ">\n      <system-out>\(text((details + files).joined(separator: "\n\n")))</system-out>\n    </testcase>"
             case .failed, .error:
                 let element = state.outcome == .error ? "error" : "failure"
-                let worst = notPassed.max { severity($0.status) < severity($1.status) }!.status
-                testcase += ">\n      <\(element) message=\"\(attr(summary(state)))\" type=\"\(worst.rawValue)\">\(text(details.joined(separator: "\n\n")))</\(element)>"
+                // A state failing by its lints alone (--lint error) is of type "lint".
+                let worst = notPassed.max { severity($0.status) < severity($1.status) }.map(\.status).flatMap { severity($0) >= 2 ? $0 : nil }
+                testcase += ">\n      <\(element) message=\"\(attr(summary(state)))\" type=\"\(worst?.rawValue ?? "lint")\">\(text(details.joined(separator: "\n\n")))</\(element)>"
                     + out + "\n    </testcase>"
             }
             cases.append(testcase)
@@ -124,7 +126,16 @@ public enum JUnitWriter {
             parts.append("\(frames.count) \(word) (\(frames.count == 1 ? "frame \(first.index)" : "first: frame \(first.index)"), \(summaryMessage(first)))")
         }
         if let motion = state.motion { parts.append("motion: " + motion.description) }
+        let ranges = state.lintRanges
+        if let first = ranges.first {
+            parts.append("\(ranges.count) lint finding\(ranges.count == 1 ? "" : "s") (\(first.worst.rule.rawValue) \(first.frames): \(first.worst.detail))")
+        }
         return parts.joined(separator: "; ")
+    }
+
+    /// `lint text-overlap frames 2-8: body overlaps summary by 14.2 pt`, one per range.
+    static func lintLines(_ state: StateEntry) -> [String] {
+        state.lintRanges.map { "lint \($0.worst.rule.rawValue) \($0.frames): \($0.worst.detail)" }
     }
 
     /// `[[ATTACHMENT|path]]` for each image of the frames (actual, expected, diff), relative to

@@ -199,6 +199,9 @@ public struct Summary: Codable, Sendable, Equatable {
     public internal(set) var erroredStates = 0
     public internal(set) var unusableFixtures = 0
     public var orphans = 0
+    /// Lint findings not ignored, and those of them that fail the run (`--lint error`).
+    public var lints = 0
+    public var failingLints = 0
     /// Findings that fail the run (orphans included).
     public var failingFindings = 0
     public var outcome: Outcome = .passed
@@ -241,6 +244,10 @@ public struct Summary: Codable, Sendable, Equatable {
                 }
                 for frame in state.frames {
                     counts.frames += 1
+                    for lint in frame.lints ?? [] {
+                        counts.lints += 1
+                        if lint.severity != .warning { counts.failingLints += 1 }
+                    }
                     switch frame.status {
                     case .passed: counts.passed += 1
                     case .similar: counts.similar += 1
@@ -258,7 +265,8 @@ public struct Summary: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case passed, similar, failed, missing, errors, frames, recorded, unchanged, rendered, fixtures, orphans, failingFindings, outcome, exitCode
+        case passed, similar, failed, missing, errors, frames, recorded, unchanged, rendered, fixtures, orphans, failingFindings, lints, failingLints,
+             outcome, exitCode
     }
 
     // Older results.json files have only the first six counts; the rest is derived again after
@@ -270,6 +278,7 @@ public struct Summary: Codable, Sendable, Equatable {
         missing = try count(.missing); errors = try count(.errors); frames = try count(.frames)
         recorded = try count(.recorded); unchanged = try count(.unchanged); rendered = try count(.rendered)
         fixtures = try count(.fixtures); orphans = try count(.orphans); failingFindings = try count(.failingFindings)
+        lints = try count(.lints); failingLints = try count(.failingLints)
         outcome = try c.decodeIfPresent(Outcome.self, forKey: .outcome) ?? .passed
     }
 
@@ -277,7 +286,8 @@ public struct Summary: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         for (key, value) in [(CodingKeys.passed, passed), (.similar, similar), (.failed, failed), (.missing, missing), (.errors, errors),
                              (.frames, frames), (.recorded, recorded), (.unchanged, unchanged), (.rendered, rendered),
-                             (.fixtures, fixtures), (.orphans, orphans), (.failingFindings, failingFindings)] {
+                             (.fixtures, fixtures), (.orphans, orphans), (.failingFindings, failingFindings), (.lints, lints),
+                             (.failingLints, failingLints)] {
             try c.encode(value, forKey: key)
         }
         try c.encode(outcome, forKey: .outcome)
@@ -299,6 +309,9 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// Seconds the fixture took: decoding, layout, every frame and the comparison (JUnit's suite
     /// time). Absent in older results.
     public var durationSeconds: Double?
+    /// The canvas in points, [width, height], when a lint found something (the report draws the
+    /// findings' rects over the frame with it).
+    public var canvas: [Double]?
 
     public init(id: String, file: String, error: String? = nil, diagnostic: Diagnostic? = nil, states: [StateEntry] = [],
                 durationSeconds: Double? = nil) {
@@ -312,6 +325,9 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
 
     /// Whether a state's motion changed (it has a line in the terminal even when it is similar).
     public var hasMotion: Bool { states.contains { $0.motion != nil } }
+
+    /// Whether a lint found something in one of its frames.
+    public var hasLints: Bool { states.contains { $0.frames.contains { !($0.lints ?? []).isEmpty } } }
 
     /// Whether it passed only within a tolerance: CI summaries and annotations mention it.
     public var hasSimilar: Bool { states.contains { $0.frames.contains { $0.status == .similar } } }
@@ -339,8 +355,16 @@ public struct StateEntry: Codable, Sendable, Equatable {
         self.durationSeconds = durationSeconds
     }
 
-    /// The worst of its frames.
-    public var outcome: Outcome { frames.reduce(.passed) { max($0, $1.status.outcome) } }
+    /// The worst of its frames (their pixels and their lints).
+    public var outcome: Outcome { frames.reduce(.passed) { max($0, $1.outcome) } }
+
+    /// Its lint findings grouped over consecutive frames.
+    public var lintRanges: [LintRange] {
+        LintRange.ranges(state: name, frames: frames.compactMap { f in f.lints.map { (f.index, $0.map(\.finding)) } })
+    }
+
+    /// Whether any of its lint findings fails the run.
+    public var hasFailingLints: Bool { frames.contains { ($0.lints ?? []).contains { $0.severity != .warning } } }
 }
 
 public struct FrameEntry: Codable, Sendable, Equatable {
@@ -368,6 +392,9 @@ public struct FrameEntry: Codable, Sendable, Equatable {
     /// verify: `new` for a frame the golden motion has no counterpart for; `removed` for a golden
     /// frame the new motion has none for (its `index` is the golden's, and it has no actual image).
     public var pairing: FramePairing?
+    /// verify: what the layout lints found in this frame and the fixture does not ignore (absent
+    /// when nothing, or when lints are off).
+    public var lints: [LintEntry]?
 
     public init(
         index: Int,
@@ -382,7 +409,8 @@ public struct FrameEntry: Codable, Sendable, Equatable {
         metrics: DiffMetrics? = nil,
         layoutChanges: [String] = [],
         pairedWith: Int? = nil,
-        pairing: FramePairing? = nil
+        pairing: FramePairing? = nil,
+        lints: [LintEntry]? = nil
     ) {
         self.index = index
         self.time = time
@@ -397,6 +425,46 @@ public struct FrameEntry: Codable, Sendable, Equatable {
         self.layoutChanges = layoutChanges
         self.pairedWith = pairedWith
         self.pairing = pairing
+        self.lints = lints
+    }
+
+    /// The worst of its pixels' verdict and its lints'.
+    public var outcome: Outcome {
+        (lints ?? []).reduce(status.outcome) { max($0, $1.severity.outcome) }
+    }
+}
+
+/// A layout lint's finding in a frame (see `LayoutLinter`).
+public struct LintEntry: Codable, Sendable, Equatable {
+    /// `text-overlap`, `outside-container`, `clipped-text`, `contrast`, `caret-hidden`.
+    public var rule: String
+    /// The elements involved (`["body", "summary"]`).
+    public var elements: [String]
+    /// `body overlaps summary by 14.2 pt`.
+    public var detail: String
+    /// Where, in canvas points: [x, y, width, height].
+    public var rect: [Double]
+    /// The size of the problem (points, or how far under the contrast needed): how a range of
+    /// frames picks its worst frame to quote.
+    public var amount: Double
+    /// `warning` (verify --lint warn, the default) or `failure` (--lint error, and `lint`).
+    public var severity: Finding.Severity
+
+    public init(_ finding: LintFinding, severity: Finding.Severity) {
+        rule = finding.rule.rawValue
+        elements = finding.elements
+        detail = finding.detail
+        let r = finding.rect
+        rect = [r.x, r.y, r.width, r.height].map { ($0 * 100).rounded() / 100 }
+        amount = (finding.amount * 100).rounded() / 100
+        self.severity = severity
+    }
+
+    /// Back to a finding (for grouping frames into ranges).
+    public var finding: LintFinding {
+        LintFinding(rule: LintRule(rawValue: rule) ?? .textOverlap, elements: elements, detail: detail,
+                    rect: Rect(x: rect.first ?? 0, y: rect.count > 1 ? rect[1] : 0, width: rect.count > 2 ? rect[2] : 0, height: rect.count > 3 ? rect[3] : 0),
+                    amount: amount)
     }
 }
 

@@ -34,6 +34,7 @@ public enum TerminalText {
     public static func verify(_ results: RunResults, context: Context) -> [Line] {
         var lines = diagnostics(results)
         var failing: [String] = []
+        var lintLines: [Line] = []
         // Only fixtures that did not pass have FAIL or MISSING lines, and those whose motion
         // changed within their timing tolerance a MOTION line (a spooled run keeps both in memory).
         for fixture in results.fixtures.noteworthy {
@@ -75,7 +76,10 @@ public enum TerminalText {
                 }
             }
             if any { failing.append(fixture.id) }
+            lintLines += self.lintLines(fixture)
         }
+        // Lints after the pixel results: what is wrong in a frame, golden or not.
+        lines += lintLines
         lines += findings(results)
         if !context.quiet {
             if !failing.isEmpty, let report = context.report {
@@ -93,6 +97,16 @@ public enum TerminalText {
         }
         lines.append(.out(summaryLine(results)))
         return lines
+    }
+
+    /// `LINT posts/x 01-expand frames 2-8: text-overlap: body overlaps summary by 14.2 pt` per
+    /// rule and elements over consecutive frames, quoting the worst frame.
+    public static func lintLines(_ fixture: FixtureEntry) -> [Line] {
+        fixture.states.flatMap { state in
+            state.lintRanges.map { range in
+                Line.out("LINT \(fixture.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)")
+            }
+        }
     }
 
     /// The whole output of record.
@@ -178,6 +192,7 @@ public enum TerminalText {
             if s.missing > 0 { parts.append("\(s.missing) missing") }
         }
         if s.errors > 0 { parts.append(count(s.errors, "error")) }
+        if s.lints > 0 { parts.append(count(s.lints, "lint finding") + (s.failingLints > 0 ? "" : " (warnings)")) }
         if s.orphans > 0 { parts.append(count(s.orphans, "orphan")) }
         for kind in Finding.Kind.allCases where kind != .orphan {
             let n = results.findings.filter { $0.kind == kind && $0.severity != .warning }.count

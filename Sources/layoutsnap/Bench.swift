@@ -45,6 +45,7 @@ struct Bench: ParsableCommand {
             Diagnostics.out("layoutsnap bench: \(f.fixtures) fixtures, \(f.states) states, \(f.frames) frames, \(String(format: "%.2f", mp)) MP/frame")
             Diagnostics.out("render only        \(fps(f.renderSeconds))  (\(ms(f.renderSeconds)))")
             Diagnostics.out("verify, unchanged  \(fps(f.verifySeconds))  (\(ms(f.verifySeconds)))  = \(String(format: "%.2f", f.verifySeconds / f.renderSeconds))x render [target ≤ 1.5x]; \(f.comparedFrames) frames passed")
+            Diagnostics.out("verify, lints on   \(fps(f.verifyLintSeconds))  = \(String(format: "%.2f", f.verifyLintSeconds / f.verifySeconds))x lints off [target ≤ 1.1x]; \(f.lintFindings) findings not ignored")
             Diagnostics.out("record, all new    \(fps(f.recordSeconds))  (\(ms(f.recordSeconds)))")
             Diagnostics.out("PNG encode         \(String(format: "%.2f", f.encodeSeconds * 1000 / f.megapixels)) ms/MP [target ≤ 15]; \(f.encodedBytes / 1024) KiB vs Cairo's default \(f.cairoBytes / 1024) KiB (\(String(format: "%.0f", 100 * Double(f.encodedBytes) / Double(max(f.cairoBytes, 1))))%)")
             Diagnostics.out("                   \(f.framesLargerThanCairo) frames larger than Cairo's; zlib level 1 + filter None: \(String(format: "%.2f", f.zlibFastSeconds * 1000 / f.megapixels)) ms/MP, \(f.zlibFastBytes / 1024) KiB")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapRunner
 
@@ -24,6 +25,9 @@ struct Verify: ParsableCommand {
     @Flag(help: "Fail (exit 1) on goldens whose fixture, state or frame no longer exists.")
     var checkOrphans = false
 
+    @Option(help: "Layout lints on every frame: warn (report them, the default), error (a finding not ignored fails the run, exit 1) or off.")
+    var lint: LintModeArgument = .warn
+
     @Flag(help: "Fail (exit 1) when the rendering environment (library versions, fonts, CPU architecture) differs from the one that recorded the goldens.")
     var strictEnv = false
 
@@ -31,7 +35,9 @@ struct Verify: ParsableCommand {
         try Diagnostics.run {
             let project = try ProjectSettings.load()
             let report = self.report ?? project.report
-            var run = VerifyRun(settings: options.settings(project), report: report, junit: resultFiles.junit, json: resultFiles.json,
+            var settings = options.settings(project)
+            settings.lint = lint.mode
+            var run = VerifyRun(settings: settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
                                 checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
             run.summary = summary
             let results = try run.run(note: Diagnostics.print, progress: options.progress("verify"))
@@ -40,6 +46,13 @@ struct Verify: ParsableCommand {
             return results.exitCode
         }
     }
+}
+
+/// `--lint warn|error|off`.
+enum LintModeArgument: String, ExpressibleByArgument, CaseIterable {
+    case warn, error, off
+
+    var mode: LintMode { LintMode(rawValue: rawValue)! }
 }
 
 /// How verify speaks to a CI server besides the terminal's lines.

@@ -43,7 +43,7 @@ final class SchemaTests: XCTestCase {
             try FieldRecorder.$current.withValue(recorder) {
                 // The fields every kind has, with both forms of variants.
                 let common = [
-                    #"{"$schema": "s", "kind": "KIND", "device": "iphone-se", "textSize": "AX3", "direction": "rtl", "width": 300, "height": 500, "scale": 2, "appearance": "dark", "fps": 30, "tolerance": {"threshold": 0.2, "maxDiffPixels": 3, "maxDiffRatio": 0.01, "includeAntialiasing": true, "timing": {"frames": 2}}, "variants": {"device": ["iphone-15"], "textSize": ["xSmall"], "appearance": ["light"], "direction": ["ltr"]}}"#,
+                    #"{"$schema": "s", "kind": "KIND", "lint": {"ignore": [{"rule": "contrast", "element": "x", "reason": "why"}]}, "device": "iphone-se", "textSize": "AX3", "direction": "rtl", "width": 300, "height": 500, "scale": 2, "appearance": "dark", "fps": 30, "tolerance": {"threshold": 0.2, "maxDiffPixels": 3, "maxDiffRatio": 0.01, "includeAntialiasing": true, "timing": {"frames": 2}}, "variants": {"device": ["iphone-15"], "textSize": ["xSmall"], "appearance": ["light"], "direction": ["ltr"]}}"#,
                     #"{"kind": "KIND", "variants": [{"device": "iphone-se", "textSize": "AX1", "appearance": "dark", "direction": "rtl", "name": "small"}]}"#,
                 ].map { $0.replacingOccurrences(of: "KIND", with: kind.rawValue) }
                 for json in Self.everyField[kind]! + common {
@@ -142,6 +142,10 @@ final class SchemaTests: XCTestCase {
         (#"{"kind": "composer", "suggestions": [""]}"#, false),
         (#"{"kind": "post", "image": {"path": "a.png", "aspectRatio": 1}}"#, false),
         (#"{"kind": "post", "curve": "bouncy"}"#, false),
+        (#"{"kind": "post", "lint": {"ignore": [{"rule": "contrast", "element": "author", "reason": "the seed's colour"}]}}"#, true),
+        (#"{"kind": "post", "lint": {"ignore": [{"rule": "contrast", "element": "author"}]}}"#, false),
+        (#"{"kind": "post", "lint": {"ignore": [{"rule": "contrast", "reason": " "}]}}"#, false),
+        (#"{"kind": "post", "lint": {"ignore": [{"rule": "overlap", "reason": "typo in the rule"}]}}"#, false),
     ]
 
     func testAValidatorAndTheDecoderAgreeOnTyposWrongTypesAndRanges() throws {

@@ -44,6 +44,16 @@ public struct Timeline: Sendable {
         at.map { previous.start + $0 } ?? max(previous.start, running)
     }
 
+    /// The states, each marked `interrupted` when the next step began before it settled: its last
+    /// frame is mid-motion, not the settled view.
+    public static func markingInterrupted(_ schedules: [Schedule], _ states: [StateLayout]) -> [StateLayout] {
+        states.enumerated().map { i, state in
+            var s = state
+            s.interrupted = i + 1 < schedules.count && schedules[i + 1].start < schedules[i].settle
+            return s
+        }
+    }
+
     /// Total frames the schedules produce, without building them (checked against the limit first).
     public static func frameCount(schedules: [Schedule], fps: Double) -> Double {
         lastIndices(schedules: schedules, fps: fps).reduce(0) { $0 + $1 + 1 }

@@ -78,6 +78,7 @@ public enum FixtureDecoder {
         let fps = try o.double("fps", in: Limits.fps, what: "frames per second") ?? defaults.fps ?? 60
         var tolerance: Tolerance?
         var timingFrames = 0
+        let lintIgnores = try o.optional("lint").map(decodeLint) ?? []
         if let e = o.optional("tolerance") {
             (tolerance, timingFrames) = try decodeTolerance(e)
         } else if let t = defaults.tolerance {
@@ -107,6 +108,7 @@ public enum FixtureDecoder {
         if let textSize { fixture = fixture.at(textSize) }
         fixture.direction = direction ?? .ltr
         fixture.variants = variants
+        fixture.lintIgnores = lintIgnores
         return fixture
     }
 
@@ -177,6 +179,31 @@ public enum FixtureDecoder {
             throw e.error("unknown device \"\(name)\"; expected one of: \(Device.allNames.joined(separator: ", "))")
         }
         return device
+    }
+
+    /// `{"ignore": [{"rule": "contrast", "element": "author", "reason": "..."}]}`: a reason is
+    /// required, so an ignore always says why.
+    static func decodeLint(_ element: JSONElement) throws(JSONDecodingError) -> [LintIgnore] {
+        let o = try element.object()
+        var ignores: [LintIgnore] = []
+        if let list = o.optional("ignore") {
+            for item in try list.array() {
+                let entry = try item.object()
+                let rule = try entry.required("rule").enumeration(LintRule.self)
+                var name: String?
+                if let e = entry.optional("element") {
+                    name = try e.string()
+                    if name!.isEmpty { throw e.error("expected an element id (\"author\", \"message:*\"), found an empty string") }
+                }
+                let reasonElement = try entry.required("reason")
+                let reason = try reasonElement.string()
+                if reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw reasonElement.error("say why the finding is accepted") }
+                try entry.finish()
+                ignores.append(LintIgnore(rule: rule, element: name, reason: reason))
+            }
+        }
+        try o.finish()
+        return ignores
     }
 
     /// `ltr` or `rtl`.

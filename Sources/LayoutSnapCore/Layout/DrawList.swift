@@ -21,9 +21,14 @@ public struct TextDraw: Sendable, Hashable {
     /// script's direction (SwiftUI's `.leading` in a right-to-left layout); nil draws each line
     /// where the text engine placed it, from `origin`.
     public var alignRight: Double?
+    /// The layout element the text belongs to (`body`, `message:3`): how the lints name what
+    /// they find. The renderer never reads it.
+    public var element: String?
 
-    public init(text: StyledText, origin: Point, baselines: [Double], color: Color, clip: Rect? = nil, leadingX: Double? = nil) {
+    public init(text: StyledText, origin: Point, baselines: [Double], color: Color, clip: Rect? = nil, leadingX: Double? = nil,
+                element: String? = nil) {
         self.text = text; self.origin = origin; self.baselines = baselines; self.color = color; self.clip = clip; self.leadingX = leadingX
+        self.element = element
     }
 
     /// Where line `line` (measured `x` and `width` from the layout's left edge) starts on the canvas.

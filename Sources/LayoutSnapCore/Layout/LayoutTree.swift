@@ -72,6 +72,8 @@ public struct StateLayout: Sendable, Hashable {
     /// Why the step changed nothing, when it was ignored ("insertSuggestion ignored: marked text
     /// is active").
     public var note: String?
+    /// The next step began before this state settled: its last frame is mid-motion.
+    public var interrupted = false
 
     public init(name: String, frames: [LayoutFrame], note: String? = nil) { self.name = name; self.frames = frames; self.note = note }
 }

@@ -51,6 +51,8 @@ public struct Fixture: Sendable {
     /// The variants the fixture asks for (`variants`); each is rendered as a fixture of its own,
     /// `<id>@<variant name>`, beside this one, the base.
     public var variants: [FixtureVariant] = []
+    /// `lint.ignore`: lint findings the fixture accepts, each with its reason.
+    public var lintIgnores: [LintIgnore] = []
     public var content: FixtureContent
 
     public init(id: String, file: String, kind: FixtureKind, device: Device, canvas: Canvas, appearance: Appearance,

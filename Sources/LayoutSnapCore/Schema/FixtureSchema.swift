@@ -20,6 +20,13 @@ public enum FixtureSchema {
         SchemaField("appearance", .ref("appearance"), "Canvas colours (default light)."),
         SchemaField("fps", .ref("fps"), "Frames per second of animations (default 60)."),
         SchemaField("tolerance", .ref("tolerance"), "How much a frame may differ from its golden and still pass (default: exact)."),
+        SchemaField("lint", .object([
+            SchemaField("ignore", .array(.object([
+                SchemaField("rule", .enumeration(LintRule.self)),
+                SchemaField("element", .nonEmptyString, "The element id (message:* for every message); absent: every element."),
+                SchemaField("reason", .leaf([("type", "string"), ("pattern", "\\S")]), "Why the finding is accepted."),
+            ], required: ["rule", "reason"])), "Lint findings the fixture accepts on purpose."),
+        ]), "Layout lints: findings accepted on purpose."),
     ]
 
     /// Each kind's decoder's fields.

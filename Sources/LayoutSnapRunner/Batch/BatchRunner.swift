@@ -13,11 +13,14 @@ public struct BatchRunner: Sendable {
     public var overrides: FixtureOverrides
     /// Seconds a fixture may take (layout and every frame) before it is stopped with an error.
     public var timeout: Double
+    /// Whether every frame's layout is linted too (its findings go with the frame's result).
+    public var lint: LintMode
 
-    public init(jobs: Int, overrides: FixtureOverrides = FixtureOverrides(), timeout: Double = Watchdog.defaultSeconds) {
+    public init(jobs: Int, overrides: FixtureOverrides = FixtureOverrides(), timeout: Double = Watchdog.defaultSeconds, lint: LintMode = .off) {
         self.jobs = max(1, jobs)
         self.overrides = overrides
         self.timeout = timeout
+        self.lint = lint
     }
 
     public static var defaultJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
@@ -40,7 +43,7 @@ public struct BatchRunner: Sendable {
         let costs = given ?? WorkerThreads.map(count: refs.count, jobs: jobs) { (try? overrides.decode(refs[$0]).get().estimatedCost) ?? 0 }
         let order = refs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
         let queue = WorkQueue<Void>(count: refs.count, order: order)
-        let timeout = timeout
+        let timeout = timeout, lint = lint
         @Sendable func store(_ i: Int, _ result: FixtureResult) {
             finished(i, result)
             queue.complete(progress: progress)
@@ -57,7 +60,7 @@ public struct BatchRunner: Sendable {
                 return
             }
             while let i = queue.take() {
-                store(i, Self.process(refs[i], decoded: overrides.decode(refs[i]), engine: engine, handler: handler, timeout: timeout))
+                store(i, Self.process(refs[i], decoded: overrides.decode(refs[i]), engine: engine, handler: handler, timeout: timeout, lint: lint))
             }
         }
     }
@@ -73,7 +76,7 @@ public struct BatchRunner: Sendable {
     /// One fixture, start to end: decode, lay out (text once per fixture), render every frame,
     /// hand each to the handler. Any failure becomes the fixture's error; the batch goes on.
     public static func process(_ ref: FixtureRef, decoded: Result<Fixture, FixtureError>, engine: TextEngine,
-                               handler: some FrameHandler, timeout: Double = Watchdog.defaultSeconds) -> FixtureResult {
+                               handler: some FrameHandler, timeout: Double = Watchdog.defaultSeconds, lint: LintMode = .off) -> FixtureResult {
         var result = FixtureResult(ref: ref)
         let started = DispatchTime.now()
         defer { engine.clearCache() }
@@ -90,8 +93,12 @@ public struct BatchRunner: Sendable {
             let layout = try LayoutEngine.layout(fixture, measurer: WatchedMeasurer(base: engine, watchdog: watchdog))
             let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
             try handler.fixtureStarted(fixture, layout: layout)
-            for state in layout.states {
-                for frame in state.frames {
+            // From the layout alone (text measured once per text, cached): no pixels.
+            let lints = lint == .off ? nil : try FixtureLints.lint(fixture, layout: layout, measurer: engine)
+            result.lintsIgnored = lints?.ignored ?? 0
+            result.canvas = layout.canvas
+            for (s, state) in layout.states.enumerated() {
+                for (f, frame) in state.frames.enumerated() {
                     try watchdog.check("rendering \(state.name) frame \(frame.index) of \(state.frames.count) (\(layout.frameCount) frames in all)")
                     let frameStarted = DispatchTime.now()
                     let pixels = try renderer.render(frame)
@@ -99,6 +106,7 @@ public struct BatchRunner: Sendable {
                     frameResult.time = frame.time
                     frameResult.progress = frame.progress
                     frameResult.seconds = since(frameStarted)
+                    frameResult.lints = lints?.frames[s][f] ?? []
                     result.frames.append(frameResult)
                 }
             }

@@ -25,6 +25,10 @@ public struct Benchmark {
         public var comparedFrames = 0
         public var verifyOneJobSeconds = 0.0
         public var verifyTwoJobsSeconds = 0.0
+        /// verify with the layout lints on (`--lint warn`, the command's default), one job, and
+        /// the findings it made (ignores applied).
+        public var verifyLintSeconds = 0.0
+        public var lintFindings = 0
         public var layoutsCreated = 0
         public var states = 0
         public var peakMemoryMB = 0.0
@@ -116,6 +120,13 @@ public struct Benchmark {
         }
         f.comparedFrames = compared
         f.verifyOneJobSeconds = f.verifySeconds
+        progress("verify, lints on")
+        var findings = 0
+        f.verifyLintSeconds = try best { () throws(RunnerError) in
+            let results = try BatchRunner(jobs: 1, lint: .warn).run(refs, handler: verify)
+            findings = results.reduce(0) { $0 + $1.frames.reduce(0) { $0 + $1.lints.count } }
+        }
+        f.lintFindings = findings
         progress("verify, 2 jobs")
         f.verifyTwoJobsSeconds = try best { () throws(RunnerError) in
             _ = try BatchRunner(jobs: 2).run(refs, handler: verify)

@@ -11,6 +11,10 @@ public struct FixtureResult: Sendable {
     public var notes: [FixtureNote]
     /// Seconds the whole fixture took (decoded, laid out, rendered, compared).
     public var seconds: Double = 0
+    /// Lint findings the fixture's `lint.ignore` left out.
+    public var lintsIgnored = 0
+    /// The canvas the fixture was laid out on (points).
+    public var canvas: Canvas?
 
     public init(ref: FixtureRef, error: Diagnostic? = nil, frames: [FrameResult] = [], notes: [FixtureNote] = []) {
         self.ref = ref; self.error = error; self.frames = frames; self.notes = notes

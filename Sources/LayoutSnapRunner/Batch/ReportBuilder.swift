@@ -9,6 +9,8 @@ import LayoutSnapReport
 public struct ReportBuilder: Sendable {
     public let reportDirectory: String
     public let goldens: String
+    /// What a lint finding is: a warning (`--lint warn`) or a failure (`--lint error`).
+    public var lintSeverity = Finding.Severity.warning
 
     public init(reportDirectory: String, goldens: String) {
         self.reportDirectory = reportDirectory; self.goldens = goldens
@@ -73,12 +75,15 @@ public struct ReportBuilder: Sendable {
         var motion: [String: MotionReport] = [:]
         for case let .motion(reports) in f.notes { motion.merge(reports) { a, _ in a } }
         for (name, frames) in byState {
-            let showImages = command == "verify" && frames.contains { $0.status != .passed }
+            // A state with lint findings shows its frames too: the report draws the findings over them.
+            let showImages = command == "verify" && frames.contains { $0.status != .passed || !$0.lints.isEmpty }
             states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }, motion: motion[name],
                                      durationSeconds: Self.rounded(frames.reduce(0) { $0 + $1.seconds })))
         }
-        return FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states,
-                            durationSeconds: f.error == nil ? Self.rounded(f.seconds) : nil)
+        var fixture = FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states,
+                                   durationSeconds: f.error == nil ? Self.rounded(f.seconds) : nil)
+        if let canvas = f.canvas, f.frames.contains(where: { !$0.lints.isEmpty }) { fixture.canvas = [canvas.width, canvas.height] }
+        return fixture
     }
 
     private func entry(_ f: FrameResult, showImages: Bool) -> FrameEntry {
@@ -99,7 +104,8 @@ public struct ReportBuilder: Sendable {
                               DiffMetrics(differentPixels: $0.differentPixels, ratio: $0.ratio, maxChannelDifference: $0.maxChannelDifference,
                                           regions: $0.regions, width: $0.width, height: $0.height)
                           },
-                          layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing)
+                          layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing,
+                          lints: f.lints.isEmpty ? nil : f.lints.map { LintEntry($0, severity: lintSeverity) })
     }
 
     /// Milliseconds are all a time needs.

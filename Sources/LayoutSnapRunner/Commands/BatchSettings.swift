@@ -18,6 +18,8 @@ public struct BatchSettings: Sendable {
     public var overrides: FixtureOverrides
     /// layoutsnap.json's fixture defaults.
     public var defaults = FixtureDefaults()
+    /// `--lint`: verify's layout lints (off for record and render).
+    public var lint = LintMode.off
 
     public init(paths: [String] = [], goldens: String = "Goldens", filter: String? = nil, jobs: Int = BatchRunner.defaultJobs,
                 timeout: Double = Watchdog.defaultSeconds, shard: Shard? = nil, overrides: FixtureOverrides = FixtureOverrides()) {
@@ -90,7 +92,7 @@ public struct BatchSettings: Sendable {
     /// comes (see `BatchRunner.run`).
     public func run(_ selection: Selection, handler: some FrameHandler, finished: @escaping @Sendable (Int, FixtureResult) -> Void,
                     progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) {
-        try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout)
+        try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout, lint: lint)
             .run(selection.refs, costs: selection.costs, handler: handler, finished: finished, progress: progress)
     }
 

@@ -48,7 +48,9 @@ public struct VerifyRun: Sendable {
         } catch {
             note(.warning("\(error); every golden will be decoded and compared"))
         }
-        let builder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
+        var lintingBuilder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
+        lintingBuilder.lintSeverity = settings.lint == .error ? .failure : .warning
+        let builder = lintingBuilder
         builder.clearPrevious()
         let handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
         // Each fixture becomes its report entry as it finishes, spooled to disk (memory stays

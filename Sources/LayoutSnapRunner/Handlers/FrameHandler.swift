@@ -48,6 +48,8 @@ public struct FrameResult: Sendable, Hashable {
     /// not its own index, and whether the frame has no counterpart (see `MotionReport.pairs`).
     public var pairedWith: Int?
     public var pairing: FramePairing?
+    /// What the layout lints found in this frame (with `--lint warn|error`), ignores applied.
+    public var lints: [LintFinding] = []
 
     public init(state: String, index: Int, status: FrameStatus, detail: String? = nil,
                 goldenKey: String, actualPath: String? = nil, manifestEntry: GoldenManifest.Entry? = nil) {

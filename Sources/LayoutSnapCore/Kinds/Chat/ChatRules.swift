@@ -256,7 +256,7 @@ public struct ChatRules: Sendable {
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return infos.indices.map { i in
+        return Timeline.markingInterrupted(schedules, infos.indices.map { i in
             let info = infos[i]
             let start = schedules[i].start
             let k0 = keyboards[i].value(at: start), k1 = keyboards[i].target
@@ -273,7 +273,7 @@ public struct ChatRules: Sendable {
                 }
                 return frame(index: s.index, time: s.time, progress: progress, state: info, offset: o, keyboard: k, palette: palette)
             })
-        }
+        })
     }
 
     func offset(content c: Content, mode: Mode, scroll: AnimatedValue, keyboard: Double, at time: Double) -> Double {
@@ -311,7 +311,7 @@ public struct ChatRules: Sendable {
                 // The text's frame is the bubble's content, narrower than its layout width.
                 ops.append(.text(TextDraw(text: text, origin: Point(x: rect.x + Self.bubblePaddingH - b.textMinX, y: textTop),
                                           baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text, clip: list,
-                                          leadingX: rect.x + Self.bubblePaddingH)))
+                                          leadingX: rect.x + Self.bubblePaddingH, element: "message:\(m.id)")))
             }
             messageElements.append(LayoutElement(id: "message:\(m.id)", rect: rect, attributes: [
                 ("role", .string(m.role.rawValue)), ("lines", .int(b.lines)),
@@ -324,7 +324,7 @@ public struct ChatRules: Sendable {
             let height = statusFont.firstLineHeight
             let x = Self.listPaddingH + 4, y = origin + statusTop
             ops.append(.text(TextDraw(text: c.statusText, origin: Point(x: x, y: y), baselines: LineMetrics.boxes(lines: 1, font: statusFont).baselines,
-                                      color: palette.secondary, clip: list)))
+                                      color: palette.secondary, clip: list, element: "status")))
             let dotsX = x + c.statusTextWidth + 6
             for d in 0..<3 {
                 let dot = Rect(x: dotsX + Double(d) * 10, y: y + height / 2 - 3, width: 6, height: 6)
@@ -342,7 +342,7 @@ public struct ChatRules: Sendable {
             let label = StyledText(runs: [TextRun("Offline")], font: bannerFont, width: canvas.width)
             let line = LineMetrics.boxes(lines: 1, font: bannerFont)
             ops.append(.text(TextDraw(text: label, origin: Point(x: Self.listPaddingH, y: banner.y + (Self.bannerHeight - line.height) / 2),
-                                      baselines: line.baselines, color: palette.secondary, clip: banner)))
+                                      baselines: line.baselines, color: palette.secondary, clip: banner, element: "banner")))
             elements.append(LayoutElement(id: "banner", rect: banner))
         }
         elements.append(LayoutElement(id: "list", rect: list, attributes: [("unseen", .int(state.unseen)), ("messages", .int(c.messages.count))]))
@@ -359,7 +359,8 @@ public struct ChatRules: Sendable {
         ops.append(.strokeRoundedRect(field, cornerRadius: Self.bubbleRadius, color: palette.gray.opacity(0.5), lineWidth: 1, continuous: true))
         let inputBoxes = LineMetrics.boxes(lines: c.inputLines, font: inputFont, lineSpacing: Self.inputLineSpacing)
         ops.append(.text(TextDraw(text: c.inputText, origin: Point(x: field.x + TextViewInsets.side, y: field.y + TextViewInsets.top),
-                                  baselines: inputBoxes.baselines, color: c.input.isEmpty ? palette.secondary : palette.text, clip: field)))
+                                  baselines: inputBoxes.baselines, color: c.input.isEmpty ? palette.secondary : palette.text, clip: field,
+                                  element: "input")))
         let send = Rect(x: field.maxX + Self.barPadding, y: field.maxY - (LineMetrics.height(lines: 1, font: inputFont) + 16 + Self.sendSize) / 2,
                         width: Self.sendSize, height: Self.sendSize)
         ops += Self.sendButton(send, enabled: !c.input.isEmpty, palette: palette)

@@ -279,7 +279,7 @@ public struct ComposerRules: Sendable {
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return infos.indices.map { i in
+        return Timeline.markingInterrupted(schedules, infos.indices.map { i in
             let info = infos[i]
             return StateLayout(name: info.name, frames: samples[i].map { s in
                 let k = snapshots[i].value(at: s.absolute)
@@ -287,7 +287,7 @@ public struct ComposerRules: Sendable {
                 let progress = abs(span) < 1e-9 ? 1 : min(max((k - info.keyboardFrom) / span, 0), 1)
                 return frame(index: s.index, time: s.time, progress: progress, state: info, keyboard: k, palette: palette)
             }, note: info.note)
-        }
+        })
     }
 
     func frame(index: Int, time: Double, progress: Double, state: StateInfo, keyboard: Double, palette: Palette) -> LayoutFrame {
@@ -307,7 +307,8 @@ public struct ComposerRules: Sendable {
         for span in c.selection { if let r = place(span).intersection(field) { ops.append(.roundedRect(r, cornerRadius: 0, fill: palette.accent.opacity(0.25), continuous: false)) } }
         let boxes = LineMetrics.boxes(lines: c.shownLines, font: composer.font, lineSpacing: composer.lineSpacing)
         ops.append(.text(TextDraw(text: c.shown, origin: textOrigin, baselines: boxes.baselines,
-                                  color: c.placeholder == nil ? palette.text : palette.secondary, clip: field)))
+                                  color: c.placeholder == nil ? palette.text : palette.secondary, clip: field,
+                                  element: c.placeholder == nil ? "text" : "placeholder")))
         if caretShown, let r = caret.intersection(field) {
             ops.append(.roundedRect(r, cornerRadius: 1, fill: palette.accent, continuous: false))
         }
@@ -328,7 +329,7 @@ public struct ComposerRules: Sendable {
                 ops.append(.roundedRect(Rect(x: x, y: top, width: width, height: Self.chipHeight), cornerRadius: Self.chipHeight / 2,
                                         fill: palette.chip, continuous: true))
                 ops.append(.text(TextDraw(text: chip.text, origin: Point(x: x + Self.chipPadding, y: top + (Self.chipHeight - chipLine.height) / 2),
-                                          baselines: chipLine.baselines, color: palette.text, clip: strip)))
+                                          baselines: chipLine.baselines, color: palette.text, clip: strip, element: "suggestions")))
                 x += width + Self.chipSpacing
             }
         }

@@ -146,7 +146,7 @@ public struct PostRules: Sendable {
                 ("lines", .int(block.measured.lineCount)), ("truncated", .bool(block.measured.truncated)),
             ]))
             let boxes = LineMetrics.boxes(lines: block.measured.lineCount, font: block.text.font)
-            ops.append(.text(TextDraw(text: block.text, origin: Point(x: x, y: y), baselines: boxes.baselines, color: color)))
+            ops.append(.text(TextDraw(text: block.text, origin: Point(x: x, y: y), baselines: boxes.baselines, color: color, element: id)))
             y += block.height
         }
 
@@ -172,12 +172,12 @@ public struct PostRules: Sendable {
             let mask = Rect(x: bodyRect.x, y: bodyRect.y, width: bodyRect.width, height: g.revealed)
             for piece in m.body.pieces {
                 ops.append(.text(TextDraw(text: piece.text, origin: Point(x: bodyRect.x + piece.x, y: bodyRect.y),
-                                          baselines: piece.baselines, color: .black, clip: mask)))
+                                          baselines: piece.baselines, color: .black, clip: mask, element: "body")))
             }
             if let author = m.author {
                 let boxes = LineMetrics.boxes(lines: author.lines, font: author.text.font)
                 ops.append(.text(TextDraw(text: author.text, origin: authorOrigin, baselines: boxes.baselines,
-                                          color: Color.black.opacity(0.5 * min(f, 1)))))
+                                          color: Color.black.opacity(0.5 * min(f, 1)), element: "author")))
             }
         }
 

@@ -17,11 +17,11 @@ extension PostRules {
             snapshots.append(f)
         }
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps, advice: "lower fps or the durations")
-        return names.indices.map { i in
+        return Timeline.markingInterrupted(schedules, names.indices.map { i in
             StateLayout(name: names[i], frames: samples[i].map { s in
                 frame(index: s.index, time: s.time, f: snapshots[i].value(at: s.absolute), palette: palette)
             })
-        }
+        })
     }
 }
 

@@ -92,7 +92,7 @@ public struct TranscriptRules: Sendable {
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return infos.indices.map { i in
+        return Timeline.markingInterrupted(schedules, infos.indices.map { i in
             let info = infos[i], schedule = schedules[i]
             return StateLayout(name: info.name, frames: samples[i].map { s in
                 let o = snapshots[i].value(at: s.absolute)
@@ -102,7 +102,7 @@ public struct TranscriptRules: Sendable {
                 return frame(index: s.index, time: s.time, progress: progress, offset: o, content: info.content,
                              following: info.following, scrolling: moving, palette: palette)
             })
-        }
+        })
     }
 
     public func frame(index: Int, time: Double, progress: Double, offset: Double, content: Content, following: Bool,
@@ -117,7 +117,7 @@ public struct TranscriptRules: Sendable {
         // 000): a glyph rising above the first visible line (a hamza, an emoji's top) and a line
         // scrolled partly out show in the padding instead of being cut flat at the text's edge.
         ops.append(.text(TextDraw(text: content.text, origin: Point(x: textRect.x, y: textRect.y), baselines: boxes.baselines,
-                                  color: palette.text, clip: viewRect)))
+                                  color: palette.text, clip: viewRect, element: "text")))
         let scrollable = content.maxOffset > 0
         let showIndicator = scrollable && (transcript.indicators == .always || (transcript.indicators == .scrolling && scrolling))
         if showIndicator {

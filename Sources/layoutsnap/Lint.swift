@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import LayoutSnapCore
+import LayoutSnapRunner
+
+/// `layoutsnap lint`: layout bugs in every frame, found from the layout alone (no golden, no pixels).
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find visual bugs in every frame from the layout: overlapping text, elements outside their container, cut lines, low contrast, a hidden caret.",
+        discussion: "Rules: \(LintRule.allCases.map(\.rawValue).joined(separator: ", ")). A fixture accepts a finding with \"lint\": {\"ignore\": [{\"rule\", \"element\", \"reason\"}]}. Exit 1 when anything not ignored is found, 2 when a fixture cannot be read.")
+
+    @OptionGroup var options: BatchOptions
+
+    func run() throws {
+        try Diagnostics.run {
+            let run = LintRun(settings: options.settings(try ProjectSettings.load()))
+            let (results, empty) = try run.run(progress: options.progress("lint"))
+            if let empty {
+                Diagnostics.printError(empty)
+                return 2
+            }
+            var errors = 0, findings = 0, ignored = 0, frames = 0, fixtures = 0
+            for r in results.sorted(by: { $0.ref.id < $1.ref.id }) {
+                if let error = r.error {
+                    Diagnostics.printError(error)
+                    errors += 1
+                    continue
+                }
+                frames += r.frames
+                findings += r.findings
+                ignored += r.ignored
+                if !r.ranges.isEmpty { fixtures += 1 }
+                for range in r.ranges {
+                    Diagnostics.out("LINT \(r.ref.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)")
+                }
+            }
+            let ignoredNote = ignored > 0 ? " (\(ignored) ignored)" : ""
+            Diagnostics.out("lint: \(results.count) fixtures, \(frames) frames: \(findings) findings\(ignoredNote) in \(fixtures) fixtures" + (errors > 0 ? ", \(errors) unreadable" : ""))
+            return errors > 0 ? 2 : findings > 0 ? 1 : 0
+        }
+    }
+}

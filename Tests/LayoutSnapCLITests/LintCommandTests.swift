@@ -1,0 +1,107 @@
+import Foundation
+import XCTest
+
+/// `layoutsnap lint` and `verify --lint`: fixtures made to break one rule each, clean ones that
+/// give nothing, ignores with reasons, and every output (terminal, results.json, JUnit, GitHub,
+/// the HTML report) carrying the findings.
+final class LintCommandTests: XCTestCase {
+    /// One fixture per rule that a real fixture can break, and clean ones.
+    static func writeFixtures(_ dir: TempDir) throws {
+        try dir.write("F/faint.json", #"{"kind": "composer", "width": 390, "height": 300, "scale": 1, "keyboard": false, "placeholder": "Write something"}"#)
+        try dir.write("F/hidden-caret.json", #"{"kind": "composer", "width": 390, "height": 500, "scale": 1, "maxLines": 3, "text": "one\ntwo\nthree\nfour\nfive\nsix", "steps": [{"scrollBy": -60}]}"#)
+        try dir.write("F/leaving-card.json", #"{"kind": "post", "width": 390, "height": 400, "scale": 1, "fps": 20, "title": "Title", "body": "A body of a few words.", "author": "Desk", "steps": [{"expand": true}]}"#)
+        try dir.write("F/banner-ax5.json", #"{"kind": "chat", "scale": 1, "textSize": "AX5", "online": false, "input": "draft", "messages": [{"role": "assistant", "text": "Hi"}]}"#)
+        try dir.write("F/clean-transcript.json", #"{"kind": "transcript", "width": 390, "height": 200, "scale": 1, "text": "Hello there", "steps": [{"append": " and more"}]}"#)
+        try dir.write("F/clean-chat.json", #"{"kind": "chat", "width": 390, "height": 500, "scale": 1, "input": "a draft", "messages": [{"role": "assistant", "text": "Hello, how can I help?"}]}"#)
+    }
+
+    func testLintFindsEachBrokenRuleAndNothingInCleanFixtures() throws {
+        let dir = try TempDir()
+        try Self.writeFixtures(dir)
+        let all = try CLI.run(["lint", "--no-progress", "F"], in: dir.url)
+        XCTAssertEqual(all.status, 1, all.output)
+        XCTAssertTrue(all.stdout.contains("LINT faint initial frame 0: contrast: placeholder has contrast 3.44:1 against its background, under 4.5:1"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("LINT hidden-caret 01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("LINT leaving-card 01-expand frames 1-"), all.stdout)
+        XCTAssertTrue(all.stdout.contains(": outside-container: author reaches "), all.stdout)
+        // The offline banner is 32 pt tall at every text size; at AX5 its label is cut.
+        XCTAssertTrue(all.stdout.contains("LINT banner-ax5 initial frame 0: clipped-text: a line of banner is cut by 10.3 pt at its clip"), all.stdout)
+        XCTAssertFalse(all.stdout.contains("clean-"), "clean fixtures give no finding:\n\(all.stdout)")
+
+        let clean = try CLI.run(["lint", "--no-progress", "F/clean-transcript.json", "F/clean-chat.json"], in: dir.url)
+        XCTAssertEqual(clean.status, 0, clean.output)
+        XCTAssertTrue(clean.stdout.contains("lint: 2 fixtures, 3 frames: 0 findings in 0 fixtures"), clean.stdout)
+
+        // An ignore with its reason takes the finding out; without a reason it is bad input.
+        try dir.write("F/faint.json", #"{"kind": "composer", "width": 390, "height": 300, "scale": 1, "keyboard": false, "placeholder": "Write something", "lint": {"ignore": [{"rule": "contrast", "element": "placeholder", "reason": "UIKit's placeholder colour"}]}}"#)
+        let ignored = try CLI.run(["lint", "--no-progress", "F/faint.json"], in: dir.url)
+        XCTAssertEqual(ignored.status, 0, ignored.output)
+        XCTAssertTrue(ignored.stdout.contains("0 findings (1 ignored)"), ignored.stdout)
+        try dir.write("F/faint.json", #"{"kind": "composer", "placeholder": "x", "lint": {"ignore": [{"rule": "contrast", "element": "placeholder"}]}}"#)
+        let noReason = try CLI.run(["lint", "--no-progress", "F/faint.json"], in: dir.url)
+        XCTAssertEqual(noReason.status, 2, noReason.output)
+        XCTAssertTrue(noReason.stderr.contains("$.lint.ignore[0]: missing required field \"reason\""), noReason.stderr)
+    }
+
+    func testVerifyCarriesLintsIntoEveryOutputAndErrorModeFails() throws {
+        let dir = try TempDir()
+        try Self.writeFixtures(dir)
+        // Three failing fixtures are opened when the report loads: these three.
+        try FileManager.default.removeItem(at: dir.path("F/banner-ax5.json"))
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci", "F"], in: dir.url).status, 0)
+
+        // warn (the default): reported, the run passes.
+        let warn = try CLI.run(["verify", "--no-progress", "F", "--report", "warn"], in: dir.url)
+        XCTAssertEqual(warn.status, 0, warn.output)
+        XCTAssertTrue(warn.stdout.contains("LINT hidden-caret 01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"), warn.stdout)
+        XCTAssertTrue(warn.stdout.contains("lint findings (warnings)"), warn.stdout)
+        let results = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("warn/results.json"))) as? [String: Any])
+        let summary = try XCTUnwrap(results["summary"] as? [String: Any])
+        XCTAssertEqual(summary["outcome"] as? String, "passed")
+        let lintCount = try XCTUnwrap(summary["lints"] as? Int)
+        XCTAssertGreaterThanOrEqual(lintCount, 3)
+        XCTAssertEqual(summary["failingLints"] as? Int, 0)
+        let fixtures = try XCTUnwrap(results["fixtures"] as? [[String: Any]])
+        let faint = try XCTUnwrap(fixtures.first { $0["id"] as? String == "faint" })
+        let frame = try XCTUnwrap(((faint["states"] as? [[String: Any]])?.first?["frames"] as? [[String: Any]])?.first)
+        let lint = try XCTUnwrap((frame["lints"] as? [[String: Any]])?.first)
+        XCTAssertEqual(lint["rule"] as? String, "contrast")
+        XCTAssertEqual(lint["elements"] as? [String], ["placeholder"])
+        XCTAssertEqual((lint["rect"] as? [Double])?.count, 4)
+        XCTAssertEqual(lint["severity"] as? String, "warning")
+        XCTAssertEqual(faint["canvas"] as? [Double], [390, 300])
+        let clean = try XCTUnwrap(fixtures.first { $0["id"] as? String == "clean-chat" })
+        XCTAssertFalse(String(describing: clean).contains("lints"), "no lints key where nothing was found")
+
+        // error: the same findings fail the run, in JUnit and in GitHub's annotations too.
+        let error = try CLI.run(["verify", "--no-progress", "F", "--lint", "error", "--report", "error", "--junit", "error/junit.xml"],
+                                in: dir.url, environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": dir.url.path])
+        XCTAssertEqual(error.status, 1, error.output)
+        XCTAssertTrue(error.stdout.contains("::error file=F/hidden-caret.json,line=1,title=layoutsnap lint%3A hidden-caret::01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"), error.stdout)
+        let xml = try String(contentsOf: dir.path("error/junit.xml"), encoding: .utf8)
+        XCTAssertTrue(xml.contains("type=\"lint\""), xml)
+        XCTAssertTrue(xml.contains("lint caret-hidden frame 0: caret reaches 52 pt below field"), xml)
+        let schema = CLI.packageRoot.appendingPathComponent("Tests/Schemas/junit-10.xsd").path
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
+            p.arguments = ["--noout", "--schema", schema, dir.path("error/junit.xml").path]
+            p.standardError = FileHandle.nullDevice
+            try p.run(); p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0, "the JUnit with lint failures validates against Jenkins's XSD")
+        }
+
+        // off: none computed.
+        let off = try CLI.run(["verify", "--no-progress", "F", "--lint", "off", "--report", "off"], in: dir.url)
+        XCTAssertEqual(off.status, 0, off.output)
+        XCTAssertFalse(off.stdout.contains("LINT"), off.stdout)
+        XCTAssertFalse(try String(contentsOf: dir.path("off/results.json"), encoding: .utf8).contains("\"lints\" : ["))
+
+        // The report marks linted frames in the strip and draws the rects over the frame.
+        let chromium = try Browser.chromium()
+        let page = try Browser.run(chromium, ["--dump-dom", dir.path("error/index.html").absoluteString], profile: dir.path("profile"))
+        XCTAssertTrue(page.stdout.contains("class=\"lintbox\""), String(page.stdout.prefix(2000)))
+        XCTAssertTrue(page.stdout.contains(" lint\" title=\"frame "), "a strip cell of a linted frame is marked")
+        XCTAssertTrue(page.stdout.contains("<span class=\"verdict fail\">failed</span>"))
+    }
+}
