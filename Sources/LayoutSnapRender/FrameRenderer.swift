@@ -199,7 +199,7 @@ public final class FrameRenderer {
         cairo_fill(mcr.pointer)
         try mcr.check("draw a shadow mask")
         cairo_surface_flush(mask.pointer)
-        GaussianBlur.blurA8(mask.data, width: mask.width, height: mask.height, stride: mask.stride, sigma: sigma)
+        GaussianBlur.blurA8Collapsing(mask.data, width: mask.width, height: mask.height, stride: mask.stride, sigma: sigma)
         cairo_surface_mark_dirty(mask.pointer)
         cairo_save(cr)
         cairo_identity_matrix(cr)
