@@ -1,3 +1,4 @@
+import CDeflate
 import CZlib
 
 /// Reads PNG files into premultiplied ARGB32 (`PixelImage`), defensively.
@@ -58,6 +59,8 @@ public enum PNGDecoder {
         var sawTRNS = false
         var inflater: Inflater?
         var idatRunEnded = false
+        // The IDAT data, inflated in one call once every chunk has been read (see Inflater.whole).
+        var idat: [UnsafeRawBufferPointer] = []
 
         chunks: while true {
             guard let chunk = try reader.next() else { throw .missingChunk("IEND") }
@@ -73,7 +76,8 @@ public enum PNGDecoder {
                     stream = try Inflater(capacity: layout.totalBytes)
                     inflater = stream
                 }
-                try stream.feed(chunk.data)
+                _ = stream
+                idat.append(chunk.data)
                 continue
             }
             if inflater != nil { idatRunEnded = true }
@@ -122,6 +126,11 @@ public enum PNGDecoder {
         }
 
         guard let inflater else { throw .missingChunk("IDAT") }
+        // libdeflate inflates the whole stream at once, several times faster than zlib; anything
+        // it does not accept is streamed through zlib again, which says exactly what is wrong.
+        if !inflater.inflateWhole(idat) {
+            for data in idat { try inflater.feed(data) }
+        }
         try inflater.finish()
 
         var row = 0
@@ -366,12 +375,9 @@ final class Inflater {
         (output + capacity).initialize(repeating: 0, count: Inflater.slack)
         spill = .allocate(capacity: 1)
         // zlib stores a back-pointer to the z_stream and checks it on each call: give it a
-        // stable heap address.
+        // stable heap address. It is set up only when streaming is needed.
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        let status = inflateInit_(stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw .corrupt("zlib inflateInit failed (\(status))") }
-        live = true
     }
 
     deinit {
@@ -381,9 +387,43 @@ final class Inflater {
         output.deallocate()
     }
 
+    /// Inflates the whole IDAT stream (its chunks' data, in order) with libdeflate: true when
+    /// it is a complete zlib stream of exactly `capacity` bytes with a good checksum (bytes after
+    /// its end are ignored, as libpng does). False leaves nothing decided: the caller streams it
+    /// through zlib, whose errors name the problem.
+    func inflateWhole(_ chunks: [UnsafeRawBufferPointer]) -> Bool {
+        guard produced == 0, !ended, let decompressor = libdeflate_alloc_decompressor() else { return false }
+        defer { libdeflate_free_decompressor(decompressor) }
+        var actualIn = 0, actualOut = 0
+        let result: libdeflate_result
+        if chunks.count == 1, let base = chunks[0].baseAddress {
+            result = libdeflate_zlib_decompress_ex(decompressor, base, chunks[0].count, output, capacity, &actualIn, &actualOut)
+        } else {
+            // Several IDAT chunks: one contiguous copy of the compressed bytes.
+            let total = chunks.reduce(0) { $0 + $1.count }
+            let joined = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 16)
+            defer { joined.deallocate() }
+            var at = 0
+            for chunk in chunks where chunk.count > 0 {
+                (joined + at).copyMemory(from: chunk.baseAddress!, byteCount: chunk.count)
+                at += chunk.count
+            }
+            result = libdeflate_zlib_decompress_ex(decompressor, joined, total, output, capacity, &actualIn, &actualOut)
+        }
+        guard result == LIBDEFLATE_SUCCESS, actualOut == capacity else { return false }
+        produced = capacity
+        ended = true
+        return true
+    }
+
     func feed(_ data: UnsafeRawBufferPointer) throws(PNGError) {
         // Bytes after the end of the zlib stream are ignored, as libpng does.
         guard !ended, let base = data.baseAddress, !data.isEmpty else { return }
+        if !live {
+            let status = inflateInit_(stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+            guard status == Z_OK else { throw .corrupt("zlib inflateInit failed (\(status))") }
+            live = true
+        }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
         stream.pointee.avail_in = UInt32(data.count)  // a chunk is at most 2^31 - 1 bytes
         while stream.pointee.avail_in > 0 {

@@ -10,6 +10,32 @@ enum PNGFilter {
         return pb <= pc ? b : c
     }
 
+    /// Paeth for 4 bytes a pixel (RGBA 8-bit, the common case), the four channels of a pixel at
+    /// once: the chain runs from pixel to pixel, not byte to byte. The same predictor as
+    /// `paeth`, with a = c = 0 before the first pixel (paeth(0, b, 0) = b).
+    @inline(__always)
+    static func paeth4(_ cur: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>, count n: Int) {
+        var a = SIMD4<Int16>(repeating: 0), c = SIMD4<Int16>(repeating: 0)
+        let pixels = n / 4
+        for p in 0..<pixels {
+            let o = p &* 4
+            let b = SIMD4<Int16>(Int16(prior[o]), Int16(prior[o &+ 1]), Int16(prior[o &+ 2]), Int16(prior[o &+ 3]))
+            let pa = magnitude(b &- c), pb = magnitude(a &- c), pc = magnitude(a &+ b &- c &- c)
+            let useA = (pa .<= pb) .& (pa .<= pc)
+            let useB = pb .<= pc
+            let predictor = a.replacing(with: b.replacing(with: c, where: .!useB), where: .!useA)
+            let x = SIMD4<Int16>(Int16(cur[o]), Int16(cur[o &+ 1]), Int16(cur[o &+ 2]), Int16(cur[o &+ 3]))
+            let out = (x &+ predictor) & 0xFF
+            cur[o] = UInt8(truncatingIfNeeded: out[0]); cur[o &+ 1] = UInt8(truncatingIfNeeded: out[1])
+            cur[o &+ 2] = UInt8(truncatingIfNeeded: out[2]); cur[o &+ 3] = UInt8(truncatingIfNeeded: out[3])
+            a = out
+            c = b
+        }
+    }
+
+    @inline(__always)
+    static func magnitude(_ v: SIMD4<Int16>) -> SIMD4<Int16> { v.replacing(with: 0 &- v, where: v .< 0) }
+
     // MARK: Encoding (benchmark comparisons only; `PNGEncoder.encode` always writes None)
 
     /// Filters scanlines that were written unfiltered (filter byte 0), in place. Rows are done
@@ -115,6 +141,8 @@ enum PNGFilter {
                 if n > bpp {
                     for i in bpp..<n { cur[i] &+= UInt8((UInt16(cur[i - bpp]) + UInt16(prior[i])) >> 1) }
                 }
+            case 4 where bpp == 4:
+                paeth4(cur, prior, count: n)
             case 4:
                 let head = min(bpp, n)
                 for i in 0..<head { cur[i] &+= prior[i] }  // paeth(0, b, 0) = b

@@ -73,6 +73,15 @@ struct Bench: ParsableCommand {
             Diagnostics.out("diff, identical    \(String(format: "%.1f", d.megapixels)) MP pair, one thread: \(mps(d.identicalMs)) [target ≥ 6000 MP/s]")
             Diagnostics.out("diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]")
             Diagnostics.out("layoutsnap diff    1 MP PNG pair, whole process: \(String(format: "%.1f", d.processMs)) ms [target < 60 ms]")
+            for s in d.sideBySide {
+                let name = s.name.padding(toLength: 13, withPad: " ", startingAt: 0)
+                var line = "diff \(name)  \(String(format: "%.1f", s.megapixels)) MP, \(s.differentPixels) px differ: layoutsnap diff \(String(format: "%.1f", s.layoutsnapMs)) ms (whole process)"
+                if let peer = s.blazediffMs {
+                    line += ", blazediff compare() \(String(format: "%.1f", peer)) ms = \(String(format: "%.2f", s.layoutsnapMs / peer))x [target ≤ \(String(format: "%.1f", s.target))x]"
+                }
+                Diagnostics.out(line)
+            }
+            if let why = d.peerMissing { Diagnostics.out("diff, blazediff    not measured: \(why) (pip install blazediff)") }
             let g = try GenerationBenchmark(executable: CommandLine.arguments[0], generateCount: generate, verifyCount: verifyGenerated,
                                             memoryCounts: memoryFixtures == 0 ? [] : [max(1, memoryFixtures / 10), memoryFixtures])
                 .run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }

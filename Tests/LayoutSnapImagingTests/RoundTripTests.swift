@@ -1,6 +1,6 @@
 import CZlib
 import Foundation
-import LayoutSnapImaging
+@testable import LayoutSnapImaging
 import XCTest
 
 final class RoundTripTests: XCTestCase {
@@ -158,6 +158,33 @@ final class RoundTripTests: XCTestCase {
             process.waitUntilExit()
             XCTAssertEqual(process.terminationStatus, 0, "pngfix on opaque=\(opaque): \(output)")
             XCTAssertEqual(output, "", "pngfix on opaque=\(opaque)")
+        }
+    }
+}
+
+/// The fast paths of decoding against their plain definitions.
+final class DecoderFastPathTests: XCTestCase {
+    /// Paeth on RGBA rows, four channels at once, is the byte-by-byte predictor.
+    func testPaethForFourBytesAPixelIsThePlainPredictor() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let width = Int.random(in: 1...300, using: &random), rows = Int.random(in: 2...6, using: &random)
+            let rowBytes = width * 4
+            var data = (0..<(rows * (rowBytes + 1))).map { _ in UInt8.random(in: 0...255, using: &random) }
+            for y in 0..<rows { data[y * (rowBytes + 1)] = y == 0 ? 0 : 4 }
+            // The reference: each byte from its reconstructed left, up and upper-left neighbours.
+            var expected = data
+            for y in 1..<rows {
+                let line = y * (rowBytes + 1) + 1, prior = line - (rowBytes + 1)
+                for i in 0..<rowBytes {
+                    let a = i >= 4 ? expected[line + i - 4] : 0, b = expected[prior + i], c = i >= 4 ? expected[prior + i - 4] : 0
+                    expected[line + i] &+= PNGFilter.paeth(a, b, c)
+                }
+            }
+            try data.withUnsafeMutableBufferPointer { buffer in
+                try PNGFilter.unfilter(buffer.baseAddress!, rows: rows, rowBytes: rowBytes, bytesPerPixel: 4, firstRow: 0)
+            }
+            XCTAssertEqual(data, expected, "width \(width)")
         }
     }
 }

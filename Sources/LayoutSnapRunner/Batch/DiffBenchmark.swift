@@ -14,6 +14,22 @@ public struct DiffBenchmark {
         public var differentPixels = 0
         public var antialiasedPixels = 0
         public var processMs = 0.0
+        /// `layoutsnap diff` as a whole process against blazediff's in-process `compare()` (when
+        /// the Python package is importable), on the same PNG files, side by side in one run.
+        public var sideBySide: [PeerFigure] = []
+        /// Why blazediff was not measured, when it was not.
+        public var peerMissing: String?
+    }
+
+    /// One pair of files: layoutsnap's whole process and blazediff's call, best of the repeats.
+    public struct PeerFigure: Sendable {
+        public var name: String
+        public var megapixels: Double
+        public var differentPixels: Int
+        public var layoutsnapMs: Double
+        public var blazediffMs: Double?
+        /// The issue's target for layoutsnap / blazediff.
+        public var target: Double
     }
 
     public let repeats: Int
@@ -41,16 +57,87 @@ public struct DiffBenchmark {
         let (small1, small2) = Self.pair(width: 1024, height: 1024)
         try AtomicFile.write(PixelImage(width: 1024, height: 1024, pixels: small1).encodePNG(), to: dir + "/a.png")
         try AtomicFile.write(PixelImage(width: 1024, height: 1024, pixels: small2).encodePNG(), to: dir + "/b.png")
-        f.processMs = best {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: executable)
-            p.arguments = ["diff", dir + "/a.png", dir + "/b.png"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try? p.run()
-            p.waitUntilExit()
+        f.processMs = best { runDiff(dir + "/a.png", dir + "/b.png") }
+
+        // Side by side with the fastest peer: 1 MP and 8 MP, byte-identical and about 0.1% changed.
+        var pairs: [(name: String, a: String, b: String, mp: Double, target: Double)] = []
+        for (w, h, label, targetRatio) in [(1024, 1024, "1 MP", 2.0), (3840, 2160, "8 MP", 1.0)] {
+            let (x, y) = Self.pair(width: w, height: h, glyphs: w * h / 1700)
+            let a = dir + "/\(w)-a.png", copy = dir + "/\(w)-a-copy.png", b = dir + "/\(w)-b.png"
+            let encoded = PixelImage(width: w, height: h, pixels: x).encodePNG()
+            try AtomicFile.write(encoded, to: a)
+            try AtomicFile.write(encoded, to: copy)
+            try AtomicFile.write(PixelImage(width: w, height: h, pixels: y).encodePNG(), to: b)
+            let mp = Double(w * h) / 1e6
+            pairs.append(("\(label) identical", a, copy, mp, targetRatio))
+            pairs.append(("\(label) changed", a, b, mp, targetRatio))
+        }
+        let peer = Self.blazediff(pairs.map { ($0.a, $0.b) }, repeats: repeats)
+        if case let .failure(why) = peer { f.peerMissing = why.message }
+        for (i, pair) in pairs.enumerated() {
+            let ms = best { runDiff(pair.a, pair.b) }
+            let counts = diffCount(pair.a, pair.b)
+            f.sideBySide.append(PeerFigure(name: pair.name, megapixels: pair.mp, differentPixels: counts, layoutsnapMs: ms,
+                                           blazediffMs: (try? peer.get())?[i], target: pair.target))
         }
         return f
+    }
+
+    /// One `layoutsnap diff` as a whole process: posix_spawn and wait4, output to /dev/null.
+    /// (Foundation's Process added about 30 ms of its own to every run.)
+    private func runDiff(_ a: String, _ b: String) {
+        guard let pid = try? Spawn.start(executable, ["diff", a, b], files: { actions in
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }) else { return }
+        _ = try? Spawn.wait(pid)
+    }
+
+    /// The differing pixels `layoutsnap diff --json` reports for the pair (0 when identical).
+    private func diffCount(_ a: String, _ b: String) -> Int {
+        guard let result = try? ImageDiff(expected: a, actual: b).run() else { return -1 }
+        return result.metrics?.differentPixels ?? 0
+    }
+
+    struct PeerError: Error { var message: String }
+
+    /// blazediff's `compare()` timed in one Python process (import and start-up not counted,
+    /// as the issue measures it), best of `repeats` per pair, in milliseconds.
+    static func blazediff(_ pairs: [(String, String)], repeats: Int) -> Result<[Double], PeerError> {
+        let script = """
+        import sys, json, time
+        try:
+            import blazediff
+        except Exception as e:
+            print(json.dumps({"missing": "blazediff is not importable: " + str(e)})); sys.exit(0)
+        pairs = json.loads(sys.argv[1]); repeats = int(sys.argv[2]); out = []
+        for a, b in pairs:
+            best = float("inf")
+            for _ in range(repeats):
+                t = time.perf_counter(); blazediff.compare(a, b); best = min(best, time.perf_counter() - t)
+            out.append(best * 1000)
+        print(json.dumps({"ms": out}))
+        """
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/python3" } + ["/usr/bin/python3"]
+        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return .failure(PeerError(message: "python3 not found"))
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        let list = (try? JSONSerialization.data(withJSONObject: pairs.map { [$0.0, $0.1] })).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        p.arguments = ["-c", script, list, String(repeats)]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return .failure(PeerError(message: "python3 could not start")) }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return .failure(PeerError(message: "blazediff gave no figures"))
+        }
+        if let missing = object["missing"] as? String { return .failure(PeerError(message: missing)) }
+        guard let ms = object["ms"] as? [Double], ms.count == pairs.count else { return .failure(PeerError(message: "blazediff gave no figures")) }
+        return .success(ms)
     }
 
     static func compare(_ a: [UInt32], _ b: [UInt32], _ w: Int, _ h: Int) -> DiffResult {
@@ -69,7 +156,7 @@ public struct DiffBenchmark {
 
     /// A UI-like frame (canvas, white cards, rows of anti-aliased dots like glyphs) and a copy in
     /// which some glyphs moved by one pixel, some changed colour, and a few pixels flipped.
-    static func pair(width: Int, height: Int) -> ([UInt32], [UInt32]) {
+    static func pair(width: Int, height: Int, glyphs: Int = 600) -> ([UInt32], [UInt32]) {
         var a = [UInt32](repeating: 0xFFF2_F2F7, count: width * height)
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ n: Int) -> Int {
@@ -96,10 +183,10 @@ public struct DiffBenchmark {
                 }
             }
         }
-        for g in 0..<600 {
+        for g in 0..<glyphs {
             let cx = Double(20 + next(width - 40)) + 0.3, cy = Double(20 + next(height - 40)) + 0.6
             glyph(&a, cx, cy, 0xFF1E_1E28)
-            glyph(&b, g < 150 ? cx + 1 : cx, cy, g >= 150 && g < 180 ? 0xFFC8_1414 : 0xFF1E_1E28)
+            glyph(&b, g < glyphs / 4 ? cx + 1 : cx, cy, g >= glyphs / 4 && g < glyphs * 3 / 10 ? 0xFFC8_1414 : 0xFF1E_1E28)
         }
         for _ in 0..<500 { b[next(width * height)] ^= 0x00FF_FFFF }
         return (a, b)
