@@ -37,11 +37,14 @@ public enum PNGDecoder {
         return (header.width, header.height)
     }
 
-    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels) throws(PNGError) -> PixelImage {
-        try withRawBytes(bytes) { (raw) throws(PNGError) in try decode(raw, maxPixels: maxPixels) }
+    /// `straightAlpha`: the pixels as the file holds them, not premultiplied (`layoutsnap diff`
+    /// compares any two PNGs as pixelmatch does); the image's words are then 0xAARRGGBB straight.
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, straightAlpha: Bool = false) throws(PNGError) -> PixelImage {
+        try withRawBytes(bytes) { (raw) throws(PNGError) in try decode(raw, maxPixels: maxPixels, straightAlpha: straightAlpha) }
     }
 
-    public static func decode(_ bytes: UnsafeRawBufferPointer, maxPixels: Int = defaultMaxPixels) throws(PNGError) -> PixelImage {
+    public static func decode(_ bytes: UnsafeRawBufferPointer, maxPixels: Int = defaultMaxPixels,
+                              straightAlpha: Bool = false) throws(PNGError) -> PixelImage {
         try checkSignature(bytes)
         var reader = ChunkReader(bytes: bytes)
         let header = try readIHDR(&reader)
@@ -140,7 +143,7 @@ public enum PNGDecoder {
             row += pass.height
         }
 
-        let converter = PixelConverter(header: header, palette: palette, paletteAlpha: paletteAlpha, colorKey: colorKey)
+        let converter = PixelConverter(header: header, palette: palette, paletteAlpha: paletteAlpha, colorKey: colorKey, straight: straightAlpha)
         var maxIndex = 0
         let width = header.width
         let pixels = [UInt32](unsafeUninitializedCapacity: pixelCount) { buffer, initialized in
@@ -480,17 +483,20 @@ struct PixelConverter {
     /// 256 premultiplied entries (palette images), zero past the palette.
     let paletteTable: [UInt32]
     let colorKey: (UInt16, UInt16, UInt16)?
+    /// Words as the file holds them (0xAARRGGBB straight), not premultiplied.
+    let straight: Bool
 
-    init(header: PNGDecoder.Header, palette: [UInt8], paletteAlpha: [UInt8], colorKey: (UInt16, UInt16, UInt16)?) {
+    init(header: PNGDecoder.Header, palette: [UInt8], paletteAlpha: [UInt8], colorKey: (UInt16, UInt16, UInt16)?, straight: Bool = false) {
         colorType = header.colorType
         bitDepth = header.bitDepth
         self.colorKey = colorKey
+        self.straight = straight
         var table = [UInt32](repeating: 0, count: 256)
         if header.colorType == 3 {
             for i in 0..<min(256, palette.count / 3) {
                 let alpha = i < paletteAlpha.count ? UInt32(paletteAlpha[i]) : 255
-                table[i] = Self.premultiplied(UInt32(palette[3 * i]), UInt32(palette[3 * i + 1]),
-                                         UInt32(palette[3 * i + 2]), alpha)
+                table[i] = straight ? alpha << 24 | UInt32(palette[3 * i]) << 16 | UInt32(palette[3 * i + 1]) << 8 | UInt32(palette[3 * i + 2])
+                    : Self.premultiplied(UInt32(palette[3 * i]), UInt32(palette[3 * i + 1]), UInt32(palette[3 * i + 2]), alpha)
             }
         }
         paletteTable = table
@@ -513,6 +519,16 @@ struct PixelConverter {
     @inline(__always)
     func grey(_ g: UInt32) -> UInt32 { 0xFF00_0000 | g << 16 | g << 8 | g }
 
+    /// A pixel's word: premultiplied, or straight when `straight`.
+    @inline(__always)
+    func pack(_ r: UInt32, _ g: UInt32, _ b: UInt32, _ a: UInt32) -> UInt32 {
+        straight ? a << 24 | r << 16 | g << 8 | b : Self.premultiplied(r, g, b, a)
+    }
+
+    /// A colour-keyed (tRNS) pixel: transparent; straight, it keeps its colour.
+    @inline(__always)
+    func keyed(_ opaque: UInt32) -> UInt32 { straight ? opaque & 0x00FF_FFFF : 0 }
+
     /// Converts `n` pixels of one unfiltered scanline; pixel `x` goes to `dst[x * step]`.
     /// `src` must be followed by at least `Inflater.slack` readable bytes.
     ///
@@ -527,7 +543,8 @@ struct PixelConverter {
                 for x in 0..<n {
                     let r = src[3 &* x], g = src[3 &* x + 1], b = src[3 &* x + 2]
                     let transparent = UInt16(r) == key.0 && UInt16(g) == key.1 && UInt16(b) == key.2
-                    dst[x &* step] = transparent ? 0 : 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+                    let word = 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+                    dst[x &* step] = transparent ? keyed(word) : word
                 }
             } else {
                 // One unaligned 4-byte load per pixel (R G B next), the slack covers the last.
@@ -544,7 +561,7 @@ struct PixelConverter {
                 if a == 255 {
                     dst[x &* step] = (word & 0xFF00_FF00) | (word >> 16 & 0xFF) | (word & 0xFF) << 16
                 } else {
-                    dst[x &* step] = Self.premultiplied(word & 0xFF, word >> 8 & 0xFF, word >> 16 & 0xFF, a)
+                    dst[x &* step] = pack(word & 0xFF, word >> 8 & 0xFF, word >> 16 & 0xFF, a)
                 }
             }
         case (3, _):
@@ -568,20 +585,20 @@ struct PixelConverter {
             let key = colorKey.map { Int($0.0) } ?? -1
             for x in 0..<n {
                 let g = Int(src[x])
-                dst[x &* step] = g == key ? 0 : grey(UInt32(g))
+                dst[x &* step] = g == key ? keyed(grey(UInt32(g))) : grey(UInt32(g))
             }
         case (0, 16):
             let key = colorKey.map { Int($0.0) } ?? -1
             for x in 0..<n {
                 let sample = Int(src[2 &* x]) << 8 | Int(src[2 &* x + 1])
-                dst[x &* step] = sample == key ? 0 : grey(UInt32(src[2 &* x]))
+                dst[x &* step] = sample == key ? keyed(grey(UInt32(src[2 &* x]))) : grey(UInt32(src[2 &* x]))
             }
         case (0, _):
             // 1/2/4-bit grey: scale to 8 bits by replicating bits (255 / max: ×255, ×85, ×17).
             let key = colorKey.map { Int($0.0) } ?? -1
             let scale = UInt32(255 / ((1 << bitDepth) - 1))
             forEachPackedSample(src, n) { x, sample in
-                dst[x &* step] = sample == key ? 0 : grey(UInt32(sample) * scale)
+                dst[x &* step] = sample == key ? keyed(grey(UInt32(sample) * scale)) : grey(UInt32(sample) * scale)
             }
         case (2, _):  // 16-bit RGB: the key compares full samples, the pixel keeps high bytes
             for x in 0..<n {
@@ -590,7 +607,7 @@ struct PixelConverter {
                    UInt16(p[0]) << 8 | UInt16(p[1]) == key.0,
                    UInt16(p[2]) << 8 | UInt16(p[3]) == key.1,
                    UInt16(p[4]) << 8 | UInt16(p[5]) == key.2 {
-                    dst[x &* step] = 0
+                    dst[x &* step] = keyed(0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[2]) << 8 | UInt32(p[4]))
                 } else {
                     dst[x &* step] = 0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[2]) << 8 | UInt32(p[4])
                 }
@@ -598,17 +615,17 @@ struct PixelConverter {
         case (4, 8):
             for x in 0..<n {
                 let g = UInt32(src[2 &* x])
-                dst[x &* step] = Self.premultiplied(g, g, g, UInt32(src[2 &* x + 1]))
+                dst[x &* step] = pack(g, g, g, UInt32(src[2 &* x + 1]))
             }
         case (4, _):  // 16-bit grey + alpha
             for x in 0..<n {
                 let g = UInt32(src[4 &* x])
-                dst[x &* step] = Self.premultiplied(g, g, g, UInt32(src[4 &* x + 2]))
+                dst[x &* step] = pack(g, g, g, UInt32(src[4 &* x + 2]))
             }
         default:  // (6, 16): 16-bit RGBA
             for x in 0..<n {
                 let p = src + 8 &* x
-                dst[x &* step] = Self.premultiplied(UInt32(p[0]), UInt32(p[2]), UInt32(p[4]), UInt32(p[6]))
+                dst[x &* step] = pack(UInt32(p[0]), UInt32(p[2]), UInt32(p[4]), UInt32(p[6]))
             }
         }
     }

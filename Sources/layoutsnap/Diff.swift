@@ -5,7 +5,7 @@ import LayoutSnapRunner
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two PNG images as verify compares a frame with its golden, and print how many pixels differ.",
-        discussion: "Exact by default, as verify without a fixture tolerance: any changed pixel makes the images different. --threshold, --include-aa, --max-diff-pixels and --max-diff-ratio give a tolerance, as a fixture's \"tolerance\" does; within it the images are similar. Exit 0 when identical or similar, 1 when different (or the sizes differ), 2 when an image cannot be used.")
+        discussion: "Exact by default, as verify without a fixture tolerance: any changed pixel makes the images different. --threshold, --include-aa, --max-diff-pixels and --max-diff-ratio give a tolerance, as a fixture's \"tolerance\" does; within it the images are similar. Images are read as pixelmatch reads them (straight alpha; translucent pixels blended with pixelmatch 7's checkerboard, or white with --background white as pixelmatch 6 and earlier), so with --threshold the count is pixelmatch's. Exit 0 when identical or similar, 1 when different (or the sizes differ), 2 when an image cannot be used.")
 
     @Argument(help: "The expected image.") var a: String
     @Argument(help: "The actual image.") var b: String
@@ -28,10 +28,41 @@ struct Diff: ParsableCommand {
     @Flag(help: "Print {\"verdict\", \"metrics\"} as JSON instead of text: metrics as results.json gives a frame's (null when identical or when the sizes differ).")
     var json = false
 
+    @Option(help: "What translucent pixels are blended with before the colour comparison: checkerboard (pixelmatch 7, the default) or white (pixelmatch 6 and earlier).")
+    var background: BackgroundArgument = .checkerboard
+
+    @Option(help: ArgumentHelp("The colour of differing pixels in the diff image (pixelmatch's diffColor; default 255,0,0).", valueName: "r,g,b"))
+    var diffColor: ColorArgument?
+
+    @Option(help: ArgumentHelp("The colour of differing pixels that are darker in B than in A (pixelmatch's diffColorAlt; default: --diff-color).", valueName: "r,g,b"))
+    var diffColorAlt: ColorArgument?
+
+    @Option(help: ArgumentHelp("The colour of anti-aliased pixels in the diff image (pixelmatch's aaColor; default 255,255,0).", valueName: "r,g,b"))
+    var aaColor: ColorArgument?
+
+    @Option(help: "The opacity of image A's grey copy under the diff image, 0 to 1 (pixelmatch's alpha; default 0.1).")
+    var alpha: Double?
+
+    @Flag(help: "Draw only the differing pixels, on transparency (pixelmatch's diffMask).")
+    var diffMask = false
+
     func validate() throws {
         if let threshold, !(0...1).contains(threshold) { throw ValidationError("--threshold must be from 0 to 1") }
         if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must be 0 or more") }
         if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw ValidationError("--max-diff-ratio must be from 0 to 1") }
+        if let alpha, !(0...1).contains(alpha) { throw ValidationError("--alpha must be from 0 to 1") }
+    }
+
+    /// pixelmatch's drawing options, from the flags.
+    var drawing: DiffOptions {
+        var o = ImageDiff.pixelmatchDrawing
+        o.transparencyBackground = background == .white ? .white : .checkerboard
+        if let diffColor { o.diffColor = diffColor.color }
+        o.diffColorAlt = diffColorAlt?.color
+        if let aaColor { o.antialiasedColor = aaColor.color }
+        if let alpha { o.alpha = alpha }
+        o.diffMask = diffMask
+        return o
     }
 
     /// The tolerance the options give, as a fixture's `tolerance` object would: nil (exact) when
@@ -44,7 +75,7 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let result = try ImageDiff(expected: a, actual: b, output: out, tolerance: tolerance).run()
+            let result = try ImageDiff(expected: a, actual: b, output: out, tolerance: tolerance, drawing: drawing).run()
             if json {
                 Diagnostics.out(result.json)
             } else {
@@ -52,5 +83,26 @@ struct Diff: ParsableCommand {
             }
             return result.outcome.exitCode
         }
+    }
+}
+
+/// `--background checkerboard|white`.
+enum BackgroundArgument: String, ExpressibleByArgument, CaseIterable {
+    case checkerboard, white
+}
+
+/// A colour on the command line: `255,0,0` (as pixelmatch's CLI and API give it) or `#ff0000`.
+struct ColorArgument: ExpressibleByArgument {
+    var color: DiffColor
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("#"), text.count == 7, let v = UInt32(text.dropFirst(), radix: 16) {
+            color = DiffColor(r: UInt8(v >> 16 & 0xFF), g: UInt8(v >> 8 & 0xFF), b: UInt8(v & 0xFF))
+            return
+        }
+        let parts = text.split(separator: ",").map { UInt8($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 3, let r = parts[0], let g = parts[1], let b = parts[2] else { return nil }
+        color = DiffColor(r: r, g: g, b: b)
     }
 }

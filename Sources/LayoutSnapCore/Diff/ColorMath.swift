@@ -64,6 +64,48 @@ enum CheckerboardCompositor: Compositor {
     }
 }
 
+/// pixelmatch <= 6 on straight words: each translucent pixel blended with white on its own,
+/// `255 + (c - 255) * a / 255`, in floating point as pixelmatch does.
+enum StraightWhiteCompositor: Compositor {
+    @inline(__always)
+    static func blended(_ w: UInt32) -> (Double, Double, Double) {
+        let a = channel(w, 24)
+        let r = Double(channel(w, 16)), g = Double(channel(w, 8)), b = Double(channel(w, 0))
+        if a == 255 { return (r, g, b) }
+        let f = Double(a) / 255
+        return (255 + (r - 255) * f, 255 + (g - 255) * f, 255 + (b - 255) * f)
+    }
+
+    @inline(__always)
+    static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double) {
+        let x = blended(p), y = blended(q)
+        return (x.0 - y.0, x.1 - y.1, x.2 - y.2)
+    }
+}
+
+/// pixelmatch 7 on straight words: `(c1 * a1 - c2 * a2 - bg * (a1 - a2)) / 255`, integers then
+/// one division, exactly as pixelmatch computes it.
+enum StraightCheckerboardCompositor: Compositor {
+    @inline(__always)
+    static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double) {
+        let ap = channel(p, 24), aq = channel(q, 24)
+        let rp = channel(p, 16), gp = channel(p, 8), bp = channel(p, 0)
+        let rq = channel(q, 16), gq = channel(q, 8), bq = channel(q, 0)
+        if ap == 255 && aq == 255 {
+            return (Double(rp &- rq), Double(gp &- gq), Double(bp &- bq))
+        }
+        let da = ap &- aq
+        let rb = 48 &+ 159 &* (k & 1)
+        let gb = 48 &+ 159 &* (Int(Double(k) / 1.618033988749895) & 1)
+        let bb = 48 &+ 159 &* (Int(Double(k) / 2.618033988749895) & 1)
+        return (
+            Double(rp &* ap &- rq &* aq &- rb &* da) / 255,
+            Double(gp &* ap &- gq &* aq &- gb &* da) / 255,
+            Double(bp &* ap &- bq &* aq &- bb &* da) / 255
+        )
+    }
+}
+
 @inline(__always)
 func luma(_ dr: Double, _ dg: Double, _ db: Double) -> Double {
     dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
@@ -92,13 +134,14 @@ func brightnessDelta<C: Compositor>(_ p: UInt32, _ q: UInt32, k: Int, _: C.Type)
 /// pixelmatch's drawGrayPixel: image A's luma faded onto white by `alpha`, as an opaque word.
 /// The value is truncated like a JavaScript `Uint8Array` store.
 @inline(__always)
-func grayPixel(_ w: UInt32, alpha: Double) -> UInt32 {
+func grayPixel(_ w: UInt32, alpha: Double, straight: Bool = false) -> UInt32 {
     let a = channel(w, 24)
-    let r = unpremultiply(channel(w, 16), a)
-    let g = unpremultiply(channel(w, 8), a)
-    let b = unpremultiply(channel(w, 0), a)
+    let r = straight ? channel(w, 16) : unpremultiply(channel(w, 16), a)
+    let g = straight ? channel(w, 8) : unpremultiply(channel(w, 8), a)
+    let b = straight ? channel(w, 0) : unpremultiply(channel(w, 0), a)
     let y = Double(r) * 0.29889531 + Double(g) * 0.58662247 + Double(b) * 0.11448223
-    let val = 255 + (y - 255) * alpha * Double(a) / 255
+    // pixelmatch's order of operations for straight words: blend(y, alpha * a / 255).
+    let val = straight ? 255 + (y - 255) * (alpha * Double(a) / 255) : 255 + (y - 255) * alpha * Double(a) / 255
     let v: UInt32
     if val >= 255 {
         v = 255
@@ -112,8 +155,11 @@ func grayPixel(_ w: UInt32, alpha: Double) -> UInt32 {
 
 /// Largest |A - B| over the straight R, G, B, A channels.
 @inline(__always)
-func maxStraightChannelDifference(_ p: UInt32, _ q: UInt32) -> Int {
+func maxStraightChannelDifference(_ p: UInt32, _ q: UInt32, straight: Bool = false) -> Int {
     let ap = channel(p, 24), aq = channel(q, 24)
+    if straight {
+        return max(abs(ap &- aq), abs(channel(p, 16) &- channel(q, 16)), abs(channel(p, 8) &- channel(q, 8)), abs(channel(p, 0) &- channel(q, 0)))
+    }
     var m = abs(ap &- aq)
     m = max(m, abs(unpremultiply(channel(p, 16), ap) &- unpremultiply(channel(q, 16), aq)))
     m = max(m, abs(unpremultiply(channel(p, 8), ap) &- unpremultiply(channel(q, 8), aq)))

@@ -26,12 +26,16 @@ public enum FrameComparison {
 
     /// Compares two images of the same size (premultiplied ARGB words, row by row). `diffImage`,
     /// when given, receives the diff picture (only written when the images differ).
+    /// `drawing` sets how the pixels are read and the diff image drawn (straight alpha, the
+    /// background, colours, mask); the tolerance sets the threshold and anti-aliasing.
     public static func compare(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int,
-                               tolerance: Tolerance?, diffImage: UnsafeMutableBufferPointer<UInt32>? = nil) -> Outcome {
+                               tolerance: Tolerance?, diffImage: UnsafeMutableBufferPointer<UInt32>? = nil,
+                               drawing: DiffOptions = DiffOptions()) -> Outcome {
         let exact = ExactDiff.measure(expected, actual)
         if exact.changedPixels == 0 { return Outcome(verdict: .identical, exact: exact, diff: nil) }
-        let options = DiffOptions(threshold: tolerance?.threshold ?? Tolerance().threshold,
-                                  includeAntialiasing: tolerance?.includeAntialiasing ?? false)
+        var options = drawing
+        options.threshold = tolerance?.threshold ?? Tolerance().threshold
+        options.includeAntialiasing = tolerance?.includeAntialiasing ?? false
         let diff = PixelDiff.compare(expected, actual, width: width, height: height, options: options, diffImage: diffImage)
         // Words differ here, so the perceptual verdict is similar or different, never identical.
         let verdict: DiffVerdict = tolerance.map {

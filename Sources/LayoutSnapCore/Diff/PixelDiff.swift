@@ -41,21 +41,27 @@ public enum PixelDiff {
 
         let first = pa == pb ? n : firstMismatch(pa, pb, from: 0, count: n)
         if let d = diffImage?.baseAddress {
-            drawGray(pa, count: n, alpha: options.alpha, into: d)
+            // A mask is the differing pixels alone, on transparency.
+            if options.diffMask {
+                d.update(repeating: 0, count: n)
+            } else {
+                drawGray(pa, count: n, alpha: options.alpha, straight: options.straightAlpha, into: d)
+            }
         }
         if first == n {
             return .identical(width: width, height: height)
         }
 
-        switch options.transparencyBackground {
-        case .white:
-            return scan(
-                pa, pb, first: first, width: width, height: height, options: options,
-                out: diffImage?.baseAddress, WhiteCompositor.self)
-        case .checkerboard:
-            return scan(
-                pa, pb, first: first, width: width, height: height, options: options,
-                out: diffImage?.baseAddress, CheckerboardCompositor.self)
+        let out = diffImage?.baseAddress
+        switch (options.transparencyBackground, options.straightAlpha) {
+        case (.white, false):
+            return scan(pa, pb, first: first, width: width, height: height, options: options, out: out, WhiteCompositor.self)
+        case (.checkerboard, false):
+            return scan(pa, pb, first: first, width: width, height: height, options: options, out: out, CheckerboardCompositor.self)
+        case (.white, true):
+            return scan(pa, pb, first: first, width: width, height: height, options: options, out: out, StraightWhiteCompositor.self)
+        case (.checkerboard, true):
+            return scan(pa, pb, first: first, width: width, height: height, options: options, out: out, StraightCheckerboardCompositor.self)
         }
     }
 
@@ -165,6 +171,8 @@ public enum PixelDiff {
         let diffWord: UInt32
         let altWord: UInt32
         let aaWord: UInt32
+        let straight: Bool
+        let mask: Bool
 
         var different = 0
         var antialiased = 0
@@ -187,6 +195,8 @@ public enum PixelDiff {
             diffWord = options.diffColor.argb32
             altWord = (options.diffColorAlt ?? options.diffColor).argb32
             aaWord = options.antialiasedColor.argb32
+            straight = options.straightAlpha
+            mask = options.diffMask
         }
 
         /// Tests pixel `i` (whose words differ). Pixels must come in raster order.
@@ -201,12 +211,13 @@ public enum PixelDiff {
             let isAA = hood.antialiased(a, b, x1: x, y1: y) || hood.antialiased(b, a, x1: x, y1: y)
             if isAA { antialiased &+= 1 }
             if isAA && !includeAA {
-                out?[i] = aaWord
+                // pixelmatch leaves anti-aliased pixels out of a mask.
+                if !mask { out?[i] = aaWord }
             } else {
                 different &+= 1
                 // pixelmatch 7: a negative delta means B is darker than A
                 out?[i] = delta < 0 ? altWord : diffWord
-                maxChannel = max(maxChannel, maxStraightChannelDifference(wa, wb))
+                maxChannel = max(maxChannel, maxStraightChannelDifference(wa, wb, straight: straight))
                 regions.add(x: x, y: y)
             }
         }
@@ -214,16 +225,16 @@ public enum PixelDiff {
 
     /// Fills `out` with pixelmatch's faded grayscale of `img` (opaque words).
     static func drawGray(
-        _ img: UnsafePointer<UInt32>, count n: Int, alpha: Double, into out: UnsafeMutablePointer<UInt32>
+        _ img: UnsafePointer<UInt32>, count n: Int, alpha: Double, straight: Bool = false, into out: UnsafeMutablePointer<UInt32>
     ) {
         // UI images are mostly long runs of one colour: cache the last conversion.
         var lastIn = img[0]
-        var lastOut = grayPixel(lastIn, alpha: alpha)
+        var lastOut = grayPixel(lastIn, alpha: alpha, straight: straight)
         for i in 0..<n {
             let w = img[i]
             if w != lastIn {
                 lastIn = w
-                lastOut = grayPixel(w, alpha: alpha)
+                lastOut = grayPixel(w, alpha: alpha, straight: straight)
             }
             out[i] = lastOut
         }

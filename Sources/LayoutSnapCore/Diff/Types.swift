@@ -27,7 +27,7 @@ public struct DiffColor: Sendable, Hashable {
 }
 
 /// What translucent pixels are composited onto before their colours are compared.
-public enum TransparencyBackground: Sendable, Hashable {
+public enum TransparencyBackground: String, Sendable, Hashable, CaseIterable {
     /// White, as pixelmatch up to 6.x does (the default here, and what the spec asks for).
     case white
     /// pixelmatch 7.x's per-pixel pseudo-checkerboard (used by its 7.x fixture counts, e.g. `5a`/`5b`: 6).
@@ -52,6 +52,13 @@ public struct DiffOptions: Sendable, Equatable {
     /// If set, counted differing pixels that are darker in B than in A use this colour instead
     /// (pixelmatch 7's `diffColorAlt`).
     public var diffColorAlt: DiffColor? = nil
+    /// The words are straight (not premultiplied) ARGB, as pixelmatch reads a PNG: `layoutsnap
+    /// diff` compares any two PNGs that way, so translucent pixels keep their colour. verify
+    /// compares its own renders premultiplied, as Cairo draws them.
+    public var straightAlpha = false
+    /// pixelmatch's `diffMask`: the diff image is the differing pixels alone, on transparency
+    /// (no faded image, no anti-aliased pixels).
+    public var diffMask = false
 
     public init(
         threshold: Double = 0.1,

@@ -12,9 +12,24 @@ public struct ImageDiff: Sendable {
     public var output: String?
     /// nil: exact, as verify without a fixture tolerance.
     public var tolerance: Tolerance?
+    /// How pixels are read and the diff image drawn: straight alpha as pixelmatch reads PNGs,
+    /// translucent pixels over pixelmatch 7's checkerboard (or white, as pixelmatch 6 and
+    /// earlier), and pixelmatch's colours, fade and mask.
+    public var drawing: DiffOptions
 
-    public init(expected: String, actual: String, output: String? = nil, tolerance: Tolerance? = nil) {
+    public init(expected: String, actual: String, output: String? = nil, tolerance: Tolerance? = nil,
+                drawing: DiffOptions = ImageDiff.pixelmatchDrawing) {
         self.expectedPath = expected; self.actualPath = actual; self.output = output; self.tolerance = tolerance
+        var drawing = drawing
+        drawing.straightAlpha = true
+        self.drawing = drawing
+    }
+
+    /// pixelmatch 7's defaults: straight alpha over the checkerboard.
+    public static var pixelmatchDrawing: DiffOptions {
+        var o = DiffOptions(transparencyBackground: .checkerboard)
+        o.straightAlpha = true
+        return o
     }
 
     public struct Result: Sendable {
@@ -66,7 +81,7 @@ public struct ImageDiff: Sendable {
             actual.pixels.withUnsafeBufferPointer { pb in
                 diffImage.withUnsafeMutableBufferPointer { d in
                     FrameComparison.compare(expected: pa, actual: pb, width: expected.width, height: expected.height,
-                                            tolerance: tolerance, diffImage: output == nil ? nil : d)
+                                            tolerance: tolerance, diffImage: output == nil ? nil : d, drawing: drawing)
                 }
             }
         }
@@ -76,7 +91,7 @@ public struct ImageDiff: Sendable {
             if comparison.diff == nil {
                 diffImage.withUnsafeMutableBufferPointer { d in
                     expected.pixels.withUnsafeBufferPointer { pa in
-                        _ = PixelDiff.compare(pa, pa, width: expected.width, height: expected.height, options: DiffOptions(), diffImage: d)
+                        _ = PixelDiff.compare(pa, pa, width: expected.width, height: expected.height, options: drawing, diffImage: d)
                     }
                 }
             }
@@ -119,7 +134,7 @@ public struct ImageDiff: Sendable {
 
     private func decode(_ bytes: [UInt8], _ path: String) throws(RunnerError) -> PixelImage {
         do {
-            return try PNGDecoder.decode(bytes)
+            return try PNGDecoder.decode(bytes, straightAlpha: true)
         } catch {
             throw RunnerError.usage("\(path): \(error.description)")
         }
