@@ -40,6 +40,14 @@ enum WhiteCompositor: Compositor {
     }
 }
 
+/// pixelmatch 7's background for the pixel at byte offset `k`: each channel 48 or 207.
+@inline(__always)
+func checkerboard(_ k: Int) -> (Int, Int, Int) {
+    (48 &+ 159 &* (k & 1),
+     48 &+ 159 &* (Int(Double(k) / 1.618033988749895) & 1),
+     48 &+ 159 &* (Int(Double(k) / 2.618033988749895) & 1))
+}
+
 /// pixelmatch 7: composite onto a pseudo-checkerboard chosen by the pixel's byte offset.
 enum CheckerboardCompositor: Compositor {
     @inline(__always)
@@ -53,9 +61,7 @@ enum CheckerboardCompositor: Compositor {
         // pixelmatch: d = (c1 * a1 - c2 * a2 - bg * (a1 - a2)) / 255 with straight c; c * a is
         // 255 * the premultiplied value.
         let da = ap &- aq
-        let rb = 48 &+ 159 &* (k & 1)
-        let gb = 48 &+ 159 &* (Int(Double(k) / 1.618033988749895) & 1)
-        let bb = 48 &+ 159 &* (Int(Double(k) / 2.618033988749895) & 1)
+        let (rb, gb, bb) = checkerboard(k)
         return (
             Double(255 &* (rp &- rq) &- rb &* da) / 255,
             Double(255 &* (gp &- gq) &- gb &* da) / 255,
@@ -95,9 +101,7 @@ enum StraightCheckerboardCompositor: Compositor {
             return (Double(rp &- rq), Double(gp &- gq), Double(bp &- bq))
         }
         let da = ap &- aq
-        let rb = 48 &+ 159 &* (k & 1)
-        let gb = 48 &+ 159 &* (Int(Double(k) / 1.618033988749895) & 1)
-        let bb = 48 &+ 159 &* (Int(Double(k) / 2.618033988749895) & 1)
+        let (rb, gb, bb) = checkerboard(k)
         return (
             Double(rp &* ap &- rq &* aq &- rb &* da) / 255,
             Double(gp &* ap &- gq &* aq &- gb &* da) / 255,
