@@ -525,9 +525,10 @@ struct PixelConverter {
         straight ? a << 24 | r << 16 | g << 8 | b : Self.premultiplied(r, g, b, a)
     }
 
-    /// A colour-keyed (tRNS) pixel: transparent; straight, it keeps its colour.
+    /// A colour-keyed (tRNS) pixel: transparent black, straight too (as pngjs, which pixelmatch
+    /// reads with, gives it).
     @inline(__always)
-    func keyed(_ opaque: UInt32) -> UInt32 { straight ? opaque & 0x00FF_FFFF : 0 }
+    func keyed(_ opaque: UInt32) -> UInt32 { 0 }
 
     /// Converts `n` pixels of one unfiltered scanline; pixel `x` goes to `dst[x * step]`.
     /// `src` must be followed by at least `Inflater.slack` readable bytes.
@@ -551,6 +552,22 @@ struct PixelConverter {
                 for x in 0..<n {
                     let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 3 &* x, as: UInt32.self))
                     dst[x &* step] = 0xFF00_0000 | word.byteSwapped >> 8
+                }
+            }
+        case (6, 8) where step == 1:
+            // Most rows are opaque: swap R and B for every pixel in a loop the compiler can
+            // vectorise, then redo only the translucent ones, if there are any.
+            var opaque: UInt32 = 0xFF00_0000
+            for x in 0..<n {
+                let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self))
+                opaque &= word
+                dst[x] = (word & 0xFF00_FF00) | (word >> 16 & 0xFF) | (word & 0xFF) << 16
+            }
+            if opaque != 0xFF00_0000 {
+                for x in 0..<n {
+                    let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 &* x, as: UInt32.self))
+                    let a = word >> 24
+                    if a != 255 { dst[x] = pack(word & 0xFF, word >> 8 & 0xFF, word >> 16 & 0xFF, a) }
                 }
             }
         case (6, 8):

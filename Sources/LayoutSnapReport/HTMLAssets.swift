@@ -384,7 +384,8 @@ function buildBody(fx) {
 // ---------- state: strip, scrubber, view modes ----------
 function stateView(fx, st) {
   const frames = st.s.frames, n = frames.length;
-  const kind = ['failed', 'missing', 'unreadable', 'error', 'similar'].find((k) => st.c[k]) || (st.failing ? 'failed' : 'passed');
+  // A state failing by its lints alone (--lint error) is failed, even with similar frames.
+  const kind = ['failed', 'missing', 'unreadable', 'error'].find((k) => st.c[k]) || (st.failing ? 'failed' : st.c.similar ? 'similar' : 'passed');
   const wrap = h('div', { class: 'state' + (st.failing ? '' : ' ok') });
   const plain = kind === 'passed' && !frames.some((fr) => fr.expected || fr.actual || fr.diff);
   wrap.append(h('div', { class: 'st-h' }, pill(kind), st.lints ? pill('lint', plural(st.lints, 'lint frame')) : null, h('h3', { class: 'mono', text: st.s.name }),

@@ -360,7 +360,8 @@ public struct StateEntry: Codable, Sendable, Equatable {
 
     /// Its lint findings grouped over consecutive frames.
     public var lintRanges: [LintRange] {
-        LintRange.ranges(state: name, frames: frames.compactMap { f in f.lints.map { (f.index, $0.map(\.finding)) } })
+        // Every frame, those without findings too: a frame without one breaks a range.
+        LintRange.ranges(state: name, frames: frames.filter { $0.pairing != .removed }.map { f in (f.index, (f.lints ?? []).map(\.finding)) })
     }
 
     /// Whether any of its lint findings fails the run.

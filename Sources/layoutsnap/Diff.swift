@@ -46,20 +46,55 @@ struct Diff: ParsableCommand {
     @Flag(help: "Draw only the differing pixels, on transparency (pixelmatch's diffMask).")
     var diffMask = false
 
-    func validate() throws {
-        if let threshold, !(0...1).contains(threshold) { throw ValidationError("--threshold must be from 0 to 1") }
-        if let maxDiffPixels, maxDiffPixels < 0 { throw ValidationError("--max-diff-pixels must be 0 or more") }
-        if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { throw ValidationError("--max-diff-ratio must be from 0 to 1") }
-        if let alpha, !(0...1).contains(alpha) { throw ValidationError("--alpha must be from 0 to 1") }
+    /// The flags as plain values: what the command runs (the fast path builds the same).
+    var request: DiffRequest {
+        DiffRequest(a: a, b: b, out: out, threshold: threshold, includeAA: includeAA, maxDiffPixels: maxDiffPixels,
+                    maxDiffRatio: maxDiffRatio, json: json, background: background, diffColor: diffColor?.color,
+                    diffColorAlt: diffColorAlt?.color, aaColor: aaColor?.color, alpha: alpha, diffMask: diffMask)
     }
 
-    /// pixelmatch's drawing options, from the flags.
+    func validate() throws {
+        if let problem = request.problem { throw ValidationError(problem) }
+    }
+
+    func run() throws {
+        try Diagnostics.run { try request.execute() }
+    }
+}
+
+/// One `layoutsnap diff`, its options as plain values.
+struct DiffRequest {
+    var a: String
+    var b: String
+    var out: String?
+    var threshold: Double?
+    var includeAA = false
+    var maxDiffPixels: Int?
+    var maxDiffRatio: Double?
+    var json = false
+    var background = BackgroundArgument.checkerboard
+    var diffColor: DiffColor?
+    var diffColorAlt: DiffColor?
+    var aaColor: DiffColor?
+    var alpha: Double?
+    var diffMask = false
+
+    /// What is wrong with the values, as the command line says it (nil: nothing).
+    var problem: String? {
+        if let threshold, !(0...1).contains(threshold) { return "--threshold must be from 0 to 1" }
+        if let maxDiffPixels, maxDiffPixels < 0 { return "--max-diff-pixels must be 0 or more" }
+        if let maxDiffRatio, !(0...1).contains(maxDiffRatio) { return "--max-diff-ratio must be from 0 to 1" }
+        if let alpha, !(0...1).contains(alpha) { return "--alpha must be from 0 to 1" }
+        return nil
+    }
+
+    /// pixelmatch's drawing options.
     var drawing: DiffOptions {
         var o = ImageDiff.pixelmatchDrawing
         o.transparencyBackground = background == .white ? .white : .checkerboard
-        if let diffColor { o.diffColor = diffColor.color }
-        o.diffColorAlt = diffColorAlt?.color
-        if let aaColor { o.antialiasedColor = aaColor.color }
+        if let diffColor { o.diffColor = diffColor }
+        o.diffColorAlt = diffColorAlt
+        if let aaColor { o.antialiasedColor = aaColor }
         if let alpha { o.alpha = alpha }
         o.diffMask = diffMask
         return o
@@ -73,16 +108,15 @@ struct Diff: ParsableCommand {
                          maxDiffRatio: maxDiffRatio ?? 0, includeAntialiasing: includeAA)
     }
 
-    func run() throws {
-        try Diagnostics.run {
-            let result = try ImageDiff(expected: a, actual: b, output: out, tolerance: tolerance, drawing: drawing).run()
-            if json {
-                Diagnostics.out(result.json)
-            } else {
-                for line in result.lines { Diagnostics.out(line) }
-            }
-            return result.outcome.exitCode
+    /// Compares, prints, and returns the exit code.
+    func execute() throws -> Int32 {
+        let result = try ImageDiff(expected: a, actual: b, output: out, tolerance: tolerance, drawing: drawing).run()
+        if json {
+            Diagnostics.out(result.json)
+        } else {
+            for line in result.lines { Diagnostics.out(line) }
         }
+        return result.outcome.exitCode
     }
 }
 

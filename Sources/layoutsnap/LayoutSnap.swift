@@ -16,6 +16,7 @@ struct LayoutSnap: ParsableCommand {
 
     /// argument-parser exits 64 on a usage error; SPEC §2 makes every bad input exit 2.
     static func main() {
+        if let code = FastPath.run(CommandLine.arguments) { Foundation.exit(code) }
         do {
             var command = try parseAsRoot()
             try command.run()

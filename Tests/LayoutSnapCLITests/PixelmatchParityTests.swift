@@ -47,4 +47,25 @@ final class PixelmatchParityTests: XCTestCase {
         let bad = try CLI.run(["diff", a, b, "--diff-color", "red"])
         XCTAssertEqual(bad.status, 2, bad.output)
     }
+
+    /// The fast path (no argument-parser) and the parser give the same output and exit code:
+    /// `--opt=value` always goes through the parser.
+    func testTheFastPathAndTheParserAgree() throws {
+        let a = Self.folder.appendingPathComponent("t3a.png").path, b = Self.folder.appendingPathComponent("t3b.png").path
+        let pairs: [([String], [String])] = [
+            (["diff", a, b, "--threshold", "0.05"], ["diff", a, b, "--threshold=0.05"]),
+            (["diff", a, b, "--json", "--background", "white"], ["diff", a, b, "--json", "--background=white"]),
+            (["diff", a, a], ["diff", a, a, "--alpha=0.1"]),
+            (["diff", a, b, "--threshold", "2"], ["diff", a, b, "--threshold=2"]),
+            (["diff", a, "/no/such.png"], ["diff", a, "/no/such.png", "--alpha=0.1"]),
+        ]
+        for (fast, parsed) in pairs {
+            let x = try CLI.run(fast), y = try CLI.run(parsed)
+            XCTAssertEqual(x.status, y.status, "\(fast)")
+            XCTAssertEqual(x.stdout, y.stdout, "\(fast)")
+            XCTAssertEqual(x.stderr, y.stderr, "\(fast)")
+        }
+        XCTAssertEqual(try CLI.run(["--version"]).stdout, "0.1.0\n")
+        XCTAssertEqual(try CLI.run(["diff", a]).status, 2, "one image: the parser's error")
+    }
 }

@@ -153,3 +153,39 @@ final class LintRuleTests: XCTestCase {
         XCTAssertEqual(ranges.first?.worst.detail, "by 14.2")
     }
 }
+
+/// Ranges over whole states, as verify's outputs build them, and the cost of many lines.
+final class LintRangeAndCostTests: XCTestCase {
+    func finding(_ rule: LintRule, _ amount: Double) -> LintFinding {
+        LintFinding(rule: rule, elements: ["body", "summary"], detail: "by \(amount)", rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: amount)
+    }
+
+    func testAFrameWithoutTheFindingBreaksTheRangeAndARepeatIsOneFinding() {
+        let ranges = LintRange.ranges(state: "s", frames: [(0, []), (1, [finding(.textOverlap, 2), finding(.textOverlap, 5)]), (2, [finding(.textOverlap, 1)]),
+                                                           (3, []), (4, [finding(.textOverlap, 9)])])
+        XCTAssertEqual(ranges.map(\.frames), ["frames 1-2", "frame 4"])
+        XCTAssertEqual(ranges.first?.worst.amount, 5)
+    }
+
+    /// Thousands of lines of two texts side by side, one clipped: no overlap is invented, and the
+    /// clipped text's lines below its clip are never boxed (the sweep compares only lines that
+    /// share rows; `bench` measures the cost).
+    func testManyLinesSideBySideDoNotOverlap() throws {
+        let font = FontSpec(size: 10)
+        let lines = 20_000
+        let text = StyledText(runs: [TextRun(Array(repeating: "ab", count: lines).joined(separator: "\n"))], font: font, width: nil)
+        let baselines = (0..<lines).map { Double($0) * 12 + font.ascent }
+        let ops: [DrawOp] = [.fill(.white),
+                             .text(TextDraw(text: text, origin: Point(x: 0, y: 0), baselines: baselines, color: .black, clip: Rect(x: 0, y: 0, width: 400, height: 400), element: "text")),
+                             .text(TextDraw(text: text, origin: Point(x: 200, y: 0), baselines: baselines, color: .black, element: "other"))]
+        let frame = LayoutFrame(index: 0, time: 0, progress: 1, elements: [], drawList: ops)
+        let linter = LayoutLinter(kind: .transcript, canvas: Canvas(width: 400, height: 400, scale: 1), measurer: FakeMeasurer())
+        XCTAssertEqual(try linter.lines(of: frame).filter { $0.element == "text" }.count, 34, "only the lines the 400 pt clip can show")
+        let found = try linter.lint(frame, settled: true)
+        XCTAssertEqual(found.filter { $0.rule == .textOverlap }, [], "side by side, no overlap")
+        // Shifted onto the first text, the second overlaps it.
+        var shifted = frame
+        if case var .text(d) = shifted.drawList[2] { d.origin.x = 0; shifted.drawList[2] = .text(d) }
+        XCTAssertEqual(try linter.lint(shifted, settled: false).filter { $0.rule == .textOverlap }.map(\.elements), [["other", "text"]])
+    }
+}

@@ -19,13 +19,17 @@ public struct FixtureLints: Sendable {
 
     /// Lints every frame of `layout`. A state's last frame is its settled one, unless the next
     /// step interrupted it.
-    public static func lint(_ fixture: Fixture, layout: FixtureLayout, measurer: some TextMeasuring) throws -> FixtureLints {
+    /// `check` runs before each frame (verify's watchdog: a fixture's lints count towards its
+    /// `--timeout`).
+    public static func lint(_ fixture: Fixture, layout: FixtureLayout, measurer: some TextMeasuring,
+                            check: () throws -> Void = {}) throws -> FixtureLints {
         let linter = LayoutLinter(kind: fixture.kind, canvas: layout.canvas, measurer: measurer)
         var ignored = 0
         var frames: [[[LintFinding]]] = []
         for state in layout.states {
             var perFrame: [[LintFinding]] = []
             for (i, frame) in state.frames.enumerated() {
+                try check()
                 let found = try linter.lint(frame, settled: i == state.frames.count - 1 && !state.interrupted)
                 let kept = found.filter { finding in !fixture.lintIgnores.contains { $0.covers(finding) } }
                 ignored += found.count - kept.count
@@ -55,7 +59,15 @@ public struct LintRange: Sendable, Hashable {
         var done: [LintRange] = []
         var order: [String] = []
         var previous: Int?
-        for (index, findings) in frames {
+        for (index, all) in frames {
+            // One finding per rule and elements in a frame: the worst.
+            var worstOf: [String: LintFinding] = [:]
+            var keys: [String] = []
+            for f in all {
+                let key = f.rule.rawValue + "|" + f.elements.joined(separator: ",")
+                if let w = worstOf[key] { if f.amount > w.amount { worstOf[key] = f } } else { worstOf[key] = f; keys.append(key) }
+            }
+            let findings = keys.map { worstOf[$0]! }
             var seen = Set<String>()
             for f in findings {
                 let key = f.rule.rawValue + "|" + f.elements.joined(separator: ",")

@@ -115,8 +115,23 @@ public struct LayoutLinter {
             guard case let .text(draw) = op, let element = draw.element, draw.color.alpha > 0 else { continue }
             let measured = try measurer.measure(draw.text)
             let font = draw.text.font
-            for (i, line) in measured.lines.enumerated() where i < draw.baselines.count && line.width > 0 {
+            let count = min(measured.lines.count, draw.baselines.count)
+            // Only the lines the clip can show (a long transcript scrolled to its end shows a few
+            // of thousands): baselines grow down the text, so the first one is a binary search.
+            var first = 0
+            if let clip = draw.clip {
+                var lo = 0, hi = count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if draw.origin.y + draw.baselines[mid] + font.descent < clip.minY { lo = mid + 1 } else { hi = mid }
+                }
+                first = lo
+            }
+            for i in first..<max(first, count) {
+                let line = measured.lines[i]
                 let top = draw.origin.y + draw.baselines[i] - font.ascent
+                if let clip = draw.clip, top > clip.maxY { break }
+                guard line.width > 0 else { continue }
                 let box = Rect(x: draw.lineX(line), y: top, width: line.width, height: font.ascent + font.descent)
                 let visible = draw.clip.map { box.intersection($0) } ?? box
                 out.append(Line(element: element, box: box, visible: visible, draw: draw, order: order))
@@ -142,11 +157,17 @@ public struct LayoutLinter {
 
     func textOverlaps(_ lines: [Line]) -> [LintFinding] {
         var worst: [String: LintFinding] = [:]
-        for i in lines.indices {
-            guard let a = lines[i].visible else { continue }
-            for j in lines.indices where j > i && lines[j].element != lines[i].element {
-                guard let b = lines[j].visible, let overlap = a.intersection(b),
-                      overlap.width > Self.slack, overlap.height > Self.slack else { continue }
+        // A sweep down the canvas: each line is compared only with the lines above it that still
+        // reach its top, so a frame of many lines costs what its overlaps cost, not every pair.
+        let shown = lines.indices.filter { lines[$0].visible != nil }.sorted { lines[$0].visible!.minY < lines[$1].visible!.minY }
+        var active: [Int] = []
+        for j in shown {
+            let b = lines[j].visible!
+            active.removeAll { lines[$0].visible!.maxY <= b.minY + Self.slack }
+            defer { active.append(j) }
+            for i in active where lines[i].element != lines[j].element {
+                let a = lines[i].visible!
+                guard let overlap = a.intersection(b), overlap.width > Self.slack, overlap.height > Self.slack else { continue }
                 // The element drawn later covers the earlier one: it is named first.
                 let (top, under) = lines[j].order >= lines[i].order ? (lines[j].element, lines[i].element) : (lines[i].element, lines[j].element)
                 let key = top + "|" + under

@@ -94,7 +94,9 @@ public struct BatchRunner: Sendable {
             let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
             try handler.fixtureStarted(fixture, layout: layout)
             // From the layout alone (text measured once per text, cached): no pixels.
-            let lints = lint == .off ? nil : try FixtureLints.lint(fixture, layout: layout, measurer: engine)
+            let lints = lint == .off ? nil : try FixtureLints.lint(fixture, layout: layout, measurer: engine) {
+                try watchdog.check("linting (\(layout.frameCount) frames)")
+            }
             result.lintsIgnored = lints?.ignored ?? 0
             result.canvas = layout.canvas
             for (s, state) in layout.states.enumerated() {

@@ -24,7 +24,7 @@ public struct LintRun: Sendable {
         let refs = selection.refs
         let fonts: FontSystem
         do { fonts = try FontSystem.shared() } catch { throw RunnerError.environment(error.description) }
-        let overrides = settings.overrides
+        let overrides = settings.overrides, timeout = settings.timeout
         let queue = WorkQueue<Result>(count: refs.count, order: Array(refs.indices))
         WorkerThreads.run(threads: min(settings.jobs, max(refs.count, 1))) {
             let engine = try? TextEngine(fonts: fonts)
@@ -32,8 +32,12 @@ public struct LintRun: Sendable {
                 var result = Result(ref: refs[i])
                 if let engine {
                     do {
-                        let (fixture, layout) = try LayoutComputation.decodeAndLayout(refs[i], overrides: overrides, measurer: engine)
-                        let lints = try FixtureLints.lint(fixture, layout: layout, measurer: engine)
+                        let watchdog = Watchdog(seconds: timeout)
+                        let (fixture, layout) = try LayoutComputation.decodeAndLayout(refs[i], overrides: overrides,
+                                                                                      measurer: WatchedMeasurer(base: engine, watchdog: watchdog))
+                        let lints = try FixtureLints.lint(fixture, layout: layout, measurer: engine) {
+                            try watchdog.check("linting (\(layout.frameCount) frames)")
+                        }
                         result.frames = layout.frameCount
                         result.findings = lints.count
                         result.ignored = lints.ignored
@@ -42,6 +46,8 @@ public struct LintRun: Sendable {
                         }
                     } catch let error as RunnerError {
                         result.error = error.description
+                    } catch let error as WatchdogExpired {
+                        result.error = "\(refs[i].displayPath): \(error.description)"
                     } catch {
                         result.error = "\(refs[i].displayPath): \(error)"
                     }
