@@ -3,7 +3,7 @@ import Foundation
 import LayoutSnapReport
 import LayoutSnapRunner
 
-/// The one place where errors become messages on stderr and exit codes (SPEC §2: 2 for bad input).
+/// The one place where errors become messages on stderr and exit codes (README "Outcomes and exit codes": 2 for bad input).
 enum Diagnostics {
     static func run(_ body: () throws -> Int32) throws {
         let code: Int32

@@ -1,6 +1,6 @@
 import XCTest
 
-/// `layoutsnap generate` end to end (SPEC §9): the same seed writes the same tree, and what it
+/// `layoutsnap generate` end to end (README "Generating fixtures"): the same seed writes the same tree, and what it
 /// writes renders with zero errors.
 final class GenerateTests: XCTestCase {
     /// Fixtures per kind in the property test: a few hundred, rendered in about 45 s by a debug build

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads a fixture file strictly (SPEC §3): every field known, every value of the right type and
-/// within the limits of SPEC §10, unknown fields rejected (they are usually typos).
+/// Reads a fixture file strictly (README "Fixtures"): every field known, every value of the right type and
+/// within the limits of README "Limits", unknown fields rejected (they are usually typos).
 public enum FixtureDecoder {
     public static let idCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._/-")
 
@@ -250,7 +250,7 @@ public enum FixtureDecoder {
         return (pixels || timingElement == nil ? t : nil, timingFrames)
     }
 
-    /// SPEC §10: at most 1 MB of text per fixture, counted over every string in it; and at most
+    /// README "Limits": at most 1 MB of text per fixture, counted over every string in it; and at most
     /// `Limits.maxLineBreaks` line breaks, reported at the string that goes past the limit.
     static func checkTextSize(_ element: JSONElement) throws(JSONDecodingError) {
         var total = 0
@@ -319,7 +319,7 @@ public enum FixtureDecoder {
 }
 
 extension ObjectReader {
-    /// A step's one event key among `names` (SPEC §3.3: each step is one event, plus `at`).
+    /// A step's one event key among `names` (README "Common fields": each step is one event, plus `at`).
     func stepEvent(_ names: [String], kind: String, step: JSONElement) throws(JSONDecodingError) -> String {
         // Asked for one by one (not `contains`), so the schema test sees every event a step may name.
         let present = names.filter { optional($0) != nil }
@@ -332,7 +332,7 @@ extension ObjectReader {
         return name
     }
 
-    /// A step's optional `at`: seconds after the previous step began (SPEC §3.3).
+    /// A step's optional `at`: seconds after the previous step began (README "Common fields").
     func stepDelay() throws(JSONDecodingError) -> Double? {
         try double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
     }

@@ -1,4 +1,4 @@
-/// Bulk fixtures for `layoutsnap generate` (SPEC §9): valid, varied, cheap enough to render, and
+/// Bulk fixtures for `layoutsnap generate` (README "Generating fixtures"): valid, varied, cheap enough to render, and
 /// deterministic. Fixture `i` of a kind depends only on (seed, kind, i): `--count 10` is a prefix
 /// of `--count 100`, and indices can be generated in any order on any number of threads.
 ///
@@ -74,7 +74,7 @@ struct Members {
     var json: JSONOutput { .object(items) }
 }
 
-/// The common fields of SPEC §3.1. The kind decides the canvas height and fps, which depend on
+/// The common fields of README "Fixtures". The kind decides the canvas height and fps, which depend on
 /// what it draws and how long its steps animate.
 struct CommonFields {
     var deviceName: String?
@@ -167,7 +167,7 @@ enum GeneratorSupport {
     }
 
     /// `at` for a step: usually absent (the step waits for the previous one to settle), sometimes
-    /// inside the previous animation (an interruption, added on top: SPEC §3.3).
+    /// inside the previous animation (an interruption, added on top: README "Common fields").
     static func at(_ r: inout SeededRandom, chance: Double, within: ClosedRange<Double>) -> JSONOutput? {
         r.chance(chance) ? .number(r.double(within)) : nil
     }

@@ -30,7 +30,7 @@ public struct FixtureOverrides: Sendable, Hashable {
         if curve != nil || duration != nil {
             guard case var .post(post) = f.content else {
                 let flags = [curve.map { _ in "--curve" }, duration.map { _ in "--duration" }].compactMap { $0 }
-                throw FixtureError(file: fixture.file, message: "\(flags.joined(separator: " and ")) change a post card's animation; a \(fixture.kind.rawValue) has no curve field (its animations follow the rules of SPEC §4)")
+                throw FixtureError(file: fixture.file, message: "\(flags.joined(separator: " and ")) change a post card's animation; a \(fixture.kind.rawValue) has no curve field (its animations follow its kind's own rules)")
             }
             post.curve = CurveOverride.apply(curve, duration: duration, to: post.curve)
             f.content = .post(post)

@@ -3,7 +3,7 @@ import LayoutSnapCore
 import LayoutSnapRender
 import LayoutSnapReport
 
-/// What a perceptual diff found in a failing frame (SPEC §7).
+/// What a perceptual diff found in a failing frame (README "Tolerance").
 public struct FrameMetrics: Sendable, Hashable {
     public var differentPixels: Int
     public var ratio: Double
@@ -74,7 +74,7 @@ public extension FrameHandler {
     func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? { nil }
 }
 
-/// Golden file names (SPEC §6).
+/// Golden file names (README "Goldens").
 public enum GoldenPaths {
     /// `posts/x/01-expand/007.png`, relative to the goldens folder.
     public static func frameKey(fixture: String, state: String, index: Int) -> String {

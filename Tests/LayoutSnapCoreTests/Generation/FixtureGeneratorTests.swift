@@ -1,8 +1,8 @@
 import XCTest
 @testable import LayoutSnapCore
 
-/// `generate` (SPEC §9): deterministic, independent per index, always valid and cheap to render,
-/// and varied enough that every field, step, enum value and rule of SPEC §4 shows up in a batch.
+/// `generate` (README "Generating fixtures"): deterministic, independent per index, always valid and cheap to render,
+/// and varied enough that every field, step, enum value and rule of README "Fixtures" shows up in a batch.
 final class FixtureGeneratorTests: XCTestCase {
     /// Fixtures per kind in the batch checks: enough for the rare cases (thousands of messages
     /// come up in about 2% of chats).
@@ -63,7 +63,7 @@ final class FixtureGeneratorTests: XCTestCase {
     }
 
     /// Every generated fixture decodes, lays out (with the fake measurer) and stays far inside
-    /// SPEC §10's limits, with at most 150 frames; over the batch, everything is exercised.
+    /// README "Limits"'s limits, with at most 150 frames; over the batch, everything is exercised.
     func testBatchesAreValidCheapAndCoverEveryRule() throws {
         for kind in FixtureKind.allCases {
             var coverage = Coverage()
@@ -101,7 +101,7 @@ struct Coverage {
     var features = Set<String>()
 
     /// Per kind, what a batch must show: every field and step of README's tables, every value of
-    /// every enumeration, the texts of SPEC §9 and the rules of SPEC §4.
+    /// every enumeration, the texts of README "Generating fixtures" and the rules of README "Fixtures".
     static let required: [FixtureKind: [String]] = {
         let common = ["device", "width", "height", "scale", "appearance=light", "appearance=dark", "fps", "tolerance", "steps",
                       "script.latin", "script.cjk", "script.arabic", "script.emoji", "script.mixed", "text.oneWord", "text.thousands",

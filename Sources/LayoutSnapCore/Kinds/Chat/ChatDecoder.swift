@@ -1,4 +1,4 @@
-/// The `chat` fields of SPEC §4.3.
+/// The `chat` fields of README "`chat`".
 enum ChatDecoder {
     static let maxMessages = 100_000
 

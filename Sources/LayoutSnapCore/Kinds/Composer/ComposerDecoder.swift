@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `composer` fields of SPEC §4.2.
+/// The `composer` fields of README "`composer`".
 enum ComposerDecoder {
     static func decode(_ o: ObjectReader) throws(JSONDecodingError) -> ComposerFixture {
         var c = ComposerFixture()

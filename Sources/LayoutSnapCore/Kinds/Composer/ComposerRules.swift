@@ -1,6 +1,6 @@
 import Foundation
 
-/// The composer's rules (SPEC §4.2, seeds 001 and 004).
+/// The composer's rules (README "`composer`", seeds 001 and 004).
 ///
 /// The field sits at (margin, margin), as wide as the canvas less two margins, and grows downward
 /// from 1 to `maxLines` lines (soft wraps counted, `lineSpacing` between lines, UITextView's insets:

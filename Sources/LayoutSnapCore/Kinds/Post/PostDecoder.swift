@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `post` fields of SPEC §4.4.
+/// The `post` fields of README "`post`".
 enum PostDecoder {
     static func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> PostFixture {
         var post = PostFixture()

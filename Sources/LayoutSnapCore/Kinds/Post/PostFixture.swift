@@ -26,13 +26,13 @@ public enum PostEvent: String, Sendable, Hashable, CaseIterable {
 
 public struct PostStep: Sendable, Hashable {
     public var event: PostEvent
-    /// Seconds after the previous step began; interrupts the animation still running (SPEC §3.3).
+    /// Seconds after the previous step began; interrupts the animation still running (README "Common fields").
     public var at: Double?
 
     public init(event: PostEvent, at: Double? = nil) { self.event = event; self.at = at }
 }
 
-/// The `post` kind (SPEC §4.4, seed 003).
+/// The `post` kind (README "`post`", seed 003).
 public struct PostFixture: Sendable, Hashable {
     public var title: String
     public var summary: String

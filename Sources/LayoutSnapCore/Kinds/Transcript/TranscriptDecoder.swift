@@ -1,4 +1,4 @@
-/// The `transcript` fields of SPEC §4.1.
+/// The `transcript` fields of README "`transcript`".
 enum TranscriptDecoder {
     static func decode(_ o: ObjectReader) throws(JSONDecodingError) -> TranscriptFixture {
         var t = TranscriptFixture()

@@ -1,4 +1,4 @@
-/// The transcript's rules (SPEC §4.1, seed 000). The view sits at (margin, margin), as wide as
+/// The transcript's rules (README "`transcript`", seed 000). The view sits at (margin, margin), as wide as
 /// the canvas less two margins; inside its padding, a viewport of clamp(lines, 1, maxLines) whole
 /// lines shows the text, scrolled by `offset` from the top of the content.
 public struct TranscriptRules: Sendable {
@@ -29,7 +29,7 @@ public struct TranscriptRules: Sendable {
         let styled = StyledText(markup: text, font: transcript.font, width: contentWidth)
         let lines = max(try measurer.measure(styled).lineCount, 1)
         // Whole lines only: the seed divides heights, which clips the last line when the leading
-        // exceeds the natural line; SPEC §4.1 clamps by line count.
+        // exceeds the natural line; README "`transcript`" clamps by line count.
         let visible = min(lines, transcript.maxLines)
         return Content(text: styled, lines: lines, contentHeight: LineMetrics.height(lines: lines, font: transcript.font),
                        viewportHeight: LineMetrics.height(lines: visible, font: transcript.font))
