@@ -71,15 +71,10 @@ public enum PNGDecoder {
                 if idatRunEnded {
                     throw .corrupt("IDAT chunk at byte \(chunk.offset) after other chunks: IDAT chunks must be consecutive")
                 }
-                let stream: Inflater
-                if let existing = inflater {
-                    stream = existing
-                } else {
+                if inflater == nil {
                     if header.colorType == 3 && palette.isEmpty { throw .missingChunk("PLTE") }
-                    stream = try Inflater(capacity: layout.totalBytes)
-                    inflater = stream
+                    inflater = try Inflater(capacity: layout.totalBytes)
                 }
-                _ = stream
                 idat.append(chunk.data)
                 continue
             }

@@ -48,25 +48,30 @@ func checkerboard(_ k: Int) -> (Int, Int, Int) {
      48 &+ 159 &* (Int(Double(k) / 2.618033988749895) & 1))
 }
 
-/// pixelmatch 7: composite onto a pseudo-checkerboard chosen by the pixel's byte offset.
+/// pixelmatch 7's difference of two pixels over its checkerboard, `(c1 * a1 - c2 * a2 - bg *
+/// (a1 - a2)) / 255` with straight `c`: integers, then one division, as pixelmatch computes it.
+/// From premultiplied words `c * a` is 255 times the stored channel, so no division is lost.
+@inline(__always)
+func checkerboardDifferences(_ p: UInt32, _ q: UInt32, k: Int, premultiplied: Bool) -> (Double, Double, Double) {
+    let ap = channel(p, 24), aq = channel(q, 24)
+    if ap == 255 && aq == 255 {
+        return (Double(channel(p, 16) &- channel(q, 16)), Double(channel(p, 8) &- channel(q, 8)), Double(channel(p, 0) &- channel(q, 0)))
+    }
+    let da = ap &- aq
+    let (rb, gb, bb) = checkerboard(k)
+    @inline(__always) func times(_ w: UInt32, _ shift: UInt32, _ a: Int) -> Int { premultiplied ? 255 &* channel(w, shift) : channel(w, shift) &* a }
+    return (
+        Double(times(p, 16, ap) &- times(q, 16, aq) &- rb &* da) / 255,
+        Double(times(p, 8, ap) &- times(q, 8, aq) &- gb &* da) / 255,
+        Double(times(p, 0, ap) &- times(q, 0, aq) &- bb &* da) / 255
+    )
+}
+
+/// pixelmatch 7 on premultiplied words (verify's renders).
 enum CheckerboardCompositor: Compositor {
     @inline(__always)
     static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double) {
-        let ap = channel(p, 24), aq = channel(q, 24)
-        let rp = channel(p, 16), gp = channel(p, 8), bp = channel(p, 0)
-        let rq = channel(q, 16), gq = channel(q, 8), bq = channel(q, 0)
-        if ap == 255 && aq == 255 {
-            return (Double(rp &- rq), Double(gp &- gq), Double(bp &- bq))
-        }
-        // pixelmatch: d = (c1 * a1 - c2 * a2 - bg * (a1 - a2)) / 255 with straight c; c * a is
-        // 255 * the premultiplied value.
-        let da = ap &- aq
-        let (rb, gb, bb) = checkerboard(k)
-        return (
-            Double(255 &* (rp &- rq) &- rb &* da) / 255,
-            Double(255 &* (gp &- gq) &- gb &* da) / 255,
-            Double(255 &* (bp &- bq) &- bb &* da) / 255
-        )
+        checkerboardDifferences(p, q, k: k, premultiplied: true)
     }
 }
 
@@ -89,24 +94,11 @@ enum StraightWhiteCompositor: Compositor {
     }
 }
 
-/// pixelmatch 7 on straight words: `(c1 * a1 - c2 * a2 - bg * (a1 - a2)) / 255`, integers then
-/// one division, exactly as pixelmatch computes it.
+/// pixelmatch 7 on straight words (`layoutsnap diff`).
 enum StraightCheckerboardCompositor: Compositor {
     @inline(__always)
     static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double) {
-        let ap = channel(p, 24), aq = channel(q, 24)
-        let rp = channel(p, 16), gp = channel(p, 8), bp = channel(p, 0)
-        let rq = channel(q, 16), gq = channel(q, 8), bq = channel(q, 0)
-        if ap == 255 && aq == 255 {
-            return (Double(rp &- rq), Double(gp &- gq), Double(bp &- bq))
-        }
-        let da = ap &- aq
-        let (rb, gb, bb) = checkerboard(k)
-        return (
-            Double(rp &* ap &- rq &* aq &- rb &* da) / 255,
-            Double(gp &* ap &- gq &* aq &- gb &* da) / 255,
-            Double(bp &* ap &- bq &* aq &- bb &* da) / 255
-        )
+        checkerboardDifferences(p, q, k: k, premultiplied: false)
     }
 }
 
