@@ -6,9 +6,9 @@ import LayoutSnapRunner
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write valid, varied fixtures from a seed (the same seed always writes the same bytes).",
-        discussion: "Fixture i of a kind goes to OUT/<kind>/<kind>-<i, 6 digits>.json and depends only on the seed, the kind and i: a smaller --count writes a prefix of a larger one. --kind all spreads the count over the four kinds in turn. Files of an earlier, larger batch of the same kinds are removed.")
+        discussion: "Fixture i of a kind goes to OUT/<kind>/<kind>-<i, 6 digits>.json and depends only on the seed, the kind and i: a smaller --count writes a prefix of a larger one. --kind all spreads the count over the kinds in turn. Files of an earlier, larger batch of the same kinds are removed.")
 
-    @Option(help: "transcript, composer, chat, post, or all (the count spread over the four).",
+    @Option(help: "\(FixtureKind.allCases.map(\.rawValue).joined(separator: ", ")), or all (the count spread over every kind).",
             completion: .list(FixtureKind.allCases.map(\.rawValue) + ["all"]))
     var kind: String
 

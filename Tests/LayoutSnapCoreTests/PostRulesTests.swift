@@ -1,7 +1,7 @@
 import XCTest
 import LayoutSnapCore
 
-/// Post card geometry against numbers worked out by hand from seed 003's formulas and README "`post`",
+/// Post card geometry against numbers worked out by hand from docs/kinds/post.md,
 /// with the fake measurer (each character 0.5 x size wide).
 ///
 /// The fixture: canvas 390 wide (card x = (390 - 370) / 2 = 10, y = 12); title "Trip" (1 line);

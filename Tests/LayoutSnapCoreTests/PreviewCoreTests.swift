@@ -14,11 +14,11 @@ final class PreviewCoreTests: XCTestCase {
     }
 
     func testCurveAndDurationReplaceAPostCardsAnimation() throws {
-        let post = Fixture(id: "p", file: "p.json", kind: .post, device: Device.named("iphone-15")!, canvas: Canvas(width: 390, height: 600, scale: 1),
+        let post = Fixture(id: "p", file: "p.json", device: Device.named("iphone-15")!, canvas: Canvas(width: 390, height: 600, scale: 1),
                            appearance: .light, fps: 60, tolerance: nil,
-                           content: .post(PostFixture(curve: .timing(.easeInOut, duration: 0.3))))
+                           content: PostFixture(curve: .timing(.easeInOut, duration: 0.3)))
         func curve(_ o: FixtureOverrides) throws -> AnimationCurve {
-            guard case let .post(p) = try o.apply(to: post).content else { throw FixtureError(file: "p.json", message: "the override turned the post into another kind") }
+            guard let p = try o.apply(to: post).content as? PostFixture else { throw FixtureError(file: "p.json", message: "the override turned the post into another kind") }
             return p.curve
         }
         XCTAssertEqual(try curve(FixtureOverrides(duration: 0.5)), .timing(.easeInOut, duration: 0.5), "duration keeps the shape")
@@ -27,8 +27,7 @@ final class PreviewCoreTests: XCTestCase {
         XCTAssertEqual(try FixtureOverrides(appearance: .dark).apply(to: post).appearance, .dark)
 
         var transcript = post
-        transcript.kind = .transcript
-        transcript.content = .transcript(TranscriptFixture())
+        transcript.content = TranscriptFixture()
         XCTAssertThrowsError(try FixtureOverrides(curve: .timing(.linear)).apply(to: transcript)) {
             XCTAssertTrue("\($0)".contains("a transcript has no curve field"), "\($0)")
         }

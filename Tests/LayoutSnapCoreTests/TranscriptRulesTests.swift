@@ -1,7 +1,7 @@
 import XCTest
 import LayoutSnapCore
 
-/// Transcript rules (README "`transcript`", seed 000) against numbers worked out by hand. Canvas 390 wide,
+/// Transcript rules (docs/kinds/transcript.md) against numbers worked out by hand. Canvas 390 wide,
 /// margin 16 and padding 16: the view is 358 wide, the text 326 (38 fake characters of 8.5 pt).
 /// `body` lines: 1 → 20.2878, each further line + 22.
 final class TranscriptRulesTests: XCTestCase {

@@ -89,20 +89,10 @@ public enum FixtureDecoder {
         if let steps = o.optional("steps"), case let .array(items) = steps.value, items.count + 1 > Limits.maxFramesPerFixture {
             throw steps.error("\(items.count) steps make at least \(items.count + 1) states of a frame or more each, more than the limit of \(Limits.maxFramesPerFixture) frames")
         }
-        let content: FixtureContent
-        switch kind {
-        case .post:
-            content = .post(try PostDecoder.decode(o, directory: directory))
-        case .transcript:
-            content = .transcript(try TranscriptDecoder.decode(o))
-        case .composer:
-            content = .composer(try ComposerDecoder.decode(o))
-        case .chat:
-            content = .chat(try ChatDecoder.decode(o))
-        }
+        let content = try kind.definition.decode(o, directory: directory)
         try o.finish()
         try checkTextSize(element)
-        var fixture = Fixture(id: id, file: file, kind: kind, device: device, canvas: canvas, appearance: appearance,
+        var fixture = Fixture(id: id, file: file, device: device, canvas: canvas, appearance: appearance,
                               fps: fps, tolerance: tolerance, content: content)
         fixture.timingFrames = timingFrames
         if let textSize { fixture = fixture.at(textSize) }

@@ -138,7 +138,7 @@ public struct FixtureMutator: Sendable {
         case .otherKind:
             // Another valid kind with this one's fields: they become unknown-field errors.
             guard let at = pick(where: { $0.path.count == 1 && $0.key == Array("kind".utf8) }) else { return false }
-            let others = ["transcript", "composer", "chat", "post"].map { FuzzJSON.string(Array($0.utf8)) }.filter { $0 != at.value }
+            let others = FixtureKind.allCases.map { FuzzJSON.string(Array($0.rawValue.utf8)) }.filter { $0 != at.value }
             tree[at.path] = r.pick(others)
         case .unknownStep:
             guard let steps = Self.stepsPath(tree), case var .array(items) = tree[steps] else { return false }

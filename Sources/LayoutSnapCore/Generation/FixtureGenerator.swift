@@ -21,14 +21,8 @@ public struct FixtureGenerator: Sendable {
     /// newline).
     public func fixture(at index: Int) -> [UInt8] {
         precondition(index >= 0, "fixture indices start at 0")
-        var r = SeededRandom(seed: seed, stream: kind.stream, index: UInt64(index))
-        let json: JSONOutput
-        switch kind {
-        case .transcript: json = TranscriptGenerator.make(&r)
-        case .composer: json = ComposerGenerator.make(&r)
-        case .chat: json = ChatGenerator.make(&r)
-        case .post: json = PostGenerator.make(&r)
-        }
+        var r = SeededRandom(seed: seed, stream: kind.definition.generatorStream, index: UInt64(index))
+        let json = kind.definition.generate(&r)
         var bytes = JSONWriter(style: .pretty).bytes(json)
         bytes.append(0x0A)
         return bytes
@@ -47,18 +41,6 @@ public struct FixtureGenerator: Sendable {
     /// one kind with the same seed, and a smaller count is still a prefix.
     public static func spread(count: Int, over kinds: [FixtureKind]) -> [(kind: FixtureKind, count: Int)] {
         kinds.enumerated().map { k, kind in (kind, (count - k + kinds.count - 1) / kinds.count) }
-    }
-}
-
-extension FixtureKind {
-    /// A fixed stream number per kind (never `hashValue`, which changes between runs).
-    var stream: UInt64 {
-        switch self {
-        case .transcript: 0x7472_616E
-        case .composer: 0x636F_6D70
-        case .chat: 0x6368_6174
-        case .post: 0x706F_7374
-        }
     }
 }
 

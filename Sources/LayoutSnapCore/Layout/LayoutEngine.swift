@@ -2,23 +2,7 @@
 /// through `TextMeasuring`, so the whole pipeline up to pixels runs in unit tests without Pango.
 public enum LayoutEngine {
     public static func layout(_ fixture: Fixture, measurer: some TextMeasuring) throws -> FixtureLayout {
-        var states: [StateLayout]
-        switch fixture.content {
-        case let .post(post):
-            let rules = try PostRules(post: post, canvas: fixture.canvas, measurer: measurer, textSize: fixture.textSize,
-                                  direction: fixture.direction)
-            states = try rules.states(fps: fixture.fps, palette: fixture.palette)
-        case let .transcript(transcript):
-            states = try TranscriptRules(transcript: transcript, canvas: fixture.canvas)
-                .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
-        case let .chat(chat):
-            states = try ChatRules(chat: chat, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize)
-                .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
-        case let .composer(composer):
-            states = try ComposerRules(composer: composer, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize,
-                                   direction: fixture.direction)
-                .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
-        }
+        var states = try fixture.content.states(of: fixture, measurer: measurer)
         // Right to left: the whole view mirrored (the rules placed what lies inside texts).
         if fixture.direction == .rtl {
             states = states.map { state in

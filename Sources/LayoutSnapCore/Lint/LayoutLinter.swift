@@ -67,21 +67,22 @@ public struct LintPolicy: Sendable {
     /// Texts the kind ellipsizes on purpose.
     public var truncatable: Set<String>
 
-    public static func of(_ kind: FixtureKind) -> LintPolicy {
-        switch kind {
-        case .post:
-            LintPolicy(containers: [("canvas", ["card"]), ("card", ["title", "summary", "image", "body", "author"])],
-                       scrollingTexts: { _ in false }, truncatable: ["title", "summary"])
-        case .transcript:
-            LintPolicy(containers: [("canvas", ["view"])], scrollingTexts: { $0 == "text" }, truncatable: [])
-        case .composer:
-            LintPolicy(containers: [("canvas", ["field", "suggestions"])],
-                       scrollingTexts: { $0 == "text" || $0 == "placeholder" }, truncatable: [])
-        case .chat:
-            LintPolicy(containers: [("canvas", ["banner", "list", "input", "send"])],
-                       scrollingTexts: { $0.hasPrefix("message:") || $0 == "status" || $0 == "input" }, truncatable: [])
-        }
+    /// The caret the kind draws, if any (`caret-hidden`).
+    public var caret: CaretPolicy?
+
+    public init(containers: [(container: String, contents: [String])], scrollingTexts: @escaping @Sendable (String) -> Bool,
+                truncatable: Set<String>, caret: CaretPolicy? = nil) {
+        self.containers = containers; self.scrollingTexts = scrollingTexts; self.truncatable = truncatable; self.caret = caret
     }
+}
+
+/// Where a kind's `caret` element must stay: inside `container`, and out from under the elements
+/// of `covers` (each with the name findings call it by).
+public struct CaretPolicy: Sendable {
+    public var container: String
+    public var covers: [(element: String, name: String)]
+
+    public init(container: String, covers: [(element: String, name: String)]) { self.container = container; self.covers = covers }
 }
 
 /// Checks frames of one fixture. Text lines come from the measurer (cached by the text engine, so
@@ -96,7 +97,7 @@ public struct LayoutLinter {
     public static let slack = 0.5
 
     public init(kind: FixtureKind, canvas: Canvas, measurer: any TextMeasuring) {
-        self.kind = kind; self.canvas = canvas; self.measurer = measurer; self.policy = .of(kind)
+        self.kind = kind; self.canvas = canvas; self.measurer = measurer; self.policy = kind.definition.lintPolicy
     }
 
     /// One drawn text line: its box on the canvas and the part of it the clip lets through.
@@ -324,17 +325,17 @@ public struct LayoutLinter {
     // MARK: caret-hidden
 
     func caretHidden(_ frame: LayoutFrame) -> [LintFinding] {
-        guard kind == .composer, let caret = frame.element("caret"), case .bool(true)? = caret["visible"],
-              let field = frame.element("field") else { return [] }
+        guard let policy = policy.caret, let caret = frame.element("caret"), case .bool(true)? = caret["visible"],
+              let field = frame.element(policy.container) else { return [] }
         var findings: [LintFinding] = []
-        if let f = Self.outside([caret.rect], of: field.rect, subject: "caret", container: "field", elements: ["caret", "field"]) {
-            findings.append(LintFinding(rule: .caretHidden, elements: ["caret", "field"], detail: f.detail, rect: caret.rect, amount: f.amount))
+        if let f = Self.outside([caret.rect], of: field.rect, subject: "caret", container: policy.container, elements: ["caret", policy.container]) {
+            findings.append(LintFinding(rule: .caretHidden, elements: ["caret", policy.container], detail: f.detail, rect: caret.rect, amount: f.amount))
         }
-        for id in ["suggestions", "keyboard"] {
+        for (id, name) in policy.covers {
             guard let e = frame.element(id), Self.isShown(e), let covered = caret.rect.intersection(e.rect),
                   covered.height > Self.slack, covered.width > 0 else { continue }
             findings.append(LintFinding(rule: .caretHidden, elements: ["caret", id],
-                                        detail: "caret is \(Self.points(covered.height)) under the \(id == "keyboard" ? "keyboard" : "suggestion strip")",
+                                        detail: "caret is \(Self.points(covered.height)) under the \(name)",
                                         rect: covered, amount: covered.height))
         }
         return findings

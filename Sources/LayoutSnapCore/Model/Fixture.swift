@@ -2,10 +2,6 @@ public enum Appearance: String, Sendable, Hashable, CaseIterable {
     case light, dark
 }
 
-public enum FixtureKind: String, Sendable, Hashable, CaseIterable {
-    case transcript, composer, chat, post
-}
-
 /// Per-fixture comparison tolerance (README "Tolerance").
 public struct Tolerance: Sendable, Hashable {
     public var threshold: Double = 0.1
@@ -19,21 +15,12 @@ public struct Tolerance: Sendable, Hashable {
     }
 }
 
-/// The kind-specific part of a fixture.
-public enum FixtureContent: Sendable {
-    case post(PostFixture)
-    case transcript(TranscriptFixture)
-    case composer(ComposerFixture)
-    case chat(ChatFixture)
-}
-
 /// A decoded, validated fixture (README "Fixtures").
 public struct Fixture: Sendable {
     /// Path below the fixtures root without `.json` (`posts/long-body`).
     public var id: String
     /// The file it came from, as the user named it (for messages).
     public var file: String
-    public var kind: FixtureKind
     public var device: Device
     public var canvas: Canvas
     public var appearance: Appearance
@@ -53,47 +40,27 @@ public struct Fixture: Sendable {
     public var variants: [FixtureVariant] = []
     /// `lint.ignore`: lint findings the fixture accepts, each with its reason.
     public var lintIgnores: [LintIgnore] = []
-    public var content: FixtureContent
+    /// The kind-specific part (`Kinds/<Kind>/`), which knows its kind and lays itself out.
+    public var content: any KindContent
 
-    public init(id: String, file: String, kind: FixtureKind, device: Device, canvas: Canvas, appearance: Appearance,
-                fps: Double, tolerance: Tolerance?, content: FixtureContent) {
-        self.id = id; self.file = file; self.kind = kind; self.device = device; self.canvas = canvas
+    public init(id: String, file: String, device: Device, canvas: Canvas, appearance: Appearance,
+                fps: Double, tolerance: Tolerance?, content: any KindContent) {
+        self.id = id; self.file = file; self.device = device; self.canvas = canvas
         self.appearance = appearance; self.fps = fps; self.tolerance = tolerance; self.content = content
     }
 
     public var palette: Palette { .of(appearance) }
 
+    public var kind: FixtureKind { content.kind }
+
     /// The fixture's image file at `path` as the fixture names it, with its place in the file.
     public func imageSource(path: String) -> (written: String, line: Int, column: Int)? {
-        switch content {
-        case let .post(post): post.image?.path == path ? post.image?.source : nil
-        case .transcript, .composer, .chat: nil
-        }
+        content.inputFiles.first { $0.path == path }.map { ($0.written, $0.line, $0.column) }
     }
 
     /// A rough count of the frames the fixture renders, known before any layout: what the batch
     /// uses to start the most expensive fixtures first.
-    public var estimatedFrames: Double {
-        switch content {
-        case let .post(post):
-            let perStep: Double
-            switch post.curve {
-            case let .timing(_, duration): perStep = (duration * fps).rounded(.up) + 1
-            case .spring: perStep = fps + 1
-            }
-            return 1 + Double(post.steps.count) * perStep
-        case let .transcript(t):
-            // A default-spring scroll settles in well under a second.
-            return 1 + Double(t.steps.count) * (0.8 * fps + 1)
-        case let .composer(c):
-            // Only the keyboard animates (about half a second); edits are single frames.
-            let keyboardSteps = c.steps.filter { if case .keyboard = $0.event { true } else { false } }.count
-            return 1 + Double(c.steps.count) + Double(keyboardSteps) * 0.5 * fps
-        case let .chat(c):
-            // Keyboard springs and scrolls to the bottom animate; other steps are one frame.
-            return 1 + Double(c.steps.count) * (0.5 * fps + 1)
-        }
-    }
+    public var estimatedFrames: Double { content.estimatedFrames(fps: fps) }
 
     /// Estimated work: frames times pixels.
     public var estimatedCost: Double {

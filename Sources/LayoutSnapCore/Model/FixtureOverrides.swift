@@ -28,12 +28,12 @@ public struct FixtureOverrides: Sendable, Hashable {
         if let fps { f.fps = fps }
         if let appearance { f.appearance = appearance }
         if curve != nil || duration != nil {
-            guard case var .post(post) = f.content else {
+            guard var animated = f.content as? any CurveAnimatedContent else {
                 let flags = [curve.map { _ in "--curve" }, duration.map { _ in "--duration" }].compactMap { $0 }
                 throw FixtureError(file: fixture.file, message: "\(flags.joined(separator: " and ")) change a post card's animation; a \(fixture.kind.rawValue) has no curve field (its animations follow its kind's own rules)")
             }
-            post.curve = CurveOverride.apply(curve, duration: duration, to: post.curve)
-            f.content = .post(post)
+            animated.curve = CurveOverride.apply(curve, duration: duration, to: animated.curve)
+            f.content = animated
         }
         let pixels = Double(f.canvas.pixelWidth) * Double(f.canvas.pixelHeight)
         if pixels > Double(Limits.maxCanvasPixels) || max(f.canvas.pixelWidth, f.canvas.pixelHeight) > Limits.maxCanvasSidePixels {
@@ -41,6 +41,12 @@ public struct FixtureOverrides: Sendable, Hashable {
         }
         return f
     }
+}
+
+/// Content whose animations follow one curve the fixture names (`curve`, `duration`): what
+/// `--curve` and `--duration` change.
+public protocol CurveAnimatedContent: KindContent {
+    var curve: AnimationCurve { get set }
 }
 
 /// `--curve`: `easeInOut`, `easeIn`, `easeOut`, `linear`, `spring` (the default spring) or

@@ -63,11 +63,7 @@ extension Fixture {
     public func at(_ textSize: ContentSizeCategory) -> Fixture {
         var f = self
         f.textSize = textSize
-        switch content {
-        case var .transcript(t): t.font = t.font.at(textSize); f.content = .transcript(t)
-        case var .composer(c): c.font = c.font.at(textSize); f.content = .composer(c)
-        case .post, .chat: break
-        }
+        f.content = content.at(textSize)
         return f
     }
 }

@@ -26,9 +26,9 @@ public struct ChatScaleBenchmark {
             ChatMessage(id: "m\(i)", role: i % 2 == 0 ? .user : .assistant, text: texts[i % texts.count] + " (\(i))")
         }
         let device = Device.named("iphone-15")!
-        return Fixture(id: "bench/chat-\(count)", file: "bench", kind: .chat, device: device,
+        return Fixture(id: "bench/chat-\(count)", file: "bench", device: device,
                        canvas: Canvas(width: device.width, height: device.height, scale: 2), appearance: .light, fps: 60,
-                       tolerance: nil, content: .chat(ChatFixture(messages: messages, steps: steps)))
+                       tolerance: nil, content: ChatFixture(messages: messages, steps: steps))
     }
 
     public func run(messages count: Int) throws(RunnerError) -> Figures {

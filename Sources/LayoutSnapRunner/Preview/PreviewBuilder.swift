@@ -104,7 +104,7 @@ public struct PreviewBuilder: Sendable {
         var summary = Summary()
         summary.inputs = [ref.path]
         let (fixture, layout) = try LayoutComputation.decodeAndLayout(ref, overrides: overrides, measurer: engine)
-        if case let .post(post) = fixture.content, let path = post.image?.path { summary.inputs.append(path) }
+        summary.inputs += fixture.content.inputFiles.map(\.path)
 
         // A fresh states folder beside the old one, swapped in at the end: a page open in a
         // browser never sees half a build.

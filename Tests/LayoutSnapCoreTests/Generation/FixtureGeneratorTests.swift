@@ -149,7 +149,7 @@ struct Coverage {
         let frames = layout.states.flatMap(\.frames)
         if layout.states.dropFirst().contains(where: { $0.frames.count > 1 }) { features.insert("rule.animates") }
         switch fixture.content {
-        case let .post(post):
+        case let post as PostFixture:
             features.insert(post.image == nil ? "image.none" : "image")
             if let r = post.image?.aspectRatio { ratio(r) }
             if case .spring = post.curve { features.insert("curve.spring") }
@@ -163,7 +163,7 @@ struct Coverage {
             }
             if post.steps.contains(where: { ($0.at ?? 10) < 0.3 }) && layout.states.count > 2 { features.insert("rule.interrupted") }
             if frames.contains(where: { $0.element("title")?["truncated"] == .bool(true) }) { features.insert("rule.titleTruncated") }
-        case let .transcript(t):
+        case let t as TranscriptFixture:
             if t.font.leading == nil { features.insert("font.size") }
             if frames.contains(where: { ($0.scroll?.contentHeight ?? 0) > ($0.scroll?.viewportHeight ?? 0) + 1 }) { features.insert("rule.scrolls") }
             if frames.contains(where: { $0.scroll?.following == false }) { features.insert("rule.heldWhileScrolledUp") }
@@ -171,7 +171,7 @@ struct Coverage {
             if frames.contains(where: { ($0.scroll?.viewportHeight ?? 0) >= LineMetrics.height(lines: t.maxLines, font: t.font) - 0.01 && t.maxLines > 1 }) {
                 features.insert("rule.maxLines")
             }
-        case let .composer(c):
+        case let c as ComposerFixture:
             if c.font.leading == nil { features.insert("font.size") }
             if layout.states.contains(where: { $0.note != nil }) { features.insert("rule.note") }
             if frames.contains(where: { $0.element("field")?["matched"] == .bool(true) }) { features.insert("rule.matched") }
@@ -185,7 +185,7 @@ struct Coverage {
                 if case let .ints(s)? = f.element("text")?["selection"], s[0] < s[1] { features.insert("rule.selection") }
                 if case let .int(n)? = f.element("field")?["maxLines"], n < c.maxLines { features.insert("rule.maxLinesLowered") }
             }
-        case let .chat(c):
+        case let c as ChatFixture:
             let total = c.messages.count
             if total == 1 { features.insert("messages.1") }
             if (100...999).contains(total) { features.insert("messages.hundreds") }
@@ -204,6 +204,8 @@ struct Coverage {
             if layout.states.contains(where: { $0.name.contains("keyboard") && $0.frames.count > 1 }) { features.insert("rule.keyboardSlides") }
             if frames.contains(where: { $0.element("banner") != nil }) { features.insert("rule.banner") }
             if frames.contains(where: { if case let .int(n)? = $0.element("input")?["lines"] { n >= 3 } else { false } }) { features.insert("rule.inputLines") }
+        default:
+            XCTFail("no coverage features for the \(fixture.kind) kind")
         }
     }
 

@@ -1,4 +1,4 @@
-/// The chat's rules (README "`chat`", seed 002): iOS 17's `defaultScrollAnchor(.bottom)`.
+/// The chat's rules (docs/kinds/chat.md): iOS 17's `defaultScrollAnchor(.bottom)`.
 ///
 /// Top to bottom: the safe area, the offline banner (32 pt) when offline, the message list, the
 /// input bar, the keyboard or the bottom safe area. The list's content is a stack (spacing 8,

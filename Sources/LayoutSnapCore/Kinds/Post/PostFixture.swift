@@ -32,7 +32,7 @@ public struct PostStep: Sendable, Hashable {
     public init(event: PostEvent, at: Double? = nil) { self.event = event; self.at = at }
 }
 
-/// The `post` kind (README "`post`", seed 003).
+/// The `post` kind (docs/kinds/post.md).
 public struct PostFixture: Sendable, Hashable {
     public var title: String
     public var summary: String

@@ -1,4 +1,4 @@
-/// The post card's layout rules (README "`post`", seed 003). All card-relative numbers are the seed's;
+/// The post card's layout rules (docs/kinds/post.md). All card-relative numbers are the seed's;
 /// `layout` measures the text once per fixture (a post's text never changes between states) and
 /// then evaluates every frame from the expansion progress f alone.
 public struct PostRules: Sendable {

@@ -1,4 +1,4 @@
-/// The transcript's rules (README "`transcript`", seed 000). The view sits at (margin, margin), as wide as
+/// The transcript's rules (docs/kinds/transcript.md). The view sits at (margin, margin), as wide as
 /// the canvas less two margins; inside its padding, a viewport of clamp(lines, 1, maxLines) whole
 /// lines shows the text, scrolled by `offset` from the top of the content.
 public struct TranscriptRules: Sendable {

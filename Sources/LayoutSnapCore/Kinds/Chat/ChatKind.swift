@@ -1,0 +1,36 @@
+/// The `chat` kind (docs/kinds/chat.md): a message list anchored to the bottom, with keyboard insets and
+/// sticky auto-scroll.
+public struct ChatKind: Kind {
+    public var name: String { "chat" }
+    public var fields: [SchemaField] { ChatDecoder.fields }
+    public var schemaDefinitions: [(name: String, node: SchemaNode)] {
+        [("message", ChatDecoder.message(roleRequired: true)), ("receivedMessage", ChatDecoder.message(roleRequired: false))]
+    }
+    public func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> any KindContent {
+        try ChatDecoder.decode(o)
+    }
+    public var generatorStream: UInt64 { 0x6368_6174 }
+    public func generate(_ r: inout SeededRandom) -> JSONOutput { ChatGenerator.make(&r) }
+    public var lintPolicy: LintPolicy {
+        LintPolicy(containers: [("canvas", ["banner", "list", "input", "send"])],
+                   scrollingTexts: { $0.hasPrefix("message:") || $0 == "status" || $0 == "input" }, truncatable: [])
+    }
+}
+
+extension FixtureKind {
+    public static let chat = FixtureKind(ChatKind())
+}
+
+extension ChatFixture: KindContent {
+    public var kind: FixtureKind { .chat }
+
+    public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
+        try ChatRules(chat: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize)
+            .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
+    }
+
+    /// Keyboard springs and scrolls to the bottom animate; other steps are one frame.
+    public func estimatedFrames(fps: Double) -> Double {
+        1 + Double(steps.count) * (0.5 * fps + 1)
+    }
+}

@@ -1,0 +1,42 @@
+/// The `post` kind (docs/kinds/post.md): a card that animates between compact and expanded.
+public struct PostKind: Kind {
+    public var name: String { "post" }
+    public var fields: [SchemaField] { PostDecoder.fields }
+    public func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> any KindContent {
+        try PostDecoder.decode(o, directory: directory)
+    }
+    public var generatorStream: UInt64 { 0x706F_7374 }
+    public func generate(_ r: inout SeededRandom) -> JSONOutput { PostGenerator.make(&r) }
+    public var lintPolicy: LintPolicy {
+        LintPolicy(containers: [("canvas", ["card"]), ("card", ["title", "summary", "image", "body", "author"])],
+                   scrollingTexts: { _ in false }, truncatable: ["title", "summary"])
+    }
+}
+
+extension FixtureKind {
+    public static let post = FixtureKind(PostKind())
+}
+
+extension PostFixture: KindContent, CurveAnimatedContent {
+    public var kind: FixtureKind { .post }
+
+    public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
+        try PostRules(post: self, canvas: fixture.canvas, measurer: measurer, textSize: fixture.textSize,
+                      direction: fixture.direction)
+            .states(fps: fixture.fps, palette: fixture.palette)
+    }
+
+    public func estimatedFrames(fps: Double) -> Double {
+        let perStep: Double
+        switch curve {
+        case let .timing(_, duration): perStep = (duration * fps).rounded(.up) + 1
+        case .spring: perStep = fps + 1
+        }
+        return 1 + Double(steps.count) * perStep
+    }
+
+    public var inputFiles: [InputFile] {
+        guard let image, let path = image.path, let source = image.source else { return [] }
+        return [InputFile(path: path, written: source.written, line: source.line, column: source.column)]
+    }
+}
