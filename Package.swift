@@ -31,12 +31,24 @@ let package = Package(
         // results.json, JUnit XML and the self-contained HTML report. Pure Swift.
         .target(name: "LayoutSnapReport", dependencies: ["LayoutSnapCore"]),
         // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
-        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "CZlib"]),
+        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport"]),
         // The thin command line: one file per subcommand.
         .executableTarget(name: "layoutsnap", dependencies: [
             "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging", "LayoutSnapReport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // Benchmarks, outside the product: `swift build -c release && .build/release/layoutsnap-bench`
+        // prints the README's figures. The library holds the measurements (and the PNG encoder
+        // alternatives they compare against); the executable is their command line.
+        .target(name: "LayoutSnapBenchmarks", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner", "CZlib", "CCairo"],
+                path: "Benchmarks/LayoutSnapBenchmarks"),
+        .executableTarget(name: "layoutsnap-bench", dependencies: [
+            "LayoutSnapBenchmarks", "LayoutSnapCore", "LayoutSnapRunner",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Benchmarks/layoutsnap-bench"),
+        .testTarget(name: "LayoutSnapBenchmarksTests", dependencies: ["LayoutSnapBenchmarks", "LayoutSnapImaging", "LayoutSnapRunner", "layoutsnap-bench", "layoutsnap"],
+                    path: "Benchmarks/Tests"),
 
         .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore"]),
         .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib"]),

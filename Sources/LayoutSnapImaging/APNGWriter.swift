@@ -112,6 +112,6 @@ extension PNGEncoder {
         let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rawCount + 1)
         defer { raw.deallocate() }
         writeRGBAScanlines(pixels, width: width, height: height, stride: stride, into: raw)
-        return zlib(raw, count: rawCount, level: Options.default.level) { Array($0) }
+        return zlib(raw, count: rawCount, level: level) { Array($0) }
     }
 }

@@ -1,12 +1,11 @@
 import CDeflate
 import Foundation
-import CZlib
 
 /// Writes Cairo ARGB32 frames as PNG, fast and deterministically.
 ///
 /// Output layout, always: signature, `IHDR`, one `IDAT`, `IEND`. No ancillary chunks (no
-/// time, gamma, sRGB, text), so the bytes depend only on the pixels (and on the zlib build:
-/// Debian 12's zlib 1.2.13; a different zlib may compress differently, which is why golden
+/// time, gamma, sRGB, text), so the bytes depend only on the pixels (and on the libdeflate build:
+/// Debian 12's libdeflate 1.14; another version may compress differently, which is why golden
 /// comparisons should compare decoded pixels or `PixelHash`, not PNG bytes).
 ///
 /// - Colour type 2 (RGB, 8-bit) when every pixel's alpha is 255, else colour type 6 (RGBA,
@@ -16,14 +15,13 @@ import CZlib
 ///   with alpha 0 is written as transparent black.
 /// - Filter type 0 (None) on every row, non-interlaced.
 /// - Compressed with libdeflate at level 4 in one whole-buffer call. Measured on the bundled
-///   fixtures (`layoutsnap bench`): zlib level 1 (README "Goldens"'s suggestion) wrote files 3% larger
+///   fixtures (`layoutsnap-bench`): zlib level 1 (README "Goldens"'s suggestion) wrote files 3% larger
 ///   than Cairo's own `cairo_surface_write_to_png` (zlib 6, adaptive filters, RGBA) and was
 ///   larger on 123 of 204 frames; libdeflate level 4 writes ~82% of Cairo's size, never larger on
 ///   any frame, at about zlib level 1's speed (level 6: 79%, ~12% slower). Filters (Up, Sub,
 ///   Paeth, adaptive) made these text-and-flat-colour frames larger at every level tried.
-/// - The zlib paths (streaming in ~256 KiB row blocks, or one `deflate(Z_FINISH)`) remain as
-///   benchmark options: zlib's output does not depend on how its input is split (a test checks
-///   the bytes equal a single whole-image `deflate(Z_FINISH)`).
+/// - The zlib and filtered alternatives it was measured against live with the benchmarks
+///   (`Benchmarks/LayoutSnapBenchmarks/AlternativePNGEncoder.swift`), not in the product.
 /// - A single IDAT chunk. The PNG format allows chunks up to 2^31 - 1 bytes; only if the
 ///   compressed stream were larger than 1 GiB (incompressible images above ~270 megapixels)
 ///   is it split into 1 GiB IDAT chunks.
@@ -48,120 +46,45 @@ public enum PNGEncoder {
     /// - Precondition: `width > 0`, `height > 0` (PNG has no empty images), both < 2^31,
     ///   `stride >= width`. Violations are programming errors and trap.
     public static func encode(pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int) -> [UInt8] {
-        encode(pixels: pixels, width: width, height: height, stride: stride, options: .default)
+        checkDimensions(width: width, height: height, stride: stride)
+        let opaque = isOpaque(pixels, width: width, height: height, stride: stride)
+        let rawCount = height * (width * (opaque ? 3 : 4) + 1)
+        // +1: the RGB path's 4-byte stores spill one byte past the last row (see there).
+        let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rawCount + 1)
+        defer { raw.deallocate() }
+        writeScanlines(pixels, width: width, height: height, stride: stride, opaque: opaque, into: raw)
+        return zlib(raw, count: rawCount, level: level) { idat in
+            assemble(width: width, height: height, colorType: opaque ? 2 : 6, idat: idat.baseAddress!, idatCount: idat.count)
+        }
     }
 
-    /// Compression settings, exposed only so the benchmark can compare alternatives.
-    @_spi(Benchmark)
-    public struct Options: Sendable {
-        public enum Filter: Sendable, CaseIterable {
-            /// Filter 0 on every row (what `encode` does).
-            case none
-            case sub
-            case up
-            case paeth
-            /// libpng's heuristic: per row, the filter with the least sum of |signed byte|.
-            case adaptive
-        }
+    /// libdeflate's level: measured best for these frames (see above).
+    static let level: Int32 = 4
 
-        public var level: Int32
-        public var strategy: Int32
-        public var memLevel: Int32
-        public var filter: Filter
-        /// 0: convert the whole image into one scanline buffer, then one `deflate(Z_FINISH)`.
-        /// > 0: convert about this many bytes of scanlines at a time into a reused buffer and
-        /// feed each block to `deflate` (only with `filter == .none`).
-        public var blockBytes: Int
-        /// Compress with libdeflate (whole buffer) instead of zlib; `level` is libdeflate's.
-        public var libdeflate: Bool = false
-
-        public init(level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, memLevel: Int32 = 8, filter: Filter = .none,
-                    blockBytes: Int = 0, libdeflate: Bool = false) {
-            self.libdeflate = libdeflate
-            self.level = level
-            self.strategy = strategy
-            self.memLevel = memLevel
-            self.filter = filter
-            self.blockBytes = blockBytes
-        }
-
-        /// What `encode(pixels:width:height:stride:)` uses.
-        public static let `default` = Options(level: 4, filter: .none, libdeflate: true)
-
-        /// zlib level 1, filter None, streamed in row blocks: the benchmark's comparison.
-        public static let zlibFast = Options(level: 1, strategy: Z_DEFAULT_STRATEGY, memLevel: 8, filter: .none,
-                                             blockBytes: 256 << 10)
-    }
-
-    @_spi(Benchmark)
-    public static func encode(pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int,
-                              options: Options) -> [UInt8] {
+    /// The encoder's preconditions, for every way in.
+    package static func checkDimensions(width: Int, height: Int, stride: Int) {
         precondition(width > 0 && height > 0, "PNGEncoder: PNG cannot encode a \(width) x \(height) image")
         precondition(width <= PNG.maxChunkLength && height <= PNG.maxChunkLength,
                      "PNGEncoder: \(width) x \(height) exceeds PNG's 2^31-1 limit")
         precondition(stride >= width, "PNGEncoder: stride \(stride) < width \(width)")
+    }
 
-        let opaque = isOpaque(pixels, width: width, height: height, stride: stride)
-        let channels = opaque ? 3 : 4
-        let lineBytes = width * channels + 1
-        let rawCount = height * lineBytes
-        if options.libdeflate {
-            let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rawCount + 1)
-            defer { raw.deallocate() }
-            if opaque {
-                writeRGBScanlines(pixels, width: width, height: height, stride: stride, into: raw)
-            } else {
-                writeRGBAScanlines(pixels, width: width, height: height, stride: stride, into: raw)
-            }
-            if options.filter != .none {
-                PNGFilter.apply(options.filter, to: raw, rows: height, rowBytes: lineBytes - 1, bytesPerPixel: channels)
-            }
-            return zlib(raw, count: rawCount, level: options.level) { idat in
-                assemble(width: width, height: height, colorType: opaque ? 2 : 6, idat: idat.baseAddress!, idatCount: idat.count)
-            }
-        }
-        let deflater = Deflater(options: options, sourceLength: rawCount)
-
-        // Converts rows y0..<y1 into `buffer` (filter byte 0 + pixels per row).
-        func convert(_ y0: Int, _ y1: Int, into buffer: UnsafeMutablePointer<UInt8>) {
-            if opaque {
-                writeRGBScanlines(pixels + y0 * stride, width: width, height: y1 - y0, stride: stride, into: buffer)
-            } else {
-                writeRGBAScanlines(pixels + y0 * stride, width: width, height: y1 - y0, stride: stride, into: buffer)
-            }
-        }
-
-        if options.blockBytes > 0 && options.filter == .none {
-            let rowsPerBlock = max(1, options.blockBytes / lineBytes)
-            // +1: the RGB path's 4-byte stores spill one byte past the last row (see there).
-            let block = UnsafeMutablePointer<UInt8>.allocate(capacity: min(rowsPerBlock, height) * lineBytes + 1)
-            defer { block.deallocate() }
-            var y = 0
-            while y < height {
-                let end = min(height, y + rowsPerBlock)
-                convert(y, end, into: block)
-                deflater.push(block, count: (end - y) * lineBytes, finish: end == height)
-                y = end
-            }
+    /// Rows of RGB (`opaque`) or straight RGBA scanlines, each after a filter byte 0, into `raw`
+    /// (room for `height * (width * channels + 1) + 1` bytes).
+    package static func writeScanlines(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int, opaque: Bool,
+                                       into raw: UnsafeMutablePointer<UInt8>) {
+        if opaque {
+            writeRGBScanlines(pixels, width: width, height: height, stride: stride, into: raw)
         } else {
-            // +1: as above.
-            let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rawCount + 1)
-            defer { raw.deallocate() }
-            convert(0, height, into: raw)
-            if options.filter != .none {
-                PNGFilter.apply(options.filter, to: raw, rows: height, rowBytes: lineBytes - 1, bytesPerPixel: channels)
-            }
-            deflater.push(raw, count: rawCount, finish: true)
+            writeRGBAScanlines(pixels, width: width, height: height, stride: stride, into: raw)
         }
-        return assemble(width: width, height: height, colorType: opaque ? 2 : 6,
-                        idat: deflater.output, idatCount: deflater.produced)
     }
 
     // MARK: - Colour conversion
 
     /// True when every pixel has alpha 255. An AND over each row vectorises; bail out at the
     /// first row that has a non-opaque pixel.
-    static func isOpaque(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int) -> Bool {
+    package static func isOpaque(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int) -> Bool {
         for y in 0..<height {
             let row = pixels + y * stride
             var all: UInt32 = 0xFFFF_FFFF
@@ -236,7 +159,7 @@ public enum PNGEncoder {
         return table
     }()
 
-    // MARK: - libdeflate, zlib and chunks
+    // MARK: - libdeflate and chunks
 
     /// libdeflate compressors are expensive to set up (hash tables of about a megabyte) and not
     /// thread-safe: each thread borrows one, and they are kept for the life of the process.
@@ -259,75 +182,9 @@ public enum PNGEncoder {
         }
     }
 
-    /// A zlib deflate stream writing into one growing buffer, sized by `deflateBound` up
-    /// front so that growing never happens in practice (untouched pages cost nothing).
-    final class Deflater {
-        private let stream: UnsafeMutablePointer<z_stream>
-        private(set) var output: UnsafeMutablePointer<UInt8>
-        private var capacity: Int
-        private(set) var produced = 0
-
-        init(options: Options, sourceLength: Int) {
-            // zlib keeps a back-pointer to the z_stream in its state and checks it on every
-            // call, so the stream needs a stable address: heap-allocate it.
-            stream = .allocate(capacity: 1)
-            stream.initialize(to: z_stream())
-            let rc = deflateInit2_(stream, options.level, Z_DEFLATED, 15, options.memLevel, options.strategy,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-            // Only Z_MEM_ERROR (or a broken zlib install) can fail here; neither is recoverable.
-            guard rc == Z_OK else { fatalError("PNGEncoder: deflateInit2 failed (\(rc))") }
-            capacity = Int(deflateBound(stream, UInt(sourceLength))) + 64
-            output = .allocate(capacity: capacity)
-        }
-
-        deinit {
-            deflateEnd(stream)
-            stream.deallocate()
-            output.deallocate()
-        }
-
-        /// Compresses `count` bytes; `finish` ends the stream after them.
-        func push(_ input: UnsafeMutablePointer<UInt8>, count: Int, finish: Bool) {
-            var consumed = 0
-            while true {
-                // avail_in/avail_out are 32-bit: inputs above 4 GiB take several calls.
-                let inChunk = min(count - consumed, Int(UInt32.max))
-                let lastInput = consumed + inChunk == count
-                if produced == capacity { grow() }
-                let outChunk = min(capacity - produced, Int(UInt32.max))
-                stream.pointee.next_in = input + consumed
-                stream.pointee.avail_in = UInt32(inChunk)
-                stream.pointee.next_out = output + produced
-                stream.pointee.avail_out = UInt32(outChunk)
-                let status = deflate(stream, finish && lastInput ? Z_FINISH : Z_NO_FLUSH)
-                consumed += inChunk - Int(stream.pointee.avail_in)
-                produced += outChunk - Int(stream.pointee.avail_out)
-                switch status {
-                case Z_STREAM_END:
-                    return
-                case Z_OK, Z_BUF_ERROR:
-                    // Done with this input unless finishing (then loop until Z_STREAM_END).
-                    if !finish && consumed == count && stream.pointee.avail_out > 0 { return }
-                default:
-                    fatalError("PNGEncoder: deflate failed (\(status))")
-                }
-            }
-        }
-
-        /// `deflateBound` only covers a single `deflate(Z_FINISH)` call; the multi-call paths
-        /// (blocks, > 4 GiB) may in theory need more room.
-        private func grow() {
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-            bigger.update(from: output, count: produced)
-            output.deallocate()
-            output = bigger
-            capacity *= 2
-        }
-    }
-
     static let maxIDATLength = 1 << 30
 
-    static func assemble(width: Int, height: Int, colorType: UInt8,
+    package static func assemble(width: Int, height: Int, colorType: UInt8,
                          idat: UnsafePointer<UInt8>, idatCount: Int) -> [UInt8] {
         let idatChunks = max(1, (idatCount + maxIDATLength - 1) / maxIDATLength)
         let total = 8 + 25 + idatChunks * 12 + idatCount + 12

@@ -208,20 +208,3 @@ public final class FrameRenderer {
         cairo_restore(cr)
     }
 }
-
-extension FrameRenderer {
-    /// Size of the current frame as Cairo's own `cairo_surface_write_to_png` would write it
-    /// (zlib level 6, adaptive filters, RGBA): the benchmark's yardstick for file size.
-    public func cairoDefaultPNGSize() throws(RenderError) -> Int {
-        final class Counter { var bytes = 0 }
-        let counter = Counter()
-        let status = withExtendedLifetime(counter) {
-            cairo_surface_write_to_png_stream(surface.pointer, { closure, _, length in
-                Unmanaged<Counter>.fromOpaque(closure!).takeUnretainedValue().bytes += Int(length)
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(counter).toOpaque())
-        }
-        try checkCairo(status, "write a PNG stream")
-        return counter.bytes
-    }
-}

@@ -85,34 +85,6 @@ final class GoldenLifecycleTests: XCTestCase {
 }
 
 
-/// The benchmark is a command, not a timed test: this only checks that it runs and reports every
-/// figure the README quotes.
-final class BenchCommandTests: XCTestCase {
-    func testBenchPrintsEveryFigure() throws {
-        let dir = try TempDir()
-        // With a variant, so the variants figure runs too.
-        try dir.write("Fixtures/cards/small.json", smallPost(extra: #", "variants": {"textSize": ["AX3"]}"#))
-        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
-        let r = try CLI.run(["bench", "--repeats", "1", "--generate", "40", "--verify-generated", "8", "--memory-fixtures", "20"], in: dir.url)
-        XCTAssertEqual(r.status, 0, r.output)
-        for label in ["render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts", "peak memory",
-                      "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10", "variants, verify   8 frames as variants", "motion diff        199-frame state",
-                      "generate           40 fixtures", "generated, verify  8 fixtures", "exit 0; peak memory",
-                      "memory, verify     2 generated fixtures", "memory, verify     20 generated fixtures", "memory, flat       20 vs 2 fixtures"] {
-            XCTAssertTrue(r.stdout.contains(label), "\(label) missing: \(r.output)")
-        }
-        XCTAssertTrue(r.stdout.contains("16 frames passed"), r.output)
-    }
-
-    func testBenchNeedsGoldens() throws {
-        let dir = try TempDir()
-        try dir.write("Fixtures/cards/small.json", smallPost())
-        let r = try CLI.run(["bench", "--repeats", "1"], in: dir.url)
-        XCTAssertEqual(r.status, 2, r.output)
-        XCTAssertTrue(r.stderr.contains("record the goldens first"), r.output)
-    }
-}
-
 /// Bad goldens and report folders that are not layoutsnap's.
 final class GoldenRobustnessTests: XCTestCase {
     func recorded() throws -> TempDir {

@@ -91,7 +91,7 @@ public struct FuzzCampaign: Sendable {
         if let failure = tally.failure { throw RunnerError.environment(failure) }
         var figures = tally.figures
         figures.findings.sort { $0.index < $1.index }
-        figures.seconds = GenerationBenchmark.seconds(since: start)
+        figures.seconds = Stopwatch.seconds(since: start)
         return figures
     }
 

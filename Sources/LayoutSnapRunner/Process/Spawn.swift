@@ -3,11 +3,11 @@ import Foundation
 /// The one place child processes are started and reaped (`bench`'s record and verify, `fuzz`'s
 /// workers): posix_spawn, because Foundation's Process cannot report a child's peak memory and
 /// cannot wait with a deadline on its output.
-enum Spawn {
+package enum Spawn {
     /// Starts `executable` with `arguments` and this process's environment; `files` arranges the
     /// child's descriptors. Spawns are serialised, so that descriptors a caller is about to
     /// mark close-on-exec never leak into a child started by another thread.
-    static func start(_ executable: String, _ arguments: [String],
+    package static func start(_ executable: String, _ arguments: [String],
                       files: (inout posix_spawn_file_actions_t) -> Void) throws(RunnerError) -> pid_t {
         lock.lock()
         defer { lock.unlock() }
@@ -16,13 +16,13 @@ enum Spawn {
 
     /// As `start`, with the lock held around `prepare`, the spawn and `finish` (pipe ends are made
     /// in `prepare` and closed or marked close-on-exec in `finish`).
-    static func withLock<T>(_ body: () throws(RunnerError) -> T) throws(RunnerError) -> T {
+    package static func withLock<T>(_ body: () throws(RunnerError) -> T) throws(RunnerError) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
     }
 
-    static func startLocked(_ executable: String, _ arguments: [String],
+    package static func startLocked(_ executable: String, _ arguments: [String],
                             files: (inout posix_spawn_file_actions_t) -> Void) throws(RunnerError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -42,9 +42,9 @@ enum Spawn {
 
     /// How a child ended, from `waitpid`'s status (WIFEXITED and friends, spelled out: the C
     /// macros are not imported).
-    struct Ending: CustomStringConvertible {
-        var exitStatus: Int32?
-        var signal: Int32?
+    package struct Ending: CustomStringConvertible {
+        package var exitStatus: Int32?
+        package var signal: Int32?
 
         init(waitStatus status: Int32) {
             if status & 0x7F == 0 {
@@ -55,16 +55,16 @@ enum Spawn {
         }
 
         /// A shell's `$?`: the exit status, or 128 + the signal.
-        var code: Int32 { exitStatus ?? 128 + (signal ?? 0) }
+        package var code: Int32 { exitStatus ?? 128 + (signal ?? 0) }
 
-        var description: String {
+        package var description: String {
             if let signal { return "was killed by signal \(signal) (\(String(cString: strsignal(signal))))" }
             return "exited with status \(exitStatus ?? -1)"
         }
     }
 
     /// Waits for `pid` (retrying on EINTR); the resource usage is the child's own (peak memory).
-    static func wait(_ pid: pid_t) throws(RunnerError) -> (ending: Ending, usage: rusage) {
+    package static func wait(_ pid: pid_t) throws(RunnerError) -> (ending: Ending, usage: rusage) {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {

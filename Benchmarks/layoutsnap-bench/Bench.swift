@@ -1,10 +1,23 @@
 import ArgumentParser
 import Foundation
+import LayoutSnapBenchmarks
 import LayoutSnapCore
 import LayoutSnapRunner
 
+/// `layoutsnap-bench`: the README's performance figures, outside the product. Build everything in
+/// release first (`swift build -c release`): the figures that time whole processes run the
+/// `layoutsnap` binary beside this one.
+@main
+struct LayoutSnapBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layoutsnap-bench",
+        abstract: "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
+        subcommands: [Bench.self, PeakOfCommand.self], defaultSubcommand: Bench.self)
+}
+
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "measure",
         abstract: "Measure render, verify and record throughput on fixtures (build with -c release first).")
 
     @Argument(help: "Fixture files or folders (default: Fixtures/).")
@@ -34,15 +47,19 @@ struct Bench: ParsableCommand {
         }
     }
 
+    @Option(help: "The layoutsnap binary whose whole-process times are measured (default: the one beside this program).")
+    var layoutsnap: String?
+
     func run() throws {
         try Diagnostics.run {
+            let executable = try BenchBinaries.layoutsnap(layoutsnap)
             let refs = try FixtureDiscovery.discover(paths: paths)
             let bench = Benchmark(refs: refs, goldens: goldens, repeats: repeats)
             let f = try bench.run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
             func fps(_ seconds: Double) -> String { String(format: "%.1f frames/s", Double(f.frames) / seconds) }
             func ms(_ seconds: Double) -> String { String(format: "%.2f ms/frame", seconds * 1000 / Double(f.frames)) }
             let mp = f.megapixels / Double(f.frames)
-            Diagnostics.out("layoutsnap bench: \(f.fixtures) fixtures, \(f.states) states, \(f.frames) frames, \(String(format: "%.2f", mp)) MP/frame")
+            Diagnostics.out("layoutsnap-bench: \(f.fixtures) fixtures, \(f.states) states, \(f.frames) frames, \(String(format: "%.2f", mp)) MP/frame")
             Diagnostics.out("render only        \(fps(f.renderSeconds))  (\(ms(f.renderSeconds)))")
             Diagnostics.out("verify, unchanged  \(fps(f.verifySeconds))  (\(ms(f.verifySeconds)))  = \(String(format: "%.2f", f.verifySeconds / f.renderSeconds))x render [target ≤ 1.5x]; \(f.comparedFrames) frames passed")
             Diagnostics.out("verify, lints on   \(fps(f.verifyLintSeconds))  = \(String(format: "%.2f", f.verifyLintSeconds / f.verifySeconds))x lints off [target ≤ 1.1x]; \(f.lintFindings) findings not ignored")
@@ -68,7 +85,7 @@ struct Bench: ParsableCommand {
             let motion = try MotionBenchmark(repeats: repeats).run()
             Diagnostics.out("motion diff        \(motion.frames)-frame state, \(motion.tracks) tracks (\(motion.kinds.joined(separator: ", "))): \(String(format: "%.2f", motion.milliseconds)) ms [target < 5 ms]")
             FileHandle.standardError.write(Data("bench: diff engine…\n".utf8))
-            let d = try DiffBenchmark(repeats: repeats, executable: CommandLine.arguments[0]).run()
+            let d = try DiffBenchmark(repeats: repeats, executable: executable).run()
             func mps(_ ms: Double) -> String { String(format: "%.0f MP/s (%.2f ms)", d.megapixels / (ms / 1000), ms) }
             Diagnostics.out("diff, identical    \(String(format: "%.1f", d.megapixels)) MP pair, one thread: \(mps(d.identicalMs)) [target ≥ 6000 MP/s]")
             Diagnostics.out("diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]")
@@ -82,7 +99,7 @@ struct Bench: ParsableCommand {
                 Diagnostics.out(line)
             }
             if let why = d.peerMissing { Diagnostics.out("diff, blazediff    not measured: \(why) (pip install blazediff)") }
-            let g = try GenerationBenchmark(executable: CommandLine.arguments[0], generateCount: generate, verifyCount: verifyGenerated,
+            let g = try GenerationBenchmark(executable: executable, peakOf: BenchBinaries.this, generateCount: generate, verifyCount: verifyGenerated,
                                             memoryCounts: memoryFixtures == 0 ? [] : [max(1, memoryFixtures / 10), memoryFixtures])
                 .run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
             Diagnostics.out("generate           \(g.generated) fixtures (\(g.generatedBytes / 1_000_000) MB of JSON) in \(String(format: "%.2f", g.generateSeconds)) s [target < 10 s for 10000]")
@@ -96,5 +113,40 @@ struct Bench: ParsableCommand {
             }
             return g.verifyExit == 0 && g.memory.allSatisfy({ $0.exit == 0 }) ? 0 : 2
         }
+    }
+}
+
+/// The programs the benchmark runs.
+enum BenchBinaries {
+    /// This program (it runs its own `peak-of`).
+    static var this: String { Bundle.main.executablePath ?? CommandLine.arguments[0] }
+
+    /// `layoutsnap`: the one named, or the one beside this program.
+    static func layoutsnap(_ named: String?) throws -> String {
+        let path = named ?? URL(fileURLWithPath: this).deletingLastPathComponent().appendingPathComponent("layoutsnap").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ValidationError("no layoutsnap binary at \(path): build it first (swift build -c release), or name one with --layoutsnap")
+        }
+        return path
+    }
+}
+
+/// Errors become one line on stderr and exit status 2; results go to stdout.
+enum Diagnostics {
+    static func run(_ body: () throws -> Int32) throws {
+        let code: Int32
+        do {
+            code = try body()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            code = 2
+        }
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    static func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import LayoutSnapRunner
+import LayoutSnapBenchmarks
 
-/// For `bench`: runs a program and records its own peak memory (see `PeakOf`). Not shown in help.
+/// For the benchmark's child processes: runs a program and records its own peak memory (see `PeakOf`). Not shown in help.
 struct PeakOfCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peak-of", abstract: "Run a program and write its peak resident memory (KB) to a file.", shouldDisplay: false)

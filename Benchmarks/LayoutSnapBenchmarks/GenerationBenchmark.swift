@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapRunner
 import LayoutSnapCore
 
 /// The bulk figures of `layoutsnap bench` (issue: generating 10,000 fixtures in under 10 s, and
@@ -6,15 +7,18 @@ import LayoutSnapCore
 /// record and verify run as child processes of this same binary, so the peak memory is the
 /// verify's own (`wait4`'s maximum resident set), not the benchmark's.
 public struct GenerationBenchmark {
+    /// The `layoutsnap` binary whose record and verify are measured.
     public let executable: String
+    /// The program whose `peak-of` runs each child (layoutsnap-bench).
+    public let peakOf: String
     public let generateCount: Int
     public let verifyCount: Int
     /// Suite sizes whose verify peaks are compared (memory flat in the number of fixtures:
     /// 10,000 under 1.3x of 1,000); empty skips the comparison.
     public let memoryCounts: [Int]
 
-    public init(executable: String, generateCount: Int, verifyCount: Int, memoryCounts: [Int] = []) {
-        self.executable = executable; self.generateCount = generateCount; self.verifyCount = verifyCount; self.memoryCounts = memoryCounts
+    public init(executable: String, peakOf: String, generateCount: Int, verifyCount: Int, memoryCounts: [Int] = []) {
+        self.executable = executable; self.peakOf = peakOf; self.generateCount = generateCount; self.verifyCount = verifyCount; self.memoryCounts = memoryCounts
     }
 
     /// One suite size's verify: fixtures, frames, seconds and peak resident memory.
@@ -48,7 +52,7 @@ public struct GenerationBenchmark {
         progress("generating \(generateCount) fixtures")
         let start = DispatchTime.now()
         let summary = try GeneratedBatch.write(kinds: kinds, count: generateCount, seed: 1, to: root + "/generated")
-        f.generateSeconds = Self.seconds(since: start)
+        f.generateSeconds = Stopwatch.seconds(since: start)
         f.generated = summary.total
         f.generatedBytes = summary.bytes
         try? FileManager.default.removeItem(atPath: root + "/generated")
@@ -56,14 +60,14 @@ public struct GenerationBenchmark {
         let fixtures = root + "/fixtures", goldens = root + "/goldens"
         f.verified = try GeneratedBatch.write(kinds: kinds, count: verifyCount, seed: 2, to: fixtures).total
         progress("recording \(verifyCount) generated fixtures")
-        let record = try ChildProcess.run(executable, ["record", fixtures, "--goldens", goldens, "--allow-ci", "--no-progress", "--quiet"])
+        let record = try ChildProcess.run(executable, ["record", fixtures, "--goldens", goldens, "--allow-ci", "--no-progress", "--quiet"], peakOf: peakOf)
         guard record.status == 0 else {
             throw RunnerError.environment("bench: recording the generated fixtures failed (exit \(record.status)): \(record.stderrTail)")
         }
         f.recordSeconds = record.seconds
         progress("verifying \(verifyCount) generated fixtures")
         let verify = try ChildProcess.run(executable, ["verify", fixtures, "--goldens", goldens, "--no-progress", "--report", root + "/report",
-                                                       "--json", root + "/results.json"])
+                                                       "--json", root + "/results.json"], peakOf: peakOf)
         f.verifySeconds = verify.seconds
         f.verifyPeakMB = Double(verify.maxResidentKB) / 1024
         f.verifyExit = verify.status
@@ -78,13 +82,13 @@ public struct GenerationBenchmark {
             figure.fixtures = try GeneratedBatch.write(kinds: kinds, count: count, seed: 2, to: folder + "/fixtures").total
             progress("recording \(count) generated fixtures at scale 0.25, 5 fps")
             let record = try ChildProcess.run(executable, ["record", folder + "/fixtures", "--goldens", folder + "/goldens", "--allow-ci",
-                                                           "--no-progress", "--quiet"] + small)
+                                                           "--no-progress", "--quiet"] + small, peakOf: peakOf)
             guard record.status == 0 else {
                 throw RunnerError.environment("bench: recording the generated fixtures failed (exit \(record.status)): \(record.stderrTail)")
             }
             progress("verifying \(count) generated fixtures")
             let verify = try ChildProcess.run(executable, ["verify", folder + "/fixtures", "--goldens", folder + "/goldens", "--no-progress",
-                                                           "--report", folder + "/report"] + small)
+                                                           "--report", folder + "/report"] + small, peakOf: peakOf)
             figure.seconds = verify.seconds
             figure.peakMB = Double(verify.maxResidentKB) / 1024
             figure.exit = verify.status
@@ -93,9 +97,5 @@ public struct GenerationBenchmark {
             try? FileManager.default.removeItem(atPath: folder)
         }
         return f
-    }
-
-    static func seconds(since start: DispatchTime) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapRunner
 import LayoutSnapCore
 import LayoutSnapRender
 
@@ -42,7 +43,7 @@ public struct MotionBenchmark {
             let start = DispatchTime.now()
             let runs = 20
             for _ in 0..<runs { f.kinds = MotionAnalysis.compare(expected: expected, actual: actual)?.kinds ?? [] }
-            fastest = min(fastest, Benchmark.seconds(since: start) / Double(runs))
+            fastest = min(fastest, Stopwatch.seconds(since: start) / Double(runs))
         }
         f.milliseconds = fastest * 1000
         return f

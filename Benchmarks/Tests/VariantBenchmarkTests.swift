@@ -1,5 +1,6 @@
 import XCTest
-@testable import LayoutSnapRunner
+@testable import LayoutSnapBenchmarks
+import LayoutSnapRunner
 
 /// The bench's variants figure runs on the bundled fixtures: their variants and the standalone
 /// copies render the same frames, verified unchanged.

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapRunner
 import LayoutSnapCore
 
 /// `layoutsnap bench`'s variants figure: verify of the bundled fixtures' variants against verify
@@ -48,7 +49,7 @@ public struct VariantBenchmark {
             for _ in 0..<repeats {
                 let start = DispatchTime.now()
                 let results = try BatchRunner(jobs: 1).run(refs, handler: handler)
-                fastest = min(fastest, Benchmark.seconds(since: start))
+                fastest = min(fastest, Stopwatch.seconds(since: start))
                 let frames = results.reduce(0) { $0 + $1.frames.count }
                 if let bad = results.first(where: { $0.error != nil || $0.frames.contains { $0.status != .passed } }) {
                     let why = bad.error?.description ?? bad.frames.first { $0.status != .passed }.map { "\($0.goldenKey): \($0.status.rawValue) \($0.detail ?? "")" } ?? ""

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapRunner
 
 /// A child process run to completion with its wall time and peak memory (`wait4`'s rusage, which
 /// Foundation's Process does not give). Output goes to files, read back for messages.
@@ -11,21 +12,21 @@ enum ChildProcess {
         var stderrTail: String
     }
 
-    /// Runs `arguments` of `executable` (this binary) through `layoutsnap peak-of`, which reports
+    /// Runs `arguments` of `executable` through `peakOf`'s `peak-of` (layoutsnap-bench's), which reports
     /// the child's own peak. A child spawned straight from a large process is charged that
     /// process's resident size: Linux carries the old address space's high-water mark into the
     /// exec'd program's maximum (the benchmark at 200 MB made every child's peak 200 MB). The small
     /// `peak-of` in between starts it afresh.
-    static func run(_ executable: String, _ arguments: [String]) throws(RunnerError) -> Outcome {
+    static func run(_ executable: String, _ arguments: [String], peakOf: String) throws(RunnerError) -> Outcome {
         let out = NSTemporaryDirectory() + "layoutsnap-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(out + ".out"); unlink(out + ".err"); unlink(out + ".peak") }
         let start = DispatchTime.now()
-        let pid = try Spawn.start(executable, ["peak-of", out + ".peak", executable] + arguments) { actions in
+        let pid = try Spawn.start(peakOf, ["peak-of", out + ".peak", executable] + arguments) { actions in
             posix_spawn_file_actions_addopen(&actions, 1, out + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_addopen(&actions, 2, out + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
         let (ending, usage) = try Spawn.wait(pid)
-        let seconds = GenerationBenchmark.seconds(since: start)
+        let seconds = Stopwatch.seconds(since: start)
         let stdout = (try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
         let peak = (try? String(contentsOfFile: out + ".peak", encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -35,7 +36,7 @@ enum ChildProcess {
     }
 }
 
-/// `layoutsnap peak-of FILE PROGRAM ARGS...`: runs the program (its descriptors are this
+/// `layoutsnap-bench peak-of FILE PROGRAM ARGS...`: runs the program (its descriptors are this
 /// process's), writes its peak resident memory in KB to FILE, and exits with its status.
 public enum PeakOf {
     public static func run(peakFile: String, program: String, arguments: [String]) throws(RunnerError) -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapRunner
 import LayoutSnapCore
 import LayoutSnapRender
 

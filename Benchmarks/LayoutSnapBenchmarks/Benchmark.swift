@@ -1,10 +1,11 @@
 import Foundation
 import LayoutSnapCore
-@_spi(Benchmark) import LayoutSnapImaging
+import LayoutSnapImaging
+import LayoutSnapRunner
 import LayoutSnapRender
 import LayoutSnapReport
 
-/// Figures for `layoutsnap bench`: what a frame costs rendered, verified and recorded, how PNG
+/// Figures for `layoutsnap-bench`: what a frame costs rendered, verified and recorded, how PNG
 /// writing compares with Cairo's own, how two jobs scale, and how often Pango lays text out.
 public struct Benchmark {
     public struct Figures: Sendable {
@@ -79,20 +80,20 @@ public struct Benchmark {
                         for _ in 0..<repeats {
                             let start = DispatchTime.now()
                             png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
-                            fastest = min(fastest, Self.seconds(since: start))
+                            fastest = min(fastest, Stopwatch.seconds(since: start))
                         }
                         f.encodeSeconds += fastest
                         f.encodedBytes += png.count
-                        let cairo = try renderer.cairoDefaultPNGSize()
+                        guard let cairo = CairoPNGSize.of(pixels) else { throw RunnerError.environment("Cairo could not write a PNG of \(ref.displayPath)") }
                         f.cairoBytes += cairo
                         if png.count > cairo { f.framesLargerThanCairo += 1 }
                         var zlibBytes = 0
                         var zlibFastest = Double.infinity
                         for _ in 0..<repeats {
                             let zlibStart = DispatchTime.now()
-                            zlibBytes = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
-                                                          stride: pixels.width, options: .zlibFast).count
-                            zlibFastest = min(zlibFastest, Self.seconds(since: zlibStart))
+                            zlibBytes = AlternativePNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
+                                                                     stride: pixels.width, options: .zlibFast).count
+                            zlibFastest = min(zlibFastest, Stopwatch.seconds(since: zlibStart))
                         }
                         f.zlibFastSeconds += zlibFastest
                         f.zlibFastBytes += zlibBytes
@@ -150,12 +151,8 @@ public struct Benchmark {
         for _ in 0..<repeats {
             let start = DispatchTime.now()
             try body()
-            fastest = min(fastest, Self.seconds(since: start))
+            fastest = min(fastest, Stopwatch.seconds(since: start))
         }
         return fastest
-    }
-
-    static func seconds(since start: DispatchTime) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 }
