@@ -21,6 +21,8 @@ let package = Package(
         // Pure Swift: fixture model and decoding, rules, animation timing, layout tree, layout JSON.
         // Text is measured through the TextMeasuring protocol, so all of it is testable without Pango.
         .target(name: "LayoutSnapCore"),
+        // The one OS boundary: system calls whose errno becomes a typed SystemError at once.
+        .target(name: "LayoutSnapSystem"),
         // Pixels as data: PNG encode/decode (zlib) and pixel hashes (xxHash). No Cairo.
         .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate"]),
         // The only target that imports Cairo and Pango: private fonts, text engine, frame renderer.
@@ -29,9 +31,9 @@ let package = Package(
                 resources: [.copy("Resources/Fonts")]),
         // The run's one verdict (RunResults) and what is drawn from it: the terminal text,
         // results.json, JUnit XML and the self-contained HTML report. Pure Swift.
-        .target(name: "LayoutSnapReport", dependencies: ["LayoutSnapCore"]),
+        .target(name: "LayoutSnapReport", dependencies: ["LayoutSnapCore", "LayoutSnapSystem"]),
         // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
-        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport"]),
+        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapSystem"]),
         // The thin command line: one file per subcommand.
         .executableTarget(name: "layoutsnap", dependencies: [
             "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging", "LayoutSnapReport",
@@ -50,6 +52,7 @@ let package = Package(
         .testTarget(name: "LayoutSnapBenchmarksTests", dependencies: ["LayoutSnapBenchmarks", "LayoutSnapImaging", "LayoutSnapRunner", "layoutsnap-bench", "layoutsnap"],
                     path: "Benchmarks/Tests"),
 
+        .testTarget(name: "LayoutSnapSystemTests", dependencies: ["LayoutSnapSystem"]),
         .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore"]),
         .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib"]),
         .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport", "LayoutSnapCore"]),

@@ -1,5 +1,6 @@
 import CDeflate
 import Foundation
+import Synchronization
 
 /// Writes Cairo ARGB32 frames as PNG, fast and deterministically.
 ///
@@ -163,22 +164,20 @@ public enum PNGEncoder {
 
     /// libdeflate compressors are expensive to set up (hash tables of about a megabyte) and not
     /// thread-safe: each thread borrows one, and they are kept for the life of the process.
-    final class CompressorPool: @unchecked Sendable {
+    final class CompressorPool: Sendable {
         static let shared = CompressorPool()
-        private let lock = NSLock()
-        private var idle: [Int32: [OpaquePointer]] = [:]
+        /// A compressor handed between threads, used by one at a time.
+        struct Compressor: @unchecked Sendable { let pointer: OpaquePointer }
+        private let idle = Mutex<[Int32: [Compressor]]>([:])
 
         func take(level: Int32) -> OpaquePointer {
-            lock.lock()
-            if let c = idle[level]?.popLast() { lock.unlock(); return c }
-            lock.unlock()
+            if let c = idle.withLock({ $0[level]?.popLast() }) { return c.pointer }
             guard let c = libdeflate_alloc_compressor(level) else { fatalError("PNGEncoder: libdeflate_alloc_compressor(\(level)) failed") }
             return c
         }
 
         func give(_ compressor: OpaquePointer, level: Int32) {
-            lock.lock(); defer { lock.unlock() }
-            idle[level, default: []].append(compressor)
+            idle.withLock { $0[level, default: []].append(Compressor(pointer: compressor)) }
         }
     }
 

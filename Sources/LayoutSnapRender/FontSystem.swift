@@ -1,12 +1,14 @@
 import CPangoCairo
 import Foundation
+import Synchronization
 import LayoutSnapImaging
 
 /// The process-wide private fontconfig: only the project's fonts, never the system's or the
 /// user's configuration (pango-cairo-notes.md, "Deterministic text").
 ///
 /// Built once, before any worker thread touches Pango, and never freed: every font map of every
-/// worker points at it.
+/// worker points at it. `@unchecked Sendable` because it holds the FcConfig pointer, which is
+/// only read once set-up is done (fontconfig's own locking covers its reads).
 public final class FontSystem: @unchecked Sendable {
     /// A font file in use and the hash of its bytes (recorded in the golden manifest).
     public struct FontFile: Sendable, Hashable {
@@ -17,7 +19,8 @@ public final class FontSystem: @unchecked Sendable {
 
     public let fonts: [FontFile]
     /// The FcConfig every font map uses. Owned by this object for the life of the process.
-    let config: OpaquePointer
+    private let configOwner: FontConfigReference
+    var config: OpaquePointer { configOwner.pointer }
 
     /// Fonts too large to commit, loaded by exact path from Debian packages.
     static let packagedFonts: [(path: String, package: String)] = [
@@ -26,16 +29,17 @@ public final class FontSystem: @unchecked Sendable {
         ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "fonts-noto-color-emoji"),
     ]
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var sharedResult: Result<FontSystem, RenderError>?
+    /// Built by the first caller, under the lock; a failure is kept and given to every caller.
+    private static let sharedResult = Mutex<Result<FontSystem, RenderError>?>(nil)
 
     /// The one font system of this process.
     public static func shared() throws(RenderError) -> FontSystem {
-        lock.lock()
-        defer { lock.unlock() }
-        if let sharedResult { return try sharedResult.get() }
-        let result = Result<FontSystem, RenderError> { () throws(RenderError) in try FontSystem() }
-        sharedResult = result
+        let result = sharedResult.withLock { stored in
+            if let stored { return stored }
+            let made = Result<FontSystem, RenderError> { () throws(RenderError) in try FontSystem() }
+            stored = made
+            return made
+        }
         return try result.get()
     }
 
@@ -57,7 +61,9 @@ public final class FontSystem: @unchecked Sendable {
             files.append(((packaged.path as NSString).lastPathComponent, packaged.path))
         }
 
-        guard let config = FcConfigCreate() else { throw RenderError.fonts("FcConfigCreate failed") }
+        // Owned from here: a set-up that fails below releases it.
+        guard let configOwner = FontConfigReference() else { throw RenderError.fonts("FcConfigCreate failed") }
+        let config = configOwner.pointer
         let xml = Self.configXML
         let parsed = xml.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }
         guard parsed != 0 else { throw RenderError.fonts("the private fontconfig configuration did not parse") }
@@ -72,7 +78,7 @@ public final class FontSystem: @unchecked Sendable {
         // /etc/fonts and the user's configuration.
         guard FcConfigSetCurrent(config) != 0 else { throw RenderError.fonts("FcConfigSetCurrent failed") }
         try Self.pinFaces(config)
-        self.config = config
+        self.configOwner = configOwner
         self.fonts = hashed
     }
 

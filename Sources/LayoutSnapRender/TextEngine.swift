@@ -9,14 +9,15 @@ import LayoutSnapCore
 public final class TextEngine: TextMeasuring {
     /// A laid-out text and what was measured from it. Owns its PangoLayout.
     final class CachedLayout {
-        let layout: OpaquePointer
+        private let owner: GObjectReference<OpaquePointer>
+        var layout: OpaquePointer { owner.handle }
         let measured: MeasuredText
         /// The text Pango holds (NUL replaced, same characters as `plainText`): offsets in
         /// characters become byte indices through it.
         let string: String
 
-        init(layout: OpaquePointer, measured: MeasuredText, string: String) {
-            self.layout = layout
+        init(layout: GObjectReference<OpaquePointer>, measured: MeasuredText, string: String) {
+            self.owner = layout
             self.measured = measured
             self.string = string
         }
@@ -26,12 +27,11 @@ public final class TextEngine: TextMeasuring {
             let index = string.index(string.startIndex, offsetBy: max(0, offset), limitedBy: string.endIndex) ?? string.endIndex
             return Int32(string.utf8.distance(from: string.utf8.startIndex, to: index))
         }
-
-        deinit { layoutsnap_g_object_unref(UnsafeMutableRawPointer(layout)) }
     }
 
-    private let fontMap: UnsafeMutablePointer<PangoFontMap>
-    private let context: OpaquePointer
+    private let fontMap: GObjectReference<UnsafeMutablePointer<PangoFontMap>>
+    private let contextOwner: GObjectReference<OpaquePointer>
+    private var context: OpaquePointer { contextOwner.handle }
     /// Layouts by text, each with the time it was last used. Bounded: a chat of 3,000 messages
     /// measures every bubble once but draws only the few dozen in view, and holding all of its
     /// layouts took 35 MB more; the least recently used go first, and one needed again is laid out
@@ -49,12 +49,14 @@ public final class TextEngine: TextMeasuring {
     public private(set) var layoutsCreated = 0
 
     public init(fonts: FontSystem) throws(RenderError) {
-        guard let map = pango_cairo_font_map_new() else { throw RenderError.pango("pango_cairo_font_map_new failed") }
-        pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map), fonts.config)
-        guard let context = pango_font_map_create_context(map) else {
-            layoutsnap_g_object_unref(UnsafeMutableRawPointer(map))
+        guard let newMap = pango_cairo_font_map_new() else { throw RenderError.pango("pango_cairo_font_map_new failed") }
+        let map = GObjectReference(taking: newMap)
+        pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map.handle), fonts.config)
+        guard let newContext = pango_font_map_create_context(map.handle) else {
             throw RenderError.pango("pango_font_map_create_context failed")
         }
+        let contextOwner = GObjectReference(taking: newContext)
+        let context = contextOwner.handle
         // pangocairo assumes 96 dpi; at 72, one Pango point is one canvas point. Set on the
         // context, not on the font map, on purpose: the font map stays at 96 so that the fonts
         // Pango loads for its own font-metrics sample layouts (contexts it makes from the font
@@ -70,26 +72,13 @@ public final class TextEngine: TextMeasuring {
         pango_context_set_round_glyph_positions(context, 0)
         let options = cairo_font_options_create()
         defer { cairo_font_options_destroy(options) }
-        do {
-            try checkCairo(cairo_font_options_status(options), "create font options")
-        } catch {
-            layoutsnap_g_object_unref(UnsafeMutableRawPointer(context))
-            layoutsnap_g_object_unref(UnsafeMutableRawPointer(map))
-            throw error
-        }
+        try checkCairo(cairo_font_options_status(options), "create font options")
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         pango_cairo_context_set_font_options(context, options)
         self.fontMap = map
-        self.context = context
-    }
-
-    deinit {
-        cache.removeAll()
-        measuredTexts.removeAll()
-        layoutsnap_g_object_unref(UnsafeMutableRawPointer(context))
-        layoutsnap_g_object_unref(UnsafeMutableRawPointer(fontMap))
+        self.contextOwner = contextOwner
     }
 
     /// Drops cached layouts (between fixtures, so memory does not grow with the batch).
@@ -179,12 +168,17 @@ public final class TextEngine: TextMeasuring {
     /// a width of 0 for good, and its lines broke differently (timing decided the pixels). Building
     /// is the only place new metrics are worked out: it measures every line, so every run's font
     /// and language; drawing, carets and spans then only read them.
+    ///
+    /// An NSLock, not a Mutex: it guards no Swift state but a C library's, around a call that
+    /// makes an engine's (non-Sendable) layout, which a Mutex's closure could not hand back.
     private static let metricsLock = NSLock()
 
     private func build(_ text: StyledText) throws(RenderError) -> CachedLayout {
         Self.metricsLock.lock()
         defer { Self.metricsLock.unlock() }
-        guard let layout = pango_layout_new(context) else { throw RenderError.pango("pango_layout_new failed") }
+        guard let newLayout = pango_layout_new(context) else { throw RenderError.pango("pango_layout_new failed") }
+        let owner = GObjectReference(taking: newLayout)
+        let layout = owner.handle
         layoutsCreated += 1
 
         // NUL would end the C string early; a limited text is one paragraph so that the line
@@ -259,7 +253,7 @@ public final class TextEngine: TextMeasuring {
 
         let rtl = pango_find_base_dir(utf8, -1) == PANGO_DIRECTION_RTL
         let measured = MeasuredText(lines: lines, truncated: pango_layout_is_ellipsized(layout) != 0, rightToLeft: rtl)
-        return CachedLayout(layout: layout, measured: measured, string: utf8)
+        return CachedLayout(layout: owner, measured: measured, string: utf8)
     }
 
     /// Draws `draw` with each line's baseline where the rules put it (iOS metrics), ignoring

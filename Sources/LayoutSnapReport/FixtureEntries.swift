@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import LayoutSnapSystem
 
 /// A run's fixtures, in order: held in memory, or spooled to disk as they finish (a verify of
 /// 10,000 fixtures), so that memory stays flat in the number of fixtures. A spooled entry is
@@ -82,82 +84,75 @@ extension FixtureEntries: Codable {
 
 /// Fixture entries written to an unlinked temporary file as each fixture finishes (from any
 /// thread, in any order), read back by index. The file goes when the spool does.
-public final class FixtureSpool: @unchecked Sendable {
-    private let lock = NSLock()
+public final class FixtureSpool: Sendable {
+    private struct State {
+        var end: Int64 = 0
+        /// Where each index's JSON is: offset and length (length -1: not put yet).
+        var places: [(offset: Int64, length: Int)]
+        var kept: [Int: FixtureEntry] = [:]
+        var tally = Summary.Tally()
+        var sealed = false
+    }
+
     private let fd: Int32
-    private var end: Int64 = 0
-    /// Where each index's JSON is: offset and length (length -1: not put yet).
-    private var places: [(offset: Int64, length: Int)]
-    private var kept: [Int: FixtureEntry] = [:]
-    private(set) var tally = Summary.Tally()
-    private var sealed = false
+    private let state: Mutex<State>
 
     /// A spool for `count` entries. Throws when no temporary file can be made.
     public init(count: Int) throws {
         var template = Array((NSTemporaryDirectory() + "/layoutsnap-results-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot make a temporary file: \(String(cString: strerror(errno)))"]) }
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try SystemCall.check("mkstemp") { template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
+        } catch {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot make a temporary file: \(error.reason)"])
+        }
         // Unlinked at once: the file lives as long as the descriptor, even if the run is killed.
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.fd = fd
-        places = Array(repeating: (0, -1), count: count)
+        state = Mutex(State(places: Array(repeating: (0, -1), count: count)))
     }
 
     deinit { close(fd) }
 
-    var count: Int { places.count }
+    var count: Int { state.withLock { $0.places.count } }
+    var tally: Summary.Tally { state.withLock { $0.tally } }
 
     /// Puts the entry for `index`. A write that fails keeps the entry in memory instead: the run
     /// loses nothing, it only stops being flat.
     public func put(_ index: Int, _ entry: FixtureEntry) {
         let data = (try? Self.encoder.encode(entry)) ?? Data()
-        lock.withLock {
-            precondition(!sealed && places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
-            tally.add(entry)
-            if entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || entry.hasLints || data.isEmpty || !write(data) {
-                kept[index] = entry
-                places[index] = (0, 0)
+        state.withLock { s in
+            precondition(!s.sealed && s.places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
+            s.tally.add(entry)
+            if entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || entry.hasLints || data.isEmpty || !write(data, at: s.end) {
+                s.kept[index] = entry
+                s.places[index] = (0, 0)
                 return
             }
-            places[index] = (end, data.count)
-            end += Int64(data.count)
+            s.places[index] = (s.end, data.count)
+            s.end += Int64(data.count)
         }
     }
 
-    private func write(_ data: Data) -> Bool {
-        data.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(end) + off_t(done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
-            }
-            return true
-        }
+    private func write(_ data: Data, at offset: Int64) -> Bool {
+        (try? data.withUnsafeBytes { buffer in try SystemCall.writeAll(fd, buffer, at: offset) }) != nil
     }
 
     func seal() {
-        lock.withLock {
-            precondition(places.allSatisfy { $0.length >= 0 }, "FixtureSpool: sealed with entries missing")
-            sealed = true
+        state.withLock { s in
+            precondition(s.places.allSatisfy { $0.length >= 0 }, "FixtureSpool: sealed with entries missing")
+            s.sealed = true
         }
     }
 
     func entry(_ index: Int) -> FixtureEntry {
-        let place = lock.withLock { () -> (offset: Int64, length: Int)? in kept[index] == nil ? places[index] : nil }
-        guard let place else { return lock.withLock { kept[index]! } }
+        let found = state.withLock { s -> (kept: FixtureEntry?, place: (offset: Int64, length: Int)) in (s.kept[index], s.places[index]) }
+        if let kept = found.kept { return kept }
+        let place = found.place
         var data = Data(count: place.length)
-        let read = data.withUnsafeMutableBytes { buffer -> Bool in
-            var done = 0
-            while done < buffer.count {
-                let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(place.offset) + off_t(done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
-            }
-            return true
-        }
+        let read = (try? data.withUnsafeMutableBytes { buffer in
+            try SystemCall.readAll(fd, into: buffer, at: place.offset)
+        }) != nil
         // The file is ours alone and unlinked: reading back what was written cannot fail short
         // of the disk failing under the run.
         guard read, let entry = try? Self.decoder.decode(FixtureEntry.self, from: data) else {
@@ -167,11 +162,16 @@ public final class FixtureSpool: @unchecked Sendable {
     }
 
     var notPassed: [FixtureEntry] {
-        lock.withLock { kept.keys.sorted().map { kept[$0]! } }.filter { $0.outcome != .passed }
+        keptEntries.filter { $0.outcome != .passed }
     }
 
     var noteworthy: [FixtureEntry] {
-        lock.withLock { kept.keys.sorted().map { kept[$0]! } }.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar || $0.hasLints }
+        keptEntries.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar || $0.hasLints }
+    }
+
+    /// The entries kept in memory, by index.
+    private var keptEntries: [FixtureEntry] {
+        state.withLock { s in s.kept.keys.sorted().map { s.kept[$0]! } }
     }
 
     private static let encoder = ResultsJSON.makeEncoder(pretty: false)

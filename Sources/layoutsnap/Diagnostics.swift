@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import LayoutSnapReport
 import LayoutSnapRunner
 
@@ -54,9 +55,10 @@ enum Diagnostics {
 }
 
 /// A progress bar on stderr, only when stderr is a terminal.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let enabled: Bool
-    private let lock = NSLock()
+    /// Held while a line is written, so two workers' updates never interleave.
+    private let writing = Mutex(())
     private let label: String
 
     init(label: String, enabled: Bool) {
@@ -66,7 +68,10 @@ final class ProgressBar: @unchecked Sendable {
 
     func update(_ done: Int, _ total: Int) {
         guard enabled else { return }
-        lock.lock(); defer { lock.unlock() }
+        writing.withLock { _ in draw(done, total) }
+    }
+
+    private func draw(_ done: Int, _ total: Int) {
         let width = 30
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)

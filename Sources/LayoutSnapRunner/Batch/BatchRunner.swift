@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LayoutSnapCore
 import LayoutSnapRender
 
@@ -136,13 +137,12 @@ public struct BatchRunner: Sendable {
 }
 
 /// Results put by index from any thread, read back in order.
-final class Collected<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [T?]
+final class Collected<T: Sendable>: Sendable {
+    private let items: Mutex<[T?]>
 
-    init(count: Int) { items = Array(repeating: nil, count: count) }
+    init(count: Int) { items = Mutex(Array(repeating: nil, count: count)) }
 
-    func put(_ index: Int, _ item: T) { lock.withLock { items[index] = item } }
+    func put(_ index: Int, _ item: T) { items.withLock { $0[index] = item } }
 
-    func all() -> [T] { lock.withLock { items.map { $0! } } }
+    func all() -> [T] { items.withLock { $0.map { $0! } } }
 }

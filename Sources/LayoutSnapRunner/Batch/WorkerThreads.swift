@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one thread pool: threads with the main thread's stack size (Pango and HarfBuzz recurse a
 /// little; GCD's worker stacks are smaller), taking indices from a shared queue. The batch runner,
@@ -30,43 +31,48 @@ enum WorkerThreads {
 }
 
 /// Hands out indices in a given order and collects one result each, under one lock.
-final class WorkQueue<T>: @unchecked Sendable {
-    private let lock = NSLock()
+final class WorkQueue<T: Sendable>: Sendable {
+    private struct State {
+        var nextPosition = 0
+        var slots: [T?]
+        var done = 0
+    }
+
     private let order: [Int]
-    private var nextPosition = 0
-    private var slots: [T?]
-    private var done = 0
+    private let state: Mutex<State>
 
     init(count: Int, order: [Int]) {
         self.order = order
-        slots = Array(repeating: nil, count: count)
+        state = Mutex(State(slots: Array(repeating: nil, count: count)))
     }
 
     func take() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard nextPosition < order.count else { return nil }
-        defer { nextPosition += 1 }
-        return order[nextPosition]
+        state.withLock { s in
+            guard s.nextPosition < order.count else { return nil }
+            defer { s.nextPosition += 1 }
+            return order[s.nextPosition]
+        }
     }
 
     /// Stores the result for `index`; `progress` is called with (done, total) under the lock, so
     /// its calls never overlap.
     func store(_ index: Int, _ result: T, progress: ((Int, Int) -> Void)? = nil) {
-        lock.lock(); defer { lock.unlock() }
-        slots[index] = result
-        done += 1
-        progress?(done, slots.count)
+        state.withLock { s in
+            s.slots[index] = result
+            s.done += 1
+            progress?(s.done, s.slots.count)
+        }
     }
 
     /// Marks one item done without storing it; `progress` is called as by `store`.
     func complete(progress: ((Int, Int) -> Void)? = nil) {
-        lock.lock(); defer { lock.unlock() }
-        done += 1
-        progress?(done, slots.count)
+        state.withLock { s in
+            s.done += 1
+            progress?(s.done, s.slots.count)
+        }
     }
 
     func results() -> [T] {
-        lock.lock(); defer { lock.unlock() }
-        return slots.map { $0! }
+        state.withLock { s in s.slots.map { $0! } }
     }
 }

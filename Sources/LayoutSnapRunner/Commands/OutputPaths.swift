@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 
 /// Checks of the places a run will write, made before any work: a file where a folder is
 /// needed, a folder that cannot be created or written, a report that would land in the goldens.
@@ -20,9 +21,11 @@ public enum OutputPaths {
                     let what = candidate == start ? "" : " (\(candidate) is a file)"
                     throw RunnerError.usage("\(option) \(path): a file is there, and a folder is needed\(what)")
                 }
-                guard access(candidate, W_OK | X_OK) == 0 else {
+                do throws(SystemError) {
+                    try SystemCall.check("access") { access(candidate, W_OK | X_OK) }
+                } catch {
                     let verb = candidate == start ? "cannot write into the folder" : "cannot create the folder in \(candidate)"
-                    throw RunnerError.usage("\(option) \(path): \(verb): \(String(cString: strerror(errno)))")
+                    throw RunnerError.usage("\(option) \(path): \(verb): \(error.reason)")
                 }
                 return
             }

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import LayoutSnapSystem
 import LayoutSnapCore
 
 /// `layoutsnap fuzz`: runs hostile fixtures through the whole pipeline in worker processes of this
@@ -174,39 +176,42 @@ public struct FuzzCampaign: Sendable {
     }
 
     /// The figures, shared by the driving threads.
-    final class Tally: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = Figures()
-        private var done = 0
+    final class Tally: Sendable {
+        private struct State {
+            var value = Figures()
+            var done = 0
+            /// The campaign cannot go on (no worker can start); the first reason is kept.
+            var failure: String?
+        }
+
+        private let state = Mutex(State())
         let total: Int
         let progress: (@Sendable (Int, Int) -> Void)?
 
         init(total: Int, progress: (@Sendable (Int, Int) -> Void)?) { self.total = total; self.progress = progress }
 
-        var figures: Figures { lock.withLock { value } }
-        var failure: String? { lock.withLock { failureMessage } }
-        private var failureMessage: String?
+        var figures: Figures { state.withLock { $0.value } }
+        var failure: String? { state.withLock { $0.failure } }
 
-        /// The campaign cannot go on (no worker can start); the first reason is kept.
-        func fail(_ message: String) { lock.withLock { if failureMessage == nil { failureMessage = message } } }
+        func fail(_ message: String) { state.withLock { if $0.failure == nil { $0.failure = message } } }
 
         func add(_ report: WorkerLine) {
-            lock.withLock {
-                value.counts[report.kind, default: 0] += 1
-                value.frames += report.frames
-                for m in report.mutations.split(separator: "+") { value.byMutation[String(m), default: [:]][report.kind.rawValue, default: 0] += 1 }
-                done += 1
-                progress?(done, total)
+            state.withLock { s in
+                s.value.counts[report.kind, default: 0] += 1
+                s.value.frames += report.frames
+                for m in report.mutations.split(separator: "+") { s.value.byMutation[String(m), default: [:]][report.kind.rawValue, default: 0] += 1 }
+                s.done += 1
+                progress?(s.done, total)
             }
         }
 
         func add(_ finding: Finding) {
-            lock.withLock {
-                value.findings.append(finding)
+            state.withLock { s in
+                s.value.findings.append(finding)
                 if finding.kind == .crash || finding.kind == .hang {
-                    for m in finding.mutations.split(separator: "+") { value.byMutation[String(m), default: [:]][finding.kind.rawValue, default: 0] += 1 }
-                    done += 1
-                    progress?(done, total)
+                    for m in finding.mutations.split(separator: "+") { s.value.byMutation[String(m), default: [:]][finding.kind.rawValue, default: 0] += 1 }
+                    s.done += 1
+                    progress?(s.done, total)
                 }
             }
         }
@@ -232,14 +237,11 @@ public struct FuzzCampaign: Sendable {
             let line = WorkerLine(index: index, kind: outcome.kind, frames: outcome.frames, mutations: fuzzCase.summary,
                                   message: outcome.message).text
             // One write per line, so the parent never sees half a report from a worker that dies.
-            line.utf8CString.withUnsafeBufferPointer { buffer in
-                var offset = 0
-                let count = buffer.count - 1
-                while offset < count {
-                    let n = Foundation.write(1, buffer.baseAddress! + offset, count - offset)
-                    if n <= 0 { if errno == EINTR { continue }; exit(3) }
-                    offset += n
-                }
+            let bytes = Array(line.utf8)
+            do {
+                try bytes.withUnsafeBytes { buffer in try SystemCall.writeAll(1, buffer) }
+            } catch {
+                exit(3)  // the parent is gone or its pipe is broken: nobody is left to report to
             }
         }
     }

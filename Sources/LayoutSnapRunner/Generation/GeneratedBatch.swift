@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 import LayoutSnapCore
 
 /// What `GeneratedBatch.write` produced.
@@ -76,8 +77,10 @@ public enum GeneratedBatch {
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
             let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
             guard digits.count == FixtureGenerator.indexDigits, digits.allSatisfy({ ("0"..."9").contains($0) }), let index = Int(digits), index >= count else { continue }
-            if unlink(dir + "/" + name) != 0 {
-                throw RunnerError.write("cannot remove \(dir)/\(name), left from an earlier batch: \(String(cString: strerror(errno)))")
+            do throws(SystemError) {
+                try SystemCall.check("unlink") { unlink(dir + "/" + name) }
+            } catch {
+                throw RunnerError.write("cannot remove \(dir)/\(name), left from an earlier batch: \(error.reason)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 
 /// Writes that never leave a half-written file: a temporary file beside the target, fsync, rename
 /// over the target, fsync the folder. A crash leaves either the old or the new file.
@@ -24,40 +25,32 @@ public enum AtomicFile {
         }
         let name = (path as NSString).lastPathComponent
         let temp = "\(dir)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RunnerError.write("cannot create \(temp): \(String(cString: strerror(errno)))") }
-        struct WriteFailed: Error { var reason: String }
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try SystemCall.check("open") { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        } catch {
+            throw RunnerError.write("cannot create \(temp): \(error.reason)")
+        }
         var reason: String?
         do {
-            try produce { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw WriteFailed(reason: String(cString: strerror(errno)))
-                    }
-                    offset += n
-                }
-            }
-        } catch let failure as WriteFailed {
+            try produce { buffer in try SystemCall.writeAll(fd, buffer) }
+            if durable { try SystemCall.check("fsync") { fsync(fd) } }
+        } catch let failure as SystemError {
             reason = failure.reason
         } catch {
             reason = "\(error)"
         }
-        if reason == nil && durable && fsync(fd) != 0 { reason = String(cString: strerror(errno)) }
-        if close(fd) != 0 && reason == nil { reason = String(cString: strerror(errno)) }
+        do throws(SystemError) { try SystemCall.close(fd) } catch { reason = reason ?? error.reason }
         if let reason {
             unlink(temp)
             throw RunnerError.write("cannot write \(path): \(reason); the previous file is untouched")
         }
-        guard rename(temp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do throws(SystemError) {
+            try SystemCall.check("rename") { rename(temp, path) }
+        } catch {
             unlink(temp)
-            throw RunnerError.write("cannot replace \(path): \(reason)")
+            throw RunnerError.write("cannot replace \(path): \(error.reason)")
         }
-        guard durable else { return }
-        let dirFD = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
+        if durable { SystemCall.syncFolder(dir) }
     }
 }

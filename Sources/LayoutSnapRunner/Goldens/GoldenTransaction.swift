@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 import LayoutSnapCore
 import LayoutSnapImaging
 
@@ -62,8 +63,10 @@ public enum GoldenTransaction {
         // is the same, and a record that changed only layouts has nothing else to swap.
         for key in layouts.sorted() {
             let path = goldens + "/" + key
-            guard rename(pendingPath(path), path) == 0 else {
-                throw RunnerError.write("cannot move the new \(path) into place: \(String(cString: strerror(errno))); record again")
+            do throws(SystemError) {
+                try SystemCall.check("rename") { rename(pendingPath(path), path) }
+            } catch {
+                throw RunnerError.write("cannot move the new \(path) into place: \(error.reason); record again")
             }
         }
         guard !keys.isEmpty else {
@@ -80,14 +83,15 @@ public enum GoldenTransaction {
         for key in keys {
             if let pause { usleep(pause) }
             let path = goldens + "/" + key
-            guard rename(pendingPath(path), path) == 0 else {
-                throw RunnerError.write("cannot move the new golden into \(path): \(String(cString: strerror(errno))); the manifest describes the old and the new file, so nothing is lost: record again")
+            do throws(SystemError) {
+                try SystemCall.check("rename") { rename(pendingPath(path), path) }
+            } catch {
+                throw RunnerError.write("cannot move the new golden into \(path): \(error.reason); the manifest describes the old and the new file, so nothing is lost: record again")
             }
             folders.insert((path as NSString).deletingLastPathComponent)
         }
         for folder in folders {
-            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if fd >= 0 { fsync(fd); close(fd) }
+            SystemCall.syncFolder(folder)
         }
         var settled = after
         for key in keys { settled.previous.removeValue(forKey: key) }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 
 /// The exclusive lock of a goldens folder, held for the whole of a `record`, `accept` or
 /// `prune` (as git holds index.lock): a second writer on the same folder stops at once, naming
@@ -29,9 +30,11 @@ public final class GoldensLock {
         let path = goldens + "/" + fileName
         for _ in 0..<100 {
             // Never through a link: a hostile goldens folder must not make the lock write elsewhere.
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            guard fd >= 0 else {
-                let reason = errno == ELOOP ? "it is a symbolic link; remove it" : String(cString: strerror(errno))
+            let fd: Int32
+            do throws(SystemError) {
+                fd = try SystemCall.check("open") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+            } catch {
+                let reason = error.code == ELOOP ? "it is a symbolic link; remove it" : error.reason
                 throw RunnerError.goldens("cannot create the lock \(path): \(reason)")
             }
             var info = stat()
@@ -39,12 +42,13 @@ public final class GoldensLock {
                 close(fd)
                 throw RunnerError.goldens("cannot lock \(path): it is not a file; remove it")
             }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                let reason = errno
+            do throws(SystemError) {
+                try SystemCall.check("flock") { flock(fd, LOCK_EX | LOCK_NB) }
+            } catch {
                 let holder = Self.holder(fd: fd)
                 close(fd)
-                guard reason == EWOULDBLOCK else {
-                    throw RunnerError.goldens("cannot lock \(path): \(String(cString: strerror(reason)))")
+                guard error.code == EWOULDBLOCK else {
+                    throw RunnerError.goldens("cannot lock \(path): \(error.reason)")
                 }
                 let who = holder.map { "process \($0)" } ?? "another process"
                 throw RunnerError.goldens("\(goldens) is locked by \(who) (\(path)): another record, accept or prune is writing these goldens; wait for it to finish, then run again")

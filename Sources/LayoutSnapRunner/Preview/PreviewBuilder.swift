@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
@@ -134,9 +135,13 @@ public struct PreviewBuilder: Sendable {
         }
 
         if fm.fileExists(atPath: statesDir) {
-            guard rename(statesDir, retired) == 0 else { throw RunnerError.write("cannot replace \(statesDir): \(String(cString: strerror(errno)))") }
+            do throws(SystemError) { try SystemCall.check("rename") { rename(statesDir, retired) } } catch {
+                throw RunnerError.write("cannot replace \(statesDir): \(error.reason)")
+            }
         }
-        guard rename(staging, statesDir) == 0 else { throw RunnerError.write("cannot move the new frames to \(statesDir): \(String(cString: strerror(errno)))") }
+        do throws(SystemError) { try SystemCall.check("rename") { rename(staging, statesDir) } } catch {
+            throw RunnerError.write("cannot move the new frames to \(statesDir): \(error.reason)")
+        }
         try? fm.removeItem(atPath: retired)
 
         let data = pageData(fixture: fixture, layout: layout, states: states, golden: golden)

@@ -1,4 +1,6 @@
 import Foundation
+import LayoutSnapSystem
+import Synchronization
 
 /// The one place child processes are started and reaped (`bench`'s record and verify, `fuzz`'s
 /// workers): posix_spawn, because Foundation's Process cannot report a child's peak memory and
@@ -9,17 +11,13 @@ package enum Spawn {
     /// mark close-on-exec never leak into a child started by another thread.
     package static func start(_ executable: String, _ arguments: [String],
                       files: (inout posix_spawn_file_actions_t) -> Void) throws(RunnerError) -> pid_t {
-        lock.lock()
-        defer { lock.unlock() }
-        return try startLocked(executable, arguments, files: files)
+        try lock.withLock { _ throws(RunnerError) in try startLocked(executable, arguments, files: files) }
     }
 
     /// As `start`, with the lock held around `prepare`, the spawn and `finish` (pipe ends are made
     /// in `prepare` and closed or marked close-on-exec in `finish`).
     package static func withLock<T>(_ body: () throws(RunnerError) -> T) throws(RunnerError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        try lock.withLock { _ throws(RunnerError) in try body() }
     }
 
     package static func startLocked(_ executable: String, _ arguments: [String],
@@ -31,14 +29,15 @@ package enum Spawn {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else {
-            throw RunnerError.environment("cannot start \(executable): \(String(cString: strerror(spawned)))")
+        do throws(SystemError) {
+            try SystemCall.checkReturned("posix_spawn", posix_spawn(&pid, executable, &actions, nil, argv, environ))
+        } catch {
+            throw RunnerError.environment("cannot start \(executable): \(error.reason)")
         }
         return pid
     }
 
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
 
     /// How a child ended, from `waitpid`'s status (WIFEXITED and friends, spelled out: the C
     /// macros are not imported).
@@ -67,8 +66,10 @@ package enum Spawn {
     package static func wait(_ pid: pid_t) throws(RunnerError) -> (ending: Ending, usage: rusage) {
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw RunnerError.environment("wait4 failed: \(String(cString: strerror(errno)))") }
+        do throws(SystemError) {
+            try SystemCall.check("wait4") { wait4(pid, &status, 0, &usage) }
+        } catch {
+            throw RunnerError.environment("wait4 failed: \(error.reason)")
         }
         return (Ending(waitStatus: status), usage)
     }

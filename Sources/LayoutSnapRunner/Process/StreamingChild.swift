@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 
 /// A child process whose stdout is read line by line with a deadline, so a parent can tell a
 /// slow child from a hung one. stderr goes to a file, read back when the child dies.
@@ -17,7 +18,9 @@ final class StreamingChild {
         // write end, or this reader would not see end-of-file until that other worker exits too.
         let (pid, readFD) = try Spawn.withLock { () throws(RunnerError) -> (pid_t, Int32) in
             var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw RunnerError.environment("pipe failed: \(String(cString: strerror(errno)))") }
+            do throws(SystemError) { try SystemCall.check("pipe") { pipe(&fds) } } catch {
+                throw RunnerError.environment("pipe failed: \(error.reason)")
+            }
             defer { close(fds[1]) }
             let pid: pid_t
             do throws(RunnerError) {
@@ -60,16 +63,13 @@ final class StreamingChild {
             guard now < deadline else { return .timedOut }
             var descriptor = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
             let waitMs = Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
-            let ready = poll(&descriptor, 1, waitMs)
-            if ready < 0 {
-                // Interrupted: poll again. Any other failure: the pipe cannot be read, as at its end.
-                if errno != EINTR { ended = true }
-                continue
-            }
+            // A failure other than EINTR (retried): the pipe cannot be read, as at its end.
+            guard let ready = try? SystemCall.check("poll", { poll(&descriptor, 1, waitMs) }) else { ended = true; continue }
             guard ready > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(readFD, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = (try? chunk.withUnsafeMutableBytes { buffer in
+                try SystemCall.check("read") { Foundation.read(readFD, buffer.baseAddress, buffer.count) }
+            }) ?? 0
             if n <= 0 { ended = true; continue }
             buffer.append(contentsOf: chunk[..<n])
         }

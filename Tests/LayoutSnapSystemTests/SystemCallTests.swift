@@ -1,0 +1,60 @@
+import Foundation
+import LayoutSnapSystem
+import XCTest
+
+/// errno becomes a typed error at the call, with the call's own errno, whatever runs after it.
+final class SystemCallTests: XCTestCase {
+    func testAFailedCallThrowsItsOwnErrno() {
+        XCTAssertThrowsError(try SystemCall.check("open") { open("/nonexistent/layoutsnap", O_RDONLY | O_CLOEXEC) }) { error in
+            let failure = error as? SystemError
+            XCTAssertEqual(failure, SystemError(call: "open", code: ENOENT))
+            XCTAssertEqual(failure?.reason, "No such file or directory")
+            XCTAssertEqual(failure?.description, "open: No such file or directory")
+        }
+    }
+
+    func testSuccessReturnsTheResult() throws {
+        let fd = try SystemCall.check("open") { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        try SystemCall.close(fd)
+        XCTAssertThrowsError(try SystemCall.close(fd)) { XCTAssertEqual(($0 as? SystemError)?.code, EBADF, "closed twice") }
+    }
+
+    /// EINTR is retried; any other failure is not.
+    func testInterruptedCallsAreRetried() throws {
+        var calls = 0
+        let result = try SystemCall.check("read") { () -> Int in
+            calls += 1
+            if calls < 3 { errno = EINTR; return -1 }
+            return 7
+        }
+        XCTAssertEqual(result, 7)
+        XCTAssertEqual(calls, 3)
+        calls = 0
+        XCTAssertThrowsError(try SystemCall.check("read") { () -> Int in calls += 1; errno = EIO; return -1 })
+        XCTAssertEqual(calls, 1)
+    }
+
+    func testWriteAllAndReadAllRoundTripAndReportShortReads() throws {
+        let path = NSTemporaryDirectory() + "systemcall-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = try SystemCall.check("open") { open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        defer { try? SystemCall.close(fd); unlink(path) }
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try bytes.withUnsafeBytes { try SystemCall.writeAll(fd, $0) }
+        try [UInt8](repeating: 9, count: 10).withUnsafeBytes { try SystemCall.writeAll(fd, $0, at: 5) }
+        var back = [UInt8](repeating: 0, count: 100_000)
+        try back.withUnsafeMutableBytes { try SystemCall.readAll(fd, into: $0, at: 0) }
+        var expected = bytes
+        expected.replaceSubrange(5..<15, with: [UInt8](repeating: 9, count: 10))
+        XCTAssertEqual(back, expected)
+        var past = [UInt8](repeating: 0, count: 10)
+        XCTAssertThrowsError(try past.withUnsafeMutableBytes { try SystemCall.readAll(fd, into: $0, at: 99_995) }, "only 5 bytes are left")
+    }
+
+    func testPosixSpawnStyleResultsBecomeErrors() {
+        XCTAssertNoThrow(try SystemCall.checkReturned("posix_spawn", 0))
+        XCTAssertThrowsError(try SystemCall.checkReturned("posix_spawn", ENOEXEC)) {
+            XCTAssertEqual(($0 as? SystemError)?.code, ENOEXEC)
+        }
+    }
+}
