@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 /// `layoutsnap preview` as a designer uses it: a bundled post card previewed, its contact sheet,
