@@ -49,18 +49,23 @@ let package = Package(
             "LayoutSnapBenchmarks", "LayoutSnapCore", "LayoutSnapRunner",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Benchmarks/layoutsnap-bench"),
-        .testTarget(name: "LayoutSnapBenchmarksTests", dependencies: ["LayoutSnapBenchmarks", "LayoutSnapImaging", "LayoutSnapRunner", "layoutsnap-bench", "layoutsnap"],
+        .testTarget(name: "LayoutSnapBenchmarksTests", dependencies: ["LayoutSnapBenchmarks", "LayoutSnapImaging", "LayoutSnapRunner", "LayoutSnapTestSupport", "layoutsnap-bench", "layoutsnap"],
                     path: "Benchmarks/Tests"),
 
         .testTarget(name: "LayoutSnapSystemTests", dependencies: ["LayoutSnapSystem"]),
-        .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore"]),
-        .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib"]),
-        .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport", "LayoutSnapCore"]),
+        // What the test targets share, outside the product: one process runner, temporary folders,
+        // the package root, the seeded PRNG, PNG chunks for tests that write or damage them, and the
+        // APNG reader that checks preview's animations (fuzzed too: Fuzz/FuzzAPNGReader links this
+        // target, so it imports no XCTest).
+        .target(name: "LayoutSnapTestSupport", dependencies: ["LayoutSnapImaging", "CZlib"], path: "Tests/LayoutSnapTestSupport"),
+        .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore", "LayoutSnapTestSupport"]),
+        .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib", "LayoutSnapTestSupport"]),
+        .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport", "LayoutSnapCore", "LayoutSnapTestSupport"]),
         // The runner library without the command line: outcomes, golden locks, record modes, orphans, sharding.
-        .testTarget(name: "LayoutSnapRunnerTests", dependencies: ["LayoutSnapRunner", "LayoutSnapReport", "LayoutSnapCore", "LayoutSnapImaging"]),
-        .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging"]),
+        .testTarget(name: "LayoutSnapRunnerTests", dependencies: ["LayoutSnapRunner", "LayoutSnapReport", "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
+        .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
         // End to end: runs the built binary and checks stdout, stderr, exit codes and files.
-        .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap", "LayoutSnapImaging"]),
+        .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -73,6 +78,6 @@ if Context.environment["LAYOUTSNAP_FUZZ_TARGETS"] == "1" {
         .executableTarget(name: "FuzzJSONParser", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzJSONParser"),
         .executableTarget(name: "FuzzFixtureDecoder", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzFixtureDecoder"),
         .executableTarget(name: "FuzzPNGDecoder", dependencies: ["FuzzSupport", "LayoutSnapImaging"], path: "Fuzz/FuzzPNGDecoder"),
-        .executableTarget(name: "FuzzAPNGReader", dependencies: ["FuzzSupport", "LayoutSnapImaging"], path: "Fuzz/FuzzAPNGReader"),
+        .executableTarget(name: "FuzzAPNGReader", dependencies: ["FuzzSupport", "LayoutSnapTestSupport"], path: "Fuzz/FuzzAPNGReader"),
     ]
 }

@@ -1,4 +1,5 @@
 import LayoutSnapImaging
+import LayoutSnapTestSupport
 @testable import LayoutSnapBenchmarks
 import XCTest
 
@@ -50,23 +51,3 @@ final class AlternativeEncoderTests: XCTestCase {
     }
 }
 
-/// Deterministic PRNG so that failures reproduce.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// A premultiplied ARGB32 pixel with each colour channel at most its alpha.
-private func randomPremultipliedPixel(using rng: inout SplitMix64, opaque: Bool) -> UInt32 {
-    let bits = rng.next()
-    let a = opaque ? 255 : UInt32(bits & 0xFF)
-    func channel(_ shift: UInt64) -> UInt32 { a == 0 ? 0 : UInt32((bits >> shift) & 0xFF) % (a + 1) }
-    return a << 24 | channel(8) << 16 | channel(16) << 8 | channel(24)
-}

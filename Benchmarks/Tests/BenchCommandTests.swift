@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 
 /// The benchmark is a command, not a timed test: this only checks that `layoutsnap-bench` runs
@@ -9,8 +10,7 @@ final class BenchCommandTests: XCTestCase {
         let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
             + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("layoutsnap-bench").path) }
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/debug")
+            ?? TestPaths.packageRoot.appendingPathComponent(".build/debug")
     }()
 
     static let post = """
@@ -21,26 +21,15 @@ final class BenchCommandTests: XCTestCase {
         }
         """
 
-    func run(_ program: String, _ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = Self.products.appendingPathComponent(program)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = directory.appendingPathComponent("stdout.txt"), err = directory.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
+    func run(_ program: String, _ arguments: [String], in directory: URL) throws -> TestProcess.Output {
+        try TestProcess.run(Self.products.appendingPathComponent(program), arguments, in: directory, timeout: 900)
     }
 
     func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-test-\(UUID().uuidString)")
+        let url = try makeTemporaryFolder("bench")
+        addTeardownBlock { removeTemporaryFolder(url) }
         try FileManager.default.createDirectory(at: url.appendingPathComponent("Fixtures/cards"), withIntermediateDirectories: true)
         try Data(Self.post.utf8).write(to: url.appendingPathComponent("Fixtures/cards/small.json"))
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
     }
 
@@ -49,12 +38,12 @@ final class BenchCommandTests: XCTestCase {
         // With a variant, so the variants figure runs too.
         XCTAssertEqual(try run("layoutsnap", ["record", "--no-progress", "--allow-ci"], in: dir).status, 0)
         let r = try run("layoutsnap-bench", ["--repeats", "1", "--generate", "40", "--verify-generated", "8", "--memory-fixtures", "20"], in: dir)
-        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(r.status, 0, r.output)
         for label in ["render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts", "peak memory",
                       "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10", "variants, verify   8 frames as variants", "motion diff        199-frame state",
                       "generate           40 fixtures", "generated, verify  8 fixtures", "exit 0; peak memory",
                       "memory, verify     2 generated fixtures", "memory, verify     20 generated fixtures", "memory, flat       20 vs 2 fixtures"] {
-            XCTAssertTrue(r.stdout.contains(label), "\(label) missing: \(r.stdout)\(r.stderr)")
+            XCTAssertTrue(r.stdout.contains(label), "\(label) missing: \(r.output)")
         }
         XCTAssertTrue(r.stdout.contains("16 frames passed"), r.stdout)
     }
@@ -62,7 +51,7 @@ final class BenchCommandTests: XCTestCase {
     func testBenchNeedsGoldens() throws {
         let dir = try folder()
         let r = try run("layoutsnap-bench", ["--repeats", "1"], in: dir)
-        XCTAssertEqual(r.status, 2, r.stdout + r.stderr)
+        XCTAssertEqual(r.status, 2, r.output)
         XCTAssertTrue(r.stderr.contains("record the goldens first"), r.stderr)
     }
 

@@ -1,7 +1,7 @@
 // libFuzzer target (`.ci/libfuzzer`): the APNG reader that checks preview's animations. Any input
 // must be read or rejected as a PNGError, within its pixel budget.
 import FuzzSupport
-import LayoutSnapImaging
+import LayoutSnapTestSupport
 
 @_cdecl("FuzzAPNGReader_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

@@ -1,19 +1,20 @@
 import CZlib
 
-/// Constants and small helpers shared by the encoder and the decoder.
-enum PNG {
+/// Constants and small helpers shared by the encoder and the decoder. (The chunk types are
+/// `package` for the APNG reader in Tests/LayoutSnapTestSupport.)
+package enum PNG {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     // Chunk types as big-endian UInt32s, so the decoder compares one integer per chunk.
-    static let IHDR: UInt32 = 0x4948_4452
+    package static let IHDR: UInt32 = 0x4948_4452
     static let PLTE: UInt32 = 0x504C_5445
-    static let IDAT: UInt32 = 0x4944_4154
-    static let IEND: UInt32 = 0x4945_4E44
+    package static let IDAT: UInt32 = 0x4944_4154
+    package static let IEND: UInt32 = 0x4945_4E44
     static let tRNS: UInt32 = 0x7452_4E53
     // APNG: animation control, frame control, frame data.
-    static let acTL: UInt32 = 0x6163_544C
-    static let fcTL: UInt32 = 0x6663_544C
-    static let fdAT: UInt32 = 0x6664_4154
+    package static let acTL: UInt32 = 0x6163_544C
+    package static let fcTL: UInt32 = 0x6663_544C
+    package static let fdAT: UInt32 = 0x6664_4154
 
     /// The largest chunk length the PNG spec allows (2^31 - 1); also the largest width/height.
     static let maxChunkLength = 0x7FFF_FFFF

@@ -240,27 +240,29 @@ public enum PNGDecoder {
         return Header(width: width, height: height, bitDepth: bitDepth, colorType: colorType, interlaced: d[12] == 1)
     }
 
-    struct Chunk {
-        let type: UInt32
+    // Chunk and ChunkReader are `package` for the APNG reader in Tests/LayoutSnapTestSupport,
+    // so that it checks lengths and CRCs as the decoder does.
+    package struct Chunk {
+        package let type: UInt32
         /// Byte offset of the chunk's length field in the file.
-        let offset: Int
+        package let offset: Int
         let typeBytes: UnsafeRawBufferPointer
-        let data: UnsafeRawBufferPointer
+        package let data: UnsafeRawBufferPointer
 
         var name: String { PNG.sanitize(typeBytes, quoted: false) }
     }
 
     /// Walks chunks, checking every length against what remains and every CRC.
-    struct ChunkReader {
+    package struct ChunkReader {
         let bytes: UnsafeRawBufferPointer
         var position = 8
 
-        init(bytes: UnsafeRawBufferPointer) {
+        package init(bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
         }
 
         /// The next chunk, or nil exactly at the end of the file.
-        mutating func next() throws(PNGError) -> Chunk? {
+        package mutating func next() throws(PNGError) -> Chunk? {
             let start = position
             let remaining = bytes.count - start
             if remaining <= 0 { return nil }

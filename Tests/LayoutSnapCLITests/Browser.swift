@@ -1,39 +1,22 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 
 /// Headless Chromium, as the README tells users to open reports and previews. CI installs it
 /// (.ci/install), so there a missing browser is a failure; elsewhere the test is skipped.
 enum Browser {
     static func chromium() throws -> URL {
-        for path in [ProcessInfo.processInfo.environment["LAYOUTSNAP_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].compactMap({ $0 })
-        where FileManager.default.isExecutableFile(atPath: path) {
-            return URL(fileURLWithPath: path)
-        }
-        let why = "chromium is not installed (bash .ci/install installs it)"
-        if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(why) }
-        throw XCTSkip(why)
+        if let url = TestTools.chromium() { return url }
+        if TestTools.required { XCTFail(TestTools.chromiumMissing) }
+        throw XCTSkip(TestTools.chromiumMissing)
     }
 
     /// Runs Chromium headless with `arguments` (a page and --dump-dom or --screenshot) and
     /// returns what it printed. Virtual time makes timers (the scrubber's playback) run the same
     /// on a busy machine.
-    static func run(_ chromium: URL, _ arguments: [String], profile: URL) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = chromium
-        process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                             "--user-data-dir=\(profile.path)", "--window-size=1280,1000", "--virtual-time-budget=3000"] + arguments
-        let out = profile.deletingLastPathComponent().appendingPathComponent("chromium-stdout-\(UUID().uuidString).txt")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: out)
-        process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "")
+    static func run(_ chromium: URL, _ arguments: [String], profile: URL) throws -> TestProcess.Output {
+        try TestProcess.run(chromium, TestTools.headlessChromium(profile: profile)
+                            + ["--window-size=1280,1000", "--virtual-time-budget=3000"] + arguments)
     }
 
     /// The value of `name="..."` in dumped HTML.

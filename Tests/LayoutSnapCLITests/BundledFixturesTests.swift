@@ -1,3 +1,4 @@
+import LayoutSnapTestSupport
 import XCTest
 
 /// The project's own regression test: the bundled fixtures against the committed goldens.
@@ -37,7 +38,7 @@ final class BundledFixturesTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(".layoutsnap/report/actual/posts/no-image/initial/000.png").path))
         // Verify never writes goldens.
         let golden = try Data(contentsOf: dir.path("Goldens/posts/no-image/initial/000.png"))
-        let original = try Data(contentsOf: CLI.packageRoot.appendingPathComponent("Goldens/posts/no-image/initial/000.png"))
+        let original = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Goldens/posts/no-image/initial/000.png"))
         XCTAssertEqual(golden, original)
     }
 }

@@ -1,19 +1,10 @@
 import Foundation
-@testable import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 /// Runs the built `layoutsnap` binary as a user would and captures what it prints.
-struct CLI {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var output: String { stdout + stderr }
-    }
-
-    /// The package root (for the bundled Fixtures/ and Goldens/).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+enum CLI {
+    typealias Result = TestProcess.Output
 
     /// The binary SwiftPM built next to the test bundle.
     static var binary: URL {
@@ -23,7 +14,7 @@ struct CLI {
             let url = dir.appendingPathComponent("layoutsnap")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        return packageRoot.appendingPathComponent(".build/debug/layoutsnap")
+        return TestPaths.packageRoot.appendingPathComponent(".build/debug/layoutsnap")
     }
 
     /// The environment is the test's own, CI included: a test that records passes --allow-ci,
@@ -31,37 +22,12 @@ struct CLI {
     /// `launcher`, when given, runs the binary: its first word is the program, the binary's path
     /// and `arguments` follow the rest (`["/usr/bin/setpriv", "--reuid=65534"]`, or a shell
     /// that sets a limit: `["/bin/bash", "-c", "ulimit -f 1; exec \"$0\" \"$@\""]`).
-    static func run(_ arguments: [String], in directory: URL = packageRoot, environment: [String: String] = [:],
+    /// A run still going after 15 minutes has hung: it is killed and the test fails on its status.
+    static func run(_ arguments: [String], in directory: URL = TestPaths.packageRoot, environment: [String: String] = [:],
                     removing: [String] = [], launcher: [String] = []) throws -> Result {
-        let process = Process()
-        if let program = launcher.first {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = Array(launcher.dropFirst()) + [binary.path] + arguments
-        } else {
-            process.executableURL = binary
-            process.arguments = arguments
-        }
-        process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        for key in removing { env.removeValue(forKey: key) }
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes while the process runs so a full pipe cannot block it.
-        final class Sink: @unchecked Sendable { var data = Data() }
-        let outSink = Sink()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { outSink.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        let outData = outSink.data
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let program = launcher.first.map { URL(fileURLWithPath: $0) } ?? binary
+        let words = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [binary.path] + arguments
+        return try TestProcess.run(program, words, in: directory, environment: environment, removing: removing, timeout: 900)
     }
 }
 
@@ -70,11 +36,10 @@ final class TempDir {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("layoutsnap-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try makeTemporaryFolder("test")
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit { removeTemporaryFolder(url) }
 
     func path(_ relative: String) -> URL { url.appendingPathComponent(relative) }
 
@@ -89,7 +54,7 @@ final class TempDir {
     func copyBundled(_ relative: String, to destination: String? = nil) throws {
         let target = path(destination ?? relative)
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent(relative), to: target)
+        try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent(relative), to: target)
     }
 }
 
@@ -106,9 +71,4 @@ func smallPost(title: String = "Small card", extra: String = "") -> String {
       "fps": 20, "steps": [{"expand": true}]\(extra)
     }
     """
-}
-
-/// The PNG chunk CRC, the project's own (zlib's), for tests that forge or repair chunks.
-func pngCRC(_ bytes: [UInt8]) -> UInt32 {
-    bytes.withUnsafeBytes { PNG.crc($0) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 /// README "Goldens" and §10: no golden is ever lost or half written. `record` is killed with SIGKILL at
@@ -82,19 +83,11 @@ final class CrashSafetyTests: XCTestCase {
             let (title, target) = (titles[(kill + 1) % 3], versions[(kill + 1) % 3])
             try writeFixtures(dir, title: title, count: cards)
             let before = try pixelHashes(dir.path("Goldens"))
-            var env = ProcessInfo.processInfo.environment
-            env["LAYOUTSNAP_FAULT_SWAP_DELAY_MS"] = environment["LAYOUTSNAP_FAULT_SWAP_DELAY_MS"]
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = ["record", "--no-progress", "--allow-ci", "--jobs", "2"]
-            process.currentDirectoryURL = dir.url
-            process.environment = env
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try TestProcess.start(CLI.binary, ["record", "--no-progress", "--allow-ci", "--jobs", "2"],
+                                                in: dir.url, environment: environment)
             Thread.sleep(forTimeInterval: Double.random(in: 0...duration, using: &generator))
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.signal(SIGKILL)
+            process.wait()
 
             let manifest = try Manifest(dir.path("Goldens/manifest.json"))
             var old = 0, new = 0

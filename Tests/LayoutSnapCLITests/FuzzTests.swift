@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 
 /// `layoutsnap fuzz` (issue 7): hostile fixtures through the whole pipeline with no crash, no hang
@@ -93,7 +94,7 @@ final class FuzzTests: XCTestCase {
     /// Every case a fuzz run ever found is kept in Tests/Regressions/ and must stay harmless: it
     /// renders, or it is refused naming the file and the place. Never a signal.
     func testRegressionFixturesStayHarmless() throws {
-        let dir = CLI.packageRoot.appendingPathComponent("Tests/Regressions")
+        let dir = TestPaths.packageRoot.appendingPathComponent("Tests/Regressions")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertFalse(files.isEmpty)
         let tmp = try TempDir()

@@ -1,3 +1,4 @@
+import LayoutSnapTestSupport
 import XCTest
 
 final class GoldenLifecycleTests: XCTestCase {
@@ -74,10 +75,7 @@ final class GoldenLifecycleTests: XCTestCase {
         let golden = dir.path("Goldens/cards/small/initial/000.png")
         var bytes = [UInt8](try Data(contentsOf: golden))
         // Insert an ancillary tEXt chunk after IHDR: different bytes, same pixels.
-        let text: [UInt8] = Array("tEXt".utf8) + Array("Comment\u{0}hi".utf8)
-        var chunk: [UInt8] = withUnsafeBytes(of: UInt32(text.count - 4).bigEndian, Array.init) + text
-        chunk += withUnsafeBytes(of: pngCRC(text).bigEndian, Array.init)
-        bytes.insert(contentsOf: chunk, at: 33)
+        bytes.insert(contentsOf: PNGChunks.chunk("tEXt", Array("Comment\u{0}hi".utf8)), at: 33)
         try Data(bytes).write(to: golden)
         let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)

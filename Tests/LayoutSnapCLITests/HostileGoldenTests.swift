@@ -1,5 +1,6 @@
 import Foundation
-@testable import LayoutSnapImaging
+import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 /// Goldens damaged in every way issue 7 lists, through `verify` as CI runs it: each is reported as
@@ -60,33 +61,19 @@ final class HostileGoldenTests: XCTestCase {
 
     // MARK: Damage
 
-    static func chunks(_ png: [UInt8]) -> [(type: String, start: Int, length: Int)] {
-        var result: [(String, Int, Int)] = []
-        var i = 8
-        while i + 12 <= png.count {
-            let length = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
-            result.append((String(decoding: png[i + 4..<i + 8], as: UTF8.self), i, length))
-            i += 12 + length
-        }
-        return result
-    }
-
     static func withCRCBroken(_ png: [UInt8], chunk: String) -> [UInt8] {
         var out = png
-        let c = chunks(png).first { $0.type == chunk }!
-        out[c.start + 8 + c.length] ^= 0xFF
+        let c = PNGChunks.list(png).first { $0.type == chunk }!
+        out[c.crcStart] ^= 0xFF
         return out
     }
 
     /// The IHDR rewritten to claim another size, with a correct CRC: only the size is wrong.
     static func claiming(width: UInt32, height: UInt32, png: [UInt8]) -> [UInt8] {
         var out = png
-        let c = chunks(png).first { $0.type == "IHDR" }!
-        for (k, v) in [width, height].enumerated() {
-            for b in 0..<4 { out[c.start + 8 + 4 * k + b] = UInt8(truncatingIfNeeded: v >> (24 - 8 * b)) }
-        }
-        let crc = pngCRC(Array(out[(c.start + 4)..<(c.start + 8 + c.length)]))
-        for b in 0..<4 { out[c.start + 8 + c.length + b] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * b)) }
+        let c = PNGChunks.list(png).first { $0.type == "IHDR" }!
+        out.replaceSubrange(c.dataStart..<(c.dataStart + 8), with: PNGChunks.be32(width) + PNGChunks.be32(height))
+        PNGChunks.fixCRC(&out, c)
         return out
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 
 /// `layoutsnap lint` and `verify --lint`: fixtures made to break one rule each, clean ones that
@@ -81,14 +82,10 @@ final class LintCommandTests: XCTestCase {
         let xml = try String(contentsOf: dir.path("error/junit.xml"), encoding: .utf8)
         XCTAssertTrue(xml.contains("type=\"lint\""), xml)
         XCTAssertTrue(xml.contains("lint caret-hidden frame 0: caret reaches 52 pt below field"), xml)
-        let schema = CLI.packageRoot.appendingPathComponent("Tests/Schemas/junit-10.xsd").path
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
-            p.arguments = ["--noout", "--schema", schema, dir.path("error/junit.xml").path]
-            p.standardError = FileHandle.nullDevice
-            try p.run(); p.waitUntilExit()
-            XCTAssertEqual(p.terminationStatus, 0, "the JUnit with lint failures validates against Jenkins's XSD")
+        let schema = TestPaths.packageRoot.appendingPathComponent("Tests/Schemas/junit-10.xsd").path
+        if let xmllint = TestTools.find(["/usr/bin/xmllint"]) {
+            let result = try TestProcess.run(xmllint, ["--noout", "--schema", schema, dir.path("error/junit.xml").path])
+            XCTAssertEqual(result.status, 0, "the JUnit with lint failures validates against Jenkins's XSD: \(result.stderr)")
         }
 
         // off: none computed.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 /// The one verdict, end to end through the built binary: every case of the issue that asked for
@@ -13,20 +13,6 @@ final class OneVerdictTests: XCTestCase {
         let r = try CLI.run(["record", "--allow-ci", "--no-progress", "--jobs", "2"], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)
         return dir
-    }
-
-    /// Pixels along the top row of a golden nudged by `levels` in red (premultiplied, so only
-    /// where red is at least `levels`), written back as a PNG.
-    func nudge(_ file: URL, pixels count: Int, levels: UInt32) throws {
-        let image = try PNGDecoder.decode([UInt8](Data(contentsOf: file)))
-        var pixels = image.pixels
-        var done = 0
-        for i in pixels.indices where done < count && (pixels[i] >> 16) & 0xFF >= levels {
-            pixels[i] -= levels << 16
-            done += 1
-        }
-        let png = pixels.withUnsafeBufferPointer { PNGEncoder.encode(pixels: $0.baseAddress!, width: image.width, height: image.height, stride: image.width) }
-        try Data(png).write(to: file)
     }
 
     func json(_ url: URL) throws -> [String: Any] {
@@ -55,8 +41,8 @@ final class OneVerdictTests: XCTestCase {
             "c": smallPost(title: "Missing"),
             "d": smallPost(title: "Unreadable"),
         ])
-        try nudge(dir.path("Goldens/a/01-expand/002.png"), pixels: 300, levels: 60)
-        try nudge(dir.path("Goldens/b/initial/000.png"), pixels: 40, levels: 60)
+        try nudgeRed(dir.path("Goldens/a/01-expand/002.png"), pixels: 300, levels: 60)
+        try nudgeRed(dir.path("Goldens/b/initial/000.png"), pixels: 40, levels: 60)
         try FileManager.default.removeItem(at: dir.path("Goldens/c/01-expand/004.png"))
         let unreadable = dir.path("Goldens/d/initial/000.png")
         try Data(try Data(contentsOf: unreadable).prefix(60)).write(to: unreadable)
@@ -91,12 +77,9 @@ final class OneVerdictTests: XCTestCase {
 
         let xml = try String(contentsOf: dir.path("junit.xml"), encoding: .utf8)
         XCTAssertTrue(xml.contains("<testsuites name=\"layoutsnap verify\" tests=\"10\" failures=\"4\" errors=\"1\""), xml)
-        if let xmllint = ["/usr/bin/xmllint"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: xmllint)
-            p.arguments = ["--noout", dir.path("junit.xml").path]
-            try p.run(); p.waitUntilExit()
-            XCTAssertEqual(p.terminationStatus, 0, "xmllint rejects the JUnit file")
+        if let xmllint = TestTools.find(["/usr/bin/xmllint"]) {
+            let result = try TestProcess.run(xmllint, ["--noout", dir.path("junit.xml").path])
+            XCTAssertEqual(result.status, 0, "xmllint rejects the JUnit file: \(result.stderr)")
         }
 
         // The report's header, as a browser shows it.
@@ -150,7 +133,7 @@ final class OneVerdictTests: XCTestCase {
         let golden = dir.path("Goldens/a/initial/000.png")
         let original = dir.path("original.png")
         try FileManager.default.copyItem(at: golden, to: original)
-        try nudge(golden, pixels: 50, levels: 2)
+        try nudgeRed(golden, pixels: 50, levels: 2)
 
         let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(verify.status, 1, verify.output)
@@ -174,7 +157,7 @@ final class OneVerdictTests: XCTestCase {
     /// results.json's metrics object.
     func testDiffRecognisesIdenticalBytesAndPrintsJSON() throws {
         let dir = try TempDir()
-        let golden = CLI.packageRoot.appendingPathComponent("Goldens/posts/no-image/01-expand/003.png").path
+        let golden = TestPaths.packageRoot.appendingPathComponent("Goldens/posts/no-image/01-expand/003.png").path
         // A valid header over data that does not decode: identical bytes are identical all the same.
         var broken = [UInt8](try Data(contentsOf: URL(fileURLWithPath: golden)).prefix(60))
         broken += [UInt8](repeating: 0, count: 10)
@@ -183,7 +166,7 @@ final class OneVerdictTests: XCTestCase {
         let same = try CLI.run(["diff", dir.path("a.png").path, dir.path("b.png").path, "--json"])
         XCTAssertEqual(same.status, 0, same.output)
         XCTAssertEqual(same.stdout, "{\"metrics\":null,\"verdict\":\"identical\"}\n")
-        let other = CLI.packageRoot.appendingPathComponent("Goldens/posts/no-image/01-expand/004.png").path
+        let other = TestPaths.packageRoot.appendingPathComponent("Goldens/posts/no-image/01-expand/004.png").path
         let differ = try CLI.run(["diff", golden, other, "--json"])
         XCTAssertEqual(differ.status, 1, differ.output)
         let object = try JSONSerialization.jsonObject(with: Data(differ.stdout.utf8)) as! [String: Any]
@@ -234,23 +217,17 @@ final class OneVerdictTests: XCTestCase {
         let dir = try project(["a": smallPost(), "b": smallPost(title: "B")])
         try dir.write("Fixtures/a.json", smallPost(title: "A changed"))
         try dir.write("Fixtures/b.json", smallPost(title: "B changed"))
-        let first = Process()
-        first.executableURL = CLI.binary
-        first.arguments = ["record", "--allow-ci", "--no-progress"]
-        first.currentDirectoryURL = dir.url
         // A pause before each swap keeps the first record inside its transaction a while.
-        first.environment = ProcessInfo.processInfo.environment.merging(["LAYOUTSNAP_FAULT_SWAP_DELAY_MS": "300"]) { $1 }
-        first.standardOutput = FileHandle.nullDevice
-        first.standardError = FileHandle.nullDevice
-        try first.run()
+        let first = try TestProcess.start(CLI.binary, ["record", "--allow-ci", "--no-progress"], in: dir.url,
+                                          environment: ["LAYOUTSNAP_FAULT_SWAP_DELAY_MS": "300"])
         let lock = dir.path("Goldens/.layoutsnap.lock")
         let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: lock.path) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         let second = try CLI.run(["record", "--allow-ci", "--no-progress"], in: dir.url)
-        first.waitUntilExit()
+        let firstResult = first.wait()
         XCTAssertEqual(second.status, 2, second.output)
         XCTAssertTrue(second.stderr.contains("is locked by process \(first.processIdentifier)"), second.stderr)
-        XCTAssertEqual(first.terminationStatus, 0)
+        XCTAssertEqual(firstResult.status, 0, firstResult.output)
         let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(verify.status, 0, verify.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: lock.path))

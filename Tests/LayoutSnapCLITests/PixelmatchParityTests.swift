@@ -1,12 +1,13 @@
 import Foundation
 import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 /// `layoutsnap diff` counts as pixelmatch counts, translucent pixels included: every case of
 /// Tests/Pixelmatch/expected.json (pixelmatch 7's checkerboard and 6's white, four thresholds,
 /// with and without anti-aliasing), and the diff image drawn with pixelmatch's options.
 final class PixelmatchParityTests: XCTestCase {
-    static let folder = CLI.packageRoot.appendingPathComponent("Tests/Pixelmatch")
+    static let folder = TestPaths.packageRoot.appendingPathComponent("Tests/Pixelmatch")
 
     func testEveryCountIsPixelmatchs() throws {
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("expected.json"))) as? [String: Any])

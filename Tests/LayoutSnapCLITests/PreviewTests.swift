@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 /// `layoutsnap preview` as a designer uses it: a bundled post card previewed, its contact sheet,
@@ -73,26 +74,14 @@ final class PreviewTests: XCTestCase {
     /// pipe): every frame, the real durations, looping forever, and the pixels of each frame.
     func testAnimationPlaysInChromium() throws {
         let chromium = try Browser.chromium()
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("python3 not found")
-        }
+        guard let python = TestTools.python3() else { throw XCTSkip("python3 not found") }
         let p = try preview()
         let script = p.dir.path("apng_check.py")
         try Data(Self.apngCheck.utf8).write(to: script)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path, chromium.path, p.out.appendingPathComponent("states/01-expand/animation.png").path, p.dir.path("profile").path]
-        let out = Pipe()
-        let errors = p.dir.path("apng_check.stderr")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        process.standardOutput = out
-        process.standardError = errorHandle
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try errorHandle.close()
-        XCTAssertEqual(process.terminationStatus, 0, String(decoding: data, as: UTF8.self) + ((try? String(contentsOf: errors, encoding: .utf8)) ?? ""))
+        let check = try TestProcess.run(python, [script.path, chromium.path, p.out.appendingPathComponent("states/01-expand/animation.png").path,
+                                                 p.dir.path("profile").path], timeout: 300)
+        XCTAssertEqual(check.status, 0, check.output)
+        let data = Data(check.stdout.utf8)
         let result = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         XCTAssertEqual(result["animated"] as? Bool, true)
         XCTAssertEqual(result["frameCount"] as? Int, 19)
@@ -259,17 +248,8 @@ final class PreviewTests: XCTestCase {
             #"{"kind": "post", "width": 200, "height": 160, "scale": 1, "availableWidth": \#(width), "title": "Card", "fps": 10, "steps": [{"expand": true}]}"#
         }
         let fixture = try dir.write("card.json", card(160))
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["preview", fixture.path, "--out", dir.path("out").path, "--watch"]
-        process.currentDirectoryURL = dir.url
-        let log = dir.path("watch.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        defer { process.terminate(); process.waitUntilExit(); try? handle.close() }
+        let watch = try TestProcess.start(CLI.binary, ["preview", fixture.path, "--out", dir.path("out").path, "--watch"], in: dir.url)
+        defer { watch.signal(SIGTERM); watch.wait() }
         let layout = dir.path("out/layout.json")
 
         func waitFor(_ what: String, _ condition: () -> Bool) -> Double? {
@@ -278,10 +258,10 @@ final class PreviewTests: XCTestCase {
                 if condition() { return Date().timeIntervalSince(start) }
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            XCTFail("timed out waiting for \(what); log: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            XCTFail("timed out waiting for \(what); log: \(watch.outputSoFar)")
             return nil
         }
-        func logText() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        func logText() -> String { watch.outputSoFar }
         /// A finished build (build.js is written last) whose layout shows a card `width + 20` wide
         /// (the post kind's rule).
         var lastBuild = ""
@@ -305,7 +285,7 @@ final class PreviewTests: XCTestCase {
 
         try Data(#"{"kind": "post", "title": }"#.utf8).write(to: fixture)
         guard waitFor("the error", { logText().contains("error: ") }) != nil else { return }
-        XCTAssertTrue(process.isRunning, "a bad edit does not stop the watch")
+        XCTAssertTrue(watch.isRunning, "a bad edit does not stop the watch")
         try Data(card(120).utf8).write(to: fixture)
         _ = waitFor("the rebuild after the fix", { built(120) })
     }

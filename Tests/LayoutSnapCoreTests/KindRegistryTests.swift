@@ -1,12 +1,11 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
 
 /// A kind is its folder plus one registry line (docs/adding-a-kind.md). This fails when a
 /// registered kind lacks one of the pieces the rest of the project expects of it.
 final class KindRegistryTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func testKindsHaveDistinctNamesStreamsAndSchemaDefinitions() {
         let kinds = KindRegistry.kinds
         XCTAssertEqual(Set(kinds.map(\.rawValue)).count, kinds.count, "two kinds share a name")
@@ -23,7 +22,7 @@ final class KindRegistryTests: XCTestCase {
 
     func testEveryRegisteredKindHasEveryPiece() throws {
         let fm = FileManager.default
-        let root = Self.repository
+        let root = TestPaths.packageRoot
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let kindIndex = try String(contentsOf: root.appendingPathComponent("docs/kinds/README.md"), encoding: .utf8)
         for kind in KindRegistry.kinds {

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
 
@@ -6,11 +7,9 @@ import XCTest
 /// tables equal to what the decoders read, and a validator from outside the repository (python
 /// jsonschema, installed by .ci/install) agreeing with the decoders.
 final class SchemaTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func testTheCommittedSchemasAreTheGeneratedOnes() throws {
         for (file, document, name) in [("fixture.schema.json", FixtureSchema.document, "fixture"), ("config.schema.json", ProjectConfig.document, "config")] {
-            let committed = try Data(contentsOf: Self.repository.appendingPathComponent("schema/" + file))
+            let committed = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("schema/" + file))
             XCTAssertTrue([UInt8](committed) == document.bytes(),
                            "schema/\(file) is not what the field tables give: run `swift run layoutsnap schema \(name) > schema/\(file)`")
         }
@@ -82,9 +81,8 @@ final class SchemaTests: XCTestCase {
     // MARK: A real validator agrees
 
     func testAValidatorAcceptsEveryBundledFixtureAndAThousandGeneratedOnes() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try makeTemporaryFolder("schema")
+        defer { removeTemporaryFolder(folder) }
         var files = try Self.bundledFixtures().map(\.path)
         XCTAssertGreaterThan(files.count, 40)
         for (kind, count) in FixtureGenerator.spread(count: 1000, over: FixtureKind.allCases) {
@@ -181,7 +179,7 @@ final class SchemaTests: XCTestCase {
     // MARK: Helpers
 
     static func bundledFixtures() throws -> [URL] {
-        let root = repository.appendingPathComponent("Fixtures")
+        let root = TestPaths.packageRoot.appendingPathComponent("Fixtures")
         let names = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: root.path))
         return names.filter { $0.hasSuffix(".json") && !$0.contains("/images/") }.sorted().map { root.appendingPathComponent($0) }
     }
@@ -194,44 +192,31 @@ final class SchemaTests: XCTestCase {
     /// One verdict per document ("valid" or the validator's message), from python jsonschema's
     /// Draft 2020-12 validator, after checking the schema itself against the meta-schema.
     static func validate(documents: [String], schema: String) throws -> [String] {
-        let list = FileManager.default.temporaryDirectory.appendingPathComponent("documents-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: list) }
-        try JSONSerialization.data(withJSONObject: documents).write(to: list)
-        return try runValidator(schema: schema, mode: "documents", input: list.path)
+        try runValidator(schema: schema, mode: "documents", items: documents)
     }
 
     static func validate(files: [String], schema: String) throws -> [String] {
-        let list = FileManager.default.temporaryDirectory.appendingPathComponent("files-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: list) }
-        try JSONSerialization.data(withJSONObject: files).write(to: list)
-        return try runValidator(schema: schema, mode: "files", input: list.path)
+        try runValidator(schema: schema, mode: "files", items: files)
     }
 
-    static func runValidator(schema: String, mode: String, input: String) throws -> [String] {
+    /// `items` (documents or file paths, per `mode`) go to the validator as a JSON list on its
+    /// standard input.
+    static func runValidator(schema: String, mode: String, items: [String]) throws -> [String] {
         let script = """
         import json, sys, jsonschema
         schema = json.load(open(sys.argv[1]))
         jsonschema.Draft202012Validator.check_schema(schema)
         validator = jsonschema.Draft202012Validator(schema)
-        items = json.load(open(sys.argv[3]))
+        items = json.load(sys.stdin)
         for item in items:
             document = json.load(open(item)) if sys.argv[2] == "files" else json.loads(item)
             error = jsonschema.exceptions.best_match(validator.iter_errors(document))
             print("valid" if error is None else "invalid: " + error.message.replace("\\n", " ")[:300])
         """
-        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/python3" } + ["/usr/bin/python3"]
-        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { throw XCTSkip("python3 not found") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", script, repository.appendingPathComponent("schema/" + schema).path, mode, input]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "python jsonschema failed (bash .ci/install installs it): \(errors)")
-        return text.split(separator: "\n").map(String.init)
+        guard let python = TestTools.python3() else { throw XCTSkip("python3 not found") }
+        let result = try TestProcess.run(python, ["-c", script, TestPaths.packageRoot.appendingPathComponent("schema/" + schema).path, mode],
+                                         stdin: try JSONSerialization.data(withJSONObject: items), timeout: 600)
+        XCTAssertEqual(result.status, 0, "python jsonschema failed (bash .ci/install installs it): \(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
     }
 }

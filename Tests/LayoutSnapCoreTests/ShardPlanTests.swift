@@ -1,3 +1,4 @@
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
 

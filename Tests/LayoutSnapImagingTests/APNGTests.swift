@@ -1,5 +1,6 @@
+import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
-@testable import LayoutSnapImaging
 
 /// The APNG writer against the APNG 1.0 spec, through the reader's checks: chunk order, one
 /// sequence counter over fcTL and fdAT, regions, delays, and every frame composited back exactly.
@@ -43,18 +44,18 @@ final class APNGTests: XCTestCase {
         let bytes = write(frames(), delays: [0.1, 0.1, 0.1, 0.1])
         // Renumber the second fcTL (sequence 1 → 2), fixing its CRC: a gap in the counter.
         var gap = bytes
-        let fctl = chunkOffsets(gap).filter { $0.type == "fcTL" }[1]
-        gap[fctl.data + 3] = 2
-        fixCRC(&gap, fctl)
+        let fctl = PNGChunks.list(gap).filter { $0.type == "fcTL" }[1]
+        gap[fctl.dataStart + 3] = 2
+        PNGChunks.fixCRC(&gap, fctl)
         XCTAssertThrowsError(try APNGReader(gap)) { XCTAssertTrue("\($0)".contains("sequence number 2, expected 1"), "\($0)") }
         // A region that leaves the canvas.
         var outside = bytes
-        outside[fctl.data + 15] = 18 // x offset 18 with width 5
-        fixCRC(&outside, fctl)
+        outside[fctl.dataStart + 15] = 18 // x offset 18 with width 5
+        PNGChunks.fixCRC(&outside, fctl)
         XCTAssertThrowsError(try APNGReader(outside)) { XCTAssertTrue("\($0)".contains("leaves the 20 x 10 canvas"), "\($0)") }
         // A flipped byte without a CRC fix.
         var flipped = bytes
-        flipped[fctl.data + 10] ^= 0xFF
+        flipped[fctl.dataStart + 10] ^= 0xFF
         XCTAssertThrowsError(try APNGReader(flipped))
         // No acTL: a plain PNG is not an animation.
         XCTAssertThrowsError(try APNGReader(PixelImage(width: 20, height: 10, pixels: frames()[0]).encodePNG())) {
@@ -62,21 +63,5 @@ final class APNGTests: XCTestCase {
         }
     }
 
-    func chunkOffsets(_ bytes: [UInt8]) -> [(type: String, data: Int, length: Int)] {
-        var result: [(String, Int, Int)] = []
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            let length = Int(APNGReader.be32(bytes, offset))
-            result.append((String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self), offset + 8, length))
-            offset += 12 + length
-        }
-        return result
-    }
-
-    func chunkTypes(_ bytes: [UInt8]) -> [String] { chunkOffsets(bytes).map(\.type) }
-
-    func fixCRC(_ bytes: inout [UInt8], _ chunk: (type: String, data: Int, length: Int)) {
-        let crc = bytes.withUnsafeBytes { PNG.crc(UnsafeRawBufferPointer(rebasing: $0[(chunk.data - 4)..<(chunk.data + chunk.length)])) }
-        bytes.replaceSubrange((chunk.data + chunk.length)..<(chunk.data + chunk.length + 4), with: PNG.bigEndianBytes(crc))
-    }
+    func chunkTypes(_ bytes: [UInt8]) -> [String] { PNGChunks.list(bytes).map(\.type) }
 }

@@ -1,4 +1,5 @@
 import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 /// Decoding files written by an independent writer (`TestPNG`/`SampleImage`), covering the
@@ -128,13 +129,13 @@ final class ForeignPNGTests: XCTestCase {
     func testAncillaryChunksAreIgnored() {
         var rng = SplitMix64(seed: 14)
         let image = SampleImage.random(width: 9, height: 9, colorType: 2, bitDepth: 8, using: &rng)
-        let before = [TestPNG.chunk("gAMA", TestPNG.be32(45455)),
-                      TestPNG.chunk("sRGB", [0]),
-                      TestPNG.chunk("iCCP", Array("junk\0\0garbage".utf8)),
-                      TestPNG.chunk("tEXt", Array("Software\0test".utf8)),
-                      TestPNG.chunk("zzZz", [1, 2, 3]),
-                      TestPNG.chunk("PLTE", [1, 2, 3])]  // suggested palette for RGB: ignored
-        let after = [TestPNG.chunk("tIME", [7, 0xE8, 1, 1, 0, 0, 0]), TestPNG.chunk("zzZz", [])]
+        let before = [PNGChunks.chunk("gAMA", PNGChunks.be32(45455)),
+                      PNGChunks.chunk("sRGB", [0]),
+                      PNGChunks.chunk("iCCP", Array("junk\0\0garbage".utf8)),
+                      PNGChunks.chunk("tEXt", Array("Software\0test".utf8)),
+                      PNGChunks.chunk("zzZz", [1, 2, 3]),
+                      PNGChunks.chunk("PLTE", [1, 2, 3])]  // suggested palette for RGB: ignored
+        let after = [PNGChunks.chunk("tIME", [7, 0xE8, 1, 1, 0, 0, 0]), PNGChunks.chunk("zzZz", [])]
         var file = image.file(extraChunksBeforeIDAT: before, extraChunksAfterIDAT: after)
         file += Array("trailing junk after IEND".utf8)
         check(image, file, "ancillary")
@@ -143,7 +144,7 @@ final class ForeignPNGTests: XCTestCase {
     func testUnknownCriticalChunkIsUnsupported() {
         var rng = SplitMix64(seed: 15)
         let image = SampleImage.random(width: 4, height: 4, colorType: 6, bitDepth: 8, using: &rng)
-        let file = image.file(extraChunksBeforeIDAT: [TestPNG.chunk("ABCD", [0])])
+        let file = image.file(extraChunksBeforeIDAT: [PNGChunks.chunk("ABCD", [0])])
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(file) }, .unsupported("unknown critical chunk ABCD at byte 33"))
     }
 

@@ -1,4 +1,5 @@
 import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 final class HashTests: XCTestCase {

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 final class HostileInputTests: XCTestCase {
@@ -10,7 +11,7 @@ final class HostileInputTests: XCTestCase {
         var rng = SplitMix64(seed: 20)
         let image = SampleImage.random(width: 11, height: 9, colorType: 3, bitDepth: 4, using: &rng)
         return image.file(interlaced: true, filterFor: { UInt8($0 % 5) }, idatSizes: [9, 20],
-                          extraChunksBeforeIDAT: [TestPNG.chunk("tEXt", Array("k\0v".utf8))])
+                          extraChunksBeforeIDAT: [PNGChunks.chunk("tEXt", Array("k\0v".utf8))])
     }
 
     private func encoded(width: Int = 16, height: Int = 16, opaque: Bool = false) -> [UInt8] {
@@ -20,8 +21,8 @@ final class HostileInputTests: XCTestCase {
     }
 
     private func rgbaFile(width: Int, height: Int, stream: [[UInt8]]) -> [UInt8] {
-        TestPNG.signature + TestPNG.ihdr(width: width, height: height, bitDepth: 8, colorType: 6)
-            + stream.flatMap { TestPNG.chunk("IDAT", $0) } + TestPNG.chunk("IEND", [])
+        PNGChunks.signature + TestPNG.ihdr(width: width, height: height, bitDepth: 8, colorType: 6)
+            + stream.flatMap { PNGChunks.chunk("IDAT", $0) } + PNGChunks.chunk("IEND", [])
     }
 
     func testEveryTruncationThrows() {
@@ -103,8 +104,8 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testHugeDimensionsAreRejectedBeforeAllocation() {
-        let file = TestPNG.signature + TestPNG.ihdr(width: 100_000, height: 100_000, bitDepth: 8, colorType: 6)
-            + TestPNG.chunk("IDAT", TestPNG.compress([0, 0, 0])) + TestPNG.chunk("IEND", [])
+        let file = PNGChunks.signature + TestPNG.ihdr(width: 100_000, height: 100_000, bitDepth: 8, colorType: 6)
+            + PNGChunks.chunk("IDAT", TestPNG.compress([0, 0, 0])) + PNGChunks.chunk("IEND", [])
         let error = expectThrows { try PNGDecoder.decode(file) }
         XCTAssertEqual(error, .tooLarge(width: 100_000, height: 100_000, limit: 67_108_864))
         XCTAssertEqual(error?.description, "PNG claims 100000 x 100000 pixels, more than the limit of 67108864")
@@ -112,7 +113,7 @@ final class HostileInputTests: XCTestCase {
 
         // The limit is checked right after IHDR: a broken chunk after it is never reached,
         // so nothing (the inflate buffer is allocated at the first IDAT) was allocated.
-        var broken = TestPNG.signature + TestPNG.ihdr(width: 4096, height: 4096, bitDepth: 16, colorType: 6)
+        var broken = PNGChunks.signature + TestPNG.ihdr(width: 4096, height: 4096, bitDepth: 16, colorType: 6)
         broken += [0, 0, 0, 1] + Array("IDAT".utf8) + [0] + [0, 0, 0, 0]  // bad CRC
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(broken, maxPixels: 4096 * 4096 - 1) },
                        .tooLarge(width: 4096, height: 4096, limit: 4096 * 4096 - 1))
@@ -121,8 +122,8 @@ final class HostileInputTests: XCTestCase {
 
     func testInvalidDimensions() {
         for (width, height) in [(0, 10), (10, 0), (Int(UInt32.max), 1), (1 << 31, 1)] {
-            let file = TestPNG.signature + TestPNG.ihdr(width: width, height: height, bitDepth: 8, colorType: 2)
-                + TestPNG.chunk("IEND", [])
+            let file = PNGChunks.signature + TestPNG.ihdr(width: width, height: height, bitDepth: 8, colorType: 2)
+                + PNGChunks.chunk("IEND", [])
             guard case .corrupt = expectThrows({ try PNGDecoder.decode(file) }) else {
                 XCTFail("\(width) x \(height) accepted or wrong error"); continue
             }
@@ -133,9 +134,9 @@ final class HostileInputTests: XCTestCase {
     func testInvalidHeaderFields() {
         for (depth, type, compression, filter, interlace) in [(8, 5, 0, 0, 0), (4, 2, 0, 0, 0), (16, 3, 0, 0, 0),
                                                                (8, 2, 1, 0, 0), (8, 2, 0, 1, 0), (8, 2, 0, 0, 2)] {
-            let data = TestPNG.be32(4) + TestPNG.be32(4) + [UInt8(depth), UInt8(type), UInt8(compression),
+            let data = PNGChunks.be32(4) + PNGChunks.be32(4) + [UInt8(depth), UInt8(type), UInt8(compression),
                                                             UInt8(filter), UInt8(interlace)]
-            let file = TestPNG.signature + TestPNG.chunk("IHDR", data) + TestPNG.chunk("IEND", [])
+            let file = PNGChunks.signature + PNGChunks.chunk("IHDR", data) + PNGChunks.chunk("IEND", [])
             XCTAssertNotNil(expectThrows { try PNGDecoder.decode(file) }, "\(data)")
         }
     }
@@ -195,9 +196,9 @@ final class HostileInputTests: XCTestCase {
 
     func testMissingChunks() {
         let ihdr = TestPNG.ihdr(width: 1, height: 1, bitDepth: 8, colorType: 2)
-        let idat = TestPNG.chunk("IDAT", TestPNG.compress([0, 1, 2, 3]))
-        let iend = TestPNG.chunk("IEND", [])
-        let sig = TestPNG.signature
+        let idat = PNGChunks.chunk("IDAT", TestPNG.compress([0, 1, 2, 3]))
+        let iend = PNGChunks.chunk("IEND", [])
+        let sig = PNGChunks.signature
         XCTAssertNoThrow(try PNGDecoder.decode(sig + ihdr + idat + iend))
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(sig + idat + iend) }, .missingChunk("IHDR"))
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(sig) },
@@ -209,21 +210,21 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testStructuralErrors() {
-        let sig = TestPNG.signature
+        let sig = PNGChunks.signature
         let ihdr = TestPNG.ihdr(width: 2, height: 1, bitDepth: 8, colorType: 2)
         let stream = TestPNG.compress([0, 1, 2, 3, 4, 5, 6])
-        let iend = TestPNG.chunk("IEND", [])
-        let split = TestPNG.chunk("IDAT", Array(stream.prefix(4))) + TestPNG.chunk("tEXt", Array("a\0b".utf8))
-            + TestPNG.chunk("IDAT", Array(stream.dropFirst(4)))
+        let iend = PNGChunks.chunk("IEND", [])
+        let split = PNGChunks.chunk("IDAT", Array(stream.prefix(4))) + PNGChunks.chunk("tEXt", Array("a\0b".utf8))
+            + PNGChunks.chunk("IDAT", Array(stream.dropFirst(4)))
         guard case .corrupt? = expectThrows({ try PNGDecoder.decode(sig + ihdr + split + iend) }) else {
             return XCTFail("non-consecutive IDATs accepted")
         }
-        let twice = sig + ihdr + ihdr + TestPNG.chunk("IDAT", stream) + iend
+        let twice = sig + ihdr + ihdr + PNGChunks.chunk("IDAT", stream) + iend
         guard case .corrupt? = expectThrows({ try PNGDecoder.decode(twice) }) else { return XCTFail("two IHDRs") }
 
         // Palette index beyond the palette.
         let indexed = sig + TestPNG.ihdr(width: 2, height: 1, bitDepth: 8, colorType: 3)
-            + TestPNG.chunk("PLTE", [1, 2, 3, 4, 5, 6]) + TestPNG.chunk("IDAT", TestPNG.compress([0, 1, 2])) + iend
+            + PNGChunks.chunk("PLTE", [1, 2, 3, 4, 5, 6]) + PNGChunks.chunk("IDAT", TestPNG.compress([0, 1, 2])) + iend
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(indexed) },
                        .corrupt("palette index 2 out of range: PLTE has 2 entries"))
 

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 @testable import LayoutSnapImaging
+import LayoutSnapTestSupport
 import XCTest
 
 final class RoundTripTests: XCTestCase {
@@ -103,7 +104,7 @@ final class RoundTripTests: XCTestCase {
             let width = 50, height = 20
             let pixels = (0..<(width * height)).map { _ in randomPremultipliedPixel(using: &rng, opaque: opaque) }
             let png = PixelImage(width: width, height: height, pixels: pixels).encodePNG()
-            XCTAssertEqual(Array(png.prefix(8)), TestPNG.signature)
+            XCTAssertEqual(Array(png.prefix(8)), PNGChunks.signature)
             let chunks = TestPNG.chunks(of: png)
             XCTAssertEqual(chunks.map(\.type), ["IHDR", "IDAT", "IEND"])
             // Our own CRC check, independent of the decoder.
@@ -135,29 +136,19 @@ final class RoundTripTests: XCTestCase {
 
     /// libpng's own checker (Debian's libpng-tools) must find our files clean.
     func testPngfixAcceptsEncoderOutput() throws {
-        let pngfix = "/usr/bin/pngfix"
-        guard FileManager.default.isExecutableFile(atPath: pngfix) else {
+        guard let pngfix = TestTools.find(["/usr/bin/pngfix"]) else {
             throw XCTSkip("pngfix (libpng-tools) not installed")
         }
         var rng = SplitMix64(seed: 6)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layoutsnap-png-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try makeTemporaryFolder("png")
+        defer { removeTemporaryFolder(dir) }
         for opaque in [true, false] {
             let pixels = (0..<(97 * 41)).map { _ in randomPremultipliedPixel(using: &rng, opaque: opaque) }
             let url = dir.appendingPathComponent("img-\(opaque).png")
             try Data(PixelImage(width: 97, height: 41, pixels: pixels).encodePNG()).write(to: url)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: pngfix)
-            process.arguments = ["--quiet", "--errors", "--warnings", url.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0, "pngfix on opaque=\(opaque): \(output)")
-            XCTAssertEqual(output, "", "pngfix on opaque=\(opaque)")
+            let result = try TestProcess.run(pngfix, ["--quiet", "--errors", "--warnings", url.path])
+            XCTAssertEqual(result.status, 0, "pngfix on opaque=\(opaque): \(result.output)")
+            XCTAssertEqual(result.output, "", "pngfix on opaque=\(opaque)")
         }
     }
 }

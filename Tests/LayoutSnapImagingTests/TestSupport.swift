@@ -1,40 +1,13 @@
 import CZlib
 import Foundation
 import LayoutSnapImaging
-
-/// Deterministic PRNG so that failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import LayoutSnapTestSupport
 
 /// An independent, deliberately simple PNG writer for the decoder tests: straight from the
-/// PNG spec, sharing no code with the library (only zlib).
+/// PNG spec, sharing no code with the library (only zlib), on `PNGChunks`' chunks.
 enum TestPNG {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    static func be32(_ v: UInt32) -> [UInt8] {
-        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-    }
-
-    static func crc(_ bytes: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
-    }
-
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeAndData = Array(type.utf8) + data
-        return be32(UInt32(data.count)) + typeAndData + be32(crc(typeAndData))
-    }
-
     static func ihdr(width: Int, height: Int, bitDepth: Int, colorType: Int, interlace: Int = 0) -> [UInt8] {
-        chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height))
+        PNGChunks.chunk("IHDR", PNGChunks.be32(UInt32(width)) + PNGChunks.be32(UInt32(height))
               + [UInt8(bitDepth), UInt8(colorType), 0, 0, UInt8(interlace)])
     }
 
@@ -84,19 +57,11 @@ enum TestPNG {
 
     /// Parsed (type, data) pairs of a well-formed file (test helper, trusts its input).
     static func chunks(of file: [UInt8]) -> [(type: String, data: [UInt8])] {
-        var result: [(String, [UInt8])] = []
-        var at = 8
-        while at + 12 <= file.count {
-            let length = Int(file[at]) << 24 | Int(file[at + 1]) << 16 | Int(file[at + 2]) << 8 | Int(file[at + 3])
-            let type = String(decoding: file[(at + 4)..<(at + 8)], as: UTF8.self)
-            result.append((type, Array(file[(at + 8)..<(at + 8 + length)])))
-            at += 12 + length
-        }
-        return result
+        PNGChunks.list(file).map { ($0.type, Array(file[$0.dataStart..<$0.crcStart])) }
     }
 
     static func assemble(_ chunks: [(type: String, data: [UInt8])]) -> [UInt8] {
-        signature + chunks.flatMap { chunk($0.type, $0.data) }
+        PNGChunks.signature + chunks.flatMap { PNGChunks.chunk($0.type, $0.data) }
     }
 }
 
@@ -217,45 +182,28 @@ struct SampleImage {
     /// A complete file. `idatSizes` cycles to split the zlib stream over several IDATs.
     func file(interlaced: Bool = false, filterFor: (Int) -> UInt8 = { _ in 0 }, idatSizes: [Int] = [],
               extraChunksBeforeIDAT: [[UInt8]] = [], extraChunksAfterIDAT: [[UInt8]] = []) -> [UInt8] {
-        var out = TestPNG.signature
+        var out = PNGChunks.signature
         out += TestPNG.ihdr(width: width, height: height, bitDepth: bitDepth, colorType: colorType,
                             interlace: interlaced ? 1 : 0)
-        if !palette.isEmpty { out += TestPNG.chunk("PLTE", palette.flatMap { [UInt8($0.0), UInt8($0.1), UInt8($0.2)] }) }
-        if colorType == 3 && !paletteAlpha.isEmpty { out += TestPNG.chunk("tRNS", paletteAlpha.map { UInt8($0) }) }
-        if let key = colorKey { out += TestPNG.chunk("tRNS", key.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) }
+        if !palette.isEmpty { out += PNGChunks.chunk("PLTE", palette.flatMap { [UInt8($0.0), UInt8($0.1), UInt8($0.2)] }) }
+        if colorType == 3 && !paletteAlpha.isEmpty { out += PNGChunks.chunk("tRNS", paletteAlpha.map { UInt8($0) }) }
+        if let key = colorKey { out += PNGChunks.chunk("tRNS", key.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) }
         for extra in extraChunksBeforeIDAT { out += extra }
         let stream = TestPNG.compress(filteredData(interlaced: interlaced, filterFor: filterFor))
         if idatSizes.isEmpty {
-            out += TestPNG.chunk("IDAT", stream)
+            out += PNGChunks.chunk("IDAT", stream)
         } else {
             var at = 0, i = 0
             while at < stream.count {
                 let n = min(idatSizes[i % idatSizes.count], stream.count - at)
-                out += TestPNG.chunk("IDAT", Array(stream[at..<(at + n)]))
+                out += PNGChunks.chunk("IDAT", Array(stream[at..<(at + n)]))
                 at += n
                 i += 1
             }
         }
         for extra in extraChunksAfterIDAT { out += extra }
-        return out + TestPNG.chunk("IEND", [])
+        return out + PNGChunks.chunk("IEND", [])
     }
-}
-
-/// Premultiplied ARGB32 pixels with each colour channel ≤ alpha.
-func randomPremultipliedPixel(using rng: inout SplitMix64, opaque: Bool) -> UInt32 {
-    let bits = rng.next()
-    let a: UInt32
-    if opaque {
-        a = 255
-    } else {
-        switch bits % 4 {
-        case 0: a = 0
-        case 1: a = 255
-        default: a = UInt32(bits >> 8 & 0xFF)
-        }
-    }
-    func channel(_ shift: UInt64) -> UInt32 { a == 0 ? 0 : UInt32((bits >> shift) & 0xFFFF) % (a + 1) }
-    return a << 24 | channel(16) << 16 | channel(32) << 8 | channel(48)
 }
 
 /// The PNGError `body` throws, or nil. (Closures infer `throws(any Error)` in Swift 6 without

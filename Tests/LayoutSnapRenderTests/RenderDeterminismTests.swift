@@ -2,13 +2,12 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
+import LayoutSnapTestSupport
 import XCTest
 
 final class RenderDeterminismTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func fixture(_ name: String) throws -> Fixture {
-        let path = Self.root.appendingPathComponent("Fixtures/posts/\(name).json").path
+        let path = TestPaths.packageRoot.appendingPathComponent("Fixtures/posts/\(name).json").path
         return try FixtureDecoder.load(path: path, id: "posts/\(name)", displayPath: path)
     }
 
@@ -82,9 +81,8 @@ final class RenderDeterminismTests: XCTestCase {
     }
 
     func testBrokenImageIsARenderErrorNotACrash() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ls-img-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try makeTemporaryFolder("img")
+        defer { removeTemporaryFolder(dir) }
         let png = dir.appendingPathComponent("bad.png")
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
         bytes += [0, 0, 0, 10, 0, 0, 0, 5, 8, 2, 0, 0, 0, 0, 0, 0, 0] // header only, bad CRC, no data

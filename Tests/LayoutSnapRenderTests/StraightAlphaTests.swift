@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
 import LayoutSnapImaging
@@ -7,7 +8,7 @@ import LayoutSnapImaging
 /// pixelmatch's counts (Tests/Pixelmatch) come out different.
 final class StraightAlphaTests: XCTestCase {
     func testPremultiplyingChangesTheCountStraightKeepsPixelmatchs() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Pixelmatch")
+        let folder = TestPaths.packageRoot.appendingPathComponent("Tests/Pixelmatch")
         let a = [UInt8](try Data(contentsOf: folder.appendingPathComponent("t1a.png"))), b = [UInt8](try Data(contentsOf: folder.appendingPathComponent("t1b.png")))
         func count(straight: Bool) throws -> Int {
             let x = try PNGDecoder.decode(a, straightAlpha: straight), y = try PNGDecoder.decode(b, straightAlpha: straight)

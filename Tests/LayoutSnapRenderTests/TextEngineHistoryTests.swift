@@ -2,15 +2,14 @@ import CPangoCairo
 import Foundation
 import LayoutSnapCore
 @testable import LayoutSnapRender
+import LayoutSnapTestSupport
 import XCTest
 
 /// A text engine must lay out a text the same whatever it laid out before and whatever other
 /// engines do at the same time (Pango's per-font metrics cache, see TextEngine.init).
 final class TextEngineHistoryTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func fixture(_ name: String) throws -> Fixture {
-        let path = Self.root.appendingPathComponent("Tests/Determinism/\(name).json").path
+        let path = TestPaths.packageRoot.appendingPathComponent("Tests/Determinism/\(name).json").path
         return try FixtureDecoder.load(path: path, id: "determinism/\(name)", displayPath: path)
     }
 

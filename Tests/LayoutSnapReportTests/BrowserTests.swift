@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapReport
 
@@ -7,24 +8,18 @@ import XCTest
 /// point at one).
 final class BrowserTests: XCTestCase {
     func chromium() throws -> URL {
-        var names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable",
-                     "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-                     "/Applications/Chromium.app/Contents/MacOS/Chromium"]
-        if let explicit = ProcessInfo.processInfo.environment["LAYOUTSNAP_CHROMIUM"] { names.insert(explicit, at: 0) }
-        guard let url = Tools.find(names) else {
-            let why = "chromium not found on PATH (looked for \(names.joined(separator: ", "))); on Debian: apt-get install -y chromium"
+        guard let url = TestTools.chromium() else {
             // CI installs it (.ci/install): there a missing browser is a failure, not a skip.
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail(why) }
-            print("BrowserTests skipped: \(why)")
-            throw XCTSkip(why)
+            if TestTools.required { XCTFail(TestTools.chromiumMissing) }
+            print("BrowserTests skipped: \(TestTools.chromiumMissing)")
+            throw XCTSkip(TestTools.chromiumMissing)
         }
         return url
     }
 
     func chromiumArguments(profile: URL) -> [String] {
-        ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-         "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars", "--mute-audio",
-         "--user-data-dir=\(profile.path)", "--window-size=1280,900"]
+        TestTools.headlessChromium(profile: profile)
+            + ["--no-default-browser-check", "--disable-extensions", "--hide-scrollbars", "--mute-audio", "--window-size=1280,900"]
     }
 
     /// Report folder with the images of the small sample: a real expected,
@@ -37,7 +32,7 @@ final class BrowserTests: XCTestCase {
             dir = URL(fileURLWithPath: keep, isDirectory: true)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         } else {
-            dir = try makeTempDir("browser")
+            dir = try makeTemporaryFolder("report-browser")
         }
         let results = Samples.small()
         try HTMLReport.write(results, to: dir)
@@ -66,9 +61,9 @@ final class BrowserTests: XCTestCase {
     }
 
     func testPNGWriterOutputIsReadable() throws {
-        guard let python = Tools.python() else { throw XCTSkip("python3 not found") }
-        let dir = try makeTempDir("png")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        guard let python = TestTools.python3() else { throw XCTSkip("python3 not found") }
+        let dir = try makeTemporaryFolder("report-png")
+        defer { removeTemporaryFolder(dir) }
         let file = dir.appendingPathComponent("x.png")
         try TestImage.screen(cardGrowth: 8).png().write(to: file)
         let script = """
@@ -86,7 +81,7 @@ final class BrowserTests: XCTestCase {
         assert len(raw) == h * (w * 4 + 1)
         print(w, h)
         """
-        let result = try Tools.run(python, ["-c", script, file.path], timeout: 30)
+        let result = try TestProcess.run(python, ["-c", script, file.path], timeout: 30)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "180 320\n")
     }
@@ -94,13 +89,13 @@ final class BrowserTests: XCTestCase {
     func testFailingFrameRendersInChromium() throws {
         let chromium = try chromium()
         let dir = try makeSmallReport()
-        defer { if ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_REPORT"] == nil { try? FileManager.default.removeItem(at: dir) } }
+        defer { if ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_REPORT"] == nil { removeTemporaryFolder(dir) } }
         let profile = dir.appendingPathComponent(".chromium-profile")
         let page = dir.appendingPathComponent("index.html").absoluteString
         XCTAssertTrue(page.hasPrefix("file:///"))
 
         // 1. Rendered DOM, after the script ran and the images loaded.
-        let dom = try Tools.run(chromium, chromiumArguments(profile: profile) +
+        let dom = try TestProcess.run(chromium, chromiumArguments(profile: profile) +
                                 ["--virtual-time-budget=2000", "--dump-dom", page], timeout: 120)
         XCTAssertFalse(dom.timedOut, "chromium --dump-dom timed out")
         XCTAssertEqual(dom.status, 0, dom.stderr)
@@ -135,7 +130,7 @@ final class BrowserTests: XCTestCase {
 
         // 2. Screenshot.
         let shot = dir.appendingPathComponent("screenshot.png")
-        let capture = try Tools.run(chromium, chromiumArguments(profile: profile) +
+        let capture = try TestProcess.run(chromium, chromiumArguments(profile: profile) +
                                     ["--virtual-time-budget=2000", "--screenshot=\(shot.path)", page], timeout: 120)
         XCTAssertFalse(capture.timedOut, "chromium --screenshot timed out")
         XCTAssertEqual(capture.status, 0, capture.stderr)
@@ -145,7 +140,7 @@ final class BrowserTests: XCTestCase {
         let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
         XCTAssertEqual(width, 1280)
         XCTAssertEqual(height, 900)
-        if let python = Tools.python() {
+        if let python = TestTools.python3() {
             // Non-trivial: many colours, and the red of the failing status / diff is on screen.
             let script = """
             import struct, sys, zlib
@@ -173,7 +168,7 @@ final class BrowserTests: XCTestCase {
                 prev = line
             print(len(colours), red)
             """
-            let stats = try Tools.run(python, ["-c", script, shot.path], timeout: 120)
+            let stats = try TestProcess.run(python, ["-c", script, shot.path], timeout: 120)
             XCTAssertEqual(stats.status, 0, stats.stderr)
             let numbers = stats.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             XCTAssertEqual(numbers.count, 2, stats.stdout)
@@ -195,7 +190,7 @@ final class BrowserTests: XCTestCase {
     func testInteractionsInChromium() throws {
         let chromium = try chromium()
         let dir = try makeSmallReport()
-        defer { if ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_REPORT"] == nil { try? FileManager.default.removeItem(at: dir) } }
+        defer { if ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_REPORT"] == nil { removeTemporaryFolder(dir) } }
         let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
         let driver = #"""
         <script>
@@ -274,7 +269,7 @@ final class BrowserTests: XCTestCase {
         """#
         let page = dir.appendingPathComponent("interact.html")
         try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(to: page, atomically: true, encoding: .utf8)
-        let dom = try Tools.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+        let dom = try TestProcess.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
                                 ["--virtual-time-budget=2000", "--dump-dom", page.absoluteString], timeout: 120)
         XCTAssertEqual(dom.status, 0, dom.stderr)
         XCTAssertEqual(attribute("data-test-result", in: dom.stdout), "ok")
@@ -282,13 +277,13 @@ final class BrowserTests: XCTestCase {
 
     func testTenThousandFramesLoadInChromium() throws {
         let chromium = try chromium()
-        let dir = try makeTempDir("browser-large")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try makeTemporaryFolder("report-browser-large")
+        defer { removeTemporaryFolder(dir) }
         let results = Samples.large()
         XCTAssertEqual(results.summary.frames, 10_000)
         try HTMLReport.write(results, to: dir)
         let page = dir.appendingPathComponent("index.html").absoluteString
-        let dom = try Tools.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+        let dom = try TestProcess.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
                                 ["--virtual-time-budget=5000", "--dump-dom", page], timeout: 180)
         XCTAssertFalse(dom.timedOut, "chromium did not finish loading the 10,000-frame report")
         XCTAssertEqual(dom.status, 0, dom.stderr)
@@ -305,7 +300,7 @@ final class BrowserTests: XCTestCase {
         // One fixture, one 10,000-frame animation: opened on load, its strip is bucketed.
         let long = Samples.longAnimation()
         try HTMLReport.write(long, to: dir)
-        let dom2 = try Tools.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+        let dom2 = try TestProcess.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
                                  ["--virtual-time-budget=5000", "--dump-dom", page], timeout: 180)
         XCTAssertFalse(dom2.timedOut)
         XCTAssertEqual(dom2.status, 0, dom2.stderr)

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapReport
 
@@ -14,8 +15,8 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testWritesOnlyIndexHTMLAndCreatesTheFolder() throws {
-        let dir = try makeTempDir("html")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try makeTemporaryFolder("report-html")
+        defer { removeTemporaryFolder(dir) }
         let folder = dir.appendingPathComponent("nested/report")
         try HTMLReport.write(Samples.small(), to: folder)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["index.html"])
@@ -76,8 +77,8 @@ final class HTMLReportTests: XCTestCase {
     func testTenThousandFramesStaySmall() throws {
         for (name, results) in [("100 fixtures x 100 frames", Samples.large()), ("one 10,000-frame animation", Samples.longAnimation())] {
             XCTAssertEqual(results.summary.frames, 10_000)
-            let dir = try makeTempDir("html-large")
-            defer { try? FileManager.default.removeItem(at: dir) }
+            let dir = try makeTemporaryFolder("report-html-large")
+            defer { removeTemporaryFolder(dir) }
             let start = Date()
             try HTMLReport.write(results, to: dir)
             let seconds = Date().timeIntervalSince(start)

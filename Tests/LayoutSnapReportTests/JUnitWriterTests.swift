@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapReport
 
@@ -57,41 +58,41 @@ final class JUnitWriterTests: XCTestCase {
     }
 
     func testXmllintAcceptsIt() throws {
-        guard let xmllint = Tools.find(["xmllint"]) else { throw XCTSkip("xmllint not found (apt-get install libxml2-utils)") }
-        let dir = try makeTempDir("junit")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        guard let xmllint = TestTools.find(["xmllint"]) else { throw XCTSkip("xmllint not found (apt-get install libxml2-utils)") }
+        let dir = try makeTemporaryFolder("report-junit")
+        defer { removeTemporaryFolder(dir) }
         let file = dir.appendingPathComponent("junit.xml")
         try JUnitWriter.xml(nastyResults()).write(to: file, atomically: true, encoding: .utf8)
-        let result = try Tools.run(xmllint, ["--noout", file.path], timeout: 30)
+        let result = try TestProcess.run(xmllint, ["--noout", file.path], timeout: 30)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr, "")
         // And the parsed attribute carries the message with the control characters removed.
-        let xpath = try Tools.run(xmllint, ["--xpath", "string(//testcase[@name='01-expand']/failure/@message)", file.path], timeout: 30)
+        let xpath = try TestProcess.run(xmllint, ["--xpath", "string(//testcase[@name='01-expand']/failure/@message)", file.path], timeout: 30)
         XCTAssertEqual(xpath.stdout.hasSuffix("\n") ? String(xpath.stdout.dropLast()) : xpath.stdout,
                        "1 of 12 frames differ (most: frame 7, " + Self.nasty.replacingOccurrences(of: "\u{01}\u{1B}\u{7F}", with: "") + "); 1 similar (frame 9, 12 pixels differ (0.02%))")
     }
 
     /// Valid against the JUnit XSD of Jenkins's xUnit plugin, shipped in Tests/Schemas.
     func testJenkinsSchemaAcceptsIt() throws {
-        guard let xmllint = Tools.find(["xmllint"]) else { throw XCTSkip("xmllint not found (apt-get install libxml2-utils)") }
-        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Schemas/junit-10.xsd")
-        let dir = try makeTempDir("junit-xsd")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        guard let xmllint = TestTools.find(["xmllint"]) else { throw XCTSkip("xmllint not found (apt-get install libxml2-utils)") }
+        let schema = TestPaths.packageRoot.appendingPathComponent("Tests/Schemas/junit-10.xsd")
+        let dir = try makeTemporaryFolder("report-junit-xsd")
+        defer { removeTemporaryFolder(dir) }
         var results = nastyResults()
         results.findings = [Finding(kind: .orphan, severity: .failure, message: "Goldens/x/: no fixture", subject: "x/")]
         for (name, xml) in [("nasty", JUnitWriter.xml(results, attachments: "report")), ("empty", JUnitWriter.xml(RunResults(version: "1", durationSeconds: 1, fixtures: [])))] {
             let file = dir.appendingPathComponent(name + ".xml")
             try xml.write(to: file, atomically: true, encoding: .utf8)
-            let result = try Tools.run(xmllint, ["--noout", "--schema", schema.path, file.path], timeout: 30)
+            let result = try TestProcess.run(xmllint, ["--noout", "--schema", schema.path, file.path], timeout: 30)
             XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("validates"), result.stderr)
         }
     }
 
     func testPythonParsesCountsAndMessages() throws {
-        guard let python = Tools.python() else { throw XCTSkip("python3 not found") }
-        let dir = try makeTempDir("junit-py")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        guard let python = TestTools.python3() else { throw XCTSkip("python3 not found") }
+        let dir = try makeTemporaryFolder("report-junit-py")
+        defer { removeTemporaryFolder(dir) }
         let file = dir.appendingPathComponent("junit.xml")
         try JUnitWriter.xml(nastyResults()).write(to: file, atomically: true, encoding: .utf8)
         let script = """
@@ -110,7 +111,7 @@ final class JUnitWriterTests: XCTestCase {
         }
         print(json.dumps(out))
         """
-        let result = try Tools.run(python, ["-c", script, file.path], timeout: 30)
+        let result = try TestProcess.run(python, ["-c", script, file.path], timeout: 30)
         XCTAssertEqual(result.status, 0, result.stderr)
         let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         XCTAssertEqual(parsed["root"] as? String, "testsuites")

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapReport
 
@@ -130,7 +131,7 @@ enum Samples {
     }
 }
 
-// MARK: - Tiny PNG writer (stored deflate blocks, no zlib needed)
+// MARK: - Tiny PNG writer (stored deflate blocks, no zlib deflate needed)
 
 struct TestImage {
     var width: Int, height: Int
@@ -187,29 +188,10 @@ struct TestImage {
         } while offset < raw.count
         var a: UInt32 = 1, b: UInt32 = 0
         for byte in raw { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
-        z.append(contentsOf: be32((b << 16) | a))
+        z.append(contentsOf: PNGChunks.be32((b << 16) | a))
 
-        var ihdr = be32(UInt32(width)) + be32(UInt32(height))
-        ihdr += [8, 6, 0, 0, 0]
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        out += chunk("IHDR", ihdr) + chunk("IDAT", z) + chunk("IEND", [])
-        return Data(out)
-    }
-
-    private func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-
-    private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + body
-        return be32(UInt32(body.count)) + typed + be32(Self.crc32(typed))
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        let ihdr = PNGChunks.be32(UInt32(width)) + PNGChunks.be32(UInt32(height)) + [8, 6, 0, 0, 0]
+        return Data(PNGChunks.signature + PNGChunks.chunk("IHDR", ihdr) + PNGChunks.chunk("IDAT", z) + PNGChunks.chunk("IEND", []))
     }
 
     /// A phone-screen-like picture: app bar, avatar, text lines, a card whose
@@ -232,80 +214,6 @@ struct TestImage {
         img.fillRect(66, 291, 48, 6, (255, 255, 255))
         return img
     }
-}
-
-// MARK: - External tools
-
-enum Tools {
-    static func find(_ names: [String]) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for name in names {
-            if name.hasPrefix("/") {
-                if FileManager.default.isExecutableFile(atPath: name) { return URL(fileURLWithPath: name) }
-                continue
-            }
-            for dir in path.split(separator: ":") {
-                let candidate = "\(dir)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
-            }
-        }
-        return nil
-    }
-
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var timedOut: Bool
-        var seconds: Double
-    }
-
-    /// Runs a process with output captured to files (no pipe deadlocks) and a
-    /// hard timeout.
-    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 120) throws -> Output {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ls-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let start = Date()
-        try process.run()
-        var timedOut = false
-        while process.isRunning {
-            if Date().timeIntervalSince(start) > timeout {
-                timedOut = true
-                process.terminate()
-                Thread.sleep(forTimeInterval: 2)
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        process.waitUntilExit()
-        try out.close(); try err.close()
-        return Output(status: process.terminationStatus,
-                      stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
-                      timedOut: timedOut,
-                      seconds: Date().timeIntervalSince(start))
-    }
-
-    static func python() -> URL? { find(["python3"]) }
-}
-
-func makeTempDir(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("layoutsnap-report-tests")
-        .appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }
 
 func count(_ needle: String, in haystack: String) -> Int {

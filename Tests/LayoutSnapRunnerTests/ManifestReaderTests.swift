@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 @testable import LayoutSnapRunner
+import LayoutSnapTestSupport
 import XCTest
 
 /// The manifest read frame by frame agrees with the manifest parsed whole, and anything the walk
@@ -61,9 +62,8 @@ final class ManifestReaderTests: XCTestCase {
             XCTAssertNil(ManifestReader.read(Array(text.utf8)), text)
         }
         // And load says what is wrong, where.
-        let folder = NSTemporaryDirectory() + "manifest-reader-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try makeTemporaryFolder("manifest-reader").path
+        defer { removeTemporaryFolder(folder) }
         try Data(bad[4].utf8).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
         XCTAssertThrowsError(try GoldenManifest.load(path: folder + "/manifest.json")) { error in
             XCTAssertTrue("\(error)".contains("missing required field \"size\" (line 1"), "\(error)")

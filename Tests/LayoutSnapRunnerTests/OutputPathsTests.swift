@@ -1,11 +1,12 @@
 import Foundation
 @testable import LayoutSnapRunner
+import LayoutSnapTestSupport
 import XCTest
 
 final class OutputPathsTests: XCTestCase {
     func testAFileWhereAFolderIsNeededIsOneError() throws {
-        let folder = try Support.tempFolder("out")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try makeTemporaryFolder("runner-out").path
+        defer { removeTemporaryFolder(folder) }
         try Support.write("x", to: folder + "/F")
         XCTAssertThrowsError(try OutputPaths.folder(folder + "/F", option: "--out")) { error in
             XCTAssertEqual("\(error)", "--out \(folder)/F: a file is there, and a folder is needed")
@@ -18,8 +19,8 @@ final class OutputPathsTests: XCTestCase {
     }
 
     func testAReportInsideEqualToOrContainingTheGoldensIsRefused() throws {
-        let folder = try Support.tempFolder("out")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try makeTemporaryFolder("runner-out").path
+        defer { removeTemporaryFolder(folder) }
         let goldens = folder + "/Goldens"
         try FileManager.default.createDirectory(atPath: goldens, withIntermediateDirectories: true)
         for report in [goldens, goldens + "/rep", goldens + "/./rep/../x", folder, folder + "/../" + (folder as NSString).lastPathComponent] {

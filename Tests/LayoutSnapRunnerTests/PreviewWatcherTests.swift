@@ -1,13 +1,14 @@
 import Foundation
 @testable import LayoutSnapRunner
+import LayoutSnapTestSupport
 import XCTest
 
 final class PreviewWatcherTests: XCTestCase {
     /// A save of the fixture, then of an image it reads, each builds again and names the file;
     /// a bad edit (build returns nil) keeps the files watched so far.
     func testEveryChangeBuildsAgainAndNamesTheFile() throws {
-        let folder = try Support.tempFolder("watch")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try makeTemporaryFolder("runner-watch").path
+        defer { removeTemporaryFolder(folder) }
         let fixture = folder + "/card.json", image = folder + "/images/a.png"
         try Support.write("{}", to: fixture)
         try Support.write("png", to: image)

@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapReport
 @testable import LayoutSnapRunner
+import LayoutSnapTestSupport
 import XCTest
 
 /// `record --update changed|missing|all` on one small fixture, run through the library.
@@ -12,11 +13,11 @@ final class RecordModeTests: XCTestCase {
     let frame = "card/initial/000.png"
 
     override func setUpWithError() throws {
-        folder = try Support.tempFolder("record")
+        folder = try makeTemporaryFolder("runner-record").path
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: folder)
+        removeTemporaryFolder(folder)
     }
 
     func record(_ mode: RecordMode) throws -> RunResults {
@@ -40,7 +41,7 @@ final class RecordModeTests: XCTestCase {
         let first = try record(.changed)
         XCTAssertEqual(first.exitCode, 0)
         XCTAssertGreaterThan(first.summary.recorded, 1)
-        try Support.nudge(goldens + "/" + frame, count: 20, levels: 40)
+        try nudgeRed(URL(fileURLWithPath: goldens + "/" + frame), pixels: 20, levels: 40)
         let nudged = Support.bytes(goldens + "/" + frame)
 
         let changed = try record(.changed)
@@ -63,7 +64,7 @@ final class RecordModeTests: XCTestCase {
     func testChangedRewritesAnyDifferenceWithoutATolerance() throws {
         try Support.write(Support.postFixture(), to: fixtures + "/card.json")
         _ = try record(.changed)
-        try Support.nudge(goldens + "/" + frame, count: 1, levels: 1)
+        try nudgeRed(URL(fileURLWithPath: goldens + "/" + frame), pixels: 1, levels: 1)
         let changed = try record(.changed)
         XCTAssertEqual(status(changed, frame), .recorded)
         XCTAssertEqual(changed.summary.recorded, 1)
@@ -76,7 +77,7 @@ final class RecordModeTests: XCTestCase {
         _ = try record(.changed)
         let other = "card/01-expand/003.png"
         try FileManager.default.removeItem(atPath: goldens + "/" + other)
-        try Support.nudge(goldens + "/" + frame, count: 5, levels: 30)
+        try nudgeRed(URL(fileURLWithPath: goldens + "/" + frame), pixels: 5, levels: 30)
         let nudged = Support.bytes(goldens + "/" + frame)
 
         let missing = try record(.missing)
@@ -136,8 +137,8 @@ final class RecordModeTests: XCTestCase {
 /// `accept` through the library: it takes the goldens folder the verify run checked.
 final class AcceptTests: XCTestCase {
     func testAcceptWritesIntoTheGoldensTheRunChecked() throws {
-        let folder = try Support.tempFolder("accept")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try makeTemporaryFolder("runner-accept").path
+        defer { removeTemporaryFolder(folder) }
         let fixtures = folder + "/F", goldens = folder + "/G", report = folder + "/R"
         try Support.write(Support.postFixture(), to: fixtures + "/card.json")
         let settings = BatchSettings(paths: [fixtures], goldens: goldens, jobs: 1)

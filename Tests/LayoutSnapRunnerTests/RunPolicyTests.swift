@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapReport
 @testable import LayoutSnapRunner
+import LayoutSnapTestSupport
 import XCTest
 
 /// The run-level policy: empty selections, orphans with explicit folders, environment drift,
@@ -10,11 +11,11 @@ final class RunPolicyTests: XCTestCase {
     var folder = ""
 
     override func setUpWithError() throws {
-        folder = try Support.tempFolder("policy")
+        folder = try makeTemporaryFolder("runner-policy").path
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(atPath: folder)
+        removeTemporaryFolder(folder)
     }
 
     func testAnEmptySelectionIsExitTwo() throws {
@@ -38,7 +39,7 @@ final class RunPolicyTests: XCTestCase {
         try Support.write(Support.postFixture(), to: folder + "/F/card.json")
         let settings = BatchSettings(paths: [folder + "/F"], goldens: folder + "/G", jobs: 1)
         XCTAssertTrue(settings.coversWholeSet)
-        XCTAssertFalse(BatchSettings(paths: [Support.packageRoot + "/Fixtures/posts"]).coversWholeSet, "a part of a root")
+        XCTAssertFalse(BatchSettings(paths: [TestPaths.packageRoot.path + "/Fixtures/posts"]).coversWholeSet, "a part of a root")
         _ = try RecordRun(settings: settings, allowCI: true, version: "test").run()
         try Support.write("x", to: folder + "/G/gone/initial/000.png")
         try Support.write("x", to: folder + "/G/card/09-removed/000.png")
@@ -112,7 +113,7 @@ final class RunPolicyTests: XCTestCase {
     /// The shard plan counts the frames the layouts really have: the parts add up to the suite
     /// (732 frames for the bundled fixtures) and differ by at most the largest fixture.
     func testShardFiguresAreTheRealFrameCounts() throws {
-        let fixtures = Support.packageRoot + "/Fixtures"
+        let fixtures = TestPaths.packageRoot.path + "/Fixtures"
         let refs = try FixtureDiscovery.discover(paths: [fixtures], defaultRoot: fixtures)
         let counts = Sharding.frameCounts(refs, overrides: FixtureOverrides(), jobs: 2).map { $0.frames ?? 0 }
         XCTAssertEqual(counts.reduce(0, +), 732)

@@ -1,4 +1,5 @@
 import LayoutSnapCore
+import LayoutSnapTestSupport
 import XCTest
 
 /// Hand-worked cases of pixelmatch's rules (constants, anti-aliasing test, diff image, options).

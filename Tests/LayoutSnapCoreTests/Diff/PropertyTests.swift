@@ -1,4 +1,5 @@
 import LayoutSnapCore
+import LayoutSnapTestSupport
 import XCTest
 
 /// Seeded property tests over small random images (1...64 px sides).

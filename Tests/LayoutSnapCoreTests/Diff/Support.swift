@@ -1,21 +1,5 @@
 import LayoutSnapCore
-
-// MARK: - seeded PRNG
-
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
-    mutating func chance(_ p: Double) -> Bool { unit() < p }
-}
+import LayoutSnapTestSupport
 
 // MARK: - pixels
 

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
 
@@ -6,8 +7,7 @@ import XCTest
 /// and the decoder's side of the promise: every mutated fixture decodes or is refused with the
 /// file and a JSON path (line and column for broken JSON). Rendering is FuzzTests' part.
 final class FixtureMutatorTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let root = TestPaths.packageRoot.appendingPathComponent("Fixtures")
 
     /// The bundled fixtures, parsed, with their folders (posts name images relative to theirs).
     static let bundled: [(base: FixtureMutator.Base, directory: String)] = {

@@ -1,3 +1,5 @@
+import LayoutSnapImaging
+
 /// Reads an animated PNG and checks it against the APNG 1.0 spec: `acTL` before the image data,
 /// one `fcTL` per frame, `fcTL`/`fdAT` sequence numbers counting up from 0 with no gap, frame
 /// regions inside the canvas, frame 0 covering it, CRCs intact. It composites the frames into
@@ -26,7 +28,7 @@ public struct APNGReader {
     /// `maxPixels` bounds the canvas and, over all frames, the composited images: a header that
     /// claims more is refused before anything is allocated.
     public init(_ bytes: [UInt8], maxPixels: Int = PNGDecoder.defaultMaxPixels) throws(PNGError) {
-        guard bytes.count >= 8, Array(bytes[0..<8]) == PNG.signature else { throw PNGError.notPNG("no PNG signature") }
+        guard bytes.count >= 8, Array(bytes[0..<8]) == PNGChunks.signature else { throw PNGError.notPNG("no PNG signature") }
         // The decoder's chunk reader: lengths, truncation and CRCs are checked in one place.
         var chunks: [(type: UInt32, data: ArraySlice<UInt8>)] = []
         var failure: PNGError?
@@ -46,7 +48,7 @@ public struct APNGReader {
         guard let ihdr = chunks.first, ihdr.type == PNG.IHDR, ihdr.data.count == 13 else { throw PNGError.missingChunk("IHDR first") }
         guard chunks.last?.type == PNG.IEND else { throw PNGError.missingChunk("IEND") }
         let header = Array(ihdr.data)
-        width = Int(Self.be32(header, 0)); height = Int(Self.be32(header, 4))
+        width = Int(PNGChunks.be32(header, 0)); height = Int(PNGChunks.be32(header, 4))
         guard width > 0, height > 0, width <= maxPixels / height else {
             throw PNGError.tooLarge(width: width, height: height, limit: maxPixels)
         }
@@ -56,7 +58,7 @@ public struct APNGReader {
         }
         let actl = Array(chunks[actlIndex].data)
         guard actl.count == 8 else { throw PNGError.corrupt("acTL is \(actl.count) bytes, not 8") }
-        frameCount = Int(Self.be32(actl, 0)); loops = Int(Self.be32(actl, 4))
+        frameCount = Int(PNGChunks.be32(actl, 0)); loops = Int(PNGChunks.be32(actl, 4))
         // Every frame is composited onto a canvas of its own: bound them all together.
         guard frameCount <= maxPixels / (width * height) else {
             throw PNGError.corrupt("\(frameCount) frames of \(width) x \(height) pixels are more than the limit of \(maxPixels) pixels")
@@ -93,13 +95,13 @@ public struct APNGReader {
             case PNG.fcTL:
                 try finishFrame()
                 guard body.count == 26 else { throw PNGError.corrupt("fcTL is \(body.count) bytes, not 26") }
-                let sequence = Self.be32(body, 0)
+                let sequence = PNGChunks.be32(body, 0)
                 guard sequence == expectedSequence else { throw PNGError.corrupt("fcTL sequence number \(sequence), expected \(expectedSequence)") }
                 expectedSequence += 1
                 let numerator = Int(body[20]) << 8 | Int(body[21])
                 let denominator = Int(body[22]) << 8 | Int(body[23])
-                let frame = Frame(x: Int(Self.be32(body, 12)), y: Int(Self.be32(body, 16)),
-                                  width: Int(Self.be32(body, 4)), height: Int(Self.be32(body, 8)),
+                let frame = Frame(x: Int(PNGChunks.be32(body, 12)), y: Int(PNGChunks.be32(body, 16)),
+                                  width: Int(PNGChunks.be32(body, 4)), height: Int(PNGChunks.be32(body, 8)),
                                   delay: Double(numerator) / Double(denominator == 0 ? 100 : denominator),
                                   disposeOp: body[24], blendOp: body[25], sequence: sequence)
                 guard frame.width > 0, frame.height > 0, frame.x + frame.width <= width, frame.y + frame.height <= height else {
@@ -115,7 +117,7 @@ public struct APNGReader {
             case PNG.fdAT:
                 guard pending != nil, !parsed.isEmpty || index > firstIDAT else { throw PNGError.corrupt("fdAT at chunk \(index) has no fcTL") }
                 guard body.count > 4 else { throw PNGError.corrupt("empty fdAT") }
-                let sequence = Self.be32(body, 0)
+                let sequence = PNGChunks.be32(body, 0)
                 guard sequence == expectedSequence else { throw PNGError.corrupt("fdAT sequence number \(sequence), expected \(expectedSequence)") }
                 expectedSequence += 1
                 data += body[4...]
@@ -129,20 +131,11 @@ public struct APNGReader {
         self.images = composited
     }
 
-    static func be32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
-    }
-
-    static func name(_ type: UInt32) -> String {
-        String(decoding: PNG.bigEndianBytes(type), as: UTF8.self)
-    }
-
     /// One frame's data as a PNG of its own: IHDR with the frame's size, IDAT, IEND.
     static func standalonePNG(width: Int, height: Int, header: [UInt8], zlib: [UInt8]) -> [UInt8] {
-        var out = PNG.signature
-        PNG.appendChunk(PNG.IHDR, PNG.bigEndianBytes(UInt32(width)) + PNG.bigEndianBytes(UInt32(height)) + Array(header[8...]), to: &out)
-        PNG.appendChunk(PNG.IDAT, zlib, to: &out)
-        PNG.appendChunk(PNG.IEND, [], to: &out)
-        return out
+        PNGChunks.signature
+            + PNGChunks.chunk("IHDR", PNGChunks.be32(UInt32(width)) + PNGChunks.be32(UInt32(height)) + Array(header[8...]))
+            + PNGChunks.chunk("IDAT", zlib)
+            + PNGChunks.chunk("IEND", [])
     }
 }
