@@ -30,8 +30,9 @@ let package = Package(
                 dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "CCairo", "CPangoCairo"],
                 resources: [.copy("Resources/Fonts")]),
         // The run's one verdict (RunResults) and what is drawn from it: the terminal text,
-        // results.json, JUnit XML and the self-contained HTML report. Pure Swift.
-        .target(name: "LayoutSnapReport", dependencies: ["LayoutSnapCore", "LayoutSnapSystem"]),
+        // results.json, JUnit XML and the self-contained HTML report. Pure Swift; the pages'
+        // CSS and JavaScript are files in Resources/, inlined into each page.
+        .target(name: "LayoutSnapReport", dependencies: ["LayoutSnapCore", "LayoutSnapSystem"], resources: [.copy("Resources")]),
         // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
         .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapSystem"]),
         // The thin command line: one file per subcommand.

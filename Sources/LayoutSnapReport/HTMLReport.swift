@@ -10,7 +10,9 @@ public enum HTMLReport {
     /// Writes `folder/index.html` (and nothing else), creating `folder` and its parents if
     /// needed. The page is written in pieces, the embedded results fixture by fixture, so a run
     /// of any size is never held as one string; it replaces an existing index.html atomically.
+    /// A page resource that cannot be read is thrown before anything is written.
     public static func write(_ results: RunResults, to folder: URL) throws {
+        let assets = try PageAssets.loaded.get()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appendingPathComponent("index.html")
         let temp = folder.appendingPathComponent(".index.html.\(getpid()).tmp")
@@ -20,7 +22,7 @@ public enum HTMLReport {
         do {
             let handle = try FileHandle(forWritingTo: temp)
             var buffer = Data()
-            try page(results) { piece in
+            try page(results, assets) { piece in
                 buffer.append(piece)
                 if buffer.count >= 1 << 20 { try handle.write(contentsOf: buffer); buffer.removeAll(keepingCapacity: true) }
             }
@@ -38,12 +40,12 @@ public enum HTMLReport {
     /// The complete page, as one string (tests and small runs).
     public static func html(_ results: RunResults) -> String {
         var data = Data()
-        page(results) { data.append($0) }
+        page(results, PageAssets.bundled) { data.append($0) }
         return String(decoding: data, as: UTF8.self)
     }
 
     /// The page in pieces, in order.
-    static func page(_ results: RunResults, _ emit: (Data) throws -> Void) rethrows {
+    static func page(_ results: RunResults, _ assets: PageAssets, _ emit: (Data) throws -> Void) rethrows {
         let s = results.summary
         // The badge is the run's outcome, the same value the exit code comes from.
         let verdict = s.outcome == .passed ? "passed" : "FAILED"
@@ -63,7 +65,7 @@ public enum HTMLReport {
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<meta name=\"generator\" content=\"\(escape("\(results.tool) \(results.version)"))\">\n"
         out += "<title>\(escape(title))</title>\n"
-        out += "<style>\n\(HTMLAssets.css)\(MotionPlotScript.css)</style>\n</head>\n<body>\n"
+        out += "<style>\n\(assets.reportCSS)\(assets.motionPlotCSS)\n</style>\n</head>\n<body>\n"
         out += "<noscript><div class=\"noscript\"><h1>\(escape(title))</h1><p>"
         out += "passed \(s.passed) · similar \(s.similar) · failed \(s.failed) · missing \(s.missing) · errors \(s.errors) · orphans \(s.orphans) · frames \(s.frames)"
         out += "</p><p>This report needs JavaScript to show fixtures and images. The full results are embedded in this file as JSON.</p></div></noscript>\n"
@@ -71,7 +73,7 @@ public enum HTMLReport {
         out += "<script type=\"application/json\" id=\"layoutsnap-results\">"
         try emit(Data(out.utf8))
         try ResultsJSON.write(results, pretty: false) { try emit(scriptSafe($0)) }
-        try emit(Data("</script>\n<script>\n\(MotionPlotScript.js)\(HTMLAssets.js)</script>\n</body>\n</html>\n".utf8))
+        try emit(Data("</script>\n<script>\n\(assets.motionPlotJS)\(assets.reportJS)</script>\n</body>\n</html>\n".utf8))
     }
 
     /// Compact, sorted-keys JSON that is safe inside a `<script>` element:

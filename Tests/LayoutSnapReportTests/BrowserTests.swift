@@ -316,6 +316,59 @@ final class BrowserTests: XCTestCase {
         if let ms = Double(render2) { XCTAssertLessThan(ms, 5_000) }
     }
 
+    /// Chromium's own CSS parser reads each stylesheet file: every rule it holds is kept (a bad
+    /// selector or at-rule drops its rule) and every declaration of a style rule is kept (a bad
+    /// value or an unknown property drops its declaration, silently, in a browser).
+    func testChromiumKeepsEveryRuleAndDeclarationOfTheStylesheets() throws {
+        let chromium = try chromium()
+        let dir = try makeTempDir("css")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var sheets: [String: String] = [:]
+        for name in PageAssets.fileNames where name.hasSuffix(".css") {
+            sheets[name] = try String(contentsOf: PageAssets.folder().appendingPathComponent(name), encoding: .utf8)
+        }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: sheets, options: [.sortedKeys]), as: UTF8.self)
+        let checker = #"""
+        const problems = [];
+        for (const [name, text] of Object.entries(SHEETS)) {
+          const sheet = new CSSStyleSheet();
+          sheet.replaceSync(text);
+          // The top-level blocks as written: [prelude, body].
+          const src = text.replace(/\/\*[\s\S]*?\*\//g, '');
+          const blocks = [];
+          let depth = 0, start = 0, open = 0;
+          for (let i = 0; i < src.length; i++) {
+            if (src[i] === '{') { if (depth++ === 0) open = i; }
+            else if (src[i] === '}' && --depth === 0) { blocks.push([src.slice(start, open).trim(), src.slice(open + 1, i)]); start = i + 1; }
+          }
+          if (sheet.cssRules.length !== blocks.length) {
+            problems.push(name + ': ' + blocks.length + ' rules written, ' + sheet.cssRules.length + ' kept');
+            continue;
+          }
+          blocks.forEach(([prelude, body], k) => {
+            const rule = sheet.cssRules[k];
+            if (!(rule instanceof CSSStyleRule)) return;
+            const longhands = Array.from(rule.style);
+            for (const declaration of body.split(';')) {
+              const colon = declaration.indexOf(':');
+              if (colon < 0) continue;
+              const property = declaration.slice(0, colon).trim().toLowerCase();
+              const kept = rule.style.getPropertyValue(property) !== '' || longhands.some((l) => l.startsWith(property + '-'));
+              if (!kept) problems.push(name + ': ' + prelude + ' { ' + declaration.trim() + ' } was dropped');
+            }
+          });
+        }
+        document.body.setAttribute('data-test-result', problems.length ? problems.join(' | ') : 'ok');
+        """#
+        let page = dir.appendingPathComponent("css.html")
+        try "<!DOCTYPE html>\n<html><body><script>\nconst SHEETS = \(json);\n\(checker)\n</script></body></html>\n"
+            .write(to: page, atomically: true, encoding: .utf8)
+        let dom = try Tools.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+                                ["--dump-dom", page.absoluteString], timeout: 120)
+        XCTAssertEqual(dom.status, 0, dom.stderr)
+        XCTAssertEqual(attribute("data-test-result", in: dom.stdout), "ok")
+    }
+
     func attribute(_ name: String, in html: String) -> String? {
         guard let r = html.range(of: "\(name)=\"") else { return nil }
         return String(html[r.upperBound...].prefix { $0 != "\"" })

@@ -1,10 +1,3 @@
-/// The one drawing of a motion track, shared by the report (a changed state's tracks, golden
-/// against now) and preview (every track of every state, with `--against` the golden's too).
-/// Inline SVG written as markup and parsed by the HTML parser, so no namespace URL is needed
-/// (the pages reference no network). Times are seconds since the state's step; a value of null
-/// is a frame where the element is absent (the line breaks there).
-enum MotionPlotScript {
-    static let js = #"""
 const MotionPlot = (() => {
   const esc = (t) => String(t).replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
   const W = 300, H = 96, L = 46, R = 8, T = 8, B = 18;
@@ -50,25 +43,3 @@ const MotionPlot = (() => {
   }
   return { svg, cursor };
 })();
-"""#
-
-    static let css = #"""
-.plots { display: flex; flex-wrap: wrap; gap: 8px 14px; margin: 6px 0 10px; }
-.plot { margin: 0; }
-.plot svg { display: block; background: #fff; }
-.plot .frame { fill: none; stroke: #e6e9ed; }
-.plot .tick { font: 10px ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; fill: #59636e; }
-.plot .expected { fill: none; stroke: #8c959f; stroke-width: 1.5; stroke-dasharray: 4 3; }
-.plot .actual { fill: none; stroke: #0969da; stroke-width: 1.5; }
-.plot circle.fail { fill: #cf222e; }
-.plot circle.removed { fill: none; stroke: #cf222e; stroke-width: 1.2; }
-.plot .cursor { stroke: #1f2328; stroke-width: 1; opacity: .55; }
-.plot figcaption { font-size: 12px; }
-.plot-key { flex-basis: 100%; margin: 0; font-size: 12px; color: #59636e; }
-.plot-key span[class^=k-] { display: inline-block; width: 14px; height: 0; vertical-align: middle; margin-left: 6px; }
-.plot-key .k-exp { border-top: 2px dashed #8c959f; } .plot-key .k-act { border-top: 2px solid #0969da; }
-.plot-key span.k-fail { width: 7px; height: 7px; border-radius: 50%; background: #cf222e; }
-.plot-key span.k-rem { width: 7px; height: 7px; border-radius: 50%; border: 1.2px solid #cf222e; }
-
-"""#
-}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The stylesheets and scripts inlined into the report's index.html and the preview page, kept
+/// as files in `Sources/LayoutSnapReport/Resources/` where editors and linters see them. SwiftPM
+/// copies that folder into the target's resource bundle (`layoutsnap_LayoutSnapReport.resources`,
+/// beside the binary in .build/debug and .build/release, static build included), as it does
+/// LayoutSnapRender's fonts; `LAYOUTSNAP_REPORT_RESOURCES` names another copy of the folder, for
+/// a relocated binary (as `LAYOUTSNAP_FONTS` does for the fonts). The files are read once.
+///
+/// - `report.css`, `report.js`: the report page.
+/// - `preview.css`, `preview.js`: the `layoutsnap preview` page.
+/// - `motion-plot.css`, `motion-plot.js`: the one drawing of a motion track (`MotionPlot`), shared
+///   by both pages: inline SVG written as markup, so no namespace URL is needed.
+///
+/// None may reference the network: the pages open from disk (a test checks for "http"). A page
+/// takes each file's text without the file's final newline, as the Swift string literals they
+/// came from had it, so the pages are byte for byte what they were.
+struct PageAssets: Sendable {
+    var reportCSS: String
+    var reportJS: String
+    var previewCSS: String
+    var previewJS: String
+    var motionPlotCSS: String
+    var motionPlotJS: String
+
+    static let fileNames = ["report.css", "report.js", "preview.css", "preview.js", "motion-plot.css", "motion-plot.js"]
+
+    /// The bundled files, read on first use.
+    static let loaded: Result<PageAssets, PageAssetError> = Result { () throws(PageAssetError) in try PageAssets(folder: folder()) }
+
+    /// The bundled files, for callers that cannot throw: a missing file stops the process with
+    /// the same message (it is a broken installation, not something a run can get around).
+    static var bundled: PageAssets {
+        switch loaded {
+        case let .success(assets): return assets
+        case let .failure(error): fatalError(error.description)
+        }
+    }
+
+    /// Reads every file of `folder`.
+    init(folder: URL) throws(PageAssetError) {
+        func text(_ name: String) throws(PageAssetError) -> String {
+            let url = folder.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw PageAssetError(file: url.path)
+            }
+            var text = String(decoding: data, as: UTF8.self)
+            if text.hasSuffix("\n") { text.removeLast() }
+            return text
+        }
+        reportCSS = try text("report.css")
+        reportJS = try text("report.js")
+        previewCSS = try text("preview.css")
+        previewJS = try text("preview.js")
+        motionPlotCSS = try text("motion-plot.css")
+        motionPlotJS = try text("motion-plot.js")
+    }
+
+    /// The folder of the files: `LAYOUTSNAP_REPORT_RESOURCES` when set, else the resource bundle's.
+    static func folder() throws(PageAssetError) -> URL {
+        if let override = ProcessInfo.processInfo.environment["LAYOUTSNAP_REPORT_RESOURCES"], !override.isEmpty {
+            return URL(fileURLWithPath: override, isDirectory: true)
+        }
+        guard let url = Bundle.module.url(forResource: "Resources", withExtension: nil) else {
+            throw PageAssetError(file: Bundle.module.bundleURL.appendingPathComponent("Resources").path)
+        }
+        return url
+    }
+}
+
+/// A page resource that cannot be read: the message names the file and how to fix it.
+struct PageAssetError: Error, CustomStringConvertible {
+    var file: String
+
+    var description: String {
+        "the report's page resource \(file) cannot be read: the build copies Sources/LayoutSnapReport/Resources "
+            + "into layoutsnap_LayoutSnapReport.resources beside the layoutsnap binary; keep that folder beside a copied "
+            + "binary, or set LAYOUTSNAP_REPORT_RESOURCES to a folder holding \(PageAssets.fileNames.joined(separator: ", "))"
+    }
+}

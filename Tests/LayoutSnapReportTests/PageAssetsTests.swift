@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+@testable import LayoutSnapReport
+
+/// The pages' CSS and JavaScript files (Sources/LayoutSnapReport/Resources), as the build
+/// bundles them: all there, read by a real JavaScript parser, and inlined unchanged.
+final class PageAssetsTests: XCTestCase {
+    func bundledFolder() throws -> URL {
+        try PageAssets.folder()
+    }
+
+    func testTheBundleHoldsExactlyTheFilesThePagesUse() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: bundledFolder().path)
+        XCTAssertEqual(Set(names), Set(PageAssets.fileNames))
+        XCTAssertNoThrow(try PageAssets.loaded.get())
+    }
+
+    /// `node --check` parses without running: a syntax error in any script, or in a page's
+    /// inline script as the pages join them, fails here rather than in a reader's browser.
+    func testNodeParsesEveryScriptAndEachPagesInlineScript() throws {
+        guard let node = Tools.find(["node", "/usr/bin/node", "nodejs"]) else {
+            throw XCTSkip("node not found on PATH; on Debian: apt-get install -y nodejs")
+        }
+        let dir = try makeTempDir("node-check")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var scripts: [URL] = []
+        for name in PageAssets.fileNames where name.hasSuffix(".js") {
+            scripts.append(try bundledFolder().appendingPathComponent(name))
+        }
+        let pages = [
+            ("report-inline.js", HTMLReport.html(Samples.small())),
+            ("preview-inline.js", PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)),
+        ]
+        for (name, html) in pages {
+            let open = try XCTUnwrap(html.range(of: "<script>\n"), name)
+            let close = try XCTUnwrap(html.range(of: "</script>", range: open.upperBound..<html.endIndex), name)
+            let url = dir.appendingPathComponent(name)
+            try Data(html[open.upperBound..<close.lowerBound].utf8).write(to: url)
+            scripts.append(url)
+        }
+        for script in scripts {
+            let r = try Tools.run(node, ["--check", script.path], timeout: 60)
+            XCTAssertEqual(r.status, 0, "node --check \(script.lastPathComponent): \(r.stderr)")
+        }
+    }
+
+    func testPagesInlineEachFileAsItIs() throws {
+        let folder = try bundledFolder()
+        func file(_ name: String) throws -> String {
+            var text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            XCTAssertTrue(text.hasSuffix("\n"), "\(name) ends with a newline")
+            text.removeLast()
+            return text
+        }
+        let report = HTMLReport.html(Samples.small())
+        let preview = PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)
+        for name in ["report.css", "report.js", "motion-plot.css", "motion-plot.js"] {
+            XCTAssertTrue(report.contains(try file(name)), "the report inlines \(name)")
+        }
+        for name in ["preview.css", "preview.js", "motion-plot.css", "motion-plot.js"] {
+            XCTAssertTrue(preview.contains(try file(name)), "the preview inlines \(name)")
+        }
+        // The pages open from disk: no file may name the network.
+        for name in PageAssets.fileNames {
+            let text = try file(name).lowercased()
+            for reference in ["http:", "https:", "url(//", "@import", "fetch(", "xmlhttprequest"] {
+                XCTAssertFalse(text.contains(reference), "\(name) contains \(reference)")
+            }
+        }
+    }
+
+    func testAMissingFileIsNamedWithTheWayToFixIt() throws {
+        let dir = try makeTempDir("assets")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in PageAssets.fileNames where name != "preview.js" {
+            try FileManager.default.copyItem(at: bundledFolder().appendingPathComponent(name), to: dir.appendingPathComponent(name))
+        }
+        XCTAssertThrowsError(try PageAssets(folder: dir)) { error in
+            let message = String(describing: error)
+            XCTAssertTrue(message.contains(dir.appendingPathComponent("preview.js").path), message)
+            XCTAssertTrue(message.contains("layoutsnap_LayoutSnapReport.resources"), message)
+            XCTAssertTrue(message.contains("LAYOUTSNAP_REPORT_RESOURCES"), message)
+        }
+        try FileManager.default.copyItem(at: bundledFolder().appendingPathComponent("preview.js"), to: dir.appendingPathComponent("preview.js"))
+        XCTAssertEqual(try PageAssets(folder: dir).previewJS, try PageAssets.loaded.get().previewJS)
+    }
+}
