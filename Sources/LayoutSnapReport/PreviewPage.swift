@@ -7,8 +7,14 @@
 /// The data is the preview's JSON (fixture, canvas, and per state its frames: the layout JSON's
 /// frame plus `image` and the text `lines`), embedded in a `<script type="application/json">`.
 public enum PreviewPage {
-    public static func html(title: String, dataJSON: String, buildID: String, watching: Bool) -> String {
-        let assets = PageAssets.bundled
+    /// Throws when the page's stylesheet or script cannot be read (a broken installation): what
+    /// `preview` checks before it renders anything.
+    public static func checkResources() throws {
+        _ = try PageAssets.loaded.get()
+    }
+
+    public static func html(title: String, dataJSON: String, buildID: String, watching: Bool) throws -> String {
+        let assets = try PageAssets.loaded.get()
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(HTMLReport.escape(title))</title>\n<style>\n\(assets.previewCSS)\(assets.motionPlotCSS)\n</style>\n</head>\n"

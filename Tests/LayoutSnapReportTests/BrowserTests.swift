@@ -321,8 +321,8 @@ final class BrowserTests: XCTestCase {
     /// value or an unknown property drops its declaration, silently, in a browser).
     func testChromiumKeepsEveryRuleAndDeclarationOfTheStylesheets() throws {
         let chromium = try chromium()
-        let dir = try makeTempDir("css")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try makeTemporaryFolder("report-css")
+        defer { removeTemporaryFolder(dir) }
         var sheets: [String: String] = [:]
         for name in PageAssets.fileNames where name.hasSuffix(".css") {
             sheets[name] = try String(contentsOf: PageAssets.folder().appendingPathComponent(name), encoding: .utf8)
@@ -363,7 +363,7 @@ final class BrowserTests: XCTestCase {
         let page = dir.appendingPathComponent("css.html")
         try "<!DOCTYPE html>\n<html><body><script>\nconst SHEETS = \(json);\n\(checker)\n</script></body></html>\n"
             .write(to: page, atomically: true, encoding: .utf8)
-        let dom = try Tools.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+        let dom = try TestProcess.run(chromium, chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
                                 ["--dump-dom", page.absoluteString], timeout: 120)
         XCTAssertEqual(dom.status, 0, dom.stderr)
         XCTAssertEqual(attribute("data-test-result", in: dom.stdout), "ok")

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapReport
 
@@ -18,18 +19,18 @@ final class PageAssetsTests: XCTestCase {
     /// `node --check` parses without running: a syntax error in any script, or in a page's
     /// inline script as the pages join them, fails here rather than in a reader's browser.
     func testNodeParsesEveryScriptAndEachPagesInlineScript() throws {
-        guard let node = Tools.find(["node", "/usr/bin/node", "nodejs"]) else {
+        guard let node = TestTools.find(["node", "/usr/bin/node", "nodejs"]) else {
             throw XCTSkip("node not found on PATH; on Debian: apt-get install -y nodejs")
         }
-        let dir = try makeTempDir("node-check")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try makeTemporaryFolder("report-node-check")
+        defer { removeTemporaryFolder(dir) }
         var scripts: [URL] = []
         for name in PageAssets.fileNames where name.hasSuffix(".js") {
             scripts.append(try bundledFolder().appendingPathComponent(name))
         }
         let pages = [
             ("report-inline.js", HTMLReport.html(Samples.small())),
-            ("preview-inline.js", PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)),
+            ("preview-inline.js", try PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)),
         ]
         for (name, html) in pages {
             let open = try XCTUnwrap(html.range(of: "<script>\n"), name)
@@ -39,7 +40,7 @@ final class PageAssetsTests: XCTestCase {
             scripts.append(url)
         }
         for script in scripts {
-            let r = try Tools.run(node, ["--check", script.path], timeout: 60)
+            let r = try TestProcess.run(node, ["--check", script.path], timeout: 60)
             XCTAssertEqual(r.status, 0, "node --check \(script.lastPathComponent): \(r.stderr)")
         }
     }
@@ -53,7 +54,7 @@ final class PageAssetsTests: XCTestCase {
             return text
         }
         let report = HTMLReport.html(Samples.small())
-        let preview = PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)
+        let preview = try PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)
         for name in ["report.css", "report.js", "motion-plot.css", "motion-plot.js"] {
             XCTAssertTrue(report.contains(try file(name)), "the report inlines \(name)")
         }
@@ -70,8 +71,8 @@ final class PageAssetsTests: XCTestCase {
     }
 
     func testAMissingFileIsNamedWithTheWayToFixIt() throws {
-        let dir = try makeTempDir("assets")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try makeTemporaryFolder("report-assets")
+        defer { removeTemporaryFolder(dir) }
         for name in PageAssets.fileNames where name != "preview.js" {
             try FileManager.default.copyItem(at: bundledFolder().appendingPathComponent(name), to: dir.appendingPathComponent(name))
         }

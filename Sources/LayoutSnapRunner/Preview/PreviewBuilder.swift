@@ -93,6 +93,8 @@ public struct PreviewBuilder: Sendable {
 
     public func build() throws(RunnerError) -> Summary {
         try OutputPaths.folder(output, option: "--out")
+        // The page's stylesheet and script, before any frame is rendered (a broken installation).
+        do { try PreviewPage.checkResources() } catch { throw RunnerError.environment("\(error)") }
         let golden = try goldenMotion()
         let fonts: FontSystem
         let engine: TextEngine
@@ -149,8 +151,13 @@ public struct PreviewBuilder: Sendable {
         let dataBytes = JSONWriter(style: .compact, roundingTo: 0.0001).bytes(data)
         let buildID = PixelHash.hex(dataBytes.withUnsafeBytes { PixelHash.ofBytes($0) })
         try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/layout.json", durable: false)
-        let page = PreviewPage.html(title: "\(fixture.id) · layoutsnap preview", dataJSON: String(decoding: dataBytes, as: UTF8.self),
-                                    buildID: buildID, watching: watching)
+        let page: String
+        do {
+            page = try PreviewPage.html(title: "\(fixture.id) · layoutsnap preview", dataJSON: String(decoding: dataBytes, as: UTF8.self),
+                                        buildID: buildID, watching: watching)
+        } catch {
+            throw RunnerError.environment("\(error)")
+        }
         try AtomicFile.write(Array(page.utf8), to: output + "/index.html", durable: false)
         try AtomicFile.write(Array("layoutsnapBuild(\"\(buildID)\");\n".utf8), to: output + "/build.js", durable: false)
 
