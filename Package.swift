@@ -24,7 +24,7 @@ let package = Package(
         // The one OS boundary: system calls whose errno becomes a typed SystemError at once.
         .target(name: "LayoutSnapSystem"),
         // Pixels as data: PNG encode/decode (zlib) and pixel hashes (xxHash). No Cairo.
-        .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate"]),
+        .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate", "LayoutSnapSystem"]),
         // The only target that imports Cairo and Pango: private fonts, text engine, frame renderer.
         .target(name: "LayoutSnapRender",
                 dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "CCairo", "CPangoCairo"],

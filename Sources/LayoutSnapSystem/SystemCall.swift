@@ -83,4 +83,18 @@ public enum SystemCall {
         _ = try? check("fsync") { fsync(fd) }
         try? close(fd)
     }
+
+    /// Asks the kernel to back the 2 MiB-aligned part of a large, untouched buffer with huge
+    /// pages (Linux's transparent huge pages in `madvise` mode): one fault per 2 MiB instead of
+    /// per 4 KiB when it is first written. Advice only: ignored where unsupported or refused.
+    public static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+        #if os(Linux)
+        let huge = 2 << 20
+        guard byteCount >= 2 * huge else { return }
+        let start = (Int(bitPattern: pointer) + huge - 1) & ~(huge - 1)
+        let end = (Int(bitPattern: pointer) + byteCount) & ~(huge - 1)
+        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+        #endif
+    }
 }
