@@ -144,7 +144,7 @@ public enum PNGDecoder {
         let width = header.width
         let pixels = [UInt32](unsafeUninitializedCapacity: pixelCount) { buffer, initialized in
             guard let base = buffer.baseAddress else { initialized = 0; return }
-            SystemCall.adviseHugePages(UnsafeMutableRawPointer(base), byteCount: pixelCount * 4)
+            SystemCall.prepareLargeBuffer(UnsafeMutableRawPointer(base), byteCount: pixelCount * 4)
             if header.interlaced {
                 // Adam7's passes cover every pixel, but zero first so that a bookkeeping bug
                 // could never expose uninitialised memory.
@@ -374,7 +374,7 @@ final class Inflater {
     init(capacity: Int) throws(PNGError) {
         self.capacity = capacity
         output = .allocate(capacity: capacity + Inflater.slack)
-        SystemCall.adviseHugePages(UnsafeMutableRawPointer(output), byteCount: capacity)
+        SystemCall.prepareLargeBuffer(UnsafeMutableRawPointer(output), byteCount: capacity)
         (output + capacity).initialize(repeating: 0, count: Inflater.slack)
         spill = .allocate(capacity: 1)
         // zlib stores a back-pointer to the z_stream and checks it on each call: give it a
