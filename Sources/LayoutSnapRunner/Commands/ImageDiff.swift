@@ -61,14 +61,14 @@ public struct ImageDiff: Sendable {
             _ = try decodeHeader(expectedBytes, expectedPath)
             return Result(verdict: .identical, lines: ["0 pixels differ (identical)", "identical"], metrics: nil)
         }
-        // The two images decode at the same time, on two cores; the expected one's error is told first.
-        let decoded = Collected<Swift.Result<PixelImage, RunnerError>>(count: 2)
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
-            decoded.put(i, Swift.Result { () throws(RunnerError) in
+        // The two images decode at the same time, on two threads of their own (GCD's
+        // concurrentPerform ran both on the calling thread in a process this young: its pool was
+        // not up yet); the expected one's error is told first.
+        let images = WorkerThreads.map(count: 2, jobs: 2) { [self] i in
+            Swift.Result { () throws(RunnerError) in
                 try decode(i == 0 ? expectedBytes : actualBytes, i == 0 ? expectedPath : actualPath)
-            })
+            }
         }
-        let images = decoded.all()
         let expected = try images[0].get(), actual = try images[1].get()
         guard expected.width == actual.width, expected.height == actual.height else {
             var lines = ["size differs: \(expectedPath) is \(expected.width) x \(expected.height), \(actualPath) is \(actual.width) x \(actual.height)"]
