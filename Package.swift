@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "LayoutSnapBenchmarksTests", dependencies: ["LayoutSnapBenchmarks", "LayoutSnapImaging", "LayoutSnapRunner", "LayoutSnapTestSupport", "layoutsnap-bench", "layoutsnap"],
                     path: "Benchmarks/Tests"),
 
-        .testTarget(name: "LayoutSnapSystemTests", dependencies: ["LayoutSnapSystem"]),
+        .testTarget(name: "LayoutSnapSystemTests", dependencies: ["LayoutSnapSystem", "LayoutSnapTestSupport"]),
         // What the test targets share, outside the product: one process runner, temporary folders,
         // the package root, the seeded PRNG, PNG chunks for tests that write or damage them, and the
         // APNG reader that checks preview's animations (fuzzed too: Fuzz/FuzzAPNGReader links this

@@ -144,7 +144,9 @@ public enum PNGDecoder {
         let width = header.width
         let pixels = [UInt32](unsafeUninitializedCapacity: pixelCount) { buffer, initialized in
             guard let base = buffer.baseAddress else { initialized = 0; return }
-            SystemCall.prepareLargeBuffer(UnsafeMutableRawPointer(base), byteCount: pixelCount * 4)
+            // Allocated once the data has inflated: it is written in full, now.
+            SystemCall.adviseHugePages(UnsafeMutableRawPointer(base), byteCount: pixelCount * 4)
+            SystemCall.populate(UnsafeMutableRawPointer(base), byteCount: pixelCount * 4)
             if header.interlaced {
                 // Adam7's passes cover every pixel, but zero first so that a bookkeeping bug
                 // could never expose uninitialised memory.
@@ -358,7 +360,8 @@ public enum PNGDecoder {
 
 /// A zlib stream inflating into a buffer of exactly `capacity` bytes (+ slack for unaligned
 /// word loads, never written by zlib). Output beyond `capacity` is an error, so memory use
-/// is bounded by the header, and pages are only touched as real data arrives.
+/// is bounded by the header, and pages are touched as data arrives (or all at once, when the
+/// compressed bytes are enough to fill them).
 final class Inflater {
     static let slack = 8
 
@@ -374,7 +377,9 @@ final class Inflater {
     init(capacity: Int) throws(PNGError) {
         self.capacity = capacity
         output = .allocate(capacity: capacity + Inflater.slack)
-        SystemCall.prepareLargeBuffer(UnsafeMutableRawPointer(output), byteCount: capacity)
+        // Advice only: no page is touched until data arrives (a header may claim far more than
+        // its compressed bytes can hold; see inflateWhole).
+        SystemCall.adviseHugePages(UnsafeMutableRawPointer(output), byteCount: capacity)
         (output + capacity).initialize(repeating: 0, count: Inflater.slack)
         spill = .allocate(capacity: 1)
         // zlib stores a back-pointer to the z_stream and checks it on each call: give it a
@@ -397,13 +402,19 @@ final class Inflater {
     func inflateWhole(_ chunks: [UnsafeRawBufferPointer]) -> Bool {
         guard produced == 0, !ended, let decompressor = libdeflate_alloc_decompressor() else { return false }
         defer { libdeflate_free_decompressor(decompressor) }
+        // Fault the output in at once only when the compressed bytes can fill it (deflate expands
+        // at most 1032 to 1): a bomb that claims a large image with a few bytes touches nothing.
+        let compressed = chunks.reduce(0) { $0 + $1.count }
+        if compressed.multipliedReportingOverflow(by: 1032).partialValue >= capacity || compressed > Int.max / 1032 {
+            SystemCall.populate(UnsafeMutableRawPointer(output), byteCount: capacity)
+        }
         var actualIn = 0, actualOut = 0
         let result: libdeflate_result
         if chunks.count == 1, let base = chunks[0].baseAddress {
             result = libdeflate_zlib_decompress_ex(decompressor, base, chunks[0].count, output, capacity, &actualIn, &actualOut)
         } else {
             // Several IDAT chunks: one contiguous copy of the compressed bytes.
-            let total = chunks.reduce(0) { $0 + $1.count }
+            let total = compressed
             let joined = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 16)
             defer { joined.deallocate() }
             var at = 0

@@ -102,7 +102,7 @@ public final class FixtureSpool: Sendable {
         var template = Array((NSTemporaryDirectory() + "/layoutsnap-results-XXXXXX").utf8CString)
         let fd: Int32
         do throws(SystemError) {
-            fd = try SystemCall.check("mkstemp") { template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
+            fd = try SystemCall.check("mkstemp", retryingInterrupts: false) { template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
         } catch {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot make a temporary file: \(error.reason)"])
         }

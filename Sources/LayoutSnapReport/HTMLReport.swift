@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 
 /// The HTML report: one self-contained `index.html` (all CSS and JS inline,
 /// no network access, works from file://) with the results embedded as JSON
@@ -28,8 +29,10 @@ public enum HTMLReport {
             }
             try handle.write(contentsOf: buffer)
             try handle.close()
-            guard rename(temp.path, target.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
+            do throws(SystemError) {
+                try SystemCall.check("rename", retryingInterrupts: false) { rename(temp.path, target.path) }
+            } catch {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, NSLocalizedDescriptionKey: "cannot replace \(target.path): \(error.reason)"])
             }
         } catch {
             try? FileManager.default.removeItem(at: temp)
@@ -37,10 +40,11 @@ public enum HTMLReport {
         }
     }
 
-    /// The complete page, as one string (tests and small runs).
-    public static func html(_ results: RunResults) -> String {
+    /// The complete page, as one string (tests and small runs). Throws when the page's
+    /// stylesheet or script cannot be read.
+    public static func html(_ results: RunResults) throws -> String {
         var data = Data()
-        page(results, PageAssets.bundled) { data.append($0) }
+        page(results, try PageAssets.loaded.get()) { data.append($0) }
         return String(decoding: data, as: UTF8.self)
     }
 

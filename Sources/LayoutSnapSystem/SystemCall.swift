@@ -19,19 +19,22 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The one place errno becomes a Swift error. Every call that reports failure through errno goes
-/// through `check` (or a helper built on it): the result is tested and errno read at once, and
-/// EINTR is retried, so no caller reads errno after another call has overwritten it.
+/// through `check` (or a helper built on it): the result is tested and errno read at once, so no
+/// caller reads errno after another call has overwritten it. EINTR is retried for calls that
+/// may be repeated; a call whose first attempt may have taken effect (rename, unlink, an
+/// exclusive create, mkstemp) passes `retryingInterrupts: false` and reports EINTR instead.
 ///
 ///     let fd = try SystemCall.check("open") { open(path, O_RDONLY | O_CLOEXEC) }
 public enum SystemCall {
-    /// Runs `body` until it does not fail with EINTR; a negative result throws with its errno.
+    /// Runs `body` (again after EINTR, unless told not to); a negative result throws with its errno.
     @discardableResult
-    public static func check<Result: BinaryInteger>(_ call: String, _ body: () -> Result) throws(SystemError) -> Result {
+    public static func check<Result: BinaryInteger>(_ call: String, retryingInterrupts: Bool = true,
+                                                    _ body: () -> Result) throws(SystemError) -> Result {
         while true {
             let result = body()
             if result >= 0 { return result }
             let code = errno
-            if code != EINTR { throw SystemError(call: call, code: code) }
+            if code != EINTR || !retryingInterrupts { throw SystemError(call: call, code: code) }
         }
     }
 
@@ -50,17 +53,18 @@ public enum SystemCall {
                 return write(fd, buffer.baseAddress! + done, buffer.count - done)
             }
             // A regular file never takes zero bytes of a non-empty write; a full device says ENOSPC.
-            guard n > 0 else { throw SystemError(call: "write", code: EIO) }
+            guard n > 0 else { throw SystemError(call: offset == nil ? "write" : "pwrite", code: EIO) }
             done += n
         }
     }
 
-    /// Reads exactly `buffer.count` bytes from `fd` at `offset`; fewer (end of file) throws.
+    /// Reads exactly `buffer.count` bytes from `fd` at `offset`; the end of the file before
+    /// that throws ENODATA.
     public static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemError) {
         var done = 0
         while done < buffer.count {
             let n = try check("pread") { pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done)) }
-            guard n > 0 else { throw SystemError(call: "pread", code: EIO) }
+            guard n > 0 else { throw SystemError(call: "pread", code: ENODATA) }
             done += n
         }
     }
@@ -84,22 +88,36 @@ public enum SystemCall {
         try? close(fd)
     }
 
-    /// Prepares a large buffer that is about to be written from start to end: asks the kernel to
-    /// back its 2 MiB-aligned part with huge pages (transparent huge pages in `madvise` mode), then
-    /// to fault all of its pages in at once (`MADV_POPULATE_WRITE`, Linux 5.14) rather than one
-    /// fault per 4 KiB page as it is first written, which cost more than the writing. Advice
-    /// only: ignored where unsupported or refused, and the contents are unchanged.
-    public static func prepareLargeBuffer(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+    /// The kernel's page size (4 KiB on x86-64, 16 or 64 KiB on some arm64 kernels).
+    public static let pageSize: Int = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
+
+    /// Asks the kernel to back the 2 MiB-aligned part of a large buffer with huge pages (Linux's
+    /// transparent huge pages in `madvise` mode): one fault per 2 MiB instead of per page when it
+    /// is written. Advice only: costs nothing until the pages are touched. The advice outlives
+    /// the buffer: if malloc later reuses the range for other data, that data may be backed by
+    /// huge pages too, which costs at most the memory this buffer already took.
+    public static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
-        let page = 4096, huge = 2 << 20
-        guard byteCount >= 256 << 10 else { return }
-        let first = Int(bitPattern: pointer), last = first + byteCount
-        let hugeStart = (first + huge - 1) & ~(huge - 1), hugeEnd = last & ~(huge - 1)
-        if hugeEnd > hugeStart, let aligned = UnsafeMutableRawPointer(bitPattern: hugeStart) {
-            _ = madvise(aligned, hugeEnd - hugeStart, MADV_HUGEPAGE)
+        let huge = 2 << 20
+        guard byteCount >= 2 * huge else { return }
+        let first = Int(bitPattern: pointer)
+        let start = (first + huge - 1) & ~(huge - 1), end = (first + byteCount) & ~(huge - 1)
+        if end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) {
+            _ = madvise(aligned, end - start, MADV_HUGEPAGE)
         }
-        // Whole pages inside the buffer only: the pages at its ends may be shared with other data.
-        let start = (first + page - 1) & ~(page - 1), end = last & ~(page - 1)
+        #endif
+    }
+
+    /// Faults in the whole pages inside a buffer that is about to be written from start to end,
+    /// in one call (`MADV_POPULATE_WRITE`, Linux 5.14) rather than one fault per page as it is
+    /// first written, which cost more than the writing. Only for a buffer that will be filled
+    /// now: the pages take memory at once. Advice only: ignored where unsupported.
+    public static func populate(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+        #if os(Linux)
+        guard byteCount >= 256 << 10 else { return }
+        // Whole pages inside the buffer only: the pages at its ends may hold other data.
+        let first = Int(bitPattern: pointer), page = pageSize
+        let start = (first + page - 1) & ~(page - 1), end = (first + byteCount) & ~(page - 1)
         if end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) {
             _ = madvise(aligned, end - start, 23 /* MADV_POPULATE_WRITE */)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapSystem
+import LayoutSnapTestSupport
 import XCTest
 
 /// errno becomes a typed error at the call, with the call's own errno, whatever runs after it.
@@ -33,12 +34,20 @@ final class SystemCallTests: XCTestCase {
         calls = 0
         XCTAssertThrowsError(try SystemCall.check("read") { () -> Int in calls += 1; errno = EIO; return -1 })
         XCTAssertEqual(calls, 1)
+        // A call whose first attempt may have taken effect reports EINTR rather than repeating.
+        calls = 0
+        XCTAssertThrowsError(try SystemCall.check("rename", retryingInterrupts: false) { () -> Int32 in calls += 1; errno = EINTR; return -1 }) {
+            XCTAssertEqual(($0 as? SystemError)?.code, EINTR)
+        }
+        XCTAssertEqual(calls, 1)
     }
 
     func testWriteAllAndReadAllRoundTripAndReportShortReads() throws {
-        let path = NSTemporaryDirectory() + "systemcall-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let folder = try makeTemporaryFolder("systemcall")
+        defer { removeTemporaryFolder(folder) }
+        let path = folder.appendingPathComponent("file").path
         let fd = try SystemCall.check("open") { open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
-        defer { try? SystemCall.close(fd); unlink(path) }
+        defer { try? SystemCall.close(fd) }
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try bytes.withUnsafeBytes { try SystemCall.writeAll(fd, $0) }
         try [UInt8](repeating: 9, count: 10).withUnsafeBytes { try SystemCall.writeAll(fd, $0, at: 5) }
@@ -48,7 +57,9 @@ final class SystemCallTests: XCTestCase {
         expected.replaceSubrange(5..<15, with: [UInt8](repeating: 9, count: 10))
         XCTAssertEqual(back, expected)
         var past = [UInt8](repeating: 0, count: 10)
-        XCTAssertThrowsError(try past.withUnsafeMutableBytes { try SystemCall.readAll(fd, into: $0, at: 99_995) }, "only 5 bytes are left")
+        XCTAssertThrowsError(try past.withUnsafeMutableBytes { try SystemCall.readAll(fd, into: $0, at: 99_995) }, "only 5 bytes are left") {
+            XCTAssertEqual(($0 as? SystemError)?.code, ENODATA)
+        }
     }
 
     func testPosixSpawnStyleResultsBecomeErrors() {

@@ -27,7 +27,7 @@ public enum AtomicFile {
         let temp = "\(dir)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd: Int32
         do throws(SystemError) {
-            fd = try SystemCall.check("open") { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+            fd = try SystemCall.check("open", retryingInterrupts: false) { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         } catch {
             throw RunnerError.write("cannot create \(temp): \(error.reason)")
         }
@@ -46,7 +46,7 @@ public enum AtomicFile {
             throw RunnerError.write("cannot write \(path): \(reason); the previous file is untouched")
         }
         do throws(SystemError) {
-            try SystemCall.check("rename") { rename(temp, path) }
+            try SystemCall.check("rename", retryingInterrupts: false) { rename(temp, path) }
         } catch {
             unlink(temp)
             throw RunnerError.write("cannot replace \(path): \(error.reason)")

@@ -64,7 +64,7 @@ public enum GoldenTransaction {
         for key in layouts.sorted() {
             let path = goldens + "/" + key
             do throws(SystemError) {
-                try SystemCall.check("rename") { rename(pendingPath(path), path) }
+                try SystemCall.check("rename", retryingInterrupts: false) { rename(pendingPath(path), path) }
             } catch {
                 throw RunnerError.write("cannot move the new \(path) into place: \(error.reason); record again")
             }
@@ -84,7 +84,7 @@ public enum GoldenTransaction {
             if let pause { usleep(pause) }
             let path = goldens + "/" + key
             do throws(SystemError) {
-                try SystemCall.check("rename") { rename(pendingPath(path), path) }
+                try SystemCall.check("rename", retryingInterrupts: false) { rename(pendingPath(path), path) }
             } catch {
                 throw RunnerError.write("cannot move the new golden into \(path): \(error.reason); the manifest describes the old and the new file, so nothing is lost: record again")
             }

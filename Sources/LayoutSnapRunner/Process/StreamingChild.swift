@@ -63,8 +63,15 @@ final class StreamingChild {
             guard now < deadline else { return .timedOut }
             var descriptor = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
             let waitMs = Int32(min((deadline - now) / 1_000_000 + 1, 60_000))
-            // A failure other than EINTR (retried): the pipe cannot be read, as at its end.
-            guard let ready = try? SystemCall.check("poll", { poll(&descriptor, 1, waitMs) }) else { ended = true; continue }
+            // EINTR goes round the loop, so the wait is worked out again from the deadline; any
+            // other failure: the pipe cannot be read, as at its end.
+            let ready: Int32
+            do throws(SystemError) {
+                ready = try SystemCall.check("poll", retryingInterrupts: false) { poll(&descriptor, 1, waitMs) }
+            } catch {
+                if error.code != EINTR { ended = true }
+                continue
+            }
             guard ready > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = (try? chunk.withUnsafeMutableBytes { buffer in
