@@ -3,7 +3,7 @@ import LayoutSnapRunner
 import LayoutSnapCore
 import LayoutSnapRender
 
-/// What a long chat costs (issue: a chat of 5,000 messages must render a frame in about the time
+/// What a long chat costs (the target: a chat of 5,000 messages must render a frame in about the time
 /// a chat of 10 does). The fixture is built in memory: an iPhone 15 at scale 2, N messages of
 /// varied length, and the keyboard sliding in and out while following, every frame of it rendered.
 public struct ChatScaleBenchmark {

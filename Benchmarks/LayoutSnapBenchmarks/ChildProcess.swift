@@ -46,3 +46,12 @@ public enum PeakOf {
         return ending.code
     }
 }
+
+extension Spawn {
+    /// Starts `executable` with `arguments` and this process's environment, under the spawn lock;
+    /// `files` arranges the child's descriptors.
+    static func start(_ executable: String, _ arguments: [String],
+                      files: (inout posix_spawn_file_actions_t) -> Void) throws(RunnerError) -> pid_t {
+        try withLock { () throws(RunnerError) in try startLocked(executable, arguments, files: files) }
+    }
+}

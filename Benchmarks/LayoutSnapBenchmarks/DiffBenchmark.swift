@@ -3,7 +3,7 @@ import LayoutSnapRunner
 import LayoutSnapCore
 import LayoutSnapImaging
 
-/// The diff engine's figures for `layoutsnap bench`: an identical 8-megapixel pair, the same
+/// The diff engine's figures for `layoutsnap-bench`: an identical 8-megapixel pair, the same
 /// pair with a few thousand differing pixels (glyph edges moved by a pixel, recoloured glyphs,
 /// stray dots) with anti-aliasing detection on, and `layoutsnap diff` on a 1-megapixel PNG pair
 /// as a whole process.

@@ -2,7 +2,7 @@ import Foundation
 import LayoutSnapRunner
 import LayoutSnapCore
 
-/// The bulk figures of `layoutsnap bench` (issue: generating 10,000 fixtures in under 10 s, and
+/// The bulk figures of `layoutsnap-bench` (targets: generating 10,000 fixtures in under 10 s, and
 /// verifying 1,000 unchanged generated fixtures in under 300 MB): generation is timed in process;
 /// record and verify run as child processes of this same binary, so the peak memory is the
 /// verify's own (`wait4`'s maximum resident set), not the benchmark's.

@@ -3,7 +3,7 @@ import LayoutSnapRunner
 import LayoutSnapCore
 import LayoutSnapRender
 
-/// `layoutsnap bench`'s motion figure: how long the motion analysis of one 200-frame failing state
+/// `layoutsnap-bench`'s motion figure: how long the motion analysis of one 200-frame failing state
 /// takes (a post card expanding for 3.3 s at 60 fps, easeInOut against easeIn, every track of
 /// every element), the fastest of `repeats` runs of many.
 public struct MotionBenchmark {

@@ -2,7 +2,7 @@ import Foundation
 import LayoutSnapRunner
 import LayoutSnapCore
 
-/// `layoutsnap bench`'s variants figure: verify of the bundled fixtures' variants against verify
+/// `layoutsnap-bench`'s variants figure: verify of the bundled fixtures' variants against verify
 /// of the same frames written out as standalone fixtures (the variant's device, text size,
 /// appearance and direction as the fixture's own fields). Both record into a temporary goldens folder first;
 /// then each is verified, unchanged, one job, fastest of `repeats`. Variants cost nothing per

@@ -5,14 +5,6 @@ import XCTest
 /// The benchmark is a command, not a timed test: this only checks that `layoutsnap-bench` runs
 /// beside the `layoutsnap` it measures and reports every figure the README quotes.
 final class BenchCommandTests: XCTestCase {
-    /// The folder SwiftPM built both executables into, beside the test bundle.
-    static let products: URL = {
-        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-            + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("layoutsnap-bench").path) }
-            ?? TestPaths.packageRoot.appendingPathComponent(".build/debug")
-    }()
-
     static let post = """
         {
           "kind": "post", "width": 200, "height": 160, "scale": 1, "availableWidth": 160,
@@ -22,7 +14,7 @@ final class BenchCommandTests: XCTestCase {
         """
 
     func run(_ program: String, _ arguments: [String], in directory: URL) throws -> TestProcess.Output {
-        try TestProcess.run(Self.products.appendingPathComponent(program), arguments, in: directory, timeout: 900)
+        try TestProcess.run(TestPaths.builtProduct(program), arguments, in: directory, timeout: 900)
     }
 
     func folder() throws -> URL {

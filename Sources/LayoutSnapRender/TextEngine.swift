@@ -113,6 +113,8 @@ public final class TextEngine: TextMeasuring {
         let first = cached.byteIndex(start), last = cached.byteIndex(end)
         guard last > first else { return [] }
         var spans: [LineSpan] = []
+        // The lines belong to the layout: keep its owner alive until the walk is done.
+        defer { withExtendedLifetime(cached) {} }
         var node = pango_layout_get_lines_readonly(cached.layout)
         var index = 0
         while let current = node {
@@ -283,6 +285,7 @@ public final class TextEngine: TextMeasuring {
             cairo_push_group(cr)
         }
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, grouped ? 1 : color.alpha)
+        defer { withExtendedLifetime(cached) {} }
         var node = pango_layout_get_lines_readonly(cached.layout)
         var index = 0
         // Lines wholly outside the clip paint nothing: skip them (a long scrolled transcript

@@ -28,15 +28,6 @@ struct PageAssets: Sendable {
     /// The bundled files, read on first use.
     static let loaded: Result<PageAssets, PageAssetError> = Result { () throws(PageAssetError) in try PageAssets(folder: folder()) }
 
-    /// The bundled files, for callers that cannot throw: a missing file stops the process with
-    /// the same message (it is a broken installation, not something a run can get around).
-    static var bundled: PageAssets {
-        switch loaded {
-        case let .success(assets): return assets
-        case let .failure(error): fatalError(error.description)
-        }
-    }
-
     /// Reads every file of `folder`.
     init(folder: URL) throws(PageAssetError) {
         func text(_ name: String) throws(PageAssetError) -> String {

@@ -7,15 +7,7 @@ enum CLI {
     typealias Result = TestProcess.Output
 
     /// The binary SwiftPM built next to the test bundle.
-    static var binary: URL {
-        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-            + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        for dir in candidates {
-            let url = dir.appendingPathComponent("layoutsnap")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return TestPaths.packageRoot.appendingPathComponent(".build/debug/layoutsnap")
-    }
+    static var binary: URL { TestPaths.builtProduct("layoutsnap") }
 
     /// The environment is the test's own, CI included: a test that records passes --allow-ci,
     /// exactly as a user would.

@@ -24,7 +24,7 @@ final class FixtureSpoolTests: XCTestCase {
             XCTAssertEqual(spooled.fixtures.count, results.fixtures.count)
             XCTAssertEqual(spooled.fixtures.notPassed, Array(results.fixtures).filter { $0.outcome != .passed })
             XCTAssertEqual(ResultsJSON.encode(spooled), ResultsJSON.encode(results))
-            XCTAssertEqual(HTMLReport.html(spooled), HTMLReport.html(results))
+            XCTAssertEqual(try HTMLReport.html(spooled), try HTMLReport.html(results))
             XCTAssertEqual(JUnitWriter.xml(spooled), JUnitWriter.xml(results))
             XCTAssertEqual(TerminalText.verify(spooled, context: .init(report: "r")),
                            TerminalText.verify(results, context: .init(report: "r")))

@@ -27,7 +27,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testSelfContainedWithoutNetworkReferences() throws {
-        let html = HTMLReport.html(Samples.small())
+        let html = try HTMLReport.html(Samples.small())
         let lower = html.lowercased()
         XCTAssertFalse(lower.contains("http:"), "http: reference")
         XCTAssertFalse(lower.contains("https:"), "https: reference")
@@ -46,7 +46,7 @@ final class HTMLReportTests: XCTestCase {
 
     func testEmbedsTheResults() throws {
         let results = Samples.small()
-        let html = HTMLReport.html(results)
+        let html = try HTMLReport.html(results)
         let json = try embeddedJSON(html)
         XCTAssertEqual(try ResultsJSON.decode(Data(json.utf8)), results)
         XCTAssertTrue(json.contains("\"01-expand\""))
@@ -58,7 +58,7 @@ final class HTMLReportTests: XCTestCase {
         results.fixtures[0].id = Self.evilId
         results.fixtures[0].states[0].frames[0].message = "</SCRIPT > <!-- -->"
         results.environmentDifferences.append("</script>")
-        let html = HTMLReport.html(results)
+        let html = try HTMLReport.html(results)
         // Exactly the two real closing tags, case-insensitively.
         XCTAssertEqual(count("</script", in: html.lowercased()), 2)
         XCTAssertFalse(html.contains("<!--"))
@@ -71,7 +71,7 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testDeterministic() {
-        XCTAssertEqual(HTMLReport.html(Samples.small()), HTMLReport.html(Samples.small()))
+        XCTAssertEqual(try HTMLReport.html(Samples.small()), try HTMLReport.html(Samples.small()))
     }
 
     func testTenThousandFramesStaySmall() throws {

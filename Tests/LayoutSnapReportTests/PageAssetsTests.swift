@@ -20,7 +20,10 @@ final class PageAssetsTests: XCTestCase {
     /// inline script as the pages join them, fails here rather than in a reader's browser.
     func testNodeParsesEveryScriptAndEachPagesInlineScript() throws {
         guard let node = TestTools.find(["node", "/usr/bin/node", "nodejs"]) else {
-            throw XCTSkip("node not found on PATH; on Debian: apt-get install -y nodejs")
+            let missing = "node not found on PATH; on Debian: apt-get install -y nodejs (bash .ci/install does)"
+            // On CI a missing tool is a failure, never a silent skip.
+            if TestTools.required { XCTFail(missing) }
+            throw XCTSkip(missing)
         }
         let dir = try makeTemporaryFolder("report-node-check")
         defer { removeTemporaryFolder(dir) }
@@ -29,7 +32,7 @@ final class PageAssetsTests: XCTestCase {
             scripts.append(try bundledFolder().appendingPathComponent(name))
         }
         let pages = [
-            ("report-inline.js", HTMLReport.html(Samples.small())),
+            ("report-inline.js", try HTMLReport.html(Samples.small())),
             ("preview-inline.js", try PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)),
         ]
         for (name, html) in pages {
@@ -53,7 +56,7 @@ final class PageAssetsTests: XCTestCase {
             text.removeLast()
             return text
         }
-        let report = HTMLReport.html(Samples.small())
+        let report = try HTMLReport.html(Samples.small())
         let preview = try PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)
         for name in ["report.css", "report.js", "motion-plot.css", "motion-plot.js"] {
             XCTAssertTrue(report.contains(try file(name)), "the report inlines \(name)")

@@ -52,7 +52,7 @@ final class RunPolicyTests: XCTestCase {
         let xml = JUnitWriter.xml(results)
         XCTAssertTrue(xml.contains("<testcase classname=\"layoutsnap\" name=\"orphan card/09-removed/\""), xml)
         XCTAssertTrue(xml.contains("<testsuites name=\"layoutsnap verify\" tests=\"") && xml.contains("failures=\"2\""), xml)
-        XCTAssertTrue(HTMLReport.html(results).contains("<title>layoutsnap verify FAILED: 2 orphans</title>"))
+        XCTAssertTrue(try HTMLReport.html(results).contains("<title>layoutsnap verify FAILED: 2 orphans</title>"))
         let decoded = try ResultsJSON.decode(ResultsJSON.encode(results))
         XCTAssertEqual(decoded.findings.filter { $0.kind == .orphan }.count, 2)
         XCTAssertEqual(decoded.exitCode, 1)

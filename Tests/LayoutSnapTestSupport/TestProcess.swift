@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A program a test runs: the built `layoutsnap`, a validator (python, xmllint, pngfix) or a
 /// browser. Its standard output and error are pipes that a thread of its own drains while it
@@ -125,12 +126,15 @@ public final class TestProcess {
 }
 
 /// Reads two pipes into memory on a thread of its own until both end or it is told to stop.
-private final class Drain: @unchecked Sendable {
+private final class Drain: Sendable {
+    private struct State {
+        var data = [Data(), Data()]
+        var stopping = false
+        var started = false
+    }
+
     private let handles: [FileHandle]
-    private let lock = NSLock()
-    private var data = [Data(), Data()]
-    private var stopping = false
-    private var started = false
+    private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
     init(_ out: FileHandle, _ err: FileHandle) {
@@ -138,16 +142,12 @@ private final class Drain: @unchecked Sendable {
     }
 
     func start() {
-        lock.lock()
-        started = true
-        lock.unlock()
+        state.withLock { $0.started = true }
         Thread.detachNewThread { self.run() }
     }
 
     var soFar: (Data, Data) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (data[0], data[1])
+        state.withLock { ($0.data[0], $0.data[1]) }
     }
 
     /// Waits up to `grace` seconds for both pipes to end, then stops reading.
@@ -162,10 +162,10 @@ private final class Drain: @unchecked Sendable {
 
     /// Stops reading and closes the pipes.
     func stop() {
-        lock.lock()
-        stopping = true
-        let running = started
-        lock.unlock()
+        let running = state.withLock { s in
+            s.stopping = true
+            return s.started
+        }
         guard running else {
             for handle in handles { try? handle.close() }
             return
@@ -184,9 +184,8 @@ private final class Drain: @unchecked Sendable {
             for (slot, entry) in zip(open, polls) where entry.revents != 0 {
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count > 0 {
-                    lock.lock()
-                    data[slot].append(contentsOf: buffer[0..<count])
-                    lock.unlock()
+                    let piece = buffer[0..<count]
+                    state.withLock { $0.data[slot].append(contentsOf: piece) }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     open.removeAll { $0 == slot }
                 }
@@ -196,9 +195,5 @@ private final class Drain: @unchecked Sendable {
         done.signal()
     }
 
-    private var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 }

@@ -33,6 +33,8 @@ public protocol KindContent: Sendable {
     /// start the most expensive fixtures first.
     func estimatedFrames(fps: Double) -> Double
     /// The content with the fonts it names by text style at `textSize` (explicit sizes stay).
+    /// Required, so a new kind decides: a kind whose rules read `fixture.textSize` themselves
+    /// returns `self`.
     func at(_ textSize: ContentSizeCategory) -> Self
     /// The files the content reads besides the fixture (images), with where the fixture names
     /// each: the path as written, line and column.
@@ -44,7 +46,6 @@ extension Kind {
 }
 
 extension KindContent {
-    public func at(_ textSize: ContentSizeCategory) -> Self { self }
     public var inputFiles: [InputFile] { [] }
 }
 

@@ -2,20 +2,14 @@ import Foundation
 import LayoutSnapSystem
 import Synchronization
 
-/// The one place child processes are started and reaped (`bench`'s record and verify, `fuzz`'s
-/// workers): posix_spawn, because Foundation's Process cannot report a child's peak memory and
-/// cannot wait with a deadline on its output.
+/// The one place child processes are started and reaped (`fuzz`'s workers; the benchmarks'
+/// record and verify): posix_spawn, because Foundation's Process cannot report a child's peak
+/// memory and cannot wait with a deadline on its output.
 package enum Spawn {
-    /// Starts `executable` with `arguments` and this process's environment; `files` arranges the
-    /// child's descriptors. Spawns are serialised, so that descriptors a caller is about to
-    /// mark close-on-exec never leak into a child started by another thread.
-    package static func start(_ executable: String, _ arguments: [String],
-                      files: (inout posix_spawn_file_actions_t) -> Void) throws(RunnerError) -> pid_t {
-        try lock.withLock { _ throws(RunnerError) in try startLocked(executable, arguments, files: files) }
-    }
-
-    /// As `start`, with the lock held around `prepare`, the spawn and `finish` (pipe ends are made
-    /// in `prepare` and closed or marked close-on-exec in `finish`).
+    /// Runs `body` with the spawn lock held: `startLocked` inside it, with the pipe ends made
+    /// before and closed or marked close-on-exec after. Spawns are serialised, so that
+    /// descriptors a caller is about to mark close-on-exec never leak into a child started by
+    /// another thread.
     package static func withLock<T>(_ body: () throws(RunnerError) -> T) throws(RunnerError) -> T {
         try lock.withLock { _ throws(RunnerError) in try body() }
     }

@@ -29,6 +29,9 @@ extension ChatFixture: KindContent {
             .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
     }
 
+    /// The chat's text styles are its rules', which read `fixture.textSize` themselves.
+    public func at(_ textSize: ContentSizeCategory) -> ChatFixture { self }
+
     /// Keyboard springs and scrolls to the bottom animate; other steps are one frame.
     public func estimatedFrames(fps: Double) -> Double {
         1 + Double(steps.count) * (0.5 * fps + 1)

@@ -35,6 +35,9 @@ extension PostFixture: KindContent, CurveAnimatedContent {
         return 1 + Double(steps.count) * perStep
     }
 
+    /// The card's text styles are fixed by its rules, which read `fixture.textSize` themselves.
+    public func at(_ textSize: ContentSizeCategory) -> PostFixture { self }
+
     public var inputFiles: [InputFile] {
         guard let image, let path = image.path, let source = image.source else { return [] }
         return [InputFile(path: path, written: source.written, line: source.line, column: source.column)]

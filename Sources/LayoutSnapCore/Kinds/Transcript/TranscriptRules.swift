@@ -113,8 +113,8 @@ public struct TranscriptRules: Sendable {
         let textRect = Rect(x: viewport.x, y: viewport.y - offset, width: contentWidth, height: content.contentHeight)
         var ops: [DrawOp] = [.fill(palette.canvas)]
         let boxes = LineMetrics.boxes(lines: content.lines, font: transcript.font)
-        // The scroll view clips at its outer frame, text plus padding (issue 19's reading of seed
-        // 000): a glyph rising above the first visible line (a hamza, an emoji's top) and a line
+        // The scroll view clips at its outer frame, text plus padding (docs/kinds/transcript.md):
+        // a glyph rising above the first visible line (a hamza, an emoji's top) and a line
         // scrolled partly out show in the padding instead of being cut flat at the text's edge.
         ops.append(.text(TextDraw(text: content.text, origin: Point(x: textRect.x, y: textRect.y), baselines: boxes.baselines,
                                   color: palette.text, clip: viewRect, element: "text")))
