@@ -24,7 +24,7 @@ final class TranscriptRulesTests: XCTestCase {
             XCTAssertEqual(f.element("view")!.rect.x, 16)
             XCTAssertEqual(f.element("view")!.rect.width, 358)
             XCTAssertEqual(f.element("text")!["lines"], .int(n))
-            // The text is clipped at the view's outer frame, padding included (issue 19), and
+            // The text is clipped at the view's outer frame, padding included (docs/kinds/transcript.md), and
             // the draw list says so too.
             XCTAssertEqual(f.element("text")!["clip"], .numbers([16, 16, 358, height + 32]))
             let clips = f.drawList.compactMap { op -> Rect? in if case let .text(t) = op { t.clip } else { nil } }

@@ -1,4 +1,4 @@
-/// Turns valid fixtures into hostile ones (issue 7): the damage people, editors, merge tools and
+/// Turns valid fixtures into hostile ones (README "Fuzzing"): the damage people, editors, merge tools and
 /// generators actually do to JSON files, plus the values that sit on and just past README "Limits"'s
 /// limits. Case `i` depends only on (seed, i) and the base corpus, so any case can be made again
 /// from its number: a crash found at case 7,341 is replayed with `--from 7341 --cases 1`.

@@ -1,7 +1,7 @@
 import XCTest
 @testable import LayoutSnapCore
 
-/// The defences against text that is valid but costs quadratic time somewhere (issue 7's fuzzing
+/// The defences against text that is valid but costs quadratic time somewhere (README "Fuzzing"'s fuzzing
 /// found each of them as a hang).
 final class HostileTextTests: XCTestCase {
     func testOrdinaryTextIsNeverCut() {
