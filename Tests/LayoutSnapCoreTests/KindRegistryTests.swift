@@ -25,11 +25,16 @@ final class KindRegistryTests: XCTestCase {
         let root = TestPaths.packageRoot
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let kindIndex = try String(contentsOf: root.appendingPathComponent("docs/kinds/README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: root.appendingPathComponent("Goldens/manifest.json"), encoding: .utf8)
         for kind in KindRegistry.kinds {
             let name = kind.rawValue
             // Its folder of sources, with the kind's definition and its rules' tests.
-            let folder = root.appendingPathComponent("Sources/LayoutSnapCore/Kinds").appendingPathComponent(name.prefix(1).uppercased() + name.dropFirst())
-            XCTAssertTrue(fm.fileExists(atPath: folder.path), "\(name): no folder \(folder.path)")
+            let typeName = name.prefix(1).uppercased() + name.dropFirst()
+            let folder = root.appendingPathComponent("Sources/LayoutSnapCore/Kinds").appendingPathComponent(typeName)
+            for piece in ["Kind", "Fixture", "Decoder", "Rules", "Generator"] {
+                let file = folder.appendingPathComponent("\(typeName)\(piece).swift")
+                XCTAssertTrue(fm.fileExists(atPath: file.path), "\(name): no \(file.path)")
+            }
             let tests = root.appendingPathComponent("Tests/LayoutSnapCoreTests/\(name.prefix(1).uppercased() + name.dropFirst())RulesTests.swift")
             XCTAssertTrue(fm.fileExists(atPath: tests.path), "\(name): no unit tests of its rules at \(tests.path)")
 
@@ -44,6 +49,7 @@ final class KindRegistryTests: XCTestCase {
                 let goldens = root.appendingPathComponent("Goldens/\(fixture.id)")
                 let states = (try? fm.contentsOfDirectory(atPath: goldens.path)) ?? []
                 XCTAssertTrue(states.contains("initial"), "\(fixture.id): no goldens at \(goldens.path)")
+                XCTAssertTrue(manifest.contains("\"\(fixture.id)/initial/000.png\""), "\(fixture.id): the goldens manifest has no frames of it")
             }
 
             // A generator whose fixtures decode as the kind.
@@ -61,7 +67,7 @@ final class KindRegistryTests: XCTestCase {
             let page = "docs/kinds/\(name).md"
             XCTAssertTrue(fm.fileExists(atPath: root.appendingPathComponent(page).path), "\(name): no \(page)")
             XCTAssertTrue(kindIndex.contains("(\(name).md)"), "\(name): docs/kinds/README.md does not link \(name).md")
-            XCTAssertTrue(readme.contains(page), "\(name): the README does not link \(page)")
+            XCTAssertTrue(readme.contains("](\(page))"), "\(name): the README does not link \(page)")
         }
     }
 }
