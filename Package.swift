@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate", "LayoutSnapSystem"]),
         // The only target that imports Cairo and Pango: private fonts, text engine, frame renderer.
         .target(name: "LayoutSnapRender",
-                dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "CCairo", "CPangoCairo"],
+                dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapSystem", "CCairo", "CPangoCairo"],
                 resources: [.copy("Resources/Fonts")]),
         // The run's one verdict (RunResults) and what is drawn from it: the terminal text,
         // results.json, JUnit XML and the self-contained HTML report. Pure Swift; the pages'
@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapSystem"]),
         // The thin command line: one file per subcommand.
         .executableTarget(name: "layoutsnap", dependencies: [
-            "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging", "LayoutSnapReport",
+            "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging", "LayoutSnapReport", "LayoutSnapSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -58,7 +58,7 @@ let package = Package(
         // the package root, the seeded PRNG, PNG chunks for tests that write or damage them, and the
         // APNG reader that checks preview's animations (fuzzed too: Fuzz/FuzzAPNGReader links this
         // target, so it imports no XCTest).
-        .target(name: "LayoutSnapTestSupport", dependencies: ["LayoutSnapImaging", "CZlib"], path: "Tests/LayoutSnapTestSupport"),
+        .target(name: "LayoutSnapTestSupport", dependencies: ["LayoutSnapImaging", "LayoutSnapSystem", "CZlib"], path: "Tests/LayoutSnapTestSupport"),
         .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore", "LayoutSnapTestSupport"]),
         .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib", "LayoutSnapTestSupport"]),
         .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport", "LayoutSnapCore", "LayoutSnapTestSupport"]),

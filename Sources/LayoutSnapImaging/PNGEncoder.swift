@@ -1,6 +1,6 @@
 import CDeflate
 import Foundation
-import Synchronization
+import LayoutSnapSystem
 
 /// Writes Cairo ARGB32 frames as PNG, fast and deterministically.
 ///
@@ -166,18 +166,17 @@ public enum PNGEncoder {
     /// thread-safe: each thread borrows one, and they are kept for the life of the process.
     final class CompressorPool: Sendable {
         static let shared = CompressorPool()
-        /// A compressor handed between threads, used by one at a time.
-        struct Compressor: @unchecked Sendable { let pointer: OpaquePointer }
-        private let idle = Mutex<[Int32: [Compressor]]>([:])
+        /// Idle compressors by level; each is handed to one thread at a time.
+        private let idle = LockedValue<[Int32: [OpaquePointer]]>([:])
 
         func take(level: Int32) -> OpaquePointer {
-            if let c = idle.withLock({ $0[level]?.popLast() }) { return c.pointer }
+            if let c = idle.withLock({ $0[level]?.popLast() }) { return c }
             guard let c = libdeflate_alloc_compressor(level) else { fatalError("PNGEncoder: libdeflate_alloc_compressor(\(level)) failed") }
             return c
         }
 
         func give(_ compressor: OpaquePointer, level: Int32) {
-            idle.withLock { $0[level, default: []].append(Compressor(pointer: compressor)) }
+            idle.withLock { $0[level, default: []].append(compressor) }
         }
     }
 

@@ -1,7 +1,7 @@
 import CPangoCairo
 import Foundation
-import Synchronization
 import LayoutSnapImaging
+import LayoutSnapSystem
 
 /// The process-wide private fontconfig: only the project's fonts, never the system's or the
 /// user's configuration (pango-cairo-notes.md, "Deterministic text").
@@ -30,7 +30,7 @@ public final class FontSystem: @unchecked Sendable {
     ]
 
     /// Built by the first caller, under the lock; a failure is kept and given to every caller.
-    private static let sharedResult = Mutex<Result<FontSystem, RenderError>?>(nil)
+    private static let sharedResult = LockedValue<Result<FontSystem, RenderError>?>(nil)
 
     /// The one font system of this process.
     public static func shared() throws(RenderError) -> FontSystem {

@@ -2,6 +2,7 @@ import CCairo
 import CPangoCairo
 import Foundation
 import LayoutSnapCore
+import LayoutSnapSystem
 
 /// Pango text layout for one thread: its own font map and context over the shared private
 /// fontconfig (a PangoLayout must never cross threads). It measures text for the rules and keeps
@@ -170,14 +171,14 @@ public final class TextEngine: TextMeasuring {
     /// a width of 0 for good, and its lines broke differently (timing decided the pixels). Building
     /// is the only place new metrics are worked out: it measures every line, so every run's font
     /// and language; drawing, carets and spans then only read them.
-    ///
-    /// An NSLock, not a Mutex: it guards no Swift state but a C library's, around a call that
-    /// makes an engine's (non-Sendable) layout, which a Mutex's closure could not hand back.
-    private static let metricsLock = NSLock()
+    /// It guards no Swift value, only Pango's state: a lock around the call.
+    private static let metricsLock = Lock()
 
     private func build(_ text: StyledText) throws(RenderError) -> CachedLayout {
-        Self.metricsLock.lock()
-        defer { Self.metricsLock.unlock() }
+        try Self.metricsLock.withLock { () throws(RenderError) in try buildLocked(text) }
+    }
+
+    private func buildLocked(_ text: StyledText) throws(RenderError) -> CachedLayout {
         guard let newLayout = pango_layout_new(context) else { throw RenderError.pango("pango_layout_new failed") }
         let owner = GObjectReference(taking: newLayout)
         let layout = owner.handle

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import LayoutSnapSystem
 
 /// A run's fixtures, in order: held in memory, or spooled to disk as they finish (a verify of
@@ -95,7 +94,7 @@ public final class FixtureSpool: Sendable {
     }
 
     private let fd: Int32
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// A spool for `count` entries. Throws when no temporary file can be made.
     public init(count: Int) throws {
@@ -109,7 +108,7 @@ public final class FixtureSpool: Sendable {
         // Unlinked at once: the file lives as long as the descriptor, even if the run is killed.
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.fd = fd
-        state = Mutex(State(places: Array(repeating: (0, -1), count: count)))
+        state = LockedValue(State(places: Array(repeating: (0, -1), count: count)))
     }
 
     deinit { close(fd) }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import LayoutSnapReport
 import LayoutSnapRunner
+import LayoutSnapSystem
 
 /// The one place where errors become messages on stderr and exit codes (README "Outcomes and exit codes": 2 for bad input).
 enum Diagnostics {
@@ -58,7 +58,7 @@ enum Diagnostics {
 final class ProgressBar: Sendable {
     private let enabled: Bool
     /// Held while a line is written, so two workers' updates never interleave.
-    private let writing = Mutex(())
+    private let writing = Lock()
     private let label: String
 
     init(label: String, enabled: Bool) {
@@ -68,7 +68,7 @@ final class ProgressBar: Sendable {
 
     func update(_ done: Int, _ total: Int) {
         guard enabled else { return }
-        writing.withLock { _ in draw(done, total) }
+        writing.withLock { draw(done, total) }
     }
 
     private func draw(_ done: Int, _ total: Int) {

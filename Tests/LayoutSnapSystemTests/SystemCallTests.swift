@@ -69,3 +69,22 @@ final class SystemCallTests: XCTestCase {
         }
     }
 }
+
+/// The lock shared state sits behind: every increment from every thread lands, errors pass through.
+final class LockedValueTests: XCTestCase {
+    func testConcurrentUpdatesAllLand() {
+        let counter = LockedValue(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<10_000 { counter.withLock { $0 += 1 } }
+        }
+        XCTAssertEqual(counter.withLock { $0 }, 80_000)
+    }
+
+    func testTypedErrorsPassThroughAndReleaseTheLock() {
+        let value = LockedValue([1, 2])
+        XCTAssertThrowsError(try value.withLock { (_: inout [Int]) throws(SystemError) in throw SystemError(call: "x", code: EIO) }) {
+            XCTAssertEqual($0 as? SystemError, SystemError(call: "x", code: EIO))
+        }
+        XCTAssertEqual(value.withLock { $0.count }, 2, "the lock was released by the throw")
+    }
+}

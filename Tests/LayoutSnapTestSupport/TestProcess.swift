@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LayoutSnapSystem
 
 /// A program a test runs: the built `layoutsnap`, a validator (python, xmllint, pngfix) or a
 /// browser. Its standard output and error are pipes that a thread of its own drains while it
@@ -134,7 +134,7 @@ private final class Drain: Sendable {
     }
 
     private let handles: [FileHandle]
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let done = DispatchSemaphore(value: 0)
 
     init(_ out: FileHandle, _ err: FileHandle) {

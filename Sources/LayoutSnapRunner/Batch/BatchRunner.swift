@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import LayoutSnapCore
 import LayoutSnapRender
+import LayoutSnapSystem
 
 /// Runs fixtures on a pool of worker threads. Each worker owns a TextEngine (its own Pango font
 /// map and context over the shared private fontconfig) and reuses it for every fixture it takes.
@@ -138,9 +138,9 @@ public struct BatchRunner: Sendable {
 
 /// Results put by index from any thread, read back in order.
 final class Collected<T: Sendable>: Sendable {
-    private let items: Mutex<[T?]>
+    private let items: LockedValue<[T?]>
 
-    init(count: Int) { items = Mutex(Array(repeating: nil, count: count)) }
+    init(count: Int) { items = LockedValue(Array(repeating: nil, count: count)) }
 
     func put(_ index: Int, _ item: T) { items.withLock { $0[index] = item } }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LayoutSnapSystem
 
 /// The one thread pool: threads with the main thread's stack size (Pango and HarfBuzz recurse a
 /// little; GCD's worker stacks are smaller), taking indices from a shared queue. The batch runner,
@@ -39,11 +39,11 @@ final class WorkQueue<T: Sendable>: Sendable {
     }
 
     private let order: [Int]
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     init(count: Int, order: [Int]) {
         self.order = order
-        state = Mutex(State(slots: Array(repeating: nil, count: count)))
+        state = LockedValue(State(slots: Array(repeating: nil, count: count)))
     }
 
     func take() -> Int? {

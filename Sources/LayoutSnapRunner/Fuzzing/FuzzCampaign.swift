@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import LayoutSnapSystem
 import LayoutSnapCore
 
@@ -184,7 +183,7 @@ public struct FuzzCampaign: Sendable {
             var failure: String?
         }
 
-        private let state = Mutex(State())
+        private let state = LockedValue(State())
         let total: Int
         let progress: (@Sendable (Int, Int) -> Void)?
 

@@ -1,6 +1,5 @@
 import Foundation
 import LayoutSnapSystem
-import Synchronization
 
 /// The one place child processes are started and reaped (`fuzz`'s workers; the benchmarks'
 /// record and verify): posix_spawn, because Foundation's Process cannot report a child's peak
@@ -11,7 +10,7 @@ package enum Spawn {
     /// descriptors a caller is about to mark close-on-exec never leak into a child started by
     /// another thread.
     package static func withLock<T>(_ body: () throws(RunnerError) -> T) throws(RunnerError) -> T {
-        try lock.withLock { _ throws(RunnerError) in try body() }
+        try lock.withLock { () throws(RunnerError) in try body() }
     }
 
     package static func startLocked(_ executable: String, _ arguments: [String],
@@ -31,7 +30,7 @@ package enum Spawn {
         return pid
     }
 
-    private static let lock = Mutex(())
+    private static let lock = Lock()
 
     /// How a child ended, from `waitpid`'s status (WIFEXITED and friends, spelled out: the C
     /// macros are not imported).
