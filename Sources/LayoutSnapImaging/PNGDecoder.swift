@@ -7,8 +7,8 @@ import LayoutSnapSystem
 /// Supported: colour types 0 (grey, 1/2/4/8/16-bit), 2 (RGB 8/16), 3 (palette 1/2/4/8, with
 /// tRNS alpha), 4 (grey + alpha 8/16), 6 (RGBA 8/16); tRNS colour keys for types 0 and 2;
 /// the five scanline filters; Adam7 interlacing; any number of IDAT chunks. 16-bit samples
-/// keep their high byte (like libpng's `png_set_strip_16`); colour keys compare the full
-/// 16-bit value. Premultiplication is Cairo's: `t = c * a + 0x80; (t + (t >> 8)) >> 8`.
+/// round to 8 bits, `round(v / 257)` (pngjs's, so pixelmatch's, and libpng's
+/// `png_set_scale_16`); colour keys compare the full 16-bit value. Premultiplication is Cairo's: `t = c * a + 0x80; (t + (t >> 8)) >> 8`.
 ///
 /// **No colour management:** gAMA, cHRM, sRGB, iCCP, cICP, sBIT are ignored, as are all other
 /// ancillary chunks (text, time, APNG frames…): samples are taken as stored.
@@ -619,7 +619,8 @@ struct PixelConverter {
             let key = colorKey.map { Int($0.0) } ?? -1
             for x in 0..<n {
                 let sample = Int(src[2 &* x]) << 8 | Int(src[2 &* x + 1])
-                dst[x &* step] = sample == key ? keyed(grey(UInt32(src[2 &* x]))) : grey(UInt32(src[2 &* x]))
+                let g = Self.eightBits(src + 2 &* x)
+                dst[x &* step] = sample == key ? keyed(grey(g)) : grey(g)
             }
         case (0, _):
             // 1/2/4-bit grey: scale to 8 bits by replicating bits (255 / max: ×255, ×85, ×17).
@@ -628,16 +629,17 @@ struct PixelConverter {
             forEachPackedSample(src, n) { x, sample in
                 dst[x &* step] = sample == key ? keyed(grey(UInt32(sample) * scale)) : grey(UInt32(sample) * scale)
             }
-        case (2, _):  // 16-bit RGB: the key compares full samples, the pixel keeps high bytes
+        case (2, _):  // 16-bit RGB: the key compares full samples, the pixel rounds them
             for x in 0..<n {
                 let p = src + 6 &* x
+                let word = 0xFF00_0000 | Self.eightBits(p) << 16 | Self.eightBits(p + 2) << 8 | Self.eightBits(p + 4)
                 if let key = colorKey,
                    UInt16(p[0]) << 8 | UInt16(p[1]) == key.0,
                    UInt16(p[2]) << 8 | UInt16(p[3]) == key.1,
                    UInt16(p[4]) << 8 | UInt16(p[5]) == key.2 {
-                    dst[x &* step] = keyed(0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[2]) << 8 | UInt32(p[4]))
+                    dst[x &* step] = keyed(word)
                 } else {
-                    dst[x &* step] = 0xFF00_0000 | UInt32(p[0]) << 16 | UInt32(p[2]) << 8 | UInt32(p[4])
+                    dst[x &* step] = word
                 }
             }
         case (4, 8):
@@ -647,15 +649,23 @@ struct PixelConverter {
             }
         case (4, _):  // 16-bit grey + alpha
             for x in 0..<n {
-                let g = UInt32(src[4 &* x])
-                dst[x &* step] = pack(g, g, g, UInt32(src[4 &* x + 2]))
+                let g = Self.eightBits(src + 4 &* x)
+                dst[x &* step] = pack(g, g, g, Self.eightBits(src + 4 &* x + 2))
             }
         default:  // (6, 16): 16-bit RGBA
             for x in 0..<n {
                 let p = src + 8 &* x
-                dst[x &* step] = pack(UInt32(p[0]), UInt32(p[2]), UInt32(p[4]), UInt32(p[6]))
+                dst[x &* step] = pack(Self.eightBits(p), Self.eightBits(p + 2), Self.eightBits(p + 4), Self.eightBits(p + 6))
             }
         }
+    }
+
+    /// A big-endian 16-bit sample at `p` rounded to 8 bits: round(v / 257), as pngjs scales it
+    /// (`floor(v * 255 / 65535 + 0.5)`; 65535 = 255 x 257).
+    @inline(__always)
+    static func eightBits(_ p: UnsafePointer<UInt8>) -> UInt32 {
+        let v = UInt32(p[0]) << 8 | UInt32(p[1])
+        return (v &* 2 &+ 257) / 514
     }
 
     /// Calls `body(x, sample)` for `n` samples of `bitDepth` (1, 2 or 4) bits packed

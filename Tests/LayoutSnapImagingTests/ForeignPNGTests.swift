@@ -69,12 +69,25 @@ final class ForeignPNGTests: XCTestCase {
         }
     }
 
+    /// 16-bit samples round to 8 bits as pngjs (and so pixelmatch) scales them,
+    /// floor(v * 255 / 65535 + 0.5), not by keeping the high byte.
+    func testSixteenBitSamplesRoundAsPngjsDoes() throws {
+        let samples = [0x0000, 0x0080, 0x0081, 0x00FF, 0x12FF, 0x807F, 0x8080, 0xFEFF, 0xFF7F, 0xFF80, 0xFFFF]
+        let pngjs = samples.map { Int((Double($0) * 255 / 65535 + 0.5).rounded(.down)) }
+        XCTAssertEqual(pngjs, [0, 0, 1, 1, 19, 128, 128, 254, 255, 255, 255])
+        let image = SampleImage(width: samples.count, height: 1, colorType: 6, bitDepth: 16,
+                                samples: samples.map { [$0, $0, $0, 0xFFFF] })
+        let straight = try PNGDecoder.decode(image.file(), straightAlpha: true).pixels
+        XCTAssertEqual(straight.map { Int($0 & 0xFF) }, pngjs)
+        XCTAssertEqual(straight.map { Int($0 >> 24) }, Array(repeating: 255, count: samples.count))
+    }
+
     func testGreyColorKeys() {
-        // 16-bit: the key must compare all 16 bits, not the high byte the pixel keeps.
+        // 16-bit: the key must compare all 16 bits, not the 8 the pixel keeps.
         var image = SampleImage(width: 3, height: 1, colorType: 0, bitDepth: 16,
                                 samples: [[0x1234], [0x1235], [0x12FF]], colorKey: [0x1234])
         check(image, image.file(), "grey16 key")
-        XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0, 0xFF12_1212, 0xFF12_1212])
+        XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0, 0xFF12_1212, 0xFF13_1313], "0x12FF rounds up to 0x13")
 
         image = SampleImage(width: 4, height: 1, colorType: 0, bitDepth: 2,
                             samples: [[0], [1], [2], [3]], colorKey: [2])
@@ -105,10 +118,11 @@ final class ForeignPNGTests: XCTestCase {
                        [0x0000_0000, 0x8000_8000, 0xFF00_00FF, 0xFF0A_141E])
     }
 
-    func testSixteenBitRGBAKeepsHighBytes() throws {
+    func testSixteenBitRGBARoundsThenPremultiplies() throws {
         let image = SampleImage(width: 2, height: 1, colorType: 6, bitDepth: 16,
                                 samples: [[0xFFFF, 0x80FF, 0x0001, 0xFFFF], [0xFF00, 0xFF00, 0xFF00, 0x80FF]])
-        XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0xFFFF_8000, 0x8080_8080])
+        // 0xFF00 rounds to 254 (its high byte is 255), 0x80FF to 128; 254 at alpha 128 is 0x7F.
+        XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0xFFFF_8000, 0x807F_7F7F])
     }
 
     func testOneBitGrey() throws {

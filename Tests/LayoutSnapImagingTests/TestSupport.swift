@@ -111,7 +111,7 @@ struct SampleImage {
     /// The premultiplied ARGB32 word the decoder must produce, computed with floating point.
     func expectedPixel(_ s: [Int]) -> UInt32 {
         func to8(_ v: Int) -> Int {
-            bitDepth == 16 ? v >> 8 : v * 255 / ((1 << bitDepth) - 1)
+            bitDepth == 16 ? Int((Double(v) * 255 / 65535 + 0.5).rounded(.down)) : v * 255 / ((1 << bitDepth) - 1)
         }
         var r = 0, g = 0, b = 0, a = 255
         switch colorType {
