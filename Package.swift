@@ -1,5 +1,25 @@
 // swift-tools-version:6.0
 import PackageDescription
+import Foundation
+
+/// Header search paths of the rendering libraries, from pkg-config as a system-library target
+/// would take them, but without their link flags: CRenderLibraries loads those libraries on first
+/// use, so linking them (which the system-library targets did) would undo that.
+let renderIncludes: [String] = {
+    let packages = ["pangocairo", "pangoft2", "cairo", "cairo-ft", "fontconfig", "freetype2", "harfbuzz", "pixman-1"]
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags-only-I"] + packages
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return [] }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        .map(String.init).filter { $0.hasPrefix("-I") }
+}()
+/// The same paths for Swift targets that import CRenderLibraries (its header includes them).
+let importsRenderLibraries: [SwiftSetting] = [.unsafeFlags(renderIncludes.flatMap { ["-Xcc", $0] })]
 
 let package = Package(
     name: "layoutsnap",
@@ -12,8 +32,10 @@ let package = Package(
     ],
     targets: [
         // C modules: one small shim header each; only the targets named below import them.
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib: not linked but loaded on first use by
+        // forwarding stubs generated from their headers (Tools/generate-render-stubs.py), so that
+        // diff and --version start without loading ~40 shared objects (apt: libpango1.0-dev, libcairo2-dev).
+        .target(name: "CRenderLibraries", cSettings: [.unsafeFlags(renderIncludes)]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
@@ -27,8 +49,8 @@ let package = Package(
         .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate", "LayoutSnapSystem"]),
         // The only target that imports Cairo and Pango: private fonts, text engine, frame renderer.
         .target(name: "LayoutSnapRender",
-                dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapSystem", "CCairo", "CPangoCairo"],
-                resources: [.copy("Resources/Fonts")]),
+                dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapSystem", "CRenderLibraries"],
+                resources: [.copy("Resources/Fonts")], swiftSettings: importsRenderLibraries),
         // The run's one verdict (RunResults) and what is drawn from it: the terminal text,
         // results.json, JUnit XML and the self-contained HTML report. Pure Swift; the pages'
         // CSS and JavaScript are files in Resources/, inlined into each page.
@@ -44,8 +66,8 @@ let package = Package(
         // Benchmarks, outside the product: `swift build -c release && .build/release/layoutsnap-bench`
         // prints the README's figures. The library holds the measurements (and the PNG encoder
         // alternatives they compare against); the executable is their command line.
-        .target(name: "LayoutSnapBenchmarks", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner", "CZlib", "CCairo"],
-                path: "Benchmarks/LayoutSnapBenchmarks"),
+        .target(name: "LayoutSnapBenchmarks", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner", "CZlib", "CRenderLibraries"],
+                path: "Benchmarks/LayoutSnapBenchmarks", swiftSettings: importsRenderLibraries),
         .executableTarget(name: "layoutsnap-bench", dependencies: [
             "LayoutSnapBenchmarks", "LayoutSnapCore", "LayoutSnapRunner",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -64,7 +86,8 @@ let package = Package(
         .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport", "LayoutSnapCore", "LayoutSnapTestSupport"]),
         // The runner library without the command line: outcomes, golden locks, record modes, orphans, sharding.
         .testTarget(name: "LayoutSnapRunnerTests", dependencies: ["LayoutSnapRunner", "LayoutSnapReport", "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
-        .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
+        .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging", "LayoutSnapTestSupport", "CRenderLibraries"],
+                    swiftSettings: importsRenderLibraries),
         // End to end: runs the built binary and checks stdout, stderr, exit codes and files.
         .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
     ],

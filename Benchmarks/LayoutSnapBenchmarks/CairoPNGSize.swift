@@ -1,4 +1,4 @@
-import CCairo
+import CRenderLibraries
 import LayoutSnapRender
 
 /// The benchmark's yardstick for PNG size: what Cairo's own `cairo_surface_write_to_png` writes

@@ -28,6 +28,8 @@ public struct DiffBenchmark {
         public var megapixels: Double
         public var differentPixels: Int
         public var layoutsnapMs: Double
+        /// The `--baseline` binary's time in the same rounds, when one was named.
+        public var baselineMs: Double?
         public var blazediffMs: Double?
         /// The target for layoutsnap / blazediff.
         public var target: Double
@@ -58,10 +60,23 @@ public struct DiffBenchmark {
         let (small1, small2) = Self.pair(width: 1024, height: 1024)
         try AtomicFile.write(PixelImage(width: 1024, height: 1024, pixels: small1).encodePNG(), to: dir + "/a.png")
         try AtomicFile.write(PixelImage(width: 1024, height: 1024, pixels: small2).encodePNG(), to: dir + "/b.png")
-        f.processMs = best { runDiff(dir + "/a.png", dir + "/b.png") }
+        f.processMs = best { runDiff(executable, dir + "/a.png", dir + "/b.png") }
 
-        // Side by side with the fastest peer: 1 MP and 8 MP, byte-identical and about 0.1% changed.
-        var pairs: [(name: String, a: String, b: String, mp: Double, target: Double)] = []
+        let side = try sideBySide(in: dir)
+        f.sideBySide = side.figures
+        f.peerMissing = side.peerMissing
+        return f
+    }
+
+    /// One pair of PNG files of the side-by-side table.
+    public struct PairFiles: Sendable {
+        public var name: String, a: String, b: String, megapixels: Double, target: Double
+    }
+
+    /// Writes the side-by-side pairs into `dir`: 1 MP and 8 MP, byte-identical and about 0.1%
+    /// changed (kept there, for profiling one of them by hand).
+    public static func writePairs(to dir: String) throws(RunnerError) -> [PairFiles] {
+        var pairs: [PairFiles] = []
         for (w, h, label, targetRatio) in [(1024, 1024, "1 MP", 2.0), (3840, 2160, "8 MP", 1.0)] {
             let (x, y) = Self.pair(width: w, height: h, glyphs: w * h / 1700)
             let a = dir + "/\(w)-a.png", copy = dir + "/\(w)-a-copy.png", b = dir + "/\(w)-b.png"
@@ -70,24 +85,38 @@ public struct DiffBenchmark {
             try AtomicFile.write(encoded, to: copy)
             try AtomicFile.write(PixelImage(width: w, height: h, pixels: y).encodePNG(), to: b)
             let mp = Double(w * h) / 1e6
-            pairs.append(("\(label) identical", a, copy, mp, targetRatio))
-            pairs.append(("\(label) changed", a, b, mp, targetRatio))
+            pairs.append(PairFiles(name: "\(label) identical", a: a, b: copy, megapixels: mp, target: targetRatio))
+            pairs.append(PairFiles(name: "\(label) changed", a: a, b: b, megapixels: mp, target: targetRatio))
         }
+        return pairs
+    }
+
+    /// `layoutsnap diff` as a whole process beside blazediff's `compare()` on the same files,
+    /// written into `dir`; with `baseline`, another layoutsnap binary timed in the same rounds.
+    public func sideBySide(in dir: String, baseline: String? = nil) throws(RunnerError) -> (figures: [PeerFigure], peerMissing: String?) {
+        let pairs = try Self.writePairs(to: dir)
         let peer = Self.blazediff(pairs.map { ($0.a, $0.b) }, repeats: repeats)
-        if case let .failure(why) = peer { f.peerMissing = why.message }
+        var figures: [PeerFigure] = []
         for (i, pair) in pairs.enumerated() {
-            let ms = best { runDiff(pair.a, pair.b) }
+            // Interleaved rounds, so a busy moment of the machine falls on both binaries alike.
+            var mine = Double.infinity, theirs = Double.infinity
+            for _ in 0..<repeats {
+                mine = min(mine, best(1) { runDiff(executable, pair.a, pair.b) })
+                if let baseline { theirs = min(theirs, best(1) { runDiff(baseline, pair.a, pair.b) }) }
+            }
             let counts = diffCount(pair.a, pair.b)
-            f.sideBySide.append(PeerFigure(name: pair.name, megapixels: pair.mp, differentPixels: counts, layoutsnapMs: ms,
-                                           blazediffMs: (try? peer.get())?[i], target: pair.target))
+            figures.append(PeerFigure(name: pair.name, megapixels: pair.megapixels, differentPixels: counts, layoutsnapMs: mine,
+                                      baselineMs: baseline == nil ? nil : theirs,
+                                      blazediffMs: (try? peer.get())?[i], target: pair.target))
         }
-        return f
+        let missing: String? = if case let .failure(why) = peer { why.message } else { nil }
+        return (figures, missing)
     }
 
     /// One `layoutsnap diff` as a whole process: posix_spawn and wait4, output to /dev/null.
     /// (Foundation's Process added about 30 ms of its own to every run.)
-    private func runDiff(_ a: String, _ b: String) {
-        guard let pid = try? Spawn.start(executable, ["diff", a, b], files: { actions in
+    private func runDiff(_ program: String, _ a: String, _ b: String) {
+        guard let pid = try? Spawn.start(program, ["diff", a, b], files: { actions in
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }) else { return }
@@ -145,9 +174,9 @@ public struct DiffBenchmark {
         a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in PixelDiff.compare(pa, pb, width: w, height: h) } }
     }
 
-    private func best(_ body: () -> Void) -> Double {
+    private func best(_ runs: Int? = nil, _ body: () -> Void) -> Double {
         var fastest = Double.infinity
-        for _ in 0..<repeats {
+        for _ in 0..<(runs ?? repeats) {
             let start = DispatchTime.now()
             body()
             fastest = min(fastest, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)

@@ -12,7 +12,7 @@ struct LayoutSnapBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layoutsnap-bench",
         abstract: "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
-        subcommands: [Bench.self, PeakOfCommand.self], defaultSubcommand: Bench.self)
+        subcommands: [Bench.self, DiffSideBySide.self, PeakOfCommand.self], defaultSubcommand: Bench.self)
 }
 
 struct Bench: ParsableCommand {
@@ -90,15 +90,7 @@ struct Bench: ParsableCommand {
             Diagnostics.out("diff, identical    \(String(format: "%.1f", d.megapixels)) MP pair, one thread: \(mps(d.identicalMs)) [target ≥ 6000 MP/s]")
             Diagnostics.out("diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]")
             Diagnostics.out("layoutsnap diff    1 MP PNG pair, whole process: \(String(format: "%.1f", d.processMs)) ms [target < 60 ms]")
-            for s in d.sideBySide {
-                let name = s.name.padding(toLength: 13, withPad: " ", startingAt: 0)
-                var line = "diff \(name)  \(String(format: "%.1f", s.megapixels)) MP, \(s.differentPixels) px differ: layoutsnap diff \(String(format: "%.1f", s.layoutsnapMs)) ms (whole process)"
-                if let peer = s.blazediffMs {
-                    line += ", blazediff compare() \(String(format: "%.1f", peer)) ms = \(String(format: "%.2f", s.layoutsnapMs / peer))x [target ≤ \(String(format: "%.1f", s.target))x]"
-                }
-                Diagnostics.out(line)
-            }
-            if let why = d.peerMissing { Diagnostics.out("diff, blazediff    not measured: \(why) (pip install blazediff)") }
+            printSideBySide(d.sideBySide, peerMissing: d.peerMissing)
             let g = try GenerationBenchmark(executable: executable, peakOf: BenchBinaries.this, generateCount: generate, verifyCount: verifyGenerated,
                                             memoryCounts: memoryFixtures == 0 ? [] : [max(1, memoryFixtures / 10), memoryFixtures])
                 .run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
@@ -114,6 +106,61 @@ struct Bench: ParsableCommand {
             return g.verifyExit == 0 && g.memory.allSatisfy({ $0.exit == 0 }) ? 0 : 2
         }
     }
+}
+
+/// The side-by-side table alone: `layoutsnap diff` against blazediff, and against another
+/// layoutsnap binary (`--baseline`, say a build of main) in the same interleaved rounds.
+struct DiffSideBySide: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Time `layoutsnap diff` on 1 MP and 8 MP pairs beside blazediff's compare() (and a baseline binary).")
+
+    @Option(help: "Runs per measurement; the fastest counts.")
+    var repeats: Int = 10
+
+    @Option(help: "The layoutsnap binary to time (default: the one beside this program).")
+    var layoutsnap: String?
+
+    @Option(help: "Another layoutsnap binary timed in the same rounds, for a before and after.")
+    var baseline: String?
+
+    @Option(help: "Write the PNG pairs here and keep them (default: a temporary folder, removed).")
+    var keep: String?
+
+    func validate() throws {
+        guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
+        if let baseline, !FileManager.default.isExecutableFile(atPath: baseline) {
+            throw ValidationError("--baseline: no executable at \(baseline)")
+        }
+    }
+
+    func run() throws {
+        try Diagnostics.run {
+            let executable = try BenchBinaries.layoutsnap(layoutsnap)
+            let dir = keep ?? NSTemporaryDirectory() + "/layoutsnap-diff-side-by-side-\(getpid())"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            defer { if keep == nil { try? FileManager.default.removeItem(atPath: dir) } }
+            let side = try DiffBenchmark(repeats: repeats, executable: executable).sideBySide(in: dir, baseline: baseline)
+            printSideBySide(side.figures, peerMissing: side.peerMissing)
+            return 0
+        }
+    }
+}
+
+/// One line per pair: layoutsnap's whole process, the baseline's, blazediff's call and the ratio.
+func printSideBySide(_ figures: [DiffBenchmark.PeerFigure], peerMissing: String?) {
+    for s in figures {
+        let name = s.name.padding(toLength: 13, withPad: " ", startingAt: 0)
+        var line = "diff \(name)  \(String(format: "%.1f", s.megapixels)) MP, \(s.differentPixels) px differ: layoutsnap diff \(String(format: "%.1f", s.layoutsnapMs)) ms (whole process)"
+        if let before = s.baselineMs {
+            line += ", baseline \(String(format: "%.1f", before)) ms (\(String(format: "%.2f", s.layoutsnapMs / before))x)"
+        }
+        if let peer = s.blazediffMs {
+            line += ", blazediff compare() \(String(format: "%.1f", peer)) ms = \(String(format: "%.2f", s.layoutsnapMs / peer))x [target ≤ \(String(format: "%.1f", s.target))x]"
+        }
+        Diagnostics.out(line)
+    }
+    if let why = peerMissing { Diagnostics.out("diff, blazediff    not measured: \(why) (pip install blazediff)") }
 }
 
 /// The programs the benchmark runs.

@@ -1,4 +1,4 @@
-import CCairo
+import CRenderLibraries
 
 /// The one place where Cairo status codes become Swift errors. Cairo never returns NULL for a
 /// failed surface or context: it returns an object in an error state, so every creation and every

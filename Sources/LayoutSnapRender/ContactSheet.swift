@@ -1,4 +1,4 @@
-import CCairo
+import CRenderLibraries
 import Foundation
 import LayoutSnapCore
 

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CRenderLibraries
 import Foundation
 import LayoutSnapImaging
 import LayoutSnapSystem
@@ -44,6 +44,7 @@ public final class FontSystem: @unchecked Sendable {
     }
 
     private init() throws(RenderError) {
+        try RenderLibraries.load()
         Self.pinLanguage()
         let bundled = try Self.bundledFontDirectory()
         var files: [(name: String, path: String)] = []

@@ -1,5 +1,4 @@
-import CCairo
-import CPangoCairo
+import CRenderLibraries
 import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CRenderLibraries
 
 /// A GObject reference (a Pango font map, context or layout) owned by exactly one Swift object,
 /// which drops it once, in deinit: no error path can forget it or drop it twice.

@@ -1,6 +1,8 @@
 /// Everything that can go wrong between a layout and its pixels. The runner turns these into
 /// diagnostics; nothing here prints or exits.
 public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Cairo, Pango or a library beneath them could not be loaded (RenderLibraries.load).
+    case libraries(String)
     /// The private font setup failed (missing package, unreadable file).
     case fonts(String)
     /// A Cairo call reported a status other than success.
@@ -12,6 +14,7 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case let .libraries(message): "rendering libraries: \(message)"
         case let .fonts(message): "fonts: \(message)"
         case let .cairo(operation, status): "cairo: \(operation) failed: \(status)"
         case let .pango(message): "pango: \(message)"

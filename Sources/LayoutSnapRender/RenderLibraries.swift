@@ -1,10 +1,21 @@
-import CCairo
-import CPangoCairo
+import CRenderLibraries
 
 /// Versions of the libraries that turn layouts into pixels, as loaded at run time (what renders is
 /// the shared library, not the header the build saw).
 public enum RenderLibraries {
+    /// Loads Cairo, Pango and the libraries beneath them (once per process; later calls give the
+    /// first answer). They are not linked but loaded here, on first use, so that commands that
+    /// never draw start without them. Everything that draws calls this first (FontSystem does),
+    /// so a missing library is an error naming it, not a crash at the first drawing call.
+    public static func load() throws(RenderError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard layoutsnap_render_libraries_load(&message, message.count) != 0 else { return }
+        throw RenderError.libraries(String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// Empty when the libraries cannot be loaded (the error comes from `load()` when drawing).
     public static func versions() -> [String: String] {
+        guard (try? load()) != nil else { return [:] }
         var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
         layoutsnap_freetype_version(&major, &minor, &patch)
         let fc = layoutsnap_fontconfig_version()

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CRenderLibraries
 import Foundation
 import LayoutSnapCore
 @testable import LayoutSnapRender

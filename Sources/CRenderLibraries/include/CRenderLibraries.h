@@ -1,12 +1,30 @@
-#ifndef LAYOUTSNAP_CPANGOCAIRO_SHIM_H
-#define LAYOUTSNAP_CPANGOCAIRO_SHIM_H
+#ifndef LAYOUTSNAP_CRENDERLIBRARIES_H
+#define LAYOUTSNAP_CRENDERLIBRARIES_H
+/* Cairo, Pango and the libraries beneath them, for LayoutSnapRender alone.
+ *
+ * They are not linked: the functions layoutsnap calls are forwarding stubs (Stubs.c) that load
+ * the shared libraries on first use (Loader.c), so commands that never draw (diff, schema,
+ * --version) do not pay for loading about forty shared objects at start. The declarations are
+ * the system headers' own. */
+#include <stddef.h>
+#include <cairo.h>
+#include <pixman.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
-#include <cairo/cairo-ft.h>
+#include <cairo-ft.h>
 #include <fontconfig/fontconfig.h>
 #include <hb.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
+
+/* Loads the libraries (once per process; later calls return the first result). 0 on success;
+ * otherwise non-zero, with the loader's message (which library, why) in `message`. Call it
+ * before the first drawing call: a stub called after a failed load ends the process. */
+int layoutsnap_render_libraries_load(char *message, size_t capacity);
+
+/* CAIRO_VERSION_STRING is a macro chain Swift cannot import; the run-time version is what renders. */
+static inline const char *layoutsnap_cairo_version(void) { return cairo_version_string(); }
+static inline const char *layoutsnap_pixman_version(void) { return pixman_version_string(); }
 
 /* GObject cast macros and PANGO_PIXELS are macros Swift does not import: small typed helpers. */
 
@@ -28,15 +46,8 @@ static inline int layoutsnap_pango_units_from_double(double value) {
     return pango_units_from_double(value);
 }
 
-/* FreeType has no version string without a library handle; open one briefly. */
-static inline void layoutsnap_freetype_version(int *major, int *minor, int *patch) {
-    FT_Library library;
-    *major = *minor = *patch = 0;
-    if (FT_Init_FreeType(&library) == 0) {
-        FT_Library_Version(library, major, minor, patch);
-        FT_Done_FreeType(library);
-    }
-}
+/* FreeType has no version string without a library handle; opens one briefly (Loader.c). */
+void layoutsnap_freetype_version(int *major, int *minor, int *patch);
 
 static inline int layoutsnap_fontconfig_version(void) { return FcGetVersion(); }
 
