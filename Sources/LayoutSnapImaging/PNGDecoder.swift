@@ -61,7 +61,7 @@ public enum PNGDecoder {
         var paletteAlpha: [UInt8] = []   // tRNS for colour type 3
         var colorKey: (UInt16, UInt16, UInt16)?  // tRNS for colour types 0 (grey in .0) and 2
         var sawTRNS = false
-        var inflater: Inflater?
+        var sawIDAT = false
         var idatRunEnded = false
         // The IDAT data, inflated in one call once every chunk has been read (see Inflater.whole).
         var idat: [UnsafeRawBufferPointer] = []
@@ -72,14 +72,14 @@ public enum PNGDecoder {
                 if idatRunEnded {
                     throw .corrupt("IDAT chunk at byte \(chunk.offset) after other chunks: IDAT chunks must be consecutive")
                 }
-                if inflater == nil {
+                if !sawIDAT {
                     if header.colorType == 3 && palette.isEmpty { throw .missingChunk("PLTE") }
-                    inflater = try Inflater(capacity: layout.totalBytes)
+                    sawIDAT = true
                 }
                 idat.append(chunk.data)
                 continue
             }
-            if inflater != nil { idatRunEnded = true }
+            if sawIDAT { idatRunEnded = true }
 
             switch chunk.type {
             case PNG.IEND:
@@ -88,7 +88,7 @@ public enum PNGDecoder {
                 throw .corrupt("second IHDR chunk at byte \(chunk.offset)")
             case PNG.PLTE:
                 guard header.colorType == 3 else { continue }  // only a suggestion for other types
-                if inflater != nil { throw .corrupt("PLTE chunk after IDAT") }
+                if sawIDAT { throw .corrupt("PLTE chunk after IDAT") }
                 if !palette.isEmpty { throw .corrupt("duplicate PLTE chunk") }
                 let count = chunk.data.count
                 guard count > 0, count % 3 == 0, count <= 768 else {
@@ -96,7 +96,7 @@ public enum PNGDecoder {
                 }
                 palette = Array(chunk.data)
             case PNG.tRNS:
-                if inflater != nil { throw .corrupt("tRNS chunk after IDAT") }
+                if sawIDAT { throw .corrupt("tRNS chunk after IDAT") }
                 if sawTRNS { throw .corrupt("duplicate tRNS chunk") }
                 sawTRNS = true
                 let data = chunk.data
@@ -124,24 +124,112 @@ public enum PNGDecoder {
             }
         }
 
-        guard let inflater else { throw .missingChunk("IDAT") }
-        // libdeflate inflates the whole stream at once, several times faster than zlib; anything
-        // it does not accept is streamed through zlib again, which says exactly what is wrong.
+        guard sawIDAT else { throw .missingChunk("IDAT") }
+        let converter = PixelConverter(header: header, palette: palette, paletteAlpha: paletteAlpha, colorKey: colorKey, straight: straightAlpha)
+        var maxIndex = 0
+        let pixels = !header.interlaced && header.bitDepth <= 8
+            ? try decodeInPlace(idat, header: header, layout: layout, converter: converter, maxIndex: &maxIndex)
+            : try decodeThroughRawBuffer(idat, header: header, layout: layout, converter: converter, maxIndex: &maxIndex)
+        if header.colorType == 3 && maxIndex >= palette.count / 3 {
+            throw .corrupt("palette index \(maxIndex) out of range: PLTE has \(palette.count / 3) entries")
+        }
+        return PixelImage(width: header.width, height: header.height, pixels: pixels)
+    }
+
+    // MARK: - From IDAT to pixels
+
+    /// Inflates the IDAT chunks' data into `inflater`: libdeflate over the whole stream at once,
+    /// several times faster than zlib; anything it does not accept is streamed through zlib again,
+    /// which says exactly what is wrong.
+    private static func inflate(_ idat: [UnsafeRawBufferPointer], into inflater: Inflater) throws(PNGError) {
         if !inflater.inflateWhole(idat) {
             for data in idat { try inflater.feed(data) }
         }
         try inflater.finish()
+    }
 
+    /// Deflate expands at most 1032 to 1: compressed bytes this many can fill `capacity`, so
+    /// faulting the buffer in at once is no gift to a bomb that claims a large image with a few bytes.
+    static func canFill(_ capacity: Int, compressed: Int) -> Bool {
+        compressed > Int.max / 1032 || compressed * 1032 >= capacity
+    }
+
+    /// Non-interlaced images of up to 8 bits a sample, nearly every PNG: one buffer, the pixels'.
+    /// The filtered rows are inflated into its tail, then each row is unfiltered and, one row
+    /// behind (its successor needs it unfiltered as the row above), converted into pixels at the
+    /// head. Pixel row y - 1 ends at byte 4 * width * y, and the filtered row y starts at
+    /// `rawOffset + y * lineBytes`, which is never before it (`rawOffset` is the amount by which
+    /// the pixels outgrow the filtered data), so a conversion never overwrites a row not yet
+    /// converted. A row whose pixels would overlap its own bytes is copied aside first. Half the
+    /// fresh memory of inflating into a buffer of its own (an RGB image: 4 bytes a pixel instead
+    /// of 7), and each row is converted while it is still in cache.
+    ///
+    /// The buffer holds bytes before it holds pixels: zlib, libdeflate and the filters write it
+    /// through byte pointers, the conversion through word pointers, never both at one address at
+    /// once.
+    private static func decodeInPlace(_ idat: [UnsafeRawBufferPointer], header: Header, layout: Layout,
+                                      converter: PixelConverter, maxIndex: inout Int) throws(PNGError) -> [UInt32] {
+        let pass = layout.passes[0]  // the whole image
+        let (width, height) = (header.width, header.height)
+        let pixelCount = width * height, rawBytes = layout.totalBytes, lineBytes = pass.rowBytes + 1
+        let rawOffset = max(0, pixelCount * 4 - rawBytes)
+        let words = (rawOffset + rawBytes + Inflater.slack + 3) / 4
+        var failure: PNGError?
+        var highest = 0
+        let pixels = [UInt32](unsafeUninitializedCapacity: words) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            let bytes = UnsafeMutableRawPointer(base)
+            // Huge pages, but no MADV_POPULATE_WRITE here: it holds the address space's lock while it
+            // zeroes, so the other image's decoder, allocating, waited for it (measured: two 1 MP
+            // decodes ran 0.5 ms slower with it). Page faults on the pixels run side by side.
+            SystemCall.adviseHugePages(bytes, byteCount: words * 4)
+            let raw = (bytes + rawOffset).assumingMemoryBound(to: UInt8.self)
+            (raw + rawBytes).initialize(repeating: 0, count: Inflater.slack)
+            let aside = UnsafeMutablePointer<UInt8>.allocate(capacity: pass.rowBytes + Inflater.slack)
+            defer { aside.deallocate() }
+            (aside + pass.rowBytes).initialize(repeating: 0, count: Inflater.slack)
+            func convert(row y: Int) {
+                var src = UnsafePointer(raw + y * lineBytes + 1)
+                let dst = base + y * width
+                if UnsafeRawPointer(dst + width) > UnsafeRawPointer(src) {
+                    aside.update(from: src, count: pass.rowBytes)
+                    src = UnsafePointer(aside)
+                }
+                converter.convert(src, count: width, into: dst, step: 1, maxIndex: &highest)
+            }
+            do throws(PNGError) {
+                try inflate(idat, into: Inflater(capacity: rawBytes, output: raw))
+                for y in 0..<height {
+                    try PNGFilter.unfilterRow(raw + y * lineBytes, prior: y == 0 ? nil : UnsafePointer(raw + (y - 1) * lineBytes + 1),
+                                              rowBytes: pass.rowBytes, bytesPerPixel: layout.filterBytesPerPixel, row: y)
+                    if y > 0 { convert(row: y - 1) }
+                }
+                convert(row: height - 1)
+                initialized = pixelCount
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        maxIndex = highest
+        return pixels
+    }
+
+    /// Interlaced and 16-bit images: inflated and unfiltered in a buffer of their own, then
+    /// converted pass by pass (Adam7 scatters a pass's pixels over the image).
+    private static func decodeThroughRawBuffer(_ idat: [UnsafeRawBufferPointer], header: Header, layout: Layout,
+                                               converter: PixelConverter, maxIndex: inout Int) throws(PNGError) -> [UInt32] {
+        let inflater = Inflater(capacity: layout.totalBytes)
+        try inflate(idat, into: inflater)
         var row = 0
         for pass in layout.passes {
             try PNGFilter.unfilter(inflater.output + pass.offset, rows: pass.height, rowBytes: pass.rowBytes,
                                    bytesPerPixel: layout.filterBytesPerPixel, firstRow: row)
             row += pass.height
         }
-
-        let converter = PixelConverter(header: header, palette: palette, paletteAlpha: paletteAlpha, colorKey: colorKey, straight: straightAlpha)
-        var maxIndex = 0
-        let width = header.width
+        let width = header.width, pixelCount = header.width * header.height
+        var highest = 0
         let pixels = [UInt32](unsafeUninitializedCapacity: pixelCount) { buffer, initialized in
             guard let base = buffer.baseAddress else { initialized = 0; return }
             // Allocated once the data has inflated: it is written in full, now.
@@ -157,15 +245,13 @@ public enum PNGDecoder {
                 for y in 0..<pass.height {
                     let src = UnsafePointer(inflater.output + pass.offset + y * lineBytes + 1)
                     let dst = base + (pass.yStart + y * pass.yStep) * width + pass.xStart
-                    converter.convert(src, count: pass.width, into: dst, step: pass.xStep, maxIndex: &maxIndex)
+                    converter.convert(src, count: pass.width, into: dst, step: pass.xStep, maxIndex: &highest)
                 }
             }
             initialized = pixelCount
         }
-        if header.colorType == 3 && maxIndex >= palette.count / 3 {
-            throw .corrupt("palette index \(maxIndex) out of range: PLTE has \(palette.count / 3) entries")
-        }
-        return PixelImage(width: header.width, height: header.height, pixels: pixels)
+        maxIndex = highest
+        return pixels
     }
 
     // MARK: - Signature and chunks
@@ -367,6 +453,8 @@ final class Inflater {
 
     let capacity: Int
     let output: UnsafeMutablePointer<UInt8>
+    /// The output is this object's to free (not when it inflates into a buffer of the caller's).
+    private let ownsOutput: Bool
     private(set) var produced = 0
     private(set) var ended = false
 
@@ -374,13 +462,26 @@ final class Inflater {
     private let spill: UnsafeMutablePointer<UInt8>
     private var live = false
 
-    init(capacity: Int) throws(PNGError) {
-        self.capacity = capacity
-        output = .allocate(capacity: capacity + Inflater.slack)
+    /// Inflates into a buffer of its own.
+    convenience init(capacity: Int) {
+        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + Inflater.slack)
         // Advice only: no page is touched until data arrives (a header may claim far more than
         // its compressed bytes can hold; see inflateWhole).
         SystemCall.adviseHugePages(UnsafeMutableRawPointer(output), byteCount: capacity)
         (output + capacity).initialize(repeating: 0, count: Inflater.slack)
+        self.init(capacity: capacity, output: output, owned: true)
+    }
+
+    /// Inflates into the caller's buffer: `capacity` bytes and `slack` more after them, readable
+    /// (the caller faults it in, or not, as inflateWhole would).
+    convenience init(capacity: Int, output: UnsafeMutablePointer<UInt8>) {
+        self.init(capacity: capacity, output: output, owned: false)
+    }
+
+    private init(capacity: Int, output: UnsafeMutablePointer<UInt8>, owned: Bool) {
+        self.capacity = capacity
+        self.output = output
+        ownsOutput = owned
         spill = .allocate(capacity: 1)
         // zlib stores a back-pointer to the z_stream and checks it on each call: give it a
         // stable heap address. It is set up only when streaming is needed.
@@ -392,7 +493,7 @@ final class Inflater {
         if live { inflateEnd(stream) }
         stream.deallocate()
         spill.deallocate()
-        output.deallocate()
+        if ownsOutput { output.deallocate() }
     }
 
     /// Inflates the whole IDAT stream (its chunks' data, in order) with libdeflate: true when
@@ -402,10 +503,10 @@ final class Inflater {
     func inflateWhole(_ chunks: [UnsafeRawBufferPointer]) -> Bool {
         guard produced == 0, !ended, let decompressor = libdeflate_alloc_decompressor() else { return false }
         defer { libdeflate_free_decompressor(decompressor) }
-        // Fault the output in at once only when the compressed bytes can fill it (deflate expands
-        // at most 1032 to 1): a bomb that claims a large image with a few bytes touches nothing.
+        // Fault its own output in at once only when the compressed bytes can fill it: a bomb that
+        // claims a large image with a few bytes touches nothing. (A caller's buffer is the caller's.)
         let compressed = chunks.reduce(0) { $0 + $1.count }
-        if compressed.multipliedReportingOverflow(by: 1032).partialValue >= capacity || compressed > Int.max / 1032 {
+        if ownsOutput && PNGDecoder.canFill(capacity, compressed: compressed) {
             SystemCall.populate(UnsafeMutableRawPointer(output), byteCount: capacity)
         }
         var actualIn = 0, actualOut = 0

@@ -43,50 +43,58 @@ package enum PNGFilter {
     static func unfilter(_ data: UnsafeMutablePointer<UInt8>, rows: Int, rowBytes: Int, bytesPerPixel bpp: Int,
                          firstRow: Int) throws(PNGError) {
         let lineBytes = rowBytes + 1
-        let n = rowBytes
         for y in 0..<rows {
             let line = data + y * lineBytes
-            let cur = line + 1
-            let type = line[0]
-            if y == 0 {
-                // The row above the first is all zeros: Up is None, Average halves the left
-                // byte only, Paeth picks the left byte (= Sub).
-                switch type {
-                case 0, 2: break
-                case 1, 4:
-                    if n > bpp { for i in bpp..<n { cur[i] &+= cur[i - bpp] } }
-                case 3:
-                    if n > bpp { for i in bpp..<n { cur[i] &+= cur[i - bpp] >> 1 } }
-                default:
-                    throw .badFilter(type: type, row: firstRow + y)
-                }
-                continue
-            }
-            let prior = UnsafePointer(cur - lineBytes)
+            try unfilterRow(line, prior: y == 0 ? nil : UnsafePointer(line - lineBytes + 1), rowBytes: rowBytes,
+                            bytesPerPixel: bpp, row: firstRow + y)
+        }
+    }
+
+    /// Undoes the filter of one scanline (`line`: its filter byte, then `rowBytes` bytes) in
+    /// place. `prior` is the row above, already unfiltered (without its filter byte), or nil for
+    /// the first row of an image or pass. `row` only numbers the row in error messages.
+    @inline(__always)
+    static func unfilterRow(_ line: UnsafeMutablePointer<UInt8>, prior: UnsafePointer<UInt8>?, rowBytes n: Int,
+                            bytesPerPixel bpp: Int, row: Int) throws(PNGError) {
+        let cur = line + 1
+        let type = line[0]
+        guard let prior else {
+            // The row above the first is all zeros: Up is None, Average halves the left
+            // byte only, Paeth picks the left byte (= Sub).
             switch type {
-            case 0:
-                break
-            case 1:
+            case 0, 2: break
+            case 1, 4:
                 if n > bpp { for i in bpp..<n { cur[i] &+= cur[i - bpp] } }
-            case 2:
-                for i in 0..<n { cur[i] &+= prior[i] }
             case 3:
-                let head = min(bpp, n)
-                for i in 0..<head { cur[i] &+= prior[i] >> 1 }
-                if n > bpp {
-                    for i in bpp..<n { cur[i] &+= UInt8((UInt16(cur[i - bpp]) + UInt16(prior[i])) >> 1) }
-                }
-            case 4 where bpp == 4:
-                paeth4(cur, prior, count: n)
-            case 4:
-                let head = min(bpp, n)
-                for i in 0..<head { cur[i] &+= prior[i] }  // paeth(0, b, 0) = b
-                if n > bpp {
-                    for i in bpp..<n { cur[i] &+= paeth(cur[i - bpp], prior[i], prior[i - bpp]) }
-                }
+                if n > bpp { for i in bpp..<n { cur[i] &+= cur[i - bpp] >> 1 } }
             default:
-                throw .badFilter(type: type, row: firstRow + y)
+                throw .badFilter(type: type, row: row)
             }
+            return
+        }
+        switch type {
+        case 0:
+            break
+        case 1:
+            if n > bpp { for i in bpp..<n { cur[i] &+= cur[i - bpp] } }
+        case 2:
+            for i in 0..<n { cur[i] &+= prior[i] }
+        case 3:
+            let head = min(bpp, n)
+            for i in 0..<head { cur[i] &+= prior[i] >> 1 }
+            if n > bpp {
+                for i in bpp..<n { cur[i] &+= UInt8((UInt16(cur[i - bpp]) + UInt16(prior[i])) >> 1) }
+            }
+        case 4 where bpp == 4:
+            paeth4(cur, prior, count: n)
+        case 4:
+            let head = min(bpp, n)
+            for i in 0..<head { cur[i] &+= prior[i] }  // paeth(0, b, 0) = b
+            if n > bpp {
+                for i in bpp..<n { cur[i] &+= paeth(cur[i - bpp], prior[i], prior[i - bpp]) }
+            }
+        default:
+            throw .badFilter(type: type, row: row)
         }
     }
 }

@@ -56,6 +56,20 @@ final class ForeignPNGTests: XCTestCase {
         }
     }
 
+    /// Non-interlaced images of up to 8 bits a sample decode in the pixels' own buffer, the
+    /// filtered rows in its tail: at these sizes rows are converted both straight from that tail and
+    /// from a copy (where a row's pixels would overlap its own bytes), one row or many.
+    func testLargerImagesDecodeInOneBuffer() {
+        var rng = SplitMix64(seed: 14)
+        for format in Self.formats where format.bitDepth <= 8 {
+            for (width, height) in [(64, 1), (255, 2), (301, 31), (97, 64)] {
+                let image = SampleImage.random(width: width, height: height, colorType: format.colorType,
+                                               bitDepth: format.bitDepth, using: &rng)
+                check(image, image.file(filterFor: { UInt8(($0 * 7 + 2) % 5) }), "type \(format) \(width) x \(height)")
+            }
+        }
+    }
+
     func testAdam7Interlacing() {
         var rng = SplitMix64(seed: 12)
         let sizes = [(1, 1), (2, 1), (1, 5), (3, 3), (5, 9), (8, 8), (9, 17), (33, 20)]
