@@ -69,4 +69,51 @@ final class PixelmatchParityTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["--version"]).stdout, "0.1.0\n")
         XCTAssertEqual(try CLI.run(["diff", a]).status, 2, "one image: the parser's error")
     }
+
+    /// pixelmatch's own test suite (test/test.js of pixelmatch 7): its images, its options and
+    /// its counts, and the diff image it expects, pixel for pixel. The images are not in this
+    /// repository: `python3 Tools/fetch-pixelmatch-fixtures.py` fetches them (.ci/install does).
+    func testPixelmatchsOwnTestCases() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let folder = URL(fileURLWithPath: environment["LAYOUTSNAP_PIXELMATCH_FIXTURES"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/layoutsnap/pixelmatch-fixtures").path)
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("8diff.png").path) else {
+            let why = "pixelmatch's test images are not in \(folder.path): python3 Tools/fetch-pixelmatch-fixtures.py fetches them"
+            if TestTools.required { return XCTFail(why) }
+            throw XCTSkip(why)
+        }
+        // (A, B, the diff image pixelmatch expects, its options as diff's flags, its count.)
+        let threshold005 = ["--threshold", "0.05"]
+        let cases: [(String, String, String, [String], Int)] = [
+            ("1a", "1b", "1diff", threshold005, 143),
+            ("1a", "1b", "1diffdefaultthreshold", ["--threshold", "0.1"], 106),
+            ("1a", "1b", "1diffmask", threshold005 + ["--diff-mask"], 143),
+            ("1a", "1a", "1emptydiffmask", ["--threshold", "0", "--diff-mask"], 0),
+            ("2a", "2b", "2diff", threshold005 + ["--alpha", "0.5", "--aa-color", "0,192,0", "--diff-color", "255,0,255"], 12437),
+            ("3a", "3b", "3diff", threshold005, 212),
+            ("4a", "4b", "4diff", threshold005, 36049),
+            ("5a", "5b", "5diff", threshold005, 6),
+            ("6a", "6b", "6diff", threshold005, 51),
+            ("6a", "6a", "6empty", ["--threshold", "0"], 0),
+            ("7a", "7b", "7diff", ["--threshold", "0.1", "--diff-color-alt", "0,255,0"], 2448),
+            ("8a", "5b", "8diff", threshold005, 32896),
+        ]
+        let dir = try TempDir()
+        for (a, b, expectedDiff, options, count) in cases {
+            let label = "\(a) vs \(b) \(options.joined(separator: " "))"
+            let out = dir.path(expectedDiff + ".png")
+            let r = try CLI.run(["diff", folder.appendingPathComponent(a + ".png").path, folder.appendingPathComponent(b + ".png").path,
+                                 "--json", "--out", out.path] + options)
+            XCTAssertEqual(r.status, count == 0 ? 0 : 1, "\(label): \(r.output)")
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(label): \(r.output)")
+            let given = (json["metrics"] as? [String: Any])?["differentPixels"] as? Int ?? 0
+            XCTAssertEqual(given, count, label)
+            let drawn = try PNGDecoder.decode([UInt8](Data(contentsOf: out)), straightAlpha: true)
+            let expected = try PNGDecoder.decode([UInt8](Data(contentsOf: folder.appendingPathComponent(expectedDiff + ".png"))), straightAlpha: true)
+            XCTAssertEqual(drawn.width, expected.width, label)
+            XCTAssertEqual(drawn.height, expected.height, label)
+            let mismatched = zip(drawn.pixels, expected.pixels).filter { $0 != $1 }.count
+            XCTAssertEqual(mismatched, 0, "\(label): \(mismatched) pixels of the diff image are not pixelmatch's \(expectedDiff).png")
+        }
+    }
 }
