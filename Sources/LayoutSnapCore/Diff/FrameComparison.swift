@@ -25,20 +25,26 @@ public enum FrameComparison {
     }
 
     /// Compares two images of the same size (premultiplied ARGB words, row by row). `diffImage`,
-    /// when given, receives the diff picture (only written when the images differ).
+    /// when given, receives the diff picture (only written when some words differ).
     /// `drawing` sets how the pixels are read and the diff image drawn (straight alpha, the
     /// background, colours, mask); the tolerance sets the threshold and anti-aliasing.
     public static func compare(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int,
                                tolerance: Tolerance?, diffImage: UnsafeMutableBufferPointer<UInt32>? = nil,
                                drawing: DiffOptions = DiffOptions()) -> Outcome {
-        // Straight words may differ in the colour under alpha 0, which nobody sees (an exporter
-        // may rewrite it): those pixels are equal.
-        let exact = ExactDiff.measure(expected, actual, invisibleAreEqual: drawing.straightAlpha)
-        if exact.changedPixels == 0 { return Outcome(verdict: .identical, exact: exact, diff: nil) }
+        precondition(expected.count == actual.count && expected.count == width * height, "images of two sizes")
+        let none = ExactDiff.Figures(changedPixels: 0, maxChannelDifference: 0)
+        // Equal words: no scan and no diff picture (memcmp stops at the first difference otherwise).
+        if expected.count == 0 || memcmp(expected.baseAddress!, actual.baseAddress!, expected.count * 4) == 0 {
+            return Outcome(verdict: .identical, exact: none, diff: nil)
+        }
         var options = drawing
         options.threshold = tolerance?.threshold ?? Tolerance().threshold
         options.includeAntialiasing = tolerance?.includeAntialiasing ?? false
-        let diff = PixelDiff.compare(expected, actual, width: width, height: height, options: options, diffImage: diffImage)
+        // One scan gives both: the perceptual diff and the exact figures. Straight words may differ
+        // in the colour under alpha 0, which nobody sees (an exporter may rewrite it): those
+        // pixels are equal.
+        let (diff, exact) = PixelDiff.compareMeasuring(expected, actual, width: width, height: height, options: options, diffImage: diffImage)
+        if exact.changedPixels == 0 { return Outcome(verdict: .identical, exact: exact, diff: nil) }
         // Words differ here, so the perceptual verdict is similar or different, never identical.
         let verdict: DiffVerdict = tolerance.map {
             PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio))
@@ -84,12 +90,7 @@ public enum ExactDiff {
             guard x != y else { return }
             if invisibleAreEqual && x >> 24 == 0 && y >> 24 == 0 { return }
             n &+= 1
-            var shift: UInt32 = 0
-            while shift < 32 {
-                let p = (x >> shift) & 0xFF, q = (y >> shift) & 0xFF
-                largest = max(largest, p > q ? p &- q : q &- p)
-                shift &+= 8
-            }
+            largest = max(largest, largestByteDifference(x, y))
         }
         // Eight words at a time: equal blocks, nearly all of them, cost one vector comparison.
         var i = 0
@@ -101,5 +102,18 @@ public enum ExactDiff {
         }
         while i < count { tally(i); i &+= 1 }
         return Figures(changedPixels: n, maxChannelDifference: Int(largest))
+    }
+
+    /// The largest difference between corresponding bytes (channels) of two words.
+    @inline(__always)
+    static func largestByteDifference(_ x: UInt32, _ y: UInt32) -> UInt32 {
+        var largest: UInt32 = 0
+        var shift: UInt32 = 0
+        while shift < 32 {
+            let p = (x >> shift) & 0xFF, q = (y >> shift) & 0xFF
+            largest = max(largest, p > q ? p &- q : q &- p)
+            shift &+= 8
+        }
+        return largest
     }
 }

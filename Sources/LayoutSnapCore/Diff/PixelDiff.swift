@@ -27,6 +27,21 @@ public enum PixelDiff {
         options: DiffOptions = DiffOptions(),
         diffImage: UnsafeMutableBufferPointer<UInt32>? = nil
     ) -> DiffResult {
+        compareMeasuring(a, b, width: width, height: height, options: options, diffImage: diffImage).result
+    }
+
+    /// `compare`, and in the same pass `ExactDiff.measure`'s figures (with `invisibleAreEqual` as
+    /// `options.straightAlpha`): every differing word goes through the scan anyway, so the exact
+    /// figures cost no second read of two images that no longer fit in cache.
+    static func compareMeasuring(
+        _ a: UnsafeBufferPointer<UInt32>,
+        _ b: UnsafeBufferPointer<UInt32>,
+        width: Int,
+        height: Int,
+        options: DiffOptions,
+        diffImage: UnsafeMutableBufferPointer<UInt32>?
+    ) -> (result: DiffResult, exact: ExactDiff.Figures) {
+        let none = ExactDiff.Figures(changedPixels: 0, maxChannelDifference: 0)
         precondition(width >= 0 && height >= 0, "negative image size")
         let (n, overflow) = width.multipliedReportingOverflow(by: height)
         precondition(!overflow, "image size overflows")
@@ -36,7 +51,7 @@ public enum PixelDiff {
             precondition(d.count == n, "diff image has \(d.count) pixels, expected \(width)x\(height)")
         }
         guard n > 0, let pa = a.baseAddress, let pb = b.baseAddress else {
-            return .identical(width: width, height: height)
+            return (.identical(width: width, height: height), none)
         }
 
         let first = pa == pb ? n : firstMismatch(pa, pb, from: 0, count: n)
@@ -49,7 +64,7 @@ public enum PixelDiff {
             }
         }
         if first == n {
-            return .identical(width: width, height: height)
+            return (.identical(width: width, height: height), none)
         }
 
         let out = diffImage?.baseAddress
@@ -69,7 +84,7 @@ public enum PixelDiff {
     static func scan<C: Compositor>(
         _ pa: UnsafePointer<UInt32>, _ pb: UnsafePointer<UInt32>, first: Int, width: Int, height: Int,
         options: DiffOptions, out: UnsafeMutablePointer<UInt32>?, _: C.Type
-    ) -> DiffResult {
+    ) -> (result: DiffResult, exact: ExactDiff.Figures) {
         let n = width &* height
         var acc = Accumulator<C>(a: pa, b: pb, out: out, width: width, height: height, options: options)
 
@@ -108,7 +123,7 @@ public enum PixelDiff {
         let antialiased = acc.antialiased
         let maxChannel = acc.maxChannel
         let (regions, clusters) = acc.regions.finish()
-        return DiffResult(
+        let result = DiffResult(
             width: width, height: height,
             differentPixels: different,
             antialiasedPixels: antialiased,
@@ -117,6 +132,7 @@ public enum PixelDiff {
             regions: regions,
             clusterCount: clusters,
             isIdentical: false)
+        return (result, ExactDiff.Figures(changedPixels: acc.changed, maxChannelDifference: Int(acc.largestWordChange)))
     }
 
     /// Convenience for arrays (`a.count == b.count == width * height`).
@@ -177,6 +193,10 @@ public enum PixelDiff {
         var different = 0
         var antialiased = 0
         var maxChannel = 0
+        /// ExactDiff's figures: words that differ (two invisible straight words do not) and the
+        /// largest difference of one byte of the word among them.
+        var changed = 0
+        var largestWordChange: UInt32 = 0
         var regions = RegionCollector(cap: PixelDiff.maxRegions)
 
         init(
@@ -204,6 +224,10 @@ public enum PixelDiff {
         mutating func process(_ i: Int) {
             let wa = a[i]
             let wb = b[i]
+            if !(straight && wa >> 24 == 0 && wb >> 24 == 0) {
+                changed &+= 1
+                largestWordChange = max(largestWordChange, ExactDiff.largestByteDifference(wa, wb))
+            }
             let delta = colorDelta(wa, wb, k: i &* 4, C.self)
             guard abs(delta) > maxDelta else { return }
             let y = i / width

@@ -106,6 +106,41 @@ final class PropertyTests: XCTestCase {
         XCTAssertGreaterThan(totalAA, 4 * totalDiff, "AA \(totalAA) vs counted \(totalDiff)")
     }
 
+    /// The exact figures FrameComparison takes from the perceptual scan are ExactDiff.measure's,
+    /// straight (invisible words equal) and premultiplied, with and without a tolerance.
+    func testOneScanGivesTheExactFigures() {
+        var rng = SplitMix64(seed: 21)
+        var changed = 0
+        for case_ in 0..<400 {
+            let w = rng.int(1...64), h = rng.int(1...64)
+            let translucent = case_ % 2 == 0
+            var a = randomStructuredImage(&rng, width: w, height: h, translucent: translucent)
+            var b = randomlyModified(a, &rng, translucent: translucent)
+            if case_ % 7 == 0 {  // invisible words that differ only in the colour under alpha 0
+                for i in stride(from: 0, to: b.pixels.count, by: 5) {
+                    a.pixels[i] = 0x00AB_CDEF
+                    b.pixels[i] = 0x0012_3456
+                }
+            }
+            let straight = case_ % 3 != 0
+            var drawing = DiffOptions(transparencyBackground: case_ % 4 == 0 ? .white : .checkerboard)
+            drawing.straightAlpha = straight
+            let tolerance: Tolerance? = case_ % 5 == 0 ? nil : Tolerance()
+            let outcome = a.pixels.withUnsafeBufferPointer { pa in
+                b.pixels.withUnsafeBufferPointer { pb in
+                    FrameComparison.compare(expected: pa, actual: pb, width: w, height: h, tolerance: tolerance, drawing: drawing)
+                }
+            }
+            let measured = a.pixels.withUnsafeBufferPointer { pa in
+                b.pixels.withUnsafeBufferPointer { pb in ExactDiff.measure(pa, pb, invisibleAreEqual: straight) }
+            }
+            XCTAssertEqual(outcome.exact, measured, "case \(case_)")
+            XCTAssertEqual(outcome.verdict == .identical, measured.changedPixels == 0, "case \(case_)")
+            changed += measured.changedPixels
+        }
+        XCTAssertGreaterThan(changed, 1000, "the cases must change pixels for the check to mean anything")
+    }
+
     func testCountIsSymmetric() {
         var rng = SplitMix64(seed: 4)
         for case_ in 0..<400 {
