@@ -53,4 +53,24 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("no layoutsnap binary at /nonexistent/layoutsnap"), r.stderr)
     }
+
+    /// `layoutsnap-bench diff`: the side-by-side lines alone, a baseline binary timed in the same
+    /// rounds, and the pairs kept where asked (to profile one of them by hand).
+    func testDiffSideBySideAlone() throws {
+        let dir = try folder()
+        let layoutsnap = TestPaths.builtProduct("layoutsnap").path
+        let r = try run("layoutsnap-bench", ["diff", "--repeats", "1", "--baseline", layoutsnap, "--keep", dir.appendingPathComponent("pairs").path], in: dir)
+        XCTAssertEqual(r.status, 0, r.output)
+        for pair in ["1 MP identica", "1 MP changed", "8 MP identica", "8 MP changed"] {
+            let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("diff \(pair)") }
+            XCTAssertNotNil(line, "\(pair) missing: \(r.output)")
+            XCTAssertTrue(line?.contains("baseline") ?? false, "\(pair): no baseline figure: \(r.output)")
+        }
+        XCTAssertTrue(r.stdout.contains("0 px differ") && r.stdout.contains("1660 px differ"), r.stdout)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("pairs").path).sorted()
+        XCTAssertEqual(kept, ["1024-a-copy.png", "1024-a.png", "1024-b.png", "3840-a-copy.png", "3840-a.png", "3840-b.png"])
+        let missing = try run("layoutsnap-bench", ["diff", "--baseline", "/nonexistent/layoutsnap"], in: dir)
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.stderr.contains("--baseline: no executable at /nonexistent/layoutsnap"), missing.stderr)
+    }
 }
