@@ -67,6 +67,8 @@ final class BenchCommandTests: XCTestCase {
             XCTAssertTrue(line?.contains("baseline") ?? false, "\(pair): no baseline figure: \(r.output)")
         }
         XCTAssertTrue(r.stdout.contains("0 px differ") && r.stdout.contains("1660 px differ"), r.stdout)
+        // A debug build loads the Swift runtime as shared libraries: the figures say so.
+        XCTAssertTrue(r.stdout.contains("note: \(layoutsnap) loads the Swift runtime as shared libraries"), r.stdout)
         let kept = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("pairs").path).sorted()
         XCTAssertEqual(kept, ["1024-a-copy.png", "1024-a.png", "1024-b.png", "3840-a-copy.png", "3840-a.png", "3840-b.png"])
         let missing = try run("layoutsnap-bench", ["diff", "--baseline", "/nonexistent/layoutsnap"], in: dir)

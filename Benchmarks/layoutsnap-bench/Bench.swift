@@ -91,6 +91,7 @@ struct Bench: ParsableCommand {
             Diagnostics.out("diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]")
             Diagnostics.out("layoutsnap diff    1 MP PNG pair, whole process: \(String(format: "%.1f", d.processMs)) ms [target < 60 ms]")
             printSideBySide(d.sideBySide, peerMissing: d.peerMissing)
+            if let note = BenchBinaries.runtimeNote(executable) { Diagnostics.out(note) }
             let g = try GenerationBenchmark(executable: executable, peakOf: BenchBinaries.this, generateCount: generate, verifyCount: verifyGenerated,
                                             memoryCounts: memoryFixtures == 0 ? [] : [max(1, memoryFixtures / 10), memoryFixtures])
                 .run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
@@ -142,6 +143,9 @@ struct DiffSideBySide: ParsableCommand {
             defer { if keep == nil { try? FileManager.default.removeItem(atPath: dir) } }
             let side = try DiffBenchmark(repeats: repeats, executable: executable).sideBySide(in: dir, baseline: baseline)
             printSideBySide(side.figures, peerMissing: side.peerMissing)
+            for binary in [executable] + (baseline.map { [$0] } ?? []) {
+                if let note = BenchBinaries.runtimeNote(binary) { Diagnostics.out(note) }
+            }
             return 0
         }
     }
@@ -165,6 +169,16 @@ func printSideBySide(_ figures: [DiffBenchmark.PeerFigure], peerMissing: String?
 
 /// The programs the benchmark runs.
 enum BenchBinaries {
+    /// A line for the output when `path` loads the Swift runtime as shared libraries: then every
+    /// process pays about 4 ms to load and relocate them, which the whole-process figures show
+    /// (the README's come from a `--static-swift-stdlib` build). nil for a static build.
+    static func runtimeNote(_ path: String) -> String? {
+        guard let bytes = FileManager.default.contents(atPath: path),
+              bytes.range(of: Data("libswiftCore.so".utf8)) != nil else { return nil }
+        return "note: \(path) loads the Swift runtime as shared libraries (about 4 ms more per process); "
+            + "the README's whole-process figures are from swift build -c release --static-swift-stdlib"
+    }
+
     /// This program (it runs its own `peak-of`).
     static var this: String { Bundle.main.executablePath ?? CommandLine.arguments[0] }
 
