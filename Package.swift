@@ -12,9 +12,17 @@ let renderIncludes: [String] = {
     process.arguments = ["pkg-config", "--cflags-only-I"] + packages
     let pipe = Pipe()
     process.standardOutput = pipe
-    guard (try? process.run()) != nil else { return [] }
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    var output = Data()
+    if (try? process.run()) != nil {
+        output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+    }
+    // (Empty first: a process that never started has no termination status to ask for.)
+    guard !output.isEmpty, process.terminationStatus == 0 else {
+        // What the system-library targets' `providers` used to say.
+        fatalError("pkg-config found no \(packages.joined(separator: ", ")): install pkg-config libcairo2-dev libpango1.0-dev "
+                   + "(bash .ci/install does)")
+    }
     return String(decoding: output, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
         .map(String.init).filter { $0.hasPrefix("-I") }
 }()
@@ -35,7 +43,8 @@ let package = Package(
         // Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib: not linked but loaded on first use by
         // forwarding stubs generated from their headers (Tools/generate-render-stubs.py), so that
         // diff and --version start without loading ~40 shared objects (apt: libpango1.0-dev, libcairo2-dev).
-        .target(name: "CRenderLibraries", cSettings: [.unsafeFlags(renderIncludes)]),
+        .target(name: "CRenderLibraries", cSettings: [.unsafeFlags(renderIncludes)],
+                linkerSettings: [.linkedLibrary("dl")]),  // in libc since glibc 2.34; a stub before that
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),

@@ -47,22 +47,29 @@ def main():
     ]
     out += [f'    "{n}",' for n in names]
     out += ["};", ""]
+    by_name = 0
     for i, name in enumerate(names):
         decl = decls[name]
         if 'visibility("default")' in decl:
             # FreeType declares its functions visible by attribute, which a hidden definition may
             # not contradict: those are called through layoutsnap_render_symbol_named (Loader.c).
             out.append(f"/* {name}: declared visible by its header; see Loader.c. */")
+            by_name += 1
             continue
         decl = re.sub(r"__attribute__\(\([^()]*(\([^()]*\))?[^()]*\)\)", "", decl)
         decl = re.sub(r"\bextern\b", "", decl).strip()
         start = decl.index(name + "(")
         ret = decl[:start].strip()
         params = decl[start + len(name) + 1:decl.rindex(")")].strip()
+        if "..." in params:
+            sys.exit(f"{name} is variadic: a stub cannot forward its arguments; call its va_list form")
         args = []
         if params and params != "void":
             for p in split_params(params):
-                m = re.search(r"(\w+)\s*(\[\s*\])?$", p.strip())
+                m = re.search(r"[\s*](\w+)\s*(\[\s*\w*\s*\])?$", p.strip())
+                if m is None or "(" in p:
+                    sys.exit(f"{name}: cannot name the parameter {p.strip()!r} (unnamed, or a function pointer "
+                             "written inline); write the stub by hand or declare it through a typedef")
                 args.append(m.group(1))
         call = f"((__typeof__(&{name}))layoutsnap_render_symbol({i}))({', '.join(args)})"
         body = f"{call};" if ret == "void" else f"return {call};"
@@ -76,7 +83,7 @@ def main():
     text = open(loader_h).read()
     text = re.sub(r"#define LAYOUTSNAP_RENDER_SYMBOL_COUNT \d+", f"#define LAYOUTSNAP_RENDER_SYMBOL_COUNT {count}", text)
     open(loader_h, "w").write(text)
-    print(f"{count} stubs written")
+    print(f"{count} functions: {count - by_name} stubs written, {by_name} called by name (Loader.c)")
 
 def split_params(params):
     depth, cur, parts = 0, "", []

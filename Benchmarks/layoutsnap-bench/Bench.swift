@@ -171,7 +171,9 @@ func printSideBySide(_ figures: [DiffBenchmark.PeerFigure], peerMissing: String?
 enum BenchBinaries {
     /// A line for the output when `path` loads the Swift runtime as shared libraries: then every
     /// process pays about 4 ms to load and relocate them, which the whole-process figures show
-    /// (the README's come from a `--static-swift-stdlib` build). nil for a static build.
+    /// (the README's come from a `--static-swift-stdlib` build). nil for a static build, whose
+    /// bytes hold no such name (checked on this project's static and plain release builds: the
+    /// library's name is in the plain one's list of needed libraries, nowhere in the static one).
     static func runtimeNote(_ path: String) -> String? {
         guard let bytes = FileManager.default.contents(atPath: path),
               bytes.range(of: Data("libswiftCore.so".utf8)) != nil else { return nil }

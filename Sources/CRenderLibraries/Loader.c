@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* By soname, dependencies first. Each is what the build's pkg-config named; the sonames are the
- * libraries' ABI versions, the same the linker would have recorded. */
+/* By soname, dependencies first: the libraries' ABI versions, the names the linker recorded when
+ * it linked them (pkg-config gives the build only their include paths). */
 static const char *const libraries[] = {
     "libglib-2.0.so.0", "libgobject-2.0.so.0", "libfreetype.so.6", "libfontconfig.so.1",
     "libharfbuzz.so.0", "libpixman-1.so.0", "libcairo.so.2", "libpango-1.0.so.0",

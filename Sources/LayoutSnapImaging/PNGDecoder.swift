@@ -127,7 +127,10 @@ public enum PNGDecoder {
         guard sawIDAT else { throw .missingChunk("IDAT") }
         let converter = PixelConverter(header: header, palette: palette, paletteAlpha: paletteAlpha, colorKey: colorKey, straight: straightAlpha)
         var maxIndex = 0
-        let pixels = !header.interlaced && header.bitDepth <= 8
+        // In the pixels' own buffer only when the compressed bytes can fill the image: a file that
+        // claims a large image with a few bytes reserves nothing image-sized before it fails.
+        let compressed = idat.reduce(0) { $0 + $1.count }
+        let pixels = !header.interlaced && header.bitDepth <= 8 && canFill(layout.totalBytes, compressed: compressed)
             ? try decodeInPlace(idat, header: header, layout: layout, converter: converter, maxIndex: &maxIndex)
             : try decodeThroughRawBuffer(idat, header: header, layout: layout, converter: converter, maxIndex: &maxIndex)
         if header.colorType == 3 && maxIndex >= palette.count / 3 {
@@ -178,7 +181,10 @@ public enum PNGDecoder {
         var highest = 0
         let pixels = [UInt32](unsafeUninitializedCapacity: words) { buffer, initialized in
             initialized = 0
-            guard let base = buffer.baseAddress else { return }
+            guard let base = buffer.baseAddress else {  // words > 0: never, but never an empty image either
+                failure = .corrupt("no memory for a \(width) x \(height) image")
+                return
+            }
             let bytes = UnsafeMutableRawPointer(base)
             // Huge pages, but no MADV_POPULATE_WRITE here: it holds the address space's lock while it
             // zeroes, so the other image's decoder, allocating, waited for it (measured: two 1 MP
@@ -216,8 +222,9 @@ public enum PNGDecoder {
         return pixels
     }
 
-    /// Interlaced and 16-bit images: inflated and unfiltered in a buffer of their own, then
-    /// converted pass by pass (Adam7 scatters a pass's pixels over the image).
+    /// Interlaced and 16-bit images, and data too short to fill its image: inflated and unfiltered
+    /// in a buffer of their own, then converted pass by pass (Adam7 scatters a pass's pixels over
+    /// the image).
     private static func decodeThroughRawBuffer(_ idat: [UnsafeRawBufferPointer], header: Header, layout: Layout,
                                                converter: PixelConverter, maxIndex: inout Int) throws(PNGError) -> [UInt32] {
         let inflater = Inflater(capacity: layout.totalBytes)
