@@ -31,19 +31,14 @@ public enum FrameComparison {
     public static func compare(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int,
                                tolerance: Tolerance?, diffImage: UnsafeMutableBufferPointer<UInt32>? = nil,
                                drawing: DiffOptions = DiffOptions()) -> Outcome {
-        precondition(expected.count == actual.count && expected.count == width * height, "images of two sizes")
-        let none = ExactDiff.Figures(changedPixels: 0, maxChannelDifference: 0)
-        // Equal words: no scan and no diff picture (memcmp stops at the first difference otherwise).
-        if expected.count == 0 || memcmp(expected.baseAddress!, actual.baseAddress!, expected.count * 4) == 0 {
-            return Outcome(verdict: .identical, exact: none, diff: nil)
-        }
         var options = drawing
         options.threshold = tolerance?.threshold ?? Tolerance().threshold
         options.includeAntialiasing = tolerance?.includeAntialiasing ?? false
-        // One scan gives both: the perceptual diff and the exact figures. Straight words may differ
-        // in the colour under alpha 0, which nobody sees (an exporter may rewrite it): those
-        // pixels are equal.
-        let (diff, exact) = PixelDiff.compareMeasuring(expected, actual, width: width, height: height, options: options, diffImage: diffImage)
+        // One scan gives both: the perceptual diff and the exact figures (equal words: its bulk
+        // comparison alone, and no picture). Straight words may differ in the colour under
+        // alpha 0, which nobody sees (an exporter may rewrite it): those pixels are equal.
+        let (diff, exact) = PixelDiff.compareMeasuring(expected, actual, width: width, height: height, options: options,
+                                                       diffImage: diffImage, drawWhenIdentical: false)
         if exact.changedPixels == 0 { return Outcome(verdict: .identical, exact: exact, diff: nil) }
         // Words differ here, so the perceptual verdict is similar or different, never identical.
         let verdict: DiffVerdict = tolerance.map {

@@ -27,19 +27,22 @@ public enum PixelDiff {
         options: DiffOptions = DiffOptions(),
         diffImage: UnsafeMutableBufferPointer<UInt32>? = nil
     ) -> DiffResult {
-        compareMeasuring(a, b, width: width, height: height, options: options, diffImage: diffImage).result
+        compareMeasuring(a, b, width: width, height: height, options: options, diffImage: diffImage, drawWhenIdentical: true).result
     }
 
     /// `compare`, and in the same pass `ExactDiff.measure`'s figures (with `invisibleAreEqual` as
     /// `options.straightAlpha`): every differing word goes through the scan anyway, so the exact
-    /// figures cost no second read of two images that no longer fit in cache.
+    /// figures cost no second read of two images that no longer fit in cache. With
+    /// `drawWhenIdentical` false, identical images leave `diffImage` untouched (nobody looks at
+    /// it), so they cost one bulk comparison and nothing more.
     static func compareMeasuring(
         _ a: UnsafeBufferPointer<UInt32>,
         _ b: UnsafeBufferPointer<UInt32>,
         width: Int,
         height: Int,
         options: DiffOptions,
-        diffImage: UnsafeMutableBufferPointer<UInt32>?
+        diffImage: UnsafeMutableBufferPointer<UInt32>?,
+        drawWhenIdentical: Bool
     ) -> (result: DiffResult, exact: ExactDiff.Figures) {
         let none = ExactDiff.Figures(changedPixels: 0, maxChannelDifference: 0)
         precondition(width >= 0 && height >= 0, "negative image size")
@@ -55,6 +58,9 @@ public enum PixelDiff {
         }
 
         let first = pa == pb ? n : firstMismatch(pa, pb, from: 0, count: n)
+        if first == n && !drawWhenIdentical {
+            return (.identical(width: width, height: height), none)
+        }
         if let d = diffImage?.baseAddress {
             // A mask is the differing pixels alone, on transparency.
             if options.diffMask {
