@@ -173,6 +173,34 @@ public final class TextEngine: TextMeasuring {
     /// It guards no Swift value, only Pango's state: a lock around the call.
     private static let metricsLock = Lock()
 
+    /// The cairo scaled fonts kept alive for the life of the process, by address.
+    private static let pinnedScaledFonts = LockedValue(Set<UInt>())
+    /// Enough for every text style, weight and scale of a large batch; fonts past it are left to
+    /// cairo's own reference counting.
+    static let pinnedScaledFontLimit = 4096
+
+    /// Takes one more reference, kept for the life of the process, to the cairo scaled font of each
+    /// of `layout`'s runs. Cairo 1.16 (Debian 12's) drops a scaled font's last reference before it
+    /// takes its font-map lock, so another worker can look the same font up and start drawing with
+    /// it in between: `cairo_scaled_font_destroy: Assertion '! scaled_font->cache_frozen' failed`,
+    /// seen once in a debug render of 1,200 generated fixtures on two workers (fixed upstream in
+    /// cairo's commit a677350, 1.17.4). Workers share cairo's scaled fonts (they share faces and
+    /// sizes) while each has its own Pango fonts, which release theirs as Pango's caches turn over;
+    /// a pinned font's count never reaches zero, so that path never runs for it.
+    private static func pinScaledFonts(of layout: OpaquePointer) {
+        guard pinnedScaledFonts.withLock({ $0.count }) < pinnedScaledFontLimit, let iter = pango_layout_get_iter(layout) else { return }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            if let run = pango_layout_iter_get_run_readonly(iter), let font = layoutsnap_run_scaled_font(run) {
+                let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font)))
+                if pinnedScaledFonts.withLock({ $0.insert(address).inserted }) { cairo_scaled_font_reference(font) }
+            }
+        } while pango_layout_iter_next_run(iter) != 0
+    }
+
+    /// How many scaled fonts are pinned (for the tests).
+    static var pinnedScaledFontCount: Int { pinnedScaledFonts.withLock { $0.count } }
+
     private func build(_ text: StyledText) throws(RenderError) -> CachedLayout {
         try Self.metricsLock.withLock { () throws(RenderError) in try buildLocked(text) }
     }
@@ -252,6 +280,8 @@ public final class TextEngine: TextMeasuring {
                                       width: layoutsnap_pango_units_to_double(logical.width)))
         } while pango_layout_iter_next_line(iter) != 0
         pango_layout_iter_free(iter)
+
+        Self.pinScaledFonts(of: layout)
 
         let rtl = pango_find_base_dir(utf8, -1) == PANGO_DIRECTION_RTL
         let measured = MeasuredText(lines: lines, truncated: pango_layout_is_ellipsized(layout) != 0, rightToLeft: rtl)

@@ -80,4 +80,33 @@ final class TextEngineHistoryTests: XCTestCase {
         XCTAssertEqual(box.errors, [])
         XCTAssertEqual(box.missing, [0, 0, 0, 0])
     }
+
+    /// Every run's cairo scaled font gets one reference more, for good (TextEngine.pinScaledFonts:
+    /// cairo 1.16 races when a scaled font's last reference goes while another worker looks it up),
+    /// once per font: a second engine laying out the same texts shares cairo's fonts and pins none.
+    func testEveryRunsScaledFontIsPinnedOnce() throws {
+        let fonts = try FontSystem.shared()
+        let texts = ["pinned fonts", "نص عربي", "日本語", "😀 **bold** *italic*"].map {
+            StyledText(markup: $0, font: FontSpec(size: 13.37), width: 60)
+        }
+        let before = TextEngine.pinnedScaledFontCount
+        let engine = try TextEngine(fonts: fonts)
+        var seen = Set<UInt>()
+        for text in texts {
+            let layout = try engine.layout(for: text).layout
+            let iter = pango_layout_get_iter(layout)
+            repeat {
+                guard let run = pango_layout_iter_get_run_readonly(iter), let font = layoutsnap_run_scaled_font(run) else { continue }
+                seen.insert(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font))))
+                // Pango's font holds one reference; the pin is another.
+                XCTAssertGreaterThanOrEqual(cairo_scaled_font_get_reference_count(font), 2)
+            } while pango_layout_iter_next_run(iter) != 0
+            pango_layout_iter_free(iter)
+        }
+        XCTAssertGreaterThanOrEqual(seen.count, 3, "Inter (regular, bold, italic), Arabic, CJK, emoji")
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + seen.count)
+        let second = try TextEngine(fonts: fonts)
+        for text in texts { _ = try second.layout(for: text) }
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + seen.count)
+    }
 }

@@ -66,6 +66,14 @@ static inline int layoutsnap_pin_cairo_ft_face(FcPattern *pattern) {
     if (cairo_scaled_font_status(scaled) != CAIRO_STATUS_SUCCESS) return 2;
     return cairo_ft_scaled_font_lock_face(scaled) != NULL ? 0 : 3;
 }
+/* The cairo scaled font behind the Pango font of a layout run, or NULL (see TextEngine's
+ * pinScaledFonts). The run's font belongs to one worker's font map and is only touched by it. */
+static inline cairo_scaled_font_t *layoutsnap_run_scaled_font(PangoLayoutRun *run) {
+    if (run == NULL || run->item == NULL || run->item->analysis.font == NULL) return NULL;
+    PangoFont *font = run->item->analysis.font;
+    if (!PANGO_IS_CAIRO_FONT(font)) return NULL;
+    return pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
+}
 static inline const char *layoutsnap_harfbuzz_version(void) { return hb_version_string(); }
 static inline const char *layoutsnap_pango_version(void) { return pango_version_string(); }
 #endif
