@@ -37,6 +37,11 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// checked against, as given on the command line (accept defaults to them).
     public var fixturesRoot: String?
     public var goldens: String?
+    /// The failing frames grouped by what explains them, most frames first (docs/review.md);
+    /// derived from the frames' attributions like `summary`, never stored apart from them.
+    public private(set) var causes: [Cause] = []
+    /// The cause id of each failing frame, by `FrameEntry.causeKey`.
+    public private(set) var causeOfFrame: [String: Int] = [:]
 
     public init(
         tool: String = "layoutsnap",
@@ -63,6 +68,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         self.fixturesRoot = fixturesRoot
         self.goldens = goldens
         self.summary = Summary(tally: fixtures.tally, findings: findings)
+        findCauses()
     }
 
     /// The same, from fixtures held in memory.
@@ -75,7 +81,8 @@ public struct RunResults: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard, shardPlan, fixturesRoot, goldens
+        case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard, shardPlan, fixturesRoot, goldens,
+             causes
     }
 
     /// Reads a results.json; the summary is derived again from what it lists, whatever the file
@@ -95,10 +102,50 @@ public struct RunResults: Codable, Sendable, Equatable {
         fixturesRoot = try c.decodeIfPresent(String.self, forKey: .fixturesRoot)
         goldens = try c.decodeIfPresent(String.self, forKey: .goldens)
         summary = Summary(tally: fixtures.tally, findings: findings)
+        findCauses()
     }
 
-    /// Sets `summary` from the fixtures and findings.
-    public mutating func recount() { summary = Summary(tally: fixtures.tally, findings: findings) }
+    /// Sets `summary` and `causes` from the fixtures and findings.
+    public mutating func recount() {
+        summary = Summary(tally: fixtures.tally, findings: findings)
+        findCauses()
+    }
+
+    /// Groups the failing frames (only fixtures that did not pass have any: a spooled run keeps
+    /// those in memory).
+    private mutating func findCauses() {
+        var keys: [String] = []
+        var frames: [CauseAnalysis.Frame] = []
+        for fixture in fixtures.notPassed {
+            for state in fixture.states {
+                for frame in state.frames where frame.status.outcome == .failed {
+                    keys.append(frame.causeKey)
+                    frames.append(CauseAnalysis.frame(fixture: fixture.id, state: state.name, attribution: frame.attribution,
+                                                      missing: frame.status == .missing, timing: frame.pairing != nil))
+                }
+            }
+        }
+        let (causes, ids) = CauseAnalysis.group(frames, environment: environmentDifferences)
+        self.causes = causes
+        causeOfFrame = Dictionary(zip(keys, ids), uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The fixture as results.json writes it: each failing frame names its cause.
+    public func withCauses(_ fixture: FixtureEntry) -> FixtureEntry {
+        guard !causeOfFrame.isEmpty, fixture.outcome != .passed else { return fixture }
+        var copy = fixture
+        for s in copy.states.indices {
+            for f in copy.states[s].frames.indices {
+                copy.states[s].frames[f].cause = causeOfFrame[copy.states[s].frames[f].causeKey]
+            }
+        }
+        return copy
+    }
+
+    /// The cause of a frame, nil unless it failed.
+    public func cause(of frame: FrameEntry) -> Cause? {
+        causeOfFrame[frame.causeKey].map { causes[$0 - 1] }
+    }
 
     /// The run's outcome: the worst of its fixtures' and findings' outcomes.
     public var outcome: Outcome { summary.outcome }
@@ -396,6 +443,19 @@ public struct FrameEntry: Codable, Sendable, Equatable {
     /// verify: what the layout lints found in this frame and the fixture does not ignore (absent
     /// when nothing, or when lints are off).
     public var lints: [LintEntry]?
+    /// verify, a failing frame: which elements explain its differing pixels (docs/review.md).
+    public var attribution: FrameAttribution?
+    /// verify, a failing frame: the id of its cause in `RunResults.causes` (set as results.json is
+    /// written; derived, never read back).
+    public var cause: Int?
+    /// verify, a frame that did not pass: the XXH3-64 of the golden file's bytes as verify read
+    /// them (absent when there was none). An approval writes the golden only while it still has
+    /// this hash.
+    public var goldenHash: String?
+
+    /// The frame's key among the run's frames (a removed golden frame may share its index with a
+    /// new one).
+    public var causeKey: String { pairing == .removed ? golden + "#removed" : golden }
 
     public init(
         index: Int,
@@ -411,7 +471,9 @@ public struct FrameEntry: Codable, Sendable, Equatable {
         layoutChanges: [String] = [],
         pairedWith: Int? = nil,
         pairing: FramePairing? = nil,
-        lints: [LintEntry]? = nil
+        lints: [LintEntry]? = nil,
+        attribution: FrameAttribution? = nil,
+        goldenHash: String? = nil
     ) {
         self.index = index
         self.time = time
@@ -427,6 +489,8 @@ public struct FrameEntry: Codable, Sendable, Equatable {
         self.pairedWith = pairedWith
         self.pairing = pairing
         self.lints = lints
+        self.attribution = attribution
+        self.goldenHash = goldenHash
     }
 
     /// The worst of its pixels' verdict and its lints'.

@@ -52,7 +52,7 @@ public enum ResultsJSON {
             return key(name) + encoded(value, depth: 1)
         }
         // In sorted order, as the encoder sorts every nested object's keys.
-        for piece in [member("command", results.command), member("durationSeconds", results.durationSeconds),
+        for piece in [member("causes", results.causes), member("command", results.command), member("durationSeconds", results.durationSeconds),
                       member("environmentDifferences", results.environmentDifferences), member("findings", results.findings)] {
             if let piece { try emit(piece) }
         }
@@ -61,7 +61,7 @@ public enum ResultsJSON {
             try emit(Data("[]".utf8))
         } else {
             for (i, fixture) in results.fixtures.enumerated() {
-                try emit(Data(((i == 0 ? "[" : ",") + newline + (pretty ? "    " : "")).utf8) + encoded(fixture, depth: 2))
+                try emit(Data(((i == 0 ? "[" : ",") + newline + (pretty ? "    " : "")).utf8) + encoded(results.withCauses(fixture), depth: 2))
             }
             try emit(Data((newline + (pretty ? "  " : "") + "]").utf8))
         }

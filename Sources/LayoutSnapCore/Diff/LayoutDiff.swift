@@ -79,6 +79,11 @@ public struct LayoutSnapshot: Sendable {
         return snapshot
     }
 
+    /// A frame's elements as a stored layout.json gives them back (rounded to hundredths).
+    public static func elements(_ frame: LayoutFrame) -> [(id: String, rect: Rect)] {
+        frame.elements.map { ($0.id, rounded($0.rect)) }
+    }
+
     static func rounded(_ r: Rect) -> Rect {
         Rect(x: rounded(r.x), y: rounded(r.y), width: rounded(r.width), height: rounded(r.height))
     }

@@ -105,7 +105,9 @@ public struct ReportBuilder: Sendable {
                                           regions: $0.regions, width: $0.width, height: $0.height)
                           },
                           layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing,
-                          lints: f.lints.isEmpty ? nil : f.lints.map { LintEntry($0, severity: lintSeverity) })
+                          lints: f.lints.isEmpty ? nil : f.lints.map { LintEntry($0, severity: lintSeverity) },
+                          attribution: f.status.outcome == .failed ? f.attribution : nil,
+                          goldenHash: f.status == .passed && f.pairedWith == nil ? nil : f.goldenHash)
     }
 
     /// Milliseconds are all a time needs.

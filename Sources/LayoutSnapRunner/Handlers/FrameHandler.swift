@@ -50,6 +50,10 @@ public struct FrameResult: Sendable, Hashable {
     public var pairing: FramePairing?
     /// What the layout lints found in this frame (with `--lint warn|error`), ignores applied.
     public var lints: [LintFinding] = []
+    /// Verify, a failing frame: which elements explain its pixels (docs/review.md).
+    public var attribution: FrameAttribution?
+    /// Verify, a frame that did not pass: the XXH3-64 of its golden file as read (nil: none).
+    public var goldenHash: String?
 
     public init(state: String, index: Int, status: FrameStatus, detail: String? = nil,
                 goldenKey: String, actualPath: String? = nil, manifestEntry: GoldenManifest.Entry? = nil) {

@@ -3,6 +3,7 @@ import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
 import LayoutSnapReport
+import LayoutSnapSystem
 
 /// Compares frames with goldens. Fast path: the pixel hash of the rendered frame equals the
 /// manifest's and the golden file's bytes still hash to the manifest's file hash, so no PNG is
@@ -14,9 +15,26 @@ public struct VerifyHandler: FrameHandler {
     public let goldens: String
     public let manifest: GoldenManifest?
     public let reportDirectory: String
+    /// Golden layouts read for attribution, by fixture id: read at a fixture's first failing
+    /// frame (a passing fixture never reads one) and dropped when it finishes.
+    private let goldenLayouts = LockedValue<[String: LayoutSnapshot?]>([:])
 
     public init(goldens: String, manifest: GoldenManifest?, reportDirectory: String) {
         self.goldens = goldens; self.manifest = manifest; self.reportDirectory = reportDirectory
+    }
+
+    /// The fixture's golden layout.json, nil when there is none or it cannot be read.
+    private func goldenLayout(_ fixture: Fixture) -> LayoutSnapshot? {
+        if let cached = goldenLayouts.withLock({ $0[fixture.id] }) { return cached }
+        let data = FileManager.default.contents(atPath: goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id))
+        let snapshot = data.flatMap { LayoutSnapshot.parse([UInt8]($0)) }
+        goldenLayouts.withLock { $0[fixture.id] = .some(snapshot) }
+        return snapshot
+    }
+
+    /// The golden elements of a frame, nil without a golden layout that has it.
+    private func goldenElements(_ fixture: Fixture, state: String, index: Int) -> Attribution.Elements? {
+        goldenLayout(fixture)?.frames[state]?[index]
     }
 
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
@@ -40,10 +58,11 @@ public struct VerifyHandler: FrameHandler {
         }
         // The fast path hashes the file where it lies; its bytes are copied only to be decoded.
         // (A record killed while replacing goldens leaves the old entry beside the new one.)
-        if let manifest, let entry = manifest.entry(key, fileHash: data.withUnsafeBytes({ PixelHash.hex(PixelHash.ofBytes($0)) })),
-           entry.pixels == PixelHash.hex(pixels.hash) {
+        let fileHash = data.withUnsafeBytes({ PixelHash.hex(PixelHash.ofBytes($0)) })
+        if let manifest, let entry = manifest.entry(key, fileHash: fileHash), entry.pixels == PixelHash.hex(pixels.hash) {
             return result
         }
+        result.goldenHash = fileHash
         // Data.withUnsafeBytes only rethrows untyped errors: carry the typed one out as a Result.
         let decoded = data.withUnsafeBytes { buffer in
             Result { () throws(PNGError) in try PNGDecoder.decode(buffer, maxPixels: Limits.maxGoldenPixels) }
@@ -61,6 +80,10 @@ public struct VerifyHandler: FrameHandler {
             result.status = .failed
             result.detail = "size differs: golden \(golden.width) x \(golden.height), actual \(pixels.width) x \(pixels.height)"
             result.actualPath = writePNG(pixels, to: "actual/" + key)
+            if let old = goldenElements(fixture, state: state, index: frame.index) {
+                result.attribution = Attribution.size(golden: old, actual: LayoutSnapshot.elements(frame),
+                                                      goldenSize: (golden.width, golden.height), actualSize: (pixels.width, pixels.height))
+            }
             return result
         }
         // The one comparison `layoutsnap diff` makes too: exact unless the fixture has a tolerance.
@@ -80,6 +103,16 @@ public struct VerifyHandler: FrameHandler {
                                       width: pixels.width, height: pixels.height)
         result.status = comparison.verdict == .different ? .failed : .similar
         result.detail = comparison.message
+        if result.status == .failed, let old = goldenElements(fixture, state: state, index: frame.index) {
+            result.attribution = golden.pixels.withUnsafeBufferPointer { expected in
+                diffImage.withUnsafeMutableBufferPointer { out in
+                    Attribution.attribute(golden: old, actual: LayoutSnapshot.elements(frame),
+                                          pixels: Attribution.Pixels(expected: expected, actual: pixels.pixels, width: pixels.width,
+                                                                     height: pixels.height, scale: fixture.canvas.scale),
+                                          diffImage: out)
+                }
+            }
+        }
         result.actualPath = writePNG(pixels, to: "actual/" + key)
         result.diffPath = diffImage.withUnsafeBufferPointer { buffer in
             writePNG(FramePixels(width: pixels.width, height: pixels.height, pixels: buffer), to: "diff/" + key)
@@ -94,6 +127,7 @@ public struct VerifyHandler: FrameHandler {
     /// the same point of the motion (`MotionReport.pairs`), and its golden frames that have no
     /// counterpart listed as removed.
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
+        let cached = goldenLayouts.withLock { $0.removeValue(forKey: fixture.id) }
         // A state that ends earlier and is otherwise the same: its first missing frame still has
         // a golden. One lookup per state.
         let shortened = Set(layout.states.filter { state in
@@ -103,8 +137,7 @@ public struct VerifyHandler: FrameHandler {
         guard !shortened.isEmpty || frames.contains(where: { $0.status != .passed }) else { return nil }
         try? AtomicFile.write(LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenPaths.layoutKey(fixture: fixture.id))
         let goldenPath = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
-        guard let data = FileManager.default.contents(atPath: goldenPath),
-              let golden = LayoutSnapshot.parse([UInt8](data)) else {
+        guard let golden = cached ?? FileManager.default.contents(atPath: goldenPath).flatMap({ LayoutSnapshot.parse([UInt8]($0)) }) else {
             // No golden layout to compare motion with: a shortened state still fails.
             for state in layout.states where shortened.contains(state.name) { removeTrailing(fixture, state: state, frames: &frames) }
             return nil
@@ -125,7 +158,7 @@ public struct VerifyHandler: FrameHandler {
             }
             motion[state.name] = report
             if report.repaired {
-                pairByMotion(fixture, state: state.name, report: report, goldenTimes: expected.times, frames: &frames)
+                pairByMotion(fixture, state: state.name, report: report, goldenTimes: expected.times, layouts: (golden, now), frames: &frames)
                 for i in frames.indices where frames[i].state == state.name {
                     frames[i].layoutChanges = frames[i].status == .passed || frames[i].pairing != nil ? []
                         : now.changes(from: golden, state: state.name, frame: frames[i].index, goldenFrame: frames[i].pairedWith)
@@ -141,7 +174,8 @@ public struct VerifyHandler: FrameHandler {
     /// frame without one is added as removed. Both fail, or are similar when the fixture's timing
     /// tolerance covers the change. Every frame of the state keeps an actual image in the
     /// report, so `accept` can write the whole new motion.
-    private func pairByMotion(_ fixture: Fixture, state: String, report: MotionReport, goldenTimes: [Double], frames: inout [FrameResult]) {
+    private func pairByMotion(_ fixture: Fixture, state: String, report: MotionReport, goldenTimes: [Double],
+                              layouts: (golden: LayoutSnapshot, now: LayoutSnapshot), frames: inout [FrameResult]) {
         guard let first = frames.firstIndex(where: { $0.state == state }) else { return }
         let end = frames[first...].firstIndex(where: { $0.state != state }) ?? frames.endIndex
         let offCourse: FrameStatus = report.tolerated ? .similar : .failed
@@ -151,12 +185,13 @@ public struct VerifyHandler: FrameHandler {
             switch (pair[0], pair[1]) {
             case let (j?, i?) where j != i:
                 guard let p = (first..<end).first(where: { frames[$0].index == i }) else { continue }
-                compareAgain(fixture, &frames[p], with: j)
+                compareAgain(fixture, &frames[p], with: j, elements: (layouts.golden.frames[state]?[j], layouts.now.frames[state]?[i]))
             case let (nil, i?):
                 guard let p = (first..<end).first(where: { frames[$0].index == i }) else { continue }
                 frames[p].pairing = .new
                 frames[p].metrics = nil
                 frames[p].diffPath = nil
+                frames[p].attribution = nil
                 // Without a usable golden of its own it stays missing or unreadable.
                 if [.missing, .unreadable].contains(frames[p].status) {
                     frames[p].detail = (frames[p].detail.map { $0 + "; " } ?? "") + "new frame: the golden motion has no frame at this point"
@@ -207,7 +242,8 @@ public struct VerifyHandler: FrameHandler {
     }
 
     /// Frame `frame` compared with golden frame `j` of its state, as `handle` compares it with its own.
-    private func compareAgain(_ fixture: Fixture, _ frame: inout FrameResult, with j: Int) {
+    private func compareAgain(_ fixture: Fixture, _ frame: inout FrameResult, with j: Int,
+                              elements: (golden: Attribution.Elements?, now: Attribution.Elements?)) {
         let key = GoldenPaths.frameKey(goldenKey: frame.goldenKey, index: j)
         frame.pairedWith = j
         // The frame's pixels: its actual image, or, when it passed by index, its own golden's.
@@ -217,6 +253,7 @@ public struct VerifyHandler: FrameHandler {
         if frame.actualPath == nil { frame.actualPath = writePNG(actual, to: "actual/" + frame.goldenKey) }
         frame.metrics = nil
         frame.diffPath = nil
+        frame.attribution = nil
         // A frame without a usable golden of its own keeps that verdict (its golden must still be
         // written); the pairing only gives it something to be shown against.
         let kept: FrameStatus? = [.missing, .unreadable].contains(frame.status) ? frame.status : nil
@@ -255,6 +292,18 @@ public struct VerifyHandler: FrameHandler {
                                      regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
                                      width: actual.width, height: actual.height)
         frame.status = kept ?? (comparison.verdict == .different ? .failed : .similar)
+        if frame.status == .failed, let old = elements.golden, let new = elements.now {
+            frame.attribution = golden.pixels.withUnsafeBufferPointer { expected in
+                actual.pixels.withUnsafeBufferPointer { now in
+                    diffImage.withUnsafeMutableBufferPointer { out in
+                        Attribution.attribute(golden: old, actual: new,
+                                              pixels: Attribution.Pixels(expected: expected, actual: now, width: actual.width, height: actual.height,
+                                                                         scale: fixture.canvas.scale),
+                                              diffImage: out)
+                    }
+                }
+            }
+        }
         frame.detail = keptDetail + "against golden frame \(j), at the same point of the motion: " + (comparison.message ?? "differs")
         frame.diffPath = diffImage.withUnsafeBufferPointer { buffer in
             writePNG(FramePixels(width: actual.width, height: actual.height, pixels: buffer), to: "diff/" + frame.goldenKey)

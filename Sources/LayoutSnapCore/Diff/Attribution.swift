@@ -1,0 +1,339 @@
+// Attribution: which element explains which differing pixels of a failing frame (docs/review.md).
+// The golden and the actual layout are matched by element id; each differing pixel goes to the
+// innermost element that can explain it. Only failing frames pay for it.
+
+import Foundation
+
+/// What changed in one failing frame, element by element. Elements not listed are unchanged.
+public struct FrameAttribution: Codable, Sendable, Hashable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// Elements moved, resized, appeared, disappeared or were restyled.
+        case layout
+        /// Every changed element moved by the same offset and nothing else changed.
+        case scrolled
+        /// The layout is identical: colour, glyph or image changes only.
+        case pixelsOnly = "pixels-only"
+        /// The canvas has another size.
+        case size
+    }
+
+    public var kind: Kind
+    /// The changed elements: actual layout order, then those that disappeared.
+    public var elements: [ElementChange]
+    /// `scrolled`: the common offset, points.
+    public var dx: Double?
+    public var dy: Double?
+    /// Differing pixels inside no element (the canvas background).
+    public var unassignedPixels: Int
+    /// `size`: the golden's and the actual image's size in pixels, [width, height].
+    public var goldenSize: [Int]?
+    public var actualSize: [Int]?
+
+    public init(kind: Kind, elements: [ElementChange], dx: Double? = nil, dy: Double? = nil, unassignedPixels: Int = 0,
+                goldenSize: [Int]? = nil, actualSize: [Int]? = nil) {
+        self.kind = kind
+        self.elements = elements
+        self.dx = dx
+        self.dy = dy
+        self.unassignedPixels = unassignedPixels
+        self.goldenSize = goldenSize
+        self.actualSize = actualSize
+    }
+
+    /// The change of one element, nil when it is unchanged.
+    public func change(of id: String) -> ElementChange? { elements.first { $0.id == id } }
+}
+
+/// How one element differs from its golden.
+public struct ElementChange: Codable, Sendable, Hashable {
+    public enum Change: String, Codable, Sendable, CaseIterable {
+        /// Same size, another place (`pixelsUnchanged` says whether it looks the same there).
+        case moved
+        /// Another size (and perhaps another place).
+        case resized
+        /// Only in the actual layout.
+        case appeared
+        /// Only in the golden layout.
+        case disappeared
+        /// Same rect, other pixels inside it.
+        case restyled
+    }
+
+    public var id: String
+    public var change: Change
+    /// Actual minus golden, points, rounded to 0.01 (0 for appeared and disappeared).
+    public var dx: Double
+    public var dy: Double
+    public var dw: Double
+    public var dh: Double
+    /// `moved`: its pixels at the new place equal the golden's at the old one.
+    public var pixelsUnchanged: Bool?
+    /// Differing pixels assigned to it.
+    public var pixels: Int
+    /// Where it is, points [x, y, width, height]: the actual rect (the golden's if it disappeared).
+    public var rect: [Double]
+
+    public init(id: String, change: Change, dx: Double = 0, dy: Double = 0, dw: Double = 0, dh: Double = 0,
+                pixelsUnchanged: Bool? = nil, pixels: Int = 0, rect: [Double]) {
+        self.id = id
+        self.change = change
+        self.dx = dx
+        self.dy = dy
+        self.dw = dw
+        self.dh = dh
+        self.pixelsUnchanged = pixelsUnchanged
+        self.pixels = pixels
+        self.rect = rect
+    }
+
+    /// `moved, pixels unchanged`: a consequence of another change, not a cause.
+    public var isMovedUnchanged: Bool { change == .moved && pixelsUnchanged == true }
+
+    /// `message:m4 moved (0.00, -22.00), pixels unchanged`, `body resized (+0.00, +18.00)`.
+    public var description: String {
+        switch change {
+        case .moved:
+            return "\(id) moved (\(Attribution.signed(dx)), \(Attribution.signed(dy)))" + (pixelsUnchanged == true ? ", pixels unchanged" : "")
+        case .resized:
+            return "\(id) resized (\(Attribution.signed(dw)), \(Attribution.signed(dh)))"
+                + (dx != 0 || dy != 0 ? " and moved (\(Attribution.signed(dx)), \(Attribution.signed(dy)))" : "")
+        case .appeared, .disappeared, .restyled:
+            return "\(id) \(change.rawValue)"
+        }
+    }
+}
+
+/// Works out a `FrameAttribution` from the golden and actual layouts of a frame and its pixels.
+public enum Attribution {
+    public typealias Elements = [(id: String, rect: Rect)]
+
+    /// Changes smaller than this (the stored rounding) are no change.
+    static let epsilon = 0.005
+    /// Pixels this close outside a changed element's rect are still its own (anti-aliased edges,
+    /// shadows).
+    static let margin = 2
+
+    /// The pixels of a frame pair (same size, premultiplied ARGB words, stride == width).
+    public struct Pixels {
+        public var expected: UnsafeBufferPointer<UInt32>
+        public var actual: UnsafeBufferPointer<UInt32>
+        public var width: Int
+        public var height: Int
+        /// Pixels per point.
+        public var scale: Double
+
+        public init(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int, scale: Double) {
+            self.expected = expected
+            self.actual = actual
+            self.width = width
+            self.height = height
+            self.scale = scale
+        }
+    }
+
+    /// Colours of the diff image's marks: what is only a consequence is drawn quietly.
+    public static let movedUnchangedColor: UInt32 = 0xFF7F_A7D9
+    static let outlineColors: [ElementChange.Change: UInt32] = [
+        .moved: 0xFF3F_6FD0, .resized: 0xFFE0_8000, .appeared: 0xFF00_A040, .disappeared: 0xFFA0_00A0, .restyled: 0xFFFF_0000,
+    ]
+
+    /// The attribution of a frame whose images have the same size. Without `pixels` only the
+    /// geometry is compared (no restyled elements, no pixel counts). `diffImage`, when given, gets
+    /// the attribution drawn into it: pixels of elements that only moved turn from red to a quiet
+    /// blue, and each changed element gets an outline in the colour of its change.
+    public static func attribute(golden: Elements, actual: Elements, pixels: Pixels? = nil,
+                                 diffImage: UnsafeMutableBufferPointer<UInt32>? = nil) -> FrameAttribution {
+        var changes = geometry(golden: golden, actual: actual)
+        var unassigned = 0
+        if let pixels {
+            unassigned = assignPixels(&changes, golden: golden, actual: actual, pixels: pixels, diffImage: diffImage)
+        }
+        // Unchanged elements are dropped only now: restyled ones are found among them.
+        let listed = changes.filter { $0.change != nil }.map { entry -> ElementChange in
+            var e = entry.element
+            e.change = entry.change!
+            return e
+        }
+        let geometric = listed.filter { $0.change != .restyled }
+        var result = FrameAttribution(kind: .layout, elements: listed, unassignedPixels: unassigned)
+        if geometric.isEmpty {
+            result.kind = .pixelsOnly
+        } else if geometric.count >= 2, geometric.count == listed.count, geometric.allSatisfy({ $0.change == .moved }),
+                  let first = geometric.first, geometric.allSatisfy({ $0.dx == first.dx && $0.dy == first.dy }) {
+            result.kind = .scrolled
+            result.dx = first.dx
+            result.dy = first.dy
+        }
+        if let diffImage, let pixels { outline(listed, in: diffImage, width: pixels.width, height: pixels.height, scale: pixels.scale) }
+        return result
+    }
+
+    /// A frame whose canvas changed size: the geometry, without pixels.
+    public static func size(golden: Elements, actual: Elements, goldenSize: (Int, Int), actualSize: (Int, Int)) -> FrameAttribution {
+        var result = attribute(golden: golden, actual: actual)
+        result.kind = .size
+        result.dx = nil
+        result.dy = nil
+        result.goldenSize = [goldenSize.0, goldenSize.1]
+        result.actualSize = [actualSize.0, actualSize.1]
+        return result
+    }
+
+    private struct Entry {
+        var element: ElementChange
+        /// nil: unchanged (so far).
+        var change: ElementChange.Change?
+        var golden: Rect?
+        var actual: Rect?
+    }
+
+    private static func geometry(golden: Elements, actual: Elements) -> [Entry] {
+        var goldenByID: [String: Rect] = [:]
+        for (id, rect) in golden where goldenByID[id] == nil { goldenByID[id] = rect }
+        var seen = Set<String>()
+        var entries: [Entry] = []
+        for (id, rect) in actual where seen.insert(id).inserted {
+            let box = [rect.x, rect.y, rect.width, rect.height].map(rounded)
+            guard let old = goldenByID[id] else {
+                entries.append(Entry(element: ElementChange(id: id, change: .appeared, rect: box), change: .appeared, golden: nil, actual: rect))
+                continue
+            }
+            let dx = rounded(rect.x - old.x), dy = rounded(rect.y - old.y)
+            let dw = rounded(rect.width - old.width), dh = rounded(rect.height - old.height)
+            let change: ElementChange.Change? = abs(dw) >= epsilon || abs(dh) >= epsilon ? .resized
+                : abs(dx) >= epsilon || abs(dy) >= epsilon ? .moved : nil
+            entries.append(Entry(element: ElementChange(id: id, change: change ?? .restyled, dx: dx, dy: dy, dw: dw, dh: dh, rect: box),
+                                 change: change, golden: old, actual: rect))
+        }
+        for (id, rect) in golden where !seen.contains(id) {
+            seen.insert(id)
+            let box = [rect.x, rect.y, rect.width, rect.height].map(rounded)
+            entries.append(Entry(element: ElementChange(id: id, change: .disappeared, rect: box), change: .disappeared, golden: rect, actual: nil))
+        }
+        return entries
+    }
+
+    /// A rect in whole pixels: [x0, x1) x [y0, y1), grown by `grow` and clamped to the image.
+    private struct PixelBox {
+        var x0: Int, y0: Int, x1: Int, y1: Int
+        var area: Int { max(0, x1 - x0) * max(0, y1 - y0) }
+
+        init(_ r: Rect, scale: Double, grow: Int, width: Int, height: Int) {
+            x0 = max(0, Int((r.minX * scale).rounded(.down)) - grow)
+            y0 = max(0, Int((r.minY * scale).rounded(.down)) - grow)
+            x1 = min(width, Int((r.maxX * scale).rounded(.up)) + grow)
+            y1 = min(height, Int((r.maxY * scale).rounded(.up)) + grow)
+        }
+
+        @inline(__always) func contains(_ x: Int, _ y: Int) -> Bool { x >= x0 && x < x1 && y >= y0 && y < y1 }
+    }
+
+    /// Counts each differing pixel against the innermost element that explains it: first the
+    /// changed elements (their old or new place), then the unchanged ones (which are then
+    /// restyled). Returns the pixels inside no element.
+    private static func assignPixels(_ entries: inout [Entry], golden: Elements, actual: Elements, pixels: Pixels,
+                                     diffImage: UnsafeMutableBufferPointer<UInt32>?) -> Int {
+        let width = pixels.width, height = pixels.height, scale = pixels.scale
+        precondition(pixels.expected.count >= width * height && pixels.actual.count >= width * height)
+        // (box, entry index), innermost first.
+        var explaining: [(PixelBox, Int)] = []
+        var containing: [(PixelBox, Int)] = []
+        for (i, entry) in entries.enumerated() {
+            if entry.change != nil {
+                for rect in [entry.golden, entry.actual].compactMap({ $0 }) {
+                    explaining.append((PixelBox(rect, scale: scale, grow: margin, width: width, height: height), i))
+                }
+            } else if let rect = entry.actual {
+                containing.append((PixelBox(rect, scale: scale, grow: 0, width: width, height: height), i))
+            }
+        }
+        explaining.sort { $0.0.area < $1.0.area }
+        containing.sort { $0.0.area < $1.0.area }
+        // Moved elements whose pixels are the same at their new place.
+        for i in entries.indices where entries[i].change == .moved {
+            entries[i].element.pixelsUnchanged = samePixels(from: entries[i].golden!, to: entries[i].actual!, pixels)
+        }
+        var counts = [Int](repeating: 0, count: entries.count)
+        var unassigned = 0
+        let expected = pixels.expected.baseAddress!, now = pixels.actual.baseAddress!
+        for y in 0..<height {
+            let row = y * width
+            if memcmp(expected + row, now + row, width * 4) == 0 { continue }
+            for x in 0..<width where expected[row + x] != now[row + x] {
+                var owner = -1
+                for (box, i) in explaining where box.contains(x, y) {
+                    owner = i
+                    break
+                }
+                if owner < 0 {
+                    for (box, i) in containing where box.contains(x, y) {
+                        owner = i
+                        break
+                    }
+                }
+                if owner < 0 {
+                    unassigned += 1
+                    continue
+                }
+                counts[owner] += 1
+                if let diffImage, entries[owner].element.isMovedUnchanged, !isGray(diffImage[row + x]) {
+                    // A marked (coloured, not faded grey) diff pixel of an element that only moved.
+                    diffImage[row + x] = movedUnchangedColor
+                }
+            }
+        }
+        for i in entries.indices {
+            entries[i].element.pixels = counts[i]
+            if entries[i].change == nil, counts[i] > 0 { entries[i].change = .restyled }
+        }
+        return unassigned
+    }
+
+    /// Whether the golden's pixels in `old` equal the actual's in `new` (same size): only for a
+    /// whole-pixel offset, since any other move resamples every edge.
+    private static func samePixels(from old: Rect, to new: Rect, _ pixels: Pixels) -> Bool {
+        let ox = (new.x - old.x) * pixels.scale, oy = (new.y - old.y) * pixels.scale
+        guard abs(ox - ox.rounded()) < 0.01, abs(oy - oy.rounded()) < 0.01 else { return false }
+        let dx = Int(ox.rounded()), dy = Int(oy.rounded())
+        let box = PixelBox(old, scale: pixels.scale, grow: 0, width: pixels.width, height: pixels.height)
+        // Only where both places are inside the image.
+        let x0 = max(box.x0, -dx), x1 = min(box.x1, pixels.width - dx)
+        let y0 = max(box.y0, -dy), y1 = min(box.y1, pixels.height - dy)
+        guard x1 > x0, y1 > y0 else { return false }
+        let expected = pixels.expected.baseAddress!, now = pixels.actual.baseAddress!
+        for y in y0..<y1 where memcmp(expected + y * pixels.width + x0, now + (y + dy) * pixels.width + x0 + dx, (x1 - x0) * 4) != 0 {
+            return false
+        }
+        return true
+    }
+
+    /// A one-pixel outline around each changed element, in the colour of its change.
+    private static func outline(_ changes: [ElementChange], in image: UnsafeMutableBufferPointer<UInt32>, width: Int, height: Int, scale: Double) {
+        for change in changes where !change.isMovedUnchanged {
+            guard let color = outlineColors[change.change], change.rect.count == 4 else { continue }
+            let r = Rect(x: change.rect[0], y: change.rect[1], width: change.rect[2], height: change.rect[3])
+            let box = PixelBox(r, scale: scale, grow: 0, width: width, height: height)
+            guard box.area > 0 else { continue }
+            for x in box.x0..<box.x1 {
+                image[box.y0 * width + x] = color
+                image[(box.y1 - 1) * width + x] = color
+            }
+            for y in box.y0..<box.y1 {
+                image[y * width + box.x0] = color
+                image[y * width + box.x1 - 1] = color
+            }
+        }
+    }
+
+    @inline(__always) static func isGray(_ w: UInt32) -> Bool {
+        let r = w >> 16 & 0xFF, g = w >> 8 & 0xFF, b = w & 0xFF
+        return r == g && g == b
+    }
+
+    static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+
+    /// `+4.00`, `-22.50`, `+0.00`.
+    public static func signed(_ v: Double) -> String {
+        (v < 0 ? "-" : "+") + LayoutSnapshot.format(abs(v))
+    }
+}
