@@ -289,22 +289,49 @@ public enum Attribution {
         return unassigned
     }
 
-    /// Whether the golden's pixels in `old` equal the actual's in `new` (same size): only for a
-    /// whole-pixel offset, since any other move resamples every edge.
-    private static func samePixels(from old: Rect, to new: Rect, _ pixels: Pixels) -> Bool {
-        let ox = (new.x - old.x) * pixels.scale, oy = (new.y - old.y) * pixels.scale
-        guard abs(ox - ox.rounded()) < 0.01, abs(oy - oy.rounded()) < 0.01 else { return false }
-        let dx = Int(ox.rounded()), dy = Int(oy.rounded())
+    /// Whether the golden's pixels in `old` look the same as the actual's in `new` (same size).
+    /// The blocks are lined up at the nearest whole pixel. A move by a fraction of a pixel
+    /// resamples every edge, so a pixel that differs still matches when each of its channels lies
+    /// within the range (± `resampleSlack`) of the other image's 3 x 3 neighbourhood around it:
+    /// what a shift of under a pixel can produce. A changed glyph or colour puts pixels outside
+    /// any neighbour's range and fails.
+    static func samePixels(from old: Rect, to new: Rect, _ pixels: Pixels) -> Bool {
+        let dx = Int(((new.x - old.x) * pixels.scale).rounded()), dy = Int(((new.y - old.y) * pixels.scale).rounded())
         let box = PixelBox(old, scale: pixels.scale, grow: 0, width: pixels.width, height: pixels.height)
         // Only where both places are inside the image.
         let x0 = max(box.x0, -dx), x1 = min(box.x1, pixels.width - dx)
         let y0 = max(box.y0, -dy), y1 = min(box.y1, pixels.height - dy)
         guard x1 > x0, y1 > y0 else { return false }
-        let expected = pixels.expected.baseAddress!, now = pixels.actual.baseAddress!
-        for y in y0..<y1 where memcmp(expected + y * pixels.width + x0, now + (y + dy) * pixels.width + x0 + dx, (x1 - x0) * 4) != 0 {
-            return false
+        let width = pixels.width, height = pixels.height
+        let golden = pixels.expected.baseAddress!, now = pixels.actual.baseAddress!
+        // Whether `value` lies within the channel ranges of `image`'s neighbourhood of (x, y).
+        func withinNeighbours(_ value: UInt32, _ image: UnsafePointer<UInt32>, _ x: Int, _ y: Int) -> Bool {
+            var low: SIMD4<Int32> = [255, 255, 255, 255], high: SIMD4<Int32> = [0, 0, 0, 0]
+            for ny in max(0, y - 1)...min(height - 1, y + 1) {
+                for nx in max(0, x - 1)...min(width - 1, x + 1) {
+                    let c = channels(image[ny * width + nx])
+                    low = pointwiseMin(low, c)
+                    high = pointwiseMax(high, c)
+                }
+            }
+            let v = channels(value)
+            return all(v .>= low &- resampleSlack) && all(v .<= high &+ resampleSlack)
+        }
+        for y in y0..<y1 {
+            let g = golden + y * width, n = now + (y + dy) * width + dx
+            if memcmp(g + x0, n + x0, (x1 - x0) * 4) == 0 { continue }
+            for x in x0..<x1 where g[x] != n[x] {
+                if !withinNeighbours(n[x], golden, x, y) && !withinNeighbours(g[x], now, x + dx, y + dy) { return false }
+            }
         }
         return true
+    }
+
+    /// How far outside its neighbours' range a resampled channel may fall (rounding).
+    static let resampleSlack: SIMD4<Int32> = [8, 8, 8, 8]
+
+    @inline(__always) static func channels(_ w: UInt32) -> SIMD4<Int32> {
+        SIMD4(Int32(w >> 24), Int32(w >> 16 & 0xFF), Int32(w >> 8 & 0xFF), Int32(w & 0xFF))
     }
 
     /// A one-pixel outline around each changed element, in the colour of its change.
