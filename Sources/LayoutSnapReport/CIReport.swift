@@ -129,6 +129,19 @@ public enum CIReport {
             head += "- **environment**: " + cell(results.environmentDifferences.joined(separator: "; ")) + "\n"
         }
         if !results.findings.isEmpty || !results.environmentDifferences.isEmpty { head += "\n" }
+        // What explains the failing frames comes first: one line per cause.
+        if !results.causes.isEmpty {
+            let total = results.causes.reduce(0) { $0 + $1.frames }
+            head += results.causes.count == 1 ? "1 cause explains \(total) of \(total) failing frames:\n\n"
+                : "\(results.causes.count) causes explain \(total) failing frames:\n\n"
+            for cause in results.causes.prefix(20) {
+                let summary: String = cell(cause.summary).replacingOccurrences(of: "*", with: "\\*")
+                let counts: String = "\(cause.frames) frames in \(cause.states) states of \(cause.fixtures) fixtures"
+                head += "\(cause.id). **" + summary + "**: " + counts + "\n"
+            }
+            if results.causes.count > 20 { head += "- … and \(results.causes.count - 20) more causes (results.json has them all)\n" }
+            head += "\n"
+        }
         var rows: [String] = []
         for fixture in results.fixtures.noteworthy {
             if let error = fixture.error {
@@ -142,9 +155,12 @@ public enum CIReport {
                     worst = max(worst, frame.metrics?.differentPixels ?? 0)
                 }
                 let lint = state.lintRanges.first.map { "lint \($0.worst.rule.rawValue) \($0.frames): \($0.worst.detail)" }
-                let what = state.motion.map { "motion: " + $0.description }
+                let causeIDs: [Int] = Set(state.frames.compactMap { results.causeOfFrame[$0.causeKey] }).sorted()
+                let causeText: String? = causeIDs.isEmpty ? nil : causeIDs.map { "cause \($0)" }.joined(separator: ", ")
+                let detail = state.motion.map { "motion: " + $0.description }
                     ?? state.frames.first(where: { !$0.layoutChanges.isEmpty }).map { "layout: " + $0.layoutChanges.prefix(4).joined(separator: ", ") }
                     ?? state.frames.first(where: { $0.status != .passed })?.message ?? lint ?? ""
+                let what = causeText.map { $0 + "; " + detail } ?? detail
                 let outcome = state.outcome == .passed ? "similar" : state.outcome.rawValue
                 rows.append("| `\(cell(fixture.id))` | `\(cell(state.name))` | \(outcome) | \(bad) of \(state.frames.count) | \(worst) | \(cell(what)) |")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 
 /// JUnit XML for CI test-report parsers (Jenkins, GitLab, GitHub actions such
 /// as dorny/test-reporter or mikepenz/action-junit-report), valid against the JUnit XSD that
@@ -41,7 +42,7 @@ public enum JUnitWriter {
         head += "<testsuites name=\"\(attr("\(results.tool) \(results.command)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(duration))\""
         guard !results.fixtures.isEmpty || !failing.isEmpty else { return try emit(head + "/>\n") }
         try emit(head + ">\n")
-        for fixture in results.fixtures { try emit(suite(fixture, attachments: attachments) + "\n") }
+        for fixture in results.fixtures { try emit(suite(results.withCauses(fixture), causes: results.causes, attachments: attachments) + "\n") }
         if !failing.isEmpty { try emit(findingsSuite(failing) + "\n") }
         try emit("</testsuites>\n")
     }
@@ -60,7 +61,8 @@ public enum JUnitWriter {
     }
 
     /// One fixture's suite: a testcase per state, and one for a fixture that could not be used.
-    static func suite(_ fixture: FixtureEntry, attachments: String?) -> String {
+    /// A failing state's message leads with the causes of its frames (`cause 1: message:* width +4.00`).
+    static func suite(_ fixture: FixtureEntry, causes: [Cause] = [], attachments: String?) -> String {
         var cases: [String] = []
         if let error = fixture.error {
             cases.append(
@@ -76,7 +78,7 @@ public enum JUnitWriter {
                 cases.append(testcase + "/>")
                 continue
             }
-            var details = notPassed.map { describe($0, state: state.name) } + lints
+            var details = notPassed.map { describe($0, state: state.name, causes: causes) } + lints
             if let motion = state.motion { details.insert("motion: " + motion.description, at: 0) }
             let files = attachmentLines(notPassed, base: attachments)
             let out = files.isEmpty ? "" : "\n      <system-out>\(text(files.joined(separator: "\n")))</system-out>"
@@ -87,7 +89,7 @@ public enum JUnitWriter {
                 let element = state.outcome == .error ? "error" : "failure"
                 // A state failing by its lints alone (--lint error) is of type "lint".
                 let worst = notPassed.max { severity($0.status) < severity($1.status) }.map(\.status).flatMap { severity($0) >= 2 ? $0 : nil }
-                testcase += ">\n      <\(element) message=\"\(attr(summary(state)))\" type=\"\(worst?.rawValue ?? "lint")\">\(text(details.joined(separator: "\n\n")))</\(element)>"
+                testcase += ">\n      <\(element) message=\"\(attr(summary(state, causes: causes)))\" type=\"\(worst?.rawValue ?? "lint")\">\(text(details.joined(separator: "\n\n")))</\(element)>"
                     + out + "\n    </testcase>"
             }
             cases.append(testcase)
@@ -112,8 +114,11 @@ public enum JUnitWriter {
     }
 
     /// "3 of 19 frames differ (most: frame 7, 2210 pixels differ (0.41%)); 2 missing".
-    static func summary(_ state: StateEntry) -> String {
+    static func summary(_ state: StateEntry, causes: [Cause] = []) -> String {
         var parts: [String] = []
+        var ids: [Int] = []
+        for frame in state.frames { if let id = frame.cause, !ids.contains(id), id <= causes.count { ids.append(id) } }
+        for id in ids.sorted() { parts.append("cause \(id): \(causes[id - 1].summary)") }
         let failed = state.frames.filter { $0.status == .failed }
         if !failed.isEmpty {
             let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!
@@ -185,8 +190,12 @@ public enum JUnitWriter {
         }
     }
 
-    static func describe(_ frame: FrameEntry, state: String) -> String {
+    static func describe(_ frame: FrameEntry, state: String, causes: [Cause] = []) -> String {
         var lines = ["\(frame.status.rawValue): \(summaryMessage(frame))"]
+        if let id = frame.cause, id <= causes.count { lines.insert("cause \(id): \(causes[id - 1].summary)", at: 0) }
+        if let attribution = frame.attribution, !attribution.elements.isEmpty {
+            lines.append("attribution (\(attribution.kind.rawValue)): " + attribution.elements.map(\.description).joined(separator: ", "))
+        }
         lines.append("state: \(state), frame \(frame.index), time \(seconds(frame.time)) s, progress \(String(format: "%.3f", frame.progress.isFinite ? frame.progress : 0))")
         lines.append("golden: \(frame.golden)")
         if let m = frame.metrics {

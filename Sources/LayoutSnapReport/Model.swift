@@ -95,7 +95,12 @@ public struct RunResults: Codable, Sendable, Equatable {
         durationSeconds = try c.decode(Double.self, forKey: .durationSeconds)
         _ = try c.decode(Summary.self, forKey: .summary)
         environmentDifferences = try c.decodeIfPresent([String].self, forKey: .environmentDifferences) ?? []
-        fixtures = FixtureEntries(try c.decode([FixtureEntry].self, forKey: .fixtures))
+        // A frame's cause is derived again below, whatever the file said.
+        fixtures = FixtureEntries(try c.decode([FixtureEntry].self, forKey: .fixtures).map { fixture in
+            var fixture = fixture
+            for s in fixture.states.indices { for f in fixture.states[s].frames.indices { fixture.states[s].frames[f].cause = nil } }
+            return fixture
+        })
         findings = try c.decodeIfPresent([Finding].self, forKey: .findings) ?? []
         shard = try c.decodeIfPresent(String.self, forKey: .shard)
         shardPlan = try c.decodeIfPresent(String.self, forKey: .shardPlan)
@@ -103,6 +108,24 @@ public struct RunResults: Codable, Sendable, Equatable {
         goldens = try c.decodeIfPresent(String.self, forKey: .goldens)
         summary = Summary(tally: fixtures.tally, findings: findings)
         findCauses()
+    }
+
+    /// As `ResultsJSON` writes it: each failing frame names its cause.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(tool, forKey: .tool)
+        try c.encode(version, forKey: .version)
+        try c.encode(command, forKey: .command)
+        try c.encode(durationSeconds, forKey: .durationSeconds)
+        try c.encode(summary, forKey: .summary)
+        try c.encode(environmentDifferences, forKey: .environmentDifferences)
+        try c.encode(fixtures.map(withCauses), forKey: .fixtures)
+        try c.encode(findings, forKey: .findings)
+        try c.encodeIfPresent(shard, forKey: .shard)
+        try c.encodeIfPresent(shardPlan, forKey: .shardPlan)
+        try c.encodeIfPresent(fixturesRoot, forKey: .fixturesRoot)
+        try c.encodeIfPresent(goldens, forKey: .goldens)
+        try c.encode(causes, forKey: .causes)
     }
 
     /// Sets `summary` and `causes` from the fixtures and findings.

@@ -23,61 +23,47 @@ public enum TerminalText {
         public var defaultGoldens: String
         public var defaultReport: String
         public var quiet: Bool
+        /// Every state's own lines (MOTION, FAIL, layout, MISSING) instead of the causes.
+        public var verbose: Bool
 
-        public init(report: String? = nil, defaultGoldens: String = "Goldens", defaultReport: String = ".layoutsnap/report", quiet: Bool = false) {
+        public init(report: String? = nil, defaultGoldens: String = "Goldens", defaultReport: String = ".layoutsnap/report", quiet: Bool = false,
+                    verbose: Bool = false) {
             self.report = report; self.defaultGoldens = defaultGoldens; self.defaultReport = defaultReport; self.quiet = quiet
+            self.verbose = verbose
         }
     }
 
-    /// The whole output of verify (and merge-reports): diagnostics, FAIL and MISSING lines, the
-    /// findings, the advice and the summary line.
+    /// The whole output of verify (and merge-reports): diagnostics, the causes with one FAIL or
+    /// MISSING line per state under each (or, `verbose`, every state's MOTION, FAIL, MISSING and
+    /// layout lines), the findings, the advice and the summary line.
     public static func verify(_ results: RunResults, context: Context) -> [Line] {
         var lines = diagnostics(results)
         var failing: [String] = []
         var lintLines: [Line] = []
         // Only fixtures that did not pass have FAIL or MISSING lines, and those whose motion
         // changed within their timing tolerance a MOTION line (a spooled run keeps both in memory).
-        for fixture in results.fixtures.noteworthy {
-            var any = false
-            for state in fixture.states {
-                let failed = state.frames.filter { $0.status == .failed && $0.pairing == nil }
-                let missing = state.frames.filter { $0.status == .missing }
-                // Frames without a counterpart when paired by motion: new ones, and golden ones
-                // the new motion does not have (their indices are the golden's).
-                let added = state.frames.filter { $0.status == .failed && $0.pairing == .new }
-                let removed = state.frames.filter { $0.status == .failed && $0.pairing == .removed }
-                // What changed in motion terms comes before the pixel counts.
-                if let motion = state.motion {
-                    lines.append(.out("MOTION \(fixture.id) \(state.name): \(motion.description)"))
+        let noteworthy = results.fixtures.noteworthy
+        if context.verbose {
+            for fixture in noteworthy {
+                var any = false
+                for state in fixture.states {
+                    let stateLines = self.stateLines(fixture, state, frames: state.frames, motion: true, layout: true)
+                    any = any || stateLines.failed
+                    lines += stateLines.lines.map { .out($0) }
                 }
-                if !added.isEmpty {
-                    any = true
-                    lines.append(.out("FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(added.count == 1 ? "its" : "their") point)"))
-                }
-                if !removed.isEmpty {
-                    any = true
-                    lines.append(.out("FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(removed.count == 1 ? "its" : "their") point)"))
-                }
-                if !failed.isEmpty {
-                    any = true
-                    let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!
-                    let verb = failed.count == 1 ? "differs" : "differ"
-                    let most = failed.count == 1 ? "" : "most: frame \(worst.index), "
-                    lines.append(.out("FAIL \(fixture.id) \(state.name): \(ranges(failed.map(\.index))) \(verb) (\(most)\(worst.message ?? ""))"))
-                    if !worst.layoutChanges.isEmpty {
-                        let shown = worst.layoutChanges.prefix(4).joined(separator: ", ")
-                        let more = worst.layoutChanges.count > 4 ? " and \(worst.layoutChanges.count - 4) more" : ""
-                        lines.append(.out("  layout: \(shown)\(more) in \(state.name) frame \(worst.index)"))
-                    }
-                }
-                if !missing.isEmpty {
-                    any = true
-                    lines.append(.out("MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden"))
+                if any { failing.append(fixture.id) }
+            }
+        } else {
+            lines += causeLines(results, fixtures: noteworthy)
+            for fixture in noteworthy {
+                if fixture.states.contains(where: { $0.frames.contains { $0.status.outcome == .failed } }) { failing.append(fixture.id) }
+                // Motion within the timing tolerance fails nothing, so no cause has it.
+                for state in fixture.states where !state.frames.contains(where: { $0.status.outcome == .failed }) {
+                    if let motion = state.motion { lines.append(.out("MOTION \(fixture.id) \(state.name): \(motion.description)")) }
                 }
             }
-            if any { failing.append(fixture.id) }
-            lintLines += self.lintLines(fixture)
         }
+        for fixture in noteworthy { lintLines += self.lintLines(fixture) }
         // Lints after the pixel results: what is wrong in a frame, golden or not.
         lines += lintLines
         lines += findings(results)
@@ -90,6 +76,8 @@ public enum TerminalText {
                 if let goldens = results.goldens, goldens != context.defaultGoldens { options += " --goldens \(shellQuoted(goldens))" }
                 let record = results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
                 lines.append(.out("If the change is intended, accept it: layoutsnap accept\(ids)\(options) (or record again: layoutsnap record\(record))"))
+                let reviewOptions = report != context.defaultReport ? " --report \(shellQuoted(report))" : ""
+                lines.append(.out("Or review it by cause in the browser: layoutsnap review\(reviewOptions)"))
             }
             if results.outcome != .passed, let report = context.report {
                 lines.append(.out("Report: \(report)/index.html"))
@@ -97,6 +85,80 @@ public enum TerminalText {
         }
         lines.append(.out(summaryLine(results)))
         return lines
+    }
+
+    /// `1 cause explains 199 of 199 failing frames: message:* width +4.00, message:* x -4.00`,
+    /// then each cause with one line per state whose failing frames it explains.
+    public static func causeLines(_ results: RunResults, fixtures: [FixtureEntry]) -> [Line] {
+        let causes = results.causes
+        guard !causes.isEmpty else { return [] }
+        let total = causes.reduce(0) { $0 + $1.frames }
+        var lines: [Line] = []
+        if causes.count == 1 {
+            lines.append(.out("1 cause explains \(total) of \(total) failing frames: \(causes[0].summary)"))
+        } else {
+            lines.append(.out("\(causes.count) causes explain \(total) failing frames; the first explains \(causes[0].frames): \(causes[0].summary)"))
+        }
+        // The states of each cause, in fixture order.
+        var byCause: [[(fixture: FixtureEntry, state: StateEntry, frames: [FrameEntry])]] = Array(repeating: [], count: causes.count)
+        for fixture in fixtures {
+            for state in fixture.states {
+                var framesOf: [Int: [FrameEntry]] = [:]
+                for frame in state.frames where frame.status.outcome == .failed {
+                    if let id = results.causeOfFrame[frame.causeKey] { framesOf[id, default: []].append(frame) }
+                }
+                for (id, frames) in framesOf { byCause[id - 1].append((fixture, state, frames)) }
+            }
+        }
+        var motionShown = Set<String>()
+        for (i, cause) in causes.enumerated() {
+            let where_ = "\(count(cause.frames, "frame")) in \(count(cause.states, "state")) of \(count(cause.fixtures, "fixture"))"
+            lines.append(.out("CAUSE \(cause.id): \(cause.summary) (\(where_))"))
+            for (fixture, state, frames) in byCause[i] {
+                // A state's MOTION line, once, before its first frames, when its timing or curve
+                // changed (values that only start or end elsewhere are the cause's own changes).
+                let timing = state.motion.map { !Set($0.kinds).isDisjoint(with: ["duration", "shift", "curve"]) } ?? false
+                let motion = timing && motionShown.insert(fixture.id + "\u{0}" + state.name).inserted
+                lines += stateLines(fixture, state, frames: frames, motion: motion, layout: false).lines.map { .out("  " + $0) }
+            }
+        }
+        return lines
+    }
+
+    /// The lines of one state, for `frames` (the state's, or those of one cause): its motion (when
+    /// `motion`), FAIL for new, removed and differing frames, the layout changes of the worst
+    /// (when `layout`), MISSING. `failed`: whether a FAIL or MISSING line was written.
+    static func stateLines(_ fixture: FixtureEntry, _ state: StateEntry, frames: [FrameEntry], motion: Bool, layout: Bool) -> (lines: [String], failed: Bool) {
+        var lines: [String] = []
+        let failed = frames.filter { $0.status == .failed && $0.pairing == nil }
+        let missing = frames.filter { $0.status == .missing }
+        // Frames without a counterpart when paired by motion: new ones, and golden ones the new
+        // motion does not have (their indices are the golden's).
+        let added = frames.filter { $0.status == .failed && $0.pairing == .new }
+        let removed = frames.filter { $0.status == .failed && $0.pairing == .removed }
+        // What changed in motion terms comes before the pixel counts.
+        if motion, let report = state.motion { lines.append("MOTION \(fixture.id) \(state.name): \(report.description)") }
+        if !added.isEmpty {
+            lines.append("FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(added.count == 1 ? "its" : "their") point)")
+        }
+        if !removed.isEmpty {
+            lines.append("FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(removed.count == 1 ? "its" : "their") point)")
+        }
+        if !failed.isEmpty {
+            let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!
+            let verb = failed.count == 1 ? "differs" : "differ"
+            let most = failed.count == 1 ? "" : "most: frame \(worst.index), "
+            lines.append("FAIL \(fixture.id) \(state.name): \(ranges(failed.map(\.index))) \(verb) (\(most)\(worst.message ?? ""))")
+            if layout, !worst.layoutChanges.isEmpty {
+                let shown = worst.layoutChanges.prefix(4).joined(separator: ", ")
+                let more = worst.layoutChanges.count > 4 ? " and \(worst.layoutChanges.count - 4) more" : ""
+                lines.append("  layout: \(shown)\(more) in \(state.name) frame \(worst.index)")
+            }
+        }
+        if !missing.isEmpty {
+            lines.append("MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden")
+        }
+        return (lines, !(added.isEmpty && removed.isEmpty && failed.isEmpty && missing.isEmpty))
     }
 
     /// `LINT posts/x 01-expand frames 2-8: text-overlap: body overlaps summary by 14.2 pt` per

@@ -28,6 +28,9 @@ struct Verify: ParsableCommand {
     @Option(help: "Layout lints on every frame: warn (report them, the default), error (a finding not ignored fails the run, exit 1) or off.")
     var lint: LintModeArgument = .warn
 
+    @Flag(help: "Every failing state's own lines (motion, frames, layout changes) instead of the failing frames grouped by cause.")
+    var verbose = false
+
     @Flag(help: "Fail (exit 1) when the rendering environment (library versions, fonts, CPU architecture) differs from the one that recorded the goldens.")
     var strictEnv = false
 
@@ -41,7 +44,7 @@ struct Verify: ParsableCommand {
                                 checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
             run.summary = summary
             let results = try run.run(note: Diagnostics.print, progress: options.progress("verify"))
-            Diagnostics.print(TerminalText.verify(results, context: TerminalText.Context(report: report, quiet: options.quiet)))
+            Diagnostics.print(TerminalText.verify(results, context: TerminalText.Context(report: report, quiet: options.quiet, verbose: verbose)))
             if (reporter ?? project.config.reporter.flatMap(Reporter.init(rawValue:)) ?? .fromEnvironment) == .github { Reporter.github(results, report: report) }
             return results.exitCode
         }

@@ -22,7 +22,7 @@ final class JUnitWriterTests: XCTestCase {
         XCTAssertTrue(xml.contains("<testsuite name=\"media/gallery\" tests=\"1\" failures=\"0\" errors=\"1\""))
         XCTAssertTrue(xml.contains("<testsuite name=\"broken/bad-json\" tests=\"1\" failures=\"0\" errors=\"1\""))
         XCTAssertTrue(xml.contains("<testcase classname=\"posts/long-body\" name=\"01-expand\" time=\"0.000\">"))
-        XCTAssertTrue(xml.contains("<failure message=\"1 of 12 frames differ (most: frame 7, 2210 pixels differ (0.41%)); 1 similar (frame 9, 12 pixels differ (0.02%))\" type=\"failed\">"), xml)
+        XCTAssertTrue(xml.contains("<failure message=\"cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differ (most: frame 7, 2210 pixels differ (0.41%)); 1 similar (frame 9, 12 pixels differ (0.02%))\" type=\"failed\">"), xml)
         XCTAssertTrue(xml.contains("<testcase classname=\"broken/bad-json\" name=\"fixture\" time=\"0.000\""))
         XCTAssertTrue(xml.contains("<error message=\"Fixtures/broken/bad-json.json:3:14: $.states[0].steps: expected an array\" type=\"fixture\">"))
         XCTAssertTrue(xml.contains("<error message=\"1 unreadable (frame 0, unreadable golden: truncated PNG (IDAT ends early))\" type=\"unreadable\">"), xml)
@@ -46,7 +46,7 @@ final class JUnitWriterTests: XCTestCase {
 
     func testEscaping() {
         let xml = JUnitWriter.xml(nastyResults())
-        XCTAssertTrue(xml.contains("message=\"1 of 12 frames differ (most: frame 7, golden &lt;b&gt;was&lt;/b&gt; &amp; &quot;quoted&quot; &apos;single&apos; end&#10;second line); 1 similar"), xml)
+        XCTAssertTrue(xml.contains("message=\"cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differ (most: frame 7, golden &lt;b&gt;was&lt;/b&gt; &amp; &quot;quoted&quot; &apos;single&apos; end&#10;second line); 1 similar"), xml)
         XCTAssertTrue(xml.contains("failed: golden &lt;b&gt;was&lt;/b&gt; &amp; \"quoted\" 'single' end\nsecond line"))
         for scalar in xml.unicodeScalars {
             let v = scalar.value
@@ -69,7 +69,7 @@ final class JUnitWriterTests: XCTestCase {
         // And the parsed attribute carries the message with the control characters removed.
         let xpath = try TestProcess.run(xmllint, ["--xpath", "string(//testcase[@name='01-expand']/failure/@message)", file.path], timeout: 30)
         XCTAssertEqual(xpath.stdout.hasSuffix("\n") ? String(xpath.stdout.dropLast()) : xpath.stdout,
-                       "1 of 12 frames differ (most: frame 7, " + Self.nasty.replacingOccurrences(of: "\u{01}\u{1B}\u{7F}", with: "") + "); 1 similar (frame 9, 12 pixels differ (0.02%))")
+                       "cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differ (most: frame 7, " + Self.nasty.replacingOccurrences(of: "\u{01}\u{1B}\u{7F}", with: "") + "); 1 similar (frame 9, 12 pixels differ (0.02%))")
     }
 
     /// Valid against the JUnit XSD of Jenkins's xUnit plugin, shipped in Tests/Schemas.
@@ -123,7 +123,7 @@ final class JUnitWriterTests: XCTestCase {
         XCTAssertEqual(parsed["errorElements"] as? Int, 2)
         XCTAssertEqual(parsed["suiteSums"] as? [Int], [7, 2, 2])
         XCTAssertEqual(parsed["suiteCasesMatch"] as? Bool, true)
-        XCTAssertEqual(parsed["message"] as? String, "1 of 12 frames differ (most: frame 7, golden <b>was</b> & \"quoted\" 'single' end\nsecond line); 1 similar (frame 9, 12 pixels differ (0.02%))")
+        XCTAssertEqual(parsed["message"] as? String, "cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differ (most: frame 7, golden <b>was</b> & \"quoted\" 'single' end\nsecond line); 1 similar (frame 9, 12 pixels differ (0.02%))")
         XCTAssertEqual(parsed["fixtureError"] as? String, "Fixtures/broken/bad-json.json:3:14: $.states[0]: expected \"<steps>\" & more")
     }
 }
