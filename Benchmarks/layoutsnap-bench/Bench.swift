@@ -12,7 +12,7 @@ struct LayoutSnapBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layoutsnap-bench",
         abstract: "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
-        subcommands: [Bench.self, DiffSideBySide.self, PeakOfCommand.self], defaultSubcommand: Bench.self)
+        subcommands: [Bench.self, DiffSideBySide.self, CausesCommand.self, PeakOfCommand.self], defaultSubcommand: Bench.self)
 }
 
 struct Bench: ParsableCommand {
@@ -82,6 +82,7 @@ struct Bench: ParsableCommand {
             } else {
                 Diagnostics.out("variants, verify   none of these fixtures declares variants")
             }
+            printCauses(CauseBenchmark(repeats: repeats).run())
             let motion = try MotionBenchmark(repeats: repeats).run()
             Diagnostics.out("motion diff        \(motion.frames)-frame state, \(motion.tracks) tracks (\(motion.kinds.joined(separator: ", "))): \(String(format: "%.2f", motion.milliseconds)) ms [target < 5 ms]")
             FileHandle.standardError.write(Data("bench: diff engine…\n".utf8))
@@ -212,4 +213,31 @@ enum Diagnostics {
     static func out(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
+}
+
+/// `layoutsnap-bench causes`: attribution and grouping of failing frames alone.
+struct CausesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "causes",
+        abstract: "Time the attribution and grouping of many failing frames into causes (docs/review.md).")
+
+    @Option(help: "Failing frames.")
+    var frames: Int = 10_000
+
+    @Option(help: "Pixels per point of the 393 x 852 pt canvas.")
+    var scale: Double = 3
+
+    @Option(help: "Runs per measurement; the fastest counts.")
+    var repeats: Int = 3
+
+    func run() throws {
+        guard frames >= 1, scale > 0, scale <= 4, repeats >= 1 else { throw ValidationError("--frames and --repeats must be 1 or more, --scale 0 to 4") }
+        printCauses(CauseBenchmark(frames: frames, scale: scale, repeats: repeats).run())
+    }
+}
+
+func printCauses(_ c: CauseBenchmark.Figures) {
+    let total = c.attributionSeconds + c.groupingSeconds
+    Diagnostics.out("causes             \(c.frames) failing frames of \(c.width) x \(c.height) px: attribution \(String(format: "%.0f", c.attributionSeconds * 1000)) ms (\(String(format: "%.1f", c.attributionSeconds * 1e6 / Double(c.frames))) µs/frame), grouping \(String(format: "%.0f", c.groupingSeconds * 1000)) ms, together \(String(format: "%.2f", total)) s [target < 1 s]; results.json's causes \(String(format: "%.0f", c.resultsSeconds * 1000)) ms")
+    for cause in c.causes.prefix(3) { Diagnostics.out("                   cause: \(cause)") }
 }

@@ -20,7 +20,9 @@ final class ReportAndLifecycleTests: XCTestCase {
         let r = try CLI.run(["verify", "--no-progress", "--junit", "junit.xml", "--json", "out/results.json"], in: dir.url)
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.stdout.contains("Report: .layoutsnap/report/index.html"), r.output)
-        XCTAssertTrue(r.stdout.split(separator: "\n").contains { $0.hasPrefix("  layout: ") && $0.contains("body.height +") }, "the terminal names what moved: \(r.output)")
+        XCTAssertTrue(r.stdout.hasPrefix("1 cause explains 6 of 6 failing frames: author y +44.00, body height +44.00\n"), "the terminal names what moved: \(r.output)")
+        let verbose = try CLI.run(["verify", "--no-progress", "--verbose"], in: dir.url)
+        XCTAssertTrue(verbose.stdout.split(separator: "\n").contains { $0.hasPrefix("  layout: ") && $0.contains("body.height +") }, "--verbose names each state's layout changes: \(verbose.output)")
         for file in [".layoutsnap/report/index.html", ".layoutsnap/report/results.json", "junit.xml", "out/results.json",
                      ".layoutsnap/report/actual/cards/small/01-expand/006.png", ".layoutsnap/report/diff/cards/small/01-expand/006.png",
                      ".layoutsnap/report/expected/cards/small/01-expand/000.png", ".layoutsnap/report/actual/cards/small/layout.json"] {

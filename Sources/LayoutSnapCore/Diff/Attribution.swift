@@ -121,13 +121,24 @@ public enum Attribution {
         public var height: Int
         /// Pixels per point.
         public var scale: Double
+        /// Where the perceptual diff counted differing pixels (its regions, when not capped):
+        /// only these are scanned. nil scans the whole image.
+        public var regions: [PixelRegion]?
 
-        public init(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int, scale: Double) {
+        public init(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int, scale: Double,
+                    regions: [PixelRegion]? = nil) {
             self.expected = expected
             self.actual = actual
             self.width = width
             self.height = height
             self.scale = scale
+            self.regions = regions
+        }
+
+        /// The regions to scan for `diff`'s counted pixels: its boxes when they are all there (not
+        /// capped) and not empty; otherwise nil, the whole image.
+        public static func regions(of diff: DiffResult) -> [PixelRegion]? {
+            diff.regions.isEmpty || diff.clusterCount > diff.regions.count ? nil : diff.regions
         }
     }
 
@@ -256,29 +267,47 @@ public enum Attribution {
         var counts = [Int](repeating: 0, count: entries.count)
         var unassigned = 0
         let expected = pixels.expected.baseAddress!, now = pixels.actual.baseAddress!
-        for y in 0..<height {
+        // The whole image, or the perceptual diff's boxes (a row's spans merged: boxes of two
+        // clusters may overlap).
+        let boxes = pixels.regions ?? [PixelRegion(x: 0, y: 0, width: width, height: height)]
+        let top = max(0, boxes.map(\.y).min() ?? 0), bottom = min(height, boxes.map { $0.y + $0.height }.max() ?? 0)
+        var spans: [(Int, Int)] = []
+        for y in top..<max(top, bottom) {
+            spans.removeAll(keepingCapacity: true)
+            for box in boxes where box.y <= y && y < box.y + box.height {
+                let x0 = max(0, box.x), x1 = min(width, box.x + box.width)
+                if x1 > x0 { spans.append((x0, x1)) }
+            }
+            guard !spans.isEmpty else { continue }
+            spans.sort { $0.0 < $1.0 }
+            var merged: [(Int, Int)] = [spans[0]]
+            for span in spans.dropFirst() {
+                if span.0 <= merged[merged.count - 1].1 { merged[merged.count - 1].1 = max(merged[merged.count - 1].1, span.1) }
+                else { merged.append(span) }
+            }
             let row = y * width
-            if memcmp(expected + row, now + row, width * 4) == 0 { continue }
-            for x in 0..<width where expected[row + x] != now[row + x] {
-                var owner = -1
-                for (box, i) in explaining where box.contains(x, y) {
-                    owner = i
-                    break
-                }
-                if owner < 0 {
-                    for (box, i) in containing where box.contains(x, y) {
+            for (x0, x1) in merged where memcmp(expected + row + x0, now + row + x0, (x1 - x0) * 4) != 0 {
+                for x in x0..<x1 where expected[row + x] != now[row + x] {
+                    var owner = -1
+                    for (box, i) in explaining where box.contains(x, y) {
                         owner = i
                         break
                     }
-                }
-                if owner < 0 {
-                    unassigned += 1
-                    continue
-                }
-                counts[owner] += 1
-                if let diffImage, entries[owner].element.isMovedUnchanged, !isGray(diffImage[row + x]) {
-                    // A marked (coloured, not faded grey) diff pixel of an element that only moved.
-                    diffImage[row + x] = movedUnchangedColor
+                    if owner < 0 {
+                        for (box, i) in containing where box.contains(x, y) {
+                            owner = i
+                            break
+                        }
+                    }
+                    if owner < 0 {
+                        unassigned += 1
+                        continue
+                    }
+                    counts[owner] += 1
+                    if let diffImage, entries[owner].element.isMovedUnchanged, !isGray(diffImage[row + x]) {
+                        // A marked (coloured, not faded grey) diff pixel of an element that only moved.
+                        diffImage[row + x] = movedUnchangedColor
+                    }
                 }
             }
         }
@@ -294,7 +323,8 @@ public enum Attribution {
     /// resamples every edge, so a pixel that differs still matches when each of its channels lies
     /// within the range (± `resampleSlack`) of the other image's 3 x 3 neighbourhood around it:
     /// what a shift of under a pixel can produce. A changed glyph or colour puts pixels outside
-    /// any neighbour's range and fails.
+    /// any neighbour's range and fails. Pixels the element is hidden at (where the screen is the
+    /// same as the golden's, as under a status bar it scrolled beneath) are not compared.
     static func samePixels(from old: Rect, to new: Rect, _ pixels: Pixels) -> Bool {
         let dx = Int(((new.x - old.x) * pixels.scale).rounded()), dy = Int(((new.y - old.y) * pixels.scale).rounded())
         let box = PixelBox(old, scale: pixels.scale, grow: 0, width: pixels.width, height: pixels.height)
@@ -321,6 +351,9 @@ public enum Attribution {
             let g = golden + y * width, n = now + (y + dy) * width + dx
             if memcmp(g + x0, n + x0, (x1 - x0) * 4) == 0 { continue }
             for x in x0..<x1 where g[x] != n[x] {
+                // Where the screen did not change at the new place, something that did not move
+                // covers the element there (a bar it scrolled under): no evidence either way.
+                if n[x] == golden[(y + dy) * width + x + dx] { continue }
                 if !withinNeighbours(n[x], golden, x, y) && !withinNeighbours(g[x], now, x + dx, y + dy) { return false }
             }
         }

@@ -108,7 +108,8 @@ public struct VerifyHandler: FrameHandler {
                 diffImage.withUnsafeMutableBufferPointer { out in
                     Attribution.attribute(golden: old, actual: LayoutSnapshot.elements(frame),
                                           pixels: Attribution.Pixels(expected: expected, actual: pixels.pixels, width: pixels.width,
-                                                                     height: pixels.height, scale: fixture.canvas.scale),
+                                                                     height: pixels.height, scale: fixture.canvas.scale,
+                                                                     regions: Attribution.Pixels.regions(of: diff)),
                                           diffImage: out)
                 }
             }
@@ -298,7 +299,7 @@ public struct VerifyHandler: FrameHandler {
                     diffImage.withUnsafeMutableBufferPointer { out in
                         Attribution.attribute(golden: old, actual: new,
                                               pixels: Attribution.Pixels(expected: expected, actual: now, width: actual.width, height: actual.height,
-                                                                         scale: fixture.canvas.scale),
+                                                                         scale: fixture.canvas.scale, regions: Attribution.Pixels.regions(of: diff)),
                                               diffImage: out)
                     }
                 }
