@@ -124,3 +124,127 @@ public enum SystemCall {
         #endif
     }
 }
+
+// Sockets and randomness for `layoutsnap review`'s server: loopback TCP only.
+extension SystemCall {
+    /// A TCP socket listening on 127.0.0.1 at `port` (0: a free port the kernel picks), and the
+    /// port it got.
+    public static func listenOnLoopback(port: UInt16, backlog: Int32 = 64) throws(SystemError) -> (fd: Int32, port: UInt16) {
+        #if os(Linux)
+        let stream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        #else
+        let stream = SOCK_STREAM
+        #endif
+        let fd = try check("socket") { socket(AF_INET, stream, 0) }
+        do throws(SystemError) {
+            var on: Int32 = 1
+            try check("setsockopt") { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+            try check("bind") {
+                withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            }
+            try check("listen") { listen(fd, backlog) }
+            var bound = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            try check("getsockname") {
+                withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+            }
+            return (fd, UInt16(bigEndian: bound.sin_port))
+        } catch {
+            try? close(fd)
+            throw error
+        }
+    }
+
+    /// Waits up to `milliseconds` (-1: for ever) for `fd` to have `events` (POLLIN, POLLOUT);
+    /// false when the time ran out. An interrupted wait is not retried: the caller's deadline decides.
+    public static func wait(_ fd: Int32, for events: Int16, milliseconds: Int32) throws(SystemError) -> Bool {
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        do {
+            return try check("poll", retryingInterrupts: false) { poll(&entry, 1, milliseconds) } > 0
+        } catch where error.code == EINTR {
+            return false
+        }
+    }
+
+    /// The next connection on a listening socket, close-on-exec (accept4 is not in Swift's Glibc).
+    public static func acceptConnection(_ listener: Int32) throws(SystemError) -> Int32 {
+        let fd = try check("accept") { accept(listener, nil, nil) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return fd
+    }
+
+    /// Reads what has arrived on a socket, at most `buffer.count` bytes; 0 at its end.
+    public static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        try check("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }
+    }
+
+    /// Sends all of `buffer`; a peer that went away is an EPIPE error, never a SIGPIPE.
+    public static func sendAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemError) {
+        #if os(Linux)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        var done = 0
+        while done < buffer.count {
+            done += try check("send") { send(fd, buffer.baseAddress! + done, buffer.count - done, flags) }
+        }
+    }
+
+    /// Stops sending on a socket (the peer reads the end), keeping it open for reading.
+    public static func shutdownWriting(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// `count` bytes from the kernel's random source, /dev/urandom (getrandom is not in Swift's Glibc).
+    public static func randomBytes(_ count: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let fd = try check("open") { open("/dev/urandom", O_RDONLY | O_CLOEXEC) }
+        defer { try? close(fd) }
+        var done = 0
+        while done < count {
+            let n = try check("read") { bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, count - done) } }
+            guard n > 0 else { throw SystemError(call: "read", code: EIO) }
+            done += n
+        }
+        return bytes
+    }
+
+    /// The path with every symbolic link and `..` resolved (realpath).
+    public static func resolvedPath(_ path: String) throws(SystemError) -> String {
+        guard let resolved = realpath(path, nil) else { throw SystemError(call: "realpath", code: errno) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Opens a regular file for reading, never through a symbolic link in its last component;
+    /// returns the descriptor and the file's size. Anything else (a folder, a device) is EISDIR
+    /// or ENODEV.
+    public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
+        let fd = try check("open") { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            try? close(fd)
+            throw SystemError(call: "fstat", code: code)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            try? close(fd)
+            throw SystemError(call: "open", code: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : ENODEV)
+        }
+        return (fd, Int(info.st_size))
+    }
+
+    /// Reads up to `buffer.count` bytes of a file; 0 at its end.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        #if canImport(Glibc)
+        try check("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        #else
+        try check("read") { Darwin.read(fd, buffer.baseAddress, buffer.count) }
+        #endif
+    }
+}

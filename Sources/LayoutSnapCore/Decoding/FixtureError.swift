@@ -24,3 +24,22 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible 
         return s + message
     }
 }
+
+extension FixtureError {
+    /// Parses `bytes` and reads the document with `read`: a syntax or shape error becomes one that
+    /// names `file`, the line and the JSON path (layoutsnap.json, approvals.json).
+    public static func decoding<Value>(_ bytes: [UInt8], file: String,
+                                       _ read: (JSONElement) throws(JSONDecodingError) -> Value) throws(FixtureError) -> Value {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw FixtureError(file: file, line: error.position.line, column: error.position.column, message: "invalid JSON: \(error.message)")
+        }
+        do {
+            return try read(JSONElement(root))
+        } catch {
+            throw FixtureError(file: file, path: error.path.description, line: error.position?.line, column: error.position?.column, message: error.message)
+        }
+    }
+}

@@ -41,17 +41,7 @@ public struct ProjectConfig: Sendable, Equatable {
     public static let reporters = ["terminal", "github"]
 
     public static func decode(bytes: [UInt8], file: String) throws(FixtureError) -> ProjectConfig {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw FixtureError(file: file, line: error.position.line, column: error.position.column, message: "invalid JSON: \(error.message)")
-        }
-        do {
-            return try decode(JSONElement(root))
-        } catch {
-            throw FixtureError(file: file, path: error.path.description, line: error.position?.line, column: error.position?.column, message: error.message)
-        }
+        try FixtureError.decoding(bytes, file: file, decode)
     }
 
     static func decode(_ element: JSONElement) throws(JSONDecodingError) -> ProjectConfig {

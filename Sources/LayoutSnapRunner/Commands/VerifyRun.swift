@@ -155,3 +155,33 @@ public struct ResultFiles: Sendable {
         }
     }
 }
+
+extension VerifyRun {
+    /// `review --watch`: the fixtures of `settings.paths` (fixture files) verified again into the
+    /// same report folder, their entries in `results` replaced (the other fixtures', and their
+    /// images, stay as they were), and results.json and index.html written again. The report's
+    /// images of the replaced entries go first, so none of them is stale.
+    public func verifyAgain(in results: RunResults) throws(RunnerError) -> RunResults {
+        let selection = try settings.select()
+        let files = Set(settings.paths + selection.refs.map(\.displayPath))
+        var entries = Array(results.fixtures)
+        for entry in entries where files.contains(entry.file) {
+            for state in entry.states {
+                for folder in ["actual", "expected", "diff"] { try? FileManager.default.removeItem(atPath: "\(report)/\(folder)/\(entry.id)/\(state.name)") }
+            }
+            try? FileManager.default.removeItem(atPath: "\(report)/actual/\(GoldenPaths.layoutKey(fixture: entry.id))")
+        }
+        var builder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
+        builder.lintSeverity = settings.lint == .error ? .failure : .warning
+        let handler = VerifyHandler(goldens: settings.goldens, manifest: try? GoldenManifest.load(path: settings.goldens + "/manifest.json"),
+                                    reportDirectory: report)
+        let fresh = try settings.run(selection, handler: handler).map { builder.entry($0, command: "verify") }
+        entries.removeAll { files.contains($0.file) }
+        entries += fresh
+        entries.sort { $0.id < $1.id }
+        var updated = results
+        updated.fixtures = FixtureEntries(entries)
+        try builder.write(updated)
+        return updated
+    }
+}

@@ -36,6 +36,12 @@ public enum GoldenTransaction {
         try AtomicFile.write(bytes, to: pendingPath(goldenPath))
     }
 
+    /// The XXH3-64 of the file's bytes, as manifest.json's `file` and results.json's
+    /// `goldenHash` give it; nil when there is no file to read.
+    public static func fileHash(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { data in data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) } }
+    }
+
     /// What the golden at `path` is now, for the manifest to announce as `previous` (accept;
     /// record's handler derives it from the file it has already read): the
     /// manifest's entry whose file hash matches the file (after a killed record that may be the

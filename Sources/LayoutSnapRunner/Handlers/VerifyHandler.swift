@@ -59,10 +59,12 @@ public struct VerifyHandler: FrameHandler {
         // The fast path hashes the file where it lies; its bytes are copied only to be decoded.
         // (A record killed while replacing goldens leaves the old entry beside the new one.)
         let fileHash = data.withUnsafeBytes({ PixelHash.hex(PixelHash.ofBytes($0)) })
+        // Kept on the fast path too: a frame that passes here may still be paired by motion with
+        // another golden frame, and an approval of it checks its own golden against this hash.
+        result.goldenHash = fileHash
         if let manifest, let entry = manifest.entry(key, fileHash: fileHash), entry.pixels == PixelHash.hex(pixels.hash) {
             return result
         }
-        result.goldenHash = fileHash
         // Data.withUnsafeBytes only rethrows untyped errors: carry the typed one out as a Result.
         let decoded = data.withUnsafeBytes { buffer in
             Result { () throws(PNGError) in try PNGDecoder.decode(buffer, maxPixels: Limits.maxGoldenPixels) }
@@ -205,6 +207,7 @@ public struct VerifyHandler: FrameHandler {
                 var frame = FrameResult(state: state, index: j, status: offCourse,
                                         detail: "removed: the new motion has no frame at this point of the golden's" + why, goldenKey: key)
                 frame.pairing = .removed
+                frame.goldenHash = GoldenTransaction.fileHash(goldens + "/" + key)
                 frame.time = j < goldenTimes.count ? goldenTimes[j] : 0
                 frame.progress = j < goldenTimes.count && (goldenTimes.last ?? 0) > 0 ? goldenTimes[j] / goldenTimes.last! : 0
                 removed.append(frame)
@@ -236,6 +239,7 @@ public struct VerifyHandler: FrameHandler {
             var frame = FrameResult(state: state.name, index: j, status: .failed,
                                     detail: "removed: the golden has this frame past the new last one", goldenKey: key)
             frame.pairing = .removed
+            frame.goldenHash = GoldenTransaction.fileHash(goldens + "/" + key)
             removed.append(frame)
             j += 1
         }
