@@ -204,6 +204,30 @@ extension Samples {
     }
 }
 
+extension XCTestCase {
+    /// The review sample (`Samples.review`) with an image at every path it names.
+    func makeReviewReport(_ prefix: String = "report-review") throws -> URL {
+        let dir = try makeTemporaryFolder(prefix)
+        let results = Samples.review()
+        try HTMLReport.write(results, to: dir)
+        for fixture in results.fixtures {
+            for state in fixture.states {
+                for frame in state.frames {
+                    let expected = TestImage.screen(cardGrowth: frame.index * 4)
+                    let actual = frame.status == .passed ? expected : TestImage.screen(cardGrowth: frame.index * 4 + 8, shift: 2)
+                    for (path, image) in [(frame.expected, expected), (frame.actual, actual), (frame.diff, expected.diff(against: actual))] {
+                        guard let path else { continue }
+                        let url = dir.appendingPathComponent(path)
+                        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        if !FileManager.default.fileExists(atPath: url.path) { try image.png().write(to: url) }
+                    }
+                }
+            }
+        }
+        return dir
+    }
+}
+
 // MARK: - Tiny PNG writer (stored deflate blocks, no zlib deflate needed)
 
 struct TestImage {
