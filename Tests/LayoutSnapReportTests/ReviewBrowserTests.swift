@@ -53,4 +53,25 @@ final class ReviewBrowserTests: XCTestCase {
         // j on from the cause's frames: the composer frame, cause 2.
         XCTAssertEqual(json["rejected"] as? [String], ["chats/a/02-send/004.png"])
     }
+
+    /// Served by a stand-in for `layoutsnap review` (Tests/ReviewBrowser/served_review.py): the
+    /// decisions the server has are shown, a cause is approved by one POST with the token header,
+    /// a refusal is shown beside its frame, and `event: results` redraws without a reload.
+    func testServedReviewWithSelenium() throws {
+        guard let chromium = TestTools.chromium() else {
+            if TestTools.required { XCTFail(TestTools.chromiumMissing) }
+            throw XCTSkip(TestTools.chromiumMissing)
+        }
+        let tools = try selenium()
+        let dir = try makeReviewReport("report-served")
+        defer { removeTemporaryFolder(dir) }
+        try ResultsJSON.encode(Samples.review()).write(to: dir.appendingPathComponent("results.json"))
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/ReviewBrowser/served_review.py")
+        let run = try TestProcess.run(tools.python, [script.path, dir.path, "--chromium", chromium.path, "--chromedriver", tools.driver.path],
+                                      timeout: 180)
+        XCTAssertFalse(run.timedOut, "the Selenium driver timed out")
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.stdout.hasSuffix("ok\n"), run.output)
+        print(run.stdout, terminator: "")
+    }
 }
