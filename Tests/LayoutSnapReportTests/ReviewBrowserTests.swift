@@ -7,8 +7,12 @@ import XCTest
 /// Skipped when python3-selenium or chromium-driver is not installed, except on CI, which installs
 /// them (.ci/install).
 final class ReviewBrowserTests: XCTestCase {
-    /// A python3 that imports selenium, and chromedriver.
-    func selenium() throws -> (python: URL, driver: URL) {
+    /// Chromium, a python3 that imports selenium, and chromedriver.
+    func selenium() throws -> (chromium: URL, python: URL, driver: URL) {
+        guard let chromium = TestTools.chromium() else {
+            if TestTools.required { XCTFail(TestTools.chromiumMissing) }
+            throw XCTSkip(TestTools.chromiumMissing)
+        }
         let pythons = [URL(fileURLWithPath: "/usr/bin/python3")] + [TestTools.python3()].compactMap { $0 }
         let python = pythons.first { candidate in
             FileManager.default.isExecutableFile(atPath: candidate.path)
@@ -20,22 +24,18 @@ final class ReviewBrowserTests: XCTestCase {
             if TestTools.required { XCTFail(missing) }
             throw XCTSkip(missing)
         }
-        return (python, driver)
+        return (chromium, python, driver)
     }
 
     /// j, a, j, r, "Approve all of cause 1", a reload, "Download approvals.json": the file holds
     /// every frame of cause 1 with its goldenHash, and the rejected frames.
     func testStaticApprovalsWithSelenium() throws {
-        guard let chromium = TestTools.chromium() else {
-            if TestTools.required { XCTFail(TestTools.chromiumMissing) }
-            throw XCTSkip(TestTools.chromiumMissing)
-        }
         let tools = try selenium()
         let dir = try makeReviewReport("report-selenium")
         defer { removeTemporaryFolder(dir) }
         let downloads = dir.appendingPathComponent(".downloads")
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/ReviewBrowser/static_approvals.py")
-        let run = try TestProcess.run(tools.python, [script.path, dir.path, downloads.path, "--chromium", chromium.path,
+        let run = try TestProcess.run(tools.python, [script.path, dir.path, downloads.path, "--chromium", tools.chromium.path,
                                                      "--chromedriver", tools.driver.path], timeout: 180)
         XCTAssertFalse(run.timedOut, "the Selenium driver timed out")
         XCTAssertEqual(run.status, 0, run.output)
@@ -58,16 +58,12 @@ final class ReviewBrowserTests: XCTestCase {
     /// decisions the server has are shown, a cause is approved by one POST with the token header,
     /// a refusal is shown beside its frame, and `event: results` redraws without a reload.
     func testServedReviewWithSelenium() throws {
-        guard let chromium = TestTools.chromium() else {
-            if TestTools.required { XCTFail(TestTools.chromiumMissing) }
-            throw XCTSkip(TestTools.chromiumMissing)
-        }
         let tools = try selenium()
         let dir = try makeReviewReport("report-served")
         defer { removeTemporaryFolder(dir) }
         try ResultsJSON.encode(Samples.review()).write(to: dir.appendingPathComponent("results.json"))
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/ReviewBrowser/served_review.py")
-        let run = try TestProcess.run(tools.python, [script.path, dir.path, "--chromium", chromium.path, "--chromedriver", tools.driver.path],
+        let run = try TestProcess.run(tools.python, [script.path, dir.path, "--chromium", tools.chromium.path, "--chromedriver", tools.driver.path],
                                       timeout: 180)
         XCTAssertFalse(run.timedOut, "the Selenium driver timed out")
         XCTAssertEqual(run.status, 0, run.output)

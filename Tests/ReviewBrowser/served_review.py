@@ -7,11 +7,11 @@ Run by ReviewBrowserTests.testServedReviewWithSelenium; exits 0 when all holds.
 
 usage: served_review.py REPORT_DIR [--chromium PATH] [--chromedriver PATH]
 """
-import argparse, json, os, queue, sys, threading, time
+import argparse, json, os, queue, threading
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from reviewpage import check, wait, chrome, finish
+import reviewpage
 
 p = argparse.ArgumentParser()
 p.add_argument('report')
@@ -19,11 +19,6 @@ p.add_argument('--chromium', default='/usr/bin/chromium'); p.add_argument('--chr
 args = p.parse_args()
 report = os.path.abspath(args.report)
 TOKEN = 'f' * 64
-failures = []
-def check(cond, what):
-    if not cond: failures.append(what)
-    return cond
-
 results = json.load(open(os.path.join(report, 'results.json'), encoding='utf-8'))
 frames = [fr for fx in results['fixtures'] for st in fx.get('states', []) for fr in st['frames']]
 cause1 = [fr['golden'] for fr in frames if fr.get('cause') == 1 and fr.get('pairing') != 'removed']
@@ -93,28 +88,11 @@ server.daemon_threads = True
 threading.Thread(target=server.serve_forever, daemon=True).start()
 port = server.server_address[1]
 
-options = webdriver.ChromeOptions()
-options.binary_location = args.chromium
-for flag in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1280,900'):
-    options.add_argument(flag)
-driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+driver = chrome(args.chromium, args.chromedriver)
 try:
-    def wait(cond, what, seconds=10):
-        end = time.time() + seconds
-        while time.time() < end:
-            try:
-                if cond(): return True
-            except Exception:
-                pass
-            time.sleep(0.05)
-        return check(False, 'timed out: ' + what)
-    def body(attr): return driver.find_element(By.TAG_NAME, 'body').get_attribute(attr)
-    def frame(golden):
-        el = driver.find_elements(By.CSS_SELECTOR, '.fv[data-golden="%s"]' % golden)
-        return el[0] if el else None
-    def decision(golden):
-        el = frame(golden)
-        return el.get_attribute('data-decision') if el else 'not shown'
+    def body(attr): return reviewpage.body(driver, attr)
+    def frame(golden): return reviewpage.frame(driver, golden)
+    def decision(golden): return reviewpage.decision(driver, golden)
 
     driver.get('http://127.0.0.1:%d/?token=%s' % (port, TOKEN))
     wait(lambda: body('data-ready') == 'true', 'the page is ready')
@@ -162,8 +140,4 @@ try:
 finally:
     driver.quit()
     server.shutdown()
-
-if failures:
-    print('FAILED:\n  ' + '\n  '.join(failures), file=sys.stderr)
-    sys.exit(1)
-print('ok')
+finish()

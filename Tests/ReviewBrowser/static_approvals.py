@@ -8,11 +8,11 @@ goldenHash. Run by BrowserTests.testStaticApprovalsWithSelenium; exits 0 when al
 
 usage: static_approvals.py REPORT_DIR DOWNLOAD_DIR [--chromium PATH] [--chromedriver PATH]
 """
-import argparse, html, json, os, re, sys, time
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import argparse, json, os, re
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from reviewpage import check, wait, chrome, finish
+import reviewpage
 
 p = argparse.ArgumentParser()
 p.add_argument('report'); p.add_argument('downloads')
@@ -20,11 +20,6 @@ p.add_argument('--chromium', default='/usr/bin/chromium'); p.add_argument('--chr
 args = p.parse_args()
 report, downloads = os.path.abspath(args.report), os.path.abspath(args.downloads)
 os.makedirs(downloads, exist_ok=True)
-
-failures = []
-def check(cond, what):
-    if not cond: failures.append(what)
-    return cond
 
 # The results as the page reads them.
 page = open(os.path.join(report, 'index.html'), encoding='utf-8').read()
@@ -38,29 +33,11 @@ def approvable(fr):
 cause1 = [fr['golden'] for fr in frames if fr.get('cause') == 1 and approvable(fr)]
 check(len(cause1) >= 2, 'cause 1 has %d frames to approve' % len(cause1))
 
-options = webdriver.ChromeOptions()
-options.binary_location = args.chromium
-for flag in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1280,900'):
-    options.add_argument(flag)
-options.add_experimental_option('prefs', {'download.default_directory': downloads, 'download.prompt_for_download': False,
-                                          'download.directory_upgrade': True, 'safebrowsing.enabled': False})
-driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+driver = chrome(args.chromium, args.chromedriver, downloads)
 try:
-    driver.execute_cdp_cmd('Page.setDownloadBehavior', {'behavior': 'allow', 'downloadPath': downloads})
-    def wait(cond, what, seconds=10):
-        end = time.time() + seconds
-        while time.time() < end:
-            try:
-                if cond(): return True
-            except Exception:
-                pass
-            time.sleep(0.05)
-        return check(False, 'timed out: ' + what)
-    def body(attr): return driver.find_element(By.TAG_NAME, 'body').get_attribute(attr)
+    def body(attr): return reviewpage.body(driver, attr)
+    def decision(golden): return reviewpage.decision(driver, golden)
     def counter(): return driver.find_element(By.ID, 'review-counter').text
-    def decision(golden):
-        el = driver.find_elements(By.CSS_SELECTOR, '.fv[data-golden="%s"]' % golden.replace('"', '\\"'))
-        return el[0].get_attribute('data-decision') if el else 'not shown'
     def press(key): ActionChains(driver).send_keys(key).perform()
 
     driver.get('file://' + os.path.join(report, 'index.html'))
@@ -126,8 +103,4 @@ try:
     print('approvals.json: %d approvals (%d of cause 1), %d rejected' % (len(got), len(cause1), len(data.get('rejected', []))))
 finally:
     driver.quit()
-
-if failures:
-    print('FAILED:\n  ' + '\n  '.join(failures), file=sys.stderr)
-    sys.exit(1)
-print('ok')
+finish()
