@@ -40,6 +40,21 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("16 frames passed"), r.stdout)
     }
 
+    /// `layoutsnap-bench page`: the report page of many failing frames loaded in Chromium (the
+    /// figure is printed, never asserted).
+    func testPageFigure() throws {
+        guard TestTools.chromium() != nil else {
+            if TestTools.required { XCTFail(TestTools.chromiumMissing) }
+            throw XCTSkip(TestTools.chromiumMissing)
+        }
+        let dir = try makeTemporaryFolder("bench-page")
+        defer { removeTemporaryFolder(dir) }
+        let r = try run("layoutsnap-bench", ["page", "--frames", "300", "--repeats", "1", "--chromium", TestTools.chromium()!.path], in: dir)
+        XCTAssertEqual(r.status, 0, r.output)
+        XCTAssertTrue(r.stdout.contains("report page        300 failing frames, 3 causes"), r.output)
+        XCTAssertTrue(r.stdout.contains("interactive at "), r.output)
+    }
+
     func testBenchNeedsGoldens() throws {
         let dir = try folder()
         let r = try run("layoutsnap-bench", ["--repeats", "1"], in: dir)

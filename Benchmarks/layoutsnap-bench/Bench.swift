@@ -12,7 +12,7 @@ struct LayoutSnapBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layoutsnap-bench",
         abstract: "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
-        subcommands: [Bench.self, DiffSideBySide.self, CausesCommand.self, PeakOfCommand.self], defaultSubcommand: Bench.self)
+        subcommands: [Bench.self, DiffSideBySide.self, CausesCommand.self, PageLoad.self, PeakOfCommand.self], defaultSubcommand: Bench.self)
 }
 
 struct Bench: ParsableCommand {
@@ -147,6 +147,43 @@ struct DiffSideBySide: ParsableCommand {
             for binary in [executable] + (baseline.map { [$0] } ?? []) {
                 if let note = BenchBinaries.runtimeNote(binary) { Diagnostics.out(note) }
             }
+            return 0
+        }
+    }
+}
+
+/// The report page with thousands of failing frames, loaded in headless Chromium.
+struct PageLoad: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "page",
+        abstract: "Time the report page to interactive in headless Chromium with many failing frames (causes and attributions).")
+
+    @Option(help: "Failing frames in the report.")
+    var frames: Int = 5000
+
+    @Option(help: "Loads; the fastest counts.")
+    var repeats: Int = 3
+
+    @Option(help: "Chromium (default: LAYOUTSNAP_CHROMIUM, else chromium on PATH).")
+    var chromium: String?
+
+    @Option(help: "Write the report here and keep it (default: a temporary folder, removed).")
+    var keep: String?
+
+    func validate() throws {
+        guard frames >= 1 else { throw ValidationError("--frames must be 1 or more") }
+        guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
+    }
+
+    func run() throws {
+        try Diagnostics.run {
+            guard let browser = chromium ?? PageBenchmark.findChromium() else {
+                throw ValidationError("no chromium found: install it (bash .ci/install), set LAYOUTSNAP_CHROMIUM or pass --chromium")
+            }
+            let f = try PageBenchmark(failingFrames: frames, repeats: repeats, chromium: browser).run(keep: keep)
+            Diagnostics.out("report page        \(f.frames) failing frames, \(f.causes) causes, index.html \(String(format: "%.1f", Double(f.htmlBytes) / 1_048_576)) MiB: "
+                + "interactive at \(String(format: "%.0f", f.interactiveMs)) ms (JSON.parse \(String(format: "%.0f", f.parseMs)) ms) [target < 2000 ms]; "
+                + "chromium --dump-dom \(String(format: "%.2f", f.processSeconds)) s")
             return 0
         }
     }

@@ -379,8 +379,9 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// Seconds the fixture took: decoding, layout, every frame and the comparison (JUnit's suite
     /// time). Absent in older results.
     public var durationSeconds: Double?
-    /// The canvas in points, [width, height], when a lint found something (the report draws the
-    /// findings' rects over the frame with it).
+    /// The canvas in points, [width, height], when a lint found something or a failing frame has an
+    /// attribution (the report draws the findings' and the changed elements' rects over the frame
+    /// with it).
     public var canvas: [Double]?
 
     public init(id: String, file: String, error: String? = nil, diagnostic: Diagnostic? = nil, states: [StateEntry] = [],

@@ -369,6 +369,161 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(attribute("data-test-result", in: dom.stdout), "ok")
     }
 
+    /// Runs `driver` (the body of an async function; `ok(cond, what)` records a failure, `until(cond)`
+    /// waits for a condition) in a copy of the report's page and returns the failures ("ok": none).
+    func drive(_ dir: URL, _ driver: String, budget: Int = 5000) throws -> String? {
+        let html = try String(contentsOf: dir.appendingPathComponent("index.html"), encoding: .utf8)
+        let script = """
+        <script>
+        (async () => {
+          const log = [];
+          const ok = (cond, what) => { if (!cond) log.push(what); };
+          const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+          const until = async (cond) => { for (let i = 0; i < 100 && !cond(); i++) await sleep(20); return cond(); };
+          const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+          const $ = (s, root) => (root || document).querySelector(s);
+          const $$ = (s, root) => [...(root || document).querySelectorAll(s)];
+          try {
+        \(driver)
+          } catch (e) {
+            log.push('exception: ' + e + ' ' + e.stack);
+          }
+          document.body.setAttribute('data-test-result', log.length ? log.join(' | ') : 'ok');
+        })();
+        </script>
+        """
+        let page = dir.appendingPathComponent("drive.html")
+        try html.replacingOccurrences(of: "</body>", with: script + "\n</body>").write(to: page, atomically: true, encoding: .utf8)
+        let dom = try TestProcess.run(try chromium(), chromiumArguments(profile: dir.appendingPathComponent(".chromium-profile")) +
+                                ["--virtual-time-budget=\(budget)", "--dump-dom", page.absoluteString], timeout: 120)
+        XCTAssertEqual(dom.status, 0, dom.stderr)
+        return attribute("data-test-result", in: dom.stdout)
+    }
+
+    /// The page opens on the causes; a cause filters the fixtures to its frames and back; every
+    /// failing frame names its cause and its changed elements.
+    func testCausesSectionAndFilterInChromium() throws {
+        _ = try chromium()
+        let results = Samples.review()
+        let summary = try XCTUnwrap(results.causes.first?.summary)
+        XCTAssertTrue(summary.hasPrefix("message:* width +4.00"), summary)
+        XCTAssertEqual(results.causes.first?.frames, 5)
+        let composer = try XCTUnwrap(results.causes.first { $0.summary.contains("composer") }).id
+        let dir = try makeReviewReport()
+        defer { removeTemporaryFolder(dir) }
+        let result = try drive(dir, #"""
+            const cards = $$('section#causes article.cause');
+            ok(cards.length === \#(results.causes.count), 'one card per cause: ' + cards.length);
+            const one = $('article.cause[data-cause="1"]');
+            ok(one && $('.cause-summary', one).textContent === '\#(summary)', 'cause 1 summary');
+            ok(one && /5 frames · 3 states · 2 fixtures/.test(one.textContent), 'cause 1 counts: ' + (one && $('.cause-counts', one).textContent));
+            const thumbs = one ? $$('.thumb', one).map((t) => t.dataset.thumb).join() : '';
+            ok(thumbs === 'chats/a/initial/000.png,chats/b/initial/000.png,chats/a/02-send/001.png' && $$('.thumb img', one).length === 6, 'three representative frames, other fixtures first, diff and actual: ' + thumbs);
+            ok($('section#causes').compareDocumentPosition($('#fixtures')) & Node.DOCUMENT_POSITION_FOLLOWING, 'causes above the fixtures');
+            const listed = () => $$('#fixtures > section.fixture').map((s) => s.dataset.fixture).join();
+            ok(listed() === 'chats/a,chats/b,feed/c', 'failing fixtures: ' + listed());
+            // Every failing frame shown names its cause and its changes.
+            const fv = $('.fv[data-golden="chats/a/initial/000.png"]');
+            ok(fv && /Cause 1/.test($('dl.facts', fv).textContent), 'frame names its cause');
+            const chips = fv ? $$('.attribution .chip', fv).map((c) => c.textContent) : [];
+            ok(chips.includes('message:m1 resized (+4.00, +0.00)'), 'resized chip: ' + chips.join(' / '));
+            ok(chips.includes('message:m2 moved (+0.00, -11.00), pixels unchanged'), 'moved chip: ' + chips.join(' / '));
+            const fc = $('.fv[data-golden="feed/c/initial/000.png"]');
+            ok(fc && /Cause \d/.test($('dl.facts', fc).textContent) && /unexplained/.test(fc.textContent), 'unexplained frame names its cause');
+            // Filter to cause 2 (the composer) and back.
+            $('button[data-filter-cause="\#(composer)"]').click();
+            ok(listed() === 'chats/a', 'composer cause filter: ' + listed());
+            const states = $$('[data-fixture="chats/a"] .state h3').map((e) => e.textContent).join();
+            ok(states === '02-send', 'only states with frames of the composer cause: ' + states);
+            ok($('[data-fixture="chats/a"] .fv-title').textContent === '02-send frame 4', 'opens on the frame of the cause: ' + $('[data-fixture="chats/a"] .fv-title').textContent);
+            $('button[data-filter-cause="1"]').click();
+            ok(listed() === 'chats/a,chats/b', 'cause 1 filter: ' + listed());
+            ok($('[data-fixture="chats/a"] .fv-title').textContent === 'initial frame 0', 'cause 1 frame: ' + $('[data-fixture="chats/a"] .fv-title').textContent);
+            ok(!!$('#clear-cause'), 'a way back');
+            $('#clear-cause').click();
+            ok(listed() === 'chats/a,chats/b,feed/c', 'all again: ' + listed());
+            ok(!$('#clear-cause'), 'filter gone');
+        """#)
+        XCTAssertEqual(result, "ok")
+    }
+
+    /// "Outline changed regions" draws the attribution's elements (points, at the image's pixel
+    /// scale) coloured by change; a frame without one keeps the diff's regions. Constant motion
+    /// tracks get no plot.
+    func testAttributionOutlinesAndMotionPlotsInChromium() throws {
+        _ = try chromium()
+        let dir = try makeReviewReport()
+        defer { removeTemporaryFolder(dir) }
+        let result = try drive(dir, #"""
+            const state = (fx, name) => $$('[data-fixture="' + fx + '"] .state').find((s) => $('h3', s).textContent === name);
+            const initial = state('chats/a', 'initial'), send = state('chats/a', '02-send');
+            ok(!$('.plots', initial), 'a one-frame state has no motion plot');
+            const tracks = $$('figure.plot', send).map((p) => p.dataset.track).join();
+            ok(tracks === 'message:13.y', 'only the track that moves is plotted: ' + tracks);
+            const cb = $('input.outline-toggle', initial);
+            ok(!!cb, 'outline toggle');
+            cb.click();
+            const actual = () => $$('.imgs.side .fig', initial)[1];
+            await until(() => $$('.outline', initial).length >= 4);
+            const outlines = $$('.outline', actual());
+            ok(outlines.length === 2, 'two outlines on the actual image: ' + outlines.length);
+            const resized = outlines.find((o) => o.classList.contains('c-resized'));
+            ok(resized && Math.abs(parseFloat(resized.style.left) - 6 / 90 * 100) < 0.01 && Math.abs(parseFloat(resized.style.top) - 46 / 160 * 100) < 0.01 &&
+               Math.abs(parseFloat(resized.style.width) - 78 / 90 * 100) < 0.01, 'resized outline in points: ' + (resized && resized.style.cssText));
+            const moved = outlines.find((o) => o.classList.contains('c-moved'));
+            ok(moved && moved.classList.contains('quiet') && getComputedStyle(moved).borderTopStyle === 'dashed', 'moved, pixels unchanged: quiet and dashed');
+            ok(getComputedStyle(resized).borderTopColor === 'rgb(224, 128, 0)', 'resized is orange: ' + getComputedStyle(resized).borderTopColor);
+            const was = $$('.outline', $$('.imgs.side .fig', initial)[0]).find((o) => o.classList.contains('c-moved'));
+            ok(was && Math.abs(parseFloat(was.style.top) - 107 / 160 * 100) < 0.01, 'moved outline on the golden where it was: ' + (was && was.style.top));
+            ok($$('.region', initial).length === 0, 'no whole-diff regions when the frame has an attribution');
+            ok(/moved, pixels unchanged/.test($('.outline-key', initial).textContent), 'legend');
+            // A frame without attribution keeps the regions.
+            const fc = state('feed/c', 'initial');
+            const cb2 = $('input.outline-toggle', fc);
+            ok(!!cb2, 'toggle on the unexplained frame');
+            if (cb2) { cb2.click(); ok($$('.region', fc).length === 1 && $$('.outline', fc).length === 0, 'regions kept without attribution'); }
+        """#)
+        XCTAssertEqual(result, "ok")
+    }
+
+    /// Keys and approval buttons of a static report (no review server): decisions are counted,
+    /// marked on the frames and survive a redraw from storage.
+    func testStaticApprovalsInChromium() throws {
+        _ = try chromium()
+        let dir = try makeReviewReport()
+        defer { removeTemporaryFolder(dir) }
+        let result = try drive(dir, #"""
+            ok(document.body.dataset.review === 'static', 'static mode');
+            ok(!!$('#download-approvals') && $('#download-approvals').disabled, 'download offered, disabled until a decision');
+            ok(/layoutsnap accept --approvals approvals.json --from .*\/results\.json/.test($('#accept-command').textContent), 'accept command: ' + $('#accept-command').textContent);
+            key('j');
+            ok(document.body.dataset.focused === 'chats/a/initial/000.png', 'j goes to the first failing frame: ' + document.body.dataset.focused);
+            ok(!!$('.fv.focused[data-golden="chats/a/initial/000.png"]'), 'focused frame highlighted');
+            key('a');
+            ok($('.fv[data-golden="chats/a/initial/000.png"]').dataset.decision === 'approved', 'a approves');
+            key('j');
+            ok(document.body.dataset.focused === 'chats/a/02-send/001.png', 'j again: ' + document.body.dataset.focused);
+            key('r');
+            ok($('.fv[data-golden="chats/a/02-send/001.png"]').dataset.decision === 'rejected', 'r rejects');
+            key('k');
+            ok(document.body.dataset.focused === 'chats/a/initial/000.png', 'k goes back: ' + document.body.dataset.focused);
+            ok($('#review-counter').textContent.startsWith('1 approved, 1 rejected'), 'counter: ' + $('#review-counter').textContent);
+            $('button[data-approve-state="chats/a/02-send"]').click();
+            ok($('#review-counter').textContent.startsWith('5 approved, 0 rejected'), 'state approved: ' + $('#review-counter').textContent);
+            $('button[data-reject-cause="1"]').click();
+            ok($('#review-counter').textContent.startsWith('1 approved, 5 rejected'), 'cause 1 rejected: ' + $('#review-counter').textContent);
+            $('button[data-approve-cause="1"]').click();
+            ok($('#review-counter').textContent.startsWith('6 approved, 0 rejected'), 'cause 1 approved: ' + $('#review-counter').textContent);
+            $('button[data-approve-fixture="feed/c"]').click();
+            ok($('#review-counter').textContent.startsWith('8 approved, 0 rejected · 0 of 8 undecided'), 'fixture approved (missing frame too): ' + $('#review-counter').textContent);
+            const stored = Object.keys(localStorage).filter((k) => k.startsWith('layoutsnap-review:'));
+            ok(stored.length === 1 && JSON.parse(localStorage.getItem(stored[0])).approved.length === 8, 'kept in localStorage');
+            ok(!$('#download-approvals').disabled, 'download enabled');
+            localStorage.clear();
+        """#)
+        XCTAssertEqual(result, "ok")
+    }
+
     func attribute(_ name: String, in html: String) -> String? {
         guard let r = html.range(of: "\(name)=\"") else { return nil }
         return String(html[r.upperBound...].prefix { $0 != "\"" })

@@ -64,12 +64,23 @@ final class PageAssetsTests: XCTestCase {
         for name in ["preview.css", "preview.js", "motion-plot.css", "motion-plot.js"] {
             XCTAssertTrue(preview.contains(try file(name)), "the preview inlines \(name)")
         }
-        // The pages open from disk: no file may name the network.
+        // The pages open from disk: no file may name the network. The report's one request
+        // function is for `layoutsnap review`, which serves the page: same-origin paths only
+        // (/api/review, /api/decisions, /api/events, results.json), never a URL with a host.
         for name in PageAssets.fileNames {
             let text = try file(name).lowercased()
-            for reference in ["http:", "https:", "url(//", "@import", "fetch(", "xmlhttprequest"] {
+            for reference in ["http:", "https:", "url(//", "@import", "xmlhttprequest", "websocket"] {
                 XCTAssertFalse(text.contains(reference), "\(name) contains \(reference)")
             }
+            if name.hasPrefix("report") { XCTAssertFalse(text.contains("://"), "\(name) names a URL with a host") }
+            XCTAssertEqual(count("fetch(", in: text), name == "report.js" ? 1 : 0, "\(name): fetch( outside the review server's api()")
+        }
+        let js = try file("report.js")
+        XCTAssertTrue(js.contains("return fetch(path, o)"), "the report's only request is api()'s")
+        for call in js.components(separatedBy: "api(").dropFirst() {
+            let argument = call.prefix { $0 != "," && $0 != ")" }
+            guard argument.first == "'" else { continue } // the definition, `api(path, options)`
+            XCTAssertTrue(["'/api/review'", "'/api/decisions'", "'results.json'"].contains(String(argument)), "api(\(argument))")
         }
     }
 

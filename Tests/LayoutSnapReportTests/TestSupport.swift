@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapReport
@@ -128,6 +129,102 @@ enum Samples {
         }
         let fixtures = [FixtureEntry(id: id, file: "Fixtures/\(id).json", states: [StateEntry(name: "03-swipe", frames: frames)])]
         return RunResults(version: "0.4.0", durationSeconds: 95.5, fixtures: fixtures)
+    }
+}
+
+extension Samples {
+    /// A run one rule change failed (docs/review.md): every bubble 4 pt wider (cause 1, five
+    /// frames in two fixtures, the bubble below moving with its pixels unchanged), a restyled
+    /// composer (cause 2), a frame without a golden layout (unexplained) and a frame without a
+    /// golden (missing). The canvas is 90 x 160 pt drawn at 2 px a point (180 x 320 px images).
+    static func review() -> RunResults {
+        func widened(_ fixture: String, _ state: String, _ index: Int, y: Double = 46) -> FrameEntry {
+            var frame = failing(fixture, state, index)
+            frame.attribution = FrameAttribution(kind: .layout, elements: [
+                ElementChange(id: "message:m1", change: .resized, dw: 4, pixels: 1200, rect: [6, y, 78, 30]),
+                ElementChange(id: "message:m2", change: .moved, dy: -11, pixelsUnchanged: true, pixels: 300, rect: [6, 96, 78, 20]),
+            ])
+            return frame
+        }
+        func failing(_ fixture: String, _ state: String, _ index: Int) -> FrameEntry {
+            let name = String(format: "%03d", index)
+            return FrameEntry(index: index, time: Double(index) / 15, progress: 1, status: .failed, message: "2210 pixels differ (0.41%)",
+                              golden: "\(fixture)/\(state)/\(name).png", expected: "expected/\(fixture)/\(state)/\(name).png",
+                              actual: "actual/\(fixture)/\(state)/\(name).png", diff: "diff/\(fixture)/\(state)/\(name).png",
+                              metrics: DiffMetrics(differentPixels: 2210, ratio: 0.0041, maxChannelDifference: 87,
+                                                   regions: [[20, 150, 140, 60]], width: 180, height: 320),
+                              goldenHash: String(format: "%016llx", UInt64(fixture.utf8.count * 10_000 + state.utf8.count * 100 + index) &* 0x9E37_79B9_7F4A_7C15))
+        }
+        // One frame: the width track is constant (one value each), so it has no plot.
+        let initialMotion = MotionReport(frames: [1, 1], duration: [0, 0], shift: nil, pairs: [[0, 0]], kinds: ["start", "end"],
+                                         changes: [MotionChange(element: "message:m1", property: "width", kind: "end", largest: 4)],
+                                         times: [[0], [0]], tracks: ["message:m1.width": [[74], [78]]])
+        var send = (0..<5).map { i -> FrameEntry in
+            var frame = FrameEntry(index: i, time: Double(i) / 15, progress: Double(i) / 4, status: .passed,
+                                   golden: "chats/a/02-send/\(String(format: "%03d", i)).png",
+                                   expected: "expected/chats/a/02-send/\(String(format: "%03d", i)).png",
+                                   actual: "expected/chats/a/02-send/\(String(format: "%03d", i)).png")
+            if (1...3).contains(i) { frame = widened("chats/a", "02-send", i, y: 46 - Double(i)) }
+            return frame
+        }
+        var composer = failing("chats/a", "02-send", 4)
+        composer.progress = 1
+        composer.attribution = FrameAttribution(kind: .pixelsOnly, elements: [
+            ElementChange(id: "composer", change: .restyled, pixels: 800, rect: [0, 140, 90, 20]),
+        ])
+        send[4] = composer
+        // Five frames: the width is constant over the state (78 throughout), the new message moves.
+        let sendMotion = MotionReport(frames: [5, 5], duration: [0.27, 0.27], shift: nil, pairs: (0..<5).map { [$0, $0] }, kinds: ["end"],
+                                      changes: [MotionChange(element: "message:m1", property: "width", kind: "end", largest: 4),
+                                                MotionChange(element: "message:13", property: "y", kind: "curve", largest: 2, curve: "easeIn")],
+                                      times: [(0..<5).map { Double($0) / 15 }, (0..<5).map { Double($0) / 15 }],
+                                      tracks: ["message:m1.width": [[74, 74, 74, 74, 74], [78, 78, 78, 78, 78]],
+                                               "message:13.y": [[160, 150, 140, 130, 120], [160, 152, 142, 131, 120]]])
+        var unexplained = failing("feed/c", "initial", 0)
+        unexplained.layoutChanges = ["card.height -12.50"]
+        let missing = FrameEntry(index: 0, time: 0, progress: 1, status: .missing, message: "no golden for feed/c/01-open/000.png",
+                                 golden: "feed/c/01-open/000.png", actual: "actual/feed/c/01-open/000.png")
+        var a = FixtureEntry(id: "chats/a", file: "Fixtures/chats/a.json", states: [
+            StateEntry(name: "initial", frames: [widened("chats/a", "initial", 0)], motion: initialMotion),
+            StateEntry(name: "02-send", frames: send, motion: sendMotion),
+        ])
+        a.canvas = [90, 160]
+        var b = FixtureEntry(id: "chats/b", file: "Fixtures/chats/b.json", states: [
+            StateEntry(name: "initial", frames: [widened("chats/b", "initial", 0)]),
+        ])
+        b.canvas = [90, 160]
+        let c = FixtureEntry(id: "feed/c", file: "Fixtures/feed/c.json", states: [
+            StateEntry(name: "initial", frames: [unexplained]),
+            StateEntry(name: "01-open", frames: [missing]),
+        ])
+        let passing = FixtureEntry(id: "settings/toggle", file: "Fixtures/settings/toggle.json", states: [
+            StateEntry(name: "initial", frames: [FrameEntry(index: 0, time: 0, progress: 1, status: .passed, golden: "settings/toggle/initial/000.png")]),
+        ])
+        return RunResults(version: "0.4.0", durationSeconds: 2.5, fixtures: [passing, a, b, c])
+    }
+}
+
+extension XCTestCase {
+    /// The review sample (`Samples.review`) with an image at every path it names.
+    func makeReviewReport(_ prefix: String = "report-review") throws -> URL {
+        let dir = try makeTemporaryFolder(prefix)
+        let results = Samples.review()
+        try HTMLReport.write(results, to: dir)
+        for fixture in results.fixtures {
+            for state in fixture.states {
+                for frame in state.frames {
+                    let expected = TestImage.screen(cardGrowth: frame.index * 4)
+                    let actual = frame.status == .passed ? expected : TestImage.screen(cardGrowth: frame.index * 4 + 8, shift: 2)
+                    for (path, image) in [(frame.expected, expected), (frame.actual, actual), (frame.diff, expected.diff(against: actual))] {
+                        guard let path else { continue }
+                        let url = dir.appendingPathComponent(path)
+                        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        if !FileManager.default.fileExists(atPath: url.path) { try image.png().write(to: url) }
+                    }
+                }
+            }
+        }
+        return dir
     }
 }
 

@@ -82,7 +82,10 @@ public struct ReportBuilder: Sendable {
         }
         var fixture = FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states,
                                    durationSeconds: f.error == nil ? Self.rounded(f.seconds) : nil)
-        if let canvas = f.canvas, f.frames.contains(where: { !$0.lints.isEmpty }) { fixture.canvas = [canvas.width, canvas.height] }
+        // The report draws lint findings and attributed elements (in points) over the frames with it.
+        if let canvas = f.canvas, f.frames.contains(where: { !$0.lints.isEmpty || $0.attribution != nil }) {
+            fixture.canvas = [canvas.width, canvas.height]
+        }
         return fixture
     }
 
