@@ -256,6 +256,34 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.output)
     }
 
+    /// The whole loop in a real browser: the page that `layoutsnap review` serves approves cause 1
+    /// with one click, the goldens on disk take the new frames, and verify then passes.
+    func testABrowserApprovesACauseAndVerifyThenPasses() throws {
+        guard let chromium = TestTools.chromium() else {
+            if TestTools.required { XCTFail(TestTools.chromiumMissing) }
+            throw XCTSkip(TestTools.chromiumMissing)
+        }
+        guard let (python, driver) = TestTools.selenium() else {
+            if TestTools.required { XCTFail(TestTools.seleniumMissing) }
+            throw XCTSkip(TestTools.seleniumMissing)
+        }
+        let report = try ReviewedReport()
+        let before = try report.goldens()
+        let results = try JSONSerialization.jsonObject(with: Data(contentsOf: report.report.appendingPathComponent("results.json"))) as! [String: Any]
+        let causes = try XCTUnwrap(results["causes"] as? [[String: Any]])
+        XCTAssertEqual(causes.count, 1, "both titles changed the same way: \(causes)")
+        let frames = try XCTUnwrap(causes.first?["frames"] as? Int)
+        let (port, token) = try startReview(report)
+        let script = TestPaths.packageRoot.appendingPathComponent("Tests/ReviewBrowser/real_review.py")
+        let run = try TestProcess.run(python, [script.path, "http://127.0.0.1:\(port)/?token=\(token)", String(frames),
+                                               "--chromium", chromium.path, "--chromedriver", driver.path], timeout: 180)
+        XCTAssertEqual(run.status, 0, run.output)
+        let after = try report.goldens()
+        for (key, _) in try report.failing("cards/a") + report.failing("cards/b") { XCTAssertNotEqual(after[key], before[key], key) }
+        let verify = try CLI.run(["verify", "--no-progress", "--report", "again"], in: report.dir.url)
+        XCTAssertEqual(verify.status, 0, verify.output)
+    }
+
     /// A golden that changed on disk after verify read it is not overwritten by an approval.
     func testApprovalRefusedWhenTheGoldenChangedOnDisk() throws {
         let report = try ReviewedReport()

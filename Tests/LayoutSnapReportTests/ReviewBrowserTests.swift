@@ -13,16 +13,9 @@ final class ReviewBrowserTests: XCTestCase {
             if TestTools.required { XCTFail(TestTools.chromiumMissing) }
             throw XCTSkip(TestTools.chromiumMissing)
         }
-        let pythons = [URL(fileURLWithPath: "/usr/bin/python3")] + [TestTools.python3()].compactMap { $0 }
-        let python = pythons.first { candidate in
-            FileManager.default.isExecutableFile(atPath: candidate.path)
-                && (try? TestProcess.run(candidate, ["-c", "import selenium"], timeout: 60))?.status == 0
-        }
-        let driver = TestTools.find(["chromedriver", "/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
-        guard let python, let driver else {
-            let missing = "python3-selenium and chromium-driver are needed (bash .ci/install installs them)"
-            if TestTools.required { XCTFail(missing) }
-            throw XCTSkip(missing)
+        guard let (python, driver) = TestTools.selenium() else {
+            if TestTools.required { XCTFail(TestTools.seleniumMissing) }
+            throw XCTSkip(TestTools.seleniumMissing)
         }
         return (chromium, python, driver)
     }

@@ -21,6 +21,20 @@ public enum TestTools {
     public static func python3() -> URL? { find(["python3", "/usr/bin/python3", "/usr/local/bin/python3"]) }
 
     /// Headless Chromium (or Chrome): LAYOUTSNAP_CHROMIUM when set, else the usual names.
+    /// A python3 that imports selenium, and chromedriver (Debian's python3-selenium and
+    /// chromium-driver), for the tests that drive the review page; nil when either is missing.
+    public static func selenium() -> (python: URL, driver: URL)? {
+        let pythons = [URL(fileURLWithPath: "/usr/bin/python3")] + [python3()].compactMap { $0 }
+        let python = pythons.first { candidate in
+            FileManager.default.isExecutableFile(atPath: candidate.path)
+                && (try? TestProcess.run(candidate, ["-c", "import selenium"], timeout: 60))?.status == 0
+        }
+        guard let python, let driver = find(["chromedriver", "/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]) else { return nil }
+        return (python, driver)
+    }
+
+    public static let seleniumMissing = "python3-selenium and chromium-driver are needed (bash .ci/install installs them)"
+
     public static func chromium() -> URL? {
         find(chromiumNames)
     }
