@@ -29,10 +29,10 @@ final class BenchCommandTests: XCTestCase {
         let dir = try folder()
         // With a variant, so the variants figure runs too.
         XCTAssertEqual(try run("layoutsnap", ["record", "--no-progress", "--allow-ci"], in: dir).status, 0)
-        let r = try run("layoutsnap-bench", ["--repeats", "1", "--generate", "40", "--verify-generated", "8", "--memory-fixtures", "20"], in: dir)
+        let r = try run("layoutsnap-bench", ["--repeats", "1", "--generate", "40", "--verify-generated", "8", "--memory-fixtures", "20", "--cause-frames", "200"], in: dir)
         XCTAssertEqual(r.status, 0, r.output)
         for label in ["render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts", "peak memory",
-                      "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10", "variants, verify   8 frames as variants", "motion diff        199-frame state",
+                      "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10", "variants, verify   8 frames as variants", "motion diff        199-frame state", "causes             200 failing frames of 1179 x 2556 px",
                       "generate           40 fixtures", "generated, verify  8 fixtures", "exit 0; peak memory",
                       "memory, verify     2 generated fixtures", "memory, verify     20 generated fixtures", "memory, flat       20 vs 2 fixtures"] {
             XCTAssertTrue(r.stdout.contains(label), "\(label) missing: \(r.output)")

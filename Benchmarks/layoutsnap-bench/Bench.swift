@@ -35,11 +35,15 @@ struct Bench: ParsableCommand {
     @Option(help: "Generated fixtures to record and then verify, unchanged, for the peak-memory figure.")
     var verifyGenerated: Int = 1_000
 
+    @Option(help: "Failing frames for the causes figure (attribution and grouping).")
+    var causeFrames: Int = 10_000
+
     @Option(help: "Generated fixtures whose verify's peak memory is compared with that of a tenth as many (memory flat in the suite's size); 0 skips it.")
     var memoryFixtures: Int = 10_000
 
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
+        guard causeFrames >= 1 else { throw ValidationError("--cause-frames must be 1 or more") }
         guard (1...FixtureGenerator.maxCount).contains(generate) else { throw ValidationError("--generate must be from 1 to \(FixtureGenerator.maxCount)") }
         guard (1...FixtureGenerator.maxCount).contains(verifyGenerated) else { throw ValidationError("--verify-generated must be from 1 to \(FixtureGenerator.maxCount)") }
         guard memoryFixtures == 0 || (1...FixtureGenerator.maxCount).contains(memoryFixtures) else {
@@ -82,7 +86,7 @@ struct Bench: ParsableCommand {
             } else {
                 Diagnostics.out("variants, verify   none of these fixtures declares variants")
             }
-            printCauses(CauseBenchmark(repeats: repeats).run())
+            printCauses(CauseBenchmark(frames: causeFrames, repeats: repeats).run())
             let motion = try MotionBenchmark(repeats: repeats).run()
             Diagnostics.out("motion diff        \(motion.frames)-frame state, \(motion.tracks) tracks (\(motion.kinds.joined(separator: ", "))): \(String(format: "%.2f", motion.milliseconds)) ms [target < 5 ms]")
             FileHandle.standardError.write(Data("bench: diff engine…\n".utf8))

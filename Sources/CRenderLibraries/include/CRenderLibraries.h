@@ -7,6 +7,11 @@
  * --version) do not pay for loading about forty shared objects at start. The declarations are
  * the system headers' own. */
 #include <stddef.h>
+/* Package.swift finds these headers with pkg-config; without them it still loads, and the build
+ * stops here saying what to install. */
+#if !__has_include(<cairo.h>) || !__has_include(<pango/pangocairo.h>)
+#error "the Cairo and Pango development headers were not found: install pkg-config libcairo2-dev libpango1.0-dev (bash .ci/install does)"
+#endif
 #include <cairo.h>
 #include <pixman.h>
 #include <pango/pangocairo.h>
