@@ -34,7 +34,9 @@ public enum FieldTable {
     static func append(_ field: SchemaField, prefix: String, required: Bool = false, to rows: inout [String], definitions: [String: SchemaNode]) {
         let name = prefix + field.name
         let type = type(field.node, definitions: definitions) + (required ? ", required" : "")
-        rows.append("| `\(name)` | \(cell(type)) | \(cell(field.description ?? "")) |")
+        // A description is plain text: its `*` and `_` are shown, not taken for emphasis.
+        let meaning = (field.description ?? "").replacingOccurrences(of: "*", with: "\\*").replacingOccurrences(of: "_", with: "\\_")
+        rows.append("| `\(name)` | \(cell(type)) | \(cell(meaning)) |")
         switch resolved(field.node, definitions) {
         case let .object(fields, needed, _, _):
             for f in fields { append(f, prefix: name + ".", required: needed.contains(f.name), to: &rows, definitions: definitions) }
