@@ -32,7 +32,7 @@ public enum AlternativePNGEncoder {
             self.level = level; self.strategy = strategy; self.memLevel = memLevel; self.filter = filter; self.blockBytes = blockBytes
         }
 
-        /// zlib level 1, filter None, streamed in row blocks: README "Goldens"'s suggestion.
+        /// zlib level 1, filter None, streamed in row blocks: the original specification's suggestion, docs/goldens.md.
         public static let zlibFast = Options(level: 1, blockBytes: 256 << 10)
     }
 

@@ -18,7 +18,7 @@ public struct Benchmark {
         public var encodeSeconds = 0.0
         public var encodedBytes = 0
         public var cairoBytes = 0
-        /// The same frames written with zlib level 1, filter None (README "Goldens"'s suggestion).
+        /// The same frames written with zlib level 1, filter None (the original specification's suggestion, docs/goldens.md).
         public var zlibFastSeconds = 0.0
         public var zlibFastBytes = 0
         /// Frames whose PNG came out larger than Cairo's own for the same pixels.

@@ -3,7 +3,7 @@ import LayoutSnapTestSupport
 import XCTest
 
 /// The benchmark is a command, not a timed test: this only checks that `layoutsnap-bench` runs
-/// beside the `layoutsnap` it measures and reports every figure the README quotes.
+/// beside the `layoutsnap` it measures and reports every figure docs/performance.md quotes.
 final class BenchCommandTests: XCTestCase {
     static let post = """
         {

@@ -4,7 +4,7 @@ import LayoutSnapBenchmarks
 import LayoutSnapCore
 import LayoutSnapRunner
 
-/// `layoutsnap-bench`: the README's performance figures, outside the product. Build everything in
+/// `layoutsnap-bench`: the performance figures of docs/performance.md, outside the product. Build everything in
 /// release first (`swift build -c release`): the figures that time whole processes run the
 /// `layoutsnap` binary beside this one.
 @main
@@ -213,7 +213,7 @@ func printSideBySide(_ figures: [DiffBenchmark.PeerFigure], peerMissing: String?
 enum BenchBinaries {
     /// A line for the output when `path` loads the Swift runtime as shared libraries: then every
     /// process pays about 4 ms to load and relocate them, which the whole-process figures show
-    /// (the README's come from a `--static-swift-stdlib` build). nil for a static build, whose
+    /// (docs/performance.md's come from a `--static-swift-stdlib` build). nil for a static build, whose
     /// bytes hold no such name (checked on this project's static and plain release builds: the
     /// library's name is in the plain one's list of needed libraries, nowhere in the static one).
     static func runtimeNote(_ path: String) -> String? {

@@ -16,7 +16,7 @@ import LayoutSnapSystem
 ///   with alpha 0 is written as transparent black.
 /// - Filter type 0 (None) on every row, non-interlaced.
 /// - Compressed with libdeflate at level 4 in one whole-buffer call. Measured on the bundled
-///   fixtures (`layoutsnap-bench`): zlib level 1 (README "Goldens"'s suggestion) wrote files 3% larger
+///   fixtures (`layoutsnap-bench`): zlib level 1 (the original specification's suggestion, docs/goldens.md) wrote files 3% larger
 ///   than Cairo's own `cairo_surface_write_to_png` (zlib 6, adaptive filters, RGBA) and was
 ///   larger on 123 of 204 frames; libdeflate level 4 writes ~82% of Cairo's size, never larger on
 ///   any frame, at about zlib level 1's speed (level 6: 79%, ~12% slower). Filters (Up, Sub,

@@ -4,7 +4,7 @@ import LayoutSnapReport
 import LayoutSnapRunner
 import LayoutSnapSystem
 
-/// The one place where errors become messages on stderr and exit codes (README "Outcomes and exit codes": 2 for bad input).
+/// The one place where errors become messages on stderr and exit codes (docs/outcomes.md: 2 for bad input).
 enum Diagnostics {
     static func run(_ body: () throws -> Int32) throws {
         let code: Int32

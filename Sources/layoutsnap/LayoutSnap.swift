@@ -14,7 +14,7 @@ struct LayoutSnap: ParsableCommand {
         defaultSubcommand: Verify.self
     )
 
-    /// argument-parser exits 64 on a usage error; README "Outcomes and exit codes" makes every bad input exit 2.
+    /// argument-parser exits 64 on a usage error; docs/outcomes.md makes every bad input exit 2.
     static func main() {
         if let code = FastPath.run(CommandLine.arguments) { Foundation.exit(code) }
         do {

@@ -4,7 +4,7 @@ import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapRunner
 
-/// Options every batch command shares (README "Outcomes and exit codes").
+/// Options every batch command shares (docs/outcomes.md).
 struct BatchOptions: ParsableArguments {
     @Argument(help: "Fixture files or folders (default: layoutsnap.json's fixtures, else Fixtures/).", completion: .file(extensions: ["json"]))
     var paths: [String] = []

@@ -26,7 +26,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out").path), "nothing rendered")
     }
 
-    /// README "Goldens": a different rendering environment is reported once, apart from the pixel results;
+    /// docs/goldens.md: a different rendering environment is reported once, apart from the pixel results;
     /// --strict-env makes it a failure.
     func testEnvironmentDriftIsReportedOnceAndStrictEnvFails() throws {
         let dir = try TempDir()

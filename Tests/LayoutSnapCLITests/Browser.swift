@@ -2,7 +2,7 @@ import Foundation
 import LayoutSnapTestSupport
 import XCTest
 
-/// Headless Chromium, as the README tells users to open reports and previews. CI installs it
+/// Headless Chromium, as docs/report.md and docs/commands.md tell users to open reports and previews. CI installs it
 /// (.ci/install), so there a missing browser is a failure; elsewhere the test is skipped.
 enum Browser {
     static func chromium() throws -> URL {

@@ -54,7 +54,7 @@ final class TempDir {
 /// with EFBIG, as a full disk fails with ENOSPC.
 let fullDisk = ["/bin/bash", "-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""]
 
-/// A small fast post fixture written from the README alone.
+/// A small fast post fixture written from docs/fixtures/post.md alone.
 func smallPost(title: String = "Small card", extra: String = "") -> String {
     """
     {

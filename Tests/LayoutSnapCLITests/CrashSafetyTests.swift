@@ -3,7 +3,7 @@ import LayoutSnapImaging
 import LayoutSnapTestSupport
 import XCTest
 
-/// README "Goldens" and "Guarantees": no golden is ever lost or half written. `record` is killed with SIGKILL at
+/// docs/goldens.md "Crash safety" and docs/guarantees.md: no golden is ever lost or half written. `record` is killed with SIGKILL at
 /// random moments while it replaces every golden; after each kill every golden is the complete
 /// old or the complete new file and `manifest.json` describes it. A full disk fails with an
 /// error and leaves the old goldens.

@@ -1,6 +1,6 @@
 import XCTest
 
-/// README "Guarantees": the same fixture gives byte-identical pixels on every run, whatever the user's
+/// docs/guarantees.md: the same fixture gives byte-identical pixels on every run, whatever the user's
 /// fontconfig, locale or home folder.
 final class DeterminismTests: XCTestCase {
     func testForeignFontconfigLocaleAndHomeDoNotChangePixels() throws {

@@ -2,7 +2,7 @@ import Foundation
 import LayoutSnapTestSupport
 import XCTest
 
-/// `layoutsnap fuzz` (README "Fuzzing"): hostile fixtures through the whole pipeline with no crash, no hang
+/// `layoutsnap fuzz` (docs/guarantees.md "Fuzzing"): hostile fixtures through the whole pipeline with no crash, no hang
 /// and no unclear error; and, with faults injected, proof that a crash or a hang costs one case,
 /// which is written out for replay, while the campaign goes on. The 10,000-case campaign runs
 /// in CI on the release build (`.ci/fuzz`, about 5 minutes); here the debug build runs 400.

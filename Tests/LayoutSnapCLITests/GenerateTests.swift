@@ -1,6 +1,6 @@
 import XCTest
 
-/// `layoutsnap generate` end to end (README "Generating fixtures"): the same seed writes the same tree, and what it
+/// `layoutsnap generate` end to end (docs/commands.md "generate"): the same seed writes the same tree, and what it
 /// writes renders with zero errors.
 final class GenerateTests: XCTestCase {
     /// Fixtures per kind in the property test: a few hundred, rendered in about 45 s by a debug build
@@ -14,7 +14,7 @@ final class GenerateTests: XCTestCase {
     /// filtering and hashing are Swift loops), while this test is about layouts and drawing that
     /// never fail, which do not depend on the pixel count. At the fixtures' own scale and fps the
     /// same 1,200 fixtures take about 4 minutes (24,000 frames) instead of 45 s (21,000 frames);
-    /// the release-build check of 1,000 fixtures a kind in the README uses no overrides.
+    /// the release-build check of 1,000 fixtures a kind in docs/commands.md "generate" uses no overrides.
     func testGeneratedFixturesRenderWithoutErrorsAndSameSeedGivesSameBytes() throws {
         let dir = try TempDir()
         let count = 4 * Self.perKind

@@ -3,7 +3,7 @@ import LayoutSnapImaging
 import LayoutSnapTestSupport
 import XCTest
 
-/// Goldens damaged in every way README "Fuzzing" lists, through `verify` as CI runs it: each is reported as
+/// Goldens damaged in every way docs/guarantees.md "Fuzzing" lists, through `verify` as CI runs it: each is reported as
 /// an unreadable golden with its reason, the rest of the batch is still compared, nothing crashes,
 /// and verify changes no golden.
 final class HostileGoldenTests: XCTestCase {

@@ -1,7 +1,7 @@
 import XCTest
 
-/// `layoutsnap layout` on fixtures written from the README alone, checked against rects worked out by
-/// hand from README "`post`" (only the text-independent numbers: Pango decides the line counts).
+/// `layoutsnap layout` on fixtures written from docs/fixtures/ alone, checked against rects worked out by
+/// hand from docs/fixtures/post.md (only the text-independent numbers: Pango decides the line counts).
 final class LayoutCommandTests: XCTestCase {
     struct Layout: Decodable {
         struct State: Decodable { var name: String; var frames: [Frame] }
@@ -55,7 +55,7 @@ final class LayoutCommandTests: XCTestCase {
     }
 }
 
-/// A transcript written from README "`transcript`" alone, through the real command: offsets worked out by hand.
+/// A transcript written from docs/fixtures/transcript.md alone, through the real command: offsets worked out by hand.
 final class TranscriptLayoutCommandTests: XCTestCase {
     func testStickyTranscriptOffsets() throws {
         let dir = try TempDir()
@@ -90,7 +90,7 @@ final class TranscriptLayoutCommandTests: XCTestCase {
         XCTAssertEqual(l.states[3].frames.last?.scroll.following, true)
     }
 
-    /// A composer written from README "`composer`" alone: 9 lines of body with lineSpacing 2 in a 5-line
+    /// A composer written from docs/fixtures/composer.md alone: 9 lines of body with lineSpacing 2 in a 5-line
     /// field (20.29 + 4 x 24 + 16 = 132.29 tall at (16, 16), 361 wide on an iPhone 15). The caret
     /// at the end (line 8: 8 + 8 x 24 = 200 in the content) wants 200 + 20.29 + 18 - 132.29 = 106
     /// of scroll; the content (228.29) allows 96.
@@ -142,7 +142,7 @@ final class TranscriptLayoutCommandTests: XCTestCase {
         XCTAssertEqual(el(0, "suggestions").rect, [0, 472, 393, 44])
     }
 
-    /// A chat written from README "`chat`" alone, on an iPhone 15 (safe areas 59 / 34, keyboard 336):
+    /// A chat written from docs/fixtures/chat.md alone, on an iPhone 15 (safe areas 59 / 34, keyboard 336):
     /// the empty input bar is one line of body (20.29 + 16) plus 8 + 8 = 52.29 tall. Following, in
     /// every frame of the keyboard's spring, the last bubble ends 8 + 20 + 8 = 36 pt above the bar.
     func testChatKeyboardKeepsTheLastMessageAboveTheInputInEveryFrame() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// README "Outcomes and exit codes" `--shard I/N` and `merge-reports`: 4 shards plus a merge give the same results as
+/// docs/outcomes.md and docs/ci.md "Sharding a large suite": `--shard I/N` and `merge-reports`: 4 shards plus a merge give the same results as
 /// one unsharded run, failures, a missing golden and a broken fixture included.
 final class ShardingTests: XCTestCase {
     /// A report's results.json, without the fixtures' and states' timings (real times differ

@@ -77,7 +77,7 @@ final class AnimationTests: XCTestCase {
         }
         XCTAssertEqual(k.step(at: 0.25).position, 0.9421, accuracy: 1e-4)
         XCTAssertEqual(k.step(at: 0.5).position, 0.9990, accuracy: 1e-4)
-        // Settled (README "Common fields": within half a pixel and slower than 1 pt/s): for a 336 pt keyboard
+        // Settled (docs/fixtures/README.md "Common fields": within half a pixel and slower than 1 pt/s): for a 336 pt keyboard
         // the speed bound comes last, 336 w0^2 t e^(-w0 t) < 1 at t = 0.610 s whatever the
         // scale; no longer the 3 s of an overdamped reading.
         XCTAssertEqual(k.settleTime(distance: 336, pixelsPerPoint: 3), 0.610, accuracy: 0.002)

@@ -1,7 +1,7 @@
 import XCTest
 @testable import LayoutSnapCore
 
-/// Chat rules (docs/kinds/chat.md) against numbers worked out by hand.
+/// Chat rules (docs/fixtures/chat.md) against numbers worked out by hand.
 ///
 /// Canvas 390 x 852 (iPhone 15: safe areas 59 / 34, keyboard 336). Bubbles are at most
 /// 0.75 x (390 - 24) = 274.5 wide, their text 250.5 (29 fake characters of 8.5 pt a line). A one-line

@@ -1,7 +1,7 @@
 import XCTest
 @testable import LayoutSnapCore
 
-/// Composer rules (README "`composer`", seeds 001 and 004) against numbers worked out by hand.
+/// Composer rules (docs/fixtures/composer.md, seeds 001 and 004) against numbers worked out by hand.
 ///
 /// Canvas 390 x 852 (iPhone 15: keyboard 336, bottom safe area 34), margin 16: the field is at
 /// (16, 16), 358 wide; the text 348 wide (insets 5), 40 fake characters of 8.5 pt a line.
@@ -249,7 +249,7 @@ final class ComposerRulesTests: XCTestCase {
         for f in frames.dropLast() {
             XCTAssertEqual(rect(f, "keyboard").y, 852 - 336 * (1 - (1 + w0 * f.time) * exp(-w0 * f.time)), accuracy: 0.01)
         }
-        // The last frame lands on the target (README "Common fields"'s end rule), less than half a pixel away.
+        // The last frame lands on the target (the end rule of docs/fixtures/README.md "Common fields"), less than half a pixel away.
         XCTAssertLessThanOrEqual(frames.last!.time, 0.62)
         let ys = frames.map { rect($0, "keyboard").y }
         XCTAssertEqual(ys, ys.sorted(by: >))

@@ -24,7 +24,7 @@ final class KindRegistryTests: XCTestCase {
         let fm = FileManager.default
         let root = TestPaths.packageRoot
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let kindIndex = try String(contentsOf: root.appendingPathComponent("docs/kinds/README.md"), encoding: .utf8)
+        let kindIndex = try String(contentsOf: root.appendingPathComponent("docs/fixtures/README.md"), encoding: .utf8)
         let manifest = try String(contentsOf: root.appendingPathComponent("Goldens/manifest.json"), encoding: .utf8)
         for kind in KindRegistry.kinds {
             let name = kind.rawValue
@@ -63,10 +63,13 @@ final class KindRegistryTests: XCTestCase {
             XCTAssertNotNil(FixtureSchema.document.definitions.first { $0.name == name }, "\(name): no schema definition")
             XCTAssertNotNil(SchemaTests.everyField[kind], "\(name): SchemaTests.everyField has no fixture using every field")
 
-            // Its rules in docs/, linked from the index and the README.
-            let page = "docs/kinds/\(name).md"
-            XCTAssertTrue(fm.fileExists(atPath: root.appendingPathComponent(page).path), "\(name): no \(page)")
-            XCTAssertTrue(kindIndex.contains("(\(name).md)"), "\(name): docs/kinds/README.md does not link \(name).md")
+            // Its page in docs/fixtures/, with its generated field table (DocsFieldTableTests keeps
+            // it current), linked from the index and the README.
+            let page = "docs/fixtures/\(name).md"
+            let text = (try? String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)) ?? ""
+            XCTAssertFalse(text.isEmpty, "\(name): no \(page)")
+            XCTAssertTrue(text.contains(FieldTable.markers(kind).begin), "\(name): \(page) has no \(FieldTable.markers(kind).begin)")
+            XCTAssertTrue(kindIndex.contains("(\(name).md)"), "\(name): docs/fixtures/README.md does not link \(name).md")
             XCTAssertTrue(readme.contains("](\(page))"), "\(name): the README does not link \(page)")
         }
     }

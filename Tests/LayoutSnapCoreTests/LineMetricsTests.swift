@@ -2,7 +2,7 @@ import XCTest
 @testable import LayoutSnapCore
 
 final class LineMetricsTests: XCTestCase {
-    /// README "Text": body is 20.29 / 42.29 / 64.29 / 86.29 pt for 1-4 lines.
+    /// docs/fixtures/README.md "Text": body is 20.29 / 42.29 / 64.29 / 86.29 pt for 1-4 lines.
     func testBodyHeightsFollowIOS() {
         let body = TextStyle.body.font
         XCTAssertEqual(LineMetrics.height(lines: 1, font: body), 20.2878, accuracy: 1e-9)

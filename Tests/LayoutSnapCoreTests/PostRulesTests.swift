@@ -1,7 +1,7 @@
 import XCTest
 import LayoutSnapCore
 
-/// Post card geometry against numbers worked out by hand from docs/kinds/post.md,
+/// Post card geometry against numbers worked out by hand from docs/fixtures/post.md,
 /// with the fake measurer (each character 0.5 x size wide).
 ///
 /// The fixture: canvas 390 wide (card x = (390 - 370) / 2 = 10, y = 12); title "Trip" (1 line);
@@ -77,7 +77,7 @@ final class PostRulesTests: XCTestCase {
         assertRect(rect(f18, "author"), 20, 417.67793, 350, 17.901)
     }
 
-    /// README "Common fields": collapse at 0.1 s interrupts the expand; f = e(T/0.3) - e((T-0.1)/0.3).
+    /// docs/fixtures/README.md "Common fields": collapse at 0.1 s interrupts the expand; f = e(T/0.3) - e((T-0.1)/0.3).
     func testInterruptedCollapse() throws {
         let steps = [PostStep(event: .expand), PostStep(event: .collapse, at: 0.1)]
         let states = try PostRules(post: post(steps: steps), canvas: canvas, measurer: FakeMeasurer()).states(fps: 60, palette: .light)
@@ -112,7 +112,7 @@ final class PostRulesTests: XCTestCase {
         let f0 = rules.frame(index: 0, time: 0, f: 0, palette: .light)
         XCTAssertNil(f0.element("image"))
         XCTAssertEqual(rules.expandedImageHeight, 0)
-        // With no image its y is the expanded titleSummaryHeight + 8 in every frame (README "`post`"):
+        // With no image its y is the expanded titleSummaryHeight + 8 in every frame (docs/fixtures/post.md):
         // the body's top is 12 + 82.0568 + 8 + 0 + 16 = 118.0568 from the first frame to the
         // last, just below the summary, never across it (it was 12 + 18 + 16 = 46 at f = 0).
         for f in [0, 0.05, 0.3, 0.7, 1, 1.08] {

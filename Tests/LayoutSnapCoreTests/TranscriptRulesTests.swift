@@ -1,7 +1,7 @@
 import XCTest
 import LayoutSnapCore
 
-/// Transcript rules (docs/kinds/transcript.md) against numbers worked out by hand. Canvas 390 wide,
+/// Transcript rules (docs/fixtures/transcript.md) against numbers worked out by hand. Canvas 390 wide,
 /// margin 16 and padding 16: the view is 358 wide, the text 326 (38 fake characters of 8.5 pt).
 /// `body` lines: 1 → 20.2878, each further line + 22.
 final class TranscriptRulesTests: XCTestCase {
@@ -24,7 +24,7 @@ final class TranscriptRulesTests: XCTestCase {
             XCTAssertEqual(f.element("view")!.rect.x, 16)
             XCTAssertEqual(f.element("view")!.rect.width, 358)
             XCTAssertEqual(f.element("text")!["lines"], .int(n))
-            // The text is clipped at the view's outer frame, padding included (docs/kinds/transcript.md), and
+            // The text is clipped at the view's outer frame, padding included (docs/fixtures/transcript.md), and
             // the draw list says so too.
             XCTAssertEqual(f.element("text")!["clip"], .numbers([16, 16, 358, height + 32]))
             let clips = f.drawList.compactMap { op -> Rect? in if case let .text(t) = op { t.clip } else { nil } }

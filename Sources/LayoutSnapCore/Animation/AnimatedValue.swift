@@ -35,7 +35,7 @@ public struct AnimatedValue: Sendable, Hashable {
     }
 
     /// Moves to `newTarget` at absolute time `time`; without a curve the change is immediate.
-    /// A spring settles by README "Common fields"'s rule in canvas terms: `pointsPerUnit` says how many points
+    /// A spring settles by the rule of docs/fixtures/README.md "Common fields" in canvas terms: `pointsPerUnit` says how many points
     /// on screen one unit of this value moves (a progress value moves a whole card), and
     /// `pixelsPerPoint` is the canvas scale.
     public mutating func set(_ newTarget: Double, at time: Double, curve: AnimationCurve?, pixelsPerPoint: Double = 1,

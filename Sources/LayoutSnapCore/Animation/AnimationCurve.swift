@@ -107,7 +107,7 @@ public struct Spring: Sendable, Hashable {
         }
     }
 
-    /// When a move of `distance` points settles (README "Common fields"): within 0.5 px of the target and slower
+    /// When a move of `distance` points settles (docs/fixtures/README.md "Common fields"): within 0.5 px of the target and slower
     /// than 1 pt/s. Searched on a fine grid so the answer does not depend on the frame rate.
     public func settleTime(distance: Double, pixelsPerPoint: Double) -> Double {
         let d = abs(distance)
@@ -124,7 +124,7 @@ public struct Spring: Sendable, Hashable {
     }
 }
 
-/// An animation as a fixture names it (README "Common fields").
+/// An animation as a fixture names it (docs/fixtures/README.md "Common fields").
 public enum AnimationCurve: Sendable, Hashable {
     case timing(CubicBezier, duration: Double)
     case spring(Spring)

@@ -1,4 +1,4 @@
-/// Turns steps into states and sample times (README "Common fields").
+/// Turns steps into states and sample times (docs/fixtures/README.md "Common fields").
 ///
 /// A step starts when the previous state has settled, or at `at` seconds after the previous step
 /// began. A state's frames are sampled at `fps` from its start to the end of every animation still
@@ -37,7 +37,7 @@ public struct Timeline: Sendable {
         }
     }
 
-    /// When a step's state begins (README "Common fields"): `at` seconds after the previous step began, or once
+    /// When a step's state begins (docs/fixtures/README.md "Common fields"): `at` seconds after the previous step began, or once
     /// everything the previous steps started has settled (`running`: the latest end of the
     /// animated values; -infinity when nothing ever ran).
     public static func stepStart(after previous: Schedule, at: Double?, running: Double) -> Double {
@@ -59,7 +59,7 @@ public struct Timeline: Sendable {
         lastIndices(schedules: schedules, fps: fps).reduce(0) { $0 + $1 + 1 }
     }
 
-    /// The sample times of every state, after checking the frame limit (README "Limits"): too many frames
+    /// The sample times of every state, after checking the frame limit (docs/fixtures/README.md "Limits"): too many frames
     /// is an error at `$.steps`, with `advice` on what to lower.
     public static func checkedSamples(schedules: [Schedule], fps: Double, advice: String = "lower fps") throws(LayoutError) -> [[Sample]] {
         let count = frameCount(schedules: schedules, fps: fps)

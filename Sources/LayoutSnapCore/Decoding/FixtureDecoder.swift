@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads a fixture file strictly (README "Fixtures"): every field known, every value of the right type and
-/// within the limits of README "Limits", unknown fields rejected (they are usually typos).
+/// Reads a fixture file strictly (docs/fixtures/README.md): every field known, every value of the right type and
+/// within the limits of docs/fixtures/README.md "Limits", unknown fields rejected (they are usually typos).
 public enum FixtureDecoder {
     public static let idCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._/-")
 
@@ -240,7 +240,7 @@ public enum FixtureDecoder {
         return (pixels || timingElement == nil ? t : nil, timingFrames)
     }
 
-    /// README "Limits": at most 1 MB of text per fixture, counted over every string in it; and at most
+    /// docs/fixtures/README.md "Limits": at most 1 MB of text per fixture, counted over every string in it; and at most
     /// `Limits.maxLineBreaks` line breaks, reported at the string that goes past the limit.
     static func checkTextSize(_ element: JSONElement) throws(JSONDecodingError) {
         var total = 0
@@ -309,7 +309,7 @@ public enum FixtureDecoder {
 }
 
 extension ObjectReader {
-    /// A step's one event key among `names` (README "Common fields": each step is one event, plus `at`).
+    /// A step's one event key among `names` (docs/fixtures/README.md "Common fields": each step is one event, plus `at`).
     func stepEvent(_ names: [String], kind: String, step: JSONElement) throws(JSONDecodingError) -> String {
         // Asked for one by one (not `contains`), so the schema test sees every event a step may name.
         let present = names.filter { optional($0) != nil }
@@ -322,7 +322,7 @@ extension ObjectReader {
         return name
     }
 
-    /// A step's optional `at`: seconds after the previous step began (README "Common fields").
+    /// A step's optional `at`: seconds after the previous step began (docs/fixtures/README.md "Common fields").
     func stepDelay() throws(JSONDecodingError) -> Double? {
         try double("at", in: Limits.stepDelay, what: "seconds after the previous step began")
     }

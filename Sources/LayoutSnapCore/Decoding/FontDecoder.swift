@@ -1,4 +1,4 @@
-/// A font as a fixture names it (README "Text"): a text style (`"body"`) or
+/// A font as a fixture names it (docs/fixtures/README.md "Text"): a text style (`"body"`) or
 /// `{"size": 22, "weight": "bold", "italic": true}`.
 enum FontDecoder {
     static func decode(_ element: JSONElement) throws(JSONDecodingError) -> FontSpec {

@@ -22,7 +22,7 @@ public struct LayoutSnapshot: Sendable {
         self.frames = frames
     }
 
-    /// Reads a stored `layout.json` (README "render, layout"). Unknown keys are ignored: this reads goldens that
+    /// Reads a stored `layout.json` (docs/commands.md "render, layout"). Unknown keys are ignored: this reads goldens that
     /// older or newer versions wrote, and a broken one only costs the layout part of a report.
     public static func parse(_ bytes: [UInt8]) -> LayoutSnapshot? {
         guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.value,

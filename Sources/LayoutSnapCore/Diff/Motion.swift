@@ -50,7 +50,7 @@ public struct StateMotion: Sendable, Hashable {
     }
 }
 
-/// What changed in a state's motion between its golden and now (README "Reading a report", motion).
+/// What changed in a state's motion between its golden and now (docs/report.md "Motion").
 public struct MotionReport: Codable, Sendable, Hashable {
     /// Frame counts, [expected, actual].
     public var frames: [Int]

@@ -1,5 +1,5 @@
-/// Turns valid fixtures into hostile ones (README "Fuzzing"): the damage people, editors, merge tools and
-/// generators actually do to JSON files, plus the values that sit on and just past README "Limits"'s
+/// Turns valid fixtures into hostile ones (docs/guarantees.md "Fuzzing"): the damage people, editors, merge tools and
+/// generators actually do to JSON files, plus the values that sit on and just past docs/fixtures/README.md "Limits"'s
 /// limits. Case `i` depends only on (seed, i) and the base corpus, so any case can be made again
 /// from its number: a crash found at case 7,341 is replayed with `--from 7341 --cases 1`.
 public struct FixtureMutator: Sendable {
@@ -244,7 +244,7 @@ public struct FixtureMutator: Sendable {
         "0x10", "01", "1.", ".5", "+1", "1e", "--1", "1_000",
     ]
 
-    /// Fields with limits, and values on and around them (README "Limits" and the kinds' own ranges).
+    /// Fields with limits, and values on and around them (docs/fixtures/README.md "Limits" and the kinds' own ranges).
     static let limitEdges: [(String, [String])] = [
         ("width", ["1", "0.999", "0", "8192", "8192.0001", "8193", "-390"]),
         ("height", ["1", "0.5", "8192", "8193", "100000"]),
@@ -282,7 +282,7 @@ public struct FixtureMutator: Sendable {
         "\\uzzzz", "\\x41", "\\", "\\u0000", "\\q",
     ]
 
-    /// About a megabyte of text without a break opportunity, on, under and over README "Limits"'s limit.
+    /// About a megabyte of text without a break opportunity, on, under and over the limit of docs/fixtures/README.md "Limits".
     static func hugeWord(_ r: inout SeededRandom) -> [UInt8] {
         let target = r.pick([300_000, 990_000, 1_000_001, 1_200_000])
         let unit: [UInt8] = Array(r.pick(["a", "W", "あ", "😀", "👩‍👩‍👧‍👦", "ب", "e\u{301}", "\\u00e9"]).utf8)

@@ -1,4 +1,4 @@
-/// Bulk fixtures for `layoutsnap generate` (README "Generating fixtures"): valid, varied, cheap enough to render, and
+/// Bulk fixtures for `layoutsnap generate` (docs/commands.md "generate"): valid, varied, cheap enough to render, and
 /// deterministic. Fixture `i` of a kind depends only on (seed, kind, i): `--count 10` is a prefix
 /// of `--count 100`, and indices can be generated in any order on any number of threads.
 ///
@@ -17,7 +17,7 @@ public struct FixtureGenerator: Sendable {
     /// Digits of the zero-padded index in file names, enough for `maxCount`.
     public static let indexDigits = 6
 
-    /// The fixture's JSON (pretty printed, keys in the order README's tables give them, a final
+    /// The fixture's JSON (pretty printed, keys in the order of the field tables, as docs/fixtures/ shows them, a final
     /// newline).
     public func fixture(at index: Int) -> [UInt8] {
         precondition(index >= 0, "fixture indices start at 0")
@@ -56,7 +56,7 @@ struct Members {
     var json: JSONOutput { .object(items) }
 }
 
-/// The common fields of README "Fixtures". The kind decides the canvas height and fps, which depend on
+/// The common fields of docs/fixtures/README.md. The kind decides the canvas height and fps, which depend on
 /// what it draws and how long its steps animate.
 struct CommonFields {
     var deviceName: String?
@@ -92,7 +92,7 @@ struct CommonFields {
         return c
     }
 
-    /// `kind` and the common fields, in README's order.
+    /// `kind` and the common fields, in the order of docs/fixtures/README.md "Common fields".
     func members(kind: FixtureKind) -> Members {
         var m = Members()
         m.add("kind", .string(kind.rawValue))
@@ -149,7 +149,7 @@ enum GeneratorSupport {
     }
 
     /// `at` for a step: usually absent (the step waits for the previous one to settle), sometimes
-    /// inside the previous animation (an interruption, added on top: README "Common fields").
+    /// inside the previous animation (an interruption, added on top: docs/fixtures/README.md "Common fields").
     static func at(_ r: inout SeededRandom, chance: Double, within: ClosedRange<Double>) -> JSONOutput? {
         r.chance(chance) ? .number(r.double(within)) : nil
     }

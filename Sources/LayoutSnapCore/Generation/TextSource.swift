@@ -1,11 +1,11 @@
-/// The scripts generated text is written in (README "Generating fixtures"): each exercises a different path through
+/// The scripts generated text is written in (docs/commands.md "generate"): each exercises a different path through
 /// shaping and line breaking (spaces or none, right to left, colour glyphs, fallbacks mid-line).
 public enum Script: String, Sendable, Hashable, CaseIterable {
     case latin, cjk, arabic, emoji, mixed
 }
 
 /// Word lists and the rules that string them into text: from one word to a few thousand
-/// characters, with the inline markup of README "Text" and, for post bodies, headings, bullets and
+/// characters, with the inline markup of docs/fixtures/README.md "Text" and, for post bodies, headings, bullets and
 /// blank-line paragraphs. Every choice is drawn from the `SeededRandom` it is given.
 public enum TextSource {
     /// Plain words, a few with accents (one precomposed, one decomposed: "e" + U+0301, a single
@@ -63,7 +63,7 @@ public enum TextSource {
         "👨‍👩‍👧‍👦", "🧑‍💻", "👩🏾‍🚀", "🏳️‍🌈", "🇫🇷", "🇯🇵", "🇧🇷", "🇪🇬", "1️⃣", "#️⃣", "©️",
     ]
 
-    /// Text that looks like markup or Pango markup but must stay literal (README "Text").
+    /// Text that looks like markup or Pango markup but must stay literal (docs/fixtures/README.md "Text").
     static let literals = ["5 * 3 = 15", "a < b && c > d", "<b>not bold</b>", "&amp;", "**", "*", "R&D", "x*y"]
 
     /// A length in characters for a text: 0 means a single word. Mostly short, sometimes
@@ -99,7 +99,7 @@ public enum TextSource {
             var token = word(script, &r)
             let wordScript = script == .mixed ? scriptOf(token) : script
             if markup && r.chance(0.05) {
-                // A styled run of one to three words, closed on the same line (README "Text").
+                // A styled run of one to three words, closed on the same line (docs/fixtures/README.md "Text").
                 for _ in 0..<r.int(0...2) { token += separator(wordScript, &r) + word(wordScript, &r) }
                 token = r.chance(0.5) ? "**" + token + "**" : "*" + token + "*"
             } else if markup && r.chance(0.01) {
@@ -129,7 +129,7 @@ public enum TextSource {
         return out
     }
 
-    /// A post body (README "Text"): paragraphs, `# ` headings, runs of `- ` bullets and blank lines
+    /// A post body (docs/fixtures/README.md "Text"): paragraphs, `# ` headings, runs of `- ` bullets and blank lines
     /// (sometimes a line of spaces), up to about `length` characters.
     public static func postBody(_ script: Script, length: Int, _ r: inout SeededRandom) -> String {
         if length == 0 { return word(script, &r) }

@@ -62,7 +62,7 @@ public struct Color: Sendable, Hashable {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
 
-    /// `0xRRGGBB` or, with `hasAlpha`, `0xRRGGBBAA` (the notation of README "Fixtures").
+    /// `0xRRGGBB` or, with `hasAlpha`, `0xRRGGBBAA` (the notation of docs/fixtures/README.md).
     public init(hex: UInt32, hasAlpha: Bool = false) {
         let rgb = hasAlpha ? hex >> 8 : hex
         let a = hasAlpha ? Double(hex & 0xFF) / 255 : 1

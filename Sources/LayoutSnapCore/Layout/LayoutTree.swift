@@ -12,7 +12,7 @@ public enum LayoutValue: Sendable, Hashable {
     case null
 }
 
-/// One element of a frame's layout (README "render, layout"): an id, a rect in canvas points, and extra facts.
+/// One element of a frame's layout (docs/commands.md "render, layout"): an id, a rect in canvas points, and extra facts.
 public struct LayoutElement: Sendable, Hashable {
     public var id: String
     public var rect: Rect

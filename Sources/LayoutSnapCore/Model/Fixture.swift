@@ -2,7 +2,7 @@ public enum Appearance: String, Sendable, Hashable, CaseIterable {
     case light, dark
 }
 
-/// Per-fixture comparison tolerance (README "Tolerance").
+/// Per-fixture comparison tolerance (docs/goldens.md "Tolerance").
 public struct Tolerance: Sendable, Hashable {
     public var threshold: Double = 0.1
     public var maxDiffPixels: Int = 0
@@ -15,7 +15,7 @@ public struct Tolerance: Sendable, Hashable {
     }
 }
 
-/// A decoded, validated fixture (README "Fixtures").
+/// A decoded, validated fixture (docs/fixtures/README.md).
 public struct Fixture: Sendable {
     /// Path below the fixtures root without `.json` (`posts/long-body`).
     public var id: String
@@ -68,7 +68,7 @@ public struct Fixture: Sendable {
     }
 }
 
-/// The limits of README "Limits", checked before anything reaches Pango or Cairo.
+/// The limits of docs/fixtures/README.md "Limits", checked before anything reaches Pango or Cairo.
 public enum Limits {
     public static let canvasSide: ClosedRange<Double> = 1...8192
     public static let maxCanvasPixels = 64 * 1024 * 1024
@@ -77,7 +77,7 @@ public enum Limits {
     public static let scale: ClosedRange<Double> = 0.25...8
     public static let fps: ClosedRange<Double> = 1...240
     public static let maxTextBytes = 1_000_000
-    /// Line breaks in all of a fixture's text. Not in README "Limits": Pango 1.50 lays out a text of n
+    /// Line breaks in all of a fixture's text. Not in docs/fixtures/README.md "Limits": Pango 1.50 lays out a text of n
     /// paragraphs in O(n²) (2,000 took 0.26 s, 4,000 took 1 s), inside one call no watchdog can
     /// stop; 1 MB of "\n" would take hours. 5,000 keeps any single layout under about 2 s.
     public static let maxLineBreaks = 5_000

@@ -1,4 +1,4 @@
-/// The colours of README "Fixtures" for one appearance.
+/// The colours of docs/fixtures/README.md for one appearance.
 public struct Palette: Sendable, Hashable {
     public var canvas: Color
     public var text: Color
@@ -13,7 +13,7 @@ public struct Palette: Sendable, Hashable {
     /// The text field's own background (systemBackground in light, the grouped cell grey in dark).
     public var field: Color = Color(hex: 0xFFFFFF)
     /// The keyboard and the suggestion strip attached to it, its letter keys, its function keys
-    /// and the suggestion chips. Not in README "Fixtures": measured by eye from iOS 17 screenshots.
+    /// and the suggestion chips. Not in docs/fixtures/README.md: measured by eye from iOS 17 screenshots.
     public var keyboard: Color = Color(hex: 0xD1D4D9)
     public var key: Color = Color(hex: 0xFFFFFF)
     public var functionKey: Color = Color(hex: 0xABB0BA)

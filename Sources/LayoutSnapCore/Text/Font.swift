@@ -15,7 +15,7 @@ public enum FontWeight: String, Sendable, Hashable, CaseIterable {
 
 /// A resolved font: size, weight, slant and the iOS line metrics that go with it.
 ///
-/// The tool applies iOS line metrics itself instead of trusting Inter's (README "Text"): a first line is
+/// The tool applies iOS line metrics itself instead of trusting Inter's (docs/fixtures/README.md "Text"): a first line is
 /// `naturalLineRatio x size` tall (SF Pro's ascender + descender), each further line adds
 /// `leading` (the text style's line height), or another natural line for an explicit size.
 public struct FontSpec: Sendable, Hashable {

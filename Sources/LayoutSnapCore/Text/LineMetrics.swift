@@ -1,4 +1,4 @@
-/// Vertical placement of lines with iOS metrics (README "Text").
+/// Vertical placement of lines with iOS metrics (docs/fixtures/README.md "Text").
 ///
 /// Line 0's box is `font.firstLineHeight` tall with its baseline `font.ascent` below the top. Each
 /// further line adds `font.lineAdvance + lineSpacing`; its descender sits on the bottom of its box,

@@ -25,7 +25,7 @@ public struct StyledText: Sendable, Hashable {
         self.runs = runs; self.font = font; self.width = width; self.maxLines = maxLines
     }
 
-    /// Text with inline `**bold**` and `*italic*` markup (README "Text") parsed into runs.
+    /// Text with inline `**bold**` and `*italic*` markup (docs/fixtures/README.md "Text") parsed into runs.
     public init(markup: String, font: FontSpec, width: Double?, maxLines: Int? = nil) {
         self.init(runs: InlineMarkup.parse(markup), font: font, width: width, maxLines: maxLines)
     }
@@ -34,7 +34,7 @@ public struct StyledText: Sendable, Hashable {
     public var isEmpty: Bool { runs.allSatisfy { $0.text.isEmpty } }
 }
 
-/// The inline rich text of README "Text": `**bold**` and `*italic*`; everything else is literal.
+/// The inline rich text of docs/fixtures/README.md "Text": `**bold**` and `*italic*`; everything else is literal.
 ///
 /// A marker only counts when a matching closer follows on the same line, so a stray `*` (as in
 /// "5 * 3") stays text. Nothing from a fixture is ever passed to Pango as markup.

@@ -2,7 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapReport
 
-/// Turns a verify run into the report folder (README "Reading a report"): `results.json`, `index.html`, and the
+/// Turns a verify run into the report folder (docs/report.md): `results.json`, `index.html`, and the
 /// images a reader needs: actual and diff images of frames that are not plain passes (written by
 /// the verify handler) and, for every state with such a frame, each frame's golden copied in, so
 /// the page can scrub the whole animation from disk with no other folder.

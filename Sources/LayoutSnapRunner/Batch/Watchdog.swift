@@ -5,7 +5,7 @@ import LayoutSnapCore
 /// and the batch goes on. Checked cooperatively: before every text measurement (the rules
 /// measure at every step, so a fixture with thousands of edits is stopped mid-layout) and before
 /// every frame is rendered. A single call into a library (one Pango layout of a 1 MB text, one
-/// regular-expression match) is not interrupted; the limits of README "Limits" bound those.
+/// regular-expression match) is not interrupted; the limits of docs/fixtures/README.md "Limits" bound those.
 public struct Watchdog: Sendable {
     public let seconds: Double
     let start: DispatchTime

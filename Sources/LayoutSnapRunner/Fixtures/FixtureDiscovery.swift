@@ -3,7 +3,7 @@ import LayoutSnapCore
 
 /// A fixture file found on disk, before it is read.
 public struct FixtureRef: Sendable, Hashable {
-    /// Path below the fixtures root without `.json` (README "Fixtures").
+    /// Path below the fixtures root without `.json` (docs/fixtures/README.md).
     public var id: String
     /// Absolute path of the file.
     public var path: String

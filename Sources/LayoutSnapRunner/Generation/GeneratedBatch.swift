@@ -17,7 +17,7 @@ public struct GenerationSummary: Sendable, Equatable {
     public var total: Int { counts.reduce(0) { $0 + $1.count } }
 }
 
-/// Writes a batch of generated fixtures (README "Generating fixtures") to a folder: fixture i of a kind goes to
+/// Writes a batch of generated fixtures (docs/commands.md "generate") to a folder: fixture i of a kind goes to
 /// `<folder>/<kind>/<kind>-<i, 6 digits>.json`, so its id is `<kind>/<kind>-<i>` and the folder can
 /// be given to `verify`, `record` and `render` as it is.
 public enum GeneratedBatch {

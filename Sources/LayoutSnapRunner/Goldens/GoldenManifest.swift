@@ -2,7 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 
-/// `Goldens/manifest.json` (README "Goldens"): for every golden frame the hash of its decoded pixels and of
+/// `Goldens/manifest.json` (docs/goldens.md): for every golden frame the hash of its decoded pixels and of
 /// its file, plus the environment that rendered them. Verify trusts a pixel hash only while the
 /// file's bytes still hash to what the manifest says.
 public struct GoldenManifest: Sendable, Equatable {

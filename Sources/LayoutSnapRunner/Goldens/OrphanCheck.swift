@@ -1,7 +1,7 @@
 import Foundation
 import LayoutSnapReport
 
-/// Goldens with no fixture, state or frame behind them (README "Outcomes and exit codes": `--check-orphans`,
+/// Goldens with no fixture, state or frame behind them (docs/outcomes.md: `--check-orphans`,
 /// `record --prune`).
 public enum OrphanCheck {
     public struct Orphan: Sendable, Hashable {

@@ -3,7 +3,7 @@ import LayoutSnapCore
 import LayoutSnapRender
 import LayoutSnapReport
 
-/// What a perceptual diff found in a failing frame (README "Tolerance").
+/// What a perceptual diff found in a failing frame (docs/goldens.md "Tolerance").
 public struct FrameMetrics: Sendable, Hashable {
     public var differentPixels: Int
     public var ratio: Double
@@ -78,7 +78,7 @@ public extension FrameHandler {
     func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? { nil }
 }
 
-/// Golden file names (README "Goldens").
+/// Golden file names (docs/goldens.md).
 public enum GoldenPaths {
     /// `posts/x/01-expand/007.png`, relative to the goldens folder.
     public static func frameKey(fixture: String, state: String, index: Int) -> String {

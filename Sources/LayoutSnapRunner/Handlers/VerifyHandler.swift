@@ -8,7 +8,7 @@ import LayoutSnapSystem
 /// Compares frames with goldens. Fast path: the pixel hash of the rendered frame equals the
 /// manifest's and the golden file's bytes still hash to the manifest's file hash, so no PNG is
 /// decoded. Otherwise the golden is decoded and compared word by word; a frame that is not
-/// identical gets a perceptual diff (README "Tolerance") and is failed, or passed as "similar" when the
+/// identical gets a perceptual diff (docs/goldens.md "Tolerance") and is failed, or passed as "similar" when the
 /// fixture's tolerance allows it. Never writes goldens: actual frames, diff images and the
 /// current layout of a failing fixture go to the report folder.
 public struct VerifyHandler: FrameHandler {

@@ -12,7 +12,7 @@ import LayoutSnapReport
 /// Output, all of it replaced on every build:
 /// ```
 /// OUT/index.html                         the page (self-contained; opens from disk)
-/// OUT/layout.json                        the layout JSON (README "render, layout") with the overrides applied
+/// OUT/layout.json                        the layout JSON (docs/commands.md "render, layout") with the overrides applied
 /// OUT/build.js                           the build's id, polled by the page under --watch
 /// OUT/states/<state>/animation.png       APNG, every frame at its real duration, looping
 /// OUT/states/<state>/filmstrip.png       contact sheet (filmstrip-2.png, ... for long states)

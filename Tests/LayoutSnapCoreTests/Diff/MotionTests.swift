@@ -1,7 +1,7 @@
 import XCTest
 @testable import LayoutSnapCore
 
-/// Motion diffs of a post's expand with one thing changed at a time (docs/kinds/post.md's card, the fake
+/// Motion diffs of a post's expand with one thing changed at a time (docs/fixtures/post.md's card, the fake
 /// measurer): the report names exactly the change made.
 final class MotionTests: XCTestCase {
     let canvas = Canvas(width: 390, height: 700, scale: 2)

@@ -3,7 +3,7 @@ import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
 
-/// The fuzzer's mutations (README "Fuzzing"): deterministic per case, each kind of damage actually done,
+/// The fuzzer's mutations (docs/guarantees.md "Fuzzing"): deterministic per case, each kind of damage actually done,
 /// and the decoder's side of the promise: every mutated fixture decodes or is refused with the
 /// file and a JSON path (line and column for broken JSON). Rendering is FuzzTests' part.
 final class FixtureMutatorTests: XCTestCase {

@@ -2,8 +2,8 @@ import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
 
-/// `generate` (README "Generating fixtures"): deterministic, independent per index, always valid and cheap to render,
-/// and varied enough that every field, step, enum value and rule of README "Fixtures" shows up in a batch.
+/// `generate` (docs/commands.md "generate"): deterministic, independent per index, always valid and cheap to render,
+/// and varied enough that every field, step, enum value and rule of docs/fixtures/README.md shows up in a batch.
 final class FixtureGeneratorTests: XCTestCase {
     /// Fixtures per kind in the batch checks: enough for the rare cases (thousands of messages
     /// come up in about 2% of chats).
@@ -64,7 +64,7 @@ final class FixtureGeneratorTests: XCTestCase {
     }
 
     /// Every generated fixture decodes, lays out (with the fake measurer) and stays far inside
-    /// README "Limits"'s limits, with at most 150 frames; over the batch, everything is exercised.
+    /// the limits of docs/fixtures/README.md "Limits", with at most 150 frames; over the batch, everything is exercised.
     func testBatchesAreValidCheapAndCoverEveryRule() throws {
         for kind in FixtureKind.allCases {
             var coverage = Coverage()
@@ -101,8 +101,8 @@ final class FixtureGeneratorTests: XCTestCase {
 struct Coverage {
     var features = Set<String>()
 
-    /// Per kind, what a batch must show: every field and step of README's tables, every value of
-    /// every enumeration, the texts of README "Generating fixtures" and the rules of README "Fixtures".
+    /// Per kind, what a batch must show: every field and step of the kinds' field tables (docs/fixtures/), every value of
+    /// every enumeration, the texts of docs/commands.md "generate" and the rules of docs/fixtures/README.md.
     static let required: [FixtureKind: [String]] = {
         let common = ["device", "width", "height", "scale", "appearance=light", "appearance=dark", "fps", "tolerance", "steps",
                       "script.latin", "script.cjk", "script.arabic", "script.emoji", "script.mixed", "text.oneWord", "text.thousands",

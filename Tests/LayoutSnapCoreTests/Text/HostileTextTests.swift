@@ -1,7 +1,7 @@
 import XCTest
 @testable import LayoutSnapCore
 
-/// The defences against text that is valid but costs quadratic time somewhere (README "Fuzzing"'s fuzzing
+/// The defences against text that is valid but costs quadratic time somewhere (docs/guarantees.md "Fuzzing"
 /// found each of them as a hang).
 final class HostileTextTests: XCTestCase {
     func testOrdinaryTextIsNeverCut() {

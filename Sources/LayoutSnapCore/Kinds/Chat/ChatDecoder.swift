@@ -1,4 +1,4 @@
-/// The `chat` fields of README "`chat`".
+/// The `chat` fields of docs/fixtures/chat.md.
 enum ChatDecoder {
     static let maxMessages = 100_000
 

@@ -56,7 +56,7 @@ public struct ChatStep: Sendable, Hashable {
     public init(event: ChatEvent, at: Double? = nil) { self.event = event; self.at = at }
 }
 
-/// The `chat` kind (docs/kinds/chat.md): a bottom-anchored message list between an optional
+/// The `chat` kind (docs/fixtures/chat.md): a bottom-anchored message list between an optional
 /// offline banner and an input bar, above the keyboard.
 public struct ChatFixture: Sendable, Hashable {
     public var messages: [ChatMessage]

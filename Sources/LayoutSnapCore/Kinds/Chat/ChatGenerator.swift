@@ -1,4 +1,4 @@
-/// `chat` fixtures (README "`chat`"): from one message to thousands (rarely: laying out 5,000 messages
+/// `chat` fixtures (docs/fixtures/chat.md): from one message to thousands (rarely: laying out 5,000 messages
 /// takes about a second), images with aspect ratios from 1:4 to 4:1, every status, offline,
 /// drafts of one to several lines, the keyboard up at the start, and steps that open, receive
 /// (while following and while scrolled up), send, stream, change the status, drag, scroll back

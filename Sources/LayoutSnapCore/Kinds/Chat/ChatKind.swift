@@ -1,4 +1,4 @@
-/// The `chat` kind (docs/kinds/chat.md): a message list anchored to the bottom, with keyboard insets and
+/// The `chat` kind (docs/fixtures/chat.md): a message list anchored to the bottom, with keyboard insets and
 /// sticky auto-scroll.
 public struct ChatKind: Kind {
     public var name: String { "chat" }

@@ -1,4 +1,4 @@
-/// The chat's rules (docs/kinds/chat.md): iOS 17's `defaultScrollAnchor(.bottom)`.
+/// The chat's rules (docs/fixtures/chat.md): iOS 17's `defaultScrollAnchor(.bottom)`.
 ///
 /// Top to bottom: the safe area, the offline banner (32 pt) when offline, the message list, the
 /// input bar, the keyboard or the bottom safe area. The list's content is a stack (spacing 8,
@@ -32,7 +32,7 @@ public struct ChatRules: Sendable {
     var statusFont: FontSpec { TextStyle.subheadline.font(at: textSize) }
     var textFont: FontSpec { TextStyle.body.font(at: textSize) }
     var bannerFont: FontSpec { TextStyle.footnote.font(at: textSize) }
-    /// Following is re-engaged within this distance of the bottom (README "`chat`").
+    /// Following is re-engaged within this distance of the bottom (docs/fixtures/chat.md).
     public static let followSlack = 1.0
     public static let scrollCurve = AnimationCurve.spring(.default)
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `composer` fields of README "`composer`".
+/// The `composer` fields of docs/fixtures/composer.md.
 enum ComposerDecoder {
     static func decode(_ o: ObjectReader) throws(JSONDecodingError) -> ComposerFixture {
         var c = ComposerFixture()

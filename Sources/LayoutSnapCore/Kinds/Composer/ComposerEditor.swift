@@ -64,7 +64,7 @@ public struct ComposerEditor: Sendable, Hashable {
     }
 
     /// The word and exactly one space replace the selection; no space is added when the
-    /// character after the selection is already whitespace (docs/kinds/composer.md). Ignored while an input
+    /// character after the selection is already whitespace (docs/fixtures/composer.md). Ignored while an input
     /// method is composing, so the composition is never broken.
     public mutating func insertSuggestion(_ word: String) -> Outcome {
         if marked != nil { return .ignored("insertSuggestion ignored: marked text is active") }

@@ -1,4 +1,4 @@
-/// One event of a composer fixture (README "`composer`").
+/// One event of a composer fixture (docs/fixtures/composer.md).
 public enum ComposerEvent: Sendable, Hashable {
     /// Committed text typed at the caret, replacing the selection (and committing marked text first).
     case type(String)
@@ -41,7 +41,7 @@ public struct ComposerStep: Sendable, Hashable {
     }
 }
 
-/// The `composer` kind (README "`composer`", seeds 001 and 004): an auto-height text field with a caret kept
+/// The `composer` kind (docs/fixtures/composer.md, seeds 001 and 004): an auto-height text field with a caret kept
 /// in view, a suggestion strip pinned above the keyboard, and the keyboard itself.
 public struct ComposerFixture: Sendable, Hashable {
     public var text: String

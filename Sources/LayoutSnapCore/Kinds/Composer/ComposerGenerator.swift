@@ -1,4 +1,4 @@
-/// `composer` fixtures (README "`composer`"): a field that grows and scrolls, typing, suggestions (also
+/// `composer` fixtures (docs/fixtures/composer.md): a field that grows and scrolls, typing, suggestions (also
 /// while marked text is active, which is ignored), selections within and across lines, input
 /// method compositions, drags that are kept, disabling and enabling, the keyboard sliding, and
 /// patterns that match and that do not.
@@ -6,7 +6,7 @@
 /// Steps are planned against the tool's own `ComposerEditor`, so every `select` lies inside the
 /// text as it is at that step, however many scalars its emoji and accents take.
 enum ComposerGenerator {
-    /// Anchorable ICU patterns (README "`composer`"), each with pieces that, typed in order into an empty
+    /// Anchorable ICU patterns (docs/fixtures/composer.md), each with pieces that, typed in order into an empty
     /// field, end in a match (the field is unmatched on the way there).
     static let patterns: [(pattern: String, pieces: [String])] = [
         (#"^[a-zA-Z0-9+-\_.]+@[a-zA-Z0-9-]+\.[a-zA-Z0-9-.]{2,3}+$"#, ["kim", "@example", ".com"]),

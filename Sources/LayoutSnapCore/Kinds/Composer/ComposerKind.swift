@@ -1,4 +1,4 @@
-/// The `composer` kind (docs/kinds/composer.md): an auto-height input with a suggestion strip and a caret
+/// The `composer` kind (docs/fixtures/composer.md): an auto-height input with a suggestion strip and a caret
 /// that stays visible.
 public struct ComposerKind: Kind {
     public var name: String { "composer" }

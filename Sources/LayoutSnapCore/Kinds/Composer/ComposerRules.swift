@@ -1,6 +1,6 @@
 import Foundation
 
-/// The composer's rules (README "`composer`", seeds 001 and 004).
+/// The composer's rules (docs/fixtures/composer.md, seeds 001 and 004).
 ///
 /// The field sits at (margin, margin), as wide as the canvas less two margins, and grows downward
 /// from 1 to `maxLines` lines (soft wraps counted, `lineSpacing` between lines, UITextView's insets:
@@ -13,7 +13,7 @@ public struct ComposerRules: Sendable {
     public let canvas: Canvas
     public let device: Device
     /// `maxLines`, lowered when the canvas has no room for that many lines above the keyboard and
-    /// the suggestion strip: the caret must never hide behind them (docs/kinds/composer.md).
+    /// the suggestion strip: the caret must never hide behind them (docs/fixtures/composer.md).
     public let maxLines: Int
     public let textSize: ContentSizeCategory
     /// Right to left, carets, selections and marked text are placed on the lines as the renderer
@@ -24,7 +24,7 @@ public struct ComposerRules: Sendable {
     public static let insetBottom = TextViewInsets.bottom
     public static let insetSide = TextViewInsets.side
     public static let caretWidth = 2.0
-    /// Room kept around the caret when it is scrolled into view (docs/kinds/composer.md).
+    /// Room kept around the caret when it is scrolled into view (docs/fixtures/composer.md).
     public static let caretRoomAbove = 12.0
     public static let caretRoomBelow = 18.0
     public static let borderRadius = 20.0

@@ -1,4 +1,4 @@
-/// The post body's formatting (docs/kinds/post.md, "Layout rules", Body): `# ` headings in title3
+/// The post body's formatting (docs/fixtures/post.md, "Layout rules", Body): `# ` headings in title3
 /// semibold, `- ` bullets with a bullet and a hanging indent, blank lines as empty lines, and
 /// inline `**bold**` / `*italic*` everywhere.
 public enum BodyBlock: Sendable, Hashable {

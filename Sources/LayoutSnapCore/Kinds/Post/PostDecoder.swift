@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `post` fields of README "`post`".
+/// The `post` fields of docs/fixtures/post.md.
 enum PostDecoder {
     static func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> PostFixture {
         var post = PostFixture()

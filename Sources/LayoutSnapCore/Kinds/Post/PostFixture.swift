@@ -26,13 +26,13 @@ public enum PostEvent: String, Sendable, Hashable, CaseIterable {
 
 public struct PostStep: Sendable, Hashable {
     public var event: PostEvent
-    /// Seconds after the previous step began; interrupts the animation still running (README "Common fields").
+    /// Seconds after the previous step began; interrupts the animation still running (docs/fixtures/README.md "Common fields").
     public var at: Double?
 
     public init(event: PostEvent, at: Double? = nil) { self.event = event; self.at = at }
 }
 
-/// The `post` kind (docs/kinds/post.md).
+/// The `post` kind (docs/fixtures/post.md).
 public struct PostFixture: Sendable, Hashable {
     public var title: String
     public var summary: String

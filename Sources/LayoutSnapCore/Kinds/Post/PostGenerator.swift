@@ -1,4 +1,4 @@
-/// `post` fixtures (README "`post`"): cards with and without images (placeholders with aspect ratios
+/// `post` fixtures (docs/fixtures/post.md): cards with and without images (placeholders with aspect ratios
 /// from 1:4 to 4:1, every image state), titles that fit or ellipsize, bodies from one word to
 /// thousands of characters with headings and bullets, every curve, and expand / collapse steps,
 /// some of them interrupting the running animation.

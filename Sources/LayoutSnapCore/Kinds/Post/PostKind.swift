@@ -1,4 +1,4 @@
-/// The `post` kind (docs/kinds/post.md): a card that animates between compact and expanded.
+/// The `post` kind (docs/fixtures/post.md): a card that animates between compact and expanded.
 public struct PostKind: Kind {
     public var name: String { "post" }
     public var fields: [SchemaField] { PostDecoder.fields }

@@ -1,4 +1,4 @@
-/// The post card's layout rules (docs/kinds/post.md). All card-relative numbers are the seed's;
+/// The post card's layout rules (docs/fixtures/post.md). All card-relative numbers are the seed's;
 /// `layout` measures the text once per fixture (a post's text never changes between states) and
 /// then evaluates every frame from the expansion progress f alone.
 public struct PostRules: Sendable {
@@ -7,7 +7,7 @@ public struct PostRules: Sendable {
     public static let cardTop = 12.0
     public static let thumbnailSize = 80.0
     /// Compact image y: (100 - 80) / 2 + 8. The seed also has (80 - 80) / 2 + 8 = 8 in one place;
-    /// README "`post`" settles on 18 everywhere.
+    /// docs/fixtures/post.md settles on 18 everywhere.
     public static let compactImageY = 18.0
     public static let titleSummaryPadding = 8.0
     public static let titleSummarySpacing = 4.0
@@ -105,7 +105,7 @@ public struct PostRules: Sendable {
         let aw = post.availableWidth
         let m = measured
         let imageX = lerp(aw - Self.thumbnailSize + 8, Self.contentInset, f)
-        // With no image the y stays at its expanded value (README "`post`"): lerping it from the
+        // With no image the y stays at its expanded value (docs/fixtures/post.md): lerping it from the
         // thumbnail's 18 pt put the body's top inside the title block in the first frames.
         let imageY = m.hasImage ? lerp(Self.compactImageY, m.titleSummaryHeight + 8, f) : m.titleSummaryHeight + 8
         let imageW = m.hasImage ? lerp(Self.thumbnailSize, aw, f) : 0

@@ -33,7 +33,7 @@ public struct LayoutError: Error, Sendable, Equatable {
 }
 
 public enum StateNaming {
-    /// `01-expand`, `02-collapse`, ... (README "Common fields").
+    /// `01-expand`, `02-collapse`, ... (docs/fixtures/README.md "Common fields").
     public static func name(index: Int, event: String) -> String {
         (index < 10 ? "0\(index)" : "\(index)") + "-" + event
     }

@@ -12,9 +12,9 @@ public enum TextViewInsets {
 /// keys (QWERTY's 10, 9 and 7 letters with shift and delete, then 123, space and return): scenery,
 /// while its rect is what the layout reports and what moves.
 public enum Keyboard {
-    /// The keyboard's motion (reference/swiftui-facts.md, README "`chat`"): a critically damped spring,
+    /// The keyboard's motion (reference/swiftui-facts.md, docs/fixtures/chat.md): a critically damped spring,
     /// mass 3, stiffness 1000, w0 = sqrt(1000 / 3) = 18.26 rad/s, x(t) = 1 - (1 + w0 t) e^(-w0 t):
-    /// 94% at 0.25 s, 99% at 0.5 s, settled (README "Common fields") in about 0.6 s. The damping 500 that
+    /// 94% at 0.25 s, 99% at 0.5 s, settled (docs/fixtures/README.md "Common fields") in about 0.6 s. The damping 500 that
     /// UIKit's CASpringAnimation reports is not a physical coefficient: taken as one, the spring is
     /// overdamped and crawls for over 3 s, which no keyboard does.
     public static let spring = Spring(mass: 3, stiffness: 1000, dampingRatio: 1)

@@ -1,4 +1,4 @@
-/// The `transcript` fields of README "`transcript`".
+/// The `transcript` fields of docs/fixtures/transcript.md.
 enum TranscriptDecoder {
     static func decode(_ o: ObjectReader) throws(JSONDecodingError) -> TranscriptFixture {
         var t = TranscriptFixture()

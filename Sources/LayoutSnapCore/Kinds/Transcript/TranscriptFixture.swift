@@ -29,7 +29,7 @@ public struct TranscriptStep: Sendable, Hashable {
     public init(event: TranscriptEvent, at: Double? = nil) { self.event = event; self.at = at }
 }
 
-/// The `transcript` kind (docs/kinds/transcript.md): read-only text that grows from 1 to `maxLines`
+/// The `transcript` kind (docs/fixtures/transcript.md): read-only text that grows from 1 to `maxLines`
 /// whole lines, then scrolls.
 public struct TranscriptFixture: Sendable, Hashable {
     public var text: String

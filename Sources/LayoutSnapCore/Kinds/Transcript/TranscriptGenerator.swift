@@ -1,4 +1,4 @@
-/// `transcript` fixtures (README "`transcript`"): text from one word to thousands of characters that grows
+/// `transcript` fixtures (docs/fixtures/transcript.md): text from one word to thousands of characters that grows
 /// line by line and then scrolls; appends while following and while scrolled up (sticky or
 /// not), drags up and down, scrolls back to the bottom, some steps interrupting a running
 /// scroll; every font form, line limit and indicator mode.

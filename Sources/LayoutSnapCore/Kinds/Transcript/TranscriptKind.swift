@@ -1,4 +1,4 @@
-/// The `transcript` kind (docs/kinds/transcript.md): live text that grows from 1 to 4 lines, then scrolls.
+/// The `transcript` kind (docs/fixtures/transcript.md): live text that grows from 1 to 4 lines, then scrolls.
 public struct TranscriptKind: Kind {
     public var name: String { "transcript" }
     public var fields: [SchemaField] { TranscriptDecoder.fields }

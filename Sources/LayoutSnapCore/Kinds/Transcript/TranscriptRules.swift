@@ -1,4 +1,4 @@
-/// The transcript's rules (docs/kinds/transcript.md). The view sits at (margin, margin), as wide as
+/// The transcript's rules (docs/fixtures/transcript.md). The view sits at (margin, margin), as wide as
 /// the canvas less two margins; inside its padding, a viewport of clamp(lines, 1, maxLines) whole
 /// lines shows the text, scrolled by `offset` from the top of the content.
 public struct TranscriptRules: Sendable {
@@ -29,7 +29,7 @@ public struct TranscriptRules: Sendable {
         let styled = StyledText(markup: text, font: transcript.font, width: contentWidth)
         let lines = max(try measurer.measure(styled).lineCount, 1)
         // Whole lines only: the seed divides heights, which clips the last line when the leading
-        // exceeds the natural line; README "`transcript`" clamps by line count.
+        // exceeds the natural line; docs/fixtures/transcript.md clamps by line count.
         let visible = min(lines, transcript.maxLines)
         return Content(text: styled, lines: lines, contentHeight: LineMetrics.height(lines: lines, font: transcript.font),
                        viewportHeight: LineMetrics.height(lines: visible, font: transcript.font))
@@ -113,7 +113,7 @@ public struct TranscriptRules: Sendable {
         let textRect = Rect(x: viewport.x, y: viewport.y - offset, width: contentWidth, height: content.contentHeight)
         var ops: [DrawOp] = [.fill(palette.canvas)]
         let boxes = LineMetrics.boxes(lines: content.lines, font: transcript.font)
-        // The scroll view clips at its outer frame, text plus padding (docs/kinds/transcript.md):
+        // The scroll view clips at its outer frame, text plus padding (docs/fixtures/transcript.md):
         // a glyph rising above the first visible line (a hamza, an emoji's top) and a line
         // scrolled partly out show in the padding instead of being cut flat at the text's edge.
         ops.append(.text(TextDraw(text: content.text, origin: Point(x: textRect.x, y: textRect.y), baselines: boxes.baselines,
