@@ -266,48 +266,68 @@ public enum Attribution {
         }
         var counts = [Int](repeating: 0, count: entries.count)
         var unassigned = 0
+        // Innermost first: the changed elements (old and new places), then the unchanged ones.
+        let candidates = explaining + containing
+        var rowOwners: [(Int, Int, Int)] = []
+        var cuts: [Int] = []
         let expected = pixels.expected.baseAddress!, now = pixels.actual.baseAddress!
         // The whole image, or the perceptual diff's boxes (a row's spans merged: boxes of two
         // clusters may overlap).
-        let boxes = pixels.regions ?? [PixelRegion(x: 0, y: 0, width: width, height: height)]
-        let top = max(0, boxes.map(\.y).min() ?? 0), bottom = min(height, boxes.map { $0.y + $0.height }.max() ?? 0)
-        var spans: [(Int, Int)] = []
+        // Swept top to bottom: a row's spans change only where a box starts or ends.
+        let boxes = (pixels.regions ?? [PixelRegion(x: 0, y: 0, width: width, height: height)]).sorted { $0.y < $1.y }
+        let top = max(0, boxes.first?.y ?? 0), bottom = min(height, boxes.map { $0.y + $0.height }.max() ?? 0)
+        var active: [PixelRegion] = []
+        var nextBox = 0
+        var merged: [(Int, Int)] = []
         for y in top..<max(top, bottom) {
-            spans.removeAll(keepingCapacity: true)
-            for box in boxes where box.y <= y && y < box.y + box.height {
-                let x0 = max(0, box.x), x1 = min(width, box.x + box.width)
-                if x1 > x0 { spans.append((x0, x1)) }
+            var changed = false
+            while nextBox < boxes.count && boxes[nextBox].y <= y {
+                active.append(boxes[nextBox])
+                nextBox += 1
+                changed = true
             }
-            guard !spans.isEmpty else { continue }
-            spans.sort { $0.0 < $1.0 }
-            var merged: [(Int, Int)] = [spans[0]]
-            for span in spans.dropFirst() {
-                if span.0 <= merged[merged.count - 1].1 { merged[merged.count - 1].1 = max(merged[merged.count - 1].1, span.1) }
-                else { merged.append(span) }
+            let before = active.count
+            active.removeAll { $0.y + $0.height <= y }
+            if changed || active.count != before {
+                var spans = active.compactMap { box -> (Int, Int)? in
+                    let x0 = max(0, box.x), x1 = min(width, box.x + box.width)
+                    return x1 > x0 ? (x0, x1) : nil
+                }
+                spans.sort { $0.0 < $1.0 }
+                merged.removeAll(keepingCapacity: true)
+                for span in spans {
+                    if let last = merged.last, span.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, span.1) } else { merged.append(span) }
+                }
             }
+            guard !merged.isEmpty else { continue }
             let row = y * width
+            // The owner is the same along a row between the edges of the boxes that cover it:
+            // pixels are counted a segment at a time, not looked up one by one.
+            rowOwners.removeAll(keepingCapacity: true)
+            for (box, i) in candidates where box.y0 <= y && y < box.y1 { rowOwners.append((box.x0, box.x1, i)) }
+            cuts.removeAll(keepingCapacity: true)
+            for (x0, x1, _) in rowOwners { cuts.append(x0); cuts.append(x1) }
             for (x0, x1) in merged where memcmp(expected + row + x0, now + row + x0, (x1 - x0) * 4) != 0 {
-                for x in x0..<x1 where expected[row + x] != now[row + x] {
-                    var owner = -1
-                    for (box, i) in explaining where box.contains(x, y) {
-                        owner = i
-                        break
-                    }
-                    if owner < 0 {
-                        for (box, i) in containing where box.contains(x, y) {
-                            owner = i
-                            break
+                var start = x0
+                while start < x1 {
+                    var end = x1
+                    for cut in cuts where cut > start && cut < end { end = cut }
+                    let n = differing(expected + row + start, now + row + start, end - start)
+                    if n > 0 {
+                        let owner = rowOwners.first { $0.0 <= start && start < $0.1 }?.2 ?? -1
+                        if owner < 0 {
+                            unassigned += n
+                        } else {
+                            counts[owner] += n
+                            if let diffImage, entries[owner].element.isMovedUnchanged {
+                                for x in start..<end where !isGray(diffImage[row + x]) && expected[row + x] != now[row + x] {
+                                    // A marked (coloured, not faded grey) diff pixel of an element that only moved.
+                                    diffImage[row + x] = movedUnchangedColor
+                                }
+                            }
                         }
                     }
-                    if owner < 0 {
-                        unassigned += 1
-                        continue
-                    }
-                    counts[owner] += 1
-                    if let diffImage, entries[owner].element.isMovedUnchanged, !isGray(diffImage[row + x]) {
-                        // A marked (coloured, not faded grey) diff pixel of an element that only moved.
-                        diffImage[row + x] = movedUnchangedColor
-                    }
+                    start = end
                 }
             }
         }
@@ -383,6 +403,25 @@ public enum Attribution {
                 image[y * width + box.x1 - 1] = color
             }
         }
+    }
+
+    /// How many of `count` words differ, eight at a time.
+    static func differing(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ count: Int) -> Int {
+        var n = 0, i = 0
+        while i + 8 <= count {
+            let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<UInt32>.self)
+            let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<UInt32>.self)
+            let unequal = x .!= y
+            if unequal != .init(repeating: false) {
+                for k in 0..<8 where unequal[k] { n += 1 }
+            }
+            i += 8
+        }
+        while i < count {
+            if a[i] != b[i] { n += 1 }
+            i += 1
+        }
+        return n
     }
 
     @inline(__always) static func isGray(_ w: UInt32) -> Bool {
