@@ -195,6 +195,10 @@ public enum Outcome: String, Codable, Sendable, Comparable, CaseIterable {
     }
 
     public static func < (a: Outcome, b: Outcome) -> Bool { a.exitCode < b.exitCode }
+
+    /// A fuzz worker exits so when its parent is gone: no outcome can reach anyone, and the
+    /// code is none of a command's.
+    public static let orphanedWorkerExitCode: Int32 = 3
 }
 
 /// Something a run found beyond its frames.

@@ -46,7 +46,7 @@ struct Verify: ParsableCommand {
             let results = try run.run(note: Diagnostics.print, progress: options.progress("verify"))
             Diagnostics.print(TerminalText.verify(results, context: TerminalText.Context(report: report, quiet: options.quiet, verbose: verbose)))
             if (reporter ?? project.config.reporter.flatMap(Reporter.init(rawValue:)) ?? .fromEnvironment) == .github { Reporter.github(results, report: report) }
-            return results.exitCode
+            return results.outcome
         }
     }
 }
