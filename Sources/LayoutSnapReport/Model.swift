@@ -14,8 +14,7 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// Always "layoutsnap".
     public var tool: String
     public var version: String
-    /// "verify", "record" or "render".
-    public var command: String
+    public var command: Command
     public var durationSeconds: Double
     /// Counts, the outcome and the exit code, derived from `fixtures` and `findings`.
     public private(set) var summary: Summary
@@ -43,10 +42,17 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// The cause id of each failing frame, by `FrameEntry.causeKey`.
     public private(set) var causeOfFrame: [String: Int] = [:]
 
+    /// The batch command that ran; results.json writes its name.
+    public enum Command: String, Codable, Sendable, CaseIterable, NamedCases {
+        case verify, record, render
+
+        public static let caseKind = "command"
+    }
+
     public init(
         tool: String = "layoutsnap",
         version: String,
-        command: String = "verify",
+        command: Command = .verify,
         durationSeconds: Double,
         environmentDifferences: [String] = [],
         fixtures: FixtureEntries,
@@ -72,7 +78,7 @@ public struct RunResults: Codable, Sendable, Equatable {
     }
 
     /// The same, from fixtures held in memory.
-    public init(tool: String = "layoutsnap", version: String, command: String = "verify", durationSeconds: Double,
+    public init(tool: String = "layoutsnap", version: String, command: Command = .verify, durationSeconds: Double,
                 environmentDifferences: [String] = [], fixtures: [FixtureEntry], findings: [Finding] = [], shard: String? = nil,
                 shardPlan: String? = nil, fixturesRoot: String? = nil, goldens: String? = nil) {
         self.init(tool: tool, version: version, command: command, durationSeconds: durationSeconds, environmentDifferences: environmentDifferences,
@@ -91,7 +97,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         tool = try c.decode(String.self, forKey: .tool)
         version = try c.decode(String.self, forKey: .version)
-        command = try c.decode(String.self, forKey: .command)
+        command = try c.decode(Command.self, forKey: .command)
         durationSeconds = try c.decode(Double.self, forKey: .durationSeconds)
         _ = try c.decode(Summary.self, forKey: .summary)
         environmentDifferences = try c.decodeIfPresent([String].self, forKey: .environmentDifferences) ?? []

@@ -60,6 +60,9 @@ final class ResultsJSONTests: XCTestCase {
 
         let badType = error(text.replacingOccurrences(of: "\"differentPixels\" : 2210", with: "\"differentPixels\" : \"many\""))
         XCTAssertEqual(badType?.description, "results.json: $.fixtures[2].states[1].frames[7].metrics.differentPixels: expected an integer")
+
+        let badCommand = error(text.replacingOccurrences(of: "\"command\" : \"verify\"", with: "\"command\" : \"approve\""))
+        XCTAssertEqual(badCommand?.description, "results.json: $.command: unknown command \"approve\" (expected one of: verify, record, render)")
     }
 
     func testUnknownKeysAreIgnored() throws {
