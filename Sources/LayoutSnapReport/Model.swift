@@ -535,8 +535,8 @@ public struct FrameEntry: Codable, Sendable, Equatable {
 
 /// A layout lint's finding in a frame (see `LayoutLinter`).
 public struct LintEntry: Codable, Sendable, Equatable {
-    /// `text-overlap`, `outside-container`, `clipped-text`, `contrast`, `caret-hidden`.
-    public var rule: String
+    /// Written as its name (`text-overlap`); reading a name no rule has is an error naming it.
+    public var rule: LintRule
     /// The elements involved (`["body", "summary"]`).
     public var elements: [String]
     /// `body overlaps summary by 14.2 pt`.
@@ -550,7 +550,7 @@ public struct LintEntry: Codable, Sendable, Equatable {
     public var severity: Finding.Severity
 
     public init(_ finding: LintFinding, severity: Finding.Severity) {
-        rule = finding.rule.rawValue
+        rule = finding.rule
         elements = finding.elements
         detail = finding.detail
         let r = finding.rect
@@ -561,7 +561,7 @@ public struct LintEntry: Codable, Sendable, Equatable {
 
     /// Back to a finding (for grouping frames into ranges).
     public var finding: LintFinding {
-        LintFinding(rule: LintRule(rawValue: rule) ?? .textOverlap, elements: elements, detail: detail,
+        LintFinding(rule: rule, elements: elements, detail: detail,
                     rect: Rect(x: rect.first ?? 0, y: rect.count > 1 ? rect[1] : 0, width: rect.count > 2 ? rect[2] : 0, height: rect.count > 3 ? rect[3] : 0),
                     amount: amount)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import XCTest
 @testable import LayoutSnapReport
 
@@ -63,6 +64,16 @@ final class ResultsJSONTests: XCTestCase {
 
         let badCommand = error(text.replacingOccurrences(of: "\"command\" : \"verify\"", with: "\"command\" : \"approve\""))
         XCTAssertEqual(badCommand?.description, "results.json: $.command: unknown command \"approve\" (expected one of: verify, record, render)")
+
+        // A lint rule is read as one of the rules, never taken for text-overlap.
+        var linted = Samples.small()
+        let finding = LintFinding(rule: .contrast, elements: ["body"], detail: "2.1:1", rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: 2.4)
+        linted.fixtures[2].states[1].frames[7].lints = [LintEntry(finding, severity: .warning)]
+        let lintText = String(decoding: ResultsJSON.encode(linted), as: UTF8.self)
+        XCTAssertEqual(try ResultsJSON.decode(Data(lintText.utf8)).fixtures[2].states[1].frames[7].lints?.first?.finding.rule, .contrast)
+        let badRule = error(lintText.replacingOccurrences(of: "\"rule\" : \"contrast\"", with: "\"rule\" : \"glare\""))
+        XCTAssertEqual(badRule?.path, "$.fixtures[2].states[1].frames[7].lints[0].rule")
+        XCTAssertEqual(badRule?.message, "unknown lint rule \"glare\" (expected one of: text-overlap, outside-container, clipped-text, contrast, caret-hidden)")
     }
 
     func testUnknownKeysAreIgnored() throws {
