@@ -207,6 +207,16 @@ public enum Outcome: String, Codable, Sendable, Comparable, CaseIterable {
     public static let orphanedWorkerExitCode: Int32 = 3
 }
 
+extension Severity {
+    public var outcome: Outcome {
+        switch self {
+        case .warning: .passed
+        case .failure: .failed
+        case .error: .error
+        }
+    }
+}
+
 /// Something a run found beyond its frames.
 public struct Finding: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
@@ -224,23 +234,6 @@ public struct Finding: Codable, Sendable, Equatable {
         case emptySelection
         /// An image a report names is gone (merge-reports).
         case missingImage
-    }
-
-    public enum Severity: String, Codable, Sendable {
-        /// Reported, exit 0.
-        case warning
-        /// Fails the run (exit 1).
-        case failure
-        /// Bad input (exit 2).
-        case error
-
-        public var outcome: Outcome {
-            switch self {
-            case .warning: .passed
-            case .failure: .failed
-            case .error: .error
-            }
-        }
     }
 
     public var kind: Kind
@@ -547,9 +540,9 @@ public struct LintEntry: Codable, Sendable, Equatable {
     /// frames picks its worst frame to quote.
     public var amount: Double
     /// `warning` (verify --lint warn, the default) or `failure` (--lint error, and `lint`).
-    public var severity: Finding.Severity
+    public var severity: Severity
 
-    public init(_ finding: LintFinding, severity: Finding.Severity) {
+    public init(_ finding: LintFinding, severity: Severity) {
         rule = finding.rule
         elements = finding.elements
         detail = finding.detail

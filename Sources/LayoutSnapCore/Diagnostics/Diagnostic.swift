@@ -3,10 +3,6 @@
 /// (`description`, and the command line's `error:` / `warning:` prefix), carried typed into
 /// results.json, and classified by its category, never by reading its message.
 public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable, Codable {
-        case error, warning, note
-    }
-
     /// What kind of problem it is: what decides how a run (or the fuzz harness) treats it.
     public enum Category: String, Sendable, Hashable, Codable {
         /// The fixture cannot be used: invalid JSON, a wrong field, a limit passed, a layout rule

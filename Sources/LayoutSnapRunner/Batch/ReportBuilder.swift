@@ -10,7 +10,7 @@ public struct ReportBuilder: Sendable {
     public let reportDirectory: String
     public let goldens: String
     /// What a lint finding is: a warning (`--lint warn`) or a failure (`--lint error`).
-    public var lintSeverity = Finding.Severity.warning
+    public var lintSeverity = Severity.warning
 
     public init(reportDirectory: String, goldens: String) {
         self.reportDirectory = reportDirectory; self.goldens = goldens
