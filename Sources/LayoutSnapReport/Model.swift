@@ -458,7 +458,7 @@ public struct FrameEntry: Codable, Sendable, Equatable {
     public var actual: String?
     /// Path, relative to the report folder, of the diff image.
     public var diff: String?
-    public var metrics: DiffMetrics?
+    public var metrics: DiffFigures?
     /// "body.y +4.00", "card.height -12.50".
     public var layoutChanges: [String]
     /// verify, when a state's motion changed its timing: the golden frame this frame was compared
@@ -494,7 +494,7 @@ public struct FrameEntry: Codable, Sendable, Equatable {
         expected: String? = nil,
         actual: String? = nil,
         diff: String? = nil,
-        metrics: DiffMetrics? = nil,
+        metrics: DiffFigures? = nil,
         layoutChanges: [String] = [],
         pairedWith: Int? = nil,
         pairing: FramePairing? = nil,
@@ -615,22 +615,3 @@ public enum FrameStatus: String, Codable, Sendable, CaseIterable {
     }
 }
 
-public struct DiffMetrics: Codable, Sendable, Equatable {
-    public var differentPixels: Int
-    /// differentPixels / (width * height), 0…1.
-    public var ratio: Double
-    public var maxChannelDifference: Int
-    /// Bounding boxes of the differing areas, each [x, y, w, h].
-    public var regions: [[Int]]
-    public var width: Int
-    public var height: Int
-
-    public init(differentPixels: Int, ratio: Double, maxChannelDifference: Int, regions: [[Int]] = [], width: Int, height: Int) {
-        self.differentPixels = differentPixels
-        self.ratio = ratio
-        self.maxChannelDifference = maxChannelDifference
-        self.regions = regions
-        self.width = width
-        self.height = height
-    }
-}

@@ -103,10 +103,7 @@ public struct ReportBuilder: Sendable {
         }
         return FrameEntry(index: f.index, time: f.time, progress: f.progress, status: f.status, message: f.detail,
                           golden: f.goldenKey, expected: expected, actual: actual, diff: f.diffPath.map { relative($0) },
-                          metrics: f.metrics.map {
-                              DiffMetrics(differentPixels: $0.differentPixels, ratio: $0.ratio, maxChannelDifference: $0.maxChannelDifference,
-                                          regions: $0.regions, width: $0.width, height: $0.height)
-                          },
+                          metrics: f.comparison?.figures,
                           layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing,
                           lints: f.lints.isEmpty ? nil : f.lints.map { LintEntry($0, severity: lintSeverity) },
                           attribution: f.status.outcome == .failed ? f.attribution : nil,
