@@ -88,8 +88,16 @@ public struct RunResults: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard, shardPlan, fixturesRoot, goldens,
-             causes
+             causes, outcomeOf
     }
+
+    /// The outcome of each frame status and severity, written once into results.json so that
+    /// the report page reads which ones fail instead of deciding it again (never read back).
+    public struct OutcomeTable: Encodable, Sendable {
+        public var status: [String: Outcome] = Dictionary(uniqueKeysWithValues: FrameStatus.allCases.map { ($0.rawValue, $0.outcome) })
+        public var severity: [String: Outcome] = Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.rawValue, $0.outcome) })
+    }
+    public static let outcomeOf = OutcomeTable()
 
     /// Reads a results.json; the summary is derived again from what it lists, whatever the file
     /// said, and the keys added since the first version (findings, folders) may be absent.
@@ -132,6 +140,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         try c.encodeIfPresent(fixturesRoot, forKey: .fixturesRoot)
         try c.encodeIfPresent(goldens, forKey: .goldens)
         try c.encode(causes, forKey: .causes)
+        try c.encode(Self.outcomeOf, forKey: .outcomeOf)
     }
 
     /// Sets `summary` and `causes` from the fixtures and findings.

@@ -76,6 +76,16 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(badRule?.message, "unknown lint rule \"glare\" (expected one of: text-overlap, outside-container, clipped-text, contrast, caret-hidden)")
     }
 
+    /// The report page reads which statuses and severities fail from the file, once per run.
+    func testTheOutcomeOfEachStatusAndSeverityIsWritten() throws {
+        let object = try JSONSerialization.jsonObject(with: ResultsJSON.encode(Samples.small())) as! [String: Any]
+        let table = try XCTUnwrap(object["outcomeOf"] as? [String: [String: String]])
+        XCTAssertEqual(table["status"], Dictionary(uniqueKeysWithValues: FrameStatus.allCases.map { ($0.rawValue, $0.outcome.rawValue) }))
+        XCTAssertEqual(table["status"]?["missing"], "failed")
+        XCTAssertEqual(table["status"]?["similar"], "passed")
+        XCTAssertEqual(table["severity"], ["warning": "passed", "failure": "failed", "error": "error"])
+    }
+
     func testUnknownKeysAreIgnored() throws {
         let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
             .replacingOccurrences(of: "\"tool\" : \"layoutsnap\"", with: "\"tool\" : \"layoutsnap\", \"futureField\" : [1, 2]")
