@@ -23,7 +23,7 @@ struct Lint: ParsableCommand {
             var errors = 0, findings = 0, ignored = 0, frames = 0, fixtures = 0
             for r in results.sorted(by: { $0.ref.id < $1.ref.id }) {
                 if let error = r.error {
-                    Diagnostics.printError(error)
+                    Diagnostics.printError(error.description)
                     errors += 1
                     continue
                 }
