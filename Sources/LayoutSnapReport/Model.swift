@@ -382,10 +382,7 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     public var id: String
     /// "Fixtures/posts/long-body.json".
     public var file: String
-    /// Set when the fixture could not be used at all:
-    /// "file:line:col: $.path: message".
-    public var error: String?
-    /// The same error as data: category, file, line, column and JSON path.
+    /// Set when the fixture could not be used at all: category, file, line, column, JSON path.
     public var diagnostic: Diagnostic?
     public var states: [StateEntry]
     /// Seconds the fixture took: decoding, layout, every frame and the comparison (JUnit's suite
@@ -396,14 +393,43 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// with it).
     public var canvas: [Double]?
 
-    public init(id: String, file: String, error: String? = nil, diagnostic: Diagnostic? = nil, states: [StateEntry] = [],
-                durationSeconds: Double? = nil) {
+    public init(id: String, file: String, diagnostic: Diagnostic? = nil, states: [StateEntry] = [], durationSeconds: Double? = nil) {
         self.id = id
         self.file = file
-        self.error = error ?? diagnostic?.description
         self.diagnostic = diagnostic
         self.states = states
         self.durationSeconds = durationSeconds
+    }
+
+    /// The diagnostic as one line, "file:line:col: $.path: message"; results.json writes it
+    /// beside the diagnostic, as it always has.
+    public var error: String? { diagnostic?.description }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, file, error, diagnostic, states, durationSeconds, canvas
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        file = try c.decode(String.self, forKey: .file)
+        // Files written before the diagnostic have its line alone.
+        diagnostic = try c.decodeIfPresent(Diagnostic.self, forKey: .diagnostic)
+            ?? c.decodeIfPresent(String.self, forKey: .error).map { Diagnostic(.error, .fixture, message: $0) }
+        states = try c.decode([StateEntry].self, forKey: .states)
+        durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds)
+        canvas = try c.decodeIfPresent([Double].self, forKey: .canvas)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(file, forKey: .file)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(diagnostic, forKey: .diagnostic)
+        try c.encode(states, forKey: .states)
+        try c.encodeIfPresent(durationSeconds, forKey: .durationSeconds)
+        try c.encodeIfPresent(canvas, forKey: .canvas)
     }
 
     /// Whether a state's motion changed (it has a line in the terminal even when it is similar).

@@ -86,6 +86,26 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(table["severity"], ["warning": "passed", "failure": "failed", "error": "error"])
     }
 
+    /// A fixture entry holds one diagnostic; `error` is its line, still written, and read alone
+    /// from files that have no diagnostic.
+    func testAFixtureEntryHoldsOneDiagnosticAndStillWritesItsLine() throws {
+        let line = "Fixtures/broken/bad-json.json:3:14: $.states[0].steps: expected an array"
+        let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
+        XCTAssertTrue(text.contains("\"error\" : \"\(line)\""), text)
+        let decoded = try ResultsJSON.decode(Data(text.utf8))
+        XCTAssertEqual(decoded.fixtures[5].diagnostic?.line, 3)
+        XCTAssertEqual(decoded.fixtures[5].diagnostic?.path, "$.states[0].steps")
+        XCTAssertEqual(decoded.fixtures[5].error, line)
+
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        var fixtures = try XCTUnwrap(object["fixtures"] as? [[String: Any]])
+        fixtures[5].removeValue(forKey: "diagnostic")
+        object["fixtures"] = fixtures
+        let older = try ResultsJSON.decode(JSONSerialization.data(withJSONObject: object))
+        XCTAssertEqual(older.fixtures[5].error, line)
+        XCTAssertEqual(older.fixtures[5].outcome, .error)
+    }
+
     func testUnknownKeysAreIgnored() throws {
         let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
             .replacingOccurrences(of: "\"tool\" : \"layoutsnap\"", with: "\"tool\" : \"layoutsnap\", \"futureField\" : [1, 2]")

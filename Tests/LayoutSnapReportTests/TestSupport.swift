@@ -63,7 +63,8 @@ enum Samples {
                     message: "unreadable golden: truncated PNG (IDAT ends early)", golden: "media/gallery/initial/000.png")]),
             ]),
             FixtureEntry(id: "broken/bad-json", file: "Fixtures/broken/bad-json.json",
-                         error: "Fixtures/broken/bad-json.json:3:14: $.states[0].steps: expected an array", states: []),
+                         diagnostic: Diagnostic(.error, .fixture, file: "Fixtures/broken/bad-json.json", line: 3, column: 14,
+                                                   path: "$.states[0].steps", message: "expected an array"), states: []),
         ]
         return RunResults(version: "0.4.0", durationSeconds: 3.52,
                           environmentDifferences: ["font: Inter 4.0 (goldens: Inter 3.19)"], fixtures: fixtures)
