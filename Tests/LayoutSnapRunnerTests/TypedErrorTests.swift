@@ -25,6 +25,19 @@ final class TypedErrorTests: XCTestCase {
         }
     }
 
+    func testABrokenProjectFileIsAnInputDiagnosticWithItsPlace() throws {
+        let folder = try makeTemporaryFolder("typed-errors-config").path
+        defer { removeTemporaryFolder(folder) }
+        try Support.write("{\n  \"jobs\": \"many\"\n}", to: folder + "/layoutsnap.json")
+        XCTAssertThrowsError(try ProjectSettings.load(from: folder)) { error in
+            guard case let .input(diagnostic)? = error as? RunnerError else { return XCTFail("\(error)") }
+            XCTAssertEqual(diagnostic.category, .input)
+            XCTAssertEqual(diagnostic.file, "layoutsnap.json")
+            XCTAssertNotNil(diagnostic.path ?? diagnostic.line.map(String.init), diagnostic.description)
+            XCTAssertEqual((error as! RunnerError).description, diagnostic.description)
+        }
+    }
+
     func testALayoutErrorNamesItsJSONPath() {
         let error = LayoutError(path: "$.steps[1].at", message: "cannot be met")
         let diagnostic = Diagnostic.fixtureStage(error, file: "Fixtures/x.json")

@@ -16,6 +16,9 @@ public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConver
         case render
         /// A file outside the goldens could not be read or written.
         case io
+        /// A file the user gave besides the fixtures (layoutsnap.json, approvals.json, a
+        /// results.json to merge) cannot be used: names the file and the place in it.
+        case input
         /// Fonts, libraries or threads: nothing the fixture can change.
         case environment
     }
@@ -34,6 +37,13 @@ public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConver
                 path: String? = nil, message: String) {
         self.severity = severity; self.category = category
         self.file = file; self.line = line; self.column = column; self.path = path; self.message = message
+    }
+
+    /// The same problem, filed under another category.
+    public func with(category: Category) -> Diagnostic {
+        var copy = self
+        copy.category = category
+        return copy
     }
 
     /// True when it says where: a JSON path, or a line and column, in a named file.

@@ -44,7 +44,7 @@ public struct ReportMerger {
             do {
                 parts.append((dir, try ResultsJSON.decode(data)))
             } catch {
-                throw RunnerError.usage("\(path): \(error.path): \(error.message)")
+                throw RunnerError.input(Diagnostic(.error, .input, file: path, path: error.path, message: error.message))
             }
         }
 

@@ -5,6 +5,8 @@ import LayoutSnapRender
 public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An argument or path the user gave cannot be used.
     case usage(String)
+    /// A file the user gave besides the fixtures cannot be used, with where in it.
+    case input(Diagnostic)
     /// `record` under CI without `--allow-ci`.
     case refusedUnderCI
     /// The golden store cannot be read or written.
@@ -24,7 +26,7 @@ public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
             "goldens are not written when CI is set: they are recorded on purpose and committed, never by a CI job. Run this locally, or pass --allow-ci (for example with --goldens pointing at a temporary folder)."
         case let .goldens(message): "goldens: \(message)"
         case let .environment(message): message
-        case let .fixture(diagnostic): diagnostic.description
+        case let .fixture(diagnostic), let .input(diagnostic): diagnostic.description
         case let .write(message): message
         }
     }
@@ -34,7 +36,7 @@ extension RunnerError {
     /// The error as a diagnostic about `file`; a fixture's keeps its own place.
     public func diagnostic(file: String?) -> Diagnostic {
         switch self {
-        case let .fixture(diagnostic): diagnostic
+        case let .fixture(diagnostic), let .input(diagnostic): diagnostic
         case .goldens: Diagnostic(.error, .golden, file: file, message: description)
         case .write: Diagnostic(.error, .io, file: file, message: description)
         case .usage, .refusedUnderCI, .environment: Diagnostic(.error, .environment, file: file, message: description)
