@@ -103,7 +103,7 @@ public struct Benchmark {
                 // Bullet markers are laid out when first drawn, so count after rendering.
                 f.layoutsCreated += engine.layoutsCreated
             } catch {
-                throw RunnerError.fixture("\(ref.displayPath): \(error)")
+                throw RunnerError.fixture(.fixtureStage(error, file: ref.displayPath))
             }
         }
 

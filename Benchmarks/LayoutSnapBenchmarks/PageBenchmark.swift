@@ -58,7 +58,7 @@ public struct PageBenchmark {
                     var frame = FrameEntry(index: i, time: Double(i) / 15, progress: Double(i) / 4, status: .failed,
                                            message: "\(9000 + made % 1000) pixels differ (3.\(made % 10)%)", golden: name,
                                            expected: "expected/" + name, actual: "actual/" + name, diff: "diff/" + name,
-                                           metrics: DiffMetrics(differentPixels: 9000 + made % 1000, ratio: 0.036, maxChannelDifference: 255,
+                                           metrics: DiffFigures(differentPixels: 9000 + made % 1000, ratio: 0.036, maxChannelDifference: 255,
                                                                 regions: [[12, 40, 270, 60], [117, 106, 264, 58]], width: 393, height: 640),
                                            layoutChanges: ["message:m1.width +4.00", "message:m2.x -4.00", "message:m2.width +4.00"],
                                            goldenHash: String(format: "%016llx", UInt64(made) &* 0x9E37_79B9_7F4A_7C15))

@@ -115,7 +115,7 @@ public enum CIReport {
     public static func markdown(_ results: RunResults, report: String? = nil, maxBytes: Int = maxSummaryBytes) -> String {
         let s = results.summary
         let verdict = results.outcome == .passed ? "passed" : results.outcome == .failed ? "failed" : "error"
-        var head = "## layoutsnap \(results.command): \(verdict)\n\n"
+        var head = "## layoutsnap \(results.command.rawValue): \(verdict)\n\n"
         var counts = ["\(s.passed) passed", "\(s.failed) failed", "\(s.missing) missing"]
         if s.similar > 0 { counts.append("\(s.similar) similar") }
         if s.errors > 0 { counts.append("\(s.errors) errors") }

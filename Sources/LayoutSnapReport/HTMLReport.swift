@@ -62,7 +62,7 @@ public enum HTMLReport {
         let otherFindings = s.failingFindings - s.orphans
         if otherFindings > 0 { titleParts.append("\(otherFindings) other finding\(otherFindings == 1 ? "" : "s")") }
         if titleParts.isEmpty { titleParts.append("\(s.frames) frames") }
-        let title = "\(results.tool) \(results.command) \(verdict): " + titleParts.joined(separator: ", ")
+        let title = "\(results.tool) \(results.command.rawValue) \(verdict): " + titleParts.joined(separator: ", ")
 
         var out = ""
         out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -39,7 +39,7 @@ public enum JUnitWriter {
         let errors = s.erroredStates + s.unusableFixtures + failing.filter { $0.severity == .error }.count
         let duration = results.durationSeconds.isFinite && results.durationSeconds > 0 ? results.durationSeconds : 0
         var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        head += "<testsuites name=\"\(attr("\(results.tool) \(results.command)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(duration))\""
+        head += "<testsuites name=\"\(attr("\(results.tool) \(results.command.rawValue)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(duration))\""
         guard !results.fixtures.isEmpty || !failing.isEmpty else { return try emit(head + "/>\n") }
         try emit(head + ">\n")
         for fixture in results.fixtures { try emit(suite(results.withCauses(fixture), causes: results.causes, attachments: attachments) + "\n") }

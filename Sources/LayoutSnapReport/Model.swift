@@ -14,8 +14,7 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// Always "layoutsnap".
     public var tool: String
     public var version: String
-    /// "verify", "record" or "render".
-    public var command: String
+    public var command: Command
     public var durationSeconds: Double
     /// Counts, the outcome and the exit code, derived from `fixtures` and `findings`.
     public private(set) var summary: Summary
@@ -43,10 +42,17 @@ public struct RunResults: Codable, Sendable, Equatable {
     /// The cause id of each failing frame, by `FrameEntry.causeKey`.
     public private(set) var causeOfFrame: [String: Int] = [:]
 
+    /// The batch command that ran; results.json writes its name.
+    public enum Command: String, Codable, Sendable, CaseIterable, NamedCases {
+        case verify, record, render
+
+        public static let caseKind = "command"
+    }
+
     public init(
         tool: String = "layoutsnap",
         version: String,
-        command: String = "verify",
+        command: Command = .verify,
         durationSeconds: Double,
         environmentDifferences: [String] = [],
         fixtures: FixtureEntries,
@@ -72,7 +78,7 @@ public struct RunResults: Codable, Sendable, Equatable {
     }
 
     /// The same, from fixtures held in memory.
-    public init(tool: String = "layoutsnap", version: String, command: String = "verify", durationSeconds: Double,
+    public init(tool: String = "layoutsnap", version: String, command: Command = .verify, durationSeconds: Double,
                 environmentDifferences: [String] = [], fixtures: [FixtureEntry], findings: [Finding] = [], shard: String? = nil,
                 shardPlan: String? = nil, fixturesRoot: String? = nil, goldens: String? = nil) {
         self.init(tool: tool, version: version, command: command, durationSeconds: durationSeconds, environmentDifferences: environmentDifferences,
@@ -82,8 +88,16 @@ public struct RunResults: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard, shardPlan, fixturesRoot, goldens,
-             causes
+             causes, outcomeOf
     }
+
+    /// The outcome of each frame status and severity, written once into results.json so that
+    /// the report page reads which ones fail instead of deciding it again (never read back).
+    public struct OutcomeTable: Encodable, Sendable {
+        public var status: [String: Outcome] = Dictionary(uniqueKeysWithValues: FrameStatus.allCases.map { ($0.rawValue, $0.outcome) })
+        public var severity: [String: Outcome] = Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.rawValue, $0.outcome) })
+    }
+    public static let outcomeOf = OutcomeTable()
 
     /// Reads a results.json; the summary is derived again from what it lists, whatever the file
     /// said, and the keys added since the first version (findings, folders) may be absent.
@@ -91,7 +105,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         tool = try c.decode(String.self, forKey: .tool)
         version = try c.decode(String.self, forKey: .version)
-        command = try c.decode(String.self, forKey: .command)
+        command = try c.decode(Command.self, forKey: .command)
         durationSeconds = try c.decode(Double.self, forKey: .durationSeconds)
         _ = try c.decode(Summary.self, forKey: .summary)
         environmentDifferences = try c.decodeIfPresent([String].self, forKey: .environmentDifferences) ?? []
@@ -126,6 +140,7 @@ public struct RunResults: Codable, Sendable, Equatable {
         try c.encodeIfPresent(fixturesRoot, forKey: .fixturesRoot)
         try c.encodeIfPresent(goldens, forKey: .goldens)
         try c.encode(causes, forKey: .causes)
+        try c.encode(Self.outcomeOf, forKey: .outcomeOf)
     }
 
     /// Sets `summary` and `causes` from the fixtures and findings.
@@ -195,6 +210,20 @@ public enum Outcome: String, Codable, Sendable, Comparable, CaseIterable {
     }
 
     public static func < (a: Outcome, b: Outcome) -> Bool { a.exitCode < b.exitCode }
+
+    /// A fuzz worker exits so when its parent is gone: no outcome can reach anyone, and the
+    /// code is none of a command's.
+    public static let orphanedWorkerExitCode: Int32 = 3
+}
+
+extension Severity {
+    public var outcome: Outcome {
+        switch self {
+        case .warning: .passed
+        case .failure: .failed
+        case .error: .error
+        }
+    }
 }
 
 /// Something a run found beyond its frames.
@@ -214,23 +243,6 @@ public struct Finding: Codable, Sendable, Equatable {
         case emptySelection
         /// An image a report names is gone (merge-reports).
         case missingImage
-    }
-
-    public enum Severity: String, Codable, Sendable {
-        /// Reported, exit 0.
-        case warning
-        /// Fails the run (exit 1).
-        case failure
-        /// Bad input (exit 2).
-        case error
-
-        public var outcome: Outcome {
-            switch self {
-            case .warning: .passed
-            case .failure: .failed
-            case .error: .error
-            }
-        }
     }
 
     public var kind: Kind
@@ -370,10 +382,7 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     public var id: String
     /// "Fixtures/posts/long-body.json".
     public var file: String
-    /// Set when the fixture could not be used at all:
-    /// "file:line:col: $.path: message".
-    public var error: String?
-    /// The same error as data: category, file, line, column and JSON path.
+    /// Set when the fixture could not be used at all: category, file, line, column, JSON path.
     public var diagnostic: Diagnostic?
     public var states: [StateEntry]
     /// Seconds the fixture took: decoding, layout, every frame and the comparison (JUnit's suite
@@ -384,14 +393,43 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// with it).
     public var canvas: [Double]?
 
-    public init(id: String, file: String, error: String? = nil, diagnostic: Diagnostic? = nil, states: [StateEntry] = [],
-                durationSeconds: Double? = nil) {
+    public init(id: String, file: String, diagnostic: Diagnostic? = nil, states: [StateEntry] = [], durationSeconds: Double? = nil) {
         self.id = id
         self.file = file
-        self.error = error ?? diagnostic?.description
         self.diagnostic = diagnostic
         self.states = states
         self.durationSeconds = durationSeconds
+    }
+
+    /// The diagnostic as one line, "file:line:col: $.path: message"; results.json writes it
+    /// beside the diagnostic, as it always has.
+    public var error: String? { diagnostic?.description }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, file, error, diagnostic, states, durationSeconds, canvas
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        file = try c.decode(String.self, forKey: .file)
+        // Files written before the diagnostic have its line alone.
+        diagnostic = try c.decodeIfPresent(Diagnostic.self, forKey: .diagnostic)
+            ?? c.decodeIfPresent(String.self, forKey: .error).map { Diagnostic(.error, .fixture, message: $0) }
+        states = try c.decode([StateEntry].self, forKey: .states)
+        durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds)
+        canvas = try c.decodeIfPresent([Double].self, forKey: .canvas)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(file, forKey: .file)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(diagnostic, forKey: .diagnostic)
+        try c.encode(states, forKey: .states)
+        try c.encodeIfPresent(durationSeconds, forKey: .durationSeconds)
+        try c.encodeIfPresent(canvas, forKey: .canvas)
     }
 
     /// Whether a state's motion changed (it has a line in the terminal even when it is similar).
@@ -455,7 +493,7 @@ public struct FrameEntry: Codable, Sendable, Equatable {
     public var actual: String?
     /// Path, relative to the report folder, of the diff image.
     public var diff: String?
-    public var metrics: DiffMetrics?
+    public var metrics: DiffFigures?
     /// "body.y +4.00", "card.height -12.50".
     public var layoutChanges: [String]
     /// verify, when a state's motion changed its timing: the golden frame this frame was compared
@@ -491,7 +529,7 @@ public struct FrameEntry: Codable, Sendable, Equatable {
         expected: String? = nil,
         actual: String? = nil,
         diff: String? = nil,
-        metrics: DiffMetrics? = nil,
+        metrics: DiffFigures? = nil,
         layoutChanges: [String] = [],
         pairedWith: Int? = nil,
         pairing: FramePairing? = nil,
@@ -525,8 +563,8 @@ public struct FrameEntry: Codable, Sendable, Equatable {
 
 /// A layout lint's finding in a frame (see `LayoutLinter`).
 public struct LintEntry: Codable, Sendable, Equatable {
-    /// `text-overlap`, `outside-container`, `clipped-text`, `contrast`, `caret-hidden`.
-    public var rule: String
+    /// Written as its name (`text-overlap`); reading a name no rule has is an error naming it.
+    public var rule: LintRule
     /// The elements involved (`["body", "summary"]`).
     public var elements: [String]
     /// `body overlaps summary by 14.2 pt`.
@@ -537,10 +575,10 @@ public struct LintEntry: Codable, Sendable, Equatable {
     /// frames picks its worst frame to quote.
     public var amount: Double
     /// `warning` (verify --lint warn, the default) or `failure` (--lint error, and `lint`).
-    public var severity: Finding.Severity
+    public var severity: Severity
 
-    public init(_ finding: LintFinding, severity: Finding.Severity) {
-        rule = finding.rule.rawValue
+    public init(_ finding: LintFinding, severity: Severity) {
+        rule = finding.rule
         elements = finding.elements
         detail = finding.detail
         let r = finding.rect
@@ -551,7 +589,7 @@ public struct LintEntry: Codable, Sendable, Equatable {
 
     /// Back to a finding (for grouping frames into ranges).
     public var finding: LintFinding {
-        LintFinding(rule: LintRule(rawValue: rule) ?? .textOverlap, elements: elements, detail: detail,
+        LintFinding(rule: rule, elements: elements, detail: detail,
                     rect: Rect(x: rect.first ?? 0, y: rect.count > 1 ? rect[1] : 0, width: rect.count > 2 ? rect[2] : 0, height: rect.count > 3 ? rect[3] : 0),
                     amount: amount)
     }
@@ -612,22 +650,3 @@ public enum FrameStatus: String, Codable, Sendable, CaseIterable {
     }
 }
 
-public struct DiffMetrics: Codable, Sendable, Equatable {
-    public var differentPixels: Int
-    /// differentPixels / (width * height), 0…1.
-    public var ratio: Double
-    public var maxChannelDifference: Int
-    /// Bounding boxes of the differing areas, each [x, y, w, h].
-    public var regions: [[Int]]
-    public var width: Int
-    public var height: Int
-
-    public init(differentPixels: Int, ratio: Double, maxChannelDifference: Int, regions: [[Int]] = [], width: Int, height: Int) {
-        self.differentPixels = differentPixels
-        self.ratio = ratio
-        self.maxChannelDifference = maxChannelDifference
-        self.regions = regions
-        self.width = width
-        self.height = height
-    }
-}

@@ -65,8 +65,11 @@ public enum ResultsJSON {
             }
             try emit(Data((newline + (pretty ? "  " : "") + "]").utf8))
         }
-        for piece in [member("fixturesRoot", results.fixturesRoot), member("goldens", results.goldens), member("shard", results.shard),
-                      member("shardPlan", results.shardPlan),
+        for piece in [member("fixturesRoot", results.fixturesRoot), member("goldens", results.goldens)] {
+            if let piece { try emit(piece) }
+        }
+        try emit(member("outcomeOf", RunResults.outcomeOf)!)
+        for piece in [member("shard", results.shard), member("shardPlan", results.shardPlan),
                       member("summary", results.summary), member("tool", results.tool), member("version", results.version)] {
             if let piece { try emit(piece) }
         }

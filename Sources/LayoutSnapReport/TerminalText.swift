@@ -241,14 +241,14 @@ public enum TerminalText {
         let s = results.summary
         var parts: [String]
         switch results.command {
-        case "record":
+        case .record:
             parts = ["\(s.recorded) recorded", "\(s.unchanged) unchanged"]
             if s.similar > 0 { parts.append("\(s.similar) kept within tolerance") }
             if s.failed > 0 { parts.append("\(s.failed) not updated") }
             if s.missing > 0 { parts.append("\(s.missing) missing") }
-        case "render":
+        case .render:
             parts = ["\(s.rendered) frames rendered" + (output.map { " to \($0)" } ?? "")]
-        default:
+        case .verify:
             parts = ["\(s.passed) passed", "\(s.failed) failed"]
             if s.similar > 0 { parts.append("\(s.similar) similar") }
             if s.missing > 0 { parts.append("\(s.missing) missing") }

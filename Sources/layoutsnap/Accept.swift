@@ -1,4 +1,5 @@
 import ArgumentParser
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Accept: ParsableCommand {
@@ -37,7 +38,7 @@ struct Accept: ParsableCommand {
             for problem in outcome.problems { Diagnostics.printError(problem.description) }
             Diagnostics.out("\(outcome.accepted.count) frames accepted into \(outcome.goldens)/" + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated")
                            + (outcome.removed.isEmpty ? "" : ", \(outcome.removed.count) golden frames the new motion no longer has removed"))
-            return outcome.outcome.exitCode
+            return outcome.outcome
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapCore
+import LayoutSnapReport
 import LayoutSnapRunner
 
 /// `layoutsnap config`: the settings a run here would use, and where each comes from.
@@ -37,7 +38,7 @@ struct Config: ParsableCommand {
             for (name, (value, source)) in defaults {
                 Diagnostics.out("  \(name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
             }
-            return 0
+            return .passed
         }
     }
 

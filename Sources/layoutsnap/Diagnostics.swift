@@ -6,20 +6,20 @@ import LayoutSnapSystem
 
 /// The one place where errors become messages on stderr and exit codes (docs/outcomes.md: 2 for bad input).
 enum Diagnostics {
-    static func run(_ body: () throws -> Int32) throws {
-        let code: Int32
+    static func run(_ body: () throws -> Outcome) throws {
+        let outcome: Outcome
         do {
-            code = try body()
+            outcome = try body()
         } catch let error as RunnerError {
             printError(error.description)
-            code = 2
+            outcome = .error
         } catch let error as ExitCode {
             throw error
         } catch {
             printError("\(error)")
-            code = 2
+            outcome = .error
         }
-        if code != 0 { throw ExitCode(code) }
+        if outcome != .passed { throw ExitCode(outcome.exitCode) }
     }
 
     /// Prints lines drawn from a run (`TerminalText`): results on stdout, diagnostics on stderr.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LayoutSnapCore
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Diff: ParsableCommand {
@@ -109,14 +110,14 @@ struct DiffRequest {
     }
 
     /// Compares, prints, and returns the exit code.
-    func execute() throws -> Int32 {
+    func execute() throws -> Outcome {
         let result = try ImageDiff(expected: a, actual: b, output: out, tolerance: tolerance, drawing: drawing).run()
         if json {
             Diagnostics.out(result.json)
         } else {
             for line in result.lines { Diagnostics.out(line) }
         }
-        return result.outcome.exitCode
+        return result.outcome
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapCore
+import LayoutSnapReport
 
 /// `layoutsnap --version` and a plain `layoutsnap diff A B [options]` without argument-parser:
 /// building its command tree reflects over every command's properties, which cost most of a
@@ -13,12 +14,12 @@ enum FastPath {
         let args = Array(arguments.dropFirst())
         if args == ["--version"] {
             FileHandle.standardOutput.write(Data((LayoutSnap.version + "\n").utf8))
-            return 0
+            return Outcome.passed.exitCode
         }
         guard args.first == "diff", let request = diffRequest(Array(args.dropFirst())), request.problem == nil else { return nil }
         do {
             try Diagnostics.run { try request.execute() }
-            return 0
+            return Outcome.passed.exitCode
         } catch let code as ExitCode {
             return code.rawValue
         } catch {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapCore
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Fuzz: ParsableCommand {
@@ -60,7 +61,7 @@ struct Fuzz: ParsableCommand {
         try Diagnostics.run {
             if worker {
                 try FuzzCampaign.work(paths: paths.isEmpty ? ["Fixtures"] : paths, seed: try ArgumentChecks.seed(seed), from: from, cases: cases, timeout: timeout)
-                return 0
+                return .passed
             }
             var options = FuzzCampaign.Options(executable: Self.executable, paths: paths.isEmpty ? ["Fixtures"] : paths)
             options.seed = try ArgumentChecks.seed(seed)
@@ -79,7 +80,7 @@ struct Fuzz: ParsableCommand {
             }
             Diagnostics.out(Self.table(f))
             Diagnostics.out(Self.summary(f, bases: campaign.baseCount, seed: options.seed))
-            return f.crashes + f.hangs + f.unclear == 0 ? 0 : 1
+            return f.crashes + f.hangs + f.unclear == 0 ? .passed : .failed
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapCore
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Generate: ParsableCommand {
@@ -45,7 +46,7 @@ struct Generate: ParsableCommand {
             let summary = try GeneratedBatch.write(kinds: kinds, count: count, seed: try ArgumentChecks.seed(seed), to: out, jobs: jobs)
             let counts = summary.counts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", ")
             Diagnostics.out("generated \(summary.total) fixtures (\(counts)) in \(out)")
-            return 0
+            return .passed
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LayoutSnapCore
 import LayoutSnapRender
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Layout: ParsableCommand {
@@ -38,7 +39,7 @@ struct Layout: ParsableCommand {
                 }
             }
             FileHandle.standardOutput.write(Data(LayoutJSON.encode(layout, state: state, frame: frame)))
-            return 0
+            return .passed
         }
     }
 }

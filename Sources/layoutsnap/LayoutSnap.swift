@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LayoutSnapReport
 
 @main
 struct LayoutSnap: ParsableCommand {
@@ -23,7 +24,7 @@ struct LayoutSnap: ParsableCommand {
         } catch {
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                Foundation.exit(Outcome.error.exitCode)
             }
             exit(withError: error)
         }

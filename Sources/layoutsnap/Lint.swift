@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapCore
+import LayoutSnapReport
 import LayoutSnapRunner
 
 /// `layoutsnap lint`: layout bugs in every frame, found from the layout alone (no golden, no pixels).
@@ -17,12 +18,12 @@ struct Lint: ParsableCommand {
             let (results, empty) = try run.run(progress: options.progress("lint"))
             if let empty {
                 Diagnostics.printError(empty)
-                return 2
+                return .error
             }
             var errors = 0, findings = 0, ignored = 0, frames = 0, fixtures = 0
             for r in results.sorted(by: { $0.ref.id < $1.ref.id }) {
                 if let error = r.error {
-                    Diagnostics.printError(error)
+                    Diagnostics.printError(error.description)
                     errors += 1
                     continue
                 }
@@ -36,7 +37,7 @@ struct Lint: ParsableCommand {
             }
             let ignoredNote = ignored > 0 ? " (\(ignored) ignored)" : ""
             Diagnostics.out("lint: \(results.count) fixtures, \(frames) frames: \(findings) findings\(ignoredNote) in \(fixtures) fixtures" + (errors > 0 ? ", \(errors) unreadable" : ""))
-            return errors > 0 ? 2 : findings > 0 ? 1 : 0
+            return errors > 0 ? .error : findings > 0 ? .failed : .passed
         }
     }
 }

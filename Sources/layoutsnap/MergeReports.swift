@@ -27,7 +27,7 @@ struct MergeReports: ParsableCommand {
             let results = try ReportMerger(inputs: reports, output: out, allowMissingShards: allowMissingShards).run(resultFiles: resultFiles.files)
             if !quiet { Diagnostics.out("merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(results.fixtures.count) fixtures: \(out)/index.html") }
             Diagnostics.print(TerminalText.diagnostics(results) + TerminalText.findings(results) + [.out(TerminalText.summaryLine(results))])
-            return results.exitCode
+            return results.outcome
         }
     }
 }

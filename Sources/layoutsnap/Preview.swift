@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapCore
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Preview: ParsableCommand {
@@ -66,7 +67,7 @@ struct Preview: ParsableCommand {
                                          bakeOverlay: overlay, watching: watch, jobs: jobs, against: against)
             guard watch else {
                 let summary = try build(builder)
-                return summary == nil ? 2 : 0
+                return summary == nil ? .error : .passed
             }
             try PreviewWatcher(fixture: ref.path).run(
                 build: { try build(builder)?.inputs },
@@ -76,7 +77,7 @@ struct Preview: ParsableCommand {
                 changed: { files in
                     if !quiet { Diagnostics.out("changed: \(files.map(PreviewWatcher.display).joined(separator: ", "))") }
                 })
-            return 0
+            return .passed
         }
     }
 

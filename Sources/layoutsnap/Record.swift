@@ -32,7 +32,7 @@ struct Record: ParsableCommand {
             run.canonicalGoldens = project.goldens
             let outcome = try run.run(note: Diagnostics.print, progress: options.progress("record"))
             Diagnostics.print(TerminalText.record(outcome.results, pruned: outcome.pruned, context: TerminalText.Context(quiet: options.quiet)))
-            return outcome.results.exitCode
+            return outcome.results.outcome
         }
     }
 }

@@ -16,7 +16,7 @@ struct Render: ParsableCommand {
             let results = try RenderRun(settings: options.settings(try ProjectSettings.load()), output: out, version: LayoutSnap.version)
                 .run(note: Diagnostics.print, progress: options.progress("render"))
             Diagnostics.print(TerminalText.render(results, output: out))
-            return results.exitCode
+            return results.outcome
         }
     }
 }

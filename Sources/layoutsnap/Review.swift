@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LayoutSnapReport
 import LayoutSnapRunner
 
 struct Review: ParsableCommand {
@@ -55,7 +56,7 @@ struct Review: ParsableCommand {
             }
             server.serve()
             withExtendedLifetime(sources) {}
-            return 0
+            return .passed
         }
     }
 }

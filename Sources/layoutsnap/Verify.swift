@@ -26,7 +26,7 @@ struct Verify: ParsableCommand {
     var checkOrphans = false
 
     @Option(help: "Layout lints on every frame: warn (report them, the default), error (a finding not ignored fails the run, exit 1) or off.")
-    var lint: LintModeArgument = .warn
+    var lint: LintMode = .warn
 
     @Flag(help: "Every failing state's own lines (motion, frames, layout changes) instead of the failing frames grouped by cause.")
     var verbose = false
@@ -39,23 +39,21 @@ struct Verify: ParsableCommand {
             let project = try ProjectSettings.load()
             let report = self.report ?? project.report
             var settings = options.settings(project)
-            settings.lint = lint.mode
+            settings.lint = lint
             var run = VerifyRun(settings: settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
                                 checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
             run.summary = summary
             let results = try run.run(note: Diagnostics.print, progress: options.progress("verify"))
             Diagnostics.print(TerminalText.verify(results, context: TerminalText.Context(report: report, quiet: options.quiet, verbose: verbose)))
             if (reporter ?? project.config.reporter.flatMap(Reporter.init(rawValue:)) ?? .fromEnvironment) == .github { Reporter.github(results, report: report) }
-            return results.exitCode
+            return results.outcome
         }
     }
 }
 
-/// `--lint warn|error|off`.
-enum LintModeArgument: String, ExpressibleByArgument, CaseIterable {
-    case warn, error, off
-
-    var mode: LintMode { LintMode(rawValue: rawValue)! }
+/// `--lint warn|error|off`: the help lists the default first, as it always has.
+extension LintMode: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ["warn", "error", "off"] }
 }
 
 /// How verify speaks to a CI server besides the terminal's lines.

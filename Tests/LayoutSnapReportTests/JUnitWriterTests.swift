@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapReport
@@ -9,7 +10,8 @@ final class JUnitWriterTests: XCTestCase {
     func nastyResults() -> RunResults {
         var results = Samples.small()
         results.fixtures[2].states[1].frames[7].message = Self.nasty
-        results.fixtures[5].error = "Fixtures/broken/bad-json.json:3:14: $.states[0]: expected \"<steps>\" & more\u{0}"
+        results.fixtures[5].diagnostic = Diagnostic(.error, .fixture, file: "Fixtures/broken/bad-json.json", line: 3, column: 14,
+                                                    path: "$.states[0]", message: "expected \"<steps>\" & more\u{0}")
         return results
     }
 

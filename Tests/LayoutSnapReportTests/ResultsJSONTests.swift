@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import XCTest
 @testable import LayoutSnapReport
 
@@ -60,6 +61,49 @@ final class ResultsJSONTests: XCTestCase {
 
         let badType = error(text.replacingOccurrences(of: "\"differentPixels\" : 2210", with: "\"differentPixels\" : \"many\""))
         XCTAssertEqual(badType?.description, "results.json: $.fixtures[2].states[1].frames[7].metrics.differentPixels: expected an integer")
+
+        let badCommand = error(text.replacingOccurrences(of: "\"command\" : \"verify\"", with: "\"command\" : \"approve\""))
+        XCTAssertEqual(badCommand?.description, "results.json: $.command: unknown command \"approve\" (expected one of: verify, record, render)")
+
+        // A lint rule is read as one of the rules, never taken for text-overlap.
+        var linted = Samples.small()
+        let finding = LintFinding(rule: .contrast, elements: ["body"], detail: "2.1:1", rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: 2.4)
+        linted.fixtures[2].states[1].frames[7].lints = [LintEntry(finding, severity: .warning)]
+        let lintText = String(decoding: ResultsJSON.encode(linted), as: UTF8.self)
+        XCTAssertEqual(try ResultsJSON.decode(Data(lintText.utf8)).fixtures[2].states[1].frames[7].lints?.first?.finding.rule, .contrast)
+        let badRule = error(lintText.replacingOccurrences(of: "\"rule\" : \"contrast\"", with: "\"rule\" : \"glare\""))
+        XCTAssertEqual(badRule?.path, "$.fixtures[2].states[1].frames[7].lints[0].rule")
+        XCTAssertEqual(badRule?.message, "unknown lint rule \"glare\" (expected one of: text-overlap, outside-container, clipped-text, contrast, caret-hidden)")
+    }
+
+    /// The report page reads which statuses and severities fail from the file, once per run.
+    func testTheOutcomeOfEachStatusAndSeverityIsWritten() throws {
+        let object = try JSONSerialization.jsonObject(with: ResultsJSON.encode(Samples.small())) as! [String: Any]
+        let table = try XCTUnwrap(object["outcomeOf"] as? [String: [String: String]])
+        XCTAssertEqual(table["status"], Dictionary(uniqueKeysWithValues: FrameStatus.allCases.map { ($0.rawValue, $0.outcome.rawValue) }))
+        XCTAssertEqual(table["status"]?["missing"], "failed")
+        XCTAssertEqual(table["status"]?["similar"], "passed")
+        XCTAssertEqual(table["severity"], ["warning": "passed", "failure": "failed", "error": "error"])
+    }
+
+    /// A fixture entry holds one diagnostic; `error` is its line, still written, and read alone
+    /// from files that have no diagnostic.
+    func testAFixtureEntryHoldsOneDiagnosticAndStillWritesItsLine() throws {
+        let line = "Fixtures/broken/bad-json.json:3:14: $.states[0].steps: expected an array"
+        let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
+        XCTAssertTrue(text.contains("\"error\" : \"\(line)\""), text)
+        let decoded = try ResultsJSON.decode(Data(text.utf8))
+        XCTAssertEqual(decoded.fixtures[5].diagnostic?.line, 3)
+        XCTAssertEqual(decoded.fixtures[5].diagnostic?.path, "$.states[0].steps")
+        XCTAssertEqual(decoded.fixtures[5].error, line)
+
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        var fixtures = try XCTUnwrap(object["fixtures"] as? [[String: Any]])
+        fixtures[5].removeValue(forKey: "diagnostic")
+        object["fixtures"] = fixtures
+        let older = try ResultsJSON.decode(JSONSerialization.data(withJSONObject: object))
+        XCTAssertEqual(older.fixtures[5].error, line)
+        XCTAssertEqual(older.fixtures[5].outcome, .error)
     }
 
     func testUnknownKeysAreIgnored() throws {

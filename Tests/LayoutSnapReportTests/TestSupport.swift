@@ -28,7 +28,7 @@ enum Samples {
                 frame.message = failingMessage
                 frame.actual = imagePath(id, "01-expand", i, "actual")
                 frame.diff = imagePath(id, "01-expand", i, "diff")
-                frame.metrics = DiffMetrics(differentPixels: 2210, ratio: 0.0041, maxChannelDifference: 87,
+                frame.metrics = DiffFigures(differentPixels: 2210, ratio: 0.0041, maxChannelDifference: 87,
                                             regions: [[20, 150, 140, 60]], width: 180, height: 320)
                 frame.layoutChanges = ["body.y +4.00", "card.height -12.50"]
             } else if i == 9 {
@@ -36,7 +36,7 @@ enum Samples {
                 frame.message = "12 pixels differ (0.02%)"
                 frame.actual = imagePath(id, "01-expand", i, "actual")
                 frame.diff = imagePath(id, "01-expand", i, "diff")
-                frame.metrics = DiffMetrics(differentPixels: 12, ratio: 0.0002, maxChannelDifference: 3,
+                frame.metrics = DiffFigures(differentPixels: 12, ratio: 0.0002, maxChannelDifference: 3,
                                             regions: [[30, 40, 4, 3]], width: 180, height: 320)
             }
             expand.append(frame)
@@ -63,7 +63,8 @@ enum Samples {
                     message: "unreadable golden: truncated PNG (IDAT ends early)", golden: "media/gallery/initial/000.png")]),
             ]),
             FixtureEntry(id: "broken/bad-json", file: "Fixtures/broken/bad-json.json",
-                         error: "Fixtures/broken/bad-json.json:3:14: $.states[0].steps: expected an array", states: []),
+                         diagnostic: Diagnostic(.error, .fixture, file: "Fixtures/broken/bad-json.json", line: 3, column: 14,
+                                                   path: "$.states[0].steps", message: "expected an array"), states: []),
         ]
         return RunResults(version: "0.4.0", durationSeconds: 3.52,
                           environmentDifferences: ["font: Inter 4.0 (goldens: Inter 3.19)"], fixtures: fixtures)
@@ -90,7 +91,7 @@ enum Samples {
                         frame.message = "\(1000 + i) pixels differ (0.\(i)%)"
                         frame.actual = imagePath(id, "02-scroll", i, "actual")
                         frame.diff = imagePath(id, "02-scroll", i, "diff")
-                        frame.metrics = DiffMetrics(differentPixels: 1000 + i, ratio: 0.003, maxChannelDifference: 120,
+                        frame.metrics = DiffFigures(differentPixels: 1000 + i, ratio: 0.003, maxChannelDifference: 120,
                                                     regions: [[0, 100, 390, 44], [12, 400, 80, 20]], width: 390, height: 844)
                         frame.layoutChanges = ["list.y +\(i).00", "header.height -2.50"]
                     }
@@ -122,7 +123,7 @@ enum Samples {
                 frame.message = "\(300 + i % 100) pixels differ (0.0\(i % 10)%)"
                 frame.actual = imagePath(id, "03-swipe", i, "actual")
                 frame.diff = imagePath(id, "03-swipe", i, "diff")
-                frame.metrics = DiffMetrics(differentPixels: 300 + i % 100, ratio: 0.0009, maxChannelDifference: 40,
+                frame.metrics = DiffFigures(differentPixels: 300 + i % 100, ratio: 0.0009, maxChannelDifference: 40,
                                             regions: [[10, 20, 30, 40]], width: 390, height: 844)
             }
             frames.append(frame)
@@ -151,7 +152,7 @@ extension Samples {
             return FrameEntry(index: index, time: Double(index) / 15, progress: 1, status: .failed, message: "2210 pixels differ (0.41%)",
                               golden: "\(fixture)/\(state)/\(name).png", expected: "expected/\(fixture)/\(state)/\(name).png",
                               actual: "actual/\(fixture)/\(state)/\(name).png", diff: "diff/\(fixture)/\(state)/\(name).png",
-                              metrics: DiffMetrics(differentPixels: 2210, ratio: 0.0041, maxChannelDifference: 87,
+                              metrics: DiffFigures(differentPixels: 2210, ratio: 0.0041, maxChannelDifference: 87,
                                                    regions: [[20, 150, 140, 60]], width: 180, height: 320),
                               goldenHash: String(format: "%016llx", UInt64(fixture.utf8.count * 10_000 + state.utf8.count * 100 + index) &* 0x9E37_79B9_7F4A_7C15))
         }

@@ -3,10 +3,6 @@
 /// (`description`, and the command line's `error:` / `warning:` prefix), carried typed into
 /// results.json, and classified by its category, never by reading its message.
 public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable, Codable {
-        case error, warning, note
-    }
-
     /// What kind of problem it is: what decides how a run (or the fuzz harness) treats it.
     public enum Category: String, Sendable, Hashable, Codable {
         /// The fixture cannot be used: invalid JSON, a wrong field, a limit passed, a layout rule
@@ -20,6 +16,9 @@ public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConver
         case render
         /// A file outside the goldens could not be read or written.
         case io
+        /// A file the user gave besides the fixtures (layoutsnap.json, approvals.json, a
+        /// results.json to merge) cannot be used: names the file and the place in it.
+        case input
         /// Fonts, libraries or threads: nothing the fixture can change.
         case environment
     }
@@ -38,6 +37,13 @@ public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConver
                 path: String? = nil, message: String) {
         self.severity = severity; self.category = category
         self.file = file; self.line = line; self.column = column; self.path = path; self.message = message
+    }
+
+    /// The same problem, filed under another category.
+    public func with(category: Category) -> Diagnostic {
+        var copy = self
+        copy.category = category
+        return copy
     }
 
     /// True when it says where: a JSON path, or a line and column, in a named file.

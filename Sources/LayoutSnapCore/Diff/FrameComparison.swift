@@ -11,7 +11,8 @@ import Foundation
 /// is similar.
 public enum FrameComparison {
     public struct Outcome: Sendable, Equatable {
-        public var verdict: DiffVerdict
+        /// What the report receives: the verdict with its figures.
+        public var comparison: Comparison
         /// Every changed word and the largest channel difference among them.
         public var exact: ExactDiff.Figures
         /// The perceptual diff (nil when identical).
@@ -39,12 +40,15 @@ public enum FrameComparison {
         // alpha 0, which nobody sees (an exporter may rewrite it): those pixels are equal.
         let (diff, exact) = PixelDiff.compareMeasuring(expected, actual, width: width, height: height, options: options,
                                                        diffImage: diffImage, drawWhenIdentical: false)
-        if exact.changedPixels == 0 { return Outcome(verdict: .identical, exact: exact, diff: nil) }
+        if exact.changedPixels == 0 { return Outcome(comparison: .identical, exact: exact, diff: nil) }
         // Words differ here, so the perceptual verdict is similar or different, never identical.
-        let verdict: DiffVerdict = tolerance.map {
-            PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio))
-        } ?? .different
-        return Outcome(verdict: verdict, exact: exact, diff: diff)
+        // The largest channel difference is over every changed pixel, not only the ones the
+        // perceptual diff counts: a frame can fail on changes too faint to count.
+        let comparison = tolerance.map {
+            PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio),
+                              maxChannelDifference: exact.maxChannelDifference)
+        } ?? .different(DiffFigures(diff, maxChannelDifference: exact.maxChannelDifference))
+        return Outcome(comparison: comparison, exact: exact, diff: diff)
     }
 
     /// `2210 pixels differ (0.41%), largest channel difference 255, 707 anti-aliased not counted`;

@@ -172,12 +172,15 @@ public enum PixelDiff {
     /// identical if every word is equal; similar if no pixel is counted as different, or if the
     /// count is within `tolerance.maxDiffPixels` or the ratio within `tolerance.maxDiffRatio` (each
     /// only when set, i.e. > 0); different otherwise.
-    public static func verdict(_ r: DiffResult, tolerance: DiffTolerance = DiffTolerance()) -> DiffVerdict {
+    /// `maxChannelDifference`, when given, replaces the figures' own (see `FrameComparison`).
+    public static func verdict(_ r: DiffResult, tolerance: DiffTolerance = DiffTolerance(),
+                               maxChannelDifference: Int? = nil) -> Comparison {
         if r.isIdentical { return .identical }
-        if r.differentPixels == 0 { return .similar }
-        if tolerance.maxDiffPixels > 0 && r.differentPixels <= tolerance.maxDiffPixels { return .similar }
-        if tolerance.maxDiffRatio > 0 && r.ratio <= tolerance.maxDiffRatio { return .similar }
-        return .different
+        let figures = DiffFigures(r, maxChannelDifference: maxChannelDifference)
+        if r.differentPixels == 0 { return .similar(figures) }
+        if tolerance.maxDiffPixels > 0 && r.differentPixels <= tolerance.maxDiffPixels { return .similar(figures) }
+        if tolerance.maxDiffRatio > 0 && r.ratio <= tolerance.maxDiffRatio { return .similar(figures) }
+        return .different(figures)
     }
 
     /// Per-pixel tests for the words that differ, and the tallies.
@@ -273,12 +276,12 @@ public enum PixelDiff {
 
 extension DiffResult {
     /// Shorthand for `PixelDiff.verdict(self, tolerance:)`.
-    public func verdict(tolerance: DiffTolerance = DiffTolerance()) -> DiffVerdict {
+    public func verdict(tolerance: DiffTolerance = DiffTolerance()) -> Comparison {
         PixelDiff.verdict(self, tolerance: tolerance)
     }
 }
 
 /// Free-function form of `PixelDiff.verdict(_:tolerance:)`.
-public func verdict(_ r: DiffResult, tolerance: DiffTolerance = DiffTolerance()) -> DiffVerdict {
+public func verdict(_ r: DiffResult, tolerance: DiffTolerance = DiffTolerance()) -> Comparison {
     PixelDiff.verdict(r, tolerance: tolerance)
 }

@@ -140,8 +140,64 @@ public struct DiffResult: Sendable, Equatable {
     }
 }
 
-public enum DiffVerdict: Sendable, Equatable {
-    case identical, similar, different
+/// What a comparison of two images found, with its figures when pixels changed: the one value
+/// that goes from the differ to the report (as Paparazzi's differ returns its ComparisonResult).
+public enum Comparison: Sendable, Hashable {
+    case identical
+    /// Changed, but within the tolerance (or every change below the threshold).
+    case similar(DiffFigures)
+    case different(DiffFigures)
+
+    /// nil when identical.
+    public var figures: DiffFigures? {
+        switch self {
+        case .identical: nil
+        case let .similar(figures), let .different(figures): figures
+        }
+    }
+
+    public var isDifferent: Bool {
+        if case .different = self { true } else { false }
+    }
+
+    /// `identical`, `similar` or `different`, as `layoutsnap diff` prints it.
+    public var name: String {
+        switch self {
+        case .identical: "identical"
+        case .similar: "similar"
+        case .different: "different"
+        }
+    }
+}
+
+/// The figures of a comparison that found changed pixels; results.json writes them as a
+/// frame's `metrics`, field by field.
+public struct DiffFigures: Codable, Sendable, Hashable {
+    public var differentPixels: Int
+    /// differentPixels / (width * height), 0…1.
+    public var ratio: Double
+    /// Over every changed pixel, not only those the perceptual diff counts.
+    public var maxChannelDifference: Int
+    /// Bounding boxes of the differing areas, each [x, y, w, h].
+    public var regions: [[Int]]
+    public var width: Int
+    public var height: Int
+
+    public init(differentPixels: Int, ratio: Double, maxChannelDifference: Int, regions: [[Int]] = [], width: Int, height: Int) {
+        self.differentPixels = differentPixels
+        self.ratio = ratio
+        self.maxChannelDifference = maxChannelDifference
+        self.regions = regions
+        self.width = width
+        self.height = height
+    }
+
+    /// A perceptual diff's figures; `maxChannelDifference` when the exact scan measured it.
+    public init(_ diff: DiffResult, maxChannelDifference: Int? = nil) {
+        self.init(differentPixels: diff.differentPixels, ratio: diff.ratio,
+                  maxChannelDifference: maxChannelDifference ?? diff.maxChannelDifference,
+                  regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] }, width: diff.width, height: diff.height)
+    }
 }
 
 public struct DiffTolerance: Sendable, Equatable {

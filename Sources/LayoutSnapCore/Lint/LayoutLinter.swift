@@ -6,7 +6,10 @@
 import Foundation
 
 /// What a lint looks for. The raw values are what fixtures, results.json and the terminal say.
-public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable {
+public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable, NamedCases {
+    public static let caseKind = "lint rule"
+
+
     /// Lines of two different elements' texts overlap.
     case textOverlap = "text-overlap"
     /// An element (or a text's lines) drawn outside its container while visible.

@@ -34,7 +34,13 @@ try {
 }
 const PARSE_MS = performance.now() - T0;
 
-const FAILING = new Set(['failed', 'missing', 'unreadable', 'error']);
+// Which frame statuses and lint severities fail, as layoutsnap decided (results.json's outcomeOf);
+// the table stands in for results written before it.
+const OUTCOME_OF_BEFORE = { status: { failed: 'failed', missing: 'failed', unreadable: 'error', error: 'error' },
+  severity: { failure: 'failed', error: 'error' } };
+let outcomeOf = OUTCOME_OF_BEFORE;
+const fails = (status) => (outcomeOf.status[status] || 'passed') !== 'passed';
+const failingCount = (counts) => Object.keys(counts).reduce((n, k) => n + (fails(k) ? counts[k] : 0), 0);
 const SEVERITY = { passed: 0, similar: 1, failed: 3, missing: 3, unreadable: 4, error: 4 };
 const ORDER = ['failed', 'missing', 'unreadable', 'error', 'similar', 'passed'];
 const PAGE = 200;        // fixture headers rendered per "show more"
@@ -112,6 +118,7 @@ let runId = '';
 
 function buildModel(d) {
   data = d;
+  outcomeOf = d.outcomeOf || OUTCOME_OF_BEFORE;
   refs = new Map(); causeRefs = new Map(); reviewKeys = [];
   causes = Array.isArray(d.causes) ? d.causes : [];
   causeById = new Map(causes.map((c) => [c.id, c]));
@@ -131,7 +138,7 @@ function buildModel(d) {
         if (fr.status === 'passed' && (fr.pairedWith === undefined || fr.pairedWith === null)) return;
         const ref = { fx, st, pos, fr, key: keyOf(fr) };
         refs.set(ref.key, ref);
-        if (FAILING.has(fr.status)) fx.nav.push(ref);
+        if (fails(fr.status)) fx.nav.push(ref);
         if (approvable(fr)) { st.keys.push(ref.key); fx.keys.push(ref.key); reviewKeys.push(ref.key); mix(ref.key + (fr.goldenHash || '')); }
         if (fr.cause !== undefined && fr.cause !== null) {
           st.causes.add(fr.cause); fx.causes.add(fr.cause);
@@ -143,12 +150,12 @@ function buildModel(d) {
       for (const k in c) total[k] = (total[k] || 0) + c[k];
       st.lints = s.frames.filter((fr) => fr.lints && fr.lints.length).length;
       // Lints fail a state only under --lint error (their severity says so).
-      const lintFailing = s.frames.filter((fr) => (fr.lints || []).some((l) => l.severity !== 'warning')).length;
-      st.failing = c.failed + c.missing + c.unreadable + c.error + lintFailing;
+      const lintFailing = s.frames.filter((fr) => (fr.lints || []).some((l) => (outcomeOf.severity[l.severity] || 'passed') !== 'passed')).length;
+      st.failing = failingCount(c) + lintFailing;
       st.sel = Math.max(0, firstOfInterest(st, null));
       return st;
     });
-    fx.failing = total.failed + total.missing + total.unreadable + total.error + fx.states.reduce((n, st) => n + (st.failing ? 1 : 0), 0);
+    fx.failing = failingCount(total) + fx.states.reduce((n, st) => n + (st.failing ? 1 : 0), 0);
     fx.kind = f.error ? 'error' : fx.failing ? 'failed' : total.similar ? 'similar' : 'passed';
     fx.rank = fx.kind === 'error' || fx.kind === 'failed' ? 0 : fx.kind === 'similar' ? 1 : 2;
     return fx;
@@ -166,7 +173,7 @@ function firstOfInterest(st, cause) {
   const frames = st.s.frames;
   let sel = -1;
   if (cause !== null && cause !== undefined) sel = frames.findIndex((fr) => fr.cause === cause);
-  if (sel < 0) sel = frames.findIndex((fr) => FAILING.has(fr.status));
+  if (sel < 0) sel = frames.findIndex((fr) => fails(fr.status));
   if (sel < 0) sel = frames.findIndex((fr) => fr.status === 'similar');
   if (sel < 0) sel = frames.findIndex((fr) => fr.lints && fr.lints.length);
   return sel;
@@ -651,7 +658,7 @@ document.addEventListener('keydown', (e) => {
 function stateView(fx, st) {
   const frames = st.s.frames, n = frames.length;
   // A state failing by its lints alone (--lint error) is failed, even with similar frames.
-  const kind = ['failed', 'missing', 'unreadable', 'error'].find((k) => st.c[k]) || (st.failing ? 'failed' : st.c.similar ? 'similar' : 'passed');
+  const kind = ORDER.find((k) => fails(k) && st.c[k]) || (st.failing ? 'failed' : st.c.similar ? 'similar' : 'passed');
   const wrap = h('div', { class: 'state' + (st.failing ? '' : ' ok') });
   const plain = kind === 'passed' && !frames.some((fr) => fr.expected || fr.actual || fr.diff);
   wrap.append(h('div', { class: 'st-h' }, pill(kind), st.lints ? pill('lint', plural(st.lints, 'lint frame')) : null, h('h3', { class: 'mono', text: st.s.name }),
@@ -693,7 +700,7 @@ function stateView(fx, st) {
   function jump(dir) {
     for (let k = 1; k <= n; k++) {
       const p = ((st.sel + dir * k) % n + n) % n;
-      if (FAILING.has(frames[p].status) && inCause(frames[p])) { show(p); return; }
+      if (fails(frames[p].status) && inCause(frames[p])) { show(p); return; }
     }
   }
 
@@ -713,7 +720,7 @@ function stateView(fx, st) {
       }
       const title = (hi - lo === 1 ? 'frame ' + frames[lo].index + ': ' + worst
         : 'frames ' + frames[lo].index + '–' + frames[hi - 1].index + ': ' + worst) + (linted ? ' · lint' : '');
-      cells.append(h('span', { class: 'cell s-' + worst + (linted ? ' lint' : '') + (other && FAILING.has(worst) ? ' other' : ''), title, 'data-p': target }));
+      cells.append(h('span', { class: 'cell s-' + worst + (linted ? ' lint' : '') + (other && fails(worst) ? ' other' : ''), title, 'data-p': target }));
     }
     cells.addEventListener('click', (e) => { const p = e.target.getAttribute('data-p'); if (p !== null) show(+p); });
     range = h('input', { type: 'range', class: 'scrubber', min: 0, max: n - 1, step: 1, value: st.sel,
@@ -780,7 +787,7 @@ function motionPlots(st) {
   if (!keys.length) return null;
   const el = h('div', { class: 'plots', role: 'group', 'aria-label': 'Motion of ' + st.s.name + ': golden and new tracks' });
   const tmax = Math.max(0, ...times[0], ...times[1]);
-  const failing = new Set(st.s.frames.filter((fr) => FAILING.has(fr.status) && fr.pairing !== 'removed').map((fr) => fr.index));
+  const failing = new Set(st.s.frames.filter((fr) => fails(fr.status) && fr.pairing !== 'removed').map((fr) => fr.index));
   const removed = new Set(st.s.frames.filter((fr) => fr.pairing === 'removed').map((fr) => fr.index));
   for (const key of keys) {
     const [ev, av] = tracks[key];

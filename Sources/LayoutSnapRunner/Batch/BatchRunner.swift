@@ -115,22 +115,8 @@ public struct BatchRunner: Sendable {
             }
             if let note = try handler.fixtureFinished(fixture, layout: layout, frames: &result.frames) { result.notes.append(note) }
             result.seconds = since(started)
-        } catch let error as WatchdogExpired {
-            result.error = Diagnostic(.error, .watchdog, file: ref.displayPath, message: error.description)
-        } catch let error as LayoutError {
-            result.error = Diagnostic(.error, .fixture, file: ref.displayPath, path: error.path, message: error.message)
-        } catch let error as RenderError {
-            if case let .image(path, reason) = error {
-                let source = fixture.imageSource(path: path)
-                result.error = Diagnostic(.error, .fixture, file: ref.displayPath, line: source?.line, column: source?.column,
-                                          path: "$.image.path", message: "image \(source?.written ?? path): \(reason)")
-            } else {
-                result.error = Diagnostic(.error, .render, file: ref.displayPath, message: error.description)
-            }
-        } catch let error as RunnerError {
-            result.error = error.diagnostic(file: ref.displayPath)
         } catch {
-            result.error = Diagnostic(.error, .environment, file: ref.displayPath, message: "\(error)")
+            result.error = .fixtureStage(error, file: ref.displayPath, fixture: fixture, otherwise: .environment)
         }
         return result
     }

@@ -20,12 +20,8 @@ public enum LayoutComputation {
         do {
             let fixture = try overrides.apply(to: ref.load())
             return (fixture, try LayoutEngine.layout(fixture, measurer: measurer))
-        } catch let error as FixtureError {
-            throw RunnerError.fixture(error.description)
-        } catch let error as LayoutError {
-            throw RunnerError.fixture(FixtureError(file: ref.displayPath, path: error.path, message: error.message).description)
         } catch {
-            throw RunnerError.fixture("\(ref.displayPath): \(error)")
+            throw RunnerError.fixture(.fixtureStage(error, file: ref.displayPath))
         }
     }
 }

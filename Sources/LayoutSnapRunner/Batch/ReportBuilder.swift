@@ -10,7 +10,7 @@ public struct ReportBuilder: Sendable {
     public let reportDirectory: String
     public let goldens: String
     /// What a lint finding is: a warning (`--lint warn`) or a failure (`--lint error`).
-    public var lintSeverity = Finding.Severity.warning
+    public var lintSeverity = Severity.warning
 
     public init(reportDirectory: String, goldens: String) {
         self.reportDirectory = reportDirectory; self.goldens = goldens
@@ -46,7 +46,7 @@ public struct ReportBuilder: Sendable {
 
     /// The run as one value: every fixture's frames with their verdicts, plus the run's
     /// findings. Report images (expected copies) are placed for verify's states that need them.
-    public func results(_ fixtures: [FixtureResult], command: String = "verify", findings: [Finding] = [],
+    public func results(_ fixtures: [FixtureResult], command: RunResults.Command = .verify, findings: [Finding] = [],
                         environmentDifferences: [String] = [], durationSeconds: Double, version: String,
                         fixturesRoot: String? = nil) -> RunResults {
         results(entries: FixtureEntries(fixtures.map { entry($0, command: command) }), command: command, findings: findings,
@@ -54,7 +54,7 @@ public struct ReportBuilder: Sendable {
     }
 
     /// The run as one value, from fixture entries made as each fixture finished.
-    public func results(entries: FixtureEntries, command: String, findings: [Finding] = [],
+    public func results(entries: FixtureEntries, command: RunResults.Command, findings: [Finding] = [],
                         environmentDifferences: [String] = [], durationSeconds: Double, version: String,
                         fixturesRoot: String? = nil) -> RunResults {
         RunResults(tool: "layoutsnap", version: version, command: command, durationSeconds: durationSeconds,
@@ -66,7 +66,7 @@ public struct ReportBuilder: Sendable {
     /// frame results need not be kept (a verify of 10,000 fixtures keeps only these). For verify,
     /// the goldens of every state with a frame that is not a plain pass are copied into the
     /// report. Safe to call from any thread.
-    public func entry(_ f: FixtureResult, command: String) -> FixtureEntry {
+    public func entry(_ f: FixtureResult, command: RunResults.Command) -> FixtureEntry {
         var states: [StateEntry] = []
         var byState: [(String, [FrameResult])] = []
         for frame in f.frames {
@@ -76,7 +76,7 @@ public struct ReportBuilder: Sendable {
         for case let .motion(reports) in f.notes { motion.merge(reports) { a, _ in a } }
         for (name, frames) in byState {
             // A state with lint findings shows its frames too: the report draws the findings over them.
-            let showImages = command == "verify" && frames.contains { $0.status != .passed || !$0.lints.isEmpty }
+            let showImages = command == .verify && frames.contains { $0.status != .passed || !$0.lints.isEmpty }
             states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }, motion: motion[name],
                                      durationSeconds: Self.rounded(frames.reduce(0) { $0 + $1.seconds })))
         }
@@ -103,10 +103,7 @@ public struct ReportBuilder: Sendable {
         }
         return FrameEntry(index: f.index, time: f.time, progress: f.progress, status: f.status, message: f.detail,
                           golden: f.goldenKey, expected: expected, actual: actual, diff: f.diffPath.map { relative($0) },
-                          metrics: f.metrics.map {
-                              DiffMetrics(differentPixels: $0.differentPixels, ratio: $0.ratio, maxChannelDifference: $0.maxChannelDifference,
-                                          regions: $0.regions, width: $0.width, height: $0.height)
-                          },
+                          metrics: f.comparison?.figures,
                           layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing,
                           lints: f.lints.isEmpty ? nil : f.lints.map { LintEntry($0, severity: lintSeverity) },
                           attribution: f.status.outcome == .failed ? f.attribution : nil,

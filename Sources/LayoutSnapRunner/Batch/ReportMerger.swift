@@ -44,7 +44,7 @@ public struct ReportMerger {
             do {
                 parts.append((dir, try ResultsJSON.decode(data)))
             } catch {
-                throw RunnerError.usage("\(path): \(error.path): \(error.message)")
+                throw RunnerError.input(Diagnostic(.error, .input, file: path, path: error.path, message: error.message))
             }
         }
 
@@ -133,7 +133,7 @@ public struct ReportMerger {
         }
 
         let goldens = Set(parts.compactMap(\.results.goldens)), roots = Set(parts.compactMap(\.results.fixturesRoot))
-        return RunResults(tool: "layoutsnap", version: parts[0].results.version, command: "verify",
+        return RunResults(tool: "layoutsnap", version: parts[0].results.version, command: .verify,
                           // The shards ran side by side: the longest is the wall-clock time.
                           durationSeconds: parts.map(\.results.durationSeconds).max() ?? 0,
                           environmentDifferences: differences, fixtures: fixtures, findings: findings,

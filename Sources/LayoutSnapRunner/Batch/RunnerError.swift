@@ -1,17 +1,21 @@
 import LayoutSnapCore
+import LayoutSnapRender
 
 /// Errors that stop a whole run before any fixture is looked at (exit 2).
 public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An argument or path the user gave cannot be used.
     case usage(String)
+    /// A file the user gave besides the fixtures cannot be used, with where in it.
+    case input(Diagnostic)
     /// `record` under CI without `--allow-ci`.
     case refusedUnderCI
     /// The golden store cannot be read or written.
     case goldens(String)
     /// A file could not be written (disk full, permissions); what was there before is intact.
     case write(String)
-    /// A fixture that cannot be used (the message names the file and JSON path).
-    case fixture(String)
+    /// A fixture that cannot be used, as the diagnostic that says where (file, line, column,
+    /// JSON path).
+    case fixture(Diagnostic)
     /// Something outside the fixtures (fonts, output folder) failed.
     case environment(String)
 
@@ -22,20 +26,41 @@ public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
             "goldens are not written when CI is set: they are recorded on purpose and committed, never by a CI job. Run this locally, or pass --allow-ci (for example with --goldens pointing at a temporary folder)."
         case let .goldens(message): "goldens: \(message)"
         case let .environment(message): message
-        case let .fixture(message): message
+        case let .fixture(diagnostic), let .input(diagnostic): diagnostic.description
         case let .write(message): message
         }
     }
 }
 
 extension RunnerError {
-    /// The error as a diagnostic about `file`.
+    /// The error as a diagnostic about `file`; a fixture's keeps its own place.
     public func diagnostic(file: String?) -> Diagnostic {
         switch self {
+        case let .fixture(diagnostic), let .input(diagnostic): diagnostic
         case .goldens: Diagnostic(.error, .golden, file: file, message: description)
         case .write: Diagnostic(.error, .io, file: file, message: description)
-        case .fixture: Diagnostic(.error, .fixture, file: file, message: description)
         case .usage, .refusedUnderCI, .environment: Diagnostic(.error, .environment, file: file, message: description)
+        }
+    }
+}
+
+extension Diagnostic {
+    /// What stopped a fixture between decoding and its last frame, typed: the fixture's own
+    /// errors say where in it; anything else is `otherwise`'s, about the fixture's file.
+    public static func fixtureStage(_ error: any Error, file: String, fixture: Fixture? = nil,
+                                    otherwise: Category = .fixture) -> Diagnostic {
+        switch error {
+        case let error as FixtureError: error.diagnostic
+        case let error as LayoutError: Diagnostic(.error, .fixture, file: file, path: error.path, message: error.message)
+        case let error as WatchdogExpired: Diagnostic(.error, .watchdog, file: file, message: error.description)
+        case let error as RunnerError: error.diagnostic(file: file)
+        case let RenderError.image(path, reason):
+            // The image a fixture names: its place in the fixture, when known.
+            Diagnostic(.error, .fixture, file: file, line: fixture?.imageSource(path: path)?.line,
+                       column: fixture?.imageSource(path: path)?.column, path: "$.image.path",
+                       message: "image \(fixture?.imageSource(path: path)?.written ?? path): \(reason)")
+        case let error as RenderError: Diagnostic(.error, .render, file: file, message: error.description)
+        default: Diagnostic(.error, otherwise, file: file, message: "\(error)")
         }
     }
 }

@@ -33,15 +33,17 @@ public struct ImageDiff: Sendable {
     }
 
     public struct Result: Sendable {
-        /// identical, similar or different (a size mismatch is different).
-        public var verdict: DiffVerdict
+        /// nil when the sizes differ (different, with no figures).
+        public var comparison: Comparison?
         /// What to print, in order.
         public var lines: [String]
+        /// identical, similar or different (a size mismatch is different).
+        public var verdict: String { comparison?.name ?? "different" }
         /// The figures, as results.json gives a frame's `metrics` (nil when identical or when the
         /// sizes differ).
-        public var metrics: DiffMetrics?
+        public var metrics: DiffFigures? { comparison?.figures }
         /// 0 identical or similar, 1 different: the same mapping as a verify frame's.
-        public var outcome: Outcome { verdict == .different ? .failed : .passed }
+        public var outcome: Outcome { comparison?.isDifferent ?? true ? .failed : .passed }
 
         /// `{"metrics": {...}, "verdict": "different"}`, keys sorted, metrics in results.json's shape.
         public var json: String {
@@ -59,7 +61,7 @@ public struct ImageDiff: Sendable {
         // Byte-identical files hold identical pixels: no decoding (a diff image needs the pixels).
         if expectedBytes == actualBytes && output == nil {
             _ = try decodeHeader(expectedBytes, expectedPath)
-            return Result(verdict: .identical, lines: ["0 pixels differ (identical)", "identical"], metrics: nil)
+            return Result(comparison: .identical, lines: ["0 pixels differ (identical)", "identical"])
         }
         // The two images decode at the same time, on two threads of their own (GCD's
         // concurrentPerform ran both on the calling thread in a process this young: its pool was
@@ -74,7 +76,7 @@ public struct ImageDiff: Sendable {
             var lines = ["size differs: \(expectedPath) is \(expected.width) x \(expected.height), \(actualPath) is \(actual.width) x \(actual.height)"]
             // No diff image for images of two sizes: an older one at --out must not pass for this one's.
             if let output, unlink(output) == 0 { lines.append("no diff image: \(output) from an earlier run was removed") }
-            return Result(verdict: .different, lines: lines + ["different"], metrics: nil)
+            return Result(comparison: nil, lines: lines + ["different"])
         }
         var diffImage = output == nil ? [] : [UInt32](repeating: 0, count: expected.width * expected.height)
         let comparison = expected.pixels.withUnsafeBufferPointer { pa in
@@ -104,16 +106,12 @@ public struct ImageDiff: Sendable {
         let regions = comparison.diff?.regions ?? []
         for region in regions.prefix(20) { lines.append("  region x \(region.x), y \(region.y), \(region.width) x \(region.height)") }
         if regions.count > 20 { lines.append("  and \(regions.count - 20) more regions") }
-        if comparison.verdict == .different && tolerance == nil {
+        if comparison.comparison.isDifferent && tolerance == nil {
             lines.append("different (exact comparison; --threshold, --max-diff-pixels or --max-diff-ratio allow a tolerance, as a fixture's \"tolerance\" does)")
         } else {
-            lines.append("\(comparison.verdict)")
+            lines.append(comparison.comparison.name)
         }
-        let metrics = comparison.diff.map {
-            DiffMetrics(differentPixels: $0.differentPixels, ratio: $0.ratio, maxChannelDifference: comparison.exact.maxChannelDifference,
-                        regions: $0.regions.map { [$0.x, $0.y, $0.width, $0.height] }, width: expected.width, height: expected.height)
-        }
-        return Result(verdict: comparison.verdict, lines: lines, metrics: metrics)
+        return Result(comparison: comparison.comparison, lines: lines)
     }
 
     private func read(_ path: String) throws(RunnerError) -> [UInt8] {

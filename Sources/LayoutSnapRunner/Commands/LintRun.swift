@@ -11,7 +11,7 @@ public struct LintRun: Sendable {
     /// One fixture's lints, or why it could not be linted.
     public struct Result: Sendable {
         public var ref: FixtureRef
-        public var error: String?
+        public var error: Diagnostic?
         public var frames = 0
         public var ranges: [LintRange] = []
         public var findings = 0
@@ -44,16 +44,12 @@ public struct LintRun: Sendable {
                         for (s, state) in layout.states.enumerated() {
                             result.ranges += LintRange.ranges(state: state.name, frames: state.frames.indices.map { (state.frames[$0].index, lints.frames[s][$0]) })
                         }
-                    } catch let error as RunnerError {
-                        result.error = error.description
-                    } catch let error as WatchdogExpired {
-                        result.error = "\(refs[i].displayPath): \(error.description)"
                     } catch {
-                        result.error = "\(refs[i].displayPath): \(error)"
+                        result.error = .fixtureStage(error, file: refs[i].displayPath)
                     }
                     engine.clearCache()
                 } else {
-                    result.error = "\(refs[i].displayPath): the text engine could not start"
+                    result.error = Diagnostic(.error, .environment, file: refs[i].displayPath, message: "the text engine could not start")
                 }
                 queue.store(i, result, progress: progress)
             }

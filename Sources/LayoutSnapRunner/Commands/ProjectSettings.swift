@@ -46,7 +46,7 @@ public struct ProjectSettings: Sendable {
                     config.report = config.report.map(resolve)
                     return ProjectSettings(file: shown, config: config, root: display(base, from: directory))
                 } catch {
-                    throw RunnerError.usage(error.description)
+                    throw RunnerError.input(error.diagnostic.with(category: .input))
                 }
             }
             let parent = folder.deletingLastPathComponent()

@@ -45,7 +45,7 @@ public struct RecordRun: Sendable {
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
         let builder = ReportBuilder(reportDirectory: "", goldens: settings.goldens)
         func outcome(_ fixtures: [FixtureResult], findings: [Finding], pruned: [String]) -> Outcome {
-            let results = builder.results(fixtures, command: "record", findings: findings, durationSeconds: secondsSince(started),
+            let results = builder.results(fixtures, command: .record, findings: findings, durationSeconds: secondsSince(started),
                                           version: version, fixturesRoot: settings.fixturesRoot)
             return Outcome(results: results, pruned: pruned)
         }
@@ -153,7 +153,7 @@ public struct RenderRun: Sendable {
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
         let fixtures = selection.empty == nil ? try settings.run(selection, handler: RenderHandler(output: output), progress: progress) : []
         return ReportBuilder(reportDirectory: output, goldens: "").results(
-            fixtures, command: "render", findings: selection.empty.map { [$0] } ?? [], durationSeconds: secondsSince(started),
+            fixtures, command: .render, findings: selection.empty.map { [$0] } ?? [], durationSeconds: secondsSince(started),
             version: version, fixturesRoot: settings.fixturesRoot)
     }
 }

@@ -60,7 +60,7 @@ public struct VerifyRun: Sendable {
         let spool = try? FixtureSpool(count: selection.refs.count)
         let memory = spool == nil ? Collected<FixtureEntry>(count: selection.refs.count) : nil
         try settings.run(selection, handler: handler, finished: { i, result in
-            let entry = builder.entry(result, command: "verify")
+            let entry = builder.entry(result, command: .verify)
             if let spool { spool.put(i, entry) } else { memory?.put(i, entry) }
         }, progress: progress)
         let fixtures = spool.map(FixtureEntries.init) ?? FixtureEntries(memory?.all() ?? [])
@@ -82,7 +82,7 @@ public struct VerifyRun: Sendable {
             findings += OrphanCheck.findings(orphans, goldens: settings.goldens)
         }
 
-        var results = builder.results(entries: fixtures, command: "verify", findings: findings, environmentDifferences: differences,
+        var results = builder.results(entries: fixtures, command: .verify, findings: findings, environmentDifferences: differences,
                                       durationSeconds: secondsSince(started), version: version, fixturesRoot: settings.fixturesRoot)
         results.shard = settings.shard?.description
         results.shardPlan = shardPlan
@@ -175,7 +175,7 @@ extension VerifyRun {
         builder.lintSeverity = settings.lint == .error ? .failure : .warning
         let handler = VerifyHandler(goldens: settings.goldens, manifest: try? GoldenManifest.load(path: settings.goldens + "/manifest.json"),
                                     reportDirectory: report)
-        let fresh = try settings.run(selection, handler: handler).map { builder.entry($0, command: "verify") }
+        let fresh = try settings.run(selection, handler: handler).map { builder.entry($0, command: .verify) }
         entries.removeAll { files.contains($0.file) }
         entries += fresh
         entries.sort { $0.id < $1.id }

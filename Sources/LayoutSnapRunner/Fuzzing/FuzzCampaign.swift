@@ -1,6 +1,7 @@
 import Foundation
 import LayoutSnapSystem
 import LayoutSnapCore
+import LayoutSnapReport
 
 /// `layoutsnap fuzz`: runs hostile fixtures through the whole pipeline in worker processes of this
 /// same binary (`fuzz --worker`), so that a crash or a hang costs one case, not the campaign.
@@ -240,7 +241,7 @@ public struct FuzzCampaign: Sendable {
             do {
                 try bytes.withUnsafeBytes { buffer in try SystemCall.writeAll(1, buffer) }
             } catch {
-                exit(3)  // the parent is gone or its pipe is broken: nobody is left to report to
+                exit(Outcome.orphanedWorkerExitCode)  // the parent is gone or its pipe is broken
             }
         }
     }

@@ -21,7 +21,7 @@ public struct ApprovalsFile: Sendable, Equatable {
         do {
             return try decode(bytes: [UInt8](data), file: path)
         } catch {
-            throw RunnerError.usage(error.description)
+            throw RunnerError.input(error.diagnostic.with(category: .input))
         }
     }
 

@@ -3,22 +3,6 @@ import LayoutSnapCore
 import LayoutSnapRender
 import LayoutSnapReport
 
-/// What a perceptual diff found in a failing frame (docs/goldens.md "Tolerance").
-public struct FrameMetrics: Sendable, Hashable {
-    public var differentPixels: Int
-    public var ratio: Double
-    public var maxChannelDifference: Int
-    /// Bounding boxes [x, y, width, height] of the changed regions, in pixels.
-    public var regions: [[Int]]
-    public var width: Int
-    public var height: Int
-
-    public init(differentPixels: Int, ratio: Double, maxChannelDifference: Int, regions: [[Int]], width: Int, height: Int) {
-        self.differentPixels = differentPixels; self.ratio = ratio; self.maxChannelDifference = maxChannelDifference
-        self.regions = regions; self.width = width; self.height = height
-    }
-}
-
 public struct FrameResult: Sendable, Hashable {
     public var state: String
     public var index: Int
@@ -38,8 +22,9 @@ public struct FrameResult: Sendable, Hashable {
     public var manifestEntry: GoldenManifest.Entry?
     /// Record: what the staged golden replaces (see `GoldenTransaction`).
     public var replacing: GoldenManifest.Previous?
-    /// Verify: the perceptual diff of a frame that is not identical.
-    public var metrics: FrameMetrics?
+    /// Verify: the comparison with the golden, when one was made (its figures are the report's
+    /// `metrics`).
+    public var comparison: Comparison?
     /// Verify: where the diff image was written.
     public var diffPath: String?
     /// Verify: elements that moved or resized against the golden layout.json ("body.y +4.00").

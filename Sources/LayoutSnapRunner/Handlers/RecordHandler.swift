@@ -84,7 +84,7 @@ public struct RecordHandler: FrameHandler {
                     let comparison = image.pixels.withUnsafeBufferPointer {
                         FrameComparison.compare(expected: $0, actual: pixels.pixels, width: pixels.width, height: pixels.height, tolerance: tolerance)
                     }
-                    if comparison.verdict != .different {
+                    if !comparison.comparison.isDifferent {
                         // Within the tolerance: verify passes it as similar, so the golden keeps its bytes.
                         result.status = .similar
                         result.detail = comparison.message

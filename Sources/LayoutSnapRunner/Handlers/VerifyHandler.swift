@@ -97,13 +97,8 @@ public struct VerifyHandler: FrameHandler {
             }
         }
         guard let diff = comparison.diff else { return result }
-        // The largest channel difference is over every changed pixel, not only the ones the
-        // perceptual diff counts: a frame can fail on changes too faint to count.
-        result.metrics = FrameMetrics(differentPixels: diff.differentPixels, ratio: diff.ratio,
-                                      maxChannelDifference: comparison.exact.maxChannelDifference,
-                                      regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
-                                      width: pixels.width, height: pixels.height)
-        result.status = comparison.verdict == .different ? .failed : .similar
+        result.comparison = comparison.comparison
+        result.status = comparison.comparison.isDifferent ? .failed : .similar
         result.detail = comparison.message
         if result.status == .failed, let old = goldenElements(fixture, state: state, index: frame.index) {
             result.attribution = golden.pixels.withUnsafeBufferPointer { expected in
@@ -192,7 +187,7 @@ public struct VerifyHandler: FrameHandler {
             case let (nil, i?):
                 guard let p = (first..<end).first(where: { frames[$0].index == i }) else { continue }
                 frames[p].pairing = .new
-                frames[p].metrics = nil
+                frames[p].comparison = nil
                 frames[p].diffPath = nil
                 frames[p].attribution = nil
                 // Without a usable golden of its own it stays missing or unreadable.
@@ -256,7 +251,7 @@ public struct VerifyHandler: FrameHandler {
         guard let actualBytes = FileManager.default.contents(atPath: actualFile),
               let actual = try? PNGDecoder.decode([UInt8](actualBytes), maxPixels: Limits.maxGoldenPixels) else { return }
         if frame.actualPath == nil { frame.actualPath = writePNG(actual, to: "actual/" + frame.goldenKey) }
-        frame.metrics = nil
+        frame.comparison = nil
         frame.diffPath = nil
         frame.attribution = nil
         // A frame without a usable golden of its own keeps that verdict (its golden must still be
@@ -292,11 +287,8 @@ public struct VerifyHandler: FrameHandler {
             frame.detail = keptDetail + "identical to golden frame \(j), at the same point of the motion"
             return
         }
-        frame.metrics = FrameMetrics(differentPixels: diff.differentPixels, ratio: diff.ratio,
-                                     maxChannelDifference: comparison.exact.maxChannelDifference,
-                                     regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] },
-                                     width: actual.width, height: actual.height)
-        frame.status = kept ?? (comparison.verdict == .different ? .failed : .similar)
+        frame.comparison = comparison.comparison
+        frame.status = kept ?? (comparison.comparison.isDifferent ? .failed : .similar)
         if frame.status == .failed, let old = elements.golden, let new = elements.now {
             frame.attribution = golden.pixels.withUnsafeBufferPointer { expected in
                 actual.pixels.withUnsafeBufferPointer { now in

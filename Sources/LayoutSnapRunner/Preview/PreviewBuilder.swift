@@ -206,10 +206,8 @@ public struct PreviewBuilder: Sendable {
             return preview
         } catch let error as RunnerError {
             throw error
-        } catch let error as RenderError {
-            throw RunnerError.fixture("\(ref.displayPath): \(error.description)")
         } catch {
-            throw RunnerError.fixture("\(ref.displayPath): \(error)")
+            throw RunnerError.fixture(.fixtureStage(error, file: ref.displayPath, fixture: fixture))
         }
     }
 

@@ -35,7 +35,7 @@ final class PixelmatchSemanticsTests: XCTestCase {
         let r = count([a], [b], 1, 1)
         XCTAssertEqual(r.differentPixels, 0)
         XCTAssertFalse(r.isIdentical)
-        XCTAssertEqual(r.verdict(), .similar)
+        XCTAssertEqual(r.verdict(), .similar(DiffFigures(r)))
         // a gray step of 27: 0.5053 * 729 = 368.4 > 352.15
         XCTAssertEqual(count([a], [opaque(127, 127, 127)], 1, 1).differentPixels, 1)
         XCTAssertEqual(count([a], [opaque(126, 126, 126)], 1, 1).differentPixels, 0)
@@ -73,7 +73,7 @@ final class PixelmatchSemanticsTests: XCTestCase {
         XCTAssertEqual(r.differentPixels, 0)
         XCTAssertEqual(r.antialiasedPixels, 5)
         XCTAssertEqual(r.regions, [])
-        XCTAssertEqual(r.verdict(), .similar)
+        XCTAssertEqual(r.verdict(), .similar(DiffFigures(r)))
 
         let rAA = count(a.pixels, b.pixels, w, h, DiffOptions(includeAntialiasing: true))
         XCTAssertEqual(rAA.differentPixels, 5)
@@ -179,17 +179,17 @@ final class PixelmatchSemanticsTests: XCTestCase {
         var identical = result(0, of: 10)
         identical.isIdentical = true
         XCTAssertEqual(verdict(identical, tolerance: DiffTolerance()), .identical)
-        XCTAssertEqual(verdict(result(0, of: 10), tolerance: DiffTolerance()), .similar)
-        XCTAssertEqual(verdict(result(1, of: 10), tolerance: DiffTolerance()), .different)
-        XCTAssertEqual(verdict(result(3, of: 10), tolerance: DiffTolerance(maxDiffPixels: 3)), .similar)
-        XCTAssertEqual(verdict(result(4, of: 10), tolerance: DiffTolerance(maxDiffPixels: 3)), .different)
-        XCTAssertEqual(verdict(result(2, of: 10), tolerance: DiffTolerance(maxDiffRatio: 0.2)), .similar)
-        XCTAssertEqual(verdict(result(3, of: 10), tolerance: DiffTolerance(maxDiffRatio: 0.2)), .different)
+        XCTAssertEqual(verdict(result(0, of: 10), tolerance: DiffTolerance()), .similar(DiffFigures(result(0, of: 10))))
+        XCTAssertEqual(verdict(result(1, of: 10), tolerance: DiffTolerance()), .different(DiffFigures(result(1, of: 10))))
+        XCTAssertEqual(verdict(result(3, of: 10), tolerance: DiffTolerance(maxDiffPixels: 3)), .similar(DiffFigures(result(3, of: 10))))
+        XCTAssertEqual(verdict(result(4, of: 10), tolerance: DiffTolerance(maxDiffPixels: 3)), .different(DiffFigures(result(4, of: 10))))
+        XCTAssertEqual(verdict(result(2, of: 10), tolerance: DiffTolerance(maxDiffRatio: 0.2)), .similar(DiffFigures(result(2, of: 10))))
+        XCTAssertEqual(verdict(result(3, of: 10), tolerance: DiffTolerance(maxDiffRatio: 0.2)), .different(DiffFigures(result(3, of: 10))))
         // either limit is enough
-        XCTAssertEqual(verdict(result(5, of: 10), tolerance: DiffTolerance(maxDiffPixels: 1, maxDiffRatio: 0.5)), .similar)
-        XCTAssertEqual(verdict(result(5, of: 10), tolerance: DiffTolerance(maxDiffPixels: 5, maxDiffRatio: 0.01)), .similar)
-        XCTAssertEqual(verdict(result(6, of: 10), tolerance: DiffTolerance(maxDiffPixels: 5, maxDiffRatio: 0.5)), .different)
-        XCTAssertEqual(PixelDiff.verdict(result(6, of: 10)), .different)
+        XCTAssertEqual(verdict(result(5, of: 10), tolerance: DiffTolerance(maxDiffPixels: 1, maxDiffRatio: 0.5)), .similar(DiffFigures(result(5, of: 10))))
+        XCTAssertEqual(verdict(result(5, of: 10), tolerance: DiffTolerance(maxDiffPixels: 5, maxDiffRatio: 0.01)), .similar(DiffFigures(result(5, of: 10))))
+        XCTAssertEqual(verdict(result(6, of: 10), tolerance: DiffTolerance(maxDiffPixels: 5, maxDiffRatio: 0.5)), .different(DiffFigures(result(6, of: 10))))
+        XCTAssertEqual(PixelDiff.verdict(result(6, of: 10)), .different(DiffFigures(result(6, of: 10))))
     }
 
     func testEmptyImage() {

@@ -72,8 +72,8 @@ final class PropertyTests: XCTestCase {
             XCTAssertEqual(r.maxChannelDifference, expectedMax, "case \(case_)")
             XCTAssertFalse(r.isIdentical)
             XCTAssertEqual(r.ratio, 1 / Double(w * h))
-            XCTAssertEqual(r.verdict(), .different)
-            XCTAssertEqual(r.verdict(tolerance: DiffTolerance(maxDiffPixels: 1)), .similar)
+            XCTAssertEqual(r.verdict(), .different(DiffFigures(r)))
+            XCTAssertEqual(r.verdict(tolerance: DiffTolerance(maxDiffPixels: 1)), .similar(DiffFigures(r)))
         }
     }
 
@@ -135,7 +135,7 @@ final class PropertyTests: XCTestCase {
                 b.pixels.withUnsafeBufferPointer { pb in ExactDiff.measure(pa, pb, invisibleAreEqual: straight) }
             }
             XCTAssertEqual(outcome.exact, measured, "case \(case_)")
-            XCTAssertEqual(outcome.verdict == .identical, measured.changedPixels == 0, "case \(case_)")
+            XCTAssertEqual(outcome.comparison == .identical, measured.changedPixels == 0, "case \(case_)")
             changed += measured.changedPixels
         }
         XCTAssertGreaterThan(changed, 1000, "the cases must change pixels for the check to mean anything")
