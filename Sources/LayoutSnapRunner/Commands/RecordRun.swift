@@ -1,6 +1,7 @@
 import Foundation
 import LayoutSnapCore
 import LayoutSnapReport
+import LayoutSnapSystem
 
 /// `layoutsnap record`: goldens written as `mode` says, under the goldens folder's lock, through
 /// the crash-safe `GoldenTransaction`, a fixture whole or not at all; `prune` deletes orphans.
@@ -100,7 +101,7 @@ public struct RecordRun: Sendable {
             if complete(result) {
                 layouts.append(key)
             } else {
-                unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + key))
+                try? Posix.unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + key))
             }
         }
         for result in results {
@@ -108,7 +109,7 @@ public struct RecordRun: Sendable {
                 if complete(result) {
                     staged[frame.goldenKey] = frame.replacing ?? .absent
                 } else {
-                    unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + frame.goldenKey))
+                    try? Posix.unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + frame.goldenKey))
                 }
             }
         }

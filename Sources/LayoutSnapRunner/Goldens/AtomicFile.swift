@@ -27,14 +27,14 @@ public enum AtomicFile {
         let temp = "\(dir)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd: Int32
         do throws(SystemError) {
-            fd = try SystemCall.check("open", retryingInterrupts: false) { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+            fd = try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         } catch {
             throw RunnerError.write("cannot create \(temp): \(error.reason)")
         }
         var reason: String?
         do {
             try produce { buffer in try SystemCall.writeAll(fd, buffer) }
-            if durable { try SystemCall.check("fsync") { fsync(fd) } }
+            if durable { try Posix.fsync(fd) }
         } catch let failure as SystemError {
             reason = failure.reason
         } catch {
@@ -42,13 +42,13 @@ public enum AtomicFile {
         }
         do throws(SystemError) { try SystemCall.close(fd) } catch { reason = reason ?? error.reason }
         if let reason {
-            unlink(temp)
+            try? Posix.unlink(temp)
             throw RunnerError.write("cannot write \(path): \(reason); the previous file is untouched")
         }
         do throws(SystemError) {
-            try SystemCall.check("rename", retryingInterrupts: false) { rename(temp, path) }
+            try Posix.rename(temp, path)
         } catch {
-            unlink(temp)
+            try? Posix.unlink(temp)
             throw RunnerError.write("cannot replace \(path): \(error.reason)")
         }
         if durable { SystemCall.syncFolder(dir) }

@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapReport
+import LayoutSnapSystem
 
 /// `accept`: promotes the actual frames of an earlier verify (its report folder) to goldens
 /// without rendering again. Each promoted file is decoded first (a broken or foreign file is
@@ -215,7 +216,7 @@ public struct GoldenAcceptance: Sendable {
                 try GoldenTransaction.stage(bytes, goldenPath: goldens + "/" + key)
                 pending.append(key)
             } catch {
-                for key in pending { unlink(GoldenTransaction.pendingPath(goldens + "/" + key)) }
+                for key in pending { try? Posix.unlink(GoldenTransaction.pendingPath(goldens + "/" + key)) }
                 throw error
             }
         }
@@ -306,7 +307,7 @@ public struct GoldenAcceptance: Sendable {
         if !outcome.accepted.isEmpty || !outcome.removed.isEmpty {
             try GoldenTransaction.commit(staged: staged, layouts: outcome.layouts, goldens: goldens, before: before, after: manifest)
         }
-        for key in outcome.removed { unlink(goldens + "/" + key) }
+        for key in outcome.removed { try? Posix.unlink(goldens + "/" + key) }
         return outcome
     }
 }

@@ -70,7 +70,7 @@ public enum GoldenTransaction {
         for key in layouts.sorted() {
             let path = goldens + "/" + key
             do throws(SystemError) {
-                try SystemCall.check("rename", retryingInterrupts: false) { rename(pendingPath(path), path) }
+                try Posix.rename(pendingPath(path), path)
             } catch {
                 throw RunnerError.write("cannot move the new \(path) into place: \(error.reason); record again")
             }
@@ -90,7 +90,7 @@ public enum GoldenTransaction {
             if let pause { usleep(pause) }
             let path = goldens + "/" + key
             do throws(SystemError) {
-                try SystemCall.check("rename", retryingInterrupts: false) { rename(pendingPath(path), path) }
+                try Posix.rename(pendingPath(path), path)
             } catch {
                 throw RunnerError.write("cannot move the new golden into \(path): \(error.reason); the manifest describes the old and the new file, so nothing is lost: record again")
             }
@@ -113,7 +113,7 @@ public enum GoldenTransaction {
         while let item = enumerator.nextObject() as? String {
             let name = (item as NSString).lastPathComponent
             // Pending goldens, and AtomicFile's temporary files (`.<name>.<pid>.<n>.tmp`).
-            if name.hasPrefix("."), name.hasSuffix(pendingSuffix) || name.hasSuffix(".tmp"), unlink(goldens + "/" + item) == 0 { removed += 1 }
+            if name.hasPrefix("."), name.hasSuffix(pendingSuffix) || name.hasSuffix(".tmp"), (try? Posix.unlink(goldens + "/" + item)) != nil { removed += 1 }
         }
         return removed
     }

@@ -32,7 +32,7 @@ public final class GoldensLock {
             // Never through a link: a hostile goldens folder must not make the lock write elsewhere.
             let fd: Int32
             do throws(SystemError) {
-                fd = try SystemCall.check("open") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+                fd = try Posix.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             } catch {
                 let reason = error.code == ELOOP ? "it is a symbolic link; remove it" : error.reason
                 throw RunnerError.goldens("cannot create the lock \(path): \(reason)")
@@ -43,7 +43,7 @@ public final class GoldensLock {
                 throw RunnerError.goldens("cannot lock \(path): it is not a file; remove it")
             }
             do throws(SystemError) {
-                try SystemCall.check("flock") { flock(fd, LOCK_EX | LOCK_NB) }
+                try Posix.flock(fd, LOCK_EX | LOCK_NB)
             } catch {
                 let holder = Self.holder(fd: fd)
                 close(fd)
@@ -86,9 +86,9 @@ public final class GoldensLock {
         // only if it is still our file (someone may have removed it and another run locked anew).
         var current = stat()
         if lstat(path, &current) == 0, UInt64(current.st_dev) == device, UInt64(current.st_ino) == inode {
-            unlink(path)
+            try? Posix.unlink(path)
         }
-        flock(fd, LOCK_UN)
+        try? Posix.flock(fd, LOCK_UN)
         close(fd)
     }
 }

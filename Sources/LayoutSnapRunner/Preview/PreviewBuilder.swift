@@ -137,11 +137,11 @@ public struct PreviewBuilder: Sendable {
         }
 
         if fm.fileExists(atPath: statesDir) {
-            do throws(SystemError) { try SystemCall.check("rename", retryingInterrupts: false) { rename(statesDir, retired) } } catch {
+            do throws(SystemError) { try Posix.rename(statesDir, retired) } catch {
                 throw RunnerError.write("cannot replace \(statesDir): \(error.reason)")
             }
         }
-        do throws(SystemError) { try SystemCall.check("rename", retryingInterrupts: false) { rename(staging, statesDir) } } catch {
+        do throws(SystemError) { try Posix.rename(staging, statesDir) } catch {
             throw RunnerError.write("cannot move the new frames to \(statesDir): \(error.reason)")
         }
         try? fm.removeItem(atPath: retired)
