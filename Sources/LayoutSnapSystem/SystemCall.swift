@@ -241,6 +241,7 @@ extension SystemCall {
 // The C functions under other names: inside `Posix`, their own names mean the wrappers.
 private func cOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func cRename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
+private func cMkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
 private func cUnlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
 private func cFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func cFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
@@ -269,6 +270,11 @@ public enum Posix {
     /// Never retried: the first attempt may have removed the file (the retry would say ENOENT).
     public static func unlink(_ path: String) throws(SystemError) {
         try SystemCall.check("unlink", retryingInterrupts: false) { cUnlink(path) }
+    }
+
+    /// Never retried: the first attempt may have made the folder (the retry would say EEXIST).
+    public static func mkdir(_ path: String, _ mode: mode_t) throws(SystemError) {
+        try SystemCall.check("mkdir", retryingInterrupts: false) { cMkdir(path, mode) }
     }
 
     /// Retried: flushing twice is harmless.

@@ -112,8 +112,8 @@ public enum GoldenTransaction {
         var removed = 0
         while let item = enumerator.nextObject() as? String {
             let name = (item as NSString).lastPathComponent
-            // Pending goldens, and AtomicFile's temporary files (`.<name>.<pid>.<n>.tmp`).
-            if name.hasPrefix("."), name.hasSuffix(pendingSuffix) || name.hasSuffix(".tmp"), (try? Posix.unlink(goldens + "/" + item)) != nil { removed += 1 }
+            let stale = name.hasPrefix(".") && name.hasSuffix(pendingSuffix) || AtomicWriter.isTemporaryFile(name)
+            if stale, (try? Posix.unlink(goldens + "/" + item)) != nil { removed += 1 }
         }
         return removed
     }
