@@ -56,7 +56,7 @@ public struct RecordRun: Sendable {
         let lock = try GoldensLock.acquire(goldens: settings.goldens)
         defer { withExtendedLifetime(lock) {} }
 
-        let manifestPath = settings.goldens + "/manifest.json"
+        let manifestPath = GoldenStore(settings.goldens).manifestPath
         var manifest: GoldenManifest?
         do {
             manifest = try GoldenManifest.load(path: manifestPath)
@@ -97,7 +97,7 @@ public struct RecordRun: Sendable {
         var staged: [String: GoldenManifest.Previous] = [:]
         var layouts: [String] = []
         for result in results where result.notes.contains(.layoutStaged) {
-            let key = GoldenPaths.layoutKey(fixture: result.ref.id)
+            let key = GoldenStore.layoutKey(fixture: result.ref.id)
             if complete(result) {
                 layouts.append(key)
             } else {

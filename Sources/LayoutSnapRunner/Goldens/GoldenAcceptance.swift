@@ -168,7 +168,7 @@ public struct GoldenAcceptance: Sendable {
     /// (its hash, or its absence); nil when it still is.
     private static func changedSinceVerify(_ frame: FrameEntry, goldens: String) -> Refusal? {
         let path = goldens + "/" + frame.golden
-        if let outside = GoldenPaths.outsideTarget(path, goldens: goldens) {
+        if let outside = GoldenStore.outsideTarget(path, goldens: goldens) {
             return Refusal(golden: frame.golden, reason: "\(path) is a symbolic link to \(outside), outside \(goldens)/")
         }
         let now = GoldenTransaction.fileHash(path)
@@ -204,7 +204,7 @@ public struct GoldenAcceptance: Sendable {
         // Held to the end: no other record, accept or prune writes these goldens meanwhile.
         let lock = try GoldensLock.acquire(goldens: goldens)
         defer { withExtendedLifetime(lock) {} }
-        let manifestPath = goldens + "/manifest.json"
+        let manifestPath = GoldenStore(goldens).manifestPath
         let before = try? GoldenManifest.load(path: manifestPath)
         var manifest = before ?? GoldenManifest(environment: nil, frames: [:])
         var staged: [String: GoldenManifest.Previous] = [:]
@@ -284,7 +284,7 @@ public struct GoldenAcceptance: Sendable {
                 if let expectedCount = state.motion?.frames.first, repaired, outcome.problems.count == problemsBefore {
                     let actualCount = state.frames.filter { $0.pairing != .removed }.count
                     for index in actualCount..<max(actualCount, expectedCount) {
-                        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: index)
+                        let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: index)
                         if manifest.frames.removeValue(forKey: key) != nil || FileManager.default.fileExists(atPath: goldens + "/" + key) {
                             manifest.previous.removeValue(forKey: key)
                             outcome.removed.append(key)
@@ -296,7 +296,7 @@ public struct GoldenAcceptance: Sendable {
             // The fixture's layout.json describes all of its frames: it is written once every frame
             // of it that did not pass is approved (now, or earlier in the same review).
             let approved = approvedBefore.union(acceptedHere)
-            let layoutKey = GoldenPaths.layoutKey(fixture: fixture.id)
+            let layoutKey = GoldenStore.layoutKey(fixture: fixture.id)
             if !acceptedHere.isEmpty || removedAny,
                fixture.states.allSatisfy({ $0.frames.allSatisfy { !Self.acceptable($0) || approved.contains($0.golden) } }),
                let layout = FileManager.default.contents(atPath: report + "/actual/" + layoutKey) {

@@ -63,7 +63,7 @@ public enum GoldenTransaction {
     /// manifest as it stood; `after` the manifest to end with.
     public static func commit(staged: [String: GoldenManifest.Previous], layouts: [String] = [], goldens: String,
                               before: GoldenManifest?, after: GoldenManifest) throws(RunnerError) {
-        let manifestPath = goldens + "/manifest.json"
+        let manifestPath = GoldenStore(goldens).manifestPath
         let keys = staged.keys.sorted()
         // Layouts first: no manifest entry describes them, so before or after the announcement
         // is the same, and a record that changed only layouts has nothing else to swap.
