@@ -76,7 +76,7 @@ let package = Package(
         // Benchmarks, outside the product: `swift build -c release && .build/release/layoutsnap-bench`
         // prints the README's figures. The library holds the measurements (and the PNG encoder
         // alternatives they compare against); the executable is their command line.
-        .target(name: "LayoutSnapBenchmarks", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner", "CZlib", "CRenderLibraries"],
+        .target(name: "LayoutSnapBenchmarks", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner", "LayoutSnapSystem", "CZlib", "CRenderLibraries"],
                 path: "Benchmarks/LayoutSnapBenchmarks", swiftSettings: importsRenderLibraries),
         .executableTarget(name: "layoutsnap-bench", dependencies: [
             "LayoutSnapBenchmarks", "LayoutSnapCore", "LayoutSnapRunner",
