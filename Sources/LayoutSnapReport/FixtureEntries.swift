@@ -111,7 +111,7 @@ public final class FixtureSpool: Sendable {
         state = LockedValue(State(places: Array(repeating: (0, -1), count: count)))
     }
 
-    deinit { close(fd) }
+    deinit { try? SystemCall.close(fd) }
 
     var count: Int { state.withLock { $0.places.count } }
     var tally: Summary.Tally { state.withLock { $0.tally } }

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapSystem
 
 /// The goldens folder's layout (README "Goldens"), known here alone:
 ///
@@ -58,12 +59,9 @@ public struct GoldenStore: Sendable {
     /// folder (a golden must not read, or be written through to, a file elsewhere); nil when it
     /// stays inside or leads nowhere.
     public static func outsideTarget(_ path: String, goldens: String) -> String? {
-        guard let root = realpath(goldens, nil) else { return nil }
-        defer { free(root) }
+        guard let root = try? SystemCall.resolvedPath(goldens) else { return nil }
         // Nothing there, or a dangling link: reported as a missing golden.
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        let rootPath = String(cString: root), target = String(cString: resolved)
-        return target.hasPrefix(rootPath + "/") ? nil : target
+        guard let target = try? SystemCall.resolvedPath(path) else { return nil }
+        return target.hasPrefix(root + "/") ? nil : target
     }
 }

@@ -39,14 +39,14 @@ public final class GoldensLock {
             }
             var info = stat()
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                close(fd)
+                try? SystemCall.close(fd)
                 throw RunnerError.goldens("cannot lock \(path): it is not a file; remove it")
             }
             do throws(SystemError) {
                 try Posix.flock(fd, LOCK_EX | LOCK_NB)
             } catch {
                 let holder = Self.holder(fd: fd)
-                close(fd)
+                try? SystemCall.close(fd)
                 guard error.code == EWOULDBLOCK else {
                     throw RunnerError.goldens("cannot lock \(path): \(error.reason)")
                 }
@@ -58,7 +58,7 @@ public final class GoldensLock {
             var opened = stat(), current = stat()
             guard fstat(fd, &opened) == 0, stat(path, &current) == 0,
                   opened.st_ino == current.st_ino, opened.st_dev == current.st_dev else {
-                close(fd)
+                try? SystemCall.close(fd)
                 continue
             }
             let pid = Array("\(getpid())\n".utf8)
@@ -89,6 +89,6 @@ public final class GoldensLock {
             try? Posix.unlink(path)
         }
         try? Posix.flock(fd, LOCK_UN)
-        close(fd)
+        try? SystemCall.close(fd)
     }
 }

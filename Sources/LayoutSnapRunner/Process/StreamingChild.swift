@@ -21,7 +21,7 @@ final class StreamingChild {
             do throws(SystemError) { let ends = try Posix.pipe(); fds = [ends.read, ends.write] } catch {
                 throw RunnerError.environment("pipe failed: \(error.reason)")
             }
-            defer { close(fds[1]) }
+            defer { try? SystemCall.close(fds[1]) }
             let pid: pid_t
             do throws(RunnerError) {
                 pid = try Spawn.startLocked(executable, arguments) { actions in
@@ -31,7 +31,7 @@ final class StreamingChild {
                     posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
                 }
             } catch {
-                close(fds[0])
+                try? SystemCall.close(fds[0])
                 throw error
             }
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -43,7 +43,7 @@ final class StreamingChild {
     }
 
     deinit {
-        close(readFD)
+        try? SystemCall.close(readFD)
         try? Posix.unlink(stderrPath)
     }
 
