@@ -51,7 +51,8 @@ let package = Package(
         // Pure Swift: fixture model and decoding, rules, animation timing, layout tree, layout JSON.
         // Text is measured through the TextMeasuring protocol, so all of it is testable without Pango.
         .target(name: "LayoutSnapCore"),
-        // The one OS boundary: system calls whose errno becomes a typed SystemError at once.
+        // The one OS boundary: named system calls (each deciding EINTR once) whose errno becomes a
+        // typed SystemError at once, and the one atomic file writer (fsync, rename).
         .target(name: "LayoutSnapSystem"),
         // Pixels as data: PNG encode/decode (zlib) and pixel hashes (xxHash). No Cairo.
         .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate", "LayoutSnapSystem"]),
@@ -74,7 +75,7 @@ let package = Package(
         // Benchmarks, outside the product: `swift build -c release && .build/release/layoutsnap-bench`
         // prints the figures of docs/performance.md. The library holds the measurements (and the PNG encoder
         // alternatives they compare against); the executable is their command line.
-        .target(name: "LayoutSnapBenchmarks", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner", "CZlib", "CRenderLibraries"],
+        .target(name: "LayoutSnapBenchmarks", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner", "LayoutSnapSystem", "CZlib", "CRenderLibraries"],
                 path: "Benchmarks/LayoutSnapBenchmarks", swiftSettings: importsRenderLibraries),
         .executableTarget(name: "layoutsnap-bench", dependencies: [
             "LayoutSnapBenchmarks", "LayoutSnapCore", "LayoutSnapRunner",

@@ -53,9 +53,9 @@ public struct Benchmark {
     public func run(progress: (String) -> Void) throws(RunnerError) -> Figures {
         var f = Figures()
         f.fixtures = refs.count
-        let manifest = try GoldenManifest.load(path: goldens + "/manifest.json")
+        let manifest = try GoldenManifest.load(path: GoldenStore(goldens).manifestPath)
         guard manifest != nil else {
-            throw RunnerError.goldens("bench verifies unchanged frames against \(goldens)/manifest.json: record the goldens first")
+            throw RunnerError.goldens("bench verifies unchanged frames against \(GoldenStore(goldens).manifestPath): record the goldens first")
         }
 
         // Layout counts and sizes, single thread, one engine.

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapRunner
+import LayoutSnapSystem
 
 /// A child process run to completion with its wall time and peak memory (`wait4`'s rusage, which
 /// Foundation's Process does not give). Output goes to files, read back for messages.
@@ -19,7 +20,7 @@ enum ChildProcess {
     /// `peak-of` in between starts it afresh.
     static func run(_ executable: String, _ arguments: [String], peakOf: String) throws(RunnerError) -> Outcome {
         let out = NSTemporaryDirectory() + "layoutsnap-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { unlink(out + ".out"); unlink(out + ".err"); unlink(out + ".peak") }
+        defer { for suffix in [".out", ".err", ".peak"] { try? Posix.unlink(out + suffix) } }
         let start = DispatchTime.now()
         let pid = try Spawn.start(peakOf, ["peak-of", out + ".peak", executable] + arguments) { actions in
             posix_spawn_file_actions_addopen(&actions, 1, out + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -42,7 +43,7 @@ public enum PeakOf {
     public static func run(peakFile: String, program: String, arguments: [String]) throws(RunnerError) -> Int32 {
         let pid = try Spawn.start(program, arguments) { _ in }
         let (ending, usage) = try Spawn.wait(pid)
-        try? "\(usage.ru_maxrss)\n".write(toFile: peakFile, atomically: true, encoding: .utf8)
+        try? AtomicWriter.write(Array("\(usage.ru_maxrss)\n".utf8), to: peakFile, durable: false)
         return ending.code
     }
 }

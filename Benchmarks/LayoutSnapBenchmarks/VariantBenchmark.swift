@@ -41,7 +41,7 @@ public struct VariantBenchmark {
         let all = try FixtureDiscovery.discover(paths: [temp + "/F"], defaultRoot: temp + "/F")
         let asVariants = all.filter { $0.id.hasPrefix("v/") && $0.variant != nil }
         let standalone = all.filter { $0.id.hasPrefix("s/") }
-        let manifest = try GoldenManifest.load(path: temp + "/G/manifest.json")
+        let manifest = try GoldenManifest.load(path: GoldenStore(temp + "/G").manifestPath)
         let handler = VerifyHandler(goldens: temp + "/G", manifest: manifest, reportDirectory: temp + "/R")
         var f = Figures()
         func verify(_ refs: [FixtureRef]) throws(RunnerError) -> Double {

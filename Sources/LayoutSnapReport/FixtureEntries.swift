@@ -101,17 +101,17 @@ public final class FixtureSpool: Sendable {
         var template = Array((NSTemporaryDirectory() + "/layoutsnap-results-XXXXXX").utf8CString)
         let fd: Int32
         do throws(SystemError) {
-            fd = try SystemCall.check("mkstemp", retryingInterrupts: false) { template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
+            fd = try Posix.mkstemp(&template)
         } catch {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot make a temporary file: \(error.reason)"])
         }
         // Unlinked at once: the file lives as long as the descriptor, even if the run is killed.
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        try? Posix.unlink(String(cString: template))
         self.fd = fd
         state = LockedValue(State(places: Array(repeating: (0, -1), count: count)))
     }
 
-    deinit { close(fd) }
+    deinit { try? SystemCall.close(fd) }
 
     var count: Int { state.withLock { $0.places.count } }
     var tally: Summary.Tally { state.withLock { $0.tally } }

@@ -14,29 +14,18 @@ public enum HTMLReport {
     /// A page resource that cannot be read is thrown before anything is written.
     public static func write(_ results: RunResults, to folder: URL) throws {
         let assets = try PageAssets.loaded.get()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let target = folder.appendingPathComponent("index.html")
-        let temp = folder.appendingPathComponent(".index.html.\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temp.path])
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: temp)
-            var buffer = Data()
-            try page(results, assets) { piece in
-                buffer.append(piece)
-                if buffer.count >= 1 << 20 { try handle.write(contentsOf: buffer); buffer.removeAll(keepingCapacity: true) }
-            }
-            try handle.write(contentsOf: buffer)
-            try handle.close()
-            do throws(SystemError) {
-                try SystemCall.check("rename", retryingInterrupts: false) { rename(temp.path, target.path) }
-            } catch {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, NSLocalizedDescriptionKey: "cannot replace \(target.path): \(error.reason)"])
+        let target = folder.appendingPathComponent("index.html").path
+        do throws(AtomicWriter.Failure) {
+            try AtomicWriter.write(to: target) { emit in
+                var buffer = Data()
+                try page(results, assets) { piece in
+                    buffer.append(piece)
+                    if buffer.count >= 1 << 20 { try buffer.withUnsafeBytes { try emit($0) }; buffer.removeAll(keepingCapacity: true) }
+                }
+                try buffer.withUnsafeBytes { try emit($0) }
             }
         } catch {
-            try? FileManager.default.removeItem(at: temp)
-            throw error
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target, NSLocalizedDescriptionKey: error.description])
         }
     }
 

@@ -20,11 +20,8 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// The one place errno becomes a Swift error. Every call that reports failure through errno goes
 /// through `check` (or a helper built on it): the result is tested and errno read at once, so no
-/// caller reads errno after another call has overwritten it. EINTR is retried for calls that
-/// may be repeated; a call whose first attempt may have taken effect (rename, unlink, an
-/// exclusive create, mkstemp) passes `retryingInterrupts: false` and reports EINTR instead.
-///
-///     let fd = try SystemCall.check("open") { open(path, O_RDONLY | O_CLOEXEC) }
+/// caller reads errno after another call has overwritten it. Callers use the named wrappers in
+/// `Posix`, each of which decides once whether EINTR is retried.
 public enum SystemCall {
     /// Runs `body` (again after EINTR, unless told not to); a negative result throws with its errno.
     @discardableResult
@@ -83,8 +80,8 @@ public enum SystemCall {
     /// Flushes a folder's entries (a rename into it) to disk; best effort, as a folder that
     /// cannot be opened has nothing of ours to flush.
     public static func syncFolder(_ path: String) {
-        guard let fd = try? check("open", { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else { return }
-        _ = try? check("fsync") { fsync(fd) }
+        guard let fd = try? Posix.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) else { return }
+        try? Posix.fsync(fd)
         try? close(fd)
     }
 
@@ -164,7 +161,7 @@ extension SystemCall {
     public static func wait(_ fd: Int32, for events: Int16, milliseconds: Int32) throws(SystemError) -> Bool {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         do {
-            return try check("poll", retryingInterrupts: false) { poll(&entry, 1, milliseconds) } > 0
+            return try Posix.poll(&entry, milliseconds: milliseconds) > 0
         } catch where error.code == EINTR {
             return false
         }
@@ -202,16 +199,17 @@ extension SystemCall {
 
     /// `count` bytes from the kernel's random source, /dev/urandom (getrandom is not in Swift's Glibc).
     public static func randomBytes(_ count: Int) throws(SystemError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let fd = try check("open") { open("/dev/urandom", O_RDONLY | O_CLOEXEC) }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+        defer { bytes.deallocate() }
+        let fd = try Posix.open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         defer { try? close(fd) }
         var done = 0
         while done < count {
-            let n = try check("read") { bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, count - done) } }
+            let n = try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: bytes[done...]))
             guard n > 0 else { throw SystemError(call: "read", code: EIO) }
             done += n
         }
-        return bytes
+        return Array(bytes)
     }
 
     /// The path with every symbolic link and `..` resolved (realpath).
@@ -225,7 +223,7 @@ extension SystemCall {
     /// returns the descriptor and the file's size. Anything else (a folder, a device) is EISDIR
     /// or ENODEV.
     public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
-        let fd = try check("open") { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        let fd = try Posix.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
@@ -238,13 +236,90 @@ extension SystemCall {
         }
         return (fd, Int(info.st_size))
     }
+}
 
-    /// Reads up to `buffer.count` bytes of a file; 0 at its end.
+// The C functions under other names: inside `Posix`, their own names mean the wrappers.
+private func cOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func cRename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
+private func cMkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
+private func cUnlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
+private func cFsync(_ fd: Int32) -> Int32 { fsync(fd) }
+private func cFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
+private func cAccess(_ path: UnsafePointer<CChar>, _ mode: Int32) -> Int32 { access(path, mode) }
+private func cPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
+private func cPoll(_ entry: UnsafeMutablePointer<pollfd>, _ milliseconds: Int32) -> Int32 { poll(entry, 1, milliseconds) }
+private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int { read(fd, buffer.baseAddress, buffer.count) }
+private func cMkstemp(_ template: UnsafeMutablePointer<CChar>) -> Int32 { mkstemp(template) }
+private func cWait4(_ pid: pid_t, _ status: UnsafeMutablePointer<Int32>, _ usage: UnsafeMutablePointer<rusage>) -> pid_t { wait4(pid, status, 0, usage) }
+
+/// Named system calls, each deciding once whether EINTR is retried: retried where repeating the
+/// call is harmless; reported where its first attempt may already have taken effect.
+public enum Posix {
+    /// Retried, except an exclusive create (`O_CREAT | O_EXCL`): its first attempt may have made
+    /// the file, and the retry would then fail with EEXIST.
+    public static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) throws(SystemError) -> Int32 {
+        let exclusive = flags & (O_CREAT | O_EXCL) == O_CREAT | O_EXCL
+        return try SystemCall.check("open", retryingInterrupts: !exclusive) { cOpen(path, flags, mode) }
+    }
+
+    /// Never retried: the first attempt may have moved the file.
+    public static func rename(_ from: String, _ to: String) throws(SystemError) {
+        try SystemCall.check("rename", retryingInterrupts: false) { cRename(from, to) }
+    }
+
+    /// Never retried: the first attempt may have removed the file (the retry would say ENOENT).
+    public static func unlink(_ path: String) throws(SystemError) {
+        try SystemCall.check("unlink", retryingInterrupts: false) { cUnlink(path) }
+    }
+
+    /// Never retried: the first attempt may have made the folder (the retry would say EEXIST).
+    public static func mkdir(_ path: String, _ mode: mode_t) throws(SystemError) {
+        try SystemCall.check("mkdir", retryingInterrupts: false) { cMkdir(path, mode) }
+    }
+
+    /// Retried: flushing twice is harmless.
+    public static func fsync(_ fd: Int32) throws(SystemError) {
+        try SystemCall.check("fsync") { cFsync(fd) }
+    }
+
+    /// Retried: taking or releasing a lock twice is the same.
+    public static func flock(_ fd: Int32, _ operation: Int32) throws(SystemError) {
+        try SystemCall.check("flock") { cFlock(fd, operation) }
+    }
+
+    /// Retried: it changes nothing.
+    public static func access(_ path: String, _ mode: Int32) throws(SystemError) {
+        try SystemCall.check("access") { cAccess(path, mode) }
+    }
+
+    /// Retried: an interrupted pipe made no descriptors. Returns the read and the write end.
+    public static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        try SystemCall.check("pipe") { cPipe(&fds) }
+        return (fds[0], fds[1])
+    }
+
+    /// Never retried: the caller's deadline decides how long to wait again.
+    public static func poll(_ entry: inout pollfd, milliseconds: Int32) throws(SystemError) -> Int32 {
+        try SystemCall.check("poll", retryingInterrupts: false) { cPoll(&entry, milliseconds) }
+    }
+
+    /// Retried: an interrupted read read nothing. Returns the bytes read, 0 at the end.
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-        #if canImport(Glibc)
-        try check("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
-        #else
-        try check("read") { Darwin.read(fd, buffer.baseAddress, buffer.count) }
-        #endif
+        try SystemCall.check("read") { cRead(fd, buffer) }
+    }
+
+    /// Never retried: the first attempt may have made the file. `template` ends in XXXXXX and a
+    /// NUL, and holds the file's name after.
+    public static func mkstemp(_ template: inout [CChar]) throws(SystemError) -> Int32 {
+        try SystemCall.check("mkstemp", retryingInterrupts: false) { template.withUnsafeMutableBufferPointer { cMkstemp($0.baseAddress!) } }
+    }
+
+    /// Retried: the child is still there to wait for. Returns the wait status and the child's usage.
+    public static func wait4(_ pid: pid_t) throws(SystemError) -> (status: Int32, usage: rusage) {
+        var status: Int32 = 0
+        var usage = rusage()
+        try SystemCall.check("wait4") { cWait4(pid, &status, &usage) }
+        return (status, usage)
     }
 }

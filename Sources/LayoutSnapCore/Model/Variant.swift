@@ -26,6 +26,12 @@ public struct FixtureVariant: Sendable, Hashable {
         [device?.name, textSize?.rawValue, appearance?.rawValue, direction?.rawValue].compactMap { $0 }.joined(separator: "+")
     }
 
+    /// A variant's fixture id, `<base id>@<name>`: also its folder in the goldens.
+    public static func id(base: String, name: String) -> String { base + "@" + name }
+
+    /// The base fixture's id of a variant's (`posts/x` for `posts/x@dark`); any other id is its own.
+    public static func baseID(of id: String) -> String { String(id[..<(id.lastIndex(of: "@") ?? id.endIndex)]) }
+
     /// Whether `given` (`--variant`) names the variant `name`: the same letters in any case
     /// (`Large` for `large`, `ax3` for `AX3`), as the Dynamic Type table and SwiftUI spell them
     /// differently.
@@ -44,7 +50,7 @@ public struct FixtureVariant: Sendable, Hashable {
     /// variants of its own.
     public func apply(to base: Fixture) -> Fixture {
         var f = base
-        f.id = base.id + "@" + name
+        f.id = Self.id(base: base.id, name: name)
         f.variants = []
         if let device {
             f.device = device

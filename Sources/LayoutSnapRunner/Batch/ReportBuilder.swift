@@ -94,7 +94,7 @@ public struct ReportBuilder: Sendable {
         var actual = f.actualPath.map { relative($0) }
         // A frame paired by motion is shown beside the golden it was compared with; a new frame
         // has none.
-        let compared = f.pairedWith.map { GoldenPaths.frameKey(goldenKey: f.goldenKey, index: $0) } ?? f.goldenKey
+        let compared = f.pairedWith.map { GoldenStore.frameKey(goldenKey: f.goldenKey, index: $0) } ?? f.goldenKey
         if showImages, f.status != .missing || f.pairedWith != nil, f.pairing != .new {
             let target = "expected/" + compared
             if copyGolden(compared, to: reportDirectory + "/" + target) { expected = target }

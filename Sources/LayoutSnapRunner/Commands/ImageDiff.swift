@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapReport
+import LayoutSnapSystem
 
 /// `layoutsnap diff A.png B.png`: the comparison verify makes (`FrameComparison`), on any two
 /// PNG files, with the same verdict and the same words.
@@ -75,7 +76,7 @@ public struct ImageDiff: Sendable {
         guard expected.width == actual.width, expected.height == actual.height else {
             var lines = ["size differs: \(expectedPath) is \(expected.width) x \(expected.height), \(actualPath) is \(actual.width) x \(actual.height)"]
             // No diff image for images of two sizes: an older one at --out must not pass for this one's.
-            if let output, unlink(output) == 0 { lines.append("no diff image: \(output) from an earlier run was removed") }
+            if let output, (try? Posix.unlink(output)) != nil { lines.append("no diff image: \(output) from an earlier run was removed") }
             return Result(comparison: nil, lines: lines + ["different"])
         }
         var diffImage = output == nil ? [] : [UInt32](repeating: 0, count: expected.width * expected.height)

@@ -22,7 +22,7 @@ public enum OutputPaths {
                     throw RunnerError.usage("\(option) \(path): a file is there, and a folder is needed\(what)")
                 }
                 do throws(SystemError) {
-                    try SystemCall.check("access") { access(candidate, W_OK | X_OK) }
+                    try Posix.access(candidate, W_OK | X_OK)
                 } catch {
                     let verb = candidate == start ? "cannot write into the folder" : "cannot create the folder in \(candidate)"
                     throw RunnerError.usage("\(option) \(path): \(verb): \(error.reason)")

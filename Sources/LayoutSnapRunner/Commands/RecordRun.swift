@@ -1,6 +1,7 @@
 import Foundation
 import LayoutSnapCore
 import LayoutSnapReport
+import LayoutSnapSystem
 
 /// `layoutsnap record`: goldens written as `mode` says, under the goldens folder's lock, through
 /// the crash-safe `GoldenTransaction`, a fixture whole or not at all; `prune` deletes orphans.
@@ -55,7 +56,7 @@ public struct RecordRun: Sendable {
         let lock = try GoldensLock.acquire(goldens: settings.goldens)
         defer { withExtendedLifetime(lock) {} }
 
-        let manifestPath = settings.goldens + "/manifest.json"
+        let manifestPath = GoldenStore(settings.goldens).manifestPath
         var manifest: GoldenManifest?
         do {
             manifest = try GoldenManifest.load(path: manifestPath)
@@ -96,11 +97,11 @@ public struct RecordRun: Sendable {
         var staged: [String: GoldenManifest.Previous] = [:]
         var layouts: [String] = []
         for result in results where result.notes.contains(.layoutStaged) {
-            let key = GoldenPaths.layoutKey(fixture: result.ref.id)
+            let key = GoldenStore.layoutKey(fixture: result.ref.id)
             if complete(result) {
                 layouts.append(key)
             } else {
-                unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + key))
+                try? Posix.unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + key))
             }
         }
         for result in results {
@@ -108,7 +109,7 @@ public struct RecordRun: Sendable {
                 if complete(result) {
                     staged[frame.goldenKey] = frame.replacing ?? .absent
                 } else {
-                    unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + frame.goldenKey))
+                    try? Posix.unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + frame.goldenKey))
                 }
             }
         }

@@ -44,7 +44,7 @@ public struct VerifyRun: Sendable {
         let empty = selection.empty, shardPlan = selection.shardPlan
         var manifest: GoldenManifest?
         do {
-            manifest = try GoldenManifest.load(path: settings.goldens + "/manifest.json")
+            manifest = try GoldenManifest.load(path: GoldenStore(settings.goldens).manifestPath)
         } catch {
             note(.warning("\(error); every golden will be decoded and compared"))
         }
@@ -71,8 +71,8 @@ public struct VerifyRun: Sendable {
             differences = current.differences(from: recorded)
         } else if strictEnv && empty == nil {
             // --strict-env asks for a check; one that cannot be made is not a pass.
-            let why = manifest == nil ? "there is no readable \(settings.goldens)/manifest.json" : manifest?.environment == nil
-                ? "\(settings.goldens)/manifest.json does not say which environment recorded the goldens" : "the rendering environment cannot be read"
+            let why = manifest == nil ? "there is no readable \(GoldenStore(settings.goldens).manifestPath)" : manifest?.environment == nil
+                ? "\(GoldenStore(settings.goldens).manifestPath) does not say which environment recorded the goldens" : "the rendering environment cannot be read"
             findings.append(Finding(kind: .environment, severity: .failure,
                                     message: "the environment cannot be compared: \(why) (--strict-env); record the goldens again"))
         }
@@ -169,11 +169,11 @@ extension VerifyRun {
             for state in entry.states {
                 for folder in ["actual", "expected", "diff"] { try? FileManager.default.removeItem(atPath: "\(report)/\(folder)/\(entry.id)/\(state.name)") }
             }
-            try? FileManager.default.removeItem(atPath: "\(report)/actual/\(GoldenPaths.layoutKey(fixture: entry.id))")
+            try? FileManager.default.removeItem(atPath: "\(report)/actual/\(GoldenStore.layoutKey(fixture: entry.id))")
         }
         var builder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
         builder.lintSeverity = settings.lint == .error ? .failure : .warning
-        let handler = VerifyHandler(goldens: settings.goldens, manifest: try? GoldenManifest.load(path: settings.goldens + "/manifest.json"),
+        let handler = VerifyHandler(goldens: settings.goldens, manifest: try? GoldenManifest.load(path: GoldenStore(settings.goldens).manifestPath),
                                     reportDirectory: report)
         let fresh = try settings.run(selection, handler: handler).map { builder.entry($0, command: .verify) }
         entries.removeAll { files.contains($0.file) }

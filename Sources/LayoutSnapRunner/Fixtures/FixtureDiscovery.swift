@@ -22,7 +22,7 @@ public struct FixtureRef: Sendable, Hashable {
     }
 
     /// The file's own id (`posts/x` for `posts/x@iphone-se+AX3`).
-    public var fileID: String { variant == nil ? id : String(id[..<(id.lastIndex(of: "@") ?? id.endIndex)]) }
+    public var fileID: String { variant == nil ? id : FixtureVariant.baseID(of: id) }
 
     /// Decodes the file and, for a variant, applies it: the one way a ref becomes a fixture.
     public func load() throws(FixtureError) -> Fixture {
@@ -81,7 +81,7 @@ public enum FixtureDiscovery {
                 found[ref.id] = base
                 // A fixture's variants are fixtures of their own ('@' is never in a file's id).
                 for variant in declared {
-                    let id = rel + "@" + variant.name
+                    let id = FixtureVariant.id(base: rel, name: variant.name)
                     if let filter, !matches(glob: filter, id) { continue }
                     found[id] = FixtureRef(id: id, path: file, displayPath: ref.displayPath, variant: variant, defaults: defaults)
                 }

@@ -78,7 +78,7 @@ public enum GeneratedBatch {
             let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
             guard digits.count == FixtureGenerator.indexDigits, digits.allSatisfy({ ("0"..."9").contains($0) }), let index = Int(digits), index >= count else { continue }
             do throws(SystemError) {
-                try SystemCall.check("unlink", retryingInterrupts: false) { unlink(dir + "/" + name) }
+                try Posix.unlink(dir + "/" + name)
             } catch {
                 throw RunnerError.write("cannot remove \(dir)/\(name), left from an earlier batch: \(error.reason)")
             }

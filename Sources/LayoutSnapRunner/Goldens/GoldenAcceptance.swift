@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapReport
+import LayoutSnapSystem
 
 /// `accept`: promotes the actual frames of an earlier verify (its report folder) to goldens
 /// without rendering again. Each promoted file is decoded first (a broken or foreign file is
@@ -167,7 +168,7 @@ public struct GoldenAcceptance: Sendable {
     /// (its hash, or its absence); nil when it still is.
     private static func changedSinceVerify(_ frame: FrameEntry, goldens: String) -> Refusal? {
         let path = goldens + "/" + frame.golden
-        if let outside = GoldenPaths.outsideTarget(path, goldens: goldens) {
+        if let outside = GoldenStore.outsideTarget(path, goldens: goldens) {
             return Refusal(golden: frame.golden, reason: "\(path) is a symbolic link to \(outside), outside \(goldens)/")
         }
         let now = GoldenTransaction.fileHash(path)
@@ -203,7 +204,7 @@ public struct GoldenAcceptance: Sendable {
         // Held to the end: no other record, accept or prune writes these goldens meanwhile.
         let lock = try GoldensLock.acquire(goldens: goldens)
         defer { withExtendedLifetime(lock) {} }
-        let manifestPath = goldens + "/manifest.json"
+        let manifestPath = GoldenStore(goldens).manifestPath
         let before = try? GoldenManifest.load(path: manifestPath)
         var manifest = before ?? GoldenManifest(environment: nil, frames: [:])
         var staged: [String: GoldenManifest.Previous] = [:]
@@ -215,7 +216,7 @@ public struct GoldenAcceptance: Sendable {
                 try GoldenTransaction.stage(bytes, goldenPath: goldens + "/" + key)
                 pending.append(key)
             } catch {
-                for key in pending { unlink(GoldenTransaction.pendingPath(goldens + "/" + key)) }
+                for key in pending { try? Posix.unlink(GoldenTransaction.pendingPath(goldens + "/" + key)) }
                 throw error
             }
         }
@@ -283,7 +284,7 @@ public struct GoldenAcceptance: Sendable {
                 if let expectedCount = state.motion?.frames.first, repaired, outcome.problems.count == problemsBefore {
                     let actualCount = state.frames.filter { $0.pairing != .removed }.count
                     for index in actualCount..<max(actualCount, expectedCount) {
-                        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: index)
+                        let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: index)
                         if manifest.frames.removeValue(forKey: key) != nil || FileManager.default.fileExists(atPath: goldens + "/" + key) {
                             manifest.previous.removeValue(forKey: key)
                             outcome.removed.append(key)
@@ -295,7 +296,7 @@ public struct GoldenAcceptance: Sendable {
             // The fixture's layout.json describes all of its frames: it is written once every frame
             // of it that did not pass is approved (now, or earlier in the same review).
             let approved = approvedBefore.union(acceptedHere)
-            let layoutKey = GoldenPaths.layoutKey(fixture: fixture.id)
+            let layoutKey = GoldenStore.layoutKey(fixture: fixture.id)
             if !acceptedHere.isEmpty || removedAny,
                fixture.states.allSatisfy({ $0.frames.allSatisfy { !Self.acceptable($0) || approved.contains($0.golden) } }),
                let layout = FileManager.default.contents(atPath: report + "/actual/" + layoutKey) {
@@ -306,7 +307,7 @@ public struct GoldenAcceptance: Sendable {
         if !outcome.accepted.isEmpty || !outcome.removed.isEmpty {
             try GoldenTransaction.commit(staged: staged, layouts: outcome.layouts, goldens: goldens, before: before, after: manifest)
         }
-        for key in outcome.removed { unlink(goldens + "/" + key) }
+        for key in outcome.removed { try? Posix.unlink(goldens + "/" + key) }
         return outcome
     }
 }

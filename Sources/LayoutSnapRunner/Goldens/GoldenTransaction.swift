@@ -63,14 +63,14 @@ public enum GoldenTransaction {
     /// manifest as it stood; `after` the manifest to end with.
     public static func commit(staged: [String: GoldenManifest.Previous], layouts: [String] = [], goldens: String,
                               before: GoldenManifest?, after: GoldenManifest) throws(RunnerError) {
-        let manifestPath = goldens + "/manifest.json"
+        let manifestPath = GoldenStore(goldens).manifestPath
         let keys = staged.keys.sorted()
         // Layouts first: no manifest entry describes them, so before or after the announcement
         // is the same, and a record that changed only layouts has nothing else to swap.
         for key in layouts.sorted() {
             let path = goldens + "/" + key
             do throws(SystemError) {
-                try SystemCall.check("rename", retryingInterrupts: false) { rename(pendingPath(path), path) }
+                try Posix.rename(pendingPath(path), path)
             } catch {
                 throw RunnerError.write("cannot move the new \(path) into place: \(error.reason); record again")
             }
@@ -90,7 +90,7 @@ public enum GoldenTransaction {
             if let pause { usleep(pause) }
             let path = goldens + "/" + key
             do throws(SystemError) {
-                try SystemCall.check("rename", retryingInterrupts: false) { rename(pendingPath(path), path) }
+                try Posix.rename(pendingPath(path), path)
             } catch {
                 throw RunnerError.write("cannot move the new golden into \(path): \(error.reason); the manifest describes the old and the new file, so nothing is lost: record again")
             }
@@ -112,8 +112,8 @@ public enum GoldenTransaction {
         var removed = 0
         while let item = enumerator.nextObject() as? String {
             let name = (item as NSString).lastPathComponent
-            // Pending goldens, and AtomicFile's temporary files (`.<name>.<pid>.<n>.tmp`).
-            if name.hasPrefix("."), name.hasSuffix(pendingSuffix) || name.hasSuffix(".tmp"), unlink(goldens + "/" + item) == 0 { removed += 1 }
+            let stale = name.hasPrefix(".") && name.hasSuffix(pendingSuffix) || AtomicWriter.isTemporaryFile(name)
+            if stale, (try? Posix.unlink(goldens + "/" + item)) != nil { removed += 1 }
         }
         return removed
     }

@@ -32,21 +32,21 @@ public final class GoldensLock {
             // Never through a link: a hostile goldens folder must not make the lock write elsewhere.
             let fd: Int32
             do throws(SystemError) {
-                fd = try SystemCall.check("open") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+                fd = try Posix.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             } catch {
                 let reason = error.code == ELOOP ? "it is a symbolic link; remove it" : error.reason
                 throw RunnerError.goldens("cannot create the lock \(path): \(reason)")
             }
             var info = stat()
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                close(fd)
+                try? SystemCall.close(fd)
                 throw RunnerError.goldens("cannot lock \(path): it is not a file; remove it")
             }
             do throws(SystemError) {
-                try SystemCall.check("flock") { flock(fd, LOCK_EX | LOCK_NB) }
+                try Posix.flock(fd, LOCK_EX | LOCK_NB)
             } catch {
                 let holder = Self.holder(fd: fd)
-                close(fd)
+                try? SystemCall.close(fd)
                 guard error.code == EWOULDBLOCK else {
                     throw RunnerError.goldens("cannot lock \(path): \(error.reason)")
                 }
@@ -58,7 +58,7 @@ public final class GoldensLock {
             var opened = stat(), current = stat()
             guard fstat(fd, &opened) == 0, stat(path, &current) == 0,
                   opened.st_ino == current.st_ino, opened.st_dev == current.st_dev else {
-                close(fd)
+                try? SystemCall.close(fd)
                 continue
             }
             let pid = Array("\(getpid())\n".utf8)
@@ -86,9 +86,9 @@ public final class GoldensLock {
         // only if it is still our file (someone may have removed it and another run locked anew).
         var current = stat()
         if lstat(path, &current) == 0, UInt64(current.st_dev) == device, UInt64(current.st_ino) == inode {
-            unlink(path)
+            try? Posix.unlink(path)
         }
-        flock(fd, LOCK_UN)
-        close(fd)
+        try? Posix.flock(fd, LOCK_UN)
+        try? SystemCall.close(fd)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import LayoutSnapReport
 
 /// Goldens with no fixture, state or frame behind them (docs/outcomes.md: `--check-orphans`,
@@ -60,14 +61,11 @@ public enum OrphanCheck {
         var orphans: [Orphan] = []
         guard let files = FileManager.default.enumerator(atPath: goldens) else { return [] }
         while let item = files.nextObject() as? String {
-            let parts = item.split(separator: "/").map(String.init)
-            if item.hasSuffix(".png"), parts.count >= 3 {
-                let id = parts.dropLast(2).joined(separator: "/")
+            if case let (id, state)? = GoldenStore.frame(ofKey: item) {
                 // A fixture that could not be used: its frames, and its variants', are unknown.
-                if unknown.contains(id) || unknown.contains(String(id[..<(id.lastIndex(of: "@") ?? id.endIndex)])) { continue }
+                if unknown.contains(id) || unknown.contains(FixtureVariant.baseID(of: id)) { continue }
                 if let keys = produced[id] {
                     if !keys.contains(item) {
-                        let state = parts[parts.count - 2]
                         let stateExists = keys.contains { $0.hasPrefix("\(id)/\(state)/") }
                         orphans.append(stateExists
                             ? Orphan(key: item, reason: "frame no longer exists", group: item)
@@ -76,8 +74,7 @@ public enum OrphanCheck {
                 } else if wholeSet {
                     orphans.append(Orphan(key: item, reason: "no fixture \(id)", group: "\(id)/"))
                 }
-            } else if item.hasSuffix("/layout.json"), wholeSet {
-                let id = String(item.dropLast("/layout.json".count))
+            } else if wholeSet, let id = GoldenStore.fixture(ofLayoutKey: item) {
                 if produced[id] == nil && !unknown.contains(id) {
                     orphans.append(Orphan(key: item, reason: "no fixture \(id)", group: "\(id)/"))
                 }

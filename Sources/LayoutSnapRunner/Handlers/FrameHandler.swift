@@ -62,37 +62,3 @@ public extension FrameHandler {
     func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) {}
     func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? { nil }
 }
-
-/// Golden file names (docs/goldens.md).
-public enum GoldenPaths {
-    /// `posts/x/01-expand/007.png`, relative to the goldens folder.
-    public static func frameKey(fixture: String, state: String, index: Int) -> String {
-        "\(fixture)/\(state)/\(frameName(index))"
-    }
-
-    public static func frameName(_ index: Int) -> String {
-        let digits = String(index)
-        return String(repeating: "0", count: max(0, 3 - digits.count)) + digits + ".png"
-    }
-
-    /// The key of another frame of the same state: `posts/x/01-expand/005.png` for index 5.
-    public static func frameKey(goldenKey: String, index: Int) -> String {
-        let folder = (goldenKey as NSString).deletingLastPathComponent
-        return (folder.isEmpty ? "" : folder + "/") + frameName(index)
-    }
-
-    public static func layoutKey(fixture: String) -> String { "\(fixture)/layout.json" }
-
-    /// Where `path` really leads when a symbolic link on the way takes it out of the goldens
-    /// folder (a golden must not read, or be written through to, a file elsewhere); nil when it
-    /// stays inside or leads nowhere.
-    public static func outsideTarget(_ path: String, goldens: String) -> String? {
-        guard let root = realpath(goldens, nil) else { return nil }
-        defer { free(root) }
-        // Nothing there, or a dangling link: reported as a missing golden.
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        let rootPath = String(cString: root), target = String(cString: resolved)
-        return target.hasPrefix(rootPath + "/") ? nil : target
-    }
-}

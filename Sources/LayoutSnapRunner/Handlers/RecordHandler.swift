@@ -30,13 +30,13 @@ public struct RecordHandler: FrameHandler {
     }
 
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
-        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state, index: frame.index)
+        let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: frame.index)
         let path = goldens + "/" + key
         let pixelHash = PixelHash.hex(pixels.hash)
         var result = FrameResult(state: state, index: frame.index, status: .unchanged, goldenKey: key)
 
         // A link out of the goldens folder is never read or written through: it is replaced.
-        let linkedOut = GoldenPaths.outsideTarget(path, goldens: goldens) != nil
+        let linkedOut = GoldenStore.outsideTarget(path, goldens: goldens) != nil
         // What the golden there is now, for the manifest to announce while it is replaced.
         var replacing = GoldenManifest.Previous.absent
         if !linkedOut, let data = FileManager.default.contents(atPath: path) {
@@ -114,7 +114,7 @@ public struct RecordHandler: FrameHandler {
     }
 
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
-        let path = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
+        let path = goldens + "/" + GoldenStore.layoutKey(fixture: fixture.id)
         let bytes = LayoutJSON.encode(layout)
         let existing = FileManager.default.contents(atPath: path)
         if let existing, [UInt8](existing) == bytes { return nil }

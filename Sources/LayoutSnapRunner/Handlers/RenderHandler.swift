@@ -9,7 +9,7 @@ public struct RenderHandler: FrameHandler {
     public init(output: String) { self.output = output }
 
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
-        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state, index: frame.index)
+        let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: frame.index)
         var result = FrameResult(state: state, index: frame.index, status: .rendered, goldenKey: key)
         let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
         do {
@@ -23,7 +23,7 @@ public struct RenderHandler: FrameHandler {
     }
 
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
-        try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/" + GoldenPaths.layoutKey(fixture: fixture.id))
+        try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/" + GoldenStore.layoutKey(fixture: fixture.id))
         return nil
     }
 }

@@ -26,7 +26,7 @@ public struct VerifyHandler: FrameHandler {
     /// The fixture's golden layout.json, nil when there is none or it cannot be read.
     private func goldenLayout(_ fixture: Fixture) -> LayoutSnapshot? {
         if let cached = goldenLayouts.withLock({ $0[fixture.id] }) { return cached }
-        let data = FileManager.default.contents(atPath: goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id))
+        let data = FileManager.default.contents(atPath: goldens + "/" + GoldenStore.layoutKey(fixture: fixture.id))
         let snapshot = data.flatMap { LayoutSnapshot.parse([UInt8]($0)) }
         goldenLayouts.withLock { $0[fixture.id] = .some(snapshot) }
         return snapshot
@@ -38,10 +38,10 @@ public struct VerifyHandler: FrameHandler {
     }
 
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
-        let key = GoldenPaths.frameKey(fixture: fixture.id, state: state, index: frame.index)
+        let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: frame.index)
         var result = FrameResult(state: state, index: frame.index, status: .passed, goldenKey: key)
         let path = goldens + "/" + key
-        if let outside = GoldenPaths.outsideTarget(path, goldens: goldens) {
+        if let outside = GoldenStore.outsideTarget(path, goldens: goldens) {
             result.status = .unreadable
             result.detail = "unreadable golden \(key): a symbolic link to \(outside), outside \(goldens)/ (goldens are files in the goldens folder)"
             result.actualPath = writePNG(pixels, to: "actual/" + key)
@@ -129,12 +129,12 @@ public struct VerifyHandler: FrameHandler {
         // A state that ends earlier and is otherwise the same: its first missing frame still has
         // a golden. One lookup per state.
         let shortened = Set(layout.states.filter { state in
-            let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: state.frames.count)
+            let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: state.frames.count)
             return manifest.map { $0.frames[key] != nil } ?? FileManager.default.fileExists(atPath: goldens + "/" + key)
         }.map(\.name))
         guard !shortened.isEmpty || frames.contains(where: { $0.status != .passed }) else { return nil }
-        try? AtomicFile.write(LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenPaths.layoutKey(fixture: fixture.id))
-        let goldenPath = goldens + "/" + GoldenPaths.layoutKey(fixture: fixture.id)
+        try? AtomicFile.write(LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenStore.layoutKey(fixture: fixture.id))
+        let goldenPath = goldens + "/" + GoldenStore.layoutKey(fixture: fixture.id)
         guard let golden = cached ?? FileManager.default.contents(atPath: goldenPath).flatMap({ LayoutSnapshot.parse([UInt8]($0)) }) else {
             // No golden layout to compare motion with: a shortened state still fails.
             for state in layout.states where shortened.contains(state.name) { removeTrailing(fixture, state: state, frames: &frames) }
@@ -198,7 +198,7 @@ public struct VerifyHandler: FrameHandler {
                     frames[p].detail = "new frame: the golden motion has no frame at this point" + why
                 }
             case let (j?, nil):
-                let key = GoldenPaths.frameKey(fixture: fixture.id, state: state, index: j)
+                let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: j)
                 var frame = FrameResult(state: state, index: j, status: offCourse,
                                         detail: "removed: the new motion has no frame at this point of the golden's" + why, goldenKey: key)
                 frame.pairing = .removed
@@ -229,7 +229,7 @@ public struct VerifyHandler: FrameHandler {
         var removed: [FrameResult] = []
         var j = state.frames.count
         while j < Limits.maxFramesPerFixture {
-            let key = GoldenPaths.frameKey(fixture: fixture.id, state: state.name, index: j)
+            let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: j)
             guard manifest.map({ $0.frames[key] != nil }) ?? FileManager.default.fileExists(atPath: goldens + "/" + key) else { break }
             var frame = FrameResult(state: state.name, index: j, status: .failed,
                                     detail: "removed: the golden has this frame past the new last one", goldenKey: key)
@@ -244,7 +244,7 @@ public struct VerifyHandler: FrameHandler {
     /// Frame `frame` compared with golden frame `j` of its state, as `handle` compares it with its own.
     private func compareAgain(_ fixture: Fixture, _ frame: inout FrameResult, with j: Int,
                               elements: (golden: Attribution.Elements?, now: Attribution.Elements?)) {
-        let key = GoldenPaths.frameKey(goldenKey: frame.goldenKey, index: j)
+        let key = GoldenStore.frameKey(goldenKey: frame.goldenKey, index: j)
         frame.pairedWith = j
         // The frame's pixels: its actual image, or, when it passed by index, its own golden's.
         let actualFile = frame.actualPath ?? (goldens + "/" + frame.goldenKey)

@@ -51,7 +51,7 @@ public struct PreviewBuilder: Sendable {
     /// usage error, not a page without its plots.
     func goldenMotion() throws(RunnerError) -> [String: StateMotion]? {
         guard let against else { return nil }
-        let path = against + "/" + GoldenPaths.layoutKey(fixture: ref.id)
+        let path = against + "/" + GoldenStore.layoutKey(fixture: ref.id)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RunnerError.usage("--against \(against): \(path) cannot be read (record \(ref.id) into \(against) first)")
         }
@@ -137,11 +137,11 @@ public struct PreviewBuilder: Sendable {
         }
 
         if fm.fileExists(atPath: statesDir) {
-            do throws(SystemError) { try SystemCall.check("rename", retryingInterrupts: false) { rename(statesDir, retired) } } catch {
+            do throws(SystemError) { try Posix.rename(statesDir, retired) } catch {
                 throw RunnerError.write("cannot replace \(statesDir): \(error.reason)")
             }
         }
-        do throws(SystemError) { try SystemCall.check("rename", retryingInterrupts: false) { rename(staging, statesDir) } } catch {
+        do throws(SystemError) { try Posix.rename(staging, statesDir) } catch {
             throw RunnerError.write("cannot move the new frames to \(statesDir): \(error.reason)")
         }
         try? fm.removeItem(atPath: retired)
@@ -189,7 +189,7 @@ public struct PreviewBuilder: Sendable {
                 preview.overlays.append(overlay)
                 var pixels = try renderer.render(frame)
                 try AtomicFile.write(PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width),
-                                     to: "\(dir)/frames/\(GoldenPaths.frameName(frame.index))", durable: false)
+                                     to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))", durable: false)
                 if bakeOverlay {
                     pixels = try renderer.paintOver(overlay.drawOps(scale: canvas.scale))
                 }
@@ -224,7 +224,7 @@ public struct PreviewBuilder: Sendable {
         let stateObjects = zip(layout.states, states).map { state, preview -> JSONOutput in
             let frames = zip(state.frames, preview.overlays).map { frame, overlay -> JSONOutput in
                 guard case var .object(members) = LayoutJSON.json(frame) else { return .null }
-                members.append(("image", .string("states/\(state.name)/frames/\(GoldenPaths.frameName(frame.index))")))
+                members.append(("image", .string("states/\(state.name)/frames/\(GoldenStore.frameName(frame.index))")))
                 if case let .object(o) = overlay.json, let lines = o.first(where: { $0.0 == "lines" }) { members.append(lines) }
                 return .object(members)
             }

@@ -57,10 +57,9 @@ package enum Spawn {
 
     /// Waits for `pid` (retrying on EINTR); the resource usage is the child's own (peak memory).
     package static func wait(_ pid: pid_t) throws(RunnerError) -> (ending: Ending, usage: rusage) {
-        var status: Int32 = 0
-        var usage = rusage()
+        let status: Int32, usage: rusage
         do throws(SystemError) {
-            try SystemCall.check("wait4") { wait4(pid, &status, 0, &usage) }
+            (status, usage) = try Posix.wait4(pid)
         } catch {
             throw RunnerError.environment("wait4 failed: \(error.reason)")
         }

@@ -17,11 +17,11 @@ final class StreamingChild {
         // Under the spawn lock: a worker started by another thread must not inherit this pipe's
         // write end, or this reader would not see end-of-file until that other worker exits too.
         let (pid, readFD) = try Spawn.withLock { () throws(RunnerError) -> (pid_t, Int32) in
-            var fds: [Int32] = [0, 0]
-            do throws(SystemError) { try SystemCall.check("pipe") { pipe(&fds) } } catch {
+            let fds: [Int32]
+            do throws(SystemError) { let ends = try Posix.pipe(); fds = [ends.read, ends.write] } catch {
                 throw RunnerError.environment("pipe failed: \(error.reason)")
             }
-            defer { close(fds[1]) }
+            defer { try? SystemCall.close(fds[1]) }
             let pid: pid_t
             do throws(RunnerError) {
                 pid = try Spawn.startLocked(executable, arguments) { actions in
@@ -31,7 +31,7 @@ final class StreamingChild {
                     posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
                 }
             } catch {
-                close(fds[0])
+                try? SystemCall.close(fds[0])
                 throw error
             }
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -43,8 +43,8 @@ final class StreamingChild {
     }
 
     deinit {
-        close(readFD)
-        unlink(stderrPath)
+        try? SystemCall.close(readFD)
+        try? Posix.unlink(stderrPath)
     }
 
     /// The next line (without its newline), `.timedOut` when none came within `timeout` seconds,
@@ -67,7 +67,7 @@ final class StreamingChild {
             // other failure: the pipe cannot be read, as at its end.
             let ready: Int32
             do throws(SystemError) {
-                ready = try SystemCall.check("poll", retryingInterrupts: false) { poll(&descriptor, 1, waitMs) }
+                ready = try Posix.poll(&descriptor, milliseconds: waitMs)
             } catch {
                 if error.code != EINTR { ended = true }
                 continue
@@ -75,7 +75,7 @@ final class StreamingChild {
             guard ready > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = (try? chunk.withUnsafeMutableBytes { buffer in
-                try SystemCall.check("read") { Foundation.read(readFD, buffer.baseAddress, buffer.count) }
+                try Posix.read(readFD, into: buffer)
             }) ?? 0
             if n <= 0 { ended = true; continue }
             buffer.append(contentsOf: chunk[..<n])

@@ -183,7 +183,7 @@ public final class HTTPConnection {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         var sent = 0
         while sent < size {
-            guard let n = try? chunk.withUnsafeMutableBytes({ buffer in Result { () throws(SystemError) in try SystemCall.read(file, into: buffer) } }).get(), n > 0,
+            guard let n = try? chunk.withUnsafeMutableBytes({ buffer in Result { () throws(SystemError) in try Posix.read(file, into: buffer) } }).get(), n > 0,
                   send(Array(chunk[0..<min(n, size - sent)])) else { break }
             sent += n
         }

@@ -1,0 +1,67 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapSystem
+
+/// The goldens folder's layout (README "Goldens"), known here alone:
+///
+///     manifest.json                  every golden frame's hashes (GoldenManifest)
+///     <fixture>/layout.json          the fixture's layout, for motion and attribution
+///     <fixture>/<state>/007.png      frame 7 of a state
+///
+/// A variant's goldens sit in the folder of its id, `<fixture>@<variant>` (FixtureVariant.id).
+/// Keys are paths below the folder; files are replaced through AtomicWriter (GoldenTransaction).
+public struct GoldenStore: Sendable {
+    /// The goldens folder (`--goldens`, `Goldens` by default).
+    public let root: String
+
+    public init(_ root: String) { self.root = root }
+
+    public static let manifestKey = "manifest.json"
+    static let layoutName = "layout.json"
+
+    /// The file a key names.
+    public func path(_ key: String) -> String { root + "/" + key }
+
+    public var manifestPath: String { path(Self.manifestKey) }
+
+    /// `posts/x/01-expand/007.png`.
+    public static func frameKey(fixture: String, state: String, index: Int) -> String {
+        "\(fixture)/\(state)/\(frameName(index))"
+    }
+
+    public static func frameName(_ index: Int) -> String {
+        let digits = String(index)
+        return String(repeating: "0", count: max(0, 3 - digits.count)) + digits + ".png"
+    }
+
+    /// The key of another frame of the same state: `posts/x/01-expand/005.png` for index 5.
+    public static func frameKey(goldenKey: String, index: Int) -> String {
+        let folder = (goldenKey as NSString).deletingLastPathComponent
+        return (folder.isEmpty ? "" : folder + "/") + frameName(index)
+    }
+
+    /// The fixture and state of a frame's key (`posts/x`, `01-expand`); nil for any other key.
+    public static func frame(ofKey key: String) -> (fixture: String, state: String)? {
+        let parts = key.split(separator: "/")
+        guard key.hasSuffix(".png"), parts.count >= 3 else { return nil }
+        return (parts.dropLast(2).joined(separator: "/"), String(parts[parts.count - 2]))
+    }
+
+    /// `posts/x/layout.json`.
+    public static func layoutKey(fixture: String) -> String { "\(fixture)/\(layoutName)" }
+
+    /// The fixture whose layout.json `key` is; nil for any other key.
+    public static func fixture(ofLayoutKey key: String) -> String? {
+        key.hasSuffix("/" + layoutName) ? String(key.dropLast(layoutName.count + 1)) : nil
+    }
+
+    /// Where `path` really leads when a symbolic link on the way takes it out of the goldens
+    /// folder (a golden must not read, or be written through to, a file elsewhere); nil when it
+    /// stays inside or leads nowhere.
+    public static func outsideTarget(_ path: String, goldens: String) -> String? {
+        guard let root = try? SystemCall.resolvedPath(goldens) else { return nil }
+        // Nothing there, or a dangling link: reported as a missing golden.
+        guard let target = try? SystemCall.resolvedPath(path) else { return nil }
+        return target.hasPrefix(root + "/") ? nil : target
+    }
+}
