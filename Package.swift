@@ -32,18 +32,19 @@ let package = Package(
     name: "layoutsnap",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "layoutsnap", targets: ["layoutsnap"]),
+        .executable(name: "layoutsnap", targets: ["layoutsnap"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // C modules: one small shim header each; only the targets named below import them.
         // Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib: not linked but loaded on first use by
         // forwarding stubs generated from their headers (Tools/generate-render-stubs.py), so that
         // diff and --version start without loading ~40 shared objects (apt: libpango1.0-dev, libcairo2-dev).
-        .target(name: "CRenderLibraries", cSettings: [.unsafeFlags(renderIncludes)],
-                linkerSettings: [.linkedLibrary("dl")]),  // in libc since glibc 2.34; a stub before that
+        .target(
+            name: "CRenderLibraries", cSettings: [.unsafeFlags(renderIncludes)],
+            linkerSettings: [.linkedLibrary("dl")]),  // in libc since glibc 2.34; a stub before that
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
@@ -57,48 +58,85 @@ let package = Package(
         // Pixels as data: PNG encode/decode (zlib) and pixel hashes (xxHash). No Cairo.
         .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate", "LayoutSnapSystem"]),
         // The only target that imports Cairo and Pango: private fonts, text engine, frame renderer.
-        .target(name: "LayoutSnapRender",
-                dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapSystem", "CRenderLibraries"],
-                resources: [.copy("Resources/Fonts")], swiftSettings: importsRenderLibraries),
+        .target(
+            name: "LayoutSnapRender",
+            dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapSystem", "CRenderLibraries"],
+            resources: [.copy("Resources/Fonts")], swiftSettings: importsRenderLibraries),
         // The run's one verdict (RunResults) and what is drawn from it: the terminal text,
         // results.json, JUnit XML and the self-contained HTML report. Pure Swift; the pages'
         // CSS and JavaScript are files in Resources/, inlined into each page.
-        .target(name: "LayoutSnapReport", dependencies: ["LayoutSnapCore", "LayoutSnapSystem"], resources: [.copy("Resources")]),
+        .target(
+            name: "LayoutSnapReport", dependencies: ["LayoutSnapCore", "LayoutSnapSystem"],
+            resources: [.copy("Resources")]),
         // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
-        .target(name: "LayoutSnapRunner", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapSystem"]),
+        .target(
+            name: "LayoutSnapRunner",
+            dependencies: [
+                "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapSystem",
+            ]),
         // The thin command line: one file per subcommand.
-        .executableTarget(name: "layoutsnap", dependencies: [
-            "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging", "LayoutSnapReport", "LayoutSnapSystem",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "layoutsnap",
+            dependencies: [
+                "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging", "LayoutSnapReport",
+                "LayoutSnapSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
 
         // Benchmarks, outside the product: `swift build -c release && .build/release/layoutsnap-bench`
         // prints the figures of docs/performance.md. The library holds the measurements (and the PNG encoder
         // alternatives they compare against); the executable is their command line.
-        .target(name: "LayoutSnapBenchmarks", dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner", "LayoutSnapSystem", "CZlib", "CRenderLibraries"],
-                path: "Benchmarks/LayoutSnapBenchmarks", swiftSettings: importsRenderLibraries),
-        .executableTarget(name: "layoutsnap-bench", dependencies: [
-            "LayoutSnapBenchmarks", "LayoutSnapCore", "LayoutSnapRunner",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Benchmarks/layoutsnap-bench"),
-        .testTarget(name: "LayoutSnapBenchmarksTests", dependencies: ["LayoutSnapBenchmarks", "LayoutSnapImaging", "LayoutSnapRunner", "LayoutSnapTestSupport", "layoutsnap-bench", "layoutsnap"],
-                    path: "Benchmarks/Tests"),
+        .target(
+            name: "LayoutSnapBenchmarks",
+            dependencies: [
+                "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner",
+                "LayoutSnapSystem", "CZlib", "CRenderLibraries",
+            ],
+            path: "Benchmarks/LayoutSnapBenchmarks", swiftSettings: importsRenderLibraries),
+        .executableTarget(
+            name: "layoutsnap-bench",
+            dependencies: [
+                "LayoutSnapBenchmarks", "LayoutSnapCore", "LayoutSnapRunner",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ], path: "Benchmarks/layoutsnap-bench"),
+        .testTarget(
+            name: "LayoutSnapBenchmarksTests",
+            dependencies: [
+                "LayoutSnapBenchmarks", "LayoutSnapImaging", "LayoutSnapRunner", "LayoutSnapTestSupport",
+                "layoutsnap-bench", "layoutsnap",
+            ],
+            path: "Benchmarks/Tests"),
 
         .testTarget(name: "LayoutSnapSystemTests", dependencies: ["LayoutSnapSystem", "LayoutSnapTestSupport"]),
         // What the test targets share, outside the product: one process runner, temporary folders,
         // the package root, the seeded PRNG, PNG chunks for tests that write or damage them, and the
         // APNG reader that checks preview's animations (fuzzed too: Fuzz/FuzzAPNGReader links this
         // target, so it imports no XCTest).
-        .target(name: "LayoutSnapTestSupport", dependencies: ["LayoutSnapImaging", "LayoutSnapSystem", "CZlib"], path: "Tests/LayoutSnapTestSupport"),
+        .target(
+            name: "LayoutSnapTestSupport", dependencies: ["LayoutSnapImaging", "LayoutSnapSystem", "CZlib"],
+            path: "Tests/LayoutSnapTestSupport"),
         .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore", "LayoutSnapTestSupport"]),
-        .testTarget(name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib", "LayoutSnapTestSupport"]),
-        .testTarget(name: "LayoutSnapReportTests", dependencies: ["LayoutSnapReport", "LayoutSnapCore", "LayoutSnapTestSupport"]),
+        .testTarget(
+            name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib", "LayoutSnapTestSupport"]),
+        .testTarget(
+            name: "LayoutSnapReportTests",
+            dependencies: ["LayoutSnapReport", "LayoutSnapCore", "LayoutSnapTestSupport"]),
         // The runner library without the command line: outcomes, golden locks, record modes, orphans, sharding.
-        .testTarget(name: "LayoutSnapRunnerTests", dependencies: ["LayoutSnapRunner", "LayoutSnapReport", "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
-        .testTarget(name: "LayoutSnapRenderTests", dependencies: ["LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging", "LayoutSnapTestSupport", "CRenderLibraries"],
-                    swiftSettings: importsRenderLibraries),
+        .testTarget(
+            name: "LayoutSnapRunnerTests",
+            dependencies: [
+                "LayoutSnapRunner", "LayoutSnapReport", "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapTestSupport",
+            ]),
+        .testTarget(
+            name: "LayoutSnapRenderTests",
+            dependencies: [
+                "LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging", "LayoutSnapTestSupport",
+                "CRenderLibraries",
+            ],
+            swiftSettings: importsRenderLibraries),
         // End to end: runs the built binary and checks stdout, stderr, exit codes and files.
-        .testTarget(name: "LayoutSnapCLITests", dependencies: ["layoutsnap", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
+        .testTarget(
+            name: "LayoutSnapCLITests", dependencies: ["layoutsnap", "LayoutSnapImaging", "LayoutSnapTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -108,9 +146,14 @@ let package = Package(
 if Context.environment["LAYOUTSNAP_FUZZ_TARGETS"] == "1" {
     package.targets += [
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
-        .executableTarget(name: "FuzzJSONParser", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzJSONParser"),
-        .executableTarget(name: "FuzzFixtureDecoder", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzFixtureDecoder"),
-        .executableTarget(name: "FuzzPNGDecoder", dependencies: ["FuzzSupport", "LayoutSnapImaging"], path: "Fuzz/FuzzPNGDecoder"),
-        .executableTarget(name: "FuzzAPNGReader", dependencies: ["FuzzSupport", "LayoutSnapTestSupport"], path: "Fuzz/FuzzAPNGReader"),
+        .executableTarget(
+            name: "FuzzJSONParser", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzJSONParser"),
+        .executableTarget(
+            name: "FuzzFixtureDecoder", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzFixtureDecoder"
+        ),
+        .executableTarget(
+            name: "FuzzPNGDecoder", dependencies: ["FuzzSupport", "LayoutSnapImaging"], path: "Fuzz/FuzzPNGDecoder"),
+        .executableTarget(
+            name: "FuzzAPNGReader", dependencies: ["FuzzSupport", "LayoutSnapTestSupport"], path: "Fuzz/FuzzAPNGReader"),
     ]
 }

@@ -28,15 +28,24 @@ public enum AlternativePNGEncoder {
         /// feed each block to `deflate` (only with `filter == .none`).
         public var blockBytes: Int
 
-        public init(level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, memLevel: Int32 = 8, filter: Filter = .none, blockBytes: Int = 0) {
-            self.level = level; self.strategy = strategy; self.memLevel = memLevel; self.filter = filter; self.blockBytes = blockBytes
+        public init(
+            level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, memLevel: Int32 = 8, filter: Filter = .none,
+            blockBytes: Int = 0
+        ) {
+            self.level = level
+            self.strategy = strategy
+            self.memLevel = memLevel
+            self.filter = filter
+            self.blockBytes = blockBytes
         }
 
         /// zlib level 1, filter None, streamed in row blocks: the original specification's suggestion, docs/goldens.md.
         public static let zlibFast = Options(level: 1, blockBytes: 256 << 10)
     }
 
-    public static func encode(pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int, options: Options) -> [UInt8] {
+    public static func encode(pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int, options: Options)
+        -> [UInt8]
+    {
         PNGEncoder.checkDimensions(width: width, height: height, stride: stride)
         let opaque = PNGEncoder.isOpaque(pixels, width: width, height: height, stride: stride)
         let channels = opaque ? 3 : 4
@@ -52,7 +61,8 @@ public enum AlternativePNGEncoder {
             var y = 0
             while y < height {
                 let end = min(height, y + rowsPerBlock)
-                PNGEncoder.writeScanlines(pixels + y * stride, width: width, height: end - y, stride: stride, opaque: opaque, into: block)
+                PNGEncoder.writeScanlines(
+                    pixels + y * stride, width: width, height: end - y, stride: stride, opaque: opaque, into: block)
                 deflater.push(block, count: (end - y) * lineBytes, finish: end == height)
                 y = end
             }
@@ -65,21 +75,27 @@ public enum AlternativePNGEncoder {
             }
             deflater.push(raw, count: rawCount, finish: true)
         }
-        return PNGEncoder.assemble(width: width, height: height, colorType: opaque ? 2 : 6,
-                                   idat: deflater.output, idatCount: deflater.produced)
+        return PNGEncoder.assemble(
+            width: width, height: height, colorType: opaque ? 2 : 6,
+            idat: deflater.output, idatCount: deflater.produced)
     }
 
     // MARK: - Filters
 
     /// Filters scanlines that were written unfiltered (filter byte 0), in place. Rows are done
     /// bottom-up and each row right-to-left, so every filter still sees raw neighbours.
-    static func applyFilter(_ filter: Options.Filter, to raw: UnsafeMutablePointer<UInt8>,
-                            rows: Int, rowBytes: Int, bytesPerPixel bpp: Int) {
+    static func applyFilter(
+        _ filter: Options.Filter, to raw: UnsafeMutablePointer<UInt8>,
+        rows: Int, rowBytes: Int, bytesPerPixel bpp: Int
+    ) {
         let lineBytes = rowBytes + 1
         let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
         zeros.initialize(repeating: 0, count: rowBytes)
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * 5)
-        defer { zeros.deallocate(); scratch.deallocate() }
+        defer {
+            zeros.deallocate()
+            scratch.deallocate()
+        }
 
         for y in stride(from: rows - 1, through: 0, by: -1) {
             let cur = raw + y * lineBytes + 1
@@ -99,7 +115,10 @@ public enum AlternativePNGEncoder {
                     candidate.update(from: cur, count: rowBytes)
                     filterRow(UInt8(t), candidate, prior, rowBytes, bpp)
                     let sum = sumAbs(UnsafePointer(candidate), rowBytes)
-                    if sum < bestSum { bestSum = sum; best = t }
+                    if sum < bestSum {
+                        bestSum = sum
+                        best = t
+                    }
                 }
                 if best > 0 { cur.update(from: scratch + (best - 1) * rowBytes, count: rowBytes) }
                 cur[-1] = UInt8(best)
@@ -111,8 +130,10 @@ public enum AlternativePNGEncoder {
     }
 
     /// Filters one raw row in place (right to left) against the raw `prior` row.
-    static func filterRow(_ type: UInt8, _ cur: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>,
-                          _ count: Int, _ bpp: Int) {
+    static func filterRow(
+        _ type: UInt8, _ cur: UnsafeMutablePointer<UInt8>, _ prior: UnsafePointer<UInt8>,
+        _ count: Int, _ bpp: Int
+    ) {
         var i = count - 1
         while i >= 0 {
             let left: UInt8 = i >= bpp ? cur[i - bpp] : 0
@@ -149,8 +170,9 @@ public enum AlternativePNGEncoder {
             // call, so the stream needs a stable address: heap-allocate it.
             stream = .allocate(capacity: 1)
             stream.initialize(to: z_stream())
-            let rc = deflateInit2_(stream, options.level, Z_DEFLATED, 15, options.memLevel, options.strategy,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+            let rc = deflateInit2_(
+                stream, options.level, Z_DEFLATED, 15, options.memLevel, options.strategy,
+                zlibVersion(), Int32(MemoryLayout<z_stream>.size))
             // Only Z_MEM_ERROR (or a broken zlib install) can fail here; neither is recoverable.
             guard rc == Z_OK else { fatalError("AlternativePNGEncoder: deflateInit2 failed (\(rc))") }
             capacity = Int(deflateBound(stream, UInt(sourceLength))) + 64

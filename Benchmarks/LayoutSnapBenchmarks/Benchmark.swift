@@ -40,7 +40,9 @@ public struct Benchmark {
     public let repeats: Int
 
     public init(refs: [FixtureRef], goldens: String, repeats: Int) {
-        self.refs = refs; self.goldens = goldens; self.repeats = max(1, repeats)
+        self.refs = refs
+        self.goldens = goldens
+        self.repeats = max(1, repeats)
     }
 
     /// Renders without keeping anything: the cost every other mode adds to.
@@ -55,7 +57,9 @@ public struct Benchmark {
         f.fixtures = refs.count
         let manifest = try GoldenManifest.load(path: GoldenStore(goldens).manifestPath)
         guard manifest != nil else {
-            throw RunnerError.goldens("bench verifies unchanged frames against \(GoldenStore(goldens).manifestPath): record the goldens first")
+            throw RunnerError.goldens(
+                "bench verifies unchanged frames against \(GoldenStore(goldens).manifestPath): record the goldens first"
+            )
         }
 
         // Layout counts and sizes, single thread, one engine.
@@ -79,20 +83,27 @@ public struct Benchmark {
                         var fastest = Double.infinity
                         for _ in 0..<repeats {
                             let start = DispatchTime.now()
-                            png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
+                            png = PNGEncoder.encode(
+                                pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
+                                stride: pixels.width)
                             fastest = min(fastest, Stopwatch.seconds(since: start))
                         }
                         f.encodeSeconds += fastest
                         f.encodedBytes += png.count
-                        guard let cairo = CairoPNGSize.of(pixels) else { throw RunnerError.environment("Cairo could not write a PNG of \(ref.displayPath)") }
+                        guard let cairo = CairoPNGSize.of(pixels) else {
+                            throw RunnerError.environment("Cairo could not write a PNG of \(ref.displayPath)")
+                        }
                         f.cairoBytes += cairo
                         if png.count > cairo { f.framesLargerThanCairo += 1 }
                         var zlibBytes = 0
                         var zlibFastest = Double.infinity
                         for _ in 0..<repeats {
                             let zlibStart = DispatchTime.now()
-                            zlibBytes = AlternativePNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
-                                                                     stride: pixels.width, options: .zlibFast).count
+                            zlibBytes =
+                                AlternativePNGEncoder.encode(
+                                    pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
+                                    stride: pixels.width, options: .zlibFast
+                                ).count
                             zlibFastest = min(zlibFastest, Stopwatch.seconds(since: zlibStart))
                         }
                         f.zlibFastSeconds += zlibFastest
@@ -112,8 +123,9 @@ public struct Benchmark {
             _ = try BatchRunner(jobs: 1).run(refs, handler: RenderOnly())
         }
         progress("verify")
-        let verify = VerifyHandler(goldens: goldens, manifest: manifest,
-                                   reportDirectory: NSTemporaryDirectory() + "/layoutsnap-bench-report")
+        let verify = VerifyHandler(
+            goldens: goldens, manifest: manifest,
+            reportDirectory: NSTemporaryDirectory() + "/layoutsnap-bench-report")
         var compared = 0
         f.verifySeconds = try best { () throws(RunnerError) in
             let results = try BatchRunner(jobs: 1).run(refs, handler: verify)

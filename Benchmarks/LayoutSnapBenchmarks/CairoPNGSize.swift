@@ -10,15 +10,20 @@ enum CairoPNGSize {
         final class Counter { var bytes = 0 }
         let counter = Counter()
         let data = UnsafeMutableRawPointer(mutating: frame.pixels.baseAddress!).assumingMemoryBound(to: UInt8.self)
-        guard let surface = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(frame.width), Int32(frame.height),
-                                                               Int32(frame.width * 4)) else { return nil }
+        guard
+            let surface = cairo_image_surface_create_for_data(
+                data, CAIRO_FORMAT_ARGB32, Int32(frame.width), Int32(frame.height),
+                Int32(frame.width * 4))
+        else { return nil }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
         let status = withExtendedLifetime(counter) {
-            cairo_surface_write_to_png_stream(surface, { closure, _, length in
-                Unmanaged<Counter>.fromOpaque(closure!).takeUnretainedValue().bytes += Int(length)
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(counter).toOpaque())
+            cairo_surface_write_to_png_stream(
+                surface,
+                { closure, _, length in
+                    Unmanaged<Counter>.fromOpaque(closure!).takeUnretainedValue().bytes += Int(length)
+                    return CAIRO_STATUS_SUCCESS
+                }, Unmanaged.passUnretained(counter).toOpaque())
         }
         return status == CAIRO_STATUS_SUCCESS ? counter.bytes : nil
     }

@@ -39,7 +39,8 @@ public struct CauseBenchmark {
     }
 
     public func run() -> Figures {
-        let width = Int(393 * scale), height = Int(852 * scale)
+        let width = Int(393 * scale)
+        let height = Int(852 * scale)
         let variants = (0..<10).map { makeVariant($0, width: width, height: height) }
         var f = Figures()
         f.frames = frames
@@ -54,8 +55,10 @@ public struct CauseBenchmark {
                 let v = variants[i % variants.count]
                 let a = v.expected.withUnsafeBufferPointer { e in
                     v.now.withUnsafeBufferPointer { n in
-                        Attribution.attribute(golden: v.golden, actual: v.actual,
-                                              pixels: Attribution.Pixels(expected: e, actual: n, width: width, height: height, scale: scale, regions: v.regions))
+                        Attribution.attribute(
+                            golden: v.golden, actual: v.actual,
+                            pixels: Attribution.Pixels(
+                                expected: e, actual: n, width: width, height: height, scale: scale, regions: v.regions))
                     }
                 }
                 attributions.append(a)
@@ -70,14 +73,20 @@ public struct CauseBenchmark {
             f.causes = causes.map { "\($0.frames): \($0.summary)" }
             // The same frames as a run's results: causes derived as results.json is made.
             let fixtures = stride(from: 0, to: frames, by: 40).map { first in
-                FixtureEntry(id: "chats/c\(first / 40)", file: "Fixtures/chats/c\(first / 40).json", states: (0..<5).map { s in
-                    StateEntry(name: "s\(s)", frames: (0..<8).compactMap { k -> FrameEntry? in
-                        let i = first + s * 8 + k
-                        guard i < frames else { return nil }
-                        return FrameEntry(index: k, time: 0, progress: 0, status: .failed, golden: "chats/c\(first / 40)/s\(s)/\(k).png",
-                                          attribution: attributions[i])
+                FixtureEntry(
+                    id: "chats/c\(first / 40)", file: "Fixtures/chats/c\(first / 40).json",
+                    states: (0..<5).map { s in
+                        StateEntry(
+                            name: "s\(s)",
+                            frames: (0..<8).compactMap { k -> FrameEntry? in
+                                let i = first + s * 8 + k
+                                guard i < frames else { return nil }
+                                return FrameEntry(
+                                    index: k, time: 0, progress: 0, status: .failed,
+                                    golden: "chats/c\(first / 40)/s\(s)/\(k).png",
+                                    attribution: attributions[i])
+                            })
                     })
-                })
             }
             start = DispatchTime.now()
             let results = RunResults(version: "bench", durationSeconds: 0, fixtures: fixtures)
@@ -98,17 +107,21 @@ public struct CauseBenchmark {
         var y = 740.0
         for m in (0..<12).reversed() {
             let user = m % 2 == 1
-            let w = 120 + Double((m * 37 + k * 11) % 140), h = m % 3 == 0 ? 58.29 : 36.29
+            let w = 120 + Double((m * 37 + k * 11) % 140)
+            let h = m % 3 == 0 ? 58.29 : 36.29
             y -= h
             let x = user ? 393 - 12 - w : 12
             golden.append(("message:m\(m)", Rect(x: x, y: y, width: w, height: h)))
             let insertedAbove = k % 5 == 0 && m < 6
             let dy = insertedAbove ? -(36.29 + 8) : 0
             actual.append(("message:m\(m)", Rect(x: user ? x - 4 : x, y: y + dy, width: w + 4, height: h)))
-            if k % 5 == 0 && m == 6 { actual.append(("message:new", Rect(x: 12, y: y - 8 - 36.29, width: 180, height: 36.29))) }
+            if k % 5 == 0 && m == 6 {
+                actual.append(("message:new", Rect(x: 12, y: y - 8 - 36.29, width: 180, height: 36.29)))
+            }
             y -= 8
         }
-        let expected = paint(golden, width: width, height: height), now = paint(actual, width: width, height: height)
+        let expected = paint(golden, width: width, height: height)
+        let now = paint(actual, width: width, height: height)
         var regions: [PixelRegion]?
         expected.withUnsafeBufferPointer { e in
             now.withUnsafeBufferPointer { n in
@@ -123,7 +136,9 @@ public struct CauseBenchmark {
         for (i, (_, r)) in elements.enumerated() {
             let color: UInt32 = i == 0 ? 0xFFF2_F2F7 : (i % 2 == 0 ? 0xFF00_7AFF : 0xFFE9_E9EB)
             for py in max(0, Int(r.y * scale))..<min(height, Int((r.y + r.height) * scale)) {
-                for px in max(0, Int(r.x * scale))..<min(width, Int((r.x + r.width) * scale)) { image[py * width + px] = color }
+                for px in max(0, Int(r.x * scale))..<min(width, Int((r.x + r.width) * scale)) {
+                    image[py * width + px] = color
+                }
             }
         }
         return image

@@ -21,15 +21,19 @@ public struct ChatScaleBenchmark {
     public init(repeats: Int) { self.repeats = max(1, repeats) }
 
     static func fixture(messages count: Int, steps: [ChatStep]) -> Fixture {
-        let texts = ["Can you plan a run for tomorrow?", "Sure: five easy minutes, then four intervals of four minutes at a steady pace.",
-                     "ok", "What pace is steady? I never know whether I am going too fast at the start."]
+        let texts = [
+            "Can you plan a run for tomorrow?",
+            "Sure: five easy minutes, then four intervals of four minutes at a steady pace.",
+            "ok", "What pace is steady? I never know whether I am going too fast at the start.",
+        ]
         let messages = (0..<count).map { i in
             ChatMessage(id: "m\(i)", role: i % 2 == 0 ? .user : .assistant, text: texts[i % texts.count] + " (\(i))")
         }
         let device = Device.named("iphone-15")!
-        return Fixture(id: "bench/chat-\(count)", file: "bench", device: device,
-                       canvas: Canvas(width: device.width, height: device.height, scale: 2), appearance: .light, fps: 60,
-                       tolerance: nil, content: ChatFixture(messages: messages, steps: steps))
+        return Fixture(
+            id: "bench/chat-\(count)", file: "bench", device: device,
+            canvas: Canvas(width: device.width, height: device.height, scale: 2), appearance: .light, fps: 60,
+            tolerance: nil, content: ChatFixture(messages: messages, steps: steps))
     }
 
     public func run(messages count: Int) throws(RunnerError) -> Figures {
@@ -60,8 +64,10 @@ public struct ChatScaleBenchmark {
                 }
                 let end = DispatchTime.now()
                 f.frames = frames
-                f.firstLayoutMs = min(f.firstLayoutMs, Double(measured.uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
-                f.perFrameMs = min(f.perFrameMs, Double(end.uptimeNanoseconds - measured.uptimeNanoseconds) / 1e6 / Double(frames))
+                f.firstLayoutMs = min(
+                    f.firstLayoutMs, Double(measured.uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+                f.perFrameMs = min(
+                    f.perFrameMs, Double(end.uptimeNanoseconds - measured.uptimeNanoseconds) / 1e6 / Double(frames))
             }
         } catch {
             throw RunnerError.environment("the chat benchmark failed: \(error)")

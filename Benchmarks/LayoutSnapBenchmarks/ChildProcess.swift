@@ -30,10 +30,13 @@ enum ChildProcess {
         let seconds = Stopwatch.seconds(since: start)
         let stdout = (try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
-        let peak = (try? String(contentsOfFile: out + ".peak", encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        return Outcome(status: ending.code, seconds: seconds, maxResidentKB: peak ?? usage.ru_maxrss,
-                       stdoutLastLine: stdout.split(separator: "\n").last.map(String.init) ?? "",
-                       stderrTail: String(stderr.suffix(2000)))
+        let peak = (try? String(contentsOfFile: out + ".peak", encoding: .utf8)).flatMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return Outcome(
+            status: ending.code, seconds: seconds, maxResidentKB: peak ?? usage.ru_maxrss,
+            stdoutLastLine: stdout.split(separator: "\n").last.map(String.init) ?? "",
+            stderrTail: String(stderr.suffix(2000)))
     }
 }
 
@@ -51,8 +54,10 @@ public enum PeakOf {
 extension Spawn {
     /// Starts `executable` with `arguments` and this process's environment, under the spawn lock;
     /// `files` arranges the child's descriptors.
-    static func start(_ executable: String, _ arguments: [String],
-                      files: (inout posix_spawn_file_actions_t) -> Void) throws(RunnerError) -> pid_t {
+    static func start(
+        _ executable: String, _ arguments: [String],
+        files: (inout posix_spawn_file_actions_t) -> Void
+    ) throws(RunnerError) -> pid_t {
         try withLock { () throws(RunnerError) in try startLocked(executable, arguments, files: files) }
     }
 }

@@ -40,7 +40,8 @@ public struct DiffBenchmark {
     public let executable: String
 
     public init(repeats: Int, executable: String) {
-        self.repeats = max(repeats, 3); self.executable = executable
+        self.repeats = max(repeats, 3)
+        self.executable = executable
     }
 
     public func run() throws(RunnerError) -> Figures {
@@ -48,7 +49,7 @@ public struct DiffBenchmark {
         let (w, h) = (3840, 2160)
         f.megapixels = Double(w * h) / 1e6
         let (a, b) = Self.pair(width: w, height: h)
-        let same = a.map { $0 }   // a separate buffer: the same memory twice would be too easy
+        let same = a.map { $0 }  // a separate buffer: the same memory twice would be too easy
         f.identicalMs = best { _ = Self.compare(a, same, w, h) }
         var last: DiffResult?
         f.differentMs = best { last = Self.compare(a, b, w, h) }
@@ -79,7 +80,9 @@ public struct DiffBenchmark {
         var pairs: [PairFiles] = []
         for (w, h, label, targetRatio) in [(1024, 1024, "1 MP", 2.0), (3840, 2160, "8 MP", 1.0)] {
             let (x, y) = Self.pair(width: w, height: h, glyphs: w * h / 1700)
-            let a = dir + "/\(w)-a.png", copy = dir + "/\(w)-a-copy.png", b = dir + "/\(w)-b.png"
+            let a = dir + "/\(w)-a.png"
+            let copy = dir + "/\(w)-a-copy.png"
+            let b = dir + "/\(w)-b.png"
             let encoded = PixelImage(width: w, height: h, pixels: x).encodePNG()
             try AtomicFile.write(encoded, to: a)
             try AtomicFile.write(encoded, to: copy)
@@ -93,33 +96,42 @@ public struct DiffBenchmark {
 
     /// `layoutsnap diff` as a whole process beside blazediff's `compare()` on the same files,
     /// written into `dir`; with `baseline`, another layoutsnap binary timed in the same rounds.
-    public func sideBySide(in dir: String, baseline: String? = nil) throws(RunnerError) -> (figures: [PeerFigure], peerMissing: String?) {
+    public func sideBySide(in dir: String, baseline: String? = nil) throws(RunnerError) -> (
+        figures: [PeerFigure], peerMissing: String?
+    ) {
         let pairs = try Self.writePairs(to: dir)
         let peer = Self.blazediff(pairs.map { ($0.a, $0.b) }, repeats: repeats)
         var figures: [PeerFigure] = []
         for (i, pair) in pairs.enumerated() {
             // Interleaved rounds, so a busy moment of the machine falls on both binaries alike.
-            var mine = Double.infinity, theirs = Double.infinity
+            var mine = Double.infinity
+            var theirs = Double.infinity
             for _ in 0..<repeats {
                 mine = min(mine, best(1) { runDiff(executable, pair.a, pair.b) })
                 if let baseline { theirs = min(theirs, best(1) { runDiff(baseline, pair.a, pair.b) }) }
             }
             let counts = diffCount(pair.a, pair.b)
-            figures.append(PeerFigure(name: pair.name, megapixels: pair.megapixels, differentPixels: counts, layoutsnapMs: mine,
-                                      baselineMs: baseline == nil ? nil : theirs,
-                                      blazediffMs: (try? peer.get())?[i], target: pair.target))
+            figures.append(
+                PeerFigure(
+                    name: pair.name, megapixels: pair.megapixels, differentPixels: counts, layoutsnapMs: mine,
+                    baselineMs: baseline == nil ? nil : theirs,
+                    blazediffMs: (try? peer.get())?[i], target: pair.target))
         }
-        let missing: String? = if case let .failure(why) = peer { why.message } else { nil }
+        let missing: String? = if case .failure(let why) = peer { why.message } else { nil }
         return (figures, missing)
     }
 
     /// One `layoutsnap diff` as a whole process: posix_spawn and wait4, output to /dev/null.
     /// (Foundation's Process added about 30 ms of its own to every run.)
     private func runDiff(_ program: String, _ a: String, _ b: String) {
-        guard let pid = try? Spawn.start(program, ["diff", a, b], files: { actions in
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }) else { return }
+        guard
+            let pid = try? Spawn.start(
+                program, ["diff", a, b],
+                files: { actions in
+                    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+                })
+        else { return }
         _ = try? Spawn.wait(pid)
     }
 
@@ -135,26 +147,32 @@ public struct DiffBenchmark {
     /// as the issue measures it), best of `repeats` per pair, in milliseconds.
     static func blazediff(_ pairs: [(String, String)], repeats: Int) -> Result<[Double], PeerError> {
         let script = """
-        import sys, json, time
-        try:
-            import blazediff
-        except Exception as e:
-            print(json.dumps({"missing": "blazediff is not importable: " + str(e)})); sys.exit(0)
-        pairs = json.loads(sys.argv[1]); repeats = int(sys.argv[2]); out = []
-        for a, b in pairs:
-            best = float("inf")
-            for _ in range(repeats):
-                t = time.perf_counter(); blazediff.compare(a, b); best = min(best, time.perf_counter() - t)
-            out.append(best * 1000)
-        print(json.dumps({"ms": out}))
-        """
-        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/python3" } + ["/usr/bin/python3"]
+            import sys, json, time
+            try:
+                import blazediff
+            except Exception as e:
+                print(json.dumps({"missing": "blazediff is not importable: " + str(e)})); sys.exit(0)
+            pairs = json.loads(sys.argv[1]); repeats = int(sys.argv[2]); out = []
+            for a, b in pairs:
+                best = float("inf")
+                for _ in range(repeats):
+                    t = time.perf_counter(); blazediff.compare(a, b); best = min(best, time.perf_counter() - t)
+                out.append(best * 1000)
+            print(json.dumps({"ms": out}))
+            """
+        let candidates =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { $0 + "/python3" } + [
+                "/usr/bin/python3"
+            ]
         guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return .failure(PeerError(message: "python3 not found"))
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python)
-        let list = (try? JSONSerialization.data(withJSONObject: pairs.map { [$0.0, $0.1] })).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        let list =
+            (try? JSONSerialization.data(withJSONObject: pairs.map { [$0.0, $0.1] })).map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? "[]"
         p.arguments = ["-c", script, list, String(repeats)]
         let out = Pipe()
         p.standardOutput = out
@@ -166,12 +184,16 @@ public struct DiffBenchmark {
             return .failure(PeerError(message: "blazediff gave no figures"))
         }
         if let missing = object["missing"] as? String { return .failure(PeerError(message: missing)) }
-        guard let ms = object["ms"] as? [Double], ms.count == pairs.count else { return .failure(PeerError(message: "blazediff gave no figures")) }
+        guard let ms = object["ms"] as? [Double], ms.count == pairs.count else {
+            return .failure(PeerError(message: "blazediff gave no figures"))
+        }
         return .success(ms)
     }
 
     static func compare(_ a: [UInt32], _ b: [UInt32], _ w: Int, _ h: Int) -> DiffResult {
-        a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in PixelDiff.compare(pa, pb, width: w, height: h) } }
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in PixelDiff.compare(pa, pb, width: w, height: h) }
+        }
     }
 
     private func best(_ runs: Int? = nil, _ body: () -> Void) -> Double {
@@ -194,19 +216,26 @@ public struct DiffBenchmark {
             return Int((seed >> 33) % UInt64(n))
         }
         for _ in 0..<(width * height / 250_000 + 4) {
-            let x0 = next(width), y0 = next(height), w = 100 + next(500), h = 40 + next(260)
+            let x0 = next(width)
+            let y0 = next(height)
+            let w = 100 + next(500)
+            let h = 40 + next(260)
             for y in y0..<min(height, y0 + h) { for x in x0..<min(width, x0 + w) { a[y * width + x] = 0xFFFF_FFFF } }
         }
         var b = a
         func glyph(_ img: inout [UInt32], _ cx: Double, _ cy: Double, _ ink: UInt32) {
             for y in Int(cy) - 6...Int(cy) + 6 {
                 for x in Int(cx) - 6...Int(cx) + 6 where x >= 0 && y >= 0 && x < width && y < height {
-                    let d = ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot()
+                    let d =
+                        ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy)
+                            * (Double(y) + 0.5 - cy))
+                        .squareRoot()
                     let coverage = min(1, max(0, 4.5 - d))
                     guard coverage > 0 else { continue }
                     let dst = img[y * width + x]
                     func mix(_ s: UInt32, _ shift: UInt32) -> UInt32 {
-                        let d = Double((dst >> shift) & 0xFF), c = Double((ink >> shift) & 0xFF)
+                        let d = Double((dst >> shift) & 0xFF)
+                        let c = Double((ink >> shift) & 0xFF)
                         return UInt32((c * coverage + d * (1 - coverage)).rounded()) << shift
                     }
                     img[y * width + x] = 0xFF00_0000 | mix(ink, 16) | mix(ink, 8) | mix(ink, 0)
@@ -214,9 +243,12 @@ public struct DiffBenchmark {
             }
         }
         for g in 0..<glyphs {
-            let cx = Double(20 + next(width - 40)) + 0.3, cy = Double(20 + next(height - 40)) + 0.6
+            let cx = Double(20 + next(width - 40)) + 0.3
+            let cy = Double(20 + next(height - 40)) + 0.6
             glyph(&a, cx, cy, 0xFF1E_1E28)
-            glyph(&b, g < glyphs / 4 ? cx + 1 : cx, cy, g >= glyphs / 4 && g < glyphs * 3 / 10 ? 0xFFC8_1414 : 0xFF1E_1E28)
+            glyph(
+                &b, g < glyphs / 4 ? cx + 1 : cx, cy, g >= glyphs / 4 && g < glyphs * 3 / 10 ? 0xFFC8_1414 : 0xFF1E_1E28
+            )
         }
         for _ in 0..<500 { b[next(width * height)] ^= 0x00FF_FFFF }
         return (a, b)

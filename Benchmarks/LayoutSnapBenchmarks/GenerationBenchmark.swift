@@ -18,7 +18,11 @@ public struct GenerationBenchmark {
     public let memoryCounts: [Int]
 
     public init(executable: String, peakOf: String, generateCount: Int, verifyCount: Int, memoryCounts: [Int] = []) {
-        self.executable = executable; self.peakOf = peakOf; self.generateCount = generateCount; self.verifyCount = verifyCount; self.memoryCounts = memoryCounts
+        self.executable = executable
+        self.peakOf = peakOf
+        self.generateCount = generateCount
+        self.verifyCount = verifyCount
+        self.memoryCounts = memoryCounts
     }
 
     /// One suite size's verify: fixtures, frames, seconds and peak resident memory.
@@ -57,17 +61,25 @@ public struct GenerationBenchmark {
         f.generatedBytes = summary.bytes
         try? FileManager.default.removeItem(atPath: root + "/generated")
 
-        let fixtures = root + "/fixtures", goldens = root + "/goldens"
+        let fixtures = root + "/fixtures"
+        let goldens = root + "/goldens"
         f.verified = try GeneratedBatch.write(kinds: kinds, count: verifyCount, seed: 2, to: fixtures).total
         progress("recording \(verifyCount) generated fixtures")
-        let record = try ChildProcess.run(executable, ["record", fixtures, "--goldens", goldens, "--allow-ci", "--no-progress", "--quiet"], peakOf: peakOf)
+        let record = try ChildProcess.run(
+            executable, ["record", fixtures, "--goldens", goldens, "--allow-ci", "--no-progress", "--quiet"],
+            peakOf: peakOf)
         guard record.status == 0 else {
-            throw RunnerError.environment("bench: recording the generated fixtures failed (exit \(record.status)): \(record.stderrTail)")
+            throw RunnerError.environment(
+                "bench: recording the generated fixtures failed (exit \(record.status)): \(record.stderrTail)")
         }
         f.recordSeconds = record.seconds
         progress("verifying \(verifyCount) generated fixtures")
-        let verify = try ChildProcess.run(executable, ["verify", fixtures, "--goldens", goldens, "--no-progress", "--report", root + "/report",
-                                                       "--json", root + "/results.json"], peakOf: peakOf)
+        let verify = try ChildProcess.run(
+            executable,
+            [
+                "verify", fixtures, "--goldens", goldens, "--no-progress", "--report", root + "/report",
+                "--json", root + "/results.json",
+            ], peakOf: peakOf)
         f.verifySeconds = verify.seconds
         f.verifyPeakMB = Double(verify.maxResidentKB) / 1024
         f.verifyExit = verify.status
@@ -77,22 +89,35 @@ public struct GenerationBenchmark {
         // (its own manifest), at a quarter of the scale and 5 frames a second so that 10,000
         // fixtures take minutes, not an hour; what grows with the suite is the same at any scale.
         for count in memoryCounts {
-            let folder = root + "/memory-\(count)", small = ["--scale", "0.25", "--fps", "5"]
+            let folder = root + "/memory-\(count)"
+            let small = ["--scale", "0.25", "--fps", "5"]
             var figure = MemoryFigure()
-            figure.fixtures = try GeneratedBatch.write(kinds: kinds, count: count, seed: 2, to: folder + "/fixtures").total
+            figure.fixtures = try GeneratedBatch.write(kinds: kinds, count: count, seed: 2, to: folder + "/fixtures")
+                .total
             progress("recording \(count) generated fixtures at scale 0.25, 5 fps")
-            let record = try ChildProcess.run(executable, ["record", folder + "/fixtures", "--goldens", folder + "/goldens", "--allow-ci",
-                                                           "--no-progress", "--quiet"] + small, peakOf: peakOf)
+            let record = try ChildProcess.run(
+                executable,
+                [
+                    "record", folder + "/fixtures", "--goldens", folder + "/goldens", "--allow-ci",
+                    "--no-progress", "--quiet",
+                ] + small, peakOf: peakOf)
             guard record.status == 0 else {
-                throw RunnerError.environment("bench: recording the generated fixtures failed (exit \(record.status)): \(record.stderrTail)")
+                throw RunnerError.environment(
+                    "bench: recording the generated fixtures failed (exit \(record.status)): \(record.stderrTail)")
             }
             progress("verifying \(count) generated fixtures")
-            let verify = try ChildProcess.run(executable, ["verify", folder + "/fixtures", "--goldens", folder + "/goldens", "--no-progress",
-                                                           "--report", folder + "/report"] + small, peakOf: peakOf)
+            let verify = try ChildProcess.run(
+                executable,
+                [
+                    "verify", folder + "/fixtures", "--goldens", folder + "/goldens", "--no-progress",
+                    "--report", folder + "/report",
+                ] + small, peakOf: peakOf)
             figure.seconds = verify.seconds
             figure.peakMB = Double(verify.maxResidentKB) / 1024
             figure.exit = verify.status
-            if let line = verify.stdoutLastLine.split(separator: " ").first, let passed = Int(line) { figure.frames = passed }
+            if let line = verify.stdoutLastLine.split(separator: " ").first, let passed = Int(line) {
+                figure.frames = passed
+            }
             f.memory.append(figure)
             try? FileManager.default.removeItem(atPath: folder)
         }

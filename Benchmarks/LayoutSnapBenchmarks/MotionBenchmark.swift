@@ -20,21 +20,27 @@ public struct MotionBenchmark {
 
     public func run() throws(RunnerError) -> Figures {
         let engine: TextEngine
-        do { engine = try TextEngine(fonts: try FontSystem.shared()) } catch { throw RunnerError.environment("\(error)") }
+        do { engine = try TextEngine(fonts: try FontSystem.shared()) } catch {
+            throw RunnerError.environment("\(error)")
+        }
         func expand(_ curve: CubicBezier) throws(RunnerError) -> StateMotion {
-            let post = PostFixture(title: "A field guide to sourdough", summary: "Starter, hydration and the two mistakes everyone makes.",
-                                   body: "# The starter\nFeed it at the **same time** every day.\n- 500 g flour\n- 350 g water",
-                                   image: PostImage(path: nil, aspectRatio: 1.5), author: "Hannah", curve: .timing(curve, duration: 3.3),
-                                   steps: [PostStep(event: .expand)])
+            let post = PostFixture(
+                title: "A field guide to sourdough", summary: "Starter, hydration and the two mistakes everyone makes.",
+                body: "# The starter\nFeed it at the **same time** every day.\n- 500 g flour\n- 350 g water",
+                image: PostImage(path: nil, aspectRatio: 1.5), author: "Hannah", curve: .timing(curve, duration: 3.3),
+                steps: [PostStep(event: .expand)])
             do {
-                let states = try PostRules(post: post, canvas: Canvas(width: 390, height: 844, scale: 1), measurer: engine)
-                    .states(fps: 60, palette: .light)
+                let states = try PostRules(
+                    post: post, canvas: Canvas(width: 390, height: 844, scale: 1), measurer: engine
+                )
+                .states(fps: 60, palette: .light)
                 return StateMotion(states[1].frames)
             } catch {
                 throw RunnerError.environment("bench: the motion fixture cannot be laid out: \(error)")
             }
         }
-        let expected = try expand(.easeInOut), actual = try expand(.easeIn)
+        let expected = try expand(.easeInOut)
+        let actual = try expand(.easeIn)
         var f = Figures()
         f.frames = actual.times.count
         f.tracks = actual.tracks.count

@@ -31,10 +31,14 @@ public struct PageBenchmark {
     /// Chromium: LAYOUTSNAP_CHROMIUM, else the usual names on PATH.
     public static func findChromium() -> String? {
         let env = ProcessInfo.processInfo.environment
-        let names = [env["LAYOUTSNAP_CHROMIUM"]].compactMap { $0 } + ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+        let names =
+            [env["LAYOUTSNAP_CHROMIUM"]].compactMap { $0 } + [
+                "chromium", "chromium-browser", "google-chrome", "google-chrome-stable",
+            ]
         let path = (env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
         for name in names {
-            for candidate in name.hasPrefix("/") ? [name] : path.map({ "\($0)/\(name)" }) where FileManager.default.isExecutableFile(atPath: candidate) {
+            for candidate in name.hasPrefix("/") ? [name] : path.map({ "\($0)/\(name)" })
+            where FileManager.default.isExecutableFile(atPath: candidate) {
                 return candidate
             }
         }
@@ -46,7 +50,8 @@ public struct PageBenchmark {
     /// every 50th without a golden layout; each state with a moving and a constant motion track.
     public static func results(failingFrames: Int) -> RunResults {
         var fixtures: [FixtureEntry] = []
-        var made = 0, f = 0
+        var made = 0
+        var f = 0
         while made < failingFrames {
             let id = "chats/group-\(f / 20)/chat-\(String(format: "%04d", f))"
             var states: [StateEntry] = []
@@ -55,32 +60,45 @@ public struct PageBenchmark {
                 var frames: [FrameEntry] = []
                 for i in 0..<5 where made < failingFrames {
                     let name = "\(id)/\(state)/\(String(format: "%03d", i)).png"
-                    var frame = FrameEntry(index: i, time: Double(i) / 15, progress: Double(i) / 4, status: .failed,
-                                           message: "\(9000 + made % 1000) pixels differ (3.\(made % 10)%)", golden: name,
-                                           expected: "expected/" + name, actual: "actual/" + name, diff: "diff/" + name,
-                                           metrics: DiffFigures(differentPixels: 9000 + made % 1000, ratio: 0.036, maxChannelDifference: 255,
-                                                                regions: [[12, 40, 270, 60], [117, 106, 264, 58]], width: 393, height: 640),
-                                           layoutChanges: ["message:m1.width +4.00", "message:m2.x -4.00", "message:m2.width +4.00"],
-                                           goldenHash: String(format: "%016llx", UInt64(made) &* 0x9E37_79B9_7F4A_7C15))
+                    var frame = FrameEntry(
+                        index: i, time: Double(i) / 15, progress: Double(i) / 4, status: .failed,
+                        message: "\(9000 + made % 1000) pixels differ (3.\(made % 10)%)", golden: name,
+                        expected: "expected/" + name, actual: "actual/" + name, diff: "diff/" + name,
+                        metrics: DiffFigures(
+                            differentPixels: 9000 + made % 1000, ratio: 0.036, maxChannelDifference: 255,
+                            regions: [[12, 40, 270, 60], [117, 106, 264, 58]], width: 393, height: 640),
+                        layoutChanges: ["message:m1.width +4.00", "message:m2.x -4.00", "message:m2.width +4.00"],
+                        goldenHash: String(format: "%016llx", UInt64(made) &* 0x9E37_79B9_7F4A_7C15))
                     if made % 50 != 49 {
-                        let elements: [ElementChange] = made % 7 == 6
+                        let elements: [ElementChange] =
+                            made % 7 == 6
                             ? [ElementChange(id: "composer", change: .restyled, pixels: 900, rect: [0, 590, 393, 50])]
                             : (1...6).map { m in
-                                m <= 2 ? ElementChange(id: "message:m\(m)", change: .resized, dw: 4, pixels: 3000, rect: [12, Double(m) * 70, 274.86, 58.29])
-                                    : ElementChange(id: "message:m\(m)", change: .moved, dy: 4, pixelsUnchanged: true, pixels: 200,
-                                                    rect: [12, Double(m) * 70 + 4, 200, 36.29])
+                                m <= 2
+                                    ? ElementChange(
+                                        id: "message:m\(m)", change: .resized, dw: 4, pixels: 3000,
+                                        rect: [12, Double(m) * 70, 274.86, 58.29])
+                                    : ElementChange(
+                                        id: "message:m\(m)", change: .moved, dy: 4, pixelsUnchanged: true, pixels: 200,
+                                        rect: [12, Double(m) * 70 + 4, 200, 36.29])
                             }
-                        frame.attribution = FrameAttribution(kind: made % 7 == 6 ? .pixelsOnly : .layout, elements: elements)
+                        frame.attribution = FrameAttribution(
+                            kind: made % 7 == 6 ? .pixelsOnly : .layout, elements: elements)
                     }
                     frames.append(frame)
                     made += 1
                 }
                 let n = frames.count
-                let motion = MotionReport(frames: [n, n], duration: [Double(n - 1) / 15, Double(n - 1) / 15], shift: nil, pairs: (0..<n).map { [$0, $0] },
-                                          kinds: ["end"], changes: [MotionChange(element: "message:m1", property: "width", kind: "end", largest: 4)],
-                                          times: [(0..<n).map { Double($0) / 15 }, (0..<n).map { Double($0) / 15 }],
-                                          tracks: ["message:m1.width": [Array(repeating: 270.86, count: n), Array(repeating: 274.86, count: n)],
-                                                   "message:13.y": [(0..<n).map { 600 - Double($0) * 10 }, (0..<n).map { 600 - Double($0) * 11 }]])
+                let motion = MotionReport(
+                    frames: [n, n], duration: [Double(n - 1) / 15, Double(n - 1) / 15], shift: nil,
+                    pairs: (0..<n).map { [$0, $0] },
+                    kinds: ["end"],
+                    changes: [MotionChange(element: "message:m1", property: "width", kind: "end", largest: 4)],
+                    times: [(0..<n).map { Double($0) / 15 }, (0..<n).map { Double($0) / 15 }],
+                    tracks: [
+                        "message:m1.width": [Array(repeating: 270.86, count: n), Array(repeating: 274.86, count: n)],
+                        "message:13.y": [(0..<n).map { 600 - Double($0) * 10 }, (0..<n).map { 600 - Double($0) * 11 }],
+                    ])
                 if !frames.isEmpty { states.append(StateEntry(name: state, frames: frames, motion: motion)) }
             }
             var fixture = FixtureEntry(id: id, file: "Fixtures/\(id).json", states: states)
@@ -106,8 +124,11 @@ public struct PageBenchmark {
             FileManager.default.createFile(atPath: out, contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: chromium)
-            process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                                 "--user-data-dir=\(profile)", "--window-size=1280,900", "--dump-dom", URL(fileURLWithPath: dir + "/index.html").absoluteString]
+            process.arguments = [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--user-data-dir=\(profile)", "--window-size=1280,900", "--dump-dom",
+                URL(fileURLWithPath: dir + "/index.html").absoluteString,
+            ]
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
             process.standardError = FileHandle.nullDevice
             let start = Date()
@@ -116,7 +137,8 @@ public struct PageBenchmark {
             let seconds = Date().timeIntervalSince(start)
             let dom = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
             guard process.terminationStatus == 0, dom.contains("data-ready=\"true\"") else {
-                throw PageBenchmarkError(message: "chromium (\(chromium)) exited \(process.terminationStatus) without a ready page")
+                throw PageBenchmarkError(
+                    message: "chromium (\(chromium)) exited \(process.terminationStatus) without a ready page")
             }
             func attribute(_ name: String) -> Double? {
                 guard let r = dom.range(of: "\(name)=\"") else { return nil }

@@ -17,7 +17,10 @@ public struct VariantBenchmark {
     public let refs: [FixtureRef]
     public let repeats: Int
 
-    public init(refs: [FixtureRef], repeats: Int) { self.refs = refs; self.repeats = max(1, repeats) }
+    public init(refs: [FixtureRef], repeats: Int) {
+        self.refs = refs
+        self.repeats = max(1, repeats)
+    }
 
     /// nil when none of the fixtures declares variants.
     public func run() throws(RunnerError) -> Figures? {
@@ -52,8 +55,12 @@ public struct VariantBenchmark {
                 fastest = min(fastest, Stopwatch.seconds(since: start))
                 let frames = results.reduce(0) { $0 + $1.frames.count }
                 if let bad = results.first(where: { $0.error != nil || $0.frames.contains { $0.status != .passed } }) {
-                    let why = bad.error?.description ?? bad.frames.first { $0.status != .passed }.map { "\($0.goldenKey): \($0.status.rawValue) \($0.detail ?? "")" } ?? ""
-                    throw RunnerError.environment("bench: \(bad.ref.id) did not verify unchanged against its own goldens: \(why)")
+                    let why =
+                        bad.error?.description ?? bad.frames.first { $0.status != .passed }.map {
+                            "\($0.goldenKey): \($0.status.rawValue) \($0.detail ?? "")"
+                        } ?? ""
+                    throw RunnerError.environment(
+                        "bench: \(bad.ref.id) did not verify unchanged against its own goldens: \(why)")
                 }
                 f.frames = frames
             }
@@ -62,7 +69,10 @@ public struct VariantBenchmark {
         f.variantSeconds = try verify(asVariants)
         let variantFrames = f.frames
         f.standaloneSeconds = try verify(standalone)
-        guard f.frames == variantFrames else { throw RunnerError.environment("bench: the standalone copies have \(f.frames) frames, the variants \(variantFrames)") }
+        guard f.frames == variantFrames else {
+            throw RunnerError.environment(
+                "bench: the standalone copies have \(f.frames) frames, the variants \(variantFrames)")
+        }
         return f
     }
 
@@ -70,7 +80,8 @@ public struct VariantBenchmark {
     /// with the variant's values as its own fields (a device replaces the canvas fields).
     func json(_ path: String, variant: FixtureVariant?) throws(RunnerError) -> Data {
         guard let data = FileManager.default.contents(atPath: path),
-              var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else {
             throw RunnerError.environment("bench: \(path) cannot be read")
         }
         let folder = (path as NSString).deletingLastPathComponent
@@ -95,7 +106,10 @@ public struct VariantBenchmark {
     }
 
     func write(_ data: Data, to path: String) throws(RunnerError) {
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: data) else { throw RunnerError.write("bench: cannot write \(path)") }
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: data) else {
+            throw RunnerError.write("bench: cannot write \(path)")
+        }
     }
 }

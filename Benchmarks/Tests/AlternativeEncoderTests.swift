@@ -8,9 +8,12 @@ final class AlternativeEncoderTests: XCTestCase {
     private func frame(opaque: Bool) -> PixelImage {
         var rng = SplitMix64(seed: 40)
         // Flat areas plus noise, tall enough to span several conversion blocks.
-        let width = 300, height = opaque ? 900 : 300
+        let width = 300
+        let height = opaque ? 900 : 300
         var pixels = [UInt32](repeating: opaque ? 0xFFF2_F2F7 : 0x8000_0080, count: width * height)
-        for i in stride(from: 0, to: pixels.count, by: 7) { pixels[i] = randomPremultipliedPixel(using: &rng, opaque: opaque) }
+        for i in stride(from: 0, to: pixels.count, by: 7) {
+            pixels[i] = randomPremultipliedPixel(using: &rng, opaque: opaque)
+        }
         return PixelImage(width: width, height: height, pixels: pixels)
     }
 
@@ -21,8 +24,9 @@ final class AlternativeEncoderTests: XCTestCase {
             let image = frame(opaque: opaque)
             func encoded(blockBytes: Int) -> [UInt8] {
                 image.pixels.withUnsafeBufferPointer {
-                    AlternativePNGEncoder.encode(pixels: $0.baseAddress!, width: image.width, height: image.height,
-                                                stride: image.width, options: .init(level: 1, blockBytes: blockBytes))
+                    AlternativePNGEncoder.encode(
+                        pixels: $0.baseAddress!, width: image.width, height: image.height,
+                        stride: image.width, options: .init(level: 1, blockBytes: blockBytes))
                 }
             }
             let reference = encoded(blockBytes: 0)
@@ -40,9 +44,10 @@ final class AlternativeEncoderTests: XCTestCase {
             for filter in AlternativePNGEncoder.Options.Filter.allCases {
                 for (level, strategy) in [(Int32(1), Int32(0)), (6, 0), (1, 3)] {  // 3 = Z_RLE
                     let png = image.pixels.withUnsafeBufferPointer {
-                        AlternativePNGEncoder.encode(pixels: $0.baseAddress!, width: image.width, height: image.height,
-                                          stride: image.width,
-                                          options: .init(level: level, strategy: strategy, filter: filter))
+                        AlternativePNGEncoder.encode(
+                            pixels: $0.baseAddress!, width: image.width, height: image.height,
+                            stride: image.width,
+                            options: .init(level: level, strategy: strategy, filter: filter))
                     }
                     XCTAssertEqual(try PNGDecoder.decode(png), image, "\(filter) level \(level) strategy \(strategy)")
                 }
@@ -50,4 +55,3 @@ final class AlternativeEncoderTests: XCTestCase {
         }
     }
 }
-

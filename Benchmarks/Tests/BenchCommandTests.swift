@@ -20,7 +20,8 @@ final class BenchCommandTests: XCTestCase {
     func folder() throws -> URL {
         let url = try makeTemporaryFolder("bench")
         addTeardownBlock { removeTemporaryFolder(url) }
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("Fixtures/cards"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.appendingPathComponent("Fixtures/cards"), withIntermediateDirectories: true)
         try Data(Self.post.utf8).write(to: url.appendingPathComponent("Fixtures/cards/small.json"))
         return url
     }
@@ -29,12 +30,22 @@ final class BenchCommandTests: XCTestCase {
         let dir = try folder()
         // With a variant, so the variants figure runs too.
         XCTAssertEqual(try run("layoutsnap", ["record", "--no-progress", "--allow-ci"], in: dir).status, 0)
-        let r = try run("layoutsnap-bench", ["--repeats", "1", "--generate", "40", "--verify-generated", "8", "--memory-fixtures", "20", "--cause-frames", "200"], in: dir)
+        let r = try run(
+            "layoutsnap-bench",
+            [
+                "--repeats", "1", "--generate", "40", "--verify-generated", "8", "--memory-fixtures", "20",
+                "--cause-frames", "200",
+            ], in: dir)
         XCTAssertEqual(r.status, 0, r.output)
-        for label in ["render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts", "peak memory",
-                      "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10", "variants, verify   8 frames as variants", "motion diff        199-frame state", "causes             200 failing frames of 1179 x 2556 px",
-                      "generate           40 fixtures", "generated, verify  8 fixtures", "exit 0; peak memory",
-                      "memory, verify     2 generated fixtures", "memory, verify     20 generated fixtures", "memory, flat       20 vs 2 fixtures"] {
+        for label in [
+            "render only", "verify, unchanged", "record, all new", "PNG encode", "verify, 2 jobs", "Pango layouts",
+            "peak memory",
+            "chat,   10 messages", "chat, 5000 messages", "chat, 5000 vs 10", "variants, verify   8 frames as variants",
+            "motion diff        199-frame state", "causes             200 failing frames of 1179 x 2556 px",
+            "generate           40 fixtures", "generated, verify  8 fixtures", "exit 0; peak memory",
+            "memory, verify     2 generated fixtures", "memory, verify     20 generated fixtures",
+            "memory, flat       20 vs 2 fixtures",
+        ] {
             XCTAssertTrue(r.stdout.contains(label), "\(label) missing: \(r.output)")
         }
         XCTAssertTrue(r.stdout.contains("16 frames passed"), r.stdout)
@@ -49,7 +60,9 @@ final class BenchCommandTests: XCTestCase {
         }
         let dir = try makeTemporaryFolder("bench-page")
         defer { removeTemporaryFolder(dir) }
-        let r = try run("layoutsnap-bench", ["page", "--frames", "300", "--repeats", "1", "--chromium", TestTools.chromium()!.path], in: dir)
+        let r = try run(
+            "layoutsnap-bench",
+            ["page", "--frames", "300", "--repeats", "1", "--chromium", TestTools.chromium()!.path], in: dir)
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(r.stdout.contains("report page        300 failing frames, 3 causes"), r.output)
         XCTAssertTrue(r.stdout.contains("interactive at "), r.output)
@@ -74,7 +87,10 @@ final class BenchCommandTests: XCTestCase {
     func testDiffSideBySideAlone() throws {
         let dir = try folder()
         let layoutsnap = TestPaths.builtProduct("layoutsnap").path
-        let r = try run("layoutsnap-bench", ["diff", "--repeats", "1", "--baseline", layoutsnap, "--keep", dir.appendingPathComponent("pairs").path], in: dir)
+        let r = try run(
+            "layoutsnap-bench",
+            ["diff", "--repeats", "1", "--baseline", layoutsnap, "--keep", dir.appendingPathComponent("pairs").path],
+            in: dir)
         XCTAssertEqual(r.status, 0, r.output)
         for pair in ["1 MP identica", "1 MP changed", "8 MP identica", "8 MP changed"] {
             let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("diff \(pair)") }
@@ -84,8 +100,10 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("0 px differ") && r.stdout.contains("1660 px differ"), r.stdout)
         // A debug build loads the Swift runtime as shared libraries: the figures say so.
         XCTAssertTrue(r.stdout.contains("note: \(layoutsnap) loads the Swift runtime as shared libraries"), r.stdout)
-        let kept = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("pairs").path).sorted()
-        XCTAssertEqual(kept, ["1024-a-copy.png", "1024-a.png", "1024-b.png", "3840-a-copy.png", "3840-a.png", "3840-b.png"])
+        let kept = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("pairs").path)
+            .sorted()
+        XCTAssertEqual(
+            kept, ["1024-a-copy.png", "1024-a.png", "1024-b.png", "3840-a-copy.png", "3840-a.png", "3840-b.png"])
         let missing = try run("layoutsnap-bench", ["diff", "--baseline", "/nonexistent/layoutsnap"], in: dir)
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.stderr.contains("--baseline: no executable at /nonexistent/layoutsnap"), missing.stderr)

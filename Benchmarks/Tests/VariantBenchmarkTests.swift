@@ -8,7 +8,9 @@ import LayoutSnapTestSupport
 final class VariantBenchmarkTests: XCTestCase {
     func testVariantsAndTheirStandaloneCopiesVerifyTheSameFrames() throws {
         let root = TestPaths.packageRoot
-        let refs = try FixtureDiscovery.discover(paths: [root.appendingPathComponent("Fixtures").path], defaultRoot: root.appendingPathComponent("Fixtures").path)
+        let refs = try FixtureDiscovery.discover(
+            paths: [root.appendingPathComponent("Fixtures").path],
+            defaultRoot: root.appendingPathComponent("Fixtures").path)
         let f = try XCTUnwrap(VariantBenchmark(refs: refs, repeats: 1).run())
         XCTAssertEqual(f.frames, 26, "the bundled variants have 26 frames")
         XCTAssertGreaterThan(f.variantSeconds, 0)

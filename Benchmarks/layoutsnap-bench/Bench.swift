@@ -11,8 +11,10 @@ import LayoutSnapRunner
 struct LayoutSnapBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layoutsnap-bench",
-        abstract: "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
-        subcommands: [Bench.self, DiffSideBySide.self, CausesCommand.self, PageLoad.self, PeakOfCommand.self], defaultSubcommand: Bench.self)
+        abstract:
+            "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
+        subcommands: [Bench.self, DiffSideBySide.self, CausesCommand.self, PageLoad.self, PeakOfCommand.self],
+        defaultSubcommand: Bench.self)
 }
 
 struct Bench: ParsableCommand {
@@ -38,20 +40,28 @@ struct Bench: ParsableCommand {
     @Option(help: "Failing frames for the causes figure (attribution and grouping).")
     var causeFrames: Int = 10_000
 
-    @Option(help: "Generated fixtures whose verify's peak memory is compared with that of a tenth as many (memory flat in the suite's size); 0 skips it.")
+    @Option(
+        help:
+            "Generated fixtures whose verify's peak memory is compared with that of a tenth as many (memory flat in the suite's size); 0 skips it."
+    )
     var memoryFixtures: Int = 10_000
 
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
         guard causeFrames >= 1 else { throw ValidationError("--cause-frames must be 1 or more") }
-        guard (1...FixtureGenerator.maxCount).contains(generate) else { throw ValidationError("--generate must be from 1 to \(FixtureGenerator.maxCount)") }
-        guard (1...FixtureGenerator.maxCount).contains(verifyGenerated) else { throw ValidationError("--verify-generated must be from 1 to \(FixtureGenerator.maxCount)") }
+        guard (1...FixtureGenerator.maxCount).contains(generate) else {
+            throw ValidationError("--generate must be from 1 to \(FixtureGenerator.maxCount)")
+        }
+        guard (1...FixtureGenerator.maxCount).contains(verifyGenerated) else {
+            throw ValidationError("--verify-generated must be from 1 to \(FixtureGenerator.maxCount)")
+        }
         guard memoryFixtures == 0 || (1...FixtureGenerator.maxCount).contains(memoryFixtures) else {
             throw ValidationError("--memory-fixtures must be 0 (skip) or from 1 to \(FixtureGenerator.maxCount)")
         }
     }
 
-    @Option(help: "The layoutsnap binary whose whole-process times are measured (default: the one beside this program).")
+    @Option(
+        help: "The layoutsnap binary whose whole-process times are measured (default: the one beside this program).")
     var layoutsnap: String?
 
     func run() throws {
@@ -63,51 +73,91 @@ struct Bench: ParsableCommand {
             func fps(_ seconds: Double) -> String { String(format: "%.1f frames/s", Double(f.frames) / seconds) }
             func ms(_ seconds: Double) -> String { String(format: "%.2f ms/frame", seconds * 1000 / Double(f.frames)) }
             let mp = f.megapixels / Double(f.frames)
-            Diagnostics.out("layoutsnap-bench: \(f.fixtures) fixtures, \(f.states) states, \(f.frames) frames, \(String(format: "%.2f", mp)) MP/frame")
+            Diagnostics.out(
+                "layoutsnap-bench: \(f.fixtures) fixtures, \(f.states) states, \(f.frames) frames, \(String(format: "%.2f", mp)) MP/frame"
+            )
             Diagnostics.out("render only        \(fps(f.renderSeconds))  (\(ms(f.renderSeconds)))")
-            Diagnostics.out("verify, unchanged  \(fps(f.verifySeconds))  (\(ms(f.verifySeconds)))  = \(String(format: "%.2f", f.verifySeconds / f.renderSeconds))x render [target ≤ 1.5x]; \(f.comparedFrames) frames passed")
-            Diagnostics.out("verify, lints on   \(fps(f.verifyLintSeconds))  = \(String(format: "%.2f", f.verifyLintSeconds / f.verifySeconds))x lints off [target ≤ 1.1x]; \(f.lintFindings) findings not ignored")
+            Diagnostics.out(
+                "verify, unchanged  \(fps(f.verifySeconds))  (\(ms(f.verifySeconds)))  = \(String(format: "%.2f", f.verifySeconds / f.renderSeconds))x render [target ≤ 1.5x]; \(f.comparedFrames) frames passed"
+            )
+            Diagnostics.out(
+                "verify, lints on   \(fps(f.verifyLintSeconds))  = \(String(format: "%.2f", f.verifyLintSeconds / f.verifySeconds))x lints off [target ≤ 1.1x]; \(f.lintFindings) findings not ignored"
+            )
             Diagnostics.out("record, all new    \(fps(f.recordSeconds))  (\(ms(f.recordSeconds)))")
-            Diagnostics.out("PNG encode         \(String(format: "%.2f", f.encodeSeconds * 1000 / f.megapixels)) ms/MP [target ≤ 15]; \(f.encodedBytes / 1024) KiB vs Cairo's default \(f.cairoBytes / 1024) KiB (\(String(format: "%.0f", 100 * Double(f.encodedBytes) / Double(max(f.cairoBytes, 1))))%)")
-            Diagnostics.out("                   \(f.framesLargerThanCairo) frames larger than Cairo's; zlib level 1 + filter None: \(String(format: "%.2f", f.zlibFastSeconds * 1000 / f.megapixels)) ms/MP, \(f.zlibFastBytes / 1024) KiB")
-            Diagnostics.out("verify, 2 jobs     \(fps(f.verifyTwoJobsSeconds))  = \(String(format: "%.2f", f.verifyOneJobSeconds / f.verifyTwoJobsSeconds))x one job [target ≥ 1.7x]")
-            Diagnostics.out("Pango layouts      \(f.layoutsCreated) for \(f.states) states and \(f.frames) frames (laid out once per fixture, not per frame)")
+            Diagnostics.out(
+                "PNG encode         \(String(format: "%.2f", f.encodeSeconds * 1000 / f.megapixels)) ms/MP [target ≤ 15]; \(f.encodedBytes / 1024) KiB vs Cairo's default \(f.cairoBytes / 1024) KiB (\(String(format: "%.0f", 100 * Double(f.encodedBytes) / Double(max(f.cairoBytes, 1))))%)"
+            )
+            Diagnostics.out(
+                "                   \(f.framesLargerThanCairo) frames larger than Cairo's; zlib level 1 + filter None: \(String(format: "%.2f", f.zlibFastSeconds * 1000 / f.megapixels)) ms/MP, \(f.zlibFastBytes / 1024) KiB"
+            )
+            Diagnostics.out(
+                "verify, 2 jobs     \(fps(f.verifyTwoJobsSeconds))  = \(String(format: "%.2f", f.verifyOneJobSeconds / f.verifyTwoJobsSeconds))x one job [target ≥ 1.7x]"
+            )
+            Diagnostics.out(
+                "Pango layouts      \(f.layoutsCreated) for \(f.states) states and \(f.frames) frames (laid out once per fixture, not per frame)"
+            )
             Diagnostics.out("peak memory        \(String(format: "%.0f", f.peakMemoryMB)) MB")
             FileHandle.standardError.write(Data("bench: chat scale…\n".utf8))
             let chat = ChatScaleBenchmark(repeats: repeats)
-            let short = try chat.run(messages: 10), long = try chat.run(messages: 5000)
+            let short = try chat.run(messages: 10)
+            let long = try chat.run(messages: 5000)
             for c in [short, long] {
-                Diagnostics.out("chat, \(String(format: "%4d", c.messages)) messages \(String(format: "%.2f", c.perFrameMs)) ms/frame over \(c.frames) keyboard frames (layout + render, 786 x 1704 px); messages laid out once in \(String(format: "%.1f", c.firstLayoutMs)) ms")
+                Diagnostics.out(
+                    "chat, \(String(format: "%4d", c.messages)) messages \(String(format: "%.2f", c.perFrameMs)) ms/frame over \(c.frames) keyboard frames (layout + render, 786 x 1704 px); messages laid out once in \(String(format: "%.1f", c.firstLayoutMs)) ms"
+                )
             }
-            Diagnostics.out("chat, 5000 vs 10   \(String(format: "%.2f", long.perFrameMs / short.perFrameMs))x per frame [target ≤ 1.5x]")
+            Diagnostics.out(
+                "chat, 5000 vs 10   \(String(format: "%.2f", long.perFrameMs / short.perFrameMs))x per frame [target ≤ 1.5x]"
+            )
             FileHandle.standardError.write(Data("bench: variants…\n".utf8))
             if let v = try VariantBenchmark(refs: refs, repeats: repeats).run() {
-                Diagnostics.out("variants, verify   \(v.frames) frames as variants \(String(format: "%.1f", Double(v.frames) / v.variantSeconds)) frames/s, as standalone fixtures \(String(format: "%.1f", Double(v.frames) / v.standaloneSeconds)) frames/s = \(String(format: "%.2f", v.standaloneSeconds / v.variantSeconds))x [target ≥ 1.0x, within noise]")
+                Diagnostics.out(
+                    "variants, verify   \(v.frames) frames as variants \(String(format: "%.1f", Double(v.frames) / v.variantSeconds)) frames/s, as standalone fixtures \(String(format: "%.1f", Double(v.frames) / v.standaloneSeconds)) frames/s = \(String(format: "%.2f", v.standaloneSeconds / v.variantSeconds))x [target ≥ 1.0x, within noise]"
+                )
             } else {
                 Diagnostics.out("variants, verify   none of these fixtures declares variants")
             }
             printCauses(CauseBenchmark(frames: causeFrames, repeats: repeats).run())
             let motion = try MotionBenchmark(repeats: repeats).run()
-            Diagnostics.out("motion diff        \(motion.frames)-frame state, \(motion.tracks) tracks (\(motion.kinds.joined(separator: ", "))): \(String(format: "%.2f", motion.milliseconds)) ms [target < 5 ms]")
+            Diagnostics.out(
+                "motion diff        \(motion.frames)-frame state, \(motion.tracks) tracks (\(motion.kinds.joined(separator: ", "))): \(String(format: "%.2f", motion.milliseconds)) ms [target < 5 ms]"
+            )
             FileHandle.standardError.write(Data("bench: diff engine…\n".utf8))
             let d = try DiffBenchmark(repeats: repeats, executable: executable).run()
             func mps(_ ms: Double) -> String { String(format: "%.0f MP/s (%.2f ms)", d.megapixels / (ms / 1000), ms) }
-            Diagnostics.out("diff, identical    \(String(format: "%.1f", d.megapixels)) MP pair, one thread: \(mps(d.identicalMs)) [target ≥ 6000 MP/s]")
-            Diagnostics.out("diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]")
-            Diagnostics.out("layoutsnap diff    1 MP PNG pair, whole process: \(String(format: "%.1f", d.processMs)) ms [target < 60 ms]")
+            Diagnostics.out(
+                "diff, identical    \(String(format: "%.1f", d.megapixels)) MP pair, one thread: \(mps(d.identicalMs)) [target ≥ 6000 MP/s]"
+            )
+            Diagnostics.out(
+                "diff, \(d.differentPixels) differ   \(String(format: "%.1f", d.megapixels)) MP pair, AA detection on (\(d.antialiasedPixels) anti-aliased): \(mps(d.differentMs)) [target ≥ 1500 MP/s]"
+            )
+            Diagnostics.out(
+                "layoutsnap diff    1 MP PNG pair, whole process: \(String(format: "%.1f", d.processMs)) ms [target < 60 ms]"
+            )
             printSideBySide(d.sideBySide, peerMissing: d.peerMissing)
             if let note = BenchBinaries.runtimeNote(executable) { Diagnostics.out(note) }
-            let g = try GenerationBenchmark(executable: executable, peakOf: BenchBinaries.this, generateCount: generate, verifyCount: verifyGenerated,
-                                            memoryCounts: memoryFixtures == 0 ? [] : [max(1, memoryFixtures / 10), memoryFixtures])
-                .run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
-            Diagnostics.out("generate           \(g.generated) fixtures (\(g.generatedBytes / 1_000_000) MB of JSON) in \(String(format: "%.2f", g.generateSeconds)) s [target < 10 s for 10000]")
-            Diagnostics.out("generated, verify  \(g.verified) fixtures, \(g.frames) frames unchanged in \(String(format: "%.1f", g.verifySeconds)) s (recorded in \(String(format: "%.1f", g.recordSeconds)) s), exit \(g.verifyExit); peak memory \(String(format: "%.0f", g.verifyPeakMB)) MB [target < 300 MB for 1000]")
+            let g = try GenerationBenchmark(
+                executable: executable, peakOf: BenchBinaries.this, generateCount: generate,
+                verifyCount: verifyGenerated,
+                memoryCounts: memoryFixtures == 0 ? [] : [max(1, memoryFixtures / 10), memoryFixtures]
+            )
+            .run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
+            Diagnostics.out(
+                "generate           \(g.generated) fixtures (\(g.generatedBytes / 1_000_000) MB of JSON) in \(String(format: "%.2f", g.generateSeconds)) s [target < 10 s for 10000]"
+            )
+            Diagnostics.out(
+                "generated, verify  \(g.verified) fixtures, \(g.frames) frames unchanged in \(String(format: "%.1f", g.verifySeconds)) s (recorded in \(String(format: "%.1f", g.recordSeconds)) s), exit \(g.verifyExit); peak memory \(String(format: "%.0f", g.verifyPeakMB)) MB [target < 300 MB for 1000]"
+            )
             if g.memory.count == 2 {
                 let (small, large) = (g.memory[0], g.memory[1])
                 for m in g.memory {
-                    Diagnostics.out("memory, verify     \(m.fixtures) generated fixtures, \(m.frames) frames (scale 0.25, 5 fps) in \(String(format: "%.1f", m.seconds)) s, exit \(m.exit): peak \(String(format: "%.0f", m.peakMB)) MB")
+                    Diagnostics.out(
+                        "memory, verify     \(m.fixtures) generated fixtures, \(m.frames) frames (scale 0.25, 5 fps) in \(String(format: "%.1f", m.seconds)) s, exit \(m.exit): peak \(String(format: "%.0f", m.peakMB)) MB"
+                    )
                 }
-                Diagnostics.out("memory, flat       \(large.fixtures) vs \(small.fixtures) fixtures: \(String(format: "%.2f", large.peakMB / max(small.peakMB, 1)))x the peak [target < 1.3x]")
+                Diagnostics.out(
+                    "memory, flat       \(large.fixtures) vs \(small.fixtures) fixtures: \(String(format: "%.2f", large.peakMB / max(small.peakMB, 1)))x the peak [target < 1.3x]"
+                )
             }
             return g.verifyExit == 0 && g.memory.allSatisfy({ $0.exit == 0 }) ? 0 : 2
         }
@@ -146,7 +196,8 @@ struct DiffSideBySide: ParsableCommand {
             let dir = keep ?? NSTemporaryDirectory() + "/layoutsnap-diff-side-by-side-\(getpid())"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             defer { if keep == nil { try? FileManager.default.removeItem(atPath: dir) } }
-            let side = try DiffBenchmark(repeats: repeats, executable: executable).sideBySide(in: dir, baseline: baseline)
+            let side = try DiffBenchmark(repeats: repeats, executable: executable).sideBySide(
+                in: dir, baseline: baseline)
             printSideBySide(side.figures, peerMissing: side.peerMissing)
             for binary in [executable] + (baseline.map { [$0] } ?? []) {
                 if let note = BenchBinaries.runtimeNote(binary) { Diagnostics.out(note) }
@@ -160,7 +211,9 @@ struct DiffSideBySide: ParsableCommand {
 struct PageLoad: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "page",
-        abstract: "Time the report page to interactive in headless Chromium with many failing frames (causes and attributions).")
+        abstract:
+            "Time the report page to interactive in headless Chromium with many failing frames (causes and attributions)."
+    )
 
     @Option(help: "Failing frames in the report.")
     var frames: Int = 5000
@@ -182,12 +235,14 @@ struct PageLoad: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             guard let browser = chromium ?? PageBenchmark.findChromium() else {
-                throw ValidationError("no chromium found: install it (bash .ci/install), set LAYOUTSNAP_CHROMIUM or pass --chromium")
+                throw ValidationError(
+                    "no chromium found: install it (bash .ci/install), set LAYOUTSNAP_CHROMIUM or pass --chromium")
             }
             let f = try PageBenchmark(failingFrames: frames, repeats: repeats, chromium: browser).run(keep: keep)
-            Diagnostics.out("report page        \(f.frames) failing frames, \(f.causes) causes, index.html \(String(format: "%.1f", Double(f.htmlBytes) / 1_048_576)) MiB: "
-                + "interactive at \(String(format: "%.0f", f.interactiveMs)) ms (JSON.parse \(String(format: "%.0f", f.parseMs)) ms) [target < 2000 ms]; "
-                + "chromium --dump-dom \(String(format: "%.2f", f.processSeconds)) s")
+            Diagnostics.out(
+                "report page        \(f.frames) failing frames, \(f.causes) causes, index.html \(String(format: "%.1f", Double(f.htmlBytes) / 1_048_576)) MiB: "
+                    + "interactive at \(String(format: "%.0f", f.interactiveMs)) ms (JSON.parse \(String(format: "%.0f", f.parseMs)) ms) [target < 2000 ms]; "
+                    + "chromium --dump-dom \(String(format: "%.2f", f.processSeconds)) s")
             return 0
         }
     }
@@ -197,12 +252,15 @@ struct PageLoad: ParsableCommand {
 func printSideBySide(_ figures: [DiffBenchmark.PeerFigure], peerMissing: String?) {
     for s in figures {
         let name = s.name.padding(toLength: 13, withPad: " ", startingAt: 0)
-        var line = "diff \(name)  \(String(format: "%.1f", s.megapixels)) MP, \(s.differentPixels) px differ: layoutsnap diff \(String(format: "%.1f", s.layoutsnapMs)) ms (whole process)"
+        var line =
+            "diff \(name)  \(String(format: "%.1f", s.megapixels)) MP, \(s.differentPixels) px differ: layoutsnap diff \(String(format: "%.1f", s.layoutsnapMs)) ms (whole process)"
         if let before = s.baselineMs {
-            line += ", baseline \(String(format: "%.1f", before)) ms (\(String(format: "%.2f", s.layoutsnapMs / before))x)"
+            line +=
+                ", baseline \(String(format: "%.1f", before)) ms (\(String(format: "%.2f", s.layoutsnapMs / before))x)"
         }
         if let peer = s.blazediffMs {
-            line += ", blazediff compare() \(String(format: "%.1f", peer)) ms = \(String(format: "%.2f", s.layoutsnapMs / peer))x [target ≤ \(String(format: "%.1f", s.target))x]"
+            line +=
+                ", blazediff compare() \(String(format: "%.1f", peer)) ms = \(String(format: "%.2f", s.layoutsnapMs / peer))x [target ≤ \(String(format: "%.1f", s.target))x]"
         }
         Diagnostics.out(line)
     }
@@ -218,7 +276,8 @@ enum BenchBinaries {
     /// library's name is in the plain one's list of needed libraries, nowhere in the static one).
     static func runtimeNote(_ path: String) -> String? {
         guard let bytes = FileManager.default.contents(atPath: path),
-              bytes.range(of: Data("libswiftCore.so".utf8)) != nil else { return nil }
+            bytes.range(of: Data("libswiftCore.so".utf8)) != nil
+        else { return nil }
         return "note: \(path) loads the Swift runtime as shared libraries (about 4 ms more per process); "
             + "the README's whole-process figures are from swift build -c release --static-swift-stdlib"
     }
@@ -228,9 +287,12 @@ enum BenchBinaries {
 
     /// `layoutsnap`: the one named, or the one beside this program.
     static func layoutsnap(_ named: String?) throws -> String {
-        let path = named ?? URL(fileURLWithPath: this).deletingLastPathComponent().appendingPathComponent("layoutsnap").path
+        let path =
+            named ?? URL(fileURLWithPath: this).deletingLastPathComponent().appendingPathComponent("layoutsnap").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw ValidationError("no layoutsnap binary at \(path): build it first (swift build -c release), or name one with --layoutsnap")
+            throw ValidationError(
+                "no layoutsnap binary at \(path): build it first (swift build -c release), or name one with --layoutsnap"
+            )
         }
         return path
     }
@@ -272,13 +334,17 @@ struct CausesCommand: ParsableCommand {
     var repeats: Int = 3
 
     func run() throws {
-        guard frames >= 1, scale > 0, scale <= 4, repeats >= 1 else { throw ValidationError("--frames and --repeats must be 1 or more, --scale 0 to 4") }
+        guard frames >= 1, scale > 0, scale <= 4, repeats >= 1 else {
+            throw ValidationError("--frames and --repeats must be 1 or more, --scale 0 to 4")
+        }
         printCauses(CauseBenchmark(frames: frames, scale: scale, repeats: repeats).run())
     }
 }
 
 func printCauses(_ c: CauseBenchmark.Figures) {
     let total = c.attributionSeconds + c.groupingSeconds
-    Diagnostics.out("causes             \(c.frames) failing frames of \(c.width) x \(c.height) px: attribution \(String(format: "%.0f", c.attributionSeconds * 1000)) ms (\(String(format: "%.1f", c.attributionSeconds * 1e6 / Double(c.frames))) µs/frame), grouping \(String(format: "%.0f", c.groupingSeconds * 1000)) ms, together \(String(format: "%.2f", total)) s [target < 1 s]; results.json's causes \(String(format: "%.0f", c.resultsSeconds * 1000)) ms")
+    Diagnostics.out(
+        "causes             \(c.frames) failing frames of \(c.width) x \(c.height) px: attribution \(String(format: "%.0f", c.attributionSeconds * 1000)) ms (\(String(format: "%.1f", c.attributionSeconds * 1e6 / Double(c.frames))) µs/frame), grouping \(String(format: "%.0f", c.groupingSeconds * 1000)) ms, together \(String(format: "%.2f", total)) s [target < 1 s]; results.json's causes \(String(format: "%.0f", c.resultsSeconds * 1000)) ms"
+    )
     for cause in c.causes.prefix(3) { Diagnostics.out("                   cause: \(cause)") }
 }

@@ -9,8 +9,13 @@ public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
 }
 
 func fuzzAPNGReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard let apng = try? APNGReader(Array(UnsafeBufferPointer(start: data, count: size)), maxPixels: 4 << 20) else { return 0 }
-    precondition(apng.images.count == apng.frames.count && apng.frames.count == apng.frameCount, "frames and images disagree")
-    for image in apng.images { precondition(image.width == apng.width && image.height == apng.height, "a frame is not the canvas's size") }
+    guard let apng = try? APNGReader(Array(UnsafeBufferPointer(start: data, count: size)), maxPixels: 4 << 20) else {
+        return 0
+    }
+    precondition(
+        apng.images.count == apng.frames.count && apng.frames.count == apng.frameCount, "frames and images disagree")
+    for image in apng.images {
+        precondition(image.width == apng.width && image.height == apng.height, "a frame is not the canvas's size")
+    }
     return 0
 }

@@ -16,7 +16,8 @@ func fuzzFixtureDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     do {
         let fixture = try FixtureDecoder.decode(bytes: bytes, id: "fuzz", file: "fuzz.json", directory: directory)
-        precondition(fixture.canvas.pixelWidth > 0 && fixture.canvas.pixelHeight > 0, "a decoded fixture has an empty canvas")
+        precondition(
+            fixture.canvas.pixelWidth > 0 && fixture.canvas.pixelHeight > 0, "a decoded fixture has an empty canvas")
     } catch {
         let d = error.diagnostic
         precondition(d.file == "fuzz.json" && d.isLocated, "an error that does not say where: \(d)")

@@ -12,10 +12,13 @@ func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     do {
         let node = try JSONParser.parse(bytes)
-        precondition(node.position.offset >= 0 && node.position.offset <= size, "a value's position is outside the input")
+        precondition(
+            node.position.offset >= 0 && node.position.offset <= size, "a value's position is outside the input")
     } catch {
         let p = error.position
-        precondition(p.offset >= 0 && p.offset <= size && p.line >= 1 && p.column >= 1, "error position \(p) (offset \(p.offset)) outside the input of \(size) bytes")
+        precondition(
+            p.offset >= 0 && p.offset <= size && p.line >= 1 && p.column >= 1,
+            "error position \(p) (offset \(p.offset)) outside the input of \(size) bytes")
     }
     return 0
 }

@@ -7,11 +7,15 @@
 public typealias FuzzerInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                         _ callback: FuzzerInput) -> CInt
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: FuzzerInput
+) -> CInt
 
-public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ input: FuzzerInput) -> CInt {
+public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ input: FuzzerInput)
+    -> CInt
+{
     var argc = argc
     var argv = argv
     return LLVMFuzzerRunDriver(&argc, &argv, input)

@@ -30,7 +30,9 @@ public struct APNGWriter {
     /// - Precondition: `width`, `height` and `frameCount` are at least 1.
     public init(width: Int, height: Int, frameCount: Int, loops: Int = 0) {
         precondition(width > 0 && height > 0 && frameCount > 0, "APNGWriter: empty animation")
-        self.width = width; self.height = height; self.frameCount = frameCount
+        self.width = width
+        self.height = height
+        self.frameCount = frameCount
         previous = Array(repeating: 0, count: width * height)
         out.append(contentsOf: PNG.signature)
         var ihdr: [UInt8] = []
@@ -64,7 +66,7 @@ public struct APNGWriter {
         let numerator = UInt16(clamping: Int((max(0, delay) * Double(Self.delayDenominator)).rounded()))
         fctl += [UInt8(numerator >> 8), UInt8(numerator & 0xFF)]
         fctl += [UInt8(Self.delayDenominator >> 8), UInt8(Self.delayDenominator & 0xFF)]
-        fctl += [0, 0] // dispose_op NONE, blend_op SOURCE
+        fctl += [0, 0]  // dispose_op NONE, blend_op SOURCE
         chunk(PNG.fcTL, fctl)
         if written == 0 {
             chunk(PNG.IDAT, data)
@@ -83,17 +85,24 @@ public struct APNGWriter {
     }
 
     /// The bounding box of the pixels that differ from the previous frame, nil when none do.
-    private func changedRegion(_ pixels: UnsafePointer<UInt32>, stride: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
-        var minX = width, minY = height, maxX = -1, maxY = -1
+    private func changedRegion(_ pixels: UnsafePointer<UInt32>, stride: Int) -> (
+        x: Int, y: Int, width: Int, height: Int
+    )? {
+        var minX = width
+        var minY = height
+        var maxX = -1
+        var maxY = -1
         previous.withUnsafeBufferPointer { old in
             for y in 0..<height {
-                let a = old.baseAddress! + y * width, b = pixels + y * stride
+                let a = old.baseAddress! + y * width
+                let b = pixels + y * stride
                 guard memcmp(a, b, width * 4) != 0 else { continue }
                 var left = 0
                 while a[left] == b[left] { left += 1 }
                 var right = width - 1
                 while a[right] == b[right] { right -= 1 }
-                minX = min(minX, left); maxX = max(maxX, right)
+                minX = min(minX, left)
+                maxX = max(maxX, right)
                 if minY == height { minY = y }
                 maxY = y
             }

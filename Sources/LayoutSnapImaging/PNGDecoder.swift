@@ -40,12 +40,18 @@ public enum PNGDecoder {
 
     /// `straightAlpha`: the pixels as the file holds them, not premultiplied (`layoutsnap diff`
     /// compares any two PNGs as pixelmatch does); the image's words are then 0xAARRGGBB straight.
-    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, straightAlpha: Bool = false) throws(PNGError) -> PixelImage {
-        try withRawBytes(bytes) { (raw) throws(PNGError) in try decode(raw, maxPixels: maxPixels, straightAlpha: straightAlpha) }
+    public static func decode(_ bytes: [UInt8], maxPixels: Int = defaultMaxPixels, straightAlpha: Bool = false)
+        throws(PNGError) -> PixelImage
+    {
+        try withRawBytes(bytes) { (raw) throws(PNGError) in
+            try decode(raw, maxPixels: maxPixels, straightAlpha: straightAlpha)
+        }
     }
 
-    public static func decode(_ bytes: UnsafeRawBufferPointer, maxPixels: Int = defaultMaxPixels,
-                              straightAlpha: Bool = false) throws(PNGError) -> PixelImage {
+    public static func decode(
+        _ bytes: UnsafeRawBufferPointer, maxPixels: Int = defaultMaxPixels,
+        straightAlpha: Bool = false
+    ) throws(PNGError) -> PixelImage {
         try checkSignature(bytes)
         var reader = ChunkReader(bytes: bytes)
         let header = try readIHDR(&reader)
@@ -57,8 +63,8 @@ public enum PNGDecoder {
         }
         let layout = try Layout(header)
 
-        var palette: [UInt8] = []        // r, g, b triples
-        var paletteAlpha: [UInt8] = []   // tRNS for colour type 3
+        var palette: [UInt8] = []  // r, g, b triples
+        var paletteAlpha: [UInt8] = []  // tRNS for colour type 3
         var colorKey: (UInt16, UInt16, UInt16)?  // tRNS for colour types 0 (grey in .0) and 2
         var sawTRNS = false
         var sawIDAT = false
@@ -70,7 +76,8 @@ public enum PNGDecoder {
             guard let chunk = try reader.next() else { throw .missingChunk("IEND") }
             if chunk.type == PNG.IDAT {
                 if idatRunEnded {
-                    throw .corrupt("IDAT chunk at byte \(chunk.offset) after other chunks: IDAT chunks must be consecutive")
+                    throw .corrupt(
+                        "IDAT chunk at byte \(chunk.offset) after other chunks: IDAT chunks must be consecutive")
                 }
                 if !sawIDAT {
                     if header.colorType == 3 && palette.isEmpty { throw .missingChunk("PLTE") }
@@ -105,14 +112,20 @@ public enum PNGDecoder {
                     if palette.isEmpty { throw .corrupt("tRNS chunk before PLTE") }
                     paletteAlpha = Array(data.prefix(palette.count / 3))
                 case 0:
-                    guard data.count == 2 else { throw .corrupt("tRNS for a grey image has \(data.count) bytes, expected 2") }
+                    guard data.count == 2 else {
+                        throw .corrupt("tRNS for a grey image has \(data.count) bytes, expected 2")
+                    }
                     let grey = UInt16(data[0]) << 8 | UInt16(data[1])
                     colorKey = (grey, grey, grey)
                 case 2:
-                    guard data.count == 6 else { throw .corrupt("tRNS for an RGB image has \(data.count) bytes, expected 6") }
-                    colorKey = (UInt16(data[0]) << 8 | UInt16(data[1]),
-                                UInt16(data[2]) << 8 | UInt16(data[3]),
-                                UInt16(data[4]) << 8 | UInt16(data[5]))
+                    guard data.count == 6 else {
+                        throw .corrupt("tRNS for an RGB image has \(data.count) bytes, expected 6")
+                    }
+                    colorKey = (
+                        UInt16(data[0]) << 8 | UInt16(data[1]),
+                        UInt16(data[2]) << 8 | UInt16(data[3]),
+                        UInt16(data[4]) << 8 | UInt16(data[5])
+                    )
                 default:
                     break  // types 4 and 6 already have alpha; libpng ignores such a tRNS too
                 }
@@ -125,14 +138,17 @@ public enum PNGDecoder {
         }
 
         guard sawIDAT else { throw .missingChunk("IDAT") }
-        let converter = PixelConverter(header: header, palette: palette, paletteAlpha: paletteAlpha, colorKey: colorKey, straight: straightAlpha)
+        let converter = PixelConverter(
+            header: header, palette: palette, paletteAlpha: paletteAlpha, colorKey: colorKey, straight: straightAlpha)
         var maxIndex = 0
         // In the pixels' own buffer only when the compressed bytes can fill the image: a file that
         // claims a large image with a few bytes reserves nothing image-sized before it fails.
         let compressed = idat.reduce(0) { $0 + $1.count }
-        let pixels = !header.interlaced && header.bitDepth <= 8 && canFill(layout.totalBytes, compressed: compressed)
+        let pixels =
+            !header.interlaced && header.bitDepth <= 8 && canFill(layout.totalBytes, compressed: compressed)
             ? try decodeInPlace(idat, header: header, layout: layout, converter: converter, maxIndex: &maxIndex)
-            : try decodeThroughRawBuffer(idat, header: header, layout: layout, converter: converter, maxIndex: &maxIndex)
+            : try decodeThroughRawBuffer(
+                idat, header: header, layout: layout, converter: converter, maxIndex: &maxIndex)
         if header.colorType == 3 && maxIndex >= palette.count / 3 {
             throw .corrupt("palette index \(maxIndex) out of range: PLTE has \(palette.count / 3) entries")
         }
@@ -170,11 +186,15 @@ public enum PNGDecoder {
     /// The buffer holds bytes before it holds pixels: zlib, libdeflate and the filters write it
     /// through byte pointers, the conversion through word pointers, never both at one address at
     /// once.
-    private static func decodeInPlace(_ idat: [UnsafeRawBufferPointer], header: Header, layout: Layout,
-                                      converter: PixelConverter, maxIndex: inout Int) throws(PNGError) -> [UInt32] {
+    private static func decodeInPlace(
+        _ idat: [UnsafeRawBufferPointer], header: Header, layout: Layout,
+        converter: PixelConverter, maxIndex: inout Int
+    ) throws(PNGError) -> [UInt32] {
         let pass = layout.passes[0]  // the whole image
         let (width, height) = (header.width, header.height)
-        let pixelCount = width * height, rawBytes = layout.totalBytes, lineBytes = pass.rowBytes + 1
+        let pixelCount = width * height
+        let rawBytes = layout.totalBytes
+        let lineBytes = pass.rowBytes + 1
         let rawOffset = max(0, pixelCount * 4 - rawBytes)
         let words = (rawOffset + rawBytes + Inflater.slack + 3) / 4
         var failure: PNGError?
@@ -207,8 +227,9 @@ public enum PNGDecoder {
             do throws(PNGError) {
                 try inflate(idat, into: Inflater(capacity: rawBytes, output: raw))
                 for y in 0..<height {
-                    try PNGFilter.unfilterRow(raw + y * lineBytes, prior: y == 0 ? nil : UnsafePointer(raw + (y - 1) * lineBytes + 1),
-                                              rowBytes: pass.rowBytes, bytesPerPixel: layout.filterBytesPerPixel, row: y)
+                    try PNGFilter.unfilterRow(
+                        raw + y * lineBytes, prior: y == 0 ? nil : UnsafePointer(raw + (y - 1) * lineBytes + 1),
+                        rowBytes: pass.rowBytes, bytesPerPixel: layout.filterBytesPerPixel, row: y)
                     if y > 0 { convert(row: y - 1) }
                 }
                 convert(row: height - 1)
@@ -225,20 +246,27 @@ public enum PNGDecoder {
     /// Interlaced and 16-bit images, and data too short to fill its image: inflated and unfiltered
     /// in a buffer of their own, then converted pass by pass (Adam7 scatters a pass's pixels over
     /// the image).
-    private static func decodeThroughRawBuffer(_ idat: [UnsafeRawBufferPointer], header: Header, layout: Layout,
-                                               converter: PixelConverter, maxIndex: inout Int) throws(PNGError) -> [UInt32] {
+    private static func decodeThroughRawBuffer(
+        _ idat: [UnsafeRawBufferPointer], header: Header, layout: Layout,
+        converter: PixelConverter, maxIndex: inout Int
+    ) throws(PNGError) -> [UInt32] {
         let inflater = Inflater(capacity: layout.totalBytes)
         try inflate(idat, into: inflater)
         var row = 0
         for pass in layout.passes {
-            try PNGFilter.unfilter(inflater.output + pass.offset, rows: pass.height, rowBytes: pass.rowBytes,
-                                   bytesPerPixel: layout.filterBytesPerPixel, firstRow: row)
+            try PNGFilter.unfilter(
+                inflater.output + pass.offset, rows: pass.height, rowBytes: pass.rowBytes,
+                bytesPerPixel: layout.filterBytesPerPixel, firstRow: row)
             row += pass.height
         }
-        let width = header.width, pixelCount = header.width * header.height
+        let width = header.width
+        let pixelCount = header.width * header.height
         var highest = 0
         let pixels = [UInt32](unsafeUninitializedCapacity: pixelCount) { buffer, initialized in
-            guard let base = buffer.baseAddress else { initialized = 0; return }
+            guard let base = buffer.baseAddress else {
+                initialized = 0
+                return
+            }
             // Allocated once the data has inflated: it is written in full, now.
             SystemCall.adviseHugePages(UnsafeMutableRawPointer(base), byteCount: pixelCount * 4)
             SystemCall.populate(UnsafeMutableRawPointer(base), byteCount: pixelCount * 4)
@@ -274,7 +302,8 @@ public enum PNGDecoder {
         let n = min(8, bytes.count)
         if bytes.prefix(n).elementsEqual(PNG.signature.prefix(n)) {
             if n < 8 {
-                throw .truncated("truncated PNG: the file is only \(bytes.count) bytes and ends inside the 8-byte signature")
+                throw .truncated(
+                    "truncated PNG: the file is only \(bytes.count) bytes and ends inside the 8-byte signature")
             }
             return
         }
@@ -282,8 +311,9 @@ public enum PNGDecoder {
             // "\x89PNG" then something other than "\r\n\x1a\n": the classic damage done by
             // CRLF/LF conversion, which the signature exists to detect.
             let start = PNG.sanitize(UnsafeRawBufferPointer(rebasing: bytes.prefix(8)), quoted: true)
-            throw .corrupt("damaged PNG signature \(start): the file was probably altered by a line-ending "
-                           + "(CRLF/LF) or text conversion; mark *.png as binary in .gitattributes")
+            throw .corrupt(
+                "damaged PNG signature \(start): the file was probably altered by a line-ending "
+                    + "(CRLF/LF) or text conversion; mark *.png as binary in .gitattributes")
         }
         throw .notPNG(PNG.sanitize(UnsafeRawBufferPointer(rebasing: bytes.prefix(16)), quoted: true))
     }
@@ -377,7 +407,8 @@ public enum PNGDecoder {
             }
             let available = remaining - 8
             if length > available {
-                throw .truncated("truncated PNG: chunk \(name) at byte \(start) claims \(length) bytes, only \(available) remain")
+                throw .truncated(
+                    "truncated PNG: chunk \(name) at byte \(start) claims \(length) bytes, only \(available) remain")
             }
             if length + 4 > available {
                 throw .truncated("truncated PNG: chunk \(name) at byte \(start) is missing its CRC")
@@ -387,8 +418,9 @@ public enum PNGDecoder {
                 throw .badCRC(chunk: name)
             }
             position = start + 12 + length
-            return Chunk(type: PNG.readBE32(bytes, start + 4), offset: start, typeBytes: typeBytes,
-                         data: UnsafeRawBufferPointer(rebasing: bytes[(start + 8)..<(start + 8 + length)]))
+            return Chunk(
+                type: PNG.readBE32(bytes, start + 4), offset: start, typeBytes: typeBytes,
+                data: UnsafeRawBufferPointer(rebasing: bytes[(start + 8)..<(start + 8 + length)]))
         }
     }
 
@@ -396,9 +428,9 @@ public enum PNGDecoder {
 
     struct Pass {
         let xStart, yStart, xStep, yStep: Int
-        let width, height: Int   // of this pass's sub-image, both > 0
-        let rowBytes: Int        // without the filter byte
-        let offset: Int          // of the pass's first filter byte in the inflated data
+        let width, height: Int  // of this pass's sub-image, both > 0
+        let rowBytes: Int  // without the filter byte
+        let offset: Int  // of the pass's first filter byte in the inflated data
     }
 
     struct Layout {
@@ -428,8 +460,10 @@ public enum PNGDecoder {
                 if overflow1 || overflow2 {
                     throw .unsupported("\(header.width) x \(header.height) image data does not fit in memory")
                 }
-                passes.append(Pass(xStart: spec.x, yStart: spec.y, xStep: spec.dx, yStep: spec.dy,
-                                   width: width, height: height, rowBytes: rowBytes, offset: offset))
+                passes.append(
+                    Pass(
+                        xStart: spec.x, yStart: spec.y, xStep: spec.dx, yStep: spec.dy,
+                        width: width, height: height, rowBytes: rowBytes, offset: offset))
                 offset = end
             }
             totalBytes = offset
@@ -440,8 +474,10 @@ public enum PNGDecoder {
 
     /// `Array.withUnsafeBytes` is `rethrows`, which would widen `PNGError` to `any Error`;
     /// this keeps the typed throw.
-    private static func withRawBytes<R>(_ bytes: [UInt8],
-                                        _ body: (UnsafeRawBufferPointer) throws(PNGError) -> R) throws(PNGError) -> R {
+    private static func withRawBytes<R>(
+        _ bytes: [UInt8],
+        _ body: (UnsafeRawBufferPointer) throws(PNGError) -> R
+    ) throws(PNGError) -> R {
         let result: Result<R, PNGError> = bytes.withUnsafeBytes { raw in
             do throws(PNGError) { return .success(try body(raw)) } catch { return .failure(error) }
         }
@@ -516,10 +552,12 @@ final class Inflater {
         if ownsOutput && PNGDecoder.canFill(capacity, compressed: compressed) {
             SystemCall.populate(UnsafeMutableRawPointer(output), byteCount: capacity)
         }
-        var actualIn = 0, actualOut = 0
+        var actualIn = 0
+        var actualOut = 0
         let result: libdeflate_result
         if chunks.count == 1, let base = chunks[0].baseAddress {
-            result = libdeflate_zlib_decompress_ex(decompressor, base, chunks[0].count, output, capacity, &actualIn, &actualOut)
+            result = libdeflate_zlib_decompress_ex(
+                decompressor, base, chunks[0].count, output, capacity, &actualIn, &actualOut)
         } else {
             // Several IDAT chunks: one contiguous copy of the compressed bytes.
             let total = compressed
@@ -588,8 +626,9 @@ final class Inflater {
     func finish() throws(PNGError) {
         if produced < capacity { throw .notEnoughImageData(expected: capacity, actual: produced) }
         if !ended {
-            throw .corrupt("the IDAT zlib stream is cut short: the image bytes are all there, "
-                           + "but the end of the stream and its Adler-32 checksum are missing")
+            throw .corrupt(
+                "the IDAT zlib stream is cut short: the image bytes are all there, "
+                    + "but the end of the stream and its Adler-32 checksum are missing")
         }
     }
 }
@@ -605,7 +644,10 @@ struct PixelConverter {
     /// Words as the file holds them (0xAARRGGBB straight), not premultiplied.
     let straight: Bool
 
-    init(header: PNGDecoder.Header, palette: [UInt8], paletteAlpha: [UInt8], colorKey: (UInt16, UInt16, UInt16)?, straight: Bool = false) {
+    init(
+        header: PNGDecoder.Header, palette: [UInt8], paletteAlpha: [UInt8], colorKey: (UInt16, UInt16, UInt16)?,
+        straight: Bool = false
+    ) {
         colorType = header.colorType
         bitDepth = header.bitDepth
         self.colorKey = colorKey
@@ -614,8 +656,12 @@ struct PixelConverter {
         if header.colorType == 3 {
             for i in 0..<min(256, palette.count / 3) {
                 let alpha = i < paletteAlpha.count ? UInt32(paletteAlpha[i]) : 255
-                table[i] = straight ? alpha << 24 | UInt32(palette[3 * i]) << 16 | UInt32(palette[3 * i + 1]) << 8 | UInt32(palette[3 * i + 2])
-                    : Self.premultiplied(UInt32(palette[3 * i]), UInt32(palette[3 * i + 1]), UInt32(palette[3 * i + 2]), alpha)
+                table[i] =
+                    straight
+                    ? alpha << 24 | UInt32(palette[3 * i]) << 16 | UInt32(palette[3 * i + 1]) << 8
+                        | UInt32(palette[3 * i + 2])
+                    : Self.premultiplied(
+                        UInt32(palette[3 * i]), UInt32(palette[3 * i + 1]), UInt32(palette[3 * i + 2]), alpha)
             }
         }
         paletteTable = table
@@ -654,14 +700,18 @@ struct PixelConverter {
     ///
     /// Index arithmetic uses wrapping operators: `n` < 2^31 and `step` ≤ 8, so no product can
     /// overflow, and the checked versions cost ~10% of the loop.
-    func convert(_ src: UnsafePointer<UInt8>, count n: Int, into dst: UnsafeMutablePointer<UInt32>, step: Int,
-                 maxIndex: inout Int) {
+    func convert(
+        _ src: UnsafePointer<UInt8>, count n: Int, into dst: UnsafeMutablePointer<UInt32>, step: Int,
+        maxIndex: inout Int
+    ) {
         let raw = UnsafeRawPointer(src)
         switch (colorType, bitDepth) {
         case (2, 8):
             if let key = colorKey {
                 for x in 0..<n {
-                    let r = src[3 &* x], g = src[3 &* x + 1], b = src[3 &* x + 2]
+                    let r = src[3 &* x]
+                    let g = src[3 &* x + 1]
+                    let b = src[3 &* x + 2]
                     let transparent = UInt16(r) == key.0 && UInt16(g) == key.1 && UInt16(b) == key.2
                     let word = 0xFF00_0000 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
                     dst[x &* step] = transparent ? keyed(word) : word
@@ -742,9 +792,10 @@ struct PixelConverter {
                 let p = src + 6 &* x
                 let word = 0xFF00_0000 | Self.eightBits(p) << 16 | Self.eightBits(p + 2) << 8 | Self.eightBits(p + 4)
                 if let key = colorKey,
-                   UInt16(p[0]) << 8 | UInt16(p[1]) == key.0,
-                   UInt16(p[2]) << 8 | UInt16(p[3]) == key.1,
-                   UInt16(p[4]) << 8 | UInt16(p[5]) == key.2 {
+                    UInt16(p[0]) << 8 | UInt16(p[1]) == key.0,
+                    UInt16(p[2]) << 8 | UInt16(p[3]) == key.1,
+                    UInt16(p[4]) << 8 | UInt16(p[5]) == key.2
+                {
                     dst[x &* step] = keyed(word)
                 } else {
                     dst[x &* step] = word
@@ -763,7 +814,8 @@ struct PixelConverter {
         default:  // (6, 16): 16-bit RGBA
             for x in 0..<n {
                 let p = src + 8 &* x
-                dst[x &* step] = pack(Self.eightBits(p), Self.eightBits(p + 2), Self.eightBits(p + 4), Self.eightBits(p + 6))
+                dst[x &* step] = pack(
+                    Self.eightBits(p), Self.eightBits(p + 2), Self.eightBits(p + 4), Self.eightBits(p + 6))
             }
         }
     }

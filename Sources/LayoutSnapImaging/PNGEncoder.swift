@@ -30,7 +30,9 @@ import LayoutSnapSystem
 public enum PNGEncoder {
     /// `count` bytes of scanlines as one zlib stream (libdeflate, a pooled compressor at
     /// `level`), handed to `use` while the buffer lives.
-    static func zlib<R>(_ raw: UnsafePointer<UInt8>, count: Int, level: Int32, _ use: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    static func zlib<R>(_ raw: UnsafePointer<UInt8>, count: Int, level: Int32, _ use: (UnsafeBufferPointer<UInt8>) -> R)
+        -> R
+    {
         let compressor = CompressorPool.shared.take(level: level)
         defer { CompressorPool.shared.give(compressor, level: level) }
         let bound = libdeflate_zlib_compress_bound(compressor, count)
@@ -55,7 +57,8 @@ public enum PNGEncoder {
         defer { raw.deallocate() }
         writeScanlines(pixels, width: width, height: height, stride: stride, opaque: opaque, into: raw)
         return zlib(raw, count: rawCount, level: level) { idat in
-            assemble(width: width, height: height, colorType: opaque ? 2 : 6, idat: idat.baseAddress!, idatCount: idat.count)
+            assemble(
+                width: width, height: height, colorType: opaque ? 2 : 6, idat: idat.baseAddress!, idatCount: idat.count)
         }
     }
 
@@ -65,15 +68,18 @@ public enum PNGEncoder {
     /// The encoder's preconditions, for every way in.
     package static func checkDimensions(width: Int, height: Int, stride: Int) {
         precondition(width > 0 && height > 0, "PNGEncoder: PNG cannot encode a \(width) x \(height) image")
-        precondition(width <= PNG.maxChunkLength && height <= PNG.maxChunkLength,
-                     "PNGEncoder: \(width) x \(height) exceeds PNG's 2^31-1 limit")
+        precondition(
+            width <= PNG.maxChunkLength && height <= PNG.maxChunkLength,
+            "PNGEncoder: \(width) x \(height) exceeds PNG's 2^31-1 limit")
         precondition(stride >= width, "PNGEncoder: stride \(stride) < width \(width)")
     }
 
     /// Rows of RGB (`opaque`) or straight RGBA scanlines, each after a filter byte 0, into `raw`
     /// (room for `height * (width * channels + 1) + 1` bytes).
-    package static func writeScanlines(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int, opaque: Bool,
-                                       into raw: UnsafeMutablePointer<UInt8>) {
+    package static func writeScanlines(
+        _ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int, opaque: Bool,
+        into raw: UnsafeMutablePointer<UInt8>
+    ) {
         if opaque {
             writeRGBScanlines(pixels, width: width, height: height, stride: stride, into: raw)
         } else {
@@ -98,8 +104,10 @@ public enum PNGEncoder {
     /// Opaque frames: 0xAARRGGBB → bytes R, G, B. Each pixel is stored as one unaligned 4-byte
     /// word (R, G, B, junk) whose junk byte the next store overwrites: one store per pixel
     /// instead of three.
-    static func writeRGBScanlines(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int,
-                                  into raw: UnsafeMutablePointer<UInt8>) {
+    static func writeRGBScanlines(
+        _ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int,
+        into raw: UnsafeMutablePointer<UInt8>
+    ) {
         let lineBytes = width * 3 + 1
         for y in 0..<height {
             let src = pixels + y * stride
@@ -115,8 +123,10 @@ public enum PNGEncoder {
     }
 
     /// Frames with any translucency: 0xAARRGGBB premultiplied → bytes R, G, B, A straight.
-    static func writeRGBAScanlines(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int,
-                                   into raw: UnsafeMutablePointer<UInt8>) {
+    static func writeRGBAScanlines(
+        _ pixels: UnsafePointer<UInt32>, width: Int, height: Int, stride: Int,
+        into raw: UnsafeMutablePointer<UInt8>
+    ) {
         let lineBytes = width * 4 + 1
         unpremultiplyTable.withUnsafeBufferPointer { table in
             // The table has 65536 entries, so its base address is never nil.
@@ -171,7 +181,9 @@ public enum PNGEncoder {
 
         func take(level: Int32) -> OpaquePointer {
             if let c = idle.withLock({ $0[level]?.popLast() }) { return c }
-            guard let c = libdeflate_alloc_compressor(level) else { fatalError("PNGEncoder: libdeflate_alloc_compressor(\(level)) failed") }
+            guard let c = libdeflate_alloc_compressor(level) else {
+                fatalError("PNGEncoder: libdeflate_alloc_compressor(\(level)) failed")
+            }
             return c
         }
 
@@ -182,8 +194,10 @@ public enum PNGEncoder {
 
     static let maxIDATLength = 1 << 30
 
-    package static func assemble(width: Int, height: Int, colorType: UInt8,
-                         idat: UnsafePointer<UInt8>, idatCount: Int) -> [UInt8] {
+    package static func assemble(
+        width: Int, height: Int, colorType: UInt8,
+        idat: UnsafePointer<UInt8>, idatCount: Int
+    ) -> [UInt8] {
         let idatChunks = max(1, (idatCount + maxIDATLength - 1) / maxIDATLength)
         let total = 8 + 25 + idatChunks * 12 + idatCount + 12
         var out = [UInt8]()

@@ -13,8 +13,9 @@ public struct PixelImage: Sendable, Equatable {
     ///   A mismatch is a programming error in the caller, not bad input, so it traps.
     public init(width: Int, height: Int, pixels: [UInt32]) {
         precondition(width >= 0 && height >= 0, "PixelImage: negative size \(width) x \(height)")
-        precondition(pixels.count == width * height,
-                     "PixelImage: \(pixels.count) pixels for a \(width) x \(height) image")
+        precondition(
+            pixels.count == width * height,
+            "PixelImage: \(pixels.count) pixels for a \(width) x \(height) image")
         self.width = width
         self.height = height
         self.pixels = pixels
@@ -27,11 +28,15 @@ public struct PixelImage: Sendable, Equatable {
     /// - Precondition: `bytesPerRow >= width * 4` and `bytesPerRow` is a multiple of 4.
     public init(copyingARGB32 base: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int) {
         precondition(width >= 0 && height >= 0, "PixelImage: negative size \(width) x \(height)")
-        precondition(bytesPerRow >= width * 4 && bytesPerRow % 4 == 0,
-                     "PixelImage: bad ARGB32 stride \(bytesPerRow) for width \(width)")
+        precondition(
+            bytesPerRow >= width * 4 && bytesPerRow % 4 == 0,
+            "PixelImage: bad ARGB32 stride \(bytesPerRow) for width \(width)")
         let count = width * height
         let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let dst = buffer.baseAddress else { initialized = 0; return }
+            guard let dst = buffer.baseAddress else {
+                initialized = 0
+                return
+            }
             for y in 0..<height {
                 // A raw byte copy: no typed load from the caller's buffer, so its alignment
                 // does not matter (Cairo's is 4-byte aligned anyway).
@@ -58,8 +63,9 @@ public struct PixelImage: Sendable, Equatable {
     /// - Precondition: `width > 0`, `height > 0`, `pixels.count == width * height`
     ///   (`pixels` is a `var`, so the count is re-checked here).
     public func encodePNG() -> [UInt8] {
-        precondition(pixels.count == width * height,
-                     "PixelImage: \(pixels.count) pixels for a \(width) x \(height) image")
+        precondition(
+            pixels.count == width * height,
+            "PixelImage: \(pixels.count) pixels for a \(width) x \(height) image")
         return pixels.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else {
                 preconditionFailure("PixelImage.encodePNG: PNG cannot encode an empty image")

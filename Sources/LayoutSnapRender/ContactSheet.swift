@@ -25,11 +25,15 @@ public final class ContactSheet {
 
     public init(title: String, frameWidth: Int, frameHeight: Int, frameCount: Int, engine: TextEngine) {
         precondition(frameWidth > 0 && frameHeight > 0 && frameCount > 0)
-        self.title = title; self.frameCount = frameCount; self.engine = engine
-        thumbScale = min(1, Self.thumbnailBox.width / Double(frameWidth), Self.thumbnailBox.height / Double(frameHeight))
+        self.title = title
+        self.frameCount = frameCount
+        self.engine = engine
+        thumbScale = min(
+            1, Self.thumbnailBox.width / Double(frameWidth), Self.thumbnailBox.height / Double(frameHeight))
         thumbWidth = max(1, Int((Double(frameWidth) * thumbScale).rounded()))
         thumbHeight = max(1, Int((Double(frameHeight) * thumbScale).rounded()))
-        let cellWidth = thumbWidth + Self.gap, cellHeight = thumbHeight + Self.labelHeight + Self.gap
+        let cellWidth = thumbWidth + Self.gap
+        let cellHeight = thumbHeight + Self.labelHeight + Self.gap
         columns = max(1, min(frameCount, (Self.pageLimit.width - 2 * Self.padding) / cellWidth))
         let rows = max(1, (Self.pageLimit.height - 2 * Self.padding - Self.titleHeight) / cellHeight)
         framesPerPage = columns * rows
@@ -37,8 +41,10 @@ public final class ContactSheet {
 
     /// Draws the next frame. When it completes a page (or is the last frame), `pageDone` gets the
     /// page number (1-based) and the page's pixels, valid during the call.
-    public func add(_ frame: FramePixels, label: String,
-                    pageDone: (Int, FramePixels) throws -> Void) throws {
+    public func add(
+        _ frame: FramePixels, label: String,
+        pageDone: (Int, FramePixels) throws -> Void
+    ) throws {
         precondition(added < frameCount, "ContactSheet: more frames than announced")
         let slot = added % framesPerPage
         if slot == 0 { page = try makePage(firstFrame: added) }
@@ -75,9 +81,11 @@ public final class ContactSheet {
             cairo_surface_flush(page.surface.pointer)
             let count = page.surface.width * page.surface.height
             let words = UnsafeRawPointer(page.surface.data).bindMemory(to: UInt32.self, capacity: count)
-            try pageDone((added - 1) / framesPerPage + 1,
-                         FramePixels(width: page.surface.width, height: page.surface.height,
-                                     pixels: UnsafeBufferPointer(start: words, count: count)))
+            try pageDone(
+                (added - 1) / framesPerPage + 1,
+                FramePixels(
+                    width: page.surface.width, height: page.surface.height,
+                    pixels: UnsafeBufferPointer(start: words, count: count)))
             self.page = nil
         }
     }
@@ -88,8 +96,13 @@ public final class ContactSheet {
         let pageNote = pageCount > 1 ? " · page \(firstFrame / framesPerPage + 1) of \(pageCount)" : ""
         let titleFont = FontSpec(size: 14, weight: .medium)
         // A state of one or two frames is narrower than its title: the page widens to fit it.
-        let titleWidth = (try? engine.measure(StyledText(runs: [TextRun(title + pageNote)], font: titleFont, width: nil, maxLines: 1)))?.maxLineWidth ?? 0
-        let width = max(2 * Self.padding + columns * (thumbWidth + Self.gap) - Self.gap, 2 * Self.padding + Int(titleWidth.rounded(.up)))
+        let titleWidth =
+            (try? engine.measure(
+                StyledText(runs: [TextRun(title + pageNote)], font: titleFont, width: nil, maxLines: 1)))?.maxLineWidth
+            ?? 0
+        let width = max(
+            2 * Self.padding + columns * (thumbWidth + Self.gap) - Self.gap,
+            2 * Self.padding + Int(titleWidth.rounded(.up)))
         let height = 2 * Self.padding + Self.titleHeight + rows * (thumbHeight + Self.labelHeight + Self.gap) - Self.gap
         let surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height)
         guard surface.stride == surface.width * 4 else {
@@ -98,14 +111,20 @@ public final class ContactSheet {
         let context = try CairoContext(surface)
         cairo_set_source_rgba(context.pointer, 0.949, 0.949, 0.969, 1)
         cairo_paint(context.pointer)
-        try text(title + pageNote, x: Double(Self.padding), y: Double(Self.padding), size: 14, width: nil, on: context.pointer)
+        try text(
+            title + pageNote, x: Double(Self.padding), y: Double(Self.padding), size: 14, width: nil,
+            on: context.pointer)
         return (surface, context)
     }
 
-    private func text(_ string: String, x: Double, y: Double, size: Double, width: Double?, on cr: OpaquePointer) throws(RenderError) {
+    private func text(_ string: String, x: Double, y: Double, size: Double, width: Double?, on cr: OpaquePointer)
+        throws(RenderError)
+    {
         let font = FontSpec(size: size, weight: .medium)
         let styled = StyledText(runs: [TextRun(string)], font: font, width: width, maxLines: 1)
-        try engine.draw(TextDraw(text: styled, origin: Point(x: x, y: y), baselines: [font.ascent],
-                                 color: Color(red: 0.235, green: 0.235, blue: 0.263)), on: cr)
+        try engine.draw(
+            TextDraw(
+                text: styled, origin: Point(x: x, y: y), baselines: [font.ascent],
+                color: Color(red: 0.235, green: 0.235, blue: 0.263)), on: cr)
     }
 }

@@ -57,7 +57,9 @@ public final class FontSystem: @unchecked Sendable {
         }
         for packaged in Self.packagedFonts {
             guard FileManager.default.isReadableFile(atPath: packaged.path) else {
-                throw RenderError.fonts("\(packaged.path) is missing: install the Debian package \(packaged.package) (bash .ci/install does)")
+                throw RenderError.fonts(
+                    "\(packaged.path) is missing: install the Debian package \(packaged.package) (bash .ci/install does)"
+                )
             }
             files.append(((packaged.path as NSString).lastPathComponent, packaged.path))
         }
@@ -66,11 +68,15 @@ public final class FontSystem: @unchecked Sendable {
         guard let configOwner = FontConfigReference() else { throw RenderError.fonts("FcConfigCreate failed") }
         let config = configOwner.pointer
         let xml = Self.configXML
-        let parsed = xml.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }
+        let parsed = xml.withCString {
+            FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
+        }
         guard parsed != 0 else { throw RenderError.fonts("the private fontconfig configuration did not parse") }
         var hashed: [FontFile] = []
         for file in files {
-            let added = file.path.withCString { FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+            let added = file.path.withCString {
+                FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
+            }
             guard added != 0 else { throw RenderError.fonts("fontconfig could not load \(file.path)") }
             hashed.append(FontFile(name: file.name, path: file.path, hash: try Self.hashFile(file.path)))
         }
@@ -120,7 +126,8 @@ public final class FontSystem: @unchecked Sendable {
             return override
         }
         guard let url = Bundle.module.url(forResource: "Fonts", withExtension: nil) else {
-            throw RenderError.fonts("the bundled Fonts resource folder is missing; set LAYOUTSNAP_FONTS to a folder with the fonts")
+            throw RenderError.fonts(
+                "the bundled Fonts resource folder is missing; set LAYOUTSNAP_FONTS to a folder with the fonts")
         }
         return url.path
     }
@@ -136,33 +143,33 @@ public final class FontSystem: @unchecked Sendable {
     /// (otherwise they draw at their 136 px strike), map the `emoji` family to Noto Color Emoji,
     /// prefer Noto Sans Arabic for Arabic text. No <dir>, no <include>: fonts come in one by one.
     static let configXML = """
-    <?xml version="1.0"?>
-    <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
-    <fontconfig>
-      <match target="font">
-        <test name="outline" compare="eq"><bool>false</bool></test>
-        <edit name="pixelsizefixupfactor" mode="assign">
-          <divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide>
-        </edit>
-      </match>
-      <match target="font">
-        <test name="outline" compare="eq"><bool>false</bool></test>
-        <test name="pixelsizefixupfactor" compare="not_eq"><double>1.0</double></test>
-        <edit name="matrix" mode="assign">
-          <times><name>matrix</name>
-            <matrix><name>pixelsizefixupfactor</name><double>0</double><double>0</double><name>pixelsizefixupfactor</name></matrix>
-          </times>
-        </edit>
-        <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>
-      </match>
-      <alias binding="same"><family>emoji</family><prefer><family>Noto Color Emoji</family></prefer></alias>
-      <match target="pattern">
-        <test name="lang" compare="contains"><string>ar</string></test>
-        <edit name="family" mode="prepend"><string>Noto Sans Arabic</string></edit>
-      </match>
-      <match target="pattern">
-        <edit name="family" mode="append_last"><string>Inter</string></edit>
-      </match>
-    </fontconfig>
-    """
+        <?xml version="1.0"?>
+        <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+        <fontconfig>
+          <match target="font">
+            <test name="outline" compare="eq"><bool>false</bool></test>
+            <edit name="pixelsizefixupfactor" mode="assign">
+              <divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide>
+            </edit>
+          </match>
+          <match target="font">
+            <test name="outline" compare="eq"><bool>false</bool></test>
+            <test name="pixelsizefixupfactor" compare="not_eq"><double>1.0</double></test>
+            <edit name="matrix" mode="assign">
+              <times><name>matrix</name>
+                <matrix><name>pixelsizefixupfactor</name><double>0</double><double>0</double><name>pixelsizefixupfactor</name></matrix>
+              </times>
+            </edit>
+            <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>
+          </match>
+          <alias binding="same"><family>emoji</family><prefer><family>Noto Color Emoji</family></prefer></alias>
+          <match target="pattern">
+            <test name="lang" compare="contains"><string>ar</string></test>
+            <edit name="family" mode="prepend"><string>Noto Sans Arabic</string></edit>
+          </match>
+          <match target="pattern">
+            <edit name="family" mode="append_last"><string>Inter</string></edit>
+          </match>
+        </fontconfig>
+        """
 }

@@ -12,7 +12,9 @@ public struct FramePixels {
 
     public init(width: Int, height: Int, pixels: UnsafeBufferPointer<UInt32>) {
         precondition(pixels.count == width * height)
-        self.width = width; self.height = height; self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.pixels = pixels
     }
 
     public var hash: UInt64 { PixelHash.of(pixels) }
@@ -31,14 +33,17 @@ public final class FrameRenderer {
     private var images: [String: CairoSurface] = [:]
     private let imageLoader: (String) throws(RenderError) -> PixelImage
 
-    public init(canvas: Canvas, engine: TextEngine,
-                imageLoader: @escaping (String) throws(RenderError) -> PixelImage = FrameRenderer.loadPNG) throws(RenderError) {
+    public init(
+        canvas: Canvas, engine: TextEngine,
+        imageLoader: @escaping (String) throws(RenderError) -> PixelImage = FrameRenderer.loadPNG
+    ) throws(RenderError) {
         self.canvas = canvas
         self.engine = engine
         self.imageLoader = imageLoader
         surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: canvas.pixelWidth, height: canvas.pixelHeight)
         guard surface.stride == surface.width * 4 else {
-            throw RenderError.cairo(operation: "create the frame surface", status: "unexpected stride \(surface.stride)")
+            throw RenderError.cairo(
+                operation: "create the frame surface", status: "unexpected stride \(surface.stride)")
         }
         context = try CairoContext(surface)
         cairo_scale(context.pointer, canvas.scale, canvas.scale)
@@ -57,7 +62,9 @@ public final class FrameRenderer {
 
     /// Paints `ops` over the frame rendered last (preview's overlays: the same pixels as
     /// rendering the frame with the ops appended, without drawing the frame twice).
-    public func paintOver(_ ops: [DrawOp], operation: @autoclosure () -> String = "paint over a frame") throws(RenderError) -> FramePixels {
+    public func paintOver(_ ops: [DrawOp], operation: @autoclosure () -> String = "paint over a frame")
+        throws(RenderError) -> FramePixels
+    {
         let cr = context.pointer
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
@@ -69,32 +76,33 @@ public final class FrameRenderer {
         cairo_surface_flush(surface.pointer)
         let count = surface.width * surface.height
         let words = UnsafeRawPointer(surface.data).bindMemory(to: UInt32.self, capacity: count)
-        return FramePixels(width: surface.width, height: surface.height, pixels: UnsafeBufferPointer(start: words, count: count))
+        return FramePixels(
+            width: surface.width, height: surface.height, pixels: UnsafeBufferPointer(start: words, count: count))
     }
 
     private func paint(_ op: DrawOp, _ cr: OpaquePointer) throws(RenderError) {
         switch op {
-        case let .fill(color):
+        case .fill(let color):
             cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
             cairo_paint(cr)
-        case let .roundedRect(rect, radius, fill, continuous):
+        case .roundedRect(let rect, let radius, let fill, let continuous):
             guard rect.width > 0, rect.height > 0 else { return }
             addPath(RoundedRectPath.path(rect, radius: radius, continuous: continuous), cr)
             cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
             cairo_fill(cr)
-        case let .strokeRoundedRect(rect, radius, color, lineWidth, continuous):
+        case .strokeRoundedRect(let rect, let radius, let color, let lineWidth, let continuous):
             guard rect.width > 0, rect.height > 0, lineWidth > 0 else { return }
             addPath(RoundedRectPath.path(rect, radius: radius, continuous: continuous), cr)
             cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
             cairo_set_line_width(cr, lineWidth)
             cairo_stroke(cr)
-        case let .shadow(rect, radius, blur, color):
+        case .shadow(let rect, let radius, let blur, let color):
             try paintShadow(rect: rect, radius: radius, blur: blur, color: color, cr)
-        case let .image(source, rect, radius, opacity):
+        case .image(let source, let rect, let radius, let opacity):
             try paintImage(source, rect: rect, radius: radius, opacity: opacity, cr)
-        case let .text(draw):
+        case .text(let draw):
             try engine.draw(draw, on: cr)
-        case let .strokeLines(lines, color, lineWidth):
+        case .strokeLines(let lines, let color, let lineWidth):
             guard lineWidth > 0 else { return }
             cairo_save(cr)
             for line in lines where line.count > 1 {
@@ -114,9 +122,9 @@ public final class FrameRenderer {
         cairo_new_path(cr)
         for element in elements {
             switch element {
-            case let .move(p): cairo_move_to(cr, p.x, p.y)
-            case let .line(p): cairo_line_to(cr, p.x, p.y)
-            case let .curve(c1, c2, p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .move(let p): cairo_move_to(cr, p.x, p.y)
+            case .line(let p): cairo_line_to(cr, p.x, p.y)
+            case .curve(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
             case .close: cairo_close_path(cr)
             }
         }
@@ -124,10 +132,13 @@ public final class FrameRenderer {
 
     // MARK: Images
 
-    private func paintImage(_ source: ImageSource, rect: Rect, radius: Double, opacity: Double, _ cr: OpaquePointer) throws(RenderError) {
+    private func paintImage(_ source: ImageSource, rect: Rect, radius: Double, opacity: Double, _ cr: OpaquePointer)
+        throws(RenderError)
+    {
         guard rect.width > 0, rect.height > 0 else { return }
         let image = try surface(for: source)
-        let iw = Double(image.width), ih = Double(image.height)
+        let iw = Double(image.width)
+        let ih = Double(image.height)
         // Aspect-fill: cover the frame, centred, then clip to the rounded frame.
         let s = max(rect.width / iw, rect.height / ih)
         cairo_save(cr)
@@ -145,7 +156,7 @@ public final class FrameRenderer {
     private func surface(for source: ImageSource) throws(RenderError) -> CairoSurface {
         let path: String
         switch source {
-        case let .file(file): path = file
+        case .file(let file): path = file
         }
         if let cached = images[path] { return cached }
         let image = try imageLoader(path)
@@ -178,7 +189,9 @@ public final class FrameRenderer {
 
     /// `.shadow(radius:)`: the shape's alpha blurred with a Gaussian of sigma ≈ radius (three box
     /// blurs), tinted, under the shape. Integer arithmetic throughout so pixels are reproducible.
-    private func paintShadow(rect: Rect, radius: Double, blur: Double, color: Color, _ cr: OpaquePointer) throws(RenderError) {
+    private func paintShadow(rect: Rect, radius: Double, blur: Double, color: Color, _ cr: OpaquePointer)
+        throws(RenderError)
+    {
         guard rect.width > 0, rect.height > 0 else { return }
         let scale = canvas.scale
         let sigma = blur * scale
@@ -198,7 +211,8 @@ public final class FrameRenderer {
         cairo_fill(mcr.pointer)
         try mcr.check("draw a shadow mask")
         cairo_surface_flush(mask.pointer)
-        GaussianBlur.blurA8Collapsing(mask.data, width: mask.width, height: mask.height, stride: mask.stride, sigma: sigma)
+        GaussianBlur.blurA8Collapsing(
+            mask.data, width: mask.width, height: mask.height, stride: mask.stride, sigma: sigma)
         cairo_surface_mark_dirty(mask.pointer)
         cairo_save(cr)
         cairo_identity_matrix(cr)

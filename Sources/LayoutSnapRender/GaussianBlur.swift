@@ -40,7 +40,9 @@ enum GaussianBlur {
 
     /// One box blur along a line of `count` samples `step` apart; outside the line is 0.
     @inline(__always)
-    private static func boxPass(_ line: UnsafeMutablePointer<UInt8>, step: Int, count: Int, radius r: Int, tmp: UnsafeMutablePointer<UInt8>) {
+    private static func boxPass(
+        _ line: UnsafeMutablePointer<UInt8>, step: Int, count: Int, radius r: Int, tmp: UnsafeMutablePointer<UInt8>
+    ) {
         for i in 0..<count { tmp[i] = line[i * step] }
         let width = UInt32(2 * r + 1)
         let half = width / 2
@@ -66,7 +68,9 @@ enum GaussianBlur {
     /// sides). Exact by construction: a pixel's result depends only on the pixels within `reach`
     /// of it, so a column whose neighbourhood is all identical columns gets the value of any other
     /// such column, and keeping 2 x reach + 1 of the run is enough for the columns beside it.
-    static func blurA8Collapsing(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, sigma: Double) {
+    static func blurA8Collapsing(
+        _ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, sigma: Double
+    ) {
         guard sigma > 0.01, width > 0, height > 0 else { return }
         let r = reach(sigma: sigma)
         let columns = identicalColumns(data, width: width, height: height, stride: stride)
@@ -79,7 +83,8 @@ enum GaussianBlur {
             blurA8(data, width: width, height: height, stride: stride, sigma: sigma)
             return
         }
-        let pw = width - cut.removed, ph = height - rowCut.removed
+        let pw = width - cut.removed
+        let ph = height - rowCut.removed
         var proxy = [UInt8](repeating: 0, count: pw * ph)
         proxy.withUnsafeMutableBufferPointer { buffer in
             let p = buffer.baseAddress!
@@ -106,9 +111,13 @@ enum GaussianBlur {
         var removed: Int { hi >= lo ? max(0, (hi - lo + 1) - keep) : 0 }
 
         init(run: (lo: Int, hi: Int)?, keep: Int, length: Int) {
-            self.keep = keep; self.length = length
+            self.keep = keep
+            self.length = length
             // A saving of a few columns is not worth a copy.
-            if let run, run.hi - run.lo + 1 > keep + 16 { lo = run.lo; hi = run.hi }
+            if let run, run.hi - run.lo + 1 > keep + 16 {
+                lo = run.lo
+                hi = run.hi
+            }
         }
 
         /// The full index a proxy index copies from.
@@ -126,7 +135,10 @@ enum GaussianBlur {
         /// A full line from its blurred proxy line: the left part as it is, the run's middle from
         /// the kept block's centre, the right part shifted back.
         func spread(from proxy: UnsafePointer<UInt8>, to line: UnsafeMutablePointer<UInt8>, reach r: Int) {
-            guard removed > 0 else { line.update(from: proxy, count: length); return }
+            guard removed > 0 else {
+                line.update(from: proxy, count: length)
+                return
+            }
             line.update(from: proxy, count: lo + r + 1)
             (line + lo + r + 1).update(repeating: proxy[lo + r], count: hi - r - (lo + r + 1))
             (line + hi - r).update(from: proxy + lo + r, count: length - (hi - r))
@@ -134,16 +146,22 @@ enum GaussianBlur {
 
         /// Spans copied from a full line into a proxy line: (full start, proxy start, count).
         func forEachSegment(_ body: (Int, Int, Int) -> Void) {
-            guard removed > 0 else { body(0, 0, length); return }
+            guard removed > 0 else {
+                body(0, 0, length)
+                return
+            }
             body(0, 0, lo + keep)
             body(lo + keep + removed, lo + keep, length - (lo + keep + removed))
         }
     }
 
     /// The run of identical whole columns through the middle column, or nil.
-    static func identicalColumns(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) -> (lo: Int, hi: Int)? {
+    static func identicalColumns(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) -> (
+        lo: Int, hi: Int
+    )? {
         let c = width / 2
-        var lo = 0, hi = width - 1
+        var lo = 0
+        var hi = width - 1
         for y in 0..<height {
             let row = data + y * stride
             let v = row[c]
@@ -151,17 +169,21 @@ enum GaussianBlur {
             while l > lo && row[l - 1] == v { l -= 1 }
             var h = c
             while h < hi && row[h + 1] == v { h += 1 }
-            lo = l; hi = h
+            lo = l
+            hi = h
             if hi - lo < 32 { return nil }
         }
         return (lo, hi)
     }
 
     /// The run of identical whole rows through the middle row, or nil.
-    static func identicalRows(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) -> (lo: Int, hi: Int)? {
+    static func identicalRows(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int) -> (
+        lo: Int, hi: Int
+    )? {
         let c = height / 2
         let middle = data + c * stride
-        var lo = c, hi = c
+        var lo = c
+        var hi = c
         while lo > 0 && memcmp(data + (lo - 1) * stride, middle, width) == 0 { lo -= 1 }
         while hi < height - 1 && memcmp(data + (hi + 1) * stride, middle, width) == 0 { hi += 1 }
         return hi - lo < 32 ? nil : (lo, hi)

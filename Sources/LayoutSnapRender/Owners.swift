@@ -20,7 +20,9 @@ extension GObjectReference where Handle == OpaquePointer {
 }
 
 extension GObjectReference where Handle == UnsafeMutablePointer<PangoFontMap> {
-    convenience init(taking handle: UnsafeMutablePointer<PangoFontMap>) { self.init(handle, object: UnsafeMutableRawPointer(handle)) }
+    convenience init(taking handle: UnsafeMutablePointer<PangoFontMap>) {
+        self.init(handle, object: UnsafeMutableRawPointer(handle))
+    }
 }
 
 /// A fontconfig configuration owned by one Swift object, released in deinit (fontconfig keeps

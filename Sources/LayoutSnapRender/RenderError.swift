@@ -14,11 +14,11 @@ public enum RenderError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .libraries(message): "rendering libraries: \(message)"
-        case let .fonts(message): "fonts: \(message)"
-        case let .cairo(operation, status): "cairo: \(operation) failed: \(status)"
-        case let .pango(message): "pango: \(message)"
-        case let .image(path, reason): "image \(path): \(reason)"
+        case .libraries(let message): "rendering libraries: \(message)"
+        case .fonts(let message): "fonts: \(message)"
+        case .cairo(let operation, let status): "cairo: \(operation) failed: \(status)"
+        case .pango(let message): "pango: \(message)"
+        case .image(let path, let reason): "image \(path): \(reason)"
         }
     }
 }

@@ -10,13 +10,16 @@ public enum RenderLibraries {
     public static func load() throws(RenderError) {
         var message = [CChar](repeating: 0, count: 512)
         guard layoutsnap_render_libraries_load(&message, message.count) != 0 else { return }
-        throw RenderError.libraries(String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        throw RenderError.libraries(
+            String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     /// Empty when the libraries cannot be loaded (the error comes from `load()` when drawing).
     public static func versions() -> [String: String] {
         guard (try? load()) != nil else { return [:] }
-        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var patch: Int32 = 0
         layoutsnap_freetype_version(&major, &minor, &patch)
         let fc = layoutsnap_fontconfig_version()
         return [
@@ -31,11 +34,11 @@ public enum RenderLibraries {
 
     public static var architecture: String {
         #if arch(x86_64)
-        "x86_64"
+            "x86_64"
         #elseif arch(arm64)
-        "arm64"
+            "arm64"
         #else
-        "unknown"
+            "unknown"
         #endif
     }
 }

@@ -24,7 +24,8 @@ public final class TextEngine: TextMeasuring {
 
         /// The UTF-8 byte index of character `offset` (clamped to the text).
         func byteIndex(_ offset: Int) -> Int32 {
-            let index = string.index(string.startIndex, offsetBy: max(0, offset), limitedBy: string.endIndex) ?? string.endIndex
+            let index =
+                string.index(string.startIndex, offsetBy: max(0, offset), limitedBy: string.endIndex) ?? string.endIndex
             return Int32(string.utf8.distance(from: string.utf8.startIndex, to: index))
         }
     }
@@ -49,7 +50,9 @@ public final class TextEngine: TextMeasuring {
     public private(set) var layoutsCreated = 0
 
     public init(fonts: FontSystem) throws(RenderError) {
-        guard let newMap = pango_cairo_font_map_new() else { throw RenderError.pango("pango_cairo_font_map_new failed") }
+        guard let newMap = pango_cairo_font_map_new() else {
+            throw RenderError.pango("pango_cairo_font_map_new failed")
+        }
         let map = GObjectReference(taking: newMap)
         pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map.handle), fonts.config)
         guard let newContext = pango_font_map_create_context(map.handle) else {
@@ -110,7 +113,8 @@ public final class TextEngine: TextMeasuring {
 
     public func spans(in text: StyledText, from start: Int, to end: Int) throws -> [LineSpan] {
         let cached = try layout(for: text)
-        let first = cached.byteIndex(start), last = cached.byteIndex(end)
+        let first = cached.byteIndex(start)
+        let last = cached.byteIndex(end)
         guard last > first else { return [] }
         var spans: [LineSpan] = []
         // The lines belong to the layout: keep its owner alive until the walk is done.
@@ -119,7 +123,8 @@ public final class TextEngine: TextMeasuring {
         var index = 0
         while let current = node {
             let line = current.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self)
-            let lineStart = line.pointee.start_index, lineEnd = lineStart + line.pointee.length
+            let lineStart = line.pointee.start_index
+            let lineEnd = lineStart + line.pointee.length
             // A range that starts at a line's end still covers its line break there.
             if first <= lineEnd && last > lineStart {
                 var ranges: UnsafeMutablePointer<Int32>?
@@ -188,7 +193,8 @@ public final class TextEngine: TextMeasuring {
     /// sizes) while each has its own Pango fonts, which release theirs as Pango's caches turn over;
     /// a pinned font's count never reaches zero, so that path never runs for it.
     private static func pinScaledFonts(of layout: OpaquePointer) {
-        guard pinnedScaledFonts.withLock({ $0.count }) < pinnedScaledFontLimit, let iter = pango_layout_get_iter(layout) else { return }
+        guard pinnedScaledFonts.withLock({ $0.count }) < pinnedScaledFontLimit, let iter = pango_layout_get_iter(layout)
+        else { return }
         defer { pango_layout_iter_free(iter) }
         repeat {
             if let run = pango_layout_iter_get_run_readonly(iter), let font = layoutsnap_run_scaled_font(run) {
@@ -276,8 +282,10 @@ public final class TextEngine: TextMeasuring {
         repeat {
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iter, nil, &logical)
-            lines.append(MeasuredLine(x: layoutsnap_pango_units_to_double(logical.x),
-                                      width: layoutsnap_pango_units_to_double(logical.width)))
+            lines.append(
+                MeasuredLine(
+                    x: layoutsnap_pango_units_to_double(logical.x),
+                    width: layoutsnap_pango_units_to_double(logical.width)))
         } while pango_layout_iter_next_line(iter) != 0
         pango_layout_iter_free(iter)
 

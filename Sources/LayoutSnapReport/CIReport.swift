@@ -12,11 +12,14 @@ public enum CIReport {
     public static func githubAnnotations(_ results: RunResults, workspace: String?, cwd: String) -> [String] {
         var lines: [String] = []
         for fixture in results.fixtures.noteworthy {
-            var properties = [("file", repositoryPath(fixture.diagnostic?.file ?? fixture.file, workspace: workspace, cwd: cwd))]
+            var properties = [
+                ("file", repositoryPath(fixture.diagnostic?.file ?? fixture.file, workspace: workspace, cwd: cwd))
+            ]
             if let line = fixture.diagnostic?.line { properties.append(("line", String(line))) }
             if let column = fixture.diagnostic?.column { properties.append(("col", String(column))) }
             if let error = fixture.error {
-                lines.append(command("error", properties + [("title", "layoutsnap: \(fixture.id) cannot be used")], error))
+                lines.append(
+                    command("error", properties + [("title", "layoutsnap: \(fixture.id) cannot be used")], error))
                 continue
             }
             let failing = fixture.states.filter { $0.frames.contains { $0.status.outcome != .passed } }
@@ -24,7 +27,8 @@ public enum CIReport {
                 let text = failing.map { stateLine($0) }.joined(separator: "\n")
                 // On the step that made the first failing state, when it is not the initial one.
                 var placed = properties
-                if let line = failing.lazy.compactMap({ stepLine(file: fixture.file, cwd: cwd, state: $0.name) }).first {
+                if let line = failing.lazy.compactMap({ stepLine(file: fixture.file, cwd: cwd, state: $0.name) }).first
+                {
                     placed.append(("line", String(line)))
                 }
                 lines.append(command("error", placed + [("title", "layoutsnap: \(fixture.id) failed")], text))
@@ -36,14 +40,22 @@ public enum CIReport {
                 if let line = linted.lazy.compactMap({ stepLine(file: fixture.file, cwd: cwd, state: $0.name) }).first {
                     placed.append(("line", String(line)))
                 }
-                let text = linted.flatMap { state in state.lintRanges.map { "\(state.name) \($0.frames): \($0.worst.rule.rawValue): \($0.worst.detail)" } }
+                let text = linted.flatMap { state in
+                    state.lintRanges.map { "\(state.name) \($0.frames): \($0.worst.rule.rawValue): \($0.worst.detail)" }
+                }
                 let failingLints = linted.contains { $0.hasFailingLints }
-                lines.append(command(failingLints ? "error" : "warning", placed + [("title", "layoutsnap lint: \(fixture.id)")], text.joined(separator: "\n")))
+                lines.append(
+                    command(
+                        failingLints ? "error" : "warning", placed + [("title", "layoutsnap lint: \(fixture.id)")],
+                        text.joined(separator: "\n")))
             }
-            let similar = fixture.states.filter { $0.outcome == .passed && $0.frames.contains { $0.status == .similar } }
+            let similar = fixture.states.filter {
+                $0.outcome == .passed && $0.frames.contains { $0.status == .similar }
+            }
             if !similar.isEmpty {
                 let text = similar.map { stateLine($0) }.joined(separator: "\n")
-                lines.append(command("warning", properties + [("title", "layoutsnap: \(fixture.id) within tolerance")], text))
+                lines.append(
+                    command("warning", properties + [("title", "layoutsnap: \(fixture.id) within tolerance")], text))
             }
         }
         for finding in results.findings {
@@ -51,8 +63,10 @@ public enum CIReport {
             lines.append(command(kind, [("title", "layoutsnap: \(finding.kind.rawValue)")], finding.message))
         }
         if !results.environmentDifferences.isEmpty {
-            lines.append(command("warning", [("title", "layoutsnap: rendering environment differs from the goldens'")],
-                                 results.environmentDifferences.joined(separator: "\n")))
+            lines.append(
+                command(
+                    "warning", [("title", "layoutsnap: rendering environment differs from the goldens'")],
+                    results.environmentDifferences.joined(separator: "\n")))
         }
         return lines
     }
@@ -67,11 +81,14 @@ public enum CIReport {
             parts.append("\(counts[status]!) \(status.rawValue)")
         }
         var line = "\(state.name): " + parts.joined(separator: ", ") + " of \(state.frames.count) frames"
-        if let worst = state.frames.compactMap({ f in f.metrics.map { (f, $0) } }).max(by: { $0.1.differentPixels < $1.1.differentPixels }) {
+        if let worst = state.frames.compactMap({ f in f.metrics.map { (f, $0) } }).max(by: {
+            $0.1.differentPixels < $1.1.differentPixels
+        }) {
             line += "; most: frame \(worst.0.index), \(worst.1.differentPixels) pixels differ"
         }
-        if let motion = state.motion { line += "; motion: " + motion.description }
-        else if let changes = state.frames.first(where: { !$0.layoutChanges.isEmpty })?.layoutChanges {
+        if let motion = state.motion {
+            line += "; motion: " + motion.description
+        } else if let changes = state.frames.first(where: { !$0.layoutChanges.isEmpty })?.layoutChanges {
             line += "; layout: " + changes.prefix(4).joined(separator: ", ")
         }
         return line
@@ -83,8 +100,9 @@ public enum CIReport {
         guard let dash = state.firstIndex(of: "-"), let n = Int(state[..<dash]), n >= 1 else { return nil }
         let path = file.hasPrefix("/") ? file : (cwd.hasSuffix("/") ? cwd : cwd + "/") + file
         guard let data = FileManager.default.contents(atPath: path), let root = try? JSONParser.parse([UInt8](data)),
-              case let .object(members) = root.value, let steps = members.last(where: { $0.key == "steps" })?.value,
-              case let .array(items) = steps.value, n - 1 < items.count else { return nil }
+            case .object(let members) = root.value, let steps = members.last(where: { $0.key == "steps" })?.value,
+            case .array(let items) = steps.value, n - 1 < items.count
+        else { return nil }
         return items[n - 1].position.line
     }
 
@@ -99,9 +117,12 @@ public enum CIReport {
     /// `::error file=a.json,title=...::message`, escaped as GitHub's workflow commands require.
     static func command(_ name: String, _ properties: [(String, String)], _ message: String) -> String {
         func data(_ s: String) -> String {
-            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+                .replacingOccurrences(of: "\n", with: "%0A")
         }
-        func property(_ s: String) -> String { data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C") }
+        func property(_ s: String) -> String {
+            data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        }
         let props = properties.map { "\($0.0)=\(property($0.1))" }.joined(separator: ",")
         return "::\(name)" + (props.isEmpty ? "" : " " + props) + "::" + data(message)
     }
@@ -112,7 +133,8 @@ public enum CIReport {
     /// The run as Markdown: the verdict and counts, then a table of every state that did not pass
     /// (fixture, state, frames, largest difference, what changed), cut with a note to stay under
     /// `maxBytes`.
-    public static func markdown(_ results: RunResults, report: String? = nil, maxBytes: Int = maxSummaryBytes) -> String {
+    public static func markdown(_ results: RunResults, report: String? = nil, maxBytes: Int = maxSummaryBytes) -> String
+    {
         let s = results.summary
         let verdict = results.outcome == .passed ? "passed" : results.outcome == .failed ? "failed" : "error"
         var head = "## layoutsnap \(results.command.rawValue): \(verdict)\n\n"
@@ -123,8 +145,12 @@ public enum CIReport {
         if s.lints > 0 { counts.append("\(s.lints) lint findings" + (s.failingLints > 0 ? "" : " (warnings)")) }
         head += "\(s.frames) frames of \(s.fixtures) fixtures: " + counts.joined(separator: ", ") + ".\n\n"
         // Thousands of orphans must not push the table out: the first 50 findings, then a count.
-        for finding in results.findings.prefix(50) { head += "- **\(finding.kind.rawValue)**: \(cell(finding.message))\n" }
-        if results.findings.count > 50 { head += "- … and \(results.findings.count - 50) more findings (results.json has them all)\n" }
+        for finding in results.findings.prefix(50) {
+            head += "- **\(finding.kind.rawValue)**: \(cell(finding.message))\n"
+        }
+        if results.findings.count > 50 {
+            head += "- … and \(results.findings.count - 50) more findings (results.json has them all)\n"
+        }
         if !results.environmentDifferences.isEmpty {
             head += "- **environment**: " + cell(results.environmentDifferences.joined(separator: "; ")) + "\n"
         }
@@ -132,14 +158,18 @@ public enum CIReport {
         // What explains the failing frames comes first: one line per cause.
         if !results.causes.isEmpty {
             let total = results.causes.reduce(0) { $0 + $1.frames }
-            head += results.causes.count == 1 ? "1 cause explains \(total) of \(total) failing frames:\n\n"
+            head +=
+                results.causes.count == 1
+                ? "1 cause explains \(total) of \(total) failing frames:\n\n"
                 : "\(results.causes.count) causes explain \(total) failing frames:\n\n"
             for cause in results.causes.prefix(20) {
                 let summary: String = cell(cause.summary).replacingOccurrences(of: "*", with: "\\*")
                 let counts: String = "\(cause.frames) frames in \(cause.states) states of \(cause.fixtures) fixtures"
                 head += "\(cause.id). **" + summary + "**: " + counts + "\n"
             }
-            if results.causes.count > 20 { head += "- … and \(results.causes.count - 20) more causes (results.json has them all)\n" }
+            if results.causes.count > 20 {
+                head += "- … and \(results.causes.count - 20) more causes (results.json has them all)\n"
+            }
             head += "\n"
         }
         var rows: [String] = []
@@ -148,29 +178,41 @@ public enum CIReport {
                 rows.append("| `\(cell(fixture.id))` | | error | | | \(cell(error)) |")
                 continue
             }
-            for state in fixture.states where state.outcome != .passed || state.frames.contains(where: { $0.status == .similar }) {
-                var bad = 0, worst = 0
+            for state in fixture.states
+            where state.outcome != .passed || state.frames.contains(where: { $0.status == .similar }) {
+                var bad = 0
+                var worst = 0
                 for frame in state.frames where frame.status != .passed {
                     bad += 1
                     worst = max(worst, frame.metrics?.differentPixels ?? 0)
                 }
-                let lint = state.lintRanges.first.map { "lint \($0.worst.rule.rawValue) \($0.frames): \($0.worst.detail)" }
+                let lint = state.lintRanges.first.map {
+                    "lint \($0.worst.rule.rawValue) \($0.frames): \($0.worst.detail)"
+                }
                 let causeIDs: [Int] = Set(state.frames.compactMap { results.causeOfFrame[$0.causeKey] }).sorted()
                 let causeText: String? = causeIDs.isEmpty ? nil : causeIDs.map { "cause \($0)" }.joined(separator: ", ")
-                let detail = state.motion.map { "motion: " + $0.description }
-                    ?? state.frames.first(where: { !$0.layoutChanges.isEmpty }).map { "layout: " + $0.layoutChanges.prefix(4).joined(separator: ", ") }
+                let detail =
+                    state.motion.map { "motion: " + $0.description }
+                    ?? state.frames.first(where: { !$0.layoutChanges.isEmpty }).map {
+                        "layout: " + $0.layoutChanges.prefix(4).joined(separator: ", ")
+                    }
                     ?? state.frames.first(where: { $0.status != .passed })?.message ?? lint ?? ""
                 let what = causeText.map { $0 + "; " + detail } ?? detail
                 let outcome = state.outcome == .passed ? "similar" : state.outcome.rawValue
-                rows.append("| `\(cell(fixture.id))` | `\(cell(state.name))` | \(outcome) | \(bad) of \(state.frames.count) | \(worst) | \(cell(what)) |")
+                rows.append(
+                    "| `\(cell(fixture.id))` | `\(cell(state.name))` | \(outcome) | \(bad) of \(state.frames.count) | \(worst) | \(cell(what)) |"
+                )
             }
         }
         var out = head
         if !rows.isEmpty {
             out += "| fixture | state | outcome | frames | most pixels | what changed |\n|---|---|---|---|---|---|\n"
-            let tail = report.map { "\nThe report: `\($0)/index.html` (actual, expected and diff images of each frame).\n" } ?? ""
+            let tail =
+                report.map { "\nThe report: `\($0)/index.html` (actual, expected and diff images of each frame).\n" }
+                ?? ""
             for (i, row) in rows.enumerated() {
-                let note = "\n… and \(rows.count - i) more rows, cut to keep this summary under \(maxBytes / 1024) KiB; results.json has them all.\n"
+                let note =
+                    "\n… and \(rows.count - i) more rows, cut to keep this summary under \(maxBytes / 1024) KiB; results.json has them all.\n"
                 if out.utf8.count + row.utf8.count + 1 + note.utf8.count + tail.utf8.count > maxBytes {
                     out += note
                     return out + tail
@@ -184,6 +226,7 @@ public enum CIReport {
 
     /// Text for a table cell: no line breaks, pipes escaped.
     static func cell(_ s: String) -> String {
-        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(
+            of: "\n", with: " ")
     }
 }

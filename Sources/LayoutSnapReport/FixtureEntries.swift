@@ -6,7 +6,8 @@ import LayoutSnapSystem
 /// read back when it is asked for; entries that did not pass stay in memory as well, so the
 /// terminal lines and the exit code never touch the disk. Either way it is one collection:
 /// results.json, JUnit, the HTML report and the summary all read it the same way.
-public struct FixtureEntries: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral, Sendable, Equatable {
+public struct FixtureEntries: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral, Sendable, Equatable
+{
     private enum Storage: Sendable {
         case memory([FixtureEntry])
         case spooled(FixtureSpool)
@@ -25,16 +26,16 @@ public struct FixtureEntries: RandomAccessCollection, MutableCollection, Express
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         switch storage {
-        case let .memory(entries): entries.count
-        case let .spooled(spool): spool.count
+        case .memory(let entries): entries.count
+        case .spooled(let spool): spool.count
         }
     }
 
     public subscript(position: Int) -> FixtureEntry {
         get {
             switch storage {
-            case let .memory(entries): entries[position]
-            case let .spooled(spool): spool.entry(position)
+            case .memory(let entries): entries[position]
+            case .spooled(let spool): spool.entry(position)
             }
         }
         set {
@@ -48,8 +49,8 @@ public struct FixtureEntries: RandomAccessCollection, MutableCollection, Express
     /// The fixtures whose outcome is not a pass, in order, without reading spooled passes back.
     public var notPassed: [FixtureEntry] {
         switch storage {
-        case let .memory(entries): entries.filter { $0.outcome != .passed }
-        case let .spooled(spool): spool.notPassed
+        case .memory(let entries): entries.filter { $0.outcome != .passed }
+        case .spooled(let spool): spool.notPassed
         }
     }
 
@@ -57,19 +58,20 @@ public struct FixtureEntries: RandomAccessCollection, MutableCollection, Express
     /// timing tolerance, and those with frames only similar (kept in memory by a spool).
     public var noteworthy: [FixtureEntry] {
         switch storage {
-        case let .memory(entries): entries.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar || $0.hasLints }
-        case let .spooled(spool): spool.noteworthy
+        case .memory(let entries):
+            entries.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar || $0.hasLints }
+        case .spooled(let spool): spool.noteworthy
         }
     }
 
     /// The counts the summary is made of, kept as a spool fills (no reading back).
     var tally: Summary.Tally {
         switch storage {
-        case let .memory(entries):
+        case .memory(let entries):
             var tally = Summary.Tally()
             for entry in entries { tally.add(entry) }
             return tally
-        case let .spooled(spool): return spool.tally
+        case .spooled(let spool): return spool.tally
         }
     }
 
@@ -103,7 +105,9 @@ public final class FixtureSpool: Sendable {
         do throws(SystemError) {
             fd = try Posix.mkstemp(&template)
         } catch {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot make a temporary file: \(error.reason)"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "cannot make a temporary file: \(error.reason)"])
         }
         // Unlinked at once: the file lives as long as the descriptor, even if the run is killed.
         try? Posix.unlink(String(cString: template))
@@ -121,9 +125,12 @@ public final class FixtureSpool: Sendable {
     public func put(_ index: Int, _ entry: FixtureEntry) {
         let data = (try? Self.encoder.encode(entry)) ?? Data()
         state.withLock { s in
-            precondition(!s.sealed && s.places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
+            precondition(
+                !s.sealed && s.places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
             s.tally.add(entry)
-            if entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || entry.hasLints || data.isEmpty || !write(data, at: s.end) {
+            if entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || entry.hasLints || data.isEmpty
+                || !write(data, at: s.end)
+            {
                 s.kept[index] = entry
                 s.places[index] = (0, 0)
                 return
@@ -145,13 +152,16 @@ public final class FixtureSpool: Sendable {
     }
 
     func entry(_ index: Int) -> FixtureEntry {
-        let found = state.withLock { s -> (kept: FixtureEntry?, place: (offset: Int64, length: Int)) in (s.kept[index], s.places[index]) }
+        let found = state.withLock { s -> (kept: FixtureEntry?, place: (offset: Int64, length: Int)) in
+            (s.kept[index], s.places[index])
+        }
         if let kept = found.kept { return kept }
         let place = found.place
         var data = Data(count: place.length)
-        let read = (try? data.withUnsafeMutableBytes { buffer in
-            try SystemCall.readAll(fd, into: buffer, at: place.offset)
-        }) != nil
+        let read =
+            (try? data.withUnsafeMutableBytes { buffer in
+                try SystemCall.readAll(fd, into: buffer, at: place.offset)
+            }) != nil
         // The file is ours alone and unlinked: reading back what was written cannot fail short
         // of the disk failing under the run.
         guard read, let entry = try? Self.decoder.decode(FixtureEntry.self, from: data) else {
@@ -176,7 +186,8 @@ public final class FixtureSpool: Sendable {
     private static let encoder = ResultsJSON.makeEncoder(pretty: false)
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return decoder
     }()
 }

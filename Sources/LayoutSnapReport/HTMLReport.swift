@@ -20,12 +20,16 @@ public enum HTMLReport {
                 var buffer = Data()
                 try page(results, assets) { piece in
                     buffer.append(piece)
-                    if buffer.count >= 1 << 20 { try buffer.withUnsafeBytes { try emit($0) }; buffer.removeAll(keepingCapacity: true) }
+                    if buffer.count >= 1 << 20 {
+                        try buffer.withUnsafeBytes { try emit($0) }
+                        buffer.removeAll(keepingCapacity: true)
+                    }
                 }
                 try buffer.withUnsafeBytes { try emit($0) }
             }
         } catch {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target, NSLocalizedDescriptionKey: error.description])
+            throw CocoaError(
+                .fileWriteUnknown, userInfo: [NSFilePathErrorKey: target, NSLocalizedDescriptionKey: error.description])
         }
     }
 
@@ -60,13 +64,16 @@ public enum HTMLReport {
         out += "<title>\(escape(title))</title>\n"
         out += "<style>\n\(assets.reportCSS)\(assets.motionPlotCSS)\n</style>\n</head>\n<body>\n"
         out += "<noscript><div class=\"noscript\"><h1>\(escape(title))</h1><p>"
-        out += "passed \(s.passed) · similar \(s.similar) · failed \(s.failed) · missing \(s.missing) · errors \(s.errors) · orphans \(s.orphans) · frames \(s.frames)"
-        out += "</p><p>This report needs JavaScript to show fixtures and images. The full results are embedded in this file as JSON.</p></div></noscript>\n"
+        out +=
+            "passed \(s.passed) · similar \(s.similar) · failed \(s.failed) · missing \(s.missing) · errors \(s.errors) · orphans \(s.orphans) · frames \(s.frames)"
+        out +=
+            "</p><p>This report needs JavaScript to show fixtures and images. The full results are embedded in this file as JSON.</p></div></noscript>\n"
         out += "<div id=\"app\"></div>\n"
         out += "<script type=\"application/json\" id=\"layoutsnap-results\">"
         try emit(Data(out.utf8))
         try ResultsJSON.write(results, pretty: false) { try emit(scriptSafe($0)) }
-        try emit(Data("</script>\n<script>\n\(assets.motionPlotJS)\(assets.reportJS)</script>\n</body>\n</html>\n".utf8))
+        try emit(
+            Data("</script>\n<script>\n\(assets.motionPlotJS)\(assets.reportJS)</script>\n</body>\n</html>\n".utf8))
     }
 
     /// Compact, sorted-keys JSON that is safe inside a `<script>` element:

@@ -31,7 +31,9 @@ public enum JUnitWriter {
     /// The document in pieces, one test suite at a time, so a run of any size is never held as
     /// one string. The totals come from the run's summary: the same states' verdicts the suites
     /// show, counted once as the run went (a spooled run is read back once, for the suites).
-    public static func write(_ results: RunResults, attachments: String? = nil, _ emit: (String) throws -> Void) rethrows {
+    public static func write(_ results: RunResults, attachments: String? = nil, _ emit: (String) throws -> Void)
+        rethrows
+    {
         let s = results.summary
         let failing = results.findings.filter { $0.severity != .warning }
         let tests = s.states + s.unusableFixtures + failing.count
@@ -39,17 +41,23 @@ public enum JUnitWriter {
         let errors = s.erroredStates + s.unusableFixtures + failing.filter { $0.severity == .error }.count
         let duration = results.durationSeconds.isFinite && results.durationSeconds > 0 ? results.durationSeconds : 0
         var head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        head += "<testsuites name=\"\(attr("\(results.tool) \(results.command.rawValue)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(duration))\""
+        head +=
+            "<testsuites name=\"\(attr("\(results.tool) \(results.command.rawValue)"))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(duration))\""
         guard !results.fixtures.isEmpty || !failing.isEmpty else { return try emit(head + "/>\n") }
         try emit(head + ">\n")
-        for fixture in results.fixtures { try emit(suite(results.withCauses(fixture), causes: results.causes, attachments: attachments) + "\n") }
+        for fixture in results.fixtures {
+            try emit(suite(results.withCauses(fixture), causes: results.causes, attachments: attachments) + "\n")
+        }
         if !failing.isEmpty { try emit(findingsSuite(failing) + "\n") }
         try emit("</testsuites>\n")
     }
 
     static func suiteCounts(_ fixture: FixtureEntry) -> (tests: Int, failures: Int, errors: Int) {
         var counts = (tests: fixture.states.count, failures: 0, errors: 0)
-        if fixture.error != nil { counts.tests += 1; counts.errors += 1 }
+        if fixture.error != nil {
+            counts.tests += 1
+            counts.errors += 1
+        }
         for state in fixture.states {
             switch state.outcome {
             case .passed: break
@@ -67,11 +75,12 @@ public enum JUnitWriter {
         if let error = fixture.error {
             cases.append(
                 "    <testcase classname=\"\(attr(fixture.id))\" name=\"fixture\" time=\"0.000\">\n"
-                + "      <error message=\"\(attr(error))\" type=\"fixture\">\(text(error + "\nfixture file: " + fixture.file))</error>\n"
-                + "    </testcase>")
+                    + "      <error message=\"\(attr(error))\" type=\"fixture\">\(text(error + "\nfixture file: " + fixture.file))</error>\n"
+                    + "    </testcase>")
         }
         for state in fixture.states {
-            var testcase = "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr(state.name))\" time=\"\(seconds(state.durationSeconds ?? 0))\""
+            var testcase =
+                "    <testcase classname=\"\(attr(fixture.id))\" name=\"\(attr(state.name))\" time=\"\(seconds(state.durationSeconds ?? 0))\""
             let notPassed = state.frames.filter { $0.status != .passed }
             let lints = lintLines(state)
             guard !notPassed.isEmpty || !lints.isEmpty else {
@@ -84,18 +93,23 @@ public enum JUnitWriter {
             let out = files.isEmpty ? "" : "\n      <system-out>\(text(files.joined(separator: "\n")))</system-out>"
             switch state.outcome {
             case .passed:
-                testcase += ">\n      <system-out>\(text((details + files).joined(separator: "\n\n")))</system-out>\n    </testcase>"
+                testcase +=
+                    ">\n      <system-out>\(text((details + files).joined(separator: "\n\n")))</system-out>\n    </testcase>"
             case .failed, .error:
                 let element = state.outcome == .error ? "error" : "failure"
                 // A state failing by its lints alone (--lint error) is of type "lint".
-                let worst = notPassed.max { severity($0.status) < severity($1.status) }.map(\.status).flatMap { severity($0) >= 2 ? $0 : nil }
-                testcase += ">\n      <\(element) message=\"\(attr(summary(state, causes: causes)))\" type=\"\(worst?.rawValue ?? "lint")\">\(text(details.joined(separator: "\n\n")))</\(element)>"
+                let worst = notPassed.max { severity($0.status) < severity($1.status) }.map(\.status).flatMap {
+                    severity($0) >= 2 ? $0 : nil
+                }
+                testcase +=
+                    ">\n      <\(element) message=\"\(attr(summary(state, causes: causes)))\" type=\"\(worst?.rawValue ?? "lint")\">\(text(details.joined(separator: "\n\n")))</\(element)>"
                     + out + "\n    </testcase>"
             }
             cases.append(testcase)
         }
         let counts = suiteCounts(fixture)
-        var suite = "  <testsuite name=\"\(attr(fixture.id))\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"0\" time=\"\(seconds(fixture.durationSeconds ?? 0))\" file=\"\(attr(fixture.file))\""
+        var suite =
+            "  <testsuite name=\"\(attr(fixture.id))\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" errors=\"\(counts.errors)\" skipped=\"0\" time=\"\(seconds(fixture.durationSeconds ?? 0))\" file=\"\(attr(fixture.file))\""
         if cases.isEmpty {
             suite += "/>"
         } else {
@@ -121,19 +135,27 @@ public enum JUnitWriter {
         for id in ids.sorted() { parts.append("cause \(id): \(causes[id - 1].summary)") }
         let failed = state.frames.filter { $0.status == .failed }
         if !failed.isEmpty {
-            let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!
-            parts.append("\(failed.count) of \(state.frames.count) frames differ (most: frame \(worst.index), \(summaryMessage(worst)))")
+            let worst = failed.max {
+                ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max)
+            }!
+            parts.append(
+                "\(failed.count) of \(state.frames.count) frames differ (most: frame \(worst.index), \(summaryMessage(worst)))"
+            )
         }
         for status in [FrameStatus.missing, .unreadable, .error, .similar] {
             let frames = state.frames.filter { $0.status == status }
             guard let first = frames.first else { continue }
             let word = status == .error ? "not written" : status.rawValue
-            parts.append("\(frames.count) \(word) (\(frames.count == 1 ? "frame \(first.index)" : "first: frame \(first.index)"), \(summaryMessage(first)))")
+            parts.append(
+                "\(frames.count) \(word) (\(frames.count == 1 ? "frame \(first.index)" : "first: frame \(first.index)"), \(summaryMessage(first)))"
+            )
         }
         if let motion = state.motion { parts.append("motion: " + motion.description) }
         let ranges = state.lintRanges
         if let first = ranges.first {
-            parts.append("\(ranges.count) lint finding\(ranges.count == 1 ? "" : "s") (\(first.worst.rule.rawValue) \(first.frames): \(first.worst.detail))")
+            parts.append(
+                "\(ranges.count) lint finding\(ranges.count == 1 ? "" : "s") (\(first.worst.rule.rawValue) \(first.frames): \(first.worst.detail))"
+            )
         }
         return parts.joined(separator: "; ")
     }
@@ -160,16 +182,19 @@ public enum JUnitWriter {
     /// Run-level findings that fail the run, as the testcases of a suite named "layoutsnap".
     static func findingsSuite(_ failing: [Finding]) -> String {
         var cases: [String] = []
-        var failures = 0, errors = 0
+        var failures = 0
+        var errors = 0
         for finding in failing {
             let element = finding.severity == .error ? "error" : "failure"
             if finding.severity == .error { errors += 1 } else { failures += 1 }
             let name = finding.subject.map { "\(finding.kind.rawValue) \($0)" } ?? finding.kind.rawValue
-            cases.append("    <testcase classname=\"layoutsnap\" name=\"\(attr(name))\" time=\"0\">\n"
-                         + "      <\(element) message=\"\(attr(finding.message))\" type=\"\(finding.kind.rawValue)\">\(text(finding.message))</\(element)>\n"
-                         + "    </testcase>")
+            cases.append(
+                "    <testcase classname=\"layoutsnap\" name=\"\(attr(name))\" time=\"0\">\n"
+                    + "      <\(element) message=\"\(attr(finding.message))\" type=\"\(finding.kind.rawValue)\">\(text(finding.message))</\(element)>\n"
+                    + "    </testcase>")
         }
-        return "  <testsuite name=\"layoutsnap\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0.000\">\n"
+        return
+            "  <testsuite name=\"layoutsnap\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"0.000\">\n"
             + cases.joined(separator: "\n") + "\n  </testsuite>"
     }
 
@@ -194,14 +219,23 @@ public enum JUnitWriter {
         var lines = ["\(frame.status.rawValue): \(summaryMessage(frame))"]
         if let id = frame.cause, id <= causes.count { lines.insert("cause \(id): \(causes[id - 1].summary)", at: 0) }
         if let attribution = frame.attribution, !attribution.elements.isEmpty {
-            lines.append("attribution (\(attribution.kind.rawValue)): " + attribution.elements.map(\.description).joined(separator: ", "))
+            lines.append(
+                "attribution (\(attribution.kind.rawValue)): "
+                    + attribution.elements.map(\.description).joined(separator: ", "))
         }
-        lines.append("state: \(state), frame \(frame.index), time \(seconds(frame.time)) s, progress \(String(format: "%.3f", frame.progress.isFinite ? frame.progress : 0))")
+        lines.append(
+            "state: \(state), frame \(frame.index), time \(seconds(frame.time)) s, progress \(String(format: "%.3f", frame.progress.isFinite ? frame.progress : 0))"
+        )
         lines.append("golden: \(frame.golden)")
         if let m = frame.metrics {
-            lines.append("different pixels: \(m.differentPixels) of \(m.width)x\(m.height) (\(String(format: "%.4f", m.ratio.isFinite ? m.ratio * 100 : 0))%), max channel difference: \(m.maxChannelDifference)")
+            lines.append(
+                "different pixels: \(m.differentPixels) of \(m.width)x\(m.height) (\(String(format: "%.4f", m.ratio.isFinite ? m.ratio * 100 : 0))%), max channel difference: \(m.maxChannelDifference)"
+            )
             if !m.regions.isEmpty {
-                lines.append("regions [x,y,w,h]: " + m.regions.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: " "))
+                lines.append(
+                    "regions [x,y,w,h]: "
+                        + m.regions.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(
+                            separator: " "))
             }
         }
         if !frame.layoutChanges.isEmpty {
@@ -255,7 +289,7 @@ public enum JUnitWriter {
         case 0x00...0x1F: false
         case 0x7F...0x9F: false
         case 0xFFFE, 0xFFFF: false
-        default: true   // Swift scalars are never surrogates
+        default: true  // Swift scalars are never surrogates
         }
     }
 }

@@ -78,24 +78,32 @@ public struct RunResults: Codable, Sendable, Equatable {
     }
 
     /// The same, from fixtures held in memory.
-    public init(tool: String = "layoutsnap", version: String, command: Command = .verify, durationSeconds: Double,
-                environmentDifferences: [String] = [], fixtures: [FixtureEntry], findings: [Finding] = [], shard: String? = nil,
-                shardPlan: String? = nil, fixturesRoot: String? = nil, goldens: String? = nil) {
-        self.init(tool: tool, version: version, command: command, durationSeconds: durationSeconds, environmentDifferences: environmentDifferences,
-                  fixtures: FixtureEntries(fixtures), findings: findings, shard: shard, shardPlan: shardPlan, fixturesRoot: fixturesRoot,
-                  goldens: goldens)
+    public init(
+        tool: String = "layoutsnap", version: String, command: Command = .verify, durationSeconds: Double,
+        environmentDifferences: [String] = [], fixtures: [FixtureEntry], findings: [Finding] = [], shard: String? = nil,
+        shardPlan: String? = nil, fixturesRoot: String? = nil, goldens: String? = nil
+    ) {
+        self.init(
+            tool: tool, version: version, command: command, durationSeconds: durationSeconds,
+            environmentDifferences: environmentDifferences,
+            fixtures: FixtureEntries(fixtures), findings: findings, shard: shard, shardPlan: shardPlan,
+            fixturesRoot: fixturesRoot,
+            goldens: goldens)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard, shardPlan, fixturesRoot, goldens,
-             causes, outcomeOf
+        case tool, version, command, durationSeconds, summary, environmentDifferences, fixtures, findings, shard,
+            shardPlan, fixturesRoot, goldens,
+            causes, outcomeOf
     }
 
     /// The outcome of each frame status and severity, written once into results.json so that
     /// the report page reads which ones fail instead of deciding it again (never read back).
     public struct OutcomeTable: Encodable, Sendable {
-        public var status: [String: Outcome] = Dictionary(uniqueKeysWithValues: FrameStatus.allCases.map { ($0.rawValue, $0.outcome) })
-        public var severity: [String: Outcome] = Dictionary(uniqueKeysWithValues: Severity.allCases.map { ($0.rawValue, $0.outcome) })
+        public var status: [String: Outcome] = Dictionary(
+            uniqueKeysWithValues: FrameStatus.allCases.map { ($0.rawValue, $0.outcome) })
+        public var severity: [String: Outcome] = Dictionary(
+            uniqueKeysWithValues: Severity.allCases.map { ($0.rawValue, $0.outcome) })
     }
     public static let outcomeOf = OutcomeTable()
 
@@ -110,11 +118,14 @@ public struct RunResults: Codable, Sendable, Equatable {
         _ = try c.decode(Summary.self, forKey: .summary)
         environmentDifferences = try c.decodeIfPresent([String].self, forKey: .environmentDifferences) ?? []
         // A frame's cause is derived again below, whatever the file said.
-        fixtures = FixtureEntries(try c.decode([FixtureEntry].self, forKey: .fixtures).map { fixture in
-            var fixture = fixture
-            for s in fixture.states.indices { for f in fixture.states[s].frames.indices { fixture.states[s].frames[f].cause = nil } }
-            return fixture
-        })
+        fixtures = FixtureEntries(
+            try c.decode([FixtureEntry].self, forKey: .fixtures).map { fixture in
+                var fixture = fixture
+                for s in fixture.states.indices {
+                    for f in fixture.states[s].frames.indices { fixture.states[s].frames[f].cause = nil }
+                }
+                return fixture
+            })
         findings = try c.decodeIfPresent([Finding].self, forKey: .findings) ?? []
         shard = try c.decodeIfPresent(String.self, forKey: .shard)
         shardPlan = try c.decodeIfPresent(String.self, forKey: .shardPlan)
@@ -158,8 +169,10 @@ public struct RunResults: Codable, Sendable, Equatable {
             for state in fixture.states {
                 for frame in state.frames where frame.status.outcome == .failed {
                     keys.append(frame.causeKey)
-                    frames.append(CauseAnalysis.frame(fixture: fixture.id, state: state.name, attribution: frame.attribution,
-                                                      missing: frame.status == .missing, timing: frame.pairing != nil))
+                    frames.append(
+                        CauseAnalysis.frame(
+                            fixture: fixture.id, state: state.name, attribution: frame.attribution,
+                            missing: frame.status == .missing, timing: frame.pairing != nil))
                 }
             }
         }
@@ -252,7 +265,10 @@ public struct Finding: Codable, Sendable, Equatable {
     public var subject: String?
 
     public init(kind: Kind, severity: Severity, message: String, subject: String? = nil) {
-        self.kind = kind; self.severity = severity; self.message = message; self.subject = subject
+        self.kind = kind
+        self.severity = severity
+        self.message = message
+        self.subject = subject
     }
 
     public var outcome: Outcome { severity.outcome }
@@ -316,7 +332,10 @@ public struct Summary: Codable, Sendable, Equatable {
 
         mutating func add(_ fixture: FixtureEntry) {
             counts.fixtures += 1
-            if fixture.error != nil { counts.errors += 1; counts.unusableFixtures += 1 }
+            if fixture.error != nil {
+                counts.errors += 1
+                counts.unusableFixtures += 1
+            }
             for state in fixture.states {
                 counts.states += 1
                 switch state.outcome {
@@ -347,8 +366,9 @@ public struct Summary: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case passed, similar, failed, missing, errors, frames, recorded, unchanged, rendered, fixtures, orphans, failingFindings, lints, failingLints,
-             outcome, exitCode
+        case passed, similar, failed, missing, errors, frames, recorded, unchanged, rendered, fixtures, orphans,
+            failingFindings, lints, failingLints,
+            outcome, exitCode
     }
 
     // Older results.json files have only the first six counts; the rest is derived again after
@@ -356,20 +376,31 @@ public struct Summary: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func count(_ key: CodingKeys) throws -> Int { try c.decodeIfPresent(Int.self, forKey: key) ?? 0 }
-        passed = try count(.passed); similar = try count(.similar); failed = try count(.failed)
-        missing = try count(.missing); errors = try count(.errors); frames = try count(.frames)
-        recorded = try count(.recorded); unchanged = try count(.unchanged); rendered = try count(.rendered)
-        fixtures = try count(.fixtures); orphans = try count(.orphans); failingFindings = try count(.failingFindings)
-        lints = try count(.lints); failingLints = try count(.failingLints)
+        passed = try count(.passed)
+        similar = try count(.similar)
+        failed = try count(.failed)
+        missing = try count(.missing)
+        errors = try count(.errors)
+        frames = try count(.frames)
+        recorded = try count(.recorded)
+        unchanged = try count(.unchanged)
+        rendered = try count(.rendered)
+        fixtures = try count(.fixtures)
+        orphans = try count(.orphans)
+        failingFindings = try count(.failingFindings)
+        lints = try count(.lints)
+        failingLints = try count(.failingLints)
         outcome = try c.decodeIfPresent(Outcome.self, forKey: .outcome) ?? .passed
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        for (key, value) in [(CodingKeys.passed, passed), (.similar, similar), (.failed, failed), (.missing, missing), (.errors, errors),
-                             (.frames, frames), (.recorded, recorded), (.unchanged, unchanged), (.rendered, rendered),
-                             (.fixtures, fixtures), (.orphans, orphans), (.failingFindings, failingFindings), (.lints, lints),
-                             (.failingLints, failingLints)] {
+        for (key, value) in [
+            (CodingKeys.passed, passed), (.similar, similar), (.failed, failed), (.missing, missing), (.errors, errors),
+            (.frames, frames), (.recorded, recorded), (.unchanged, unchanged), (.rendered, rendered),
+            (.fixtures, fixtures), (.orphans, orphans), (.failingFindings, failingFindings), (.lints, lints),
+            (.failingLints, failingLints),
+        ] {
             try c.encode(value, forKey: key)
         }
         try c.encode(outcome, forKey: .outcome)
@@ -393,7 +424,10 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// with it).
     public var canvas: [Double]?
 
-    public init(id: String, file: String, diagnostic: Diagnostic? = nil, states: [StateEntry] = [], durationSeconds: Double? = nil) {
+    public init(
+        id: String, file: String, diagnostic: Diagnostic? = nil, states: [StateEntry] = [],
+        durationSeconds: Double? = nil
+    ) {
         self.id = id
         self.file = file
         self.diagnostic = diagnostic
@@ -414,7 +448,8 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
         id = try c.decode(String.self, forKey: .id)
         file = try c.decode(String.self, forKey: .file)
         // Files written before the diagnostic have its line alone.
-        diagnostic = try c.decodeIfPresent(Diagnostic.self, forKey: .diagnostic)
+        diagnostic =
+            try c.decodeIfPresent(Diagnostic.self, forKey: .diagnostic)
             ?? c.decodeIfPresent(String.self, forKey: .error).map { Diagnostic(.error, .fixture, message: $0) }
         states = try c.decode([StateEntry].self, forKey: .states)
         durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds)
@@ -470,7 +505,9 @@ public struct StateEntry: Codable, Sendable, Equatable {
     /// Its lint findings grouped over consecutive frames.
     public var lintRanges: [LintRange] {
         // Every frame, those without findings too: a frame without one breaks a range.
-        LintRange.ranges(state: name, frames: frames.filter { $0.pairing != .removed }.map { f in (f.index, (f.lints ?? []).map(\.finding)) })
+        LintRange.ranges(
+            state: name,
+            frames: frames.filter { $0.pairing != .removed }.map { f in (f.index, (f.lints ?? []).map(\.finding)) })
     }
 
     /// Whether any of its lint findings fails the run.
@@ -589,9 +626,12 @@ public struct LintEntry: Codable, Sendable, Equatable {
 
     /// Back to a finding (for grouping frames into ranges).
     public var finding: LintFinding {
-        LintFinding(rule: rule, elements: elements, detail: detail,
-                    rect: Rect(x: rect.first ?? 0, y: rect.count > 1 ? rect[1] : 0, width: rect.count > 2 ? rect[2] : 0, height: rect.count > 3 ? rect[3] : 0),
-                    amount: amount)
+        LintFinding(
+            rule: rule, elements: elements, detail: detail,
+            rect: Rect(
+                x: rect.first ?? 0, y: rect.count > 1 ? rect[1] : 0, width: rect.count > 2 ? rect[2] : 0,
+                height: rect.count > 3 ? rect[3] : 0),
+            amount: amount)
     }
 }
 
@@ -649,4 +689,3 @@ public enum FrameStatus: String, Codable, Sendable, CaseIterable {
         self = status
     }
 }
-

@@ -23,10 +23,14 @@ struct PageAssets: Sendable {
     var motionPlotCSS: String
     var motionPlotJS: String
 
-    static let fileNames = ["report.css", "report.js", "preview.css", "preview.js", "motion-plot.css", "motion-plot.js"]
+    static let fileNames = [
+        "report.css", "report.js", "preview.css", "preview.js", "motion-plot.css", "motion-plot.js",
+    ]
 
     /// The bundled files, read on first use.
-    static let loaded: Result<PageAssets, PageAssetError> = Result { () throws(PageAssetError) in try PageAssets(folder: folder()) }
+    static let loaded: Result<PageAssets, PageAssetError> = Result { () throws(PageAssetError) in
+        try PageAssets(folder: folder())
+    }
 
     /// Reads every file of `folder`.
     init(folder: URL) throws(PageAssetError) {

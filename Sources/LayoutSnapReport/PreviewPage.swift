@@ -17,9 +17,11 @@ public enum PreviewPage {
         let assets = try PageAssets.loaded.get()
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<title>\(HTMLReport.escape(title))</title>\n<style>\n\(assets.previewCSS)\(assets.motionPlotCSS)\n</style>\n</head>\n"
+        out +=
+            "<title>\(HTMLReport.escape(title))</title>\n<style>\n\(assets.previewCSS)\(assets.motionPlotCSS)\n</style>\n</head>\n"
         out += "<body data-build=\"\(HTMLReport.escape(buildID))\" data-watch=\"\(watching)\">\n"
-        out += "<noscript><p>The preview needs JavaScript. The frames are in the states/ folder beside this page.</p></noscript>\n"
+        out +=
+            "<noscript><p>The preview needs JavaScript. The frames are in the states/ folder beside this page.</p></noscript>\n"
         out += "<div id=\"app\"></div>\n"
         out += "<script type=\"application/json\" id=\"layoutsnap-preview\">"
         out += HTMLReport.scriptSafe(dataJSON)

@@ -19,7 +19,8 @@ public enum ResultsJSON {
     /// pretty-printed and indented to its depth when `pretty`), ending with a newline.
     public static func write(_ results: RunResults, pretty: Bool = true, _ emit: (Data) throws -> Void) rethrows {
         let encoder = makeEncoder(pretty: pretty)
-        let newline = pretty ? "\n" : "", separator = pretty ? " : " : ":"
+        let newline = pretty ? "\n" : ""
+        let separator = pretty ? " : " : ":"
         func encoded<T: Encodable>(_ value: T, depth: Int) -> Data {
             let data: Data
             do {
@@ -52,8 +53,11 @@ public enum ResultsJSON {
             return key(name) + encoded(value, depth: 1)
         }
         // In sorted order, as the encoder sorts every nested object's keys.
-        for piece in [member("causes", results.causes), member("command", results.command), member("durationSeconds", results.durationSeconds),
-                      member("environmentDifferences", results.environmentDifferences), member("findings", results.findings)] {
+        for piece in [
+            member("causes", results.causes), member("command", results.command),
+            member("durationSeconds", results.durationSeconds),
+            member("environmentDifferences", results.environmentDifferences), member("findings", results.findings),
+        ] {
             if let piece { try emit(piece) }
         }
         try emit(key("fixtures"))
@@ -61,7 +65,9 @@ public enum ResultsJSON {
             try emit(Data("[]".utf8))
         } else {
             for (i, fixture) in results.fixtures.enumerated() {
-                try emit(Data(((i == 0 ? "[" : ",") + newline + (pretty ? "    " : "")).utf8) + encoded(results.withCauses(fixture), depth: 2))
+                try emit(
+                    Data(((i == 0 ? "[" : ",") + newline + (pretty ? "    " : "")).utf8)
+                        + encoded(results.withCauses(fixture), depth: 2))
             }
             try emit(Data((newline + (pretty ? "  " : "") + "]").utf8))
         }
@@ -69,8 +75,10 @@ public enum ResultsJSON {
             if let piece { try emit(piece) }
         }
         try emit(member("outcomeOf", RunResults.outcomeOf)!)
-        for piece in [member("shard", results.shard), member("shardPlan", results.shardPlan),
-                      member("summary", results.summary), member("tool", results.tool), member("version", results.version)] {
+        for piece in [
+            member("shard", results.shard), member("shardPlan", results.shardPlan),
+            member("summary", results.summary), member("tool", results.tool), member("version", results.version),
+        ] {
             if let piece { try emit(piece) }
         }
         try emit(Data((newline + "}" + (pretty ? "\n" : "")).utf8))
@@ -101,7 +109,8 @@ public enum ResultsJSON {
 
     static func makeEncoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty
+        encoder.outputFormatting =
+            pretty
             ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             : [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(

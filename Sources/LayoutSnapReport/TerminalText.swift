@@ -26,9 +26,15 @@ public enum TerminalText {
         /// Every state's own lines (MOTION, FAIL, layout, MISSING) instead of the causes.
         public var verbose: Bool
 
-        public init(report: String? = nil, defaultGoldens: String = "Goldens", defaultReport: String = ".layoutsnap/report", quiet: Bool = false,
-                    verbose: Bool = false) {
-            self.report = report; self.defaultGoldens = defaultGoldens; self.defaultReport = defaultReport; self.quiet = quiet
+        public init(
+            report: String? = nil, defaultGoldens: String = "Goldens", defaultReport: String = ".layoutsnap/report",
+            quiet: Bool = false,
+            verbose: Bool = false
+        ) {
+            self.report = report
+            self.defaultGoldens = defaultGoldens
+            self.defaultReport = defaultReport
+            self.quiet = quiet
             self.verbose = verbose
         }
     }
@@ -56,10 +62,14 @@ public enum TerminalText {
         } else {
             lines += causeLines(results, fixtures: noteworthy)
             for fixture in noteworthy {
-                if fixture.states.contains(where: { $0.frames.contains { $0.status.outcome == .failed } }) { failing.append(fixture.id) }
+                if fixture.states.contains(where: { $0.frames.contains { $0.status.outcome == .failed } }) {
+                    failing.append(fixture.id)
+                }
                 // Motion within the timing tolerance fails nothing, so no cause has it.
                 for state in fixture.states where !state.frames.contains(where: { $0.status.outcome == .failed }) {
-                    if let motion = state.motion { lines.append(.out("MOTION \(fixture.id) \(state.name): \(motion.description)")) }
+                    if let motion = state.motion {
+                        lines.append(.out("MOTION \(fixture.id) \(state.name): \(motion.description)"))
+                    }
                 }
             }
         }
@@ -73,9 +83,15 @@ public enum TerminalText {
                 let ids = failing.count <= 3 ? " " + failing.joined(separator: " ") : ""
                 var options = ""
                 if report != context.defaultReport { options += " --from \(shellQuoted(report + "/results.json"))" }
-                if let goldens = results.goldens, goldens != context.defaultGoldens { options += " --goldens \(shellQuoted(goldens))" }
-                let record = results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
-                lines.append(.out("If the change is intended, accept it: layoutsnap accept\(ids)\(options) (or record again: layoutsnap record\(record))"))
+                if let goldens = results.goldens, goldens != context.defaultGoldens {
+                    options += " --goldens \(shellQuoted(goldens))"
+                }
+                let record =
+                    results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
+                lines.append(
+                    .out(
+                        "If the change is intended, accept it: layoutsnap accept\(ids)\(options) (or record again: layoutsnap record\(record))"
+                    ))
                 let reviewOptions = report != context.defaultReport ? " --report \(shellQuoted(report))" : ""
                 lines.append(.out("Or review it by cause in the browser: layoutsnap review\(reviewOptions)"))
             }
@@ -97,10 +113,14 @@ public enum TerminalText {
         if causes.count == 1 {
             lines.append(.out("1 cause explains \(total) of \(total) failing frames: \(causes[0].summary)"))
         } else {
-            lines.append(.out("\(causes.count) causes explain \(total) failing frames; the first explains \(causes[0].frames): \(causes[0].summary)"))
+            lines.append(
+                .out(
+                    "\(causes.count) causes explain \(total) failing frames; the first explains \(causes[0].frames): \(causes[0].summary)"
+                ))
         }
         // The states of each cause, in fixture order.
-        var byCause: [[(fixture: FixtureEntry, state: StateEntry, frames: [FrameEntry])]] = Array(repeating: [], count: causes.count)
+        var byCause: [[(fixture: FixtureEntry, state: StateEntry, frames: [FrameEntry])]] = Array(
+            repeating: [], count: causes.count)
         for fixture in fixtures {
             for state in fixture.states {
                 var framesOf: [Int: [FrameEntry]] = [:]
@@ -112,14 +132,18 @@ public enum TerminalText {
         }
         var motionShown = Set<String>()
         for (i, cause) in causes.enumerated() {
-            let where_ = "\(count(cause.frames, "frame")) in \(count(cause.states, "state")) of \(count(cause.fixtures, "fixture"))"
+            let where_ =
+                "\(count(cause.frames, "frame")) in \(count(cause.states, "state")) of \(count(cause.fixtures, "fixture"))"
             lines.append(.out("CAUSE \(cause.id): \(cause.summary) (\(where_))"))
             for (fixture, state, frames) in byCause[i] {
                 // A state's MOTION line, once, before its first frames, when its timing or curve
                 // changed (values that only start or end elsewhere are the cause's own changes).
-                let timing = state.motion.map { !Set($0.kinds).isDisjoint(with: ["duration", "shift", "curve"]) } ?? false
+                let timing =
+                    state.motion.map { !Set($0.kinds).isDisjoint(with: ["duration", "shift", "curve"]) } ?? false
                 let motion = timing && motionShown.insert(fixture.id + "\u{0}" + state.name).inserted
-                lines += stateLines(fixture, state, frames: frames, motion: motion, layout: false).lines.map { .out("  " + $0) }
+                lines += stateLines(fixture, state, frames: frames, motion: motion, layout: false).lines.map {
+                    .out("  " + $0)
+                }
             }
         }
         return lines
@@ -128,7 +152,9 @@ public enum TerminalText {
     /// The lines of one state, for `frames` (the state's, or those of one cause): its motion (when
     /// `motion`), FAIL for new, removed and differing frames, the layout changes of the worst
     /// (when `layout`), MISSING. `failed`: whether a FAIL or MISSING line was written.
-    static func stateLines(_ fixture: FixtureEntry, _ state: StateEntry, frames: [FrameEntry], motion: Bool, layout: Bool) -> (lines: [String], failed: Bool) {
+    static func stateLines(
+        _ fixture: FixtureEntry, _ state: StateEntry, frames: [FrameEntry], motion: Bool, layout: Bool
+    ) -> (lines: [String], failed: Bool) {
         var lines: [String] = []
         let failed = frames.filter { $0.status == .failed && $0.pairing == nil }
         let missing = frames.filter { $0.status == .missing }
@@ -137,18 +163,28 @@ public enum TerminalText {
         let added = frames.filter { $0.status == .failed && $0.pairing == .new }
         let removed = frames.filter { $0.status == .failed && $0.pairing == .removed }
         // What changed in motion terms comes before the pixel counts.
-        if motion, let report = state.motion { lines.append("MOTION \(fixture.id) \(state.name): \(report.description)") }
+        if motion, let report = state.motion {
+            lines.append("MOTION \(fixture.id) \(state.name): \(report.description)")
+        }
         if !added.isEmpty {
-            lines.append("FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(added.count == 1 ? "its" : "their") point)")
+            lines.append(
+                "FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(added.count == 1 ? "its" : "their") point)"
+            )
         }
         if !removed.isEmpty {
-            lines.append("FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(removed.count == 1 ? "its" : "their") point)")
+            lines.append(
+                "FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(removed.count == 1 ? "its" : "their") point)"
+            )
         }
         if !failed.isEmpty {
-            let worst = failed.max { ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max) }!
+            let worst = failed.max {
+                ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max)
+            }!
             let verb = failed.count == 1 ? "differs" : "differ"
             let most = failed.count == 1 ? "" : "most: frame \(worst.index), "
-            lines.append("FAIL \(fixture.id) \(state.name): \(ranges(failed.map(\.index))) \(verb) (\(most)\(worst.message ?? ""))")
+            lines.append(
+                "FAIL \(fixture.id) \(state.name): \(ranges(failed.map(\.index))) \(verb) (\(most)\(worst.message ?? ""))"
+            )
             if layout, !worst.layoutChanges.isEmpty {
                 let shown = worst.layoutChanges.prefix(4).joined(separator: ", ")
                 let more = worst.layoutChanges.count > 4 ? " and \(worst.layoutChanges.count - 4) more" : ""
@@ -156,7 +192,9 @@ public enum TerminalText {
             }
         }
         if !missing.isEmpty {
-            lines.append("MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden")
+            lines.append(
+                "MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden"
+            )
         }
         return (lines, !(added.isEmpty && removed.isEmpty && failed.isEmpty && missing.isEmpty))
     }
@@ -166,7 +204,9 @@ public enum TerminalText {
     public static func lintLines(_ fixture: FixtureEntry) -> [Line] {
         fixture.states.flatMap { state in
             state.lintRanges.map { range in
-                Line.out("LINT \(fixture.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)")
+                Line.out(
+                    "LINT \(fixture.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)"
+                )
             }
         }
     }
@@ -189,7 +229,10 @@ public enum TerminalText {
             for state in fixture.states {
                 let kept = state.frames.filter { $0.status == .failed }
                 if !kept.isEmpty {
-                    lines.append(.out("DIFFERS \(fixture.id) \(state.name): \(ranges(kept.map(\.index))) not updated (--update missing writes only missing goldens)"))
+                    lines.append(
+                        .out(
+                            "DIFFERS \(fixture.id) \(state.name): \(ranges(kept.map(\.index))) not updated (--update missing writes only missing goldens)"
+                        ))
                 }
             }
         }
@@ -210,7 +253,10 @@ public enum TerminalText {
             if let error = fixture.error { lines.append(.error(error)) }
             for state in fixture.states {
                 for frame in state.frames where frame.status.outcome == .error {
-                    lines.append(.error("\(fixture.file): \(state.name) frame \(frame.index): \(frame.message ?? frame.status.rawValue)"))
+                    lines.append(
+                        .error(
+                            "\(fixture.file): \(state.name) frame \(frame.index): \(frame.message ?? frame.status.rawValue)"
+                        ))
                 }
             }
         }
@@ -230,7 +276,10 @@ public enum TerminalText {
         let orphans = results.findings.filter { $0.kind == .orphan }
         for orphan in orphans { lines.append(.out("ORPHAN \(orphan.message)")) }
         if !orphans.isEmpty {
-            lines.append(.out("Remove them with: layoutsnap record --prune" + (results.goldens.map { $0 == "Goldens" ? "" : " --goldens \(shellQuoted($0))" } ?? "")))
+            lines.append(
+                .out(
+                    "Remove them with: layoutsnap record --prune"
+                        + (results.goldens.map { $0 == "Goldens" ? "" : " --goldens \(shellQuoted($0))" } ?? "")))
         }
         return lines
     }
@@ -291,7 +340,9 @@ public enum TerminalText {
 
     /// A path as a shell word: as it is when it has only safe characters, else in single quotes.
     public static func shellQuoted(_ s: String) -> String {
-        let safe = s.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789-_./@%+=:,".unicodeScalars.contains($0) }
+        let safe = s.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || "0123456789-_./@%+=:,".unicodeScalars.contains($0)
+        }
         return safe && !s.isEmpty ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

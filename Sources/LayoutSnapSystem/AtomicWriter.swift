@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one way layoutsnap replaces a file (goldens, the manifest, reports): a temporary file
@@ -23,8 +23,10 @@ public enum AtomicWriter {
     /// The same for a file made in pieces (results.json, JUnit, the HTML report of a large run):
     /// `produce` hands each piece to `emit`, which writes it to the temporary file, so the whole
     /// file is never in memory. An error `produce` throws leaves the previous file in place.
-    public static func write(to path: String, durable: Bool = true,
-                             produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws(Failure) {
+    public static func write(
+        to path: String, durable: Bool = true,
+        produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws(Failure) {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -71,7 +73,7 @@ public enum AtomicWriter {
         if stat(dir, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
         if let slash = dir.lastIndex(of: "/"), slash != dir.startIndex { try makeFolders(String(dir[..<slash])) }
         // Another writer may make it meanwhile: EEXIST is only a failure if it is not a folder.
-        do throws(SystemError) { try Posix.mkdir(dir, 0o755) } catch where error.code == EEXIST {
+        do throws(SystemError) { try Posix.mkdir(dir, 0o755) } catch  where error.code == EEXIST {
             guard stat(dir, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { throw error }
         }
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A value shared between threads behind a pthread mutex: `withLock` is the only way to it. The
@@ -17,7 +17,9 @@ public final class LockedValue<Value>: @unchecked Sendable {
     public init(_ value: Value) { self.value = value }
 
     /// Runs `body` with the value, the lock held; what `body` returns or throws passes through.
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         try lock.withLock { () throws(Failure) in try body(&value) }
     }
 }

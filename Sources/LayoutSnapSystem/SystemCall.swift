@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A system call that failed: which call, and errno as it was right after it (read before
@@ -11,7 +11,10 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var call: String
     public var code: Int32
 
-    public init(call: String, code: Int32) { self.call = call; self.code = code }
+    public init(call: String, code: Int32) {
+        self.call = call
+        self.code = code
+    }
 
     /// strerror's text ("No such file or directory"): what messages print after a colon.
     public var reason: String { String(cString: strerror(code)) }
@@ -25,8 +28,10 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum SystemCall {
     /// Runs `body` (again after EINTR, unless told not to); a negative result throws with its errno.
     @discardableResult
-    public static func check<Result: BinaryInteger>(_ call: String, retryingInterrupts: Bool = true,
-                                                    _ body: () -> Result) throws(SystemError) -> Result {
+    public static func check<Result: BinaryInteger>(
+        _ call: String, retryingInterrupts: Bool = true,
+        _ body: () -> Result
+    ) throws(SystemError) -> Result {
         while true {
             let result = body()
             if result >= 0 { return result }
@@ -42,11 +47,15 @@ public enum SystemCall {
 
     /// Writes all of `buffer` to `fd` (at `offset` with pwrite when given), however many calls
     /// it takes.
-    public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int64? = nil) throws(SystemError) {
+    public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int64? = nil)
+        throws(SystemError)
+    {
         var done = 0
         while done < buffer.count {
             let n = try check(offset == nil ? "write" : "pwrite") {
-                if let offset { return pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done)) }
+                if let offset {
+                    return pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                }
                 return write(fd, buffer.baseAddress! + done, buffer.count - done)
             }
             // A regular file never takes zero bytes of a non-empty write; a full device says ENOSPC.
@@ -57,10 +66,14 @@ public enum SystemCall {
 
     /// Reads exactly `buffer.count` bytes from `fd` at `offset`; the end of the file before
     /// that throws ENODATA.
-    public static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemError) {
+    public static func readAll(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+        throws(SystemError)
+    {
         var done = 0
         while done < buffer.count {
-            let n = try check("pread") { pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done)) }
+            let n = try check("pread") {
+                pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
             guard n > 0 else { throw SystemError(call: "pread", code: ENODATA) }
             done += n
         }
@@ -70,9 +83,9 @@ public enum SystemCall {
     /// reports EINTR, and closing again could close another thread's new descriptor.
     public static func close(_ fd: Int32) throws(SystemError) {
         #if canImport(Glibc)
-        let result = Glibc.close(fd)
+            let result = Glibc.close(fd)
         #else
-        let result = Darwin.close(fd)
+            let result = Darwin.close(fd)
         #endif
         if result != 0 { throw SystemError(call: "close", code: errno) }
     }
@@ -95,13 +108,14 @@ public enum SystemCall {
     /// huge pages too, which costs at most the memory this buffer already took.
     public static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
-        let huge = 2 << 20
-        guard byteCount >= 2 * huge else { return }
-        let first = Int(bitPattern: pointer)
-        let start = (first + huge - 1) & ~(huge - 1), end = (first + byteCount) & ~(huge - 1)
-        if end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) {
-            _ = madvise(aligned, end - start, MADV_HUGEPAGE)
-        }
+            let huge = 2 << 20
+            guard byteCount >= 2 * huge else { return }
+            let first = Int(bitPattern: pointer)
+            let start = (first + huge - 1) & ~(huge - 1)
+            let end = (first + byteCount) & ~(huge - 1)
+            if end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) {
+                _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+            }
         #endif
     }
 
@@ -111,13 +125,15 @@ public enum SystemCall {
     /// now: the pages take memory at once. Advice only: ignored where unsupported.
     public static func populate(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
-        guard byteCount >= 256 << 10 else { return }
-        // Whole pages inside the buffer only: the pages at its ends may hold other data.
-        let first = Int(bitPattern: pointer), page = pageSize
-        let start = (first + page - 1) & ~(page - 1), end = (first + byteCount) & ~(page - 1)
-        if end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) {
-            _ = madvise(aligned, end - start, 23 /* MADV_POPULATE_WRITE */)
-        }
+            guard byteCount >= 256 << 10 else { return }
+            // Whole pages inside the buffer only: the pages at its ends may hold other data.
+            let first = Int(bitPattern: pointer)
+            let page = pageSize
+            let start = (first + page - 1) & ~(page - 1)
+            let end = (first + byteCount) & ~(page - 1)
+            if end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) {
+                _ = madvise(aligned, end - start, 23)  // MADV_POPULATE_WRITE
+            }
         #endif
     }
 }
@@ -126,28 +142,38 @@ public enum SystemCall {
 extension SystemCall {
     /// A TCP socket listening on 127.0.0.1 at `port` (0: a free port the kernel picks), and the
     /// port it got.
-    public static func listenOnLoopback(port: UInt16, backlog: Int32 = 64) throws(SystemError) -> (fd: Int32, port: UInt16) {
+    public static func listenOnLoopback(port: UInt16, backlog: Int32 = 64) throws(SystemError) -> (
+        fd: Int32, port: UInt16
+    ) {
         #if os(Linux)
-        let stream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            let stream = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         #else
-        let stream = SOCK_STREAM
+            let stream = SOCK_STREAM
         #endif
         let fd = try check("socket") { socket(AF_INET, stream, 0) }
         do throws(SystemError) {
             var on: Int32 = 1
-            try check("setsockopt") { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) }
+            try check("setsockopt") {
+                setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
             address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
             try check("bind") {
-                withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
             }
             try check("listen") { listen(fd, backlog) }
             var bound = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             try check("getsockname") {
-                withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+                withUnsafeMutablePointer(to: &bound) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+                }
             }
             return (fd, UInt16(bigEndian: bound.sin_port))
         } catch {
@@ -162,7 +188,7 @@ extension SystemCall {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         do {
             return try Posix.poll(&entry, milliseconds: milliseconds) > 0
-        } catch where error.code == EINTR {
+        } catch  where error.code == EINTR {
             return false
         }
     }
@@ -182,9 +208,9 @@ extension SystemCall {
     /// Sends all of `buffer`; a peer that went away is an EPIPE error, never a SIGPIPE.
     public static func sendAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemError) {
         #if os(Linux)
-        let flags = Int32(MSG_NOSIGNAL)
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let flags: Int32 = 0
+            let flags: Int32 = 0
         #endif
         var done = 0
         while done < buffer.count {
@@ -247,10 +273,15 @@ private func cFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func cFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
 private func cAccess(_ path: UnsafePointer<CChar>, _ mode: Int32) -> Int32 { access(path, mode) }
 private func cPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
-private func cPoll(_ entry: UnsafeMutablePointer<pollfd>, _ milliseconds: Int32) -> Int32 { poll(entry, 1, milliseconds) }
-private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int { read(fd, buffer.baseAddress, buffer.count) }
+private func cPoll(_ entry: UnsafeMutablePointer<pollfd>, _ milliseconds: Int32) -> Int32 {
+    poll(entry, 1, milliseconds)
+}
+private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    read(fd, buffer.baseAddress, buffer.count)
+}
 private func cMkstemp(_ template: UnsafeMutablePointer<CChar>) -> Int32 { mkstemp(template) }
-private func cWait4(_ pid: pid_t, _ status: UnsafeMutablePointer<Int32>, _ usage: UnsafeMutablePointer<rusage>) -> pid_t { wait4(pid, status, 0, usage) }
+private func cWait4(_ pid: pid_t, _ status: UnsafeMutablePointer<Int32>, _ usage: UnsafeMutablePointer<rusage>) -> pid_t
+{ wait4(pid, status, 0, usage) }
 
 /// Named system calls, each deciding once whether EINTR is retried: retried where repeating the
 /// call is harmless; reported where its first attempt may already have taken effect.
@@ -312,7 +343,9 @@ public enum Posix {
     /// Never retried: the first attempt may have made the file. `template` ends in XXXXXX and a
     /// NUL, and holds the file's name after.
     public static func mkstemp(_ template: inout [CChar]) throws(SystemError) -> Int32 {
-        try SystemCall.check("mkstemp", retryingInterrupts: false) { template.withUnsafeMutableBufferPointer { cMkstemp($0.baseAddress!) } }
+        try SystemCall.check("mkstemp", retryingInterrupts: false) {
+            template.withUnsafeMutableBufferPointer { cMkstemp($0.baseAddress!) }
+        }
     }
 
     /// Retried: the child is still there to wait for. Returns the wait status and the child's usage.

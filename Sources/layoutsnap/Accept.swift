@@ -5,15 +5,22 @@ import LayoutSnapRunner
 struct Accept: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Promote the actual frames of an earlier verify to goldens, without rendering again.",
-        discussion: "Takes failed, missing and similar frames from the report that verify wrote, into the goldens folder that verify checked (results.json says which). With --approvals, only the frames a reviewer approved in a static report, each only while its golden is still the one verify read (docs/review.md). Refuses to run when CI is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes.")
+        discussion:
+            "Takes failed, missing and similar frames from the report that verify wrote, into the goldens folder that verify checked (results.json says which). With --approvals, only the frames a reviewer approved in a static report, each only while its golden is still the one verify read (docs/review.md). Refuses to run when CI is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes."
+    )
 
     @Argument(help: "Fixture ids or globs to accept (default: every fixture in the results).")
     var ids: [String] = []
 
-    @Option(help: ArgumentHelp("The approvals.json a static report wrote: accept just the frames it approves.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The approvals.json a static report wrote: accept just the frames it approves.", valueName: "file"))
     var approvals: String?
 
-    @Option(help: "The results.json of the verify run (default: in layoutsnap.json's report folder, else .layoutsnap/report).")
+    @Option(
+        help:
+            "The results.json of the verify run (default: in layoutsnap.json's report folder, else .layoutsnap/report)."
+    )
     var from: String?
 
     @Option(help: "The goldens folder (default: the one the verify run checked).")
@@ -23,7 +30,9 @@ struct Accept: ParsableCommand {
     var allowCI = false
 
     func validate() throws {
-        if approvals != nil && !ids.isEmpty { throw ValidationError("--approvals names its frames: give no fixture ids with it") }
+        if approvals != nil && !ids.isEmpty {
+            throw ValidationError("--approvals names its frames: give no fixture ids with it")
+        }
     }
 
     func run() throws {
@@ -31,13 +40,18 @@ struct Accept: ParsableCommand {
             // In a project with a layoutsnap.json its folders, seen from here, win over the
             // results' (which are the verify run's, seen from where it ran).
             let project = try ProjectSettings.load()
-            let acceptance = GoldenAcceptance(resultsPath: from ?? project.report + "/results.json",
-                                              goldens: goldens ?? (project.file != nil ? project.goldens : nil), allowCI: allowCI)
-            let outcome = try acceptance.run(try approvals.map { file throws(RunnerError) in .frames(try ApprovalsFile.load(path: file).approvals) }
-                                             ?? .fixtures(ids))
+            let acceptance = GoldenAcceptance(
+                resultsPath: from ?? project.report + "/results.json",
+                goldens: goldens ?? (project.file != nil ? project.goldens : nil), allowCI: allowCI)
+            let outcome = try acceptance.run(
+                try approvals.map { file throws(RunnerError) in .frames(try ApprovalsFile.load(path: file).approvals) }
+                    ?? .fixtures(ids))
             for problem in outcome.problems { Diagnostics.printError(problem.description) }
-            Diagnostics.out("\(outcome.accepted.count) frames accepted into \(outcome.goldens)/" + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated")
-                           + (outcome.removed.isEmpty ? "" : ", \(outcome.removed.count) golden frames the new motion no longer has removed"))
+            Diagnostics.out(
+                "\(outcome.accepted.count) frames accepted into \(outcome.goldens)/"
+                    + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated")
+                    + (outcome.removed.isEmpty
+                        ? "" : ", \(outcome.removed.count) golden frames the new motion no longer has removed"))
             return outcome.outcome
         }
     }

@@ -21,8 +21,10 @@ enum Completions {
     /// `layout --state`: the states of the fixture file on the line.
     static let states = CompletionKind.custom { words, _, prefix in
         guard let file = words.first(where: { $0.hasSuffix(".json") }),
-              let ref = try? FixtureDiscovery.single(file, variant: nil, defaults: (try? ProjectSettings.load())?.config.defaults ?? FixtureDefaults()),
-              let layout = try? LayoutComputation.layout(ref) else { return [] }
+            let ref = try? FixtureDiscovery.single(
+                file, variant: nil, defaults: (try? ProjectSettings.load())?.config.defaults ?? FixtureDefaults()),
+            let layout = try? LayoutComputation.layout(ref)
+        else { return [] }
         return layout.states.map(\.name).filter { $0.hasPrefix(prefix) }
     }
 }

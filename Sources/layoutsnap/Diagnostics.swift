@@ -29,10 +29,10 @@ enum Diagnostics {
 
     static func print(_ line: TerminalText.Line) {
         switch line {
-        case let .out(text): out(text)
-        case let .error(text): printError(text)
-        case let .warning(text): printWarning(text)
-        case let .info(text): err(text)
+        case .out(let text): out(text)
+        case .error(let text): printError(text)
+        case .warning(let text): printWarning(text)
+        case .info(let text): err(text)
         }
     }
 

@@ -5,8 +5,11 @@ import LayoutSnapRunner
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Compare two PNG images as verify compares a frame with its golden, and print how many pixels differ.",
-        discussion: "Exact by default, as verify without a fixture tolerance: any changed pixel makes the images different. --threshold, --include-aa, --max-diff-pixels and --max-diff-ratio give a tolerance, as a fixture's \"tolerance\" does; within it the images are similar. Images are read as pixelmatch reads them (straight alpha; translucent pixels blended with pixelmatch 7's checkerboard, or white with --background white as pixelmatch 6 and earlier), so with --threshold the count is pixelmatch's. Exit 0 when identical or similar, 1 when different (or the sizes differ), 2 when an image cannot be used.")
+        abstract:
+            "Compare two PNG images as verify compares a frame with its golden, and print how many pixels differ.",
+        discussion:
+            "Exact by default, as verify without a fixture tolerance: any changed pixel makes the images different. --threshold, --include-aa, --max-diff-pixels and --max-diff-ratio give a tolerance, as a fixture's \"tolerance\" does; within it the images are similar. Images are read as pixelmatch reads them (straight alpha; translucent pixels blended with pixelmatch 7's checkerboard, or white with --background white as pixelmatch 6 and earlier), so with --threshold the count is pixelmatch's. Exit 0 when identical or similar, 1 when different (or the sizes differ), 2 when an image cannot be used."
+    )
 
     @Argument(help: "The expected image.") var a: String
     @Argument(help: "The actual image.") var b: String
@@ -26,19 +29,34 @@ struct Diff: ParsableCommand {
     @Option(help: "Similar (exit 0) with at most this ratio of differing pixels (0 to 1). Gives a tolerance.")
     var maxDiffRatio: Double?
 
-    @Flag(help: "Print {\"verdict\", \"metrics\"} as JSON instead of text: metrics as results.json gives a frame's (null when identical or when the sizes differ).")
+    @Flag(
+        help:
+            "Print {\"verdict\", \"metrics\"} as JSON instead of text: metrics as results.json gives a frame's (null when identical or when the sizes differ)."
+    )
     var json = false
 
-    @Option(help: "What translucent pixels are blended with before the colour comparison: checkerboard (pixelmatch 7, the default) or white (pixelmatch 6 and earlier).")
+    @Option(
+        help:
+            "What translucent pixels are blended with before the colour comparison: checkerboard (pixelmatch 7, the default) or white (pixelmatch 6 and earlier)."
+    )
     var background: BackgroundArgument = .checkerboard
 
-    @Option(help: ArgumentHelp("The colour of differing pixels in the diff image (pixelmatch's diffColor; default 255,0,0).", valueName: "r,g,b"))
+    @Option(
+        help: ArgumentHelp(
+            "The colour of differing pixels in the diff image (pixelmatch's diffColor; default 255,0,0).",
+            valueName: "r,g,b"))
     var diffColor: ColorArgument?
 
-    @Option(help: ArgumentHelp("The colour of differing pixels that are darker in B than in A (pixelmatch's diffColorAlt; default: --diff-color).", valueName: "r,g,b"))
+    @Option(
+        help: ArgumentHelp(
+            "The colour of differing pixels that are darker in B than in A (pixelmatch's diffColorAlt; default: --diff-color).",
+            valueName: "r,g,b"))
     var diffColorAlt: ColorArgument?
 
-    @Option(help: ArgumentHelp("The colour of anti-aliased pixels in the diff image (pixelmatch's aaColor; default 255,255,0).", valueName: "r,g,b"))
+    @Option(
+        help: ArgumentHelp(
+            "The colour of anti-aliased pixels in the diff image (pixelmatch's aaColor; default 255,255,0).",
+            valueName: "r,g,b"))
     var aaColor: ColorArgument?
 
     @Option(help: "The opacity of image A's grey copy under the diff image, 0 to 1 (pixelmatch's alpha; default 0.1).")
@@ -49,9 +67,10 @@ struct Diff: ParsableCommand {
 
     /// The flags as plain values: what the command runs (the fast path builds the same).
     var request: DiffRequest {
-        DiffRequest(a: a, b: b, out: out, threshold: threshold, includeAA: includeAA, maxDiffPixels: maxDiffPixels,
-                    maxDiffRatio: maxDiffRatio, json: json, background: background, diffColor: diffColor?.color,
-                    diffColorAlt: diffColorAlt?.color, aaColor: aaColor?.color, alpha: alpha, diffMask: diffMask)
+        DiffRequest(
+            a: a, b: b, out: out, threshold: threshold, includeAA: includeAA, maxDiffPixels: maxDiffPixels,
+            maxDiffRatio: maxDiffRatio, json: json, background: background, diffColor: diffColor?.color,
+            diffColorAlt: diffColorAlt?.color, aaColor: aaColor?.color, alpha: alpha, diffMask: diffMask)
     }
 
     func validate() throws {
@@ -105,8 +124,9 @@ struct DiffRequest {
     /// none of them is given.
     var tolerance: Tolerance? {
         guard threshold != nil || includeAA || maxDiffPixels != nil || maxDiffRatio != nil else { return nil }
-        return Tolerance(threshold: threshold ?? Tolerance().threshold, maxDiffPixels: maxDiffPixels ?? 0,
-                         maxDiffRatio: maxDiffRatio ?? 0, includeAntialiasing: includeAA)
+        return Tolerance(
+            threshold: threshold ?? Tolerance().threshold, maxDiffPixels: maxDiffPixels ?? 0,
+            maxDiffRatio: maxDiffRatio ?? 0, includeAntialiasing: includeAA)
     }
 
     /// Compares, prints, and returns the exit code.

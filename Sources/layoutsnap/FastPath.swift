@@ -16,7 +16,9 @@ enum FastPath {
             FileHandle.standardOutput.write(Data((LayoutSnap.version + "\n").utf8))
             return Outcome.passed.exitCode
         }
-        guard args.first == "diff", let request = diffRequest(Array(args.dropFirst())), request.problem == nil else { return nil }
+        guard args.first == "diff", let request = diffRequest(Array(args.dropFirst())), request.problem == nil else {
+            return nil
+        }
         do {
             try Diagnostics.run { try request.execute() }
             return Outcome.passed.exitCode
@@ -42,15 +44,33 @@ enum FastPath {
             case "--include-aa": request.includeAA = true
             case "--json": request.json = true
             case "--diff-mask": request.diffMask = true
-            case "--out": guard let v = value() else { return nil }; request.out = v
-            case "--threshold": guard let v = value().flatMap(Double.init) else { return nil }; request.threshold = v
-            case "--max-diff-pixels": guard let v = value().flatMap({ Int($0) }) else { return nil }; request.maxDiffPixels = v
-            case "--max-diff-ratio": guard let v = value().flatMap(Double.init) else { return nil }; request.maxDiffRatio = v
-            case "--alpha": guard let v = value().flatMap(Double.init) else { return nil }; request.alpha = v
-            case "--background": guard let v = value().flatMap(BackgroundArgument.init(rawValue:)) else { return nil }; request.background = v
-            case "--diff-color": guard let v = value().flatMap(ColorArgument.init(argument:)) else { return nil }; request.diffColor = v.color
-            case "--diff-color-alt": guard let v = value().flatMap(ColorArgument.init(argument:)) else { return nil }; request.diffColorAlt = v.color
-            case "--aa-color": guard let v = value().flatMap(ColorArgument.init(argument:)) else { return nil }; request.aaColor = v.color
+            case "--out":
+                guard let v = value() else { return nil }
+                request.out = v
+            case "--threshold":
+                guard let v = value().flatMap(Double.init) else { return nil }
+                request.threshold = v
+            case "--max-diff-pixels":
+                guard let v = value().flatMap({ Int($0) }) else { return nil }
+                request.maxDiffPixels = v
+            case "--max-diff-ratio":
+                guard let v = value().flatMap(Double.init) else { return nil }
+                request.maxDiffRatio = v
+            case "--alpha":
+                guard let v = value().flatMap(Double.init) else { return nil }
+                request.alpha = v
+            case "--background":
+                guard let v = value().flatMap(BackgroundArgument.init(rawValue:)) else { return nil }
+                request.background = v
+            case "--diff-color":
+                guard let v = value().flatMap(ColorArgument.init(argument:)) else { return nil }
+                request.diffColor = v.color
+            case "--diff-color-alt":
+                guard let v = value().flatMap(ColorArgument.init(argument:)) else { return nil }
+                request.diffColorAlt = v.color
+            case "--aa-color":
+                guard let v = value().flatMap(ColorArgument.init(argument:)) else { return nil }
+                request.aaColor = v.color
             default:
                 guard !word.hasPrefix("-") else { return nil }
                 positional.append(word)

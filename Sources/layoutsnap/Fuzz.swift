@@ -6,7 +6,8 @@ import LayoutSnapRunner
 
 struct Fuzz: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run hostile mutations of valid fixtures through the whole pipeline; report crashes, hangs and unclear errors.",
+        abstract:
+            "Run hostile mutations of valid fixtures through the whole pipeline; report crashes, hangs and unclear errors.",
         discussion: """
             Each case mutates one of the fixtures under PATH (default Fixtures/): truncated or flipped bytes, wrong \
             types, huge, negative and non-finite numbers, values on and past the limits, deep nesting, invalid UTF-8, \
@@ -36,10 +37,16 @@ struct Fuzz: ParsableCommand {
     @Option(help: "Seconds a case may take before the watchdog stops it.")
     var timeout: Double = 20
 
-    @Option(help: "Seconds without a result before a case counts as a hang and its worker is killed (default: 3 x --timeout + 10).")
+    @Option(
+        help:
+            "Seconds without a result before a case counts as a hang and its worker is killed (default: 3 x --timeout + 10)."
+    )
     var hangAfter: Double?
 
-    @Option(help: "Folder for the cases that crash, hang, give an unclear error or are stopped by the watchdog (default: fuzz-findings).")
+    @Option(
+        help:
+            "Folder for the cases that crash, hang, give an unclear error or are stopped by the watchdog (default: fuzz-findings)."
+    )
     var findings: String = "fuzz-findings"
 
     @Flag(help: "No progress bar, even on a terminal.")
@@ -53,14 +60,22 @@ struct Fuzz: ParsableCommand {
         guard from >= 0 else { throw ValidationError("--from must be 0 or more") }
         _ = try ArgumentChecks.seed(seed)
         try ArgumentChecks.jobs(jobs)
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
-        if let hangAfter { guard hangAfter > 0, hangAfter.isFinite else { throw ValidationError("--hang-after must be a positive number of seconds") } }
+        guard timeout > 0, timeout.isFinite else {
+            throw ValidationError("--timeout must be a positive number of seconds")
+        }
+        if let hangAfter {
+            guard hangAfter > 0, hangAfter.isFinite else {
+                throw ValidationError("--hang-after must be a positive number of seconds")
+            }
+        }
     }
 
     func run() throws {
         try Diagnostics.run {
             if worker {
-                try FuzzCampaign.work(paths: paths.isEmpty ? ["Fixtures"] : paths, seed: try ArgumentChecks.seed(seed), from: from, cases: cases, timeout: timeout)
+                try FuzzCampaign.work(
+                    paths: paths.isEmpty ? ["Fixtures"] : paths, seed: try ArgumentChecks.seed(seed), from: from,
+                    cases: cases, timeout: timeout)
                 return .passed
             }
             var options = FuzzCampaign.Options(executable: Self.executable, paths: paths.isEmpty ? ["Fixtures"] : paths)
@@ -75,7 +90,9 @@ struct Fuzz: ParsableCommand {
             let progress = ProgressBar(label: "fuzz", enabled: !noProgress)
             let f = try campaign.run(progress: progress.update)
             for finding in f.findings where finding.kind != .stopped {
-                Diagnostics.err("\(finding.kind.rawValue): case \(finding.index) (\(finding.mutations) on \(finding.base)): \(finding.detail.split(separator: "\n").first ?? "")")
+                Diagnostics.err(
+                    "\(finding.kind.rawValue): case \(finding.index) (\(finding.mutations) on \(finding.base)): \(finding.detail.split(separator: "\n").first ?? "")"
+                )
                 if let file = finding.file { Diagnostics.err("  written to \(file)") }
             }
             Diagnostics.out(Self.table(f))
@@ -87,16 +104,21 @@ struct Fuzz: ParsableCommand {
     /// How each mutation's cases ended, so a run shows what it exercised.
     static func table(_ f: FuzzCampaign.Figures) -> String {
         let columns = FuzzOutcome.Kind.allCases.map(\.rawValue) + ["crash", "hang"]
-        var lines = ["mutation".padding(toLength: 17, withPad: " ", startingAt: 0) + columns.map { $0.leftPadded(10) }.joined()]
+        var lines = [
+            "mutation".padding(toLength: 17, withPad: " ", startingAt: 0) + columns.map { $0.leftPadded(10) }.joined()
+        ]
         for (name, counts) in f.byMutation.sorted(by: { $0.key < $1.key }) {
-            lines.append(name.padding(toLength: 17, withPad: " ", startingAt: 0) + columns.map { String(counts[$0] ?? 0).leftPadded(10) }.joined())
+            lines.append(
+                name.padding(toLength: 17, withPad: " ", startingAt: 0)
+                    + columns.map { String(counts[$0] ?? 0).leftPadded(10) }.joined())
         }
         return lines.joined(separator: "\n")
     }
 
     static func summary(_ f: FuzzCampaign.Figures, bases: Int, seed: UInt64) -> String {
         let c = { (k: FuzzOutcome.Kind) in f.counts[k] ?? 0 }
-        return "fuzz: \(f.total) cases from \(bases) fixtures (seed \(seed)): \(c(.rendered)) rendered (\(f.frames) frames), "
+        return
+            "fuzz: \(f.total) cases from \(bases) fixtures (seed \(seed)): \(c(.rendered)) rendered (\(f.frames) frames), "
             + "\(c(.rejected)) rejected naming file and place, \(c(.stopped)) stopped by the watchdog; "
             + "\(f.crashes) crashes, \(f.hangs) hangs, \(f.unclear) unclear errors in \(String(format: "%.1f", f.seconds)) s"
     }
@@ -108,5 +130,7 @@ struct Fuzz: ParsableCommand {
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
 }

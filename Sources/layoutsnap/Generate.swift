@@ -7,10 +7,14 @@ import LayoutSnapRunner
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write valid, varied fixtures from a seed (the same seed always writes the same bytes).",
-        discussion: "Fixture i of a kind goes to OUT/<kind>/<kind>-<i, 6 digits>.json and depends only on the seed, the kind and i: a smaller --count writes a prefix of a larger one. --kind all spreads the count over the kinds in turn. Files of an earlier, larger batch of the same kinds are removed.")
+        discussion:
+            "Fixture i of a kind goes to OUT/<kind>/<kind>-<i, 6 digits>.json and depends only on the seed, the kind and i: a smaller --count writes a prefix of a larger one. --kind all spreads the count over the kinds in turn. Files of an earlier, larger batch of the same kinds are removed."
+    )
 
-    @Option(help: "\(FixtureKind.allCases.map(\.rawValue).joined(separator: ", ")), or all (the count spread over every kind).",
-            completion: .list(FixtureKind.allCases.map(\.rawValue) + ["all"]))
+    @Option(
+        help:
+            "\(FixtureKind.allCases.map(\.rawValue).joined(separator: ", ")), or all (the count spread over every kind).",
+        completion: .list(FixtureKind.allCases.map(\.rawValue) + ["all"]))
     var kind: String
 
     @Option(help: "How many fixtures, 1 to 1,000,000.")
@@ -31,7 +35,8 @@ struct Generate: ParsableCommand {
 
     func validate() throws {
         guard Self.kindNames.contains(kind) else {
-            throw ValidationError("unknown kind \"\(kind)\"; expected one of: \(Self.kindNames.joined(separator: ", "))")
+            throw ValidationError(
+                "unknown kind \"\(kind)\"; expected one of: \(Self.kindNames.joined(separator: ", "))")
         }
         guard (1...FixtureGenerator.maxCount).contains(count) else {
             throw ValidationError("--count must be from 1 to \(FixtureGenerator.maxCount), found \(count)")
@@ -43,7 +48,8 @@ struct Generate: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let summary = try GeneratedBatch.write(kinds: kinds, count: count, seed: try ArgumentChecks.seed(seed), to: out, jobs: jobs)
+            let summary = try GeneratedBatch.write(
+                kinds: kinds, count: count, seed: try ArgumentChecks.seed(seed), to: out, jobs: jobs)
             let counts = summary.counts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", ")
             Diagnostics.out("generated \(summary.total) fixtures (\(counts)) in \(out)")
             return .passed

@@ -18,18 +18,21 @@ struct Layout: ParsableCommand {
     @Option(help: "Only this frame index.")
     var frame: Int?
 
-    @Option(help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.",
-            completion: Completions.variants)
+    @Option(
+        help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.",
+        completion: Completions.variants)
     var variant: String?
 
     @OptionGroup var render: RenderOverrideOptions
 
     func run() throws {
         try Diagnostics.run {
-            let ref = try FixtureDiscovery.single(fixture, variant: variant, defaults: try ProjectSettings.load().config.defaults)
+            let ref = try FixtureDiscovery.single(
+                fixture, variant: variant, defaults: try ProjectSettings.load().config.defaults)
             let layout = try LayoutComputation.layout(ref, overrides: render.overrides)
             if let state, !layout.states.contains(where: { $0.name == state }) {
-                throw RunnerError.usage("\(ref.id) has no state \"\(state)\"; it has: \(layout.states.map(\.name).joined(separator: ", "))")
+                throw RunnerError.usage(
+                    "\(ref.id) has no state \"\(state)\"; it has: \(layout.states.map(\.name).joined(separator: ", "))")
             }
             if let frame {
                 let states = layout.states.filter { state == nil || $0.name == state }

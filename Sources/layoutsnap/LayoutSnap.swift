@@ -8,10 +8,15 @@ struct LayoutSnap: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "layoutsnap",
-        abstract: "Layout regression testing for chat-style mobile UI: every animation frame and scroll state, rendered with Pango and Cairo and compared with golden PNGs.",
-        discussion: "Exit codes: 0 everything verified; 1 a frame differs or a golden is missing; 2 bad input (a fixture, a golden or an argument could not be used).",
+        abstract:
+            "Layout regression testing for chat-style mobile UI: every animation frame and scroll state, rendered with Pango and Cairo and compared with golden PNGs.",
+        discussion:
+            "Exit codes: 0 everything verified; 1 a frame differs or a golden is missing; 2 bad input (a fixture, a golden or an argument could not be used).",
         version: version,
-        subcommands: [Verify.self, Record.self, Accept.self, Review.self, Render.self, Layout.self, Diff.self, Preview.self, Generate.self, MergeReports.self, Fuzz.self, Config.self, Lint.self, SchemaCommand.self],
+        subcommands: [
+            Verify.self, Record.self, Accept.self, Review.self, Render.self, Layout.self, Diff.self, Preview.self,
+            Generate.self, MergeReports.self, Fuzz.self, Config.self, Lint.self, SchemaCommand.self,
+        ],
         defaultSubcommand: Verify.self
     )
 

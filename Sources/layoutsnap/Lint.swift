@@ -7,8 +7,11 @@ import LayoutSnapRunner
 /// `layoutsnap lint`: layout bugs in every frame, found from the layout alone (no golden, no pixels).
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Find visual bugs in every frame from the layout: overlapping text, elements outside their container, cut lines, low contrast, a hidden caret.",
-        discussion: "Rules: \(LintRule.allCases.map(\.rawValue).joined(separator: ", ")). A fixture accepts a finding with \"lint\": {\"ignore\": [{\"rule\", \"element\", \"reason\"}]}. Exit 1 when anything not ignored is found, 2 when a fixture cannot be read.")
+        abstract:
+            "Find visual bugs in every frame from the layout: overlapping text, elements outside their container, cut lines, low contrast, a hidden caret.",
+        discussion:
+            "Rules: \(LintRule.allCases.map(\.rawValue).joined(separator: ", ")). A fixture accepts a finding with \"lint\": {\"ignore\": [{\"rule\", \"element\", \"reason\"}]}. Exit 1 when anything not ignored is found, 2 when a fixture cannot be read."
+    )
 
     @OptionGroup var options: BatchOptions
 
@@ -20,7 +23,11 @@ struct Lint: ParsableCommand {
                 Diagnostics.printError(empty)
                 return .error
             }
-            var errors = 0, findings = 0, ignored = 0, frames = 0, fixtures = 0
+            var errors = 0
+            var findings = 0
+            var ignored = 0
+            var frames = 0
+            var fixtures = 0
             for r in results.sorted(by: { $0.ref.id < $1.ref.id }) {
                 if let error = r.error {
                     Diagnostics.printError(error.description)
@@ -32,11 +39,15 @@ struct Lint: ParsableCommand {
                 ignored += r.ignored
                 if !r.ranges.isEmpty { fixtures += 1 }
                 for range in r.ranges {
-                    Diagnostics.out("LINT \(r.ref.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)")
+                    Diagnostics.out(
+                        "LINT \(r.ref.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)"
+                    )
                 }
             }
             let ignoredNote = ignored > 0 ? " (\(ignored) ignored)" : ""
-            Diagnostics.out("lint: \(results.count) fixtures, \(frames) frames: \(findings) findings\(ignoredNote) in \(fixtures) fixtures" + (errors > 0 ? ", \(errors) unreadable" : ""))
+            Diagnostics.out(
+                "lint: \(results.count) fixtures, \(frames) frames: \(findings) findings\(ignoredNote) in \(fixtures) fixtures"
+                    + (errors > 0 ? ", \(errors) unreadable" : ""))
             return errors > 0 ? .error : findings > 0 ? .failed : .passed
         }
     }

@@ -6,7 +6,9 @@ struct MergeReports: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge-reports",
         abstract: "Join the report folders of verify shards (--shard I/N) into one report.",
-        discussion: "Exit code as a whole verify would give: 0 all passed, 1 a frame failed or is missing (or a shard of the set is missing), 2 an error in any shard.")
+        discussion:
+            "Exit code as a whole verify would give: 0 all passed, 1 a frame failed or is missing (or a shard of the set is missing), 2 an error in any shard."
+    )
 
     @Argument(help: "The shards' report folders (each with its results.json).")
     var reports: [String] = []
@@ -24,9 +26,17 @@ struct MergeReports: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let results = try ReportMerger(inputs: reports, output: out, allowMissingShards: allowMissingShards).run(resultFiles: resultFiles.files)
-            if !quiet { Diagnostics.out("merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(results.fixtures.count) fixtures: \(out)/index.html") }
-            Diagnostics.print(TerminalText.diagnostics(results) + TerminalText.findings(results) + [.out(TerminalText.summaryLine(results))])
+            let results = try ReportMerger(inputs: reports, output: out, allowMissingShards: allowMissingShards).run(
+                resultFiles: resultFiles.files)
+            if !quiet {
+                Diagnostics.out(
+                    "merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(results.fixtures.count) fixtures: \(out)/index.html"
+                )
+            }
+            Diagnostics.print(
+                TerminalText.diagnostics(results) + TerminalText.findings(results) + [
+                    .out(TerminalText.summaryLine(results))
+                ])
             return results.outcome
         }
     }

@@ -6,7 +6,9 @@ import LayoutSnapRunner
 
 /// Options every batch command shares (docs/outcomes.md).
 struct BatchOptions: ParsableArguments {
-    @Argument(help: "Fixture files or folders (default: layoutsnap.json's fixtures, else Fixtures/).", completion: .file(extensions: ["json"]))
+    @Argument(
+        help: "Fixture files or folders (default: layoutsnap.json's fixtures, else Fixtures/).",
+        completion: .file(extensions: ["json"]))
     var paths: [String] = []
 
     @Option(help: "The goldens folder (default: layoutsnap.json's goldens, else Goldens).", completion: .directory)
@@ -15,17 +17,24 @@ struct BatchOptions: ParsableArguments {
     @Option(help: "Only fixtures whose id matches this glob (`posts/*`, `**/long-*`).")
     var filter: String?
 
-    @Option(help: "Only the fixtures' variants of this name (`iphone-se+AX3`, or a variant's own name).", completion: Completions.variants)
+    @Option(
+        help: "Only the fixtures' variants of this name (`iphone-se+AX3`, or a variant's own name).",
+        completion: Completions.variants)
     var variant: String?
 
     @Option(help: "Fixtures rendered in parallel (default: layoutsnap.json's jobs, else all cores).")
     var jobs: Int?
 
-    @Option(help: "Seconds a fixture may take (layout and every frame) before it is stopped with an error; the batch goes on (default 120).")
+    @Option(
+        help:
+            "Seconds a fixture may take (layout and every frame) before it is stopped with an error; the batch goes on (default 120)."
+    )
     var timeout: Double?
 
-    @Option(help: "Run only part I of N of the fixtures (2/4): each fixture is in exactly one part, parts balanced by frames.",
-            transform: { text throws in try Shard.parse(text).get() })
+    @Option(
+        help:
+            "Run only part I of N of the fixtures (2/4): each fixture is in exactly one part, parts balanced by frames.",
+        transform: { text throws in try Shard.parse(text).get() })
     var shard: Shard?
 
     @OptionGroup var render: RenderOverrideOptions
@@ -38,16 +47,22 @@ struct BatchOptions: ParsableArguments {
 
     func validate() throws {
         if let jobs { try ArgumentChecks.jobs(jobs) }
-        if let timeout { guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") } }
+        if let timeout {
+            guard timeout > 0, timeout.isFinite else {
+                throw ValidationError("--timeout must be a positive number of seconds")
+            }
+        }
     }
 
     /// What the runner library is asked to cover: the flags, else the project's layoutsnap.json,
     /// else the defaults.
     func settings(_ project: ProjectSettings) -> BatchSettings {
         let c = project.config
-        var settings = BatchSettings(paths: paths.isEmpty && project.file != nil ? project.fixtures : paths, goldens: goldens ?? project.goldens, filter: filter,
-                                     jobs: jobs ?? c.jobs ?? BatchRunner.defaultJobs, timeout: timeout ?? c.timeout ?? Watchdog.defaultSeconds,
-                                     shard: shard, overrides: render.overrides)
+        var settings = BatchSettings(
+            paths: paths.isEmpty && project.file != nil ? project.fixtures : paths, goldens: goldens ?? project.goldens,
+            filter: filter,
+            jobs: jobs ?? c.jobs ?? BatchRunner.defaultJobs, timeout: timeout ?? c.timeout ?? Watchdog.defaultSeconds,
+            shard: shard, overrides: render.overrides)
         settings.variant = variant
         settings.defaults = c.defaults
         return settings
@@ -62,7 +77,9 @@ struct BatchOptions: ParsableArguments {
 
 /// `--device`, `--scale`, `--fps`: what every command that renders or lays out can override.
 struct RenderOverrideOptions: ParsableArguments {
-    @Option(help: "Render with this device preset instead of the fixture's (canvas size and scale).", completion: .list(Device.allNames))
+    @Option(
+        help: "Render with this device preset instead of the fixture's (canvas size and scale).",
+        completion: .list(Device.allNames))
     var device: String?
 
     @Option(help: "Pixels per point, instead of the fixture's.")
@@ -73,7 +90,8 @@ struct RenderOverrideOptions: ParsableArguments {
 
     func validate() throws {
         if let device, Device.named(device) == nil {
-            throw ValidationError("unknown device \"\(device)\"; expected one of: \(Device.allNames.joined(separator: ", "))")
+            throw ValidationError(
+                "unknown device \"\(device)\"; expected one of: \(Device.allNames.joined(separator: ", "))")
         }
         if let scale, !Limits.scale.contains(scale) { throw ValidationError("--scale must be from 0.25 to 8") }
         if let fps, !Limits.fps.contains(fps) { throw ValidationError("--fps must be from 1 to 240") }

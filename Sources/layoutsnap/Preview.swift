@@ -6,7 +6,8 @@ import LayoutSnapRunner
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Preview a fixture's frames: per state a filmstrip contact sheet, an animated PNG and a page with a frame scrubber and overlays.",
+        abstract:
+            "Preview a fixture's frames: per state a filmstrip contact sheet, an animated PNG and a page with a frame scrubber and overlays.",
         discussion: "Open OUT/index.html in a browser. Nothing is compared and nothing is written to the goldens.")
 
     @Argument(help: "The fixture file.", completion: .file(extensions: ["json"]))
@@ -18,7 +19,10 @@ struct Preview: ParsableCommand {
     @Flag(help: "Render again when the fixture or its images change (Ctrl-C stops).")
     var watch = false
 
-    @Flag(help: "Also draw the overlays (element rects with ids, line boxes, baselines) into the filmstrips and animations, and show them on the page from the start.")
+    @Flag(
+        help:
+            "Also draw the overlays (element rects with ids, line boxes, baselines) into the filmstrips and animations, and show them on the page from the start."
+    )
     var overlay = false
 
     @OptionGroup var render: RenderOverrideOptions
@@ -26,8 +30,9 @@ struct Preview: ParsableCommand {
     @Option(help: "light or dark, instead of the fixture's.", completion: .list(Appearance.allCases.map(\.rawValue)))
     var appearance: String?
 
-    @Option(help: "Post cards: easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING.",
-            transform: { text throws in try CurveOverride.parse(text).get() })
+    @Option(
+        help: "Post cards: easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING.",
+        transform: { text throws in try CurveOverride.parse(text).get() })
     var curve: CurveOverride?
 
     @Option(help: "Post cards: the animation's duration in seconds.")
@@ -36,11 +41,15 @@ struct Preview: ParsableCommand {
     @Option(help: "States rendered in parallel (default: all cores).")
     var jobs: Int = BatchRunner.defaultJobs
 
-    @Option(help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.",
-            completion: Completions.variants)
+    @Option(
+        help: "One of the fixture's variants (its name: `iphone-se+AX3`), instead of the fixture as written.",
+        completion: Completions.variants)
     var variant: String?
 
-    @Option(name: .customLong("against"), help: ArgumentHelp("Plot each track of the goldens' layout.json of this fixture under the new one.", valueName: "goldens"))
+    @Option(
+        name: .customLong("against"),
+        help: ArgumentHelp(
+            "Plot each track of the goldens' layout.json of this fixture under the new one.", valueName: "goldens"))
     var against: String?
 
     @Flag(help: "Print only errors.")
@@ -48,8 +57,12 @@ struct Preview: ParsableCommand {
 
     func validate() throws {
         try ArgumentChecks.jobs(jobs)
-        if let appearance, Appearance(rawValue: appearance) == nil { throw ValidationError("--appearance must be light or dark, found \"\(appearance)\"") }
-        if let duration, !Limits.animationDuration.contains(duration) { throw ValidationError("--duration must be from 0 to 60 seconds") }
+        if let appearance, Appearance(rawValue: appearance) == nil {
+            throw ValidationError("--appearance must be light or dark, found \"\(appearance)\"")
+        }
+        if let duration, !Limits.animationDuration.contains(duration) {
+            throw ValidationError("--duration must be from 0 to 60 seconds")
+        }
     }
 
     var overrides: FixtureOverrides {
@@ -62,9 +75,11 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let ref = try FixtureDiscovery.single(fixture, variant: variant, defaults: try ProjectSettings.load().config.defaults)
-            let builder = PreviewBuilder(ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
-                                         bakeOverlay: overlay, watching: watch, jobs: jobs, against: against)
+            let ref = try FixtureDiscovery.single(
+                fixture, variant: variant, defaults: try ProjectSettings.load().config.defaults)
+            let builder = PreviewBuilder(
+                ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
+                bakeOverlay: overlay, watching: watch, jobs: jobs, against: against)
             guard watch else {
                 let summary = try build(builder)
                 return summary == nil ? .error : .passed
@@ -72,10 +87,15 @@ struct Preview: ParsableCommand {
             try PreviewWatcher(fixture: ref.path).run(
                 build: { try build(builder)?.inputs },
                 watching: { inputs in
-                    if !quiet { Diagnostics.out("Watching \(inputs.map(PreviewWatcher.display).joined(separator: ", ")) (Ctrl-C stops)") }
+                    if !quiet {
+                        Diagnostics.out(
+                            "Watching \(inputs.map(PreviewWatcher.display).joined(separator: ", ")) (Ctrl-C stops)")
+                    }
                 },
                 changed: { files in
-                    if !quiet { Diagnostics.out("changed: \(files.map(PreviewWatcher.display).joined(separator: ", "))") }
+                    if !quiet {
+                        Diagnostics.out("changed: \(files.map(PreviewWatcher.display).joined(separator: ", "))")
+                    }
                 })
             return .passed
         }
@@ -88,7 +108,9 @@ struct Preview: ParsableCommand {
             let summary = try builder.build()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             if !quiet {
-                Diagnostics.out("preview of \(builder.ref.id): \(summary.states) state\(summary.states == 1 ? "" : "s"), \(summary.frames) frame\(summary.frames == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s")
+                Diagnostics.out(
+                    "preview of \(builder.ref.id): \(summary.states) state\(summary.states == 1 ? "" : "s"), \(summary.frames) frame\(summary.frames == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s"
+                )
                 Diagnostics.out("Open \(summary.page)")
             }
             return summary

@@ -5,17 +5,21 @@ import LayoutSnapRunner
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write goldens that are missing or fail verification; the others are left untouched.",
-        discussion: "Refuses to run when the CI environment variable is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes.")
+        discussion:
+            "Refuses to run when the CI environment variable is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes."
+    )
 
     @OptionGroup var options: BatchOptions
 
-    @Option(help: "changed: rewrite frames that fail verification under the fixture's tolerance; missing: write only missing goldens; all: rewrite every frame whose pixels differ.",
-            transform: { text throws in
-                guard let mode = RecordMode(rawValue: text) else {
-                    throw ValidationError("--update must be changed, missing or all, found \"\(text)\"")
-                }
-                return mode
-            })
+    @Option(
+        help:
+            "changed: rewrite frames that fail verification under the fixture's tolerance; missing: write only missing goldens; all: rewrite every frame whose pixels differ.",
+        transform: { text throws in
+            guard let mode = RecordMode(rawValue: text) else {
+                throw ValidationError("--update must be changed, missing or all, found \"\(text)\"")
+            }
+            return mode
+        })
     var update: RecordMode = .changed
 
     @Flag(help: "Record even though CI is set (for example into a temporary --goldens folder).")
@@ -27,11 +31,15 @@ struct Record: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             let project = try ProjectSettings.load()
-            var run = RecordRun(settings: options.settings(project), mode: update, prune: prune, allowCI: allowCI, version: LayoutSnap.version)
+            var run = RecordRun(
+                settings: options.settings(project), mode: update, prune: prune, allowCI: allowCI,
+                version: LayoutSnap.version)
             // --device, --scale and --fps may not overwrite the project's own goldens.
             run.canonicalGoldens = project.goldens
             let outcome = try run.run(note: Diagnostics.print, progress: options.progress("record"))
-            Diagnostics.print(TerminalText.record(outcome.results, pruned: outcome.pruned, context: TerminalText.Context(quiet: options.quiet)))
+            Diagnostics.print(
+                TerminalText.record(
+                    outcome.results, pruned: outcome.pruned, context: TerminalText.Context(quiet: options.quiet)))
             return outcome.results.outcome
         }
     }

@@ -13,8 +13,10 @@ struct Render: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let results = try RenderRun(settings: options.settings(try ProjectSettings.load()), output: out, version: LayoutSnap.version)
-                .run(note: Diagnostics.print, progress: options.progress("render"))
+            let results = try RenderRun(
+                settings: options.settings(try ProjectSettings.load()), output: out, version: LayoutSnap.version
+            )
+            .run(note: Diagnostics.print, progress: options.progress("render"))
             Diagnostics.print(TerminalText.render(results, output: out))
             return results.outcome
         }

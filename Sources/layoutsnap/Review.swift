@@ -7,7 +7,9 @@ import LayoutSnapRunner
 struct Review: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve a verify report on 127.0.0.1 to approve or reject its failing frames (docs/review.md).",
-        discussion: "Prints the address to open (with its token) and serves until Ctrl-C. An approval writes the frame's golden with the transaction accept uses, only while the golden is still the one verify read. Refuses to write goldens when CI is set, unless --allow-ci is given.")
+        discussion:
+            "Prints the address to open (with its token) and serves until Ctrl-C. An approval writes the frame's golden with the transaction accept uses, only while the golden is still the one verify read. Refuses to write goldens when CI is set, unless --allow-ci is given."
+    )
 
     @Option(help: "The report folder verify wrote (default: layoutsnap.json's report, else .layoutsnap/report).")
     var report: String?
@@ -35,8 +37,9 @@ struct Review: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             let project = try ProjectSettings.load()
-            let acceptance = GoldenAcceptance(resultsPath: (report ?? project.report) + "/results.json",
-                                              goldens: goldens ?? (project.file != nil ? project.goldens : nil), allowCI: allowCI)
+            let acceptance = GoldenAcceptance(
+                resultsPath: (report ?? project.report) + "/results.json",
+                goldens: goldens ?? (project.file != nil ? project.goldens : nil), allowCI: allowCI)
             let server = try ReviewServer(acceptance: acceptance, port: UInt16(port), watching: watch)
             // Ctrl-C and SIGTERM stop the server between requests: an approval being written
             // finishes first.
@@ -48,7 +51,9 @@ struct Review: ParsableCommand {
                 source.resume()
                 sources.append(source)
             }
-            if acceptance.refusedUnderCI { Diagnostics.printWarning("CI is set: approvals will be refused (--allow-ci writes them)") }
+            if acceptance.refusedUnderCI {
+                Diagnostics.printWarning("CI is set: approvals will be refused (--allow-ci writes them)")
+            }
             Diagnostics.out("Review: \(server.url)")
             if watch {
                 let watcher = ReviewWatch(defaults: project.config.defaults, jobs: jobs, version: LayoutSnap.version)

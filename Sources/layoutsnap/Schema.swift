@@ -8,7 +8,9 @@ struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the JSON Schema (draft 2020-12) of fixtures or of layoutsnap.json.",
-        discussion: "Written from the decoders' own field tables; the repository's schema/ folder holds the same bytes. Point an editor at it for completion and errors as you type.")
+        discussion:
+            "Written from the decoders' own field tables; the repository's schema/ folder holds the same bytes. Point an editor at it for completion and errors as you type."
+    )
 
     enum Document: String, ExpressibleByArgument, CaseIterable {
         case fixture, config

@@ -11,27 +11,45 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var options: BatchOptions
 
-    @Option(help: "The report folder (index.html, results.json, images of failing frames); not inside the goldens folder (default: layoutsnap.json's report, else .layoutsnap/report).")
+    @Option(
+        help:
+            "The report folder (index.html, results.json, images of failing frames); not inside the goldens folder (default: layoutsnap.json's report, else .layoutsnap/report)."
+    )
     var report: String?
 
     @OptionGroup var resultFiles: ResultFileOptions
 
-    @Option(help: "terminal, or github: also GitHub Actions annotations on stdout and the job summary in $GITHUB_STEP_SUMMARY (the default when GITHUB_ACTIONS=true).")
+    @Option(
+        help:
+            "terminal, or github: also GitHub Actions annotations on stdout and the job summary in $GITHUB_STEP_SUMMARY (the default when GITHUB_ACTIONS=true)."
+    )
     var reporter: Reporter?
 
-    @Option(help: ArgumentHelp("Also write the run as Markdown here (counts and a table of what failed), for a PR comment.", valueName: "file.md"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the run as Markdown here (counts and a table of what failed), for a PR comment.",
+            valueName: "file.md"))
     var summary: String?
 
     @Flag(help: "Fail (exit 1) on goldens whose fixture, state or frame no longer exists.")
     var checkOrphans = false
 
-    @Option(help: "Layout lints on every frame: warn (report them, the default), error (a finding not ignored fails the run, exit 1) or off.")
+    @Option(
+        help:
+            "Layout lints on every frame: warn (report them, the default), error (a finding not ignored fails the run, exit 1) or off."
+    )
     var lint: LintMode = .warn
 
-    @Flag(help: "Every failing state's own lines (motion, frames, layout changes) instead of the failing frames grouped by cause.")
+    @Flag(
+        help:
+            "Every failing state's own lines (motion, frames, layout changes) instead of the failing frames grouped by cause."
+    )
     var verbose = false
 
-    @Flag(help: "Fail (exit 1) when the rendering environment (library versions, fonts, CPU architecture) differs from the one that recorded the goldens.")
+    @Flag(
+        help:
+            "Fail (exit 1) when the rendering environment (library versions, fonts, CPU architecture) differs from the one that recorded the goldens."
+    )
     var strictEnv = false
 
     func run() throws {
@@ -40,12 +58,17 @@ struct Verify: ParsableCommand {
             let report = self.report ?? project.report
             var settings = options.settings(project)
             settings.lint = lint
-            var run = VerifyRun(settings: settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
-                                checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
+            var run = VerifyRun(
+                settings: settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
+                checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)
             run.summary = summary
             let results = try run.run(note: Diagnostics.print, progress: options.progress("verify"))
-            Diagnostics.print(TerminalText.verify(results, context: TerminalText.Context(report: report, quiet: options.quiet, verbose: verbose)))
-            if (reporter ?? project.config.reporter.flatMap(Reporter.init(rawValue:)) ?? .fromEnvironment) == .github { Reporter.github(results, report: report) }
+            Diagnostics.print(
+                TerminalText.verify(
+                    results, context: TerminalText.Context(report: report, quiet: options.quiet, verbose: verbose)))
+            if (reporter ?? project.config.reporter.flatMap(Reporter.init(rawValue:)) ?? .fromEnvironment) == .github {
+                Reporter.github(results, report: report)
+            }
             return results.outcome
         }
     }
@@ -69,7 +92,9 @@ enum Reporter: String, ExpressibleByArgument, CaseIterable {
     /// Markdown summary appended to `$GITHUB_STEP_SUMMARY` when the runner gives one.
     static func github(_ results: RunResults, report: String) {
         let environment = ProcessInfo.processInfo.environment
-        for line in CIReport.githubAnnotations(results, workspace: environment["GITHUB_WORKSPACE"], cwd: FileManager.default.currentDirectoryPath) {
+        for line in CIReport.githubAnnotations(
+            results, workspace: environment["GITHUB_WORKSPACE"], cwd: FileManager.default.currentDirectoryPath)
+        {
             Diagnostics.out(line)
         }
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }

@@ -7,7 +7,8 @@ final class BadInputTests: XCTestCase {
         let dir = try TempDir()
         try dir.write("Fixtures/cards/good.json", smallPost())
         for (name, text) in files { try dir.write("Fixtures/cards/\(name)", text) }
-        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci", "Fixtures/cards/good.json"], in: dir.url).status, 0)
+        XCTAssertEqual(
+            try CLI.run(["record", "--no-progress", "--allow-ci", "Fixtures/cards/good.json"], in: dir.url).status, 0)
         return try CLI.run(["verify", "--no-progress"], in: dir.url)
     }
 
@@ -61,20 +62,31 @@ final class BadInputTests: XCTestCase {
         try dir.write("Fixtures/cards/good.json", smallPost())
         let edits = Array(repeating: #"{"type": "word "}"#, count: 3000).joined(separator: ", ")
         try dir.write("Fixtures/slow/edits.json", #"{"kind": "composer", "fps": 10, "steps": [\#(edits)]}"#)
-        try dir.write("Fixtures/slow/frames.json", smallPost(extra: #", "duration": 60"#).replacingOccurrences(of: #""fps": 20"#, with: #""fps": 120"#))
+        try dir.write(
+            "Fixtures/slow/frames.json",
+            smallPost(extra: #", "duration": 60"#).replacingOccurrences(of: #""fps": 20"#, with: #""fps": 120"#))
         let started = Date()
         let r = try CLI.run(["render", "--out", "out", "--no-progress", "--timeout", "1"], in: dir.url)
         let seconds = Date().timeIntervalSince(started)
         XCTAssertEqual(r.status, 2, r.output)
-        XCTAssertTrue(r.stderr.contains("Fixtures/slow/edits.json: stopped after 1 s (the --timeout limit) while laying out text"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("Fixtures/slow/frames.json: stopped after 1 s (the --timeout limit) while rendering 01-expand frame "), r.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("out/cards/good/01-expand/006.png").path), "the good fixture still rendered: \(r.output)")
+        XCTAssertTrue(
+            r.stderr.contains(
+                "Fixtures/slow/edits.json: stopped after 1 s (the --timeout limit) while laying out text"), r.stderr)
+        XCTAssertTrue(
+            r.stderr.contains(
+                "Fixtures/slow/frames.json: stopped after 1 s (the --timeout limit) while rendering 01-expand frame "),
+            r.stderr)
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: dir.path("out/cards/good/01-expand/006.png").path),
+            "the good fixture still rendered: \(r.output)")
         XCTAssertLessThan(seconds, 30, "both were stopped near their limit")
         // record stops the same way and keeps no part of the stopped fixtures.
         let record = try CLI.run(["record", "--no-progress", "--allow-ci", "--timeout", "1"], in: dir.url)
         XCTAssertEqual(record.status, 2, record.output)
         let goldens = try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path)
-        XCTAssertFalse(goldens.contains { $0.hasPrefix("slow/") && $0.hasSuffix(".png") || $0.hasSuffix(".pending") }, "\(goldens.filter { $0.hasPrefix("slow") })")
+        XCTAssertFalse(
+            goldens.contains { $0.hasPrefix("slow/") && $0.hasSuffix(".png") || $0.hasSuffix(".pending") },
+            "\(goldens.filter { $0.hasPrefix("slow") })")
         let manifest = try String(contentsOf: dir.path("Goldens/manifest.json"), encoding: .utf8)
         XCTAssertFalse(manifest.contains("slow/"))
         XCTAssertTrue(manifest.contains("cards/good/01-expand/006.png"))
@@ -93,11 +105,11 @@ final class BadInputTests: XCTestCase {
 
     func testWrongTypeNamesPathLineAndColumn() throws {
         let text = """
-        {
-          "kind": "post", "width": 200, "height": 160, "scale": 1,
-          "steps": [{"expand": true}, {"collapse": true, "at": "soon"}]
-        }
-        """
+            {
+              "kind": "post", "width": 200, "height": 160, "scale": 1,
+              "steps": [{"expand": true}, {"collapse": true, "at": "soon"}]
+            }
+            """
         let r = try runBatch(["type.json": text])
         XCTAssertEqual(r.status, 2, r.output)
         XCTAssertTrue(r.stderr.contains("Fixtures/cards/type.json:3:"), r.output)
@@ -124,7 +136,9 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("more than the limit of 67108864 pixels"), r.output)
         XCTAssertTrue(r.stderr.contains("font.json:1:"), r.output)
         XCTAssertTrue(r.stderr.contains("$.fps: expected frames per second from 1 to 240, found 1000"), r.output)
-        XCTAssertTrue(r.stderr.contains("frames.json: $.steps: the steps produce 14402 frames, more than the limit of 10000"), r.output)
+        XCTAssertTrue(
+            r.stderr.contains("frames.json: $.steps: the steps produce 14402 frames, more than the limit of 10000"),
+            r.output)
         XCTAssertTrue(r.stderr.contains("$.kind: unknown kind \"carousel\""), r.output)
         XCTAssertTrue(r.stderr.contains("$.image.path: image file not found: images/nope.png"), r.output)
         XCTAssertTrue(r.stdout.contains("8 passed, 0 failed, 5 errors"), r.output)
@@ -141,7 +155,8 @@ final class BadInputTests: XCTestCase {
     func testComposerMistakesNameTheirPath() throws {
         let r = try runBatch([
             "pattern.json": #"{"kind": "composer", "height": 600, "pattern": "([a-z"}"#,
-            "select.json": #"{"kind": "composer", "height": 600, "text": "abc", "steps": [{"type": "d"}, {"select": [2, 9]}]}"#,
+            "select.json":
+                #"{"kind": "composer", "height": 600, "text": "abc", "steps": [{"type": "d"}, {"select": [2, 9]}]}"#,
             "keyboard.json": #"{"kind": "composer", "height": 600, "steps": [{"keyboard": "up"}]}"#,
             "short.json": #"{"kind": "composer", "height": 300}"#,
             "selection.json": #"{"kind": "composer", "text": "ab", "selection": [1, 5]}"#,
@@ -149,10 +164,15 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(r.status, 2, r.output)
         XCTAssertTrue(r.stderr.contains("pattern.json:1:"), r.output)
         XCTAssertTrue(r.stderr.contains("$.pattern: \"([a-z\" is not a valid regular expression"), r.output)
-        XCTAssertTrue(r.stderr.contains("select.json: $.steps[1].select: the selection [2, 9] ends past the text, which has 4 characters at this step"), r.output)
+        XCTAssertTrue(
+            r.stderr.contains(
+                "select.json: $.steps[1].select: the selection [2, 9] ends past the text, which has 4 characters at this step"
+            ), r.output)
         XCTAssertTrue(r.stderr.contains("$.steps[0].keyboard: expected \"show\" or \"hide\", found \"up\""), r.output)
         XCTAssertTrue(r.stderr.contains("short.json: $.height: the canvas is 300 pt tall"), r.output)
-        XCTAssertTrue(r.stderr.contains("$.selection: the selection ends at 5, past the end of the text (2 characters)"), r.output)
+        XCTAssertTrue(
+            r.stderr.contains("$.selection: the selection ends at 5, past the end of the text (2 characters)"), r.output
+        )
         XCTAssertTrue(r.stdout.contains("8 passed, 0 failed, 5 errors"), r.output)
     }
 
@@ -164,11 +184,11 @@ final class BadInputTests: XCTestCase {
             "ratio.json": #"{"kind": "chat", "messages": [{"role": "user", "image": {"aspectRatio": 0}}]}"#,
         ])
         XCTAssertEqual(r.status, 2, r.output)
-        XCTAssertTrue(r.stderr.contains("$.messages[0].role: unknown value \"bot\"; expected one of: user, assistant"), r.output)
+        XCTAssertTrue(
+            r.stderr.contains("$.messages[0].role: unknown value \"bot\"; expected one of: user, assistant"), r.output)
         XCTAssertTrue(r.stderr.contains("$.messages[1]: the id \"a\" is used by an earlier message"), r.output)
         XCTAssertTrue(r.stderr.contains("stream.json: $.steps[0].stream: there is no message to stream into"), r.output)
         XCTAssertTrue(r.stderr.contains("$.messages[0].image.aspectRatio: expected an aspect ratio"), r.output)
         XCTAssertTrue(r.stdout.contains("8 passed, 0 failed, 4 errors"), r.output)
     }
 }
-

@@ -15,8 +15,10 @@ enum Browser {
     /// returns what it printed. Virtual time makes timers (the scrubber's playback) run the same
     /// on a busy machine.
     static func run(_ chromium: URL, _ arguments: [String], profile: URL) throws -> TestProcess.Output {
-        try TestProcess.run(chromium, TestTools.headlessChromium(profile: profile)
-                            + ["--window-size=1280,1000", "--virtual-time-budget=3000"] + arguments)
+        try TestProcess.run(
+            chromium,
+            TestTools.headlessChromium(profile: profile)
+                + ["--window-size=1280,1000", "--virtual-time-budget=3000"] + arguments)
     }
 
     /// The value of `name="..."` in dumped HTML.
@@ -24,7 +26,8 @@ enum Browser {
         guard let start = html.range(of: "\(name)=\"") else { return nil }
         let rest = html[start.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end]).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
+        return String(rest[..<end]).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(
+            of: "&quot;", with: "\"")
     }
 
     /// A page (report or preview) that finished its script and drew `track` as a motion plot:
@@ -32,8 +35,10 @@ enum Browser {
     static func assertMotionPlot(_ dom: String, track: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertTrue(dom.contains("data-ready=\"true\""), "the page script did not finish", file: file, line: line)
         XCTAssertTrue(dom.contains("data-track=\"\(track)\""), "no plot of \(track)", file: file, line: line)
-        XCTAssertTrue(dom.contains("<path class=\"expected\" d=\"M"), "the golden track is not drawn", file: file, line: line)
-        XCTAssertTrue(dom.contains("<path class=\"actual\" d=\"M"), "the new track is not drawn", file: file, line: line)
+        XCTAssertTrue(
+            dom.contains("<path class=\"expected\" d=\"M"), "the golden track is not drawn", file: file, line: line)
+        XCTAssertTrue(
+            dom.contains("<path class=\"actual\" d=\"M"), "the new track is not drawn", file: file, line: line)
         XCTAssertTrue(dom.contains("<line class=\"cursor\""), "no cursor line", file: file, line: line)
     }
 }

@@ -8,10 +8,11 @@ final class BundledFixturesTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(r.stdout.contains(" passed, 0 failed"), r.output)
         // "706 passed" ends in "0 passed" too: read the count itself.
-        let passed = r.stdout.split(separator: "\n").compactMap { line -> Int? in
-            guard let range = line.range(of: " passed, ") else { return nil }
-            return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
-        }.last ?? 0
+        let passed =
+            r.stdout.split(separator: "\n").compactMap { line -> Int? in
+                guard let range = line.range(of: " passed, ") else { return nil }
+                return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+            }.last ?? 0
         XCTAssertGreaterThan(passed, 0, "some frames must have been verified: \(r.output)")
         XCTAssertFalse(r.stderr.contains("environment differs"), r.output)
     }
@@ -28,17 +29,21 @@ final class BundledFixturesTests: XCTestCase {
 
         let fixture = dir.path("Fixtures/posts/no-image.json")
         var text = try String(contentsOf: fixture, encoding: .utf8)
-        text = text.replacingOccurrences(of: "One cache key, two wrong assumptions.", with: "One cache key, three wrong assumptions.")
+        text = text.replacingOccurrences(
+            of: "One cache key, two wrong assumptions.", with: "One cache key, three wrong assumptions.")
         try Data(text.utf8).write(to: fixture)
         let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.stdout.contains("FAIL posts/no-image initial: frame 0 differs ("), r.output)
         XCTAssertTrue(r.stdout.contains("FAIL posts/no-image 01-expand: frames 0-"), r.output)
         XCTAssertTrue(r.stdout.contains("layoutsnap record"), "says what to do next: \(r.output)")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(".layoutsnap/report/actual/posts/no-image/initial/000.png").path))
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: dir.path(".layoutsnap/report/actual/posts/no-image/initial/000.png").path))
         // Verify never writes goldens.
         let golden = try Data(contentsOf: dir.path("Goldens/posts/no-image/initial/000.png"))
-        let original = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Goldens/posts/no-image/initial/000.png"))
+        let original = try Data(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("Goldens/posts/no-image/initial/000.png"))
         XCTAssertEqual(golden, original)
     }
 }

@@ -7,7 +7,8 @@ import XCTest
 final class CIReportTests: XCTestCase {
     /// `::error file=...,title=...::message`: a name, optional comma-separated properties whose
     /// values escape `,` and `:`, then the message on one line.
-    static let workflowCommand = try! NSRegularExpression(pattern: #"^::(error|warning|notice)( [a-z]+=[^,:\n]*(,[a-z]+=[^,:\n]*)*)?::[^\n\r]*$"#)
+    static let workflowCommand = try! NSRegularExpression(
+        pattern: #"^::(error|warning|notice)( [a-z]+=[^,:\n]*(,[a-z]+=[^,:\n]*)*)?::[^\n\r]*$"#)
 
     func failingRun(environment: [String: String], arguments: [String] = []) throws -> (TempDir, CLI.Result) {
         let dir = try TempDir()
@@ -22,20 +23,28 @@ final class CIReportTests: XCTestCase {
     }
 
     func testGitHubActionsGetsAnnotationsAndAJobSummary() throws {
-        let (dir, r) = try failingRun(environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": "$DIR", "GITHUB_STEP_SUMMARY": "$DIR/summary.md"])
+        let (dir, r) = try failingRun(environment: [
+            "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": "$DIR", "GITHUB_STEP_SUMMARY": "$DIR/summary.md",
+        ])
         XCTAssertEqual(r.status, 2, r.output)
         let annotations = r.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("::") }
         // The failing card, the unusable one, and the failing card's lint warning (its author
         // hangs below the card while it expands).
         XCTAssertEqual(annotations.count, 3, r.stdout)
-        XCTAssertTrue(annotations.contains { $0.hasPrefix("::warning file=Fixtures/cards/a.json,line=4,title=layoutsnap lint%3A cards/a::01-expand frames ") }, r.stdout)
+        XCTAssertTrue(
+            annotations.contains {
+                $0.hasPrefix(
+                    "::warning file=Fixtures/cards/a.json,line=4,title=layoutsnap lint%3A cards/a::01-expand frames ")
+            }, r.stdout)
         for line in annotations {
-            XCTAssertNotNil(Self.workflowCommand.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
+            XCTAssertNotNil(
+                Self.workflowCommand.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), line)
         }
         // The changed card: its file from the repository root, what changed in motion terms.
         let a = try XCTUnwrap(annotations.first { $0.contains("cards/a ") })
         // On the line of the step that made the failing state (smallPost's steps are on line 4).
-        XCTAssertTrue(a.hasPrefix("::error file=Fixtures/cards/a.json,line=4,title=layoutsnap%3A cards/a failed::01-expand: "), a)
+        XCTAssertTrue(
+            a.hasPrefix("::error file=Fixtures/cards/a.json,line=4,title=layoutsnap%3A cards/a failed::01-expand: "), a)
         XCTAssertTrue(a.contains("motion: duration 7 → 8 frames"), a)
         // The broken one: its line and column.
         let b = try XCTUnwrap(annotations.first { $0.contains("cards/b ") })
@@ -49,7 +58,8 @@ final class CIReportTests: XCTestCase {
         XCTAssertLessThan(summary.utf8.count, 1 << 20)
 
         // --reporter terminal turns the annotations off, even inside GitHub Actions.
-        let quiet = try CLI.run(["verify", "--no-progress", "--reporter", "terminal"], in: dir.url, environment: ["GITHUB_ACTIONS": "true"])
+        let quiet = try CLI.run(
+            ["verify", "--no-progress", "--reporter", "terminal"], in: dir.url, environment: ["GITHUB_ACTIONS": "true"])
         XCTAssertFalse(quiet.stdout.contains("::error"), quiet.stdout)
     }
 

@@ -15,11 +15,14 @@ enum CLI {
     /// and `arguments` follow the rest (`["/usr/bin/setpriv", "--reuid=65534"]`, or a shell
     /// that sets a limit: `["/bin/bash", "-c", "ulimit -f 1; exec \"$0\" \"$@\""]`).
     /// A run still going after 15 minutes has hung: it is killed and the test fails on its status.
-    static func run(_ arguments: [String], in directory: URL = TestPaths.packageRoot, environment: [String: String] = [:],
-                    removing: [String] = [], launcher: [String] = []) throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: URL = TestPaths.packageRoot, environment: [String: String] = [:],
+        removing: [String] = [], launcher: [String] = []
+    ) throws -> Result {
         let program = launcher.first.map { URL(fileURLWithPath: $0) } ?? binary
         let words = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [binary.path] + arguments
-        return try TestProcess.run(program, words, in: directory, environment: environment, removing: removing, timeout: 900)
+        return try TestProcess.run(
+            program, words, in: directory, environment: environment, removing: removing, timeout: 900)
     }
 }
 
@@ -38,14 +41,16 @@ final class TempDir {
     @discardableResult
     func write(_ relative: String, _ text: String) throws -> URL {
         let target = path(relative)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: target)
         return target
     }
 
     func copyBundled(_ relative: String, to destination: String? = nil) throws {
         let target = path(destination ?? relative)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent(relative), to: target)
     }
 }

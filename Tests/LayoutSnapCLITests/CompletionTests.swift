@@ -11,7 +11,8 @@ final class CompletionTests: XCTestCase {
             XCTAssertEqual(r.status, 0, "\(shell): \(r.output)")
             XCTAssertTrue(r.stdout.contains("iphone-se"), "\(shell): devices")
             XCTAssertTrue(r.stdout.contains("transcript"), "\(shell): kinds")
-            XCTAssertTrue(r.stdout.contains("---completion"), "\(shell): the project's variants and states are asked for")
+            XCTAssertTrue(
+                r.stdout.contains("---completion"), "\(shell): the project's variants and states are asked for")
         }
         let bash = try CLI.run(["--generate-completion-script", "bash"]).stdout
         XCTAssertTrue(bash.contains("---completion verify -- --variant"), bash)
@@ -22,13 +23,22 @@ final class CompletionTests: XCTestCase {
     /// named on the line), and the states of the fixture on the line.
     func testTheProjectsVariantsAndStates() throws {
         let dir = try TempDir()
-        try dir.write("Fixtures/t/v.json", #"{"kind": "transcript", "text": "One", "variants": {"textSize": ["AX1", "AX5"]}}"#)
+        try dir.write(
+            "Fixtures/t/v.json", #"{"kind": "transcript", "text": "One", "variants": {"textSize": ["AX1", "AX5"]}}"#)
         try dir.write("Fixtures/c/p.json", smallPost())
         try dir.write("Goldens/x/layout.json", #"{"variants": {"textSize": ["xSmall"]}}"#)
-        let variants = try CLI.run(["---completion", "verify", "--", "--variant", "4", "0", "layoutsnap", "--goldens", "Goldens", "--variant", "A"], in: dir.url)
+        let variants = try CLI.run(
+            [
+                "---completion", "verify", "--", "--variant", "4", "0", "layoutsnap", "--goldens", "Goldens",
+                "--variant", "A",
+            ], in: dir.url)
         XCTAssertEqual(variants.status, 0, variants.output)
         XCTAssertEqual(variants.stdout.split(separator: "\n"), ["AX1", "AX5"])
-        let states = try CLI.run(["---completion", "layout", "--", "--state", "4", "0", "layoutsnap", "layout", "Fixtures/c/p.json", "--state", ""], in: dir.url)
+        let states = try CLI.run(
+            [
+                "---completion", "layout", "--", "--state", "4", "0", "layoutsnap", "layout", "Fixtures/c/p.json",
+                "--state", "",
+            ], in: dir.url)
         XCTAssertEqual(states.status, 0, states.output)
         XCTAssertEqual(states.stdout.split(separator: "\n"), ["initial", "01-expand"])
     }

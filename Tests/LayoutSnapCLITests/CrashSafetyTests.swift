@@ -28,7 +28,8 @@ final class CrashSafetyTests: XCTestCase {
     /// file path below Goldens → pixel hash, for every frame PNG under `folder`.
     func pixelHashes(_ folder: URL) throws -> [String: String] {
         var hashes: [String: String] = [:]
-        for item in try FileManager.default.subpathsOfDirectory(atPath: folder.path) where item.hasSuffix(".png") && !item.hasPrefix(".") {
+        for item in try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+        where item.hasSuffix(".png") && !item.hasPrefix(".") {
             let image = try PNGDecoder.decode([UInt8](Data(contentsOf: folder.appendingPathComponent(item))))
             hashes[item] = image.hashHex
         }
@@ -60,10 +61,13 @@ final class CrashSafetyTests: XCTestCase {
             XCTAssertEqual(try CLI.run(["render", "--no-progress", "--out", "v-\(title)"], in: dir.url).status, 0)
             versions.insert(try pixelHashes(dir.path("v-\(title)")), at: 0)
         }
-        let a = versions[0], b = versions[1]
+        let a = versions[0]
+        let b = versions[1]
         XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
         XCTAssertEqual(try pixelHashes(dir.path("Goldens")), a)
-        XCTAssertTrue(a.allSatisfy { b[$0.key] != $0.value && versions[2][$0.key] != $0.value }, "every golden differs between versions")
+        XCTAssertTrue(
+            a.allSatisfy { b[$0.key] != $0.value && versions[2][$0.key] != $0.value },
+            "every golden differs between versions")
 
         // A pause before each swap (fault injection) makes the swap long enough to be hit often.
         let environment = ["LAYOUTSNAP_FAULT_SWAP_DELAY_MS": "10"]
@@ -72,7 +76,8 @@ final class CrashSafetyTests: XCTestCase {
         try FileManager.default.copyItem(at: dir.url, to: timing.url)
         try writeFixtures(timing, title: "New", count: cards)
         let started = Date()
-        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: timing.url, environment: environment).status, 0)
+        XCTAssertEqual(
+            try CLI.run(["record", "--no-progress", "--allow-ci"], in: timing.url, environment: environment).status, 0)
         let duration = Date().timeIntervalSince(started)
         print("crash safety: \(a.count) frames, \(kills) kills, a record takes \(String(format: "%.2f", duration)) s")
 
@@ -83,32 +88,38 @@ final class CrashSafetyTests: XCTestCase {
             let (title, target) = (titles[(kill + 1) % 3], versions[(kill + 1) % 3])
             try writeFixtures(dir, title: title, count: cards)
             let before = try pixelHashes(dir.path("Goldens"))
-            let process = try TestProcess.start(CLI.binary, ["record", "--no-progress", "--allow-ci", "--jobs", "2"],
-                                                in: dir.url, environment: environment)
+            let process = try TestProcess.start(
+                CLI.binary, ["record", "--no-progress", "--allow-ci", "--jobs", "2"],
+                in: dir.url, environment: environment)
             Thread.sleep(forTimeInterval: Double.random(in: 0...duration, using: &generator))
             process.signal(SIGKILL)
             process.wait()
 
             let manifest = try Manifest(dir.path("Goldens/manifest.json"))
-            var old = 0, new = 0
+            var old = 0
+            var new = 0
             for key in a.keys.sorted() {
                 let file = dir.path("Goldens/" + key)
                 let pixels = try PNGDecoder.decode([UInt8](Data(contentsOf: file))).hashHex
-                XCTAssertTrue(pixels == before[key] || pixels == target[key], "kill \(kill): \(key) is neither the golden before nor the new one")
+                XCTAssertTrue(
+                    pixels == before[key] || pixels == target[key],
+                    "kill \(kill): \(key) is neither the golden before nor the new one")
                 if pixels == target[key] && pixels != before[key] { new += 1 } else { old += 1 }
                 // The manifest describes the file there: its entry, or (mid-swap) the previous one.
                 let entry = try XCTUnwrap(manifest.frames[key], "kill \(kill): \(key) is not in the manifest")
                 let hash = try fileHash(file)
                 let previous = entry["previous"] as? [String: Any]
-                XCTAssertTrue(entry["file"] as? String == hash || previous?["file"] as? String == hash,
-                              "kill \(kill): the manifest does not describe \(key)")
+                XCTAssertTrue(
+                    entry["file"] as? String == hash || previous?["file"] as? String == hash,
+                    "kill \(kill): the manifest does not describe \(key)")
                 let described = entry["file"] as? String == hash ? entry : try XCTUnwrap(previous)
                 XCTAssertEqual(described["pixels"] as? String, pixels, "kill \(kill): \(key) pixel hash")
             }
             if old > 0 && new > 0 && before != target { mixed += 1 }
         }
         print("crash safety: \(mixed) of \(kills) kills landed mid-swap")
-        XCTAssertGreaterThan(mixed, 0, "no kill landed while goldens were being swapped: the test did not test the hard case")
+        XCTAssertGreaterThan(
+            mixed, 0, "no kill landed while goldens were being swapped: the test did not test the hard case")
 
         try writeFixtures(dir, title: "New", count: cards)
         let finish = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
@@ -116,7 +127,9 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertEqual(try pixelHashes(dir.path("Goldens")), b)
         let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(verify.status, 0, verify.output)
-        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path).filter { $0.hasSuffix(".pending") || $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path).filter {
+            $0.hasSuffix(".pending") || $0.hasSuffix(".tmp")
+        }
         XCTAssertEqual(leftovers, [], "a finished record leaves no pending or temporary files")
         let settled = try String(contentsOf: dir.path("Goldens/manifest.json"), encoding: .utf8)
         XCTAssertFalse(settled.contains("previous"), "a finished record settles the manifest")
@@ -145,10 +158,12 @@ final class CrashSafetyTests: XCTestCase {
         let (before, manifest) = try recordThenChange(dir, count: 1)
         let layout = dir.path("Goldens/cards/card-0/layout.json")
         let layoutBefore = try Data(contentsOf: layout)
-        let frames = try XCTUnwrap(try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path)
-            .filter { $0.hasSuffix("/003.png") }.first)
+        let frames = try XCTUnwrap(
+            try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path)
+                .filter { $0.hasSuffix("/003.png") }.first)
         let blocker = dir.path("Goldens/" + (frames as NSString).deletingLastPathComponent + "/.003.png.pending/keep")
-        try FileManager.default.createDirectory(at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data([1]).write(to: blocker)
 
         let r = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)

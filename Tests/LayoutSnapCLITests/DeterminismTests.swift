@@ -10,17 +10,25 @@ final class DeterminismTests: XCTestCase {
         try dir.copyBundled("Fixtures/posts/images", to: "Fixtures/posts/images")
         let a = try CLI.run(["render", "--out", "a", "--no-progress"], in: dir.url)
         XCTAssertEqual(a.status, 0, a.output)
-        try dir.write("fonts.conf", "<?xml version=\"1.0\"?><fontconfig><dir>/usr/share/fonts</dir><alias><family>Inter</family><prefer><family>DejaVu Serif</family></prefer></alias></fontconfig>")
-        let b = try CLI.run(["render", "--out", "b", "--no-progress", "--jobs", "1"], in: dir.url, environment: [
-            "FONTCONFIG_FILE": dir.path("fonts.conf").path, "FONTCONFIG_PATH": dir.url.path,
-            "LANG": "ja_JP.UTF-8", "LC_ALL": "zh_CN.UTF-8", "LANGUAGE": "zh_CN:ko", "HOME": dir.path("home").path,
-            "XDG_CONFIG_HOME": dir.path("xdg").path,
-        ])
+        try dir.write(
+            "fonts.conf",
+            "<?xml version=\"1.0\"?><fontconfig><dir>/usr/share/fonts</dir><alias><family>Inter</family><prefer><family>DejaVu Serif</family></prefer></alias></fontconfig>"
+        )
+        let b = try CLI.run(
+            ["render", "--out", "b", "--no-progress", "--jobs", "1"], in: dir.url,
+            environment: [
+                "FONTCONFIG_FILE": dir.path("fonts.conf").path, "FONTCONFIG_PATH": dir.url.path,
+                "LANG": "ja_JP.UTF-8", "LC_ALL": "zh_CN.UTF-8", "LANGUAGE": "zh_CN:ko", "HOME": dir.path("home").path,
+                "XDG_CONFIG_HOME": dir.path("xdg").path,
+            ])
         XCTAssertEqual(b.status, 0, b.output)
-        let files = try FileManager.default.subpathsOfDirectory(atPath: dir.path("a").path).filter { $0.hasSuffix(".png") }.sorted()
+        let files = try FileManager.default.subpathsOfDirectory(atPath: dir.path("a").path).filter {
+            $0.hasSuffix(".png")
+        }.sorted()
         XCTAssertGreaterThan(files.count, 10)
         for file in files {
-            let x = try Data(contentsOf: dir.path("a/" + file)), y = try Data(contentsOf: dir.path("b/" + file))
+            let x = try Data(contentsOf: dir.path("a/" + file))
+            let y = try Data(contentsOf: dir.path("b/" + file))
             XCTAssertEqual(x, y, file)
         }
     }
@@ -43,7 +51,9 @@ final class DeterminismTests: XCTestCase {
     func testEveryJobCountGivesTheGoldensPixelHashes() throws {
         for jobs in [1, 2, 4, 16] {
             let dir = try TempDir()
-            let r = try CLI.run(["verify", "--no-progress", "--jobs", String(jobs), "--report", dir.path("report").path])
+            let r = try CLI.run([
+                "verify", "--no-progress", "--jobs", String(jobs), "--report", dir.path("report").path,
+            ])
             XCTAssertEqual(r.status, 0, "--jobs \(jobs): \(r.output)")
             XCTAssertTrue(r.stdout.hasSuffix("732 passed, 0 failed\n"), "--jobs \(jobs): \(r.stdout)")
         }

@@ -18,21 +18,27 @@ final class GenerateTests: XCTestCase {
     func testGeneratedFixturesRenderWithoutErrorsAndSameSeedGivesSameBytes() throws {
         let dir = try TempDir()
         let count = 4 * Self.perKind
-        let a = try CLI.run(["generate", "--kind", "all", "--count", "\(count)", "--seed", "20240917", "--out", "a"], in: dir.url)
+        let a = try CLI.run(
+            ["generate", "--kind", "all", "--count", "\(count)", "--seed", "20240917", "--out", "a"], in: dir.url)
         XCTAssertEqual(a.status, 0, a.output)
         let n = Self.perKind
-        XCTAssertEqual(a.stdout, "generated \(count) fixtures (\(n) transcript, \(n) composer, \(n) chat, \(n) post) in a\n")
-        let b = try CLI.run(["generate", "--kind", "all", "--count", "\(count)", "--seed", "20240917", "--out", "b", "--jobs", "1"], in: dir.url)
+        XCTAssertEqual(
+            a.stdout, "generated \(count) fixtures (\(n) transcript, \(n) composer, \(n) chat, \(n) post) in a\n")
+        let b = try CLI.run(
+            ["generate", "--kind", "all", "--count", "\(count)", "--seed", "20240917", "--out", "b", "--jobs", "1"],
+            in: dir.url)
         XCTAssertEqual(b.status, 0, b.output)
         let files = try tree(dir.path("a"))
         XCTAssertEqual(files, try tree(dir.path("b")))
         XCTAssertEqual(files.count, count)
         XCTAssertEqual(files.first, "chat/chat-000000.json")
         for file in files {
-            XCTAssertEqual(try Data(contentsOf: dir.path("a/" + file)), try Data(contentsOf: dir.path("b/" + file)), file)
+            XCTAssertEqual(
+                try Data(contentsOf: dir.path("a/" + file)), try Data(contentsOf: dir.path("b/" + file)), file)
         }
 
-        let render = try CLI.run(["render", "a", "--out", "frames", "--scale", "0.5", "--fps", "15", "--no-progress"], in: dir.url)
+        let render = try CLI.run(
+            ["render", "a", "--out", "frames", "--scale", "0.5", "--fps", "15", "--no-progress"], in: dir.url)
         XCTAssertEqual(render.status, 0, render.output)
         XCTAssertFalse(render.stderr.contains("error"), render.output)
         XCTAssertTrue(render.stdout.contains("frames rendered to frames"), render.output)
@@ -44,11 +50,16 @@ final class GenerateTests: XCTestCase {
     /// (and nothing else).
     func testPrefixesKindsAndRegeneration() throws {
         let dir = try TempDir()
-        XCTAssertEqual(try CLI.run(["generate", "--kind", "all", "--count", "12", "--seed", "3", "--out", "big"], in: dir.url).status, 0)
-        XCTAssertEqual(try CLI.run(["generate", "--kind", "post", "--count", "2", "--seed", "3", "--out", "posts"], in: dir.url).status, 0)
+        XCTAssertEqual(
+            try CLI.run(["generate", "--kind", "all", "--count", "12", "--seed", "3", "--out", "big"], in: dir.url)
+                .status, 0)
+        XCTAssertEqual(
+            try CLI.run(["generate", "--kind", "post", "--count", "2", "--seed", "3", "--out", "posts"], in: dir.url)
+                .status, 0)
         XCTAssertEqual(try tree(dir.path("posts")), ["post/post-000000.json", "post/post-000001.json"])
         for file in try tree(dir.path("posts")) {
-            XCTAssertEqual(try Data(contentsOf: dir.path("posts/" + file)), try Data(contentsOf: dir.path("big/" + file)), file)
+            XCTAssertEqual(
+                try Data(contentsOf: dir.path("posts/" + file)), try Data(contentsOf: dir.path("big/" + file)), file)
         }
         let before = try tree(dir.path("big")).map { ($0, try Data(contentsOf: dir.path("big/" + $0))) }
         try dir.write("big/post/notes.json", "{}")
@@ -56,21 +67,38 @@ final class GenerateTests: XCTestCase {
         let r = try CLI.run(["generate", "--kind", "all", "--count", "6", "--seed", "3", "--out", "big"], in: dir.url)
         XCTAssertEqual(r.stdout, "generated 6 fixtures (2 transcript, 2 composer, 1 chat, 1 post) in big\n")
         let after = try tree(dir.path("big"))
-        XCTAssertEqual(after, ["chat/chat-000000.json", "composer/composer-000000.json", "composer/composer-000001.json",
-                               "post/notes.json", "post/post-000000.json", "post/post-7.json",
-                               "transcript/transcript-000000.json", "transcript/transcript-000001.json"])
+        XCTAssertEqual(
+            after,
+            [
+                "chat/chat-000000.json", "composer/composer-000000.json", "composer/composer-000001.json",
+                "post/notes.json", "post/post-000000.json", "post/post-7.json",
+                "transcript/transcript-000000.json", "transcript/transcript-000001.json",
+            ])
         for (file, data) in before where after.contains(file) {
-            XCTAssertEqual(try Data(contentsOf: dir.path("big/" + file)), data, "\(file) is a prefix of the larger batch")
+            XCTAssertEqual(
+                try Data(contentsOf: dir.path("big/" + file)), data, "\(file) is a prefix of the larger batch")
         }
     }
 
     func testBadArgumentsExitTwoWithAMessage() throws {
         let cases: [([String], String)] = [
-            (["--kind", "carousel", "--count", "1", "--seed", "1", "--out", "x"], "unknown kind \"carousel\"; expected one of: transcript, composer, chat, post, all"),
-            (["--kind", "post", "--count", "0", "--seed", "1", "--out", "x"], "--count must be from 1 to 1000000, found 0"),
-            (["--kind", "post", "--count", "1000001", "--seed", "1", "--out", "x"], "--count must be from 1 to 1000000, found 1000001"),
+            (
+                ["--kind", "carousel", "--count", "1", "--seed", "1", "--out", "x"],
+                "unknown kind \"carousel\"; expected one of: transcript, composer, chat, post, all"
+            ),
+            (
+                ["--kind", "post", "--count", "0", "--seed", "1", "--out", "x"],
+                "--count must be from 1 to 1000000, found 0"
+            ),
+            (
+                ["--kind", "post", "--count", "1000001", "--seed", "1", "--out", "x"],
+                "--count must be from 1 to 1000000, found 1000001"
+            ),
             (["--kind", "post", "--count", "1", "--seed", "-1", "--out", "x"], "--seed"),
-            (["--kind", "post", "--count", "1", "--seed", "18446744073709551616", "--out", "x"], "--seed must be a whole number from 0 to 18446744073709551615"),
+            (
+                ["--kind", "post", "--count", "1", "--seed", "18446744073709551616", "--out", "x"],
+                "--seed must be a whole number from 0 to 18446744073709551615"
+            ),
             (["--kind", "post", "--count", "1", "--seed", "1"], "--out"),
         ]
         let dir = try TempDir()
@@ -79,7 +107,8 @@ final class GenerateTests: XCTestCase {
             XCTAssertEqual(r.status, 2, "\(arguments): \(r.output)")
             XCTAssertTrue(r.stderr.contains(message), "\(arguments): \(r.output)")
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("x").path), "nothing is written on a bad argument")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: dir.path("x").path), "nothing is written on a bad argument")
     }
 
     /// Every file below `root`, sorted, relative to it.

@@ -12,8 +12,10 @@ final class GoldenLifecycleTests: XCTestCase {
 
         let allowed = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url, environment: ["CI": "true"])
         XCTAssertEqual(allowed.status, 0, allowed.output)
-        for file in ["Goldens/manifest.json", "Goldens/cards/small/layout.json", "Goldens/cards/small/initial/000.png",
-                     "Goldens/cards/small/01-expand/000.png", "Goldens/cards/small/01-expand/006.png"] {
+        for file in [
+            "Goldens/manifest.json", "Goldens/cards/small/layout.json", "Goldens/cards/small/initial/000.png",
+            "Goldens/cards/small/01-expand/000.png", "Goldens/cards/small/01-expand/006.png",
+        ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(file).path), file)
         }
     }
@@ -25,7 +27,9 @@ final class GoldenLifecycleTests: XCTestCase {
         let initial = dir.path("Goldens/cards/small/initial/000.png")
         let expanded = dir.path("Goldens/cards/small/01-expand/006.png")
         let past = Date(timeIntervalSince1970: 1_000_000)
-        for url in [initial, expanded] { try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: url.path) }
+        for url in [initial, expanded] {
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: url.path)
+        }
 
         let again = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
         XCTAssertEqual(again.status, 0, again.output)
@@ -33,11 +37,13 @@ final class GoldenLifecycleTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: initial.path)[.modificationDate] as? Date, past)
 
         // Only the body changes: the compact initial frame stays, expanded frames are rewritten.
-        try dir.write("Fixtures/cards/small.json", smallPost().replacingOccurrences(of: "Body text", with: "Other body"))
+        try dir.write(
+            "Fixtures/cards/small.json", smallPost().replacingOccurrences(of: "Body text", with: "Other body"))
         let changed = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
         XCTAssertEqual(changed.status, 0, changed.output)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: initial.path)[.modificationDate] as? Date, past)
-        XCTAssertNotEqual(try FileManager.default.attributesOfItem(atPath: expanded.path)[.modificationDate] as? Date, past)
+        XCTAssertNotEqual(
+            try FileManager.default.attributesOfItem(atPath: expanded.path)[.modificationDate] as? Date, past)
         XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
     }
 
@@ -82,7 +88,6 @@ final class GoldenLifecycleTests: XCTestCase {
     }
 }
 
-
 /// Bad goldens and report folders that are not layoutsnap's.
 final class GoldenRobustnessTests: XCTestCase {
     func recorded() throws -> TempDir {
@@ -103,7 +108,10 @@ final class GoldenRobustnessTests: XCTestCase {
         let before = try Data(contentsOf: outside)
         let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(r.status, 2, r.output)
-        XCTAssertTrue(r.output.contains("cards/small/01-expand/003.png: a symbolic link to \(outside.resolvingSymlinksInPath().path), outside Goldens/"), r.output)
+        XCTAssertTrue(
+            r.output.contains(
+                "cards/small/01-expand/003.png: a symbolic link to \(outside.resolvingSymlinksInPath().path), outside Goldens/"
+            ), r.output)
         XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
         XCTAssertEqual(try Data(contentsOf: outside), before, "the file outside is untouched")
         let attributes = try FileManager.default.attributesOfItem(atPath: golden.path)

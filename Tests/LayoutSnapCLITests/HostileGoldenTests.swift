@@ -18,7 +18,8 @@ final class HostileGoldenTests: XCTestCase {
         try dir.write("Fixtures/cards/hostile.json", Self.fixture)
         XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
         let frames = dir.path("Goldens/cards/hostile/01-expand")
-        let names = try FileManager.default.contentsOfDirectory(atPath: frames.path).filter { $0.hasSuffix(".png") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames.path).filter { $0.hasSuffix(".png") }
+            .sorted()
         let good = [UInt8](try Data(contentsOf: frames.appendingPathComponent(names[0])))
 
         // (damaged bytes, what the report must say). Truncations sweep the signature, the IHDR,
@@ -33,7 +34,9 @@ final class HostileGoldenTests: XCTestCase {
             (Self.claiming(width: 100_000, height: 100_000, png: good), "more than the limit"),
             (Self.bomb(), "decompression bomb"),
         ]
-        for offset in [1, 7, 8, 12, 16, 20, 29, 33, 37, 41, good.count / 2, good.count - 13, good.count - 12, good.count - 1] {
+        for offset in [
+            1, 7, 8, 12, 16, 20, 29, 33, 37, 41, good.count / 2, good.count - 13, good.count - 12, good.count - 1,
+        ] {
             variants.append((Array(good.prefix(offset)), ""))
         }
         XCTAssertLessThanOrEqual(variants.count, names.count, "one frame for each variant")
@@ -47,7 +50,9 @@ final class HostileGoldenTests: XCTestCase {
         let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(r.status, 2, r.output)
         for (i, variant) in variants.enumerated() {
-            let line = r.stderr.split(separator: "\n").first { $0.contains("unreadable golden cards/hostile/01-expand/\(names[i])") }
+            let line = r.stderr.split(separator: "\n").first {
+                $0.contains("unreadable golden cards/hostile/01-expand/\(names[i])")
+            }
             XCTAssertNotNil(line, "variant \(i) (\(variant.1)) is reported\n\(r.stderr)")
             if let line, !variant.1.isEmpty { XCTAssertTrue(line.contains(variant.1), "variant \(i): \(line)") }
         }
@@ -80,7 +85,9 @@ final class HostileGoldenTests: XCTestCase {
     /// A 4096 x 4096 blank image (64 MB of scanlines, a few KB of zlib) whose header claims 2 x 2.
     static func bomb() -> [UInt8] {
         let pixels = [UInt32](repeating: 0, count: 4096 * 4096)
-        let png = pixels.withUnsafeBufferPointer { PNGEncoder.encode(pixels: $0.baseAddress!, width: 4096, height: 4096, stride: 4096) }
+        let png = pixels.withUnsafeBufferPointer {
+            PNGEncoder.encode(pixels: $0.baseAddress!, width: 4096, height: 4096, stride: 4096)
+        }
         return claiming(width: 2, height: 2, png: png)
     }
 }

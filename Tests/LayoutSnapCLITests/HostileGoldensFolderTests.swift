@@ -33,7 +33,8 @@ final class HostileGoldensFolderTests: XCTestCase {
         let dir = try project()
         try FileManager.default.removeItem(at: dir.path("Goldens/a/01-expand/003.png"))
         var manifest = try String(contentsOf: dir.path("Goldens/manifest.json"), encoding: .utf8)
-        let entry = #""ghost/initial/000.png" : {"file" : "0000000000000000", "height" : 160, "pixels" : "0000000000000000", "width" : 200},"#
+        let entry =
+            #""ghost/initial/000.png" : {"file" : "0000000000000000", "height" : 160, "pixels" : "0000000000000000", "width" : 200},"#
         manifest = manifest.replacingOccurrences(of: "\"frames\" : {", with: "\"frames\" : {" + entry)
         try manifest.write(to: dir.path("Goldens/manifest.json"), atomically: true, encoding: .utf8)
 
@@ -69,8 +70,9 @@ final class HostileGoldensFolderTests: XCTestCase {
         for path in [dir.url.path, dir.path("Fixtures").path] { chmod(path, 0o755) }
         chmod(dir.path("Fixtures/a.json").path, 0o644)
         let before = try files(dir.path("Goldens"))
-        let r = try CLI.run(["record", "--allow-ci", "--no-progress"], in: dir.url,
-                            launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        let r = try CLI.run(
+            ["record", "--allow-ci", "--no-progress"], in: dir.url,
+            launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
         let stderr = r.stderr
         XCTAssertEqual(r.status, 2, stderr)
         XCTAssertTrue(stderr.contains("Goldens") && stderr.contains("Permission denied"), stderr)

@@ -4,9 +4,24 @@ import XCTest
 /// hand from docs/fixtures/post.md (only the text-independent numbers: Pango decides the line counts).
 final class LayoutCommandTests: XCTestCase {
     struct Layout: Decodable {
-        struct State: Decodable { var name: String; var frames: [Frame] }
-        struct Frame: Decodable { var index: Int; var time: Double; var progress: Double; var elements: [Element] }
-        struct Element: Decodable { var id: String; var rect: [Double]; var lines: Int?; var truncated: Bool?; var revealed: Double?; var opacity: Double? }
+        struct State: Decodable {
+            var name: String
+            var frames: [Frame]
+        }
+        struct Frame: Decodable {
+            var index: Int
+            var time: Double
+            var progress: Double
+            var elements: [Element]
+        }
+        struct Element: Decodable {
+            var id: String
+            var rect: [Double]
+            var lines: Int?
+            var truncated: Bool?
+            var revealed: Double?
+            var opacity: Double?
+        }
         var fixture: String
         var states: [State]
     }
@@ -22,10 +37,11 @@ final class LayoutCommandTests: XCTestCase {
 
     /// A 3:2 image on the default iPhone 15 canvas (393 wide): card x = (393 - 370) / 2 = 11.5.
     func testThreeTwoImageRects() throws {
-        let l = try layout("""
-        {"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A",
-         "image": {"path": "images/landscape-3x2.png"}, "steps": [{"expand": true}]}
-        """)
+        let l = try layout(
+            """
+            {"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A",
+             "image": {"path": "images/landscape-3x2.png"}, "steps": [{"expand": true}]}
+            """)
         XCTAssertEqual(l.states.map(\.name), ["initial", "01-expand"])
         let expand = l.states[1].frames
         XCTAssertEqual(expand.count, 19)
@@ -33,9 +49,9 @@ final class LayoutCommandTests: XCTestCase {
         XCTAssertEqual(el(expand[0], "card"), [11.5, 12, 370, 100])
         XCTAssertEqual(el(expand[0], "image"), [11.5 + 278, 12 + 18, 80, 80])
         // One-line title (26.25) and summary (17.9): titleSummaryHeight = 8 + 26.2548 + 4 + 17.901 + 8 = 64.1558.
-        XCTAssertEqual(el(expand[18], "image"), [21.5, 84.16, 350, 233.33])          // y = 12 + 64.1558 + 8
-        XCTAssertEqual(el(expand[9], "image"), [155.5, 57.08, 215, 156.67])          // lerp(278, 10), 12 + lerp(18, 72.1558)
-        XCTAssertEqual(el(expand[18], "body")[1], 333.49)                               // 12 + 72.1558 + 233.3333 + 16
+        XCTAssertEqual(el(expand[18], "image"), [21.5, 84.16, 350, 233.33])  // y = 12 + 64.1558 + 8
+        XCTAssertEqual(el(expand[9], "image"), [155.5, 57.08, 215, 156.67])  // lerp(278, 10), 12 + lerp(18, 72.1558)
+        XCTAssertEqual(el(expand[18], "body")[1], 333.49)  // 12 + 72.1558 + 233.3333 + 16
         XCTAssertEqual(expand[9].progress, 0.5)
         XCTAssertEqual(expand[9].time, 0.15)
     }
@@ -49,7 +65,8 @@ final class LayoutCommandTests: XCTestCase {
     }
 
     func testStateAndFrameFilters() throws {
-        let l = try layout(#"{"kind": "post", "title": "T", "steps": [{"expand": true}]}"#, ["--state", "01-expand", "--frame", "9"])
+        let l = try layout(
+            #"{"kind": "post", "title": "T", "steps": [{"expand": true}]}"#, ["--state", "01-expand", "--frame", "9"])
         XCTAssertEqual(l.states.count, 1)
         XCTAssertEqual(l.states[0].frames.map(\.index), [9])
     }
@@ -59,18 +76,35 @@ final class LayoutCommandTests: XCTestCase {
 final class TranscriptLayoutCommandTests: XCTestCase {
     func testStickyTranscriptOffsets() throws {
         let dir = try TempDir()
-        let file = try dir.write("t/live.json", """
-        {"kind": "transcript", "width": 390, "height": 200,
-         "text": "1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n9",
-         "steps": [{"scrollBy": -50}, {"append": "\\n10"}, {"scrollToBottom": true}]}
-        """)
+        let file = try dir.write(
+            "t/live.json",
+            """
+            {"kind": "transcript", "width": 390, "height": 200,
+             "text": "1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n9",
+             "steps": [{"scrollBy": -50}, {"append": "\\n10"}, {"scrollToBottom": true}]}
+            """)
         let r = try CLI.run(["layout", file.path], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)
         struct L: Decodable {
-            struct S: Decodable { var name: String; var frames: [F] }
-            struct F: Decodable { var scroll: Scroll; var elements: [E] }
-            struct E: Decodable { var id: String; var rect: [Double]; var lines: Int? }
-            struct Scroll: Decodable { var offset: Double; var contentHeight: Double; var viewportHeight: Double; var following: Bool }
+            struct S: Decodable {
+                var name: String
+                var frames: [F]
+            }
+            struct F: Decodable {
+                var scroll: Scroll
+                var elements: [E]
+            }
+            struct E: Decodable {
+                var id: String
+                var rect: [Double]
+                var lines: Int?
+            }
+            struct Scroll: Decodable {
+                var offset: Double
+                var contentHeight: Double
+                var viewportHeight: Double
+                var following: Bool
+            }
             var states: [S]
         }
         let l = try JSONDecoder().decode(L.self, from: Data(r.stdout.utf8))
@@ -96,26 +130,47 @@ final class TranscriptLayoutCommandTests: XCTestCase {
     /// of scroll; the content (228.29) allows 96.
     func testComposerCaretAndScroll() throws {
         let dir = try TempDir()
-        let file = try dir.write("c/field.json", """
-        {"kind": "composer", "text": "1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n9", "suggestions": ["ten"],
-         "steps": [{"select": [8, 8]}, {"scrollBy": -100}, {"compose": "x"}, {"insertSuggestion": "ten"}, {"commit": true}]}
-        """)
+        let file = try dir.write(
+            "c/field.json",
+            """
+            {"kind": "composer", "text": "1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n9", "suggestions": ["ten"],
+             "steps": [{"select": [8, 8]}, {"scrollBy": -100}, {"compose": "x"}, {"insertSuggestion": "ten"}, {"commit": true}]}
+            """)
         let r = try CLI.run(["layout", file.path], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)
         struct L: Decodable {
-            struct S: Decodable { var name: String; var note: String?; var frames: [F] }
-            struct F: Decodable { var scroll: Scroll; var elements: [E] }
-            struct E: Decodable {
-                var id: String; var rect: [Double]; var value: String?; var selection: [Int]?; var marked: [Int]?
-                var visible: Bool?; var words: [String]?
+            struct S: Decodable {
+                var name: String
+                var note: String?
+                var frames: [F]
             }
-            struct Scroll: Decodable { var offset: Double; var contentHeight: Double; var viewportHeight: Double; var following: Bool }
+            struct F: Decodable {
+                var scroll: Scroll
+                var elements: [E]
+            }
+            struct E: Decodable {
+                var id: String
+                var rect: [Double]
+                var value: String?
+                var selection: [Int]?
+                var marked: [Int]?
+                var visible: Bool?
+                var words: [String]?
+            }
+            struct Scroll: Decodable {
+                var offset: Double
+                var contentHeight: Double
+                var viewportHeight: Double
+                var following: Bool
+            }
             var states: [S]
         }
         let l = try JSONDecoder().decode(L.self, from: Data(r.stdout.utf8))
         func el(_ s: Int, _ id: String) -> L.E { l.states[s].frames[0].elements.first { $0.id == id }! }
         func scroll(_ s: Int) -> L.Scroll { l.states[s].frames[0].scroll }
-        XCTAssertEqual(l.states.map(\.name), ["initial", "01-select", "02-scroll", "03-compose", "04-insertSuggestion", "05-commit"])
+        XCTAssertEqual(
+            l.states.map(\.name),
+            ["initial", "01-select", "02-scroll", "03-compose", "04-insertSuggestion", "05-commit"])
         XCTAssertEqual(el(0, "field").rect, [16, 16, 361, 132.29])
         XCTAssertEqual(scroll(0).offset, 96)
         XCTAssertEqual(scroll(0).contentHeight, 228.29)
@@ -147,17 +202,35 @@ final class TranscriptLayoutCommandTests: XCTestCase {
     /// every frame of the keyboard's spring, the last bubble ends 8 + 20 + 8 = 36 pt above the bar.
     func testChatKeyboardKeepsTheLastMessageAboveTheInputInEveryFrame() throws {
         let dir = try TempDir()
-        let file = try dir.write("c/chat.json", """
-        {"kind": "chat", "messages": [{"id": "a", "role": "assistant", "text": "Hi"}, {"id": "b", "role": "user", "text": "Hello"}],
-         "steps": [{"keyboard": "show"}, {"scrollBy": -10}, {"receive": {"id": "c", "text": "New"}}]}
-        """)
+        let file = try dir.write(
+            "c/chat.json",
+            """
+            {"kind": "chat", "messages": [{"id": "a", "role": "assistant", "text": "Hi"}, {"id": "b", "role": "user", "text": "Hello"}],
+             "steps": [{"keyboard": "show"}, {"scrollBy": -10}, {"receive": {"id": "c", "text": "New"}}]}
+            """)
         let r = try CLI.run(["layout", file.path], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)
         struct L: Decodable {
-            struct S: Decodable { var name: String; var frames: [F] }
-            struct F: Decodable { var time: Double; var scroll: Scroll; var elements: [E] }
-            struct E: Decodable { var id: String; var rect: [Double]; var unseen: Int? }
-            struct Scroll: Decodable { var offset: Double; var contentHeight: Double; var viewportHeight: Double; var following: Bool }
+            struct S: Decodable {
+                var name: String
+                var frames: [F]
+            }
+            struct F: Decodable {
+                var time: Double
+                var scroll: Scroll
+                var elements: [E]
+            }
+            struct E: Decodable {
+                var id: String
+                var rect: [Double]
+                var unseen: Int?
+            }
+            struct Scroll: Decodable {
+                var offset: Double
+                var contentHeight: Double
+                var viewportHeight: Double
+                var following: Bool
+            }
             var states: [S]
         }
         let l = try JSONDecoder().decode(L.self, from: Data(r.stdout.utf8))
@@ -175,7 +248,8 @@ final class TranscriptLayoutCommandTests: XCTestCase {
         XCTAssertEqual(frames.count, 38)
         XCTAssertLessThanOrEqual(frames.last!.time, 0.62)
         for f in frames {
-            let last = el(f, "message:b")!.rect, input = el(f, "input")!.rect
+            let last = el(f, "message:b")!.rect
+            let input = el(f, "input")!.rect
             XCTAssertEqual(last[1] + last[3], input[1] - 36, accuracy: 0.011)
             XCTAssertTrue(f.scroll.following)
         }
@@ -185,4 +259,3 @@ final class TranscriptLayoutCommandTests: XCTestCase {
         XCTAssertEqual(el(l.states[3].frames[0], "list")?.unseen, 0)
     }
 }
-

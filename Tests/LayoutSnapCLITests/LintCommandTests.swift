@@ -8,12 +8,30 @@ import XCTest
 final class LintCommandTests: XCTestCase {
     /// One fixture per rule that a real fixture can break, and clean ones.
     static func writeFixtures(_ dir: TempDir) throws {
-        try dir.write("F/faint.json", #"{"kind": "composer", "width": 390, "height": 300, "scale": 1, "keyboard": false, "placeholder": "Write something"}"#)
-        try dir.write("F/hidden-caret.json", #"{"kind": "composer", "width": 390, "height": 500, "scale": 1, "maxLines": 3, "text": "one\ntwo\nthree\nfour\nfive\nsix", "steps": [{"scrollBy": -60}]}"#)
-        try dir.write("F/leaving-card.json", #"{"kind": "post", "width": 390, "height": 400, "scale": 1, "fps": 20, "title": "Title", "body": "A body of a few words.", "author": "Desk", "steps": [{"expand": true}]}"#)
-        try dir.write("F/banner-ax5.json", #"{"kind": "chat", "scale": 1, "textSize": "AX5", "online": false, "input": "draft", "messages": [{"role": "assistant", "text": "Hi"}]}"#)
-        try dir.write("F/clean-transcript.json", #"{"kind": "transcript", "width": 390, "height": 200, "scale": 1, "text": "Hello there", "steps": [{"append": " and more"}]}"#)
-        try dir.write("F/clean-chat.json", #"{"kind": "chat", "width": 390, "height": 500, "scale": 1, "input": "a draft", "messages": [{"role": "assistant", "text": "Hello, how can I help?"}]}"#)
+        try dir.write(
+            "F/faint.json",
+            #"{"kind": "composer", "width": 390, "height": 300, "scale": 1, "keyboard": false, "placeholder": "Write something"}"#
+        )
+        try dir.write(
+            "F/hidden-caret.json",
+            #"{"kind": "composer", "width": 390, "height": 500, "scale": 1, "maxLines": 3, "text": "one\ntwo\nthree\nfour\nfive\nsix", "steps": [{"scrollBy": -60}]}"#
+        )
+        try dir.write(
+            "F/leaving-card.json",
+            #"{"kind": "post", "width": 390, "height": 400, "scale": 1, "fps": 20, "title": "Title", "body": "A body of a few words.", "author": "Desk", "steps": [{"expand": true}]}"#
+        )
+        try dir.write(
+            "F/banner-ax5.json",
+            #"{"kind": "chat", "scale": 1, "textSize": "AX5", "online": false, "input": "draft", "messages": [{"role": "assistant", "text": "Hi"}]}"#
+        )
+        try dir.write(
+            "F/clean-transcript.json",
+            #"{"kind": "transcript", "width": 390, "height": 200, "scale": 1, "text": "Hello there", "steps": [{"append": " and more"}]}"#
+        )
+        try dir.write(
+            "F/clean-chat.json",
+            #"{"kind": "chat", "width": 390, "height": 500, "scale": 1, "input": "a draft", "messages": [{"role": "assistant", "text": "Hello, how can I help?"}]}"#
+        )
     }
 
     func testLintFindsEachBrokenRuleAndNothingInCleanFixtures() throws {
@@ -21,12 +39,20 @@ final class LintCommandTests: XCTestCase {
         try Self.writeFixtures(dir)
         let all = try CLI.run(["lint", "--no-progress", "F"], in: dir.url)
         XCTAssertEqual(all.status, 1, all.output)
-        XCTAssertTrue(all.stdout.contains("LINT faint initial frame 0: contrast: placeholder has contrast 3.44:1 against its background, under 4.5:1"), all.stdout)
-        XCTAssertTrue(all.stdout.contains("LINT hidden-caret 01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"), all.stdout)
+        XCTAssertTrue(
+            all.stdout.contains(
+                "LINT faint initial frame 0: contrast: placeholder has contrast 3.44:1 against its background, under 4.5:1"
+            ), all.stdout)
+        XCTAssertTrue(
+            all.stdout.contains("LINT hidden-caret 01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"),
+            all.stdout)
         XCTAssertTrue(all.stdout.contains("LINT leaving-card 01-expand frames 1-"), all.stdout)
         XCTAssertTrue(all.stdout.contains(": outside-container: author reaches "), all.stdout)
         // The offline banner is 32 pt tall at every text size; at AX5 its label is cut.
-        XCTAssertTrue(all.stdout.contains("LINT banner-ax5 initial frame 0: clipped-text: a line of banner is cut by 10.3 pt at its clip"), all.stdout)
+        XCTAssertTrue(
+            all.stdout.contains(
+                "LINT banner-ax5 initial frame 0: clipped-text: a line of banner is cut by 10.3 pt at its clip"),
+            all.stdout)
         XCTAssertFalse(all.stdout.contains("clean-"), "clean fixtures give no finding:\n\(all.stdout)")
 
         let clean = try CLI.run(["lint", "--no-progress", "F/clean-transcript.json", "F/clean-chat.json"], in: dir.url)
@@ -34,11 +60,17 @@ final class LintCommandTests: XCTestCase {
         XCTAssertTrue(clean.stdout.contains("lint: 2 fixtures, 3 frames: 0 findings in 0 fixtures"), clean.stdout)
 
         // An ignore with its reason takes the finding out; without a reason it is bad input.
-        try dir.write("F/faint.json", #"{"kind": "composer", "width": 390, "height": 300, "scale": 1, "keyboard": false, "placeholder": "Write something", "lint": {"ignore": [{"rule": "contrast", "element": "placeholder", "reason": "UIKit's placeholder colour"}]}}"#)
+        try dir.write(
+            "F/faint.json",
+            #"{"kind": "composer", "width": 390, "height": 300, "scale": 1, "keyboard": false, "placeholder": "Write something", "lint": {"ignore": [{"rule": "contrast", "element": "placeholder", "reason": "UIKit's placeholder colour"}]}}"#
+        )
         let ignored = try CLI.run(["lint", "--no-progress", "F/faint.json"], in: dir.url)
         XCTAssertEqual(ignored.status, 0, ignored.output)
         XCTAssertTrue(ignored.stdout.contains("0 findings (1 ignored)"), ignored.stdout)
-        try dir.write("F/faint.json", #"{"kind": "composer", "placeholder": "x", "lint": {"ignore": [{"rule": "contrast", "element": "placeholder"}]}}"#)
+        try dir.write(
+            "F/faint.json",
+            #"{"kind": "composer", "placeholder": "x", "lint": {"ignore": [{"rule": "contrast", "element": "placeholder"}]}}"#
+        )
         let noReason = try CLI.run(["lint", "--no-progress", "F/faint.json"], in: dir.url)
         XCTAssertEqual(noReason.status, 2, noReason.output)
         XCTAssertTrue(noReason.stderr.contains("$.lint.ignore[0]: missing required field \"reason\""), noReason.stderr)
@@ -54,9 +86,12 @@ final class LintCommandTests: XCTestCase {
         // warn (the default): reported, the run passes.
         let warn = try CLI.run(["verify", "--no-progress", "F", "--report", "warn"], in: dir.url)
         XCTAssertEqual(warn.status, 0, warn.output)
-        XCTAssertTrue(warn.stdout.contains("LINT hidden-caret 01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"), warn.stdout)
+        XCTAssertTrue(
+            warn.stdout.contains("LINT hidden-caret 01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"),
+            warn.stdout)
         XCTAssertTrue(warn.stdout.contains("lint findings (warnings)"), warn.stdout)
-        let results = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("warn/results.json"))) as? [String: Any])
+        let results = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("warn/results.json"))) as? [String: Any])
         let summary = try XCTUnwrap(results["summary"] as? [String: Any])
         XCTAssertEqual(summary["outcome"] as? String, "passed")
         let lintCount = try XCTUnwrap(summary["lints"] as? Int)
@@ -75,17 +110,23 @@ final class LintCommandTests: XCTestCase {
         XCTAssertFalse(String(describing: clean).contains("lints"), "no lints key where nothing was found")
 
         // error: the same findings fail the run, in JUnit and in GitHub's annotations too.
-        let error = try CLI.run(["verify", "--no-progress", "F", "--lint", "error", "--report", "error", "--junit", "error/junit.xml"],
-                                in: dir.url, environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": dir.url.path])
+        let error = try CLI.run(
+            ["verify", "--no-progress", "F", "--lint", "error", "--report", "error", "--junit", "error/junit.xml"],
+            in: dir.url, environment: ["GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": dir.url.path])
         XCTAssertEqual(error.status, 1, error.output)
-        XCTAssertTrue(error.stdout.contains("::error file=F/hidden-caret.json,line=1,title=layoutsnap lint%3A hidden-caret::01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"), error.stdout)
+        XCTAssertTrue(
+            error.stdout.contains(
+                "::error file=F/hidden-caret.json,line=1,title=layoutsnap lint%3A hidden-caret::01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"
+            ), error.stdout)
         let xml = try String(contentsOf: dir.path("error/junit.xml"), encoding: .utf8)
         XCTAssertTrue(xml.contains("type=\"lint\""), xml)
         XCTAssertTrue(xml.contains("lint caret-hidden frame 0: caret reaches 52 pt below field"), xml)
         let schema = TestPaths.packageRoot.appendingPathComponent("Tests/Schemas/junit-10.xsd").path
         if let xmllint = TestTools.find(["/usr/bin/xmllint"]) {
-            let result = try TestProcess.run(xmllint, ["--noout", "--schema", schema, dir.path("error/junit.xml").path])
-            XCTAssertEqual(result.status, 0, "the JUnit with lint failures validates against Jenkins's XSD: \(result.stderr)")
+            let result = try TestProcess.run(
+                xmllint, ["--noout", "--schema", schema, dir.path("error/junit.xml").path])
+            XCTAssertEqual(
+                result.status, 0, "the JUnit with lint failures validates against Jenkins's XSD: \(result.stderr)")
         }
 
         // off: none computed.
@@ -96,7 +137,8 @@ final class LintCommandTests: XCTestCase {
 
         // The report marks linted frames in the strip and draws the rects over the frame.
         let chromium = try Browser.chromium()
-        let page = try Browser.run(chromium, ["--dump-dom", dir.path("error/index.html").absoluteString], profile: dir.path("profile"))
+        let page = try Browser.run(
+            chromium, ["--dump-dom", dir.path("error/index.html").absoluteString], profile: dir.path("profile"))
         XCTAssertTrue(page.stdout.contains("class=\"lintbox\""), String(page.stdout.prefix(2000)))
         XCTAssertTrue(page.stdout.contains(" lint\" title=\"frame "), "a strip cell of a linted frame is marked")
         XCTAssertTrue(page.stdout.contains("<span class=\"verdict fail\">failed</span>"))

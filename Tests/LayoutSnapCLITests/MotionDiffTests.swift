@@ -10,13 +10,39 @@ final class MotionDiffTests: XCTestCase {
 
     struct Results: Decodable {
         struct Fixture: Decodable { var states: [State] }
-        struct State: Decodable { var name: String; var frames: [Frame]; var motion: Motion? }
-        struct Frame: Decodable { var index: Int; var status: String; var pairedWith: Int?; var pairing: String?; var expected: String?; var actual: String? }
-        struct Motion: Decodable {
-            var frames: [Int]; var duration: [Double]; var shift: Int?; var pairs: [[Int?]]; var kinds: [String]
-            var changes: [Change]; var summary: String; var tolerated: Bool; var times: [[Double]]; var tracks: [String: [[Double?]]]
+        struct State: Decodable {
+            var name: String
+            var frames: [Frame]
+            var motion: Motion?
         }
-        struct Change: Decodable { var element: String; var property: String?; var kind: String; var largest: Double?; var atFrame: Int?; var curve: String? }
+        struct Frame: Decodable {
+            var index: Int
+            var status: String
+            var pairedWith: Int?
+            var pairing: String?
+            var expected: String?
+            var actual: String?
+        }
+        struct Motion: Decodable {
+            var frames: [Int]
+            var duration: [Double]
+            var shift: Int?
+            var pairs: [[Int?]]
+            var kinds: [String]
+            var changes: [Change]
+            var summary: String
+            var tolerated: Bool
+            var times: [[Double]]
+            var tracks: [String: [[Double?]]]
+        }
+        struct Change: Decodable {
+            var element: String
+            var property: String?
+            var kind: String
+            var largest: Double?
+            var atFrame: Int?
+            var curve: String?
+        }
         var fixtures: [Fixture]
     }
 
@@ -37,9 +63,11 @@ final class MotionDiffTests: XCTestCase {
     func testALongerExpandIsReportedAsALongerDuration() throws {
         let (r, results) = try verify(after: post(duration: 0.35))
         XCTAssertEqual(r.status, 1, r.output)
-        XCTAssertTrue(r.stdout.contains("MOTION cards/motion 01-expand: duration 7 → 8 frames, 0.30 → 0.35 s\n"), r.output)
+        XCTAssertTrue(
+            r.stdout.contains("MOTION cards/motion 01-expand: duration 7 → 8 frames, 0.30 → 0.35 s\n"), r.output)
         // The motion line comes before the pixel counts.
-        let motion = r.stdout.range(of: "MOTION cards/motion 01-expand")!, fail = r.stdout.range(of: "FAIL cards/motion 01-expand")!
+        let motion = r.stdout.range(of: "MOTION cards/motion 01-expand")!
+        let fail = r.stdout.range(of: "FAIL cards/motion 01-expand")!
         XCTAssertLessThan(motion.lowerBound, fail.lowerBound)
         let m = try XCTUnwrap(results.fixtures[0].states.first { $0.name == "01-expand" }?.motion)
         XCTAssertEqual(m.frames, [7, 8])
@@ -85,13 +113,16 @@ final class ResultSpoolTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
         try dir.write("Fixtures/cards/b.json", smallPost(title: "Changed card"))
         let spooled = try CLI.run(["verify", "--no-progress", "--json", "spooled.json"], in: dir.url)
-        let unspooled = try CLI.run(["verify", "--no-progress", "--json", "unspooled.json"], in: dir.url,
-                                    environment: ["TMPDIR": dir.path("no-such-folder").path])
+        let unspooled = try CLI.run(
+            ["verify", "--no-progress", "--json", "unspooled.json"], in: dir.url,
+            environment: ["TMPDIR": dir.path("no-such-folder").path])
         XCTAssertEqual(spooled.status, 1, spooled.output)
         XCTAssertEqual(unspooled.status, 1, unspooled.output)
         XCTAssertEqual(spooled.stdout, unspooled.stdout)
         func withoutDuration(_ name: String) throws -> String {
-            try String(contentsOf: dir.path(name), encoding: .utf8).split(separator: "\n").filter { !$0.contains("durationSeconds") }.joined(separator: "\n")
+            try String(contentsOf: dir.path(name), encoding: .utf8).split(separator: "\n").filter {
+                !$0.contains("durationSeconds")
+            }.joined(separator: "\n")
         }
         XCTAssertEqual(try withoutDuration("spooled.json"), try withoutDuration("unspooled.json"))
     }

@@ -40,7 +40,9 @@ extension MotionDiffTests {
         XCTAssertEqual(m.tracks["card.height"]?.map(\.count), [7, 8])
 
         let chromium = try Browser.chromium()
-        let dom = try Browser.run(chromium, ["--dump-dom", dir.path(".layoutsnap/report/index.html").absoluteString], profile: dir.path("profile"))
+        let dom = try Browser.run(
+            chromium, ["--dump-dom", dir.path(".layoutsnap/report/index.html").absoluteString],
+            profile: dir.path("profile"))
         Browser.assertMotionPlot(dom.stdout, track: "card.height")
         XCTAssertTrue(dom.stdout.contains("compared with golden frame "), "the pairing is not shown")
     }
@@ -59,7 +61,8 @@ extension MotionDiffTests {
         let accept = try CLI.run(["accept", "--allow-ci"], in: dir.url)
         XCTAssertEqual(accept.status, 0, accept.output)
         XCTAssertTrue(accept.stdout.contains("2 golden frames the new motion no longer has removed"), accept.output)
-        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path("Goldens/cards/motion/01-expand").path).filter { $0.hasSuffix(".png") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path("Goldens/cards/motion/01-expand").path)
+            .filter { $0.hasSuffix(".png") }
         XCTAssertEqual(left.sorted(), (0..<5).map { String(format: "%03d.png", $0) })
         let again = try CLI.run(["verify", "--no-progress", "--check-orphans"], in: dir.url)
         XCTAssertEqual(again.status, 0, again.output)
@@ -68,18 +71,27 @@ extension MotionDiffTests {
     /// Records `post()`, then rewrites the golden of state 01-expand: `frames` maps the golden
     /// layout's frames (renumbered at 20 fps after), `pngs` the index each new golden PNG is
     /// copied from. The manifest goes, so every golden is read from its file.
-    func recordThenRewriteGolden(_ dir: TempDir, frames change: ([[String: Any]]) -> [[String: Any]], pngs: [Int]) throws {
+    func recordThenRewriteGolden(_ dir: TempDir, frames change: ([[String: Any]]) -> [[String: Any]], pngs: [Int])
+        throws
+    {
         try dir.write("Fixtures/cards/motion.json", post())
         XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
         let folder = dir.path("Goldens/cards/motion/01-expand")
-        let old = try (0..<7).map { try Data(contentsOf: folder.appendingPathComponent(String(format: "%03d.png", $0))) }
-        for (k, source) in pngs.enumerated() { try old[source].write(to: folder.appendingPathComponent(String(format: "%03d.png", k))) }
+        let old = try (0..<7).map {
+            try Data(contentsOf: folder.appendingPathComponent(String(format: "%03d.png", $0)))
+        }
+        for (k, source) in pngs.enumerated() {
+            try old[source].write(to: folder.appendingPathComponent(String(format: "%03d.png", k)))
+        }
         let url = dir.path("Goldens/cards/motion/layout.json")
         var layout = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         var states = try XCTUnwrap(layout["states"] as? [[String: Any]])
         let s = try XCTUnwrap(states.firstIndex { $0["name"] as? String == "01-expand" })
         var frames = change(try XCTUnwrap(states[s]["frames"] as? [[String: Any]]))
-        for i in frames.indices { frames[i]["index"] = i; frames[i]["time"] = Double(i) / 20 }
+        for i in frames.indices {
+            frames[i]["index"] = i
+            frames[i]["time"] = Double(i) / 20
+        }
         states[s]["frames"] = frames
         layout["states"] = states
         try JSONSerialization.data(withJSONObject: layout).write(to: url)
@@ -110,10 +122,15 @@ extension MotionDiffTests {
             let dir = try TempDir()
             try recordThenRewriteGolden(dir, frames: { [$0[0]] + $0 }, pngs: [0, 0, 1, 2, 3, 4, 5, 6])
             let extra = tolerance > 0 ? #", "tolerance": {"timing": {"frames": 1}}"# : ""
-            try dir.write("Fixtures/cards/motion.json", smallPost(extra: #", "duration": 0.3, "curve": "easeInOut""# + extra))
+            try dir.write(
+                "Fixtures/cards/motion.json", smallPost(extra: #", "duration": 0.3, "curve": "easeInOut""# + extra))
             let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
-            XCTAssertTrue(r.stdout.contains("MOTION cards/motion 01-expand: duration 8 → 7 frames, 0.35 → 0.30 s; starts 1 frame earlier"), r.output)
-            let results = try JSONDecoder().decode(Results.self, from: Data(contentsOf: dir.path(".layoutsnap/report/results.json")))
+            XCTAssertTrue(
+                r.stdout.contains(
+                    "MOTION cards/motion 01-expand: duration 8 → 7 frames, 0.35 → 0.30 s; starts 1 frame earlier"),
+                r.output)
+            let results = try JSONDecoder().decode(
+                Results.self, from: Data(contentsOf: dir.path(".layoutsnap/report/results.json")))
             let s = try XCTUnwrap(results.fixtures[0].states.first { $0.name == "01-expand" })
             XCTAssertEqual(s.motion?.shift, -1)
             XCTAssertEqual(s.motion?.tolerated, tolerance > 0)
@@ -152,6 +169,7 @@ extension MotionDiffTests {
         XCTAssertTrue(m.kinds.contains("duration") && m.kinds.contains("end"), "\(m.kinds)")
         XCTAssertFalse(m.kinds.contains("curve"), "\(m.kinds)")
         XCTAssertEqual(expand.frames.filter { $0.pairing == "new" }.map(\.index), [2, 3])
-        XCTAssertTrue(expand.frames.filter { $0.index < 2 }.allSatisfy { $0.status == "passed" }, "the shared part is the same")
+        XCTAssertTrue(
+            expand.frames.filter { $0.index < 2 }.allSatisfy { $0.status == "passed" }, "the shared part is the same")
     }
 }

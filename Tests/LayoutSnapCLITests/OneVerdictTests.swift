@@ -22,9 +22,12 @@ final class OneVerdictTests: XCTestCase {
     func testAnEmptySelectionIsExitTwo() throws {
         let dir = try TempDir()
         try FileManager.default.createDirectory(at: dir.path("empty"), withIntermediateDirectories: true)
-        let empty = try CLI.run(["verify", dir.path("empty").path, "--report", dir.path("r").path, "--junit", dir.path("j.xml").path])
+        let empty = try CLI.run([
+            "verify", dir.path("empty").path, "--report", dir.path("r").path, "--junit", dir.path("j.xml").path,
+        ])
         XCTAssertEqual(empty.status, 2, empty.output)
-        XCTAssertTrue(empty.stderr.contains("error: no fixtures matched: there is no .json fixture under"), empty.stderr)
+        XCTAssertTrue(
+            empty.stderr.contains("error: no fixtures matched: there is no .json fixture under"), empty.stderr)
         XCTAssertTrue(empty.stdout.hasSuffix("0 passed, 0 failed, no fixtures matched\n"), empty.stdout)
         XCTAssertTrue(try String(contentsOf: dir.path("j.xml"), encoding: .utf8).contains("errors=\"1\""))
         let filtered = try CLI.run(["--filter", "posts", "--report", dir.path("r").path, "--no-progress"])
@@ -52,13 +55,18 @@ final class OneVerdictTests: XCTestCase {
         manifest = manifest.replacingOccurrences(of: "\"pango\": \"", with: "\"pango\": \"0.")
         try manifest.write(to: dir.path("Goldens/manifest.json"), atomically: true, encoding: .utf8)
 
-        let r = try CLI.run(["verify", "--check-orphans", "--strict-env", "--no-progress", "--junit", "junit.xml"], in: dir.url)
+        let r = try CLI.run(
+            ["verify", "--check-orphans", "--strict-env", "--no-progress", "--junit", "junit.xml"], in: dir.url)
         XCTAssertEqual(r.status, 2, "unreadable goldens are bad input: the highest code wins\n" + r.output)
         let line = r.stdout.split(separator: "\n").last.map(String.init) ?? ""
         // The lints are warnings (verify's default): counted, never the exit code.
-        XCTAssertEqual(line, "28 passed, 1 failed, 1 similar, 1 missing, 1 error, 28 lint findings (warnings), 1 orphan, environment differs", r.output)
+        XCTAssertEqual(
+            line,
+            "28 passed, 1 failed, 1 similar, 1 missing, 1 error, 28 lint findings (warnings), 1 orphan, environment differs",
+            r.output)
         XCTAssertTrue(r.stdout.contains("ORPHAN Goldens/old/: no fixture old"), r.stdout)
-        XCTAssertTrue(r.stderr.contains("error: environment differs from the one that recorded the goldens: pango 0."), r.stderr)
+        XCTAssertTrue(
+            r.stderr.contains("error: environment differs from the one that recorded the goldens: pango 0."), r.stderr)
 
         let results = try json(dir.path(".layoutsnap/report/results.json"))
         let summary = results["summary"] as! [String: Any]
@@ -76,7 +84,8 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertEqual(results["fixturesRoot"] as? String, "Fixtures")
 
         let xml = try String(contentsOf: dir.path("junit.xml"), encoding: .utf8)
-        XCTAssertTrue(xml.contains("<testsuites name=\"layoutsnap verify\" tests=\"10\" failures=\"4\" errors=\"1\""), xml)
+        XCTAssertTrue(
+            xml.contains("<testsuites name=\"layoutsnap verify\" tests=\"10\" failures=\"4\" errors=\"1\""), xml)
         if let xmllint = TestTools.find(["/usr/bin/xmllint"]) {
             let result = try TestProcess.run(xmllint, ["--noout", dir.path("junit.xml").path])
             XCTAssertEqual(result.status, 0, "xmllint rejects the JUnit file: \(result.stderr)")
@@ -84,14 +93,20 @@ final class OneVerdictTests: XCTestCase {
 
         // The report's header, as a browser shows it.
         let chromium = try Browser.chromium()
-        let page = try Browser.run(chromium, ["--dump-dom", dir.path(".layoutsnap/report/index.html").absoluteString], profile: dir.path("profile"))
-        XCTAssertTrue(page.stdout.contains("<span class=\"verdict fail\">failed</span>"), String(page.stdout.prefix(3000)))
-        for (stat, n) in [("failed", 1), ("missing", 1), ("errors", 1), ("orphans", 1), ("similar", 1), ("passed", 28)] {
+        let page = try Browser.run(
+            chromium, ["--dump-dom", dir.path(".layoutsnap/report/index.html").absoluteString],
+            profile: dir.path("profile"))
+        XCTAssertTrue(
+            page.stdout.contains("<span class=\"verdict fail\">failed</span>"), String(page.stdout.prefix(3000)))
+        for (stat, n) in [("failed", 1), ("missing", 1), ("errors", 1), ("orphans", 1), ("similar", 1), ("passed", 28)]
+        {
             XCTAssertTrue(page.stdout.contains("<li class=\"stat \(stat) nz\"><b>\(n)</b>\(stat)</li>"), "\(stat) \(n)")
         }
         XCTAssertTrue(page.stdout.contains("class=\"findings\""), "the findings are in the header")
-        XCTAssertTrue(page.stdout.contains("<title>layoutsnap verify FAILED: 1 failed, 1 missing, 1 errors, 1 orphans, 1 other finding</title>"),
-                      String(page.stdout.prefix(600)))
+        XCTAssertTrue(
+            page.stdout.contains(
+                "<title>layoutsnap verify FAILED: 1 failed, 1 missing, 1 errors, 1 orphans, 1 other finding</title>"),
+            String(page.stdout.prefix(600)))
     }
 
     /// Orphans with the default folders and with explicit ones; the summary, JUnit and the badge
@@ -99,29 +114,43 @@ final class OneVerdictTests: XCTestCase {
     func testOrphansAreCountedEverywhere() throws {
         let dir = try project(["a": smallPost()])
         try dir.write("Goldens/gone/initial/000.png", "orphan")
-        let r = try CLI.run(["verify", "--check-orphans", "--no-progress", "--lint", "off", "--junit", "j.xml"], in: dir.url)
+        let r = try CLI.run(
+            ["verify", "--check-orphans", "--no-progress", "--lint", "off", "--junit", "j.xml"], in: dir.url)
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.stdout.hasSuffix("8 passed, 0 failed, 1 orphan\n"), r.stdout)
         XCTAssertTrue(try String(contentsOf: dir.path("j.xml"), encoding: .utf8).contains("failures=\"1\""))
-        XCTAssertTrue(try String(contentsOf: dir.path(".layoutsnap/report/index.html"), encoding: .utf8).contains("<title>layoutsnap verify FAILED: 1 orphans</title>"))
+        XCTAssertTrue(
+            try String(contentsOf: dir.path(".layoutsnap/report/index.html"), encoding: .utf8).contains(
+                "<title>layoutsnap verify FAILED: 1 orphans</title>"))
 
-        let explicit = try CLI.run(["verify", dir.path("Fixtures").path, "--goldens", dir.path("Goldens").path, "--check-orphans",
-                                    "--report", dir.path("r2").path, "--no-progress"])
+        let explicit = try CLI.run([
+            "verify", dir.path("Fixtures").path, "--goldens", dir.path("Goldens").path, "--check-orphans",
+            "--report", dir.path("r2").path, "--no-progress",
+        ])
         XCTAssertEqual(explicit.status, 1, explicit.output)
-        XCTAssertTrue(explicit.stdout.contains("ORPHAN \(dir.path("Goldens").path)/gone/: no fixture gone"), explicit.stdout)
+        XCTAssertTrue(
+            explicit.stdout.contains("ORPHAN \(dir.path("Goldens").path)/gone/: no fixture gone"), explicit.stdout)
     }
 
     func testMergeFailsWhenAShardIsMissing() throws {
         let dir = try TempDir()
         for i in [1, 3] {
-            let r = try CLI.run(["verify", "--shard", "\(i)/3", "--report", dir.path("r\(i)").path, "--no-progress", "--filter", "posts/*"])
+            let r = try CLI.run([
+                "verify", "--shard", "\(i)/3", "--report", dir.path("r\(i)").path, "--no-progress", "--filter",
+                "posts/*",
+            ])
             XCTAssertEqual(r.status, 0, r.output)
         }
-        let merged = try CLI.run(["merge-reports", dir.path("r1").path, dir.path("r3").path, "--out", dir.path("m").path])
+        let merged = try CLI.run([
+            "merge-reports", dir.path("r1").path, dir.path("r3").path, "--out", dir.path("m").path,
+        ])
         XCTAssertEqual(merged.status, 1, merged.output)
         XCTAssertTrue(merged.stderr.contains("error: shard 2/3 missing"), merged.stderr)
         XCTAssertTrue(merged.stdout.hasSuffix(", 1 shard missing\n"), merged.stdout)
-        let allowed = try CLI.run(["merge-reports", dir.path("r1").path, dir.path("r3").path, "--out", dir.path("m").path, "--allow-missing-shards"])
+        let allowed = try CLI.run([
+            "merge-reports", dir.path("r1").path, dir.path("r3").path, "--out", dir.path("m").path,
+            "--allow-missing-shards",
+        ])
         XCTAssertEqual(allowed.status, 0, allowed.output)
         XCTAssertTrue(allowed.stderr.contains("warning: shard 2/3 missing"), allowed.stderr)
     }
@@ -172,7 +201,8 @@ final class OneVerdictTests: XCTestCase {
         let object = try JSONSerialization.jsonObject(with: Data(differ.stdout.utf8)) as! [String: Any]
         XCTAssertEqual(object["verdict"] as? String, "different")
         let metrics = object["metrics"] as! [String: Any]
-        XCTAssertEqual(Set(metrics.keys), ["differentPixels", "ratio", "maxChannelDifference", "regions", "width", "height"])
+        XCTAssertEqual(
+            Set(metrics.keys), ["differentPixels", "ratio", "maxChannelDifference", "regions", "width", "height"])
         XCTAssertEqual(metrics["width"] as? Int, 390)
     }
 
@@ -185,12 +215,16 @@ final class OneVerdictTests: XCTestCase {
         try dir.write("F/a.json", smallPost(title: "Changed"))
         let verify = try CLI.run(["verify", "F", "--goldens", "G", "--report", "R", "--no-progress"], in: dir.url)
         XCTAssertEqual(verify.status, 1)
-        XCTAssertTrue(verify.stdout.contains("accept it: layoutsnap accept a --from R/results.json --goldens G (or record again: layoutsnap record --goldens G)"), verify.stdout)
+        XCTAssertTrue(
+            verify.stdout.contains(
+                "accept it: layoutsnap accept a --from R/results.json --goldens G (or record again: layoutsnap record --goldens G)"
+            ), verify.stdout)
         let accept = try CLI.run(["accept", "--from", "R/results.json", "--allow-ci"], in: dir.url)
         XCTAssertEqual(accept.status, 0, accept.output)
         XCTAssertTrue(accept.stdout.contains("accepted into G/"), accept.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("Goldens").path), "nothing went to ./Goldens")
-        XCTAssertEqual(try CLI.run(["verify", "F", "--goldens", "G", "--report", "R", "--no-progress"], in: dir.url).status, 0)
+        XCTAssertEqual(
+            try CLI.run(["verify", "F", "--goldens", "G", "--report", "R", "--no-progress"], in: dir.url).status, 0)
     }
 
     func testUnusableOutputPathsAreOneErrorBeforeAnyWork() throws {
@@ -203,12 +237,18 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["verify", "--report", "."], in: dir.url).status, 2)
 
         try dir.write("file", "x")
-        for arguments in [["render", "--out", "file"], ["generate", "--kind", "post", "--count", "2", "--seed", "1", "--out", "file"],
-                          ["verify", "--report", "file"], ["verify", "--junit", "Fixtures"], ["preview", "Fixtures/a.json", "--out", "file/x"]] {
+        for arguments in [
+            ["render", "--out", "file"],
+            ["generate", "--kind", "post", "--count", "2", "--seed", "1", "--out", "file"],
+            ["verify", "--report", "file"], ["verify", "--junit", "Fixtures"],
+            ["preview", "Fixtures/a.json", "--out", "file/x"],
+        ] {
             let r = try CLI.run(arguments, in: dir.url)
             XCTAssertEqual(r.status, 2, "\(arguments): \(r.output)")
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "one error: \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains("a file is there, and a folder is needed") || r.stderr.contains("a folder is there, and a file is needed"), r.stderr)
+            XCTAssertTrue(
+                r.stderr.contains("a file is there, and a folder is needed")
+                    || r.stderr.contains("a folder is there, and a file is needed"), r.stderr)
         }
     }
 
@@ -218,11 +258,14 @@ final class OneVerdictTests: XCTestCase {
         try dir.write("Fixtures/a.json", smallPost(title: "A changed"))
         try dir.write("Fixtures/b.json", smallPost(title: "B changed"))
         // A pause before each swap keeps the first record inside its transaction a while.
-        let first = try TestProcess.start(CLI.binary, ["record", "--allow-ci", "--no-progress"], in: dir.url,
-                                          environment: ["LAYOUTSNAP_FAULT_SWAP_DELAY_MS": "300"])
+        let first = try TestProcess.start(
+            CLI.binary, ["record", "--allow-ci", "--no-progress"], in: dir.url,
+            environment: ["LAYOUTSNAP_FAULT_SWAP_DELAY_MS": "300"])
         let lock = dir.path("Goldens/.layoutsnap.lock")
         let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: lock.path) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        while !FileManager.default.fileExists(atPath: lock.path) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         let second = try CLI.run(["record", "--allow-ci", "--no-progress"], in: dir.url)
         let firstResult = first.wait()
         XCTAssertEqual(second.status, 2, second.output)
@@ -241,7 +284,9 @@ final class OneVerdictTests: XCTestCase {
             let note = r.output.split(separator: "\n").first { $0.hasPrefix("shard \(i)/3:") }.map(String.init) ?? ""
             XCTAssertTrue(note.hasSuffix(" of 732 frames"), note)
             let frames = Int(note.split(separator: " ").dropLast(3).last ?? "") ?? -1
-            XCTAssertTrue(r.stdout.hasSuffix("\(frames) passed, 0 failed\n"), "the plan's figure is the frames verified: \(note) / \(r.stdout)")
+            XCTAssertTrue(
+                r.stdout.hasSuffix("\(frames) passed, 0 failed\n"),
+                "the plan's figure is the frames verified: \(note) / \(r.stdout)")
             total += frames
         }
         XCTAssertEqual(total, 732)

@@ -27,7 +27,9 @@ final class PreviewTests: XCTestCase {
         let r = try CLI.run(["preview", fixture, "--out", out.path] + extra)
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(r.stdout.contains("Open \(out.path)/index.html"), r.stdout)
-        let layout = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("layout.json"))) as! [String: Any]
+        let layout =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("layout.json")))
+            as! [String: Any]
         return Preview(dir: dir, out: out, layout: layout)
     }
 
@@ -40,7 +42,8 @@ final class PreviewTests: XCTestCase {
         XCTAssertEqual(p.states().map { $0["name"] as! String }, ["initial", "01-expand"])
         for state in ["initial", "01-expand"] {
             let frames = p.frames(state)
-            let apng = try APNGReader([UInt8](Data(contentsOf: p.out.appendingPathComponent("states/\(state)/animation.png"))))
+            let apng = try APNGReader(
+                [UInt8](Data(contentsOf: p.out.appendingPathComponent("states/\(state)/animation.png"))))
             XCTAssertEqual(apng.frameCount, frames.count, state)
             XCTAssertEqual(apng.loops, 0, "loops forever")
             // fcTL and fdAT share one counter: frame k's fcTL is 2k - 1 (frame 0's is 0, its data is IDAT).
@@ -50,20 +53,24 @@ final class PreviewTests: XCTestCase {
                 let expected = try p.png("states/\(state)/frames/\(String(format: "%03d", k)).png")
                 XCTAssertEqual(apng.images[k], expected, "\(state) APNG frame \(k) is not the frame")
                 // long-body runs at 60 fps; the settled last frame holds for a second.
-                XCTAssertEqual(apng.frames[k].delay, k + 1 < frames.count ? 1.0 / 60 : 1, accuracy: 0.0001, "\(state) frame \(k) delay")
+                XCTAssertEqual(
+                    apng.frames[k].delay, k + 1 < frames.count ? 1.0 / 60 : 1, accuracy: 0.0001,
+                    "\(state) frame \(k) delay")
             }
             let sheet = try p.png("states/\(state)/filmstrip.png")
             XCTAssertGreaterThan(sheet.width, 100)
             XCTAssertGreaterThan(sheet.height, 100)
         }
         // One frame (a 200 pt thumbnail) on a sheet as wide as its title.
-        XCTAssertGreaterThan(try p.png("states/initial/filmstrip.png").width, 2 * 16 + 200 + 40, "the title fits on a one-frame sheet")
+        XCTAssertGreaterThan(
+            try p.png("states/initial/filmstrip.png").width, 2 * 16 + 200 + 40, "the title fits on a one-frame sheet")
         // 19 frames of a 390 x 650 card: 7 thumbnails to a row, 3 rows.
         let sheet = try p.png("states/01-expand/filmstrip.png")
         XCTAssertEqual(p.frames("01-expand").count, 19)
         XCTAssertGreaterThan(sheet.height, 3 * 200)
         // Only the changed rectangle is stored: the expanding card, not the whole canvas.
-        let apng = try APNGReader([UInt8](Data(contentsOf: p.out.appendingPathComponent("states/01-expand/animation.png"))))
+        let apng = try APNGReader(
+            [UInt8](Data(contentsOf: p.out.appendingPathComponent("states/01-expand/animation.png"))))
         XCTAssertLessThan(apng.frames[1].height, apng.height)
         let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("\"image\":\"states/01-expand/frames/018.png\""))
@@ -78,8 +85,12 @@ final class PreviewTests: XCTestCase {
         let p = try preview()
         let script = p.dir.path("apng_check.py")
         try Data(Self.apngCheck.utf8).write(to: script)
-        let check = try TestProcess.run(python, [script.path, chromium.path, p.out.appendingPathComponent("states/01-expand/animation.png").path,
-                                                 p.dir.path("profile").path], timeout: 300)
+        let check = try TestProcess.run(
+            python,
+            [
+                script.path, chromium.path, p.out.appendingPathComponent("states/01-expand/animation.png").path,
+                p.dir.path("profile").path,
+            ], timeout: 300)
         XCTAssertEqual(check.status, 0, check.output)
         let data = Data(check.stdout.utf8)
         let result = try JSONSerialization.jsonObject(with: data) as! [String: Any]
@@ -111,62 +122,70 @@ final class PreviewTests: XCTestCase {
         let p = try preview()
         let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
         let driver = #"""
-        <script>
-        (() => {
-          const log = [];
-          const ok = (cond, what) => { if (!cond) log.push(what); };
-          const frame = () => document.body.dataset.frame;
-          const fire = (el, type) => el.dispatchEvent(new Event(type, { bubbles: true }));
-          const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
-          const shapes = () => parseInt(document.getElementById('overlay').dataset.shapes, 10);
-          const range = document.querySelector('input.scrubber');
-          ok(document.body.dataset.state === '01-expand' && frame() === '4', 'opens where the hash says: ' + document.body.dataset.state + ' ' + frame());
-          ok(range.max === '18', 'slider spans 19 frames: ' + range.max);
-          range.value = '7'; fire(range, 'input');
-          ok(frame() === '7', 'slider: ' + frame());
-          ok(document.getElementById('frame').getAttribute('src') === 'states/01-expand/frames/007.png', 'image follows the slider');
-          ok(document.querySelector('.readout').textContent.includes('116.7 ms'), 'readout shows the time: ' + document.querySelector('.readout').textContent);
-          key('ArrowRight'); ok(frame() === '8', 'ArrowRight: ' + frame());
-          key('ArrowLeft'); key('ArrowLeft'); ok(frame() === '6', 'ArrowLeft: ' + frame());
-          key('End'); ok(frame() === '18', 'End: ' + frame());
-          key('Home'); ok(frame() === '0', 'Home: ' + frame());
-          ok(shapes() === 0, 'overlays start off: ' + shapes());
-          for (const box of document.querySelectorAll('input[data-overlay]')) { box.checked = true; fire(box, 'change'); }
-          range.value = '18'; fire(range, 'input');
-          ok(shapes() > 20, 'overlays drawn when switched on: ' + shapes());
-          ok(document.querySelectorAll('aside tbody tr[data-id]').length === 5, 'element table lists card, title, summary, body, author');
-          ok(location.hash.includes('rects=1') && location.hash.includes('frame=18'), 'place kept in the hash: ' + location.hash);
-          key('ArrowUp'); ok(document.body.dataset.state === 'initial' && frame() === '0', 'ArrowUp: previous state');
-          key('ArrowDown'); ok(document.body.dataset.state === '01-expand', 'ArrowDown: next state');
-          key('Home');
-          const started = performance.now();
-          document.querySelector('button.play').click();
-          ok(document.body.dataset.playing === 'true', 'playing');
-          setTimeout(() => {
-            // Real speed: after t seconds at 60 fps the page has moved on, but never past frame
-            // floor(60 t). (A busy machine runs timers late, so the lower bound is loose.)
-            const at = parseInt(frame(), 10), t = (performance.now() - started) / 1000;
-            ok(at > 0 && at <= Math.min(18, Math.floor(60 * t) + 1), 'real-speed playback shows frame ' + at + ' after ' + t.toFixed(3) + ' s');
-            key(' ');
-            ok(document.body.dataset.playing === 'false', 'space pauses');
-            const paused = frame();
-            setTimeout(() => {
-              ok(frame() === paused, 'paused stays on frame ' + paused + ', now ' + frame());
-              document.body.setAttribute('data-test-result', log.length ? log.join(' | ') : 'ok');
-            }, 200);
-          }, 158);
-        })();
-        </script>
-        """#
+            <script>
+            (() => {
+              const log = [];
+              const ok = (cond, what) => { if (!cond) log.push(what); };
+              const frame = () => document.body.dataset.frame;
+              const fire = (el, type) => el.dispatchEvent(new Event(type, { bubbles: true }));
+              const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+              const shapes = () => parseInt(document.getElementById('overlay').dataset.shapes, 10);
+              const range = document.querySelector('input.scrubber');
+              ok(document.body.dataset.state === '01-expand' && frame() === '4', 'opens where the hash says: ' + document.body.dataset.state + ' ' + frame());
+              ok(range.max === '18', 'slider spans 19 frames: ' + range.max);
+              range.value = '7'; fire(range, 'input');
+              ok(frame() === '7', 'slider: ' + frame());
+              ok(document.getElementById('frame').getAttribute('src') === 'states/01-expand/frames/007.png', 'image follows the slider');
+              ok(document.querySelector('.readout').textContent.includes('116.7 ms'), 'readout shows the time: ' + document.querySelector('.readout').textContent);
+              key('ArrowRight'); ok(frame() === '8', 'ArrowRight: ' + frame());
+              key('ArrowLeft'); key('ArrowLeft'); ok(frame() === '6', 'ArrowLeft: ' + frame());
+              key('End'); ok(frame() === '18', 'End: ' + frame());
+              key('Home'); ok(frame() === '0', 'Home: ' + frame());
+              ok(shapes() === 0, 'overlays start off: ' + shapes());
+              for (const box of document.querySelectorAll('input[data-overlay]')) { box.checked = true; fire(box, 'change'); }
+              range.value = '18'; fire(range, 'input');
+              ok(shapes() > 20, 'overlays drawn when switched on: ' + shapes());
+              ok(document.querySelectorAll('aside tbody tr[data-id]').length === 5, 'element table lists card, title, summary, body, author');
+              ok(location.hash.includes('rects=1') && location.hash.includes('frame=18'), 'place kept in the hash: ' + location.hash);
+              key('ArrowUp'); ok(document.body.dataset.state === 'initial' && frame() === '0', 'ArrowUp: previous state');
+              key('ArrowDown'); ok(document.body.dataset.state === '01-expand', 'ArrowDown: next state');
+              key('Home');
+              const started = performance.now();
+              document.querySelector('button.play').click();
+              ok(document.body.dataset.playing === 'true', 'playing');
+              setTimeout(() => {
+                // Real speed: after t seconds at 60 fps the page has moved on, but never past frame
+                // floor(60 t). (A busy machine runs timers late, so the lower bound is loose.)
+                const at = parseInt(frame(), 10), t = (performance.now() - started) / 1000;
+                ok(at > 0 && at <= Math.min(18, Math.floor(60 * t) + 1), 'real-speed playback shows frame ' + at + ' after ' + t.toFixed(3) + ' s');
+                key(' ');
+                ok(document.body.dataset.playing === 'false', 'space pauses');
+                const paused = frame();
+                setTimeout(() => {
+                  ok(frame() === paused, 'paused stays on frame ' + paused + ', now ' + frame());
+                  document.body.setAttribute('data-test-result', log.length ? log.join(' | ') : 'ok');
+                }, 200);
+              }, 158);
+            })();
+            </script>
+            """#
         let page = p.out.appendingPathComponent("drive.html")
-        try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(to: page, atomically: true, encoding: .utf8)
-        let dom = try Browser.run(chromium, ["--dump-dom", page.absoluteString + "#state=01-expand&frame=4"], profile: p.dir.path("profile"))
+        try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(
+            to: page, atomically: true, encoding: .utf8)
+        let dom = try Browser.run(
+            chromium, ["--dump-dom", page.absoluteString + "#state=01-expand&frame=4"], profile: p.dir.path("profile"))
         XCTAssertEqual(dom.status, 0)
         XCTAssertEqual(Browser.attribute("data-test-result", in: dom.stdout), "ok")
 
         let shot = p.dir.path("page.png")
-        _ = try Browser.run(chromium, ["--screenshot=\(shot.path)", p.out.appendingPathComponent("index.html").absoluteString + "#state=01-expand&frame=9&rects=1&ids=1&lines=1&baselines=1"],
-                            profile: p.dir.path("profile"))
+        _ = try Browser.run(
+            chromium,
+            [
+                "--screenshot=\(shot.path)",
+                p.out.appendingPathComponent("index.html").absoluteString
+                    + "#state=01-expand&frame=9&rects=1&ids=1&lines=1&baselines=1",
+            ],
+            profile: p.dir.path("profile"))
         XCTAssertGreaterThan(try Data(contentsOf: shot).count, 20_000, "the screenshot looks empty")
         if let keep = ProcessInfo.processInfo.environment["LAYOUTSNAP_KEEP_SCREENSHOT"] {
             try? FileManager.default.removeItem(atPath: keep)
@@ -177,15 +196,20 @@ final class PreviewTests: XCTestCase {
     /// `--overlay` draws the geometry into the animation and contact sheet (the frames for the
     /// scrubber stay clean); the command-line overrides change what is rendered.
     func testOverlayAndOverrides() throws {
-        let p = try preview("Fixtures/posts/long-body.json", ["--overlay", "--appearance", "dark", "--fps", "10", "--curve", "linear", "--duration", "0.5"])
+        let p = try preview(
+            "Fixtures/posts/long-body.json",
+            ["--overlay", "--appearance", "dark", "--fps", "10", "--curve", "linear", "--duration", "0.5"])
         XCTAssertEqual(p.frames("01-expand").count, 6, "0.5 s at 10 fps: 6 frames")
         XCTAssertEqual(p.frames("01-expand")[1]["progress"] as? Double, 0.2, "linear: progress 0.2 at 0.1 s")
-        let apng = try APNGReader([UInt8](Data(contentsOf: p.out.appendingPathComponent("states/01-expand/animation.png"))))
+        let apng = try APNGReader(
+            [UInt8](Data(contentsOf: p.out.appendingPathComponent("states/01-expand/animation.png"))))
         let clean = try p.png("states/01-expand/frames/005.png")
         XCTAssertNotEqual(apng.images[5], clean, "the overlay is drawn into the animation")
         // The element colour (#FF2D55) appears in the animation and not in the clean frame.
         func pink(_ word: UInt32) -> Bool {
-            let r = (word >> 16) & 0xFF, g = (word >> 8) & 0xFF, b = word & 0xFF
+            let r = (word >> 16) & 0xFF
+            let g = (word >> 8) & 0xFF
+            let b = word & 0xFF
             return r > 0xE0 && g < 0x60 && b > 0x40 && b < 0x70
         }
         XCTAssertGreaterThan(apng.images[5].pixels.filter(pink).count, 100)
@@ -199,33 +223,52 @@ final class PreviewTests: XCTestCase {
     /// plots the committed goldens' tracks beneath (here the bundled card previewed linear and
     /// slower, so the two differ), and the cursor follows the frame.
     func testMotionPlotsAgainstTheGoldens() throws {
-        let p = try preview("Fixtures/posts/long-body.json", ["--curve", "linear", "--duration", "0.5", "--against", "Goldens"])
+        let p = try preview(
+            "Fixtures/posts/long-body.json", ["--curve", "linear", "--duration", "0.5", "--against", "Goldens"])
         let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("\"against\":\"Goldens\""), "the page does not know its goldens")
         let chromium = try Browser.chromium()
-        let dom = try Browser.run(chromium, ["--dump-dom", p.out.appendingPathComponent("index.html").absoluteString + "#state=01-expand&frame=15"],
-                                  profile: p.dir.path("profile"))
+        let dom = try Browser.run(
+            chromium,
+            ["--dump-dom", p.out.appendingPathComponent("index.html").absoluteString + "#state=01-expand&frame=15"],
+            profile: p.dir.path("profile"))
         Browser.assertMotionPlot(dom.stdout, track: "card.height")
         XCTAssertTrue(dom.stdout.contains("Motion of 01-expand: "), "no motion section")
         XCTAssertTrue(dom.stdout.contains("golden (Goldens)"), "no key for the golden track")
         // Frame 15 of 0.5 s at 60 fps is t = 0.25: half way along the plot (x from 46 to 292).
-        XCTAssertTrue(dom.stdout.contains("<line class=\"cursor\" x1=\"169.0\""), "the cursor is not at the frame shown")
+        XCTAssertTrue(
+            dom.stdout.contains("<line class=\"cursor\" x1=\"169.0\""), "the cursor is not at the frame shown")
 
         // Without --against: the same plots, no golden line; a folder without the fixture is an error.
         let plain = try preview("Fixtures/posts/long-body.json")
-        XCTAssertTrue(try String(contentsOf: plain.out.appendingPathComponent("index.html"), encoding: .utf8).contains("\"keys\":[\"card.height\""))
-        let r = try CLI.run(["preview", "Fixtures/posts/long-body.json", "--out", p.dir.path("x").path, "--against", p.dir.path("nothing").path])
+        XCTAssertTrue(
+            try String(contentsOf: plain.out.appendingPathComponent("index.html"), encoding: .utf8).contains(
+                "\"keys\":[\"card.height\""))
+        let r = try CLI.run([
+            "preview", "Fixtures/posts/long-body.json", "--out", p.dir.path("x").path, "--against",
+            p.dir.path("nothing").path,
+        ])
         XCTAssertEqual(r.status, 2, r.output)
-        XCTAssertTrue(r.stderr.contains("posts/long-body/layout.json cannot be read (record posts/long-body into "), r.stderr)
+        XCTAssertTrue(
+            r.stderr.contains("posts/long-body/layout.json cannot be read (record posts/long-body into "), r.stderr)
     }
 
     func testBadArgumentsAndFixtures() throws {
         let dir = try TempDir()
         for (arguments, message) in [
-            (["preview", "Fixtures/transcripts/growing.json", "--curve", "linear"], "--curve change a post card's animation; a transcript has no curve field"),
+            (
+                ["preview", "Fixtures/transcripts/growing.json", "--curve", "linear"],
+                "--curve change a post card's animation; a transcript has no curve field"
+            ),
             (["preview", "Fixtures/posts/long-body.json", "--curve", "bouncy"], "unknown curve \"bouncy\""),
-            (["preview", "Fixtures/posts/long-body.json", "--curve", "spring:0,1"], "spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10"),
-            (["preview", "Fixtures/posts/long-body.json", "--appearance", "sepia"], "--appearance must be light or dark"),
+            (
+                ["preview", "Fixtures/posts/long-body.json", "--curve", "spring:0,1"],
+                "spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10"
+            ),
+            (
+                ["preview", "Fixtures/posts/long-body.json", "--appearance", "sepia"],
+                "--appearance must be light or dark"
+            ),
             (["preview", "Fixtures/posts"], "Fixtures/posts: name one fixture file"),
             (["preview", "nope.json"], "nope.json: no such file or folder"),
         ] {
@@ -248,8 +291,12 @@ final class PreviewTests: XCTestCase {
             #"{"kind": "post", "width": 200, "height": 160, "scale": 1, "availableWidth": \#(width), "title": "Card", "fps": 10, "steps": [{"expand": true}]}"#
         }
         let fixture = try dir.write("card.json", card(160))
-        let watch = try TestProcess.start(CLI.binary, ["preview", fixture.path, "--out", dir.path("out").path, "--watch"], in: dir.url)
-        defer { watch.signal(SIGTERM); watch.wait() }
+        let watch = try TestProcess.start(
+            CLI.binary, ["preview", fixture.path, "--out", dir.path("out").path, "--watch"], in: dir.url)
+        defer {
+            watch.signal(SIGTERM)
+            watch.wait()
+        }
         let layout = dir.path("out/layout.json")
 
         func waitFor(_ what: String, _ condition: () -> Bool) -> Double? {
@@ -267,11 +314,14 @@ final class PreviewTests: XCTestCase {
         var lastBuild = ""
         func built(_ width: Int) -> Bool {
             guard let build = try? String(contentsOf: dir.path("out/build.js"), encoding: .utf8), build != lastBuild,
-                  let data = try? Data(contentsOf: layout),
-                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let states = json["states"] as? [[String: Any]], let frames = states.first?["frames"] as? [[String: Any]],
-                  let elements = frames.first?["elements"] as? [[String: Any]],
-                  let card = elements.first(where: { $0["id"] as? String == "card" }), let rect = card["rect"] as? [Double] else { return false }
+                let data = try? Data(contentsOf: layout),
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let states = json["states"] as? [[String: Any]],
+                let frames = states.first?["frames"] as? [[String: Any]],
+                let elements = frames.first?["elements"] as? [[String: Any]],
+                let card = elements.first(where: { $0["id"] as? String == "card" }),
+                let rect = card["rect"] as? [Double]
+            else { return false }
             guard rect[2] == Double(width + 20) else { return false }
             lastBuild = build
             return true
@@ -294,82 +344,82 @@ final class PreviewTests: XCTestCase {
     /// JSON: animated, frame count, repetition count, and per frame its duration (µs) and the
     /// sums of its R, G, B and A values. Arguments: CHROMIUM FILE.png PROFILE_DIR.
     static let apngCheck = #"""
-    import base64, json, os, subprocess, sys
+        import base64, json, os, subprocess, sys
 
-    chromium, path, profile = sys.argv[1], sys.argv[2], sys.argv[3]
-    to_browser_r, to_browser_w = os.pipe()
-    from_browser_r, from_browser_w = os.pipe()
+        chromium, path, profile = sys.argv[1], sys.argv[2], sys.argv[3]
+        to_browser_r, to_browser_w = os.pipe()
+        from_browser_r, from_browser_w = os.pipe()
 
-    def child_fds():
-        # The browser reads commands on fd 3 and writes replies on fd 4.
-        a, b = os.dup(to_browser_r), os.dup(from_browser_w)
-        os.dup2(a, 3); os.dup2(b, 4)
+        def child_fds():
+            # The browser reads commands on fd 3 and writes replies on fd 4.
+            a, b = os.dup(to_browser_r), os.dup(from_browser_w)
+            os.dup2(a, 3); os.dup2(b, 4)
 
-    os.makedirs(profile, exist_ok=True)
-    page = os.path.join(profile, 'blank.html')
-    open(page, 'w').write('<!DOCTYPE html><title>apng</title>')
-    proc = subprocess.Popen([chromium, '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-                             '--no-first-run', '--user-data-dir=' + profile, '--remote-debugging-pipe', 'about:blank'],
-                            preexec_fn=child_fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(to_browser_r); os.close(from_browser_w)
-    out = os.fdopen(to_browser_w, 'wb', buffering=0)
-    inp = os.fdopen(from_browser_r, 'rb', buffering=0)
-    buffer = b''
-    next_id = 0
+        os.makedirs(profile, exist_ok=True)
+        page = os.path.join(profile, 'blank.html')
+        open(page, 'w').write('<!DOCTYPE html><title>apng</title>')
+        proc = subprocess.Popen([chromium, '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+                                 '--no-first-run', '--user-data-dir=' + profile, '--remote-debugging-pipe', 'about:blank'],
+                                preexec_fn=child_fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser_r); os.close(from_browser_w)
+        out = os.fdopen(to_browser_w, 'wb', buffering=0)
+        inp = os.fdopen(from_browser_r, 'rb', buffering=0)
+        buffer = b''
+        next_id = 0
 
-    def call(method, params=None, session=None):
-        global next_id, buffer
-        next_id += 1
-        message = {'id': next_id, 'method': method, 'params': params or {}}
-        if session: message['sessionId'] = session
-        out.write(json.dumps(message).encode() + b'\0')
-        while True:
-            while b'\0' not in buffer:
-                chunk = inp.read(65536)
-                if not chunk: raise SystemExit('chromium closed the pipe')
-                buffer += chunk
-            raw, buffer = buffer.split(b'\0', 1)
-            reply = json.loads(raw)
-            if reply.get('id') == next_id:
-                if 'error' in reply: raise SystemExit('%s: %s' % (method, reply['error']))
-                return reply['result']
+        def call(method, params=None, session=None):
+            global next_id, buffer
+            next_id += 1
+            message = {'id': next_id, 'method': method, 'params': params or {}}
+            if session: message['sessionId'] = session
+            out.write(json.dumps(message).encode() + b'\0')
+            while True:
+                while b'\0' not in buffer:
+                    chunk = inp.read(65536)
+                    if not chunk: raise SystemExit('chromium closed the pipe')
+                    buffer += chunk
+                raw, buffer = buffer.split(b'\0', 1)
+                reply = json.loads(raw)
+                if reply.get('id') == next_id:
+                    if 'error' in reply: raise SystemExit('%s: %s' % (method, reply['error']))
+                    return reply['result']
 
-    try:
-        target = call('Target.createTarget', {'url': 'about:blank'})['targetId']
-        session = call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
-        # A file:// page is a secure context, which WebCodecs needs; wait until it has loaded.
-        call('Page.navigate', {'url': 'file://' + page}, session)
-        call('Runtime.evaluate', {'expression': '''new Promise((done) => { const check = () =>
-            location.protocol === 'file:' && document.readyState === 'complete' ? done() : setTimeout(check, 20); check(); })''',
-            'awaitPromise': True}, session)
-        data = base64.b64encode(open(path, 'rb').read()).decode()
-        script = '''(async () => {
-          const bytes = Uint8Array.from(atob("%s"), (c) => c.charCodeAt(0));
-          const decoder = new ImageDecoder({ data: bytes, type: 'image/png' });
-          await decoder.tracks.ready;
-          const track = decoder.tracks.selectedTrack;
-          const frames = [];
-          for (let i = 0; i < track.frameCount; i++) {
-            const { image } = await decoder.decode({ frameIndex: i });
-            const canvas = new OffscreenCanvas(image.displayWidth, image.displayHeight);
-            const g = canvas.getContext('2d');
-            g.drawImage(image, 0, 0);
-            const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
-            const sums = [0, 0, 0, 0];
-            for (let j = 0; j < px.length; j++) sums[j & 3] += px[j];
-            frames.push({ duration: image.duration, sums });
-            image.close();
-          }
-          return JSON.stringify({ animated: track.animated, frameCount: track.frameCount,
-                                  repetitionCount: String(track.repetitionCount), frames });
-        })()''' % data
-        result = call('Runtime.evaluate', {'expression': script, 'awaitPromise': True, 'returnByValue': True}, session)
-        if 'exceptionDetails' in result:
-            raise SystemExit('exception: ' + json.dumps(result['exceptionDetails'])[:2000])
-        print(result['result']['value'])
-    finally:
-        try: call('Browser.close')
-        except BaseException: pass
-        proc.wait(timeout=30)
-    """#
+        try:
+            target = call('Target.createTarget', {'url': 'about:blank'})['targetId']
+            session = call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
+            # A file:// page is a secure context, which WebCodecs needs; wait until it has loaded.
+            call('Page.navigate', {'url': 'file://' + page}, session)
+            call('Runtime.evaluate', {'expression': '''new Promise((done) => { const check = () =>
+                location.protocol === 'file:' && document.readyState === 'complete' ? done() : setTimeout(check, 20); check(); })''',
+                'awaitPromise': True}, session)
+            data = base64.b64encode(open(path, 'rb').read()).decode()
+            script = '''(async () => {
+              const bytes = Uint8Array.from(atob("%s"), (c) => c.charCodeAt(0));
+              const decoder = new ImageDecoder({ data: bytes, type: 'image/png' });
+              await decoder.tracks.ready;
+              const track = decoder.tracks.selectedTrack;
+              const frames = [];
+              for (let i = 0; i < track.frameCount; i++) {
+                const { image } = await decoder.decode({ frameIndex: i });
+                const canvas = new OffscreenCanvas(image.displayWidth, image.displayHeight);
+                const g = canvas.getContext('2d');
+                g.drawImage(image, 0, 0);
+                const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
+                const sums = [0, 0, 0, 0];
+                for (let j = 0; j < px.length; j++) sums[j & 3] += px[j];
+                frames.push({ duration: image.duration, sums });
+                image.close();
+              }
+              return JSON.stringify({ animated: track.animated, frameCount: track.frameCount,
+                                      repetitionCount: String(track.repetitionCount), frames });
+            })()''' % data
+            result = call('Runtime.evaluate', {'expression': script, 'awaitPromise': True, 'returnByValue': True}, session)
+            if 'exceptionDetails' in result:
+                raise SystemExit('exception: ' + json.dumps(result['exceptionDetails'])[:2000])
+            print(result['result']['value'])
+        finally:
+            try: call('Browser.close')
+            except BaseException: pass
+            proc.wait(timeout=30)
+        """#
 }

@@ -6,16 +6,25 @@ import XCTest
 final class ProjectConfigTests: XCTestCase {
     func testARunUsesTheNearestConfigAndFlagsOverrideIt() throws {
         let dir = try TempDir()
-        try dir.write("app/ui-fixtures/cards/a.json", #"{"kind": "transcript", "width": 200, "height": 120, "scale": 1, "text": "One"}"#)
-        try dir.write("app/layoutsnap.json", #"{"$schema": "../schema/config.schema.json", "fixtures": "ui-fixtures", "goldens": "ui-goldens", "report": "out/report", "jobs": 1}"#)
+        try dir.write(
+            "app/ui-fixtures/cards/a.json",
+            #"{"kind": "transcript", "width": 200, "height": 120, "scale": 1, "text": "One"}"#)
+        try dir.write(
+            "app/layoutsnap.json",
+            #"{"$schema": "../schema/config.schema.json", "fixtures": "ui-fixtures", "goldens": "ui-goldens", "report": "out/report", "jobs": 1}"#
+        )
         try FileManager.default.createDirectory(at: dir.path("app/sub"), withIntermediateDirectories: true)
         let sub = dir.path("app/sub")
         let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: sub)
         XCTAssertEqual(record.status, 0, record.output)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("app/ui-goldens/cards/a/initial/000.png").path), "goldens go where the config says")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: dir.path("app/ui-goldens/cards/a/initial/000.png").path),
+            "goldens go where the config says")
         let verify = try CLI.run(["verify", "--no-progress"], in: sub)
         XCTAssertEqual(verify.status, 0, verify.output)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("app/out/report/results.json").path), "the report goes where the config says")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: dir.path("app/out/report/results.json").path),
+            "the report goes where the config says")
         // A flag wins over the file.
         let flag = try CLI.run(["verify", "--no-progress", "--goldens", "../other-goldens"], in: sub)
         XCTAssertEqual(flag.status, 1, flag.output)
@@ -24,12 +33,16 @@ final class ProjectConfigTests: XCTestCase {
         let config = try CLI.run(["config"], in: sub)
         XCTAssertEqual(config.status, 0, config.output)
         // The nearest file above: shown as an absolute path, since it is not below the working directory.
-        XCTAssertTrue(config.stdout.hasPrefix("config file: /") && config.stdout.contains("/app/layoutsnap.json\n"), config.stdout)
+        XCTAssertTrue(
+            config.stdout.hasPrefix("config file: /") && config.stdout.contains("/app/layoutsnap.json\n"), config.stdout
+        )
         XCTAssertTrue(config.stdout.contains("goldens   ") && config.stdout.contains("ui-goldens"), config.stdout)
         XCTAssertTrue(config.stdout.contains("timeout   120.0 s  [default]"), config.stdout)
 
         // accept from the subfolder writes into the project's goldens, not ./ui-goldens here.
-        try dir.write("app/ui-fixtures/cards/a.json", #"{"kind": "transcript", "width": 200, "height": 120, "scale": 1, "text": "Two"}"#)
+        try dir.write(
+            "app/ui-fixtures/cards/a.json",
+            #"{"kind": "transcript", "width": 200, "height": 120, "scale": 1, "text": "Two"}"#)
         XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.path("app")).status, 1)
         let accept = try CLI.run(["accept", "--allow-ci"], in: sub)
         XCTAssertEqual(accept.status, 0, accept.output)
@@ -43,7 +56,9 @@ final class ProjectConfigTests: XCTestCase {
         try dir.write("app/layoutsnap.json", #"{"jobs": 0}"#)
         let bad = try CLI.run(["verify", "--no-progress"], in: sub)
         XCTAssertEqual(bad.status, 2, bad.output)
-        XCTAssertTrue(bad.stderr.contains("layoutsnap.json:1:") && bad.stderr.contains("$.jobs: expected a number of jobs from 1 to 1024"), bad.stderr)
+        XCTAssertTrue(
+            bad.stderr.contains("layoutsnap.json:1:")
+                && bad.stderr.contains("$.jobs: expected a number of jobs from 1 to 1024"), bad.stderr)
     }
 }
 
@@ -52,13 +67,18 @@ final class FixtureDefaultsTests: XCTestCase {
     func testDefaultsStandInForTheFieldsAFixtureDoesNotWrite() throws {
         let dir = try TempDir()
         try dir.write("app/Fixtures/plain.json", #"{"kind": "transcript", "text": "One"}"#)
-        try dir.write("app/Fixtures/own.json", #"{"kind": "transcript", "device": "iphone-15", "variants": [], "text": "Two"}"#)
-        try dir.write("app/layoutsnap.json", #"{"defaults": {"device": "iphone-se", "scale": 1, "fps": 30, "tolerance": {"maxDiffPixels": 5}, "variants": [{"textSize": "AX3"}]}}"#)
+        try dir.write(
+            "app/Fixtures/own.json", #"{"kind": "transcript", "device": "iphone-15", "variants": [], "text": "Two"}"#)
+        try dir.write(
+            "app/layoutsnap.json",
+            #"{"defaults": {"device": "iphone-se", "scale": 1, "fps": 30, "tolerance": {"maxDiffPixels": 5}, "variants": [{"textSize": "AX3"}]}}"#
+        )
         let app = dir.path("app")
 
         let layout = try CLI.run(["layout", "Fixtures/plain.json"], in: app)
         XCTAssertEqual(layout.status, 0, layout.output)
-        XCTAssertTrue(layout.stdout.contains(#""width": 375"#) && layout.stdout.contains(#""height": 667"#), "the default device")
+        XCTAssertTrue(
+            layout.stdout.contains(#""width": 375"#) && layout.stdout.contains(#""height": 667"#), "the default device")
         // The default variants are the fixture's: `--variant` finds them.
         let variant = try CLI.run(["layout", "Fixtures/plain.json", "--variant", "ax3"], in: app)
         XCTAssertEqual(variant.status, 0, variant.output)
@@ -73,7 +93,8 @@ final class FixtureDefaultsTests: XCTestCase {
         XCTAssertEqual(try size("plain@AX3/initial/000.png"), [375, 667])
         // A fixture's own device wins; the scale it does not write is still the default's.
         XCTAssertEqual(try size("own/initial/000.png"), [393, 852])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("app/Goldens/own@AX3").path), "\"variants\": [] has none")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: dir.path("app/Goldens/own@AX3").path), "\"variants\": [] has none")
 
         let verify = try CLI.run(["verify", "--no-progress"], in: app)
         XCTAssertEqual(verify.status, 0, verify.output)
@@ -82,7 +103,9 @@ final class FixtureDefaultsTests: XCTestCase {
         let config = try CLI.run(["config"], in: app)
         XCTAssertEqual(config.status, 0, config.output)
         XCTAssertTrue(config.stdout.contains("  device    iphone-se  [layoutsnap.json]"), config.stdout)
-        XCTAssertTrue(config.stdout.contains("  tolerance threshold 0.1, maxDiffPixels 5, maxDiffRatio 0  [layoutsnap.json]"), config.stdout)
+        XCTAssertTrue(
+            config.stdout.contains("  tolerance threshold 0.1, maxDiffPixels 5, maxDiffRatio 0  [layoutsnap.json]"),
+            config.stdout)
         XCTAssertTrue(config.stdout.contains("  variants  AX3  [layoutsnap.json]"), config.stdout)
 
         // A broken default is the config's mistake, with its path.

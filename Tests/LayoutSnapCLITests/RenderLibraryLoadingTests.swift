@@ -7,7 +7,10 @@ import XCTest
 /// that never draw start without them, the ones that draw load them, and a library that cannot be
 /// loaded is an error that names it. glibc's `LD_DEBUG=files` lists every object the process loads.
 final class RenderLibraryLoadingTests: XCTestCase {
-    static let renderingLibraries = ["libpangocairo-1.0.so", "libpango-1.0.so", "libcairo.so", "libglib-2.0.so", "libfontconfig.so", "libharfbuzz.so"]
+    static let renderingLibraries = [
+        "libpangocairo-1.0.so", "libpango-1.0.so", "libcairo.so", "libglib-2.0.so", "libfontconfig.so",
+        "libharfbuzz.so",
+    ]
 
     /// The shared objects the run loaded, as glibc's loader reports them on stderr.
     private func loaded(_ r: CLI.Result) -> [String] {
@@ -29,11 +32,14 @@ final class RenderLibraryLoadingTests: XCTestCase {
     func testCommandsThatDoNotDrawLoadNoRenderingLibrary() throws {
         let dir = try TempDir()
         let (a, b) = try writePNGs(dir)
-        for arguments in [["--version"], ["diff", a, b], ["diff", a, b, "--threshold", "0.1", "--json"], ["schema", "fixture"]] {
+        for arguments in [
+            ["--version"], ["diff", a, b], ["diff", a, b, "--threshold", "0.1", "--json"], ["schema", "fixture"],
+        ] {
             let r = try CLI.run(arguments, environment: ["LD_DEBUG": "files"])
             XCTAssertTrue([0, 1].contains(r.status), "\(arguments): \(r.stderr.suffix(2000))")
             let objects = loaded(r)
-            XCTAssertFalse(objects.isEmpty, "LD_DEBUG=files listed nothing for \(arguments): the check would see nothing")
+            XCTAssertFalse(
+                objects.isEmpty, "LD_DEBUG=files listed nothing for \(arguments): the check would see nothing")
             for library in Self.renderingLibraries {
                 XCTAssertFalse(objects.contains { $0.contains(library) }, "\(arguments) loaded \(library): \(objects)")
             }
@@ -43,7 +49,8 @@ final class RenderLibraryLoadingTests: XCTestCase {
     func testDrawingLoadsThem() throws {
         let dir = try TempDir()
         try dir.write("card.json", smallPost())
-        let r = try CLI.run(["render", dir.path("card.json").path, "--out", dir.path("out").path], environment: ["LD_DEBUG": "files"])
+        let r = try CLI.run(
+            ["render", dir.path("card.json").path, "--out", dir.path("out").path], environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(r.status, 0, String(r.stderr.suffix(2000)))
         let objects = loaded(r)
         for library in Self.renderingLibraries {
@@ -58,7 +65,8 @@ final class RenderLibraryLoadingTests: XCTestCase {
         try dir.write("lib/libpangocairo-1.0.so.0", "not a shared object\n")
         try dir.write("card.json", smallPost())
         let environment = ["LD_LIBRARY_PATH": dir.path("lib").path]
-        let r = try CLI.run(["render", dir.path("card.json").path, "--out", dir.path("out").path], environment: environment)
+        let r = try CLI.run(
+            ["render", dir.path("card.json").path, "--out", dir.path("out").path], environment: environment)
         XCTAssertEqual(r.status, 2, r.output)
         XCTAssertTrue(r.stderr.contains("rendering libraries: cannot load libpangocairo-1.0.so.0"), r.stderr)
         XCTAssertFalse(r.stderr.contains("Fatal error") || r.stderr.contains("abort"), r.stderr)

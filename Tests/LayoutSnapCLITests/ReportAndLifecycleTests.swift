@@ -11,21 +11,33 @@ final class ReportAndLifecycleTests: XCTestCase {
     }
 
     func change(_ dir: TempDir) throws {
-        try dir.write("Fixtures/cards/small.json", smallPost().replacingOccurrences(of: "Body text", with: "Body text that wraps onto a second line"))
+        try dir.write(
+            "Fixtures/cards/small.json",
+            smallPost().replacingOccurrences(of: "Body text", with: "Body text that wraps onto a second line"))
     }
 
     func testFailingVerifyWritesReportJUnitAndLayoutChanges() throws {
         let dir = try project()
         try change(dir)
-        let r = try CLI.run(["verify", "--no-progress", "--junit", "junit.xml", "--json", "out/results.json"], in: dir.url)
+        let r = try CLI.run(
+            ["verify", "--no-progress", "--junit", "junit.xml", "--json", "out/results.json"], in: dir.url)
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.stdout.contains("Report: .layoutsnap/report/index.html"), r.output)
-        XCTAssertTrue(r.stdout.hasPrefix("1 cause explains 6 of 6 failing frames: author y +44.00, body height +44.00\n"), "the terminal names what moved: \(r.output)")
+        XCTAssertTrue(
+            r.stdout.hasPrefix("1 cause explains 6 of 6 failing frames: author y +44.00, body height +44.00\n"),
+            "the terminal names what moved: \(r.output)")
         let verbose = try CLI.run(["verify", "--no-progress", "--verbose"], in: dir.url)
-        XCTAssertTrue(verbose.stdout.split(separator: "\n").contains { $0.hasPrefix("  layout: ") && $0.contains("body.height +") }, "--verbose names each state's layout changes: \(verbose.output)")
-        for file in [".layoutsnap/report/index.html", ".layoutsnap/report/results.json", "junit.xml", "out/results.json",
-                     ".layoutsnap/report/actual/cards/small/01-expand/006.png", ".layoutsnap/report/diff/cards/small/01-expand/006.png",
-                     ".layoutsnap/report/expected/cards/small/01-expand/000.png", ".layoutsnap/report/actual/cards/small/layout.json"] {
+        XCTAssertTrue(
+            verbose.stdout.split(separator: "\n").contains {
+                $0.hasPrefix("  layout: ") && $0.contains("body.height +")
+            }, "--verbose names each state's layout changes: \(verbose.output)")
+        for file in [
+            ".layoutsnap/report/index.html", ".layoutsnap/report/results.json", "junit.xml", "out/results.json",
+            ".layoutsnap/report/actual/cards/small/01-expand/006.png",
+            ".layoutsnap/report/diff/cards/small/01-expand/006.png",
+            ".layoutsnap/report/expected/cards/small/01-expand/000.png",
+            ".layoutsnap/report/actual/cards/small/layout.json",
+        ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(file).path), file)
         }
         let results = try String(contentsOf: dir.path(".layoutsnap/report/results.json"), encoding: .utf8)
@@ -36,7 +48,9 @@ final class ReportAndLifecycleTests: XCTestCase {
         XCTAssertTrue(junit.contains("<testcase classname=\"cards/small\" name=\"01-expand\" time=\""), junit)
         XCTAssertTrue(junit.contains("frame 6"), junit)
         // Attachments resolve from the JUnit file's folder.
-        let attachments = junit.components(separatedBy: "[[ATTACHMENT|").dropFirst().map { String($0.prefix { $0 != "]" }) }
+        let attachments = junit.components(separatedBy: "[[ATTACHMENT|").dropFirst().map {
+            String($0.prefix { $0 != "]" })
+        }
         XCTAssertFalse(attachments.isEmpty, junit)
         for path in attachments { XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(path).path), path) }
         // Real times: the state took some time to render.
@@ -65,16 +79,23 @@ final class ReportAndLifecycleTests: XCTestCase {
     func testOrphansAreFoundAndPruned() throws {
         let dir = try project()
         // A state that no longer exists, and a fixture that no longer exists.
-        try dir.write("Fixtures/cards/small.json", smallPost().replacingOccurrences(of: #""steps": [{"expand": true}]"#, with: #""steps": []"#))
-        try FileManager.default.createDirectory(at: dir.path("Goldens/cards/gone/initial"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: dir.path("Goldens/cards/small/initial/000.png"), to: dir.path("Goldens/cards/gone/initial/000.png"))
+        try dir.write(
+            "Fixtures/cards/small.json",
+            smallPost().replacingOccurrences(of: #""steps": [{"expand": true}]"#, with: #""steps": []"#))
+        try FileManager.default.createDirectory(
+            at: dir.path("Goldens/cards/gone/initial"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: dir.path("Goldens/cards/small/initial/000.png"), to: dir.path("Goldens/cards/gone/initial/000.png"))
         let check = try CLI.run(["verify", "--no-progress", "--check-orphans"], in: dir.url)
         XCTAssertEqual(check.status, 1, check.output)
         // One line per removed state or fixture, not one per frame.
-        XCTAssertTrue(check.stdout.contains("ORPHAN Goldens/cards/small/01-expand/ (7 files): state 01-expand no longer exists"), check.output)
+        XCTAssertTrue(
+            check.stdout.contains("ORPHAN Goldens/cards/small/01-expand/ (7 files): state 01-expand no longer exists"),
+            check.output)
         XCTAssertTrue(check.stdout.contains("ORPHAN Goldens/cards/gone/: no fixture cards/gone"), check.output)
 
-        let refused = try CLI.run(["record", "--prune", "--allow-ci", "--filter", "cards/*", "--no-progress"], in: dir.url)
+        let refused = try CLI.run(
+            ["record", "--prune", "--allow-ci", "--filter", "cards/*", "--no-progress"], in: dir.url)
         XCTAssertEqual(refused.status, 2, refused.output)
         let pruned = try CLI.run(["record", "--prune", "--allow-ci", "--no-progress"], in: dir.url)
         XCTAssertEqual(pruned.status, 0, pruned.output)
@@ -85,7 +106,9 @@ final class ReportAndLifecycleTests: XCTestCase {
 
     func testToleranceMakesASmallChangeSimilar() throws {
         let dir = try project()
-        try dir.write("Fixtures/cards/small.json", smallPost(title: "Small card.", extra: #", "tolerance": {"maxDiffPixels": 100000}"#))
+        try dir.write(
+            "Fixtures/cards/small.json",
+            smallPost(title: "Small card.", extra: #", "tolerance": {"maxDiffPixels": 100000}"#))
         let r = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(r.stdout.contains("similar"), r.output)
@@ -98,9 +121,11 @@ final class DiffCommandTests: XCTestCase {
         let dir = try TempDir()
         try dir.write("Fixtures/a.json", smallPost())
         try dir.write("Fixtures/b.json", smallPost(title: "Other card"))
-        try dir.write("Fixtures/c.json", smallPost().replacingOccurrences(of: #""height": 160"#, with: #""height": 170"#))
+        try dir.write(
+            "Fixtures/c.json", smallPost().replacingOccurrences(of: #""height": 160"#, with: #""height": 170"#))
         XCTAssertEqual(try CLI.run(["render", "--out", "out", "--no-progress"], in: dir.url).status, 0)
-        let a = "out/a/initial/000.png", b = "out/b/initial/000.png"
+        let a = "out/a/initial/000.png"
+        let b = "out/b/initial/000.png"
 
         let same = try CLI.run(["diff", a, a], in: dir.url)
         XCTAssertEqual(same.status, 0, same.output)

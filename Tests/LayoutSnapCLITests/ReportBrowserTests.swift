@@ -11,7 +11,12 @@ final class ReportBrowserTests: XCTestCase {
         try dir.copyBundled("Goldens/manifest.json", to: "Goldens/manifest.json")
         let fixture = dir.path("Fixtures/posts/no-image.json")
         let text = try String(contentsOf: fixture, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "Moving one line fixed it.", with: "Moving one line fixed it, and then some.\\nIt needed one more line.").utf8).write(to: fixture)
+        try Data(
+            text.replacingOccurrences(
+                of: "Moving one line fixed it.",
+                with: "Moving one line fixed it, and then some.\\nIt needed one more line."
+            ).utf8
+        ).write(to: fixture)
         let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(verify.status, 1, verify.output)
 
@@ -26,7 +31,8 @@ final class ReportBrowserTests: XCTestCase {
         XCTAssertTrue(dom.stdout.contains("diff/posts/no-image/01-expand/"), "the diff image is not on the page")
         // A body a line longer is a motion change too: the end state moved, shown above the frames
         // (in the terminal only with --verbose: by default the cause says it).
-        XCTAssertTrue(verify.stdout.contains("1 cause explains 36 of 36 failing frames: body height +22.00"), verify.output)
+        XCTAssertTrue(
+            verify.stdout.contains("1 cause explains 36 of 36 failing frames: body height +22.00"), verify.output)
         XCTAssertTrue(dom.stdout.contains(">Motion<"), "the motion line is not on the page")
         XCTAssertTrue(dom.stdout.contains("body.height end +22.00"), "the motion change is not on the page")
 

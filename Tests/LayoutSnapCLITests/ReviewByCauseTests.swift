@@ -7,17 +7,44 @@ import XCTest
 final class ReviewByCauseTests: XCTestCase {
     struct Results: Decodable {
         struct Cause: Decodable {
-            var id: Int; var summary: String; var kind: String; var frames: Int; var states: Int; var fixtures: Int
+            var id: Int
+            var summary: String
+            var kind: String
+            var frames: Int
+            var states: Int
+            var fixtures: Int
             var changes: [Change]
         }
-        struct Change: Decodable { var element: String; var property: String; var delta: Double? }
-        struct Fixture: Decodable { var id: String; var states: [State] }
-        struct State: Decodable { var name: String; var frames: [Frame] }
-        struct Frame: Decodable {
-            var index: Int; var status: String; var cause: Int?; var goldenHash: String?; var attribution: Attribution?
+        struct Change: Decodable {
+            var element: String
+            var property: String
+            var delta: Double?
         }
-        struct Attribution: Decodable { var kind: String; var elements: [Element] }
-        struct Element: Decodable { var id: String; var change: String; var dy: Double; var pixelsUnchanged: Bool? }
+        struct Fixture: Decodable {
+            var id: String
+            var states: [State]
+        }
+        struct State: Decodable {
+            var name: String
+            var frames: [Frame]
+        }
+        struct Frame: Decodable {
+            var index: Int
+            var status: String
+            var cause: Int?
+            var goldenHash: String?
+            var attribution: Attribution?
+        }
+        struct Attribution: Decodable {
+            var kind: String
+            var elements: [Element]
+        }
+        struct Element: Decodable {
+            var id: String
+            var change: String
+            var dy: Double
+            var pixelsUnchanged: Bool?
+        }
         var causes: [Cause]
         var fixtures: [Fixture]
     }
@@ -28,10 +55,13 @@ final class ReviewByCauseTests: XCTestCase {
         let data = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Fixtures/chats/keyboard.json"))
         var fixture = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         if inserting, var messages = fixture["messages"] as? [[String: Any]] {
-            messages.insert(["id": "inserted", "role": "assistant", "text": "A reply added in the middle of the conversation."], at: 3)
+            messages.insert(
+                ["id": "inserted", "role": "assistant", "text": "A reply added in the middle of the conversation."],
+                at: 3)
             fixture["messages"] = messages
         }
-        return String(decoding: try JSONSerialization.data(withJSONObject: fixture, options: [.sortedKeys]), as: UTF8.self)
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: fixture, options: [.sortedKeys]), as: UTF8.self)
     }
 
     /// A message inserted in the middle of two chats: every frame of both fails, and one cause,
@@ -45,7 +75,8 @@ final class ReviewByCauseTests: XCTestCase {
         for name in ["a", "b"] { try dir.write("Fixtures/chats/\(name).json", try chat(inserting: true)) }
         let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(verify.status, 1, "a cause never changes the verdict: \(verify.output)")
-        let results = try JSONDecoder().decode(Results.self, from: Data(contentsOf: dir.path(".layoutsnap/report/results.json")))
+        let results = try JSONDecoder().decode(
+            Results.self, from: Data(contentsOf: dir.path(".layoutsnap/report/results.json")))
         let failing = results.fixtures.flatMap { $0.states.flatMap(\.frames) }.filter { $0.status == "failed" }
         // Every state of both chats fails (the keyboard then covers the change in some frames).
         XCTAssertGreaterThan(failing.count, 2 * 3)
@@ -58,7 +89,9 @@ final class ReviewByCauseTests: XCTestCase {
         XCTAssertEqual(cause.fixtures, 2)
         XCTAssertEqual(cause.changes.first?.element, "message:*")
         XCTAssertEqual(cause.changes.first?.property, "appeared")
-        XCTAssertTrue(failing.allSatisfy { $0.cause == 1 && $0.goldenHash?.count == 16 }, "each failing frame names its cause and its golden's hash")
+        XCTAssertTrue(
+            failing.allSatisfy { $0.cause == 1 && $0.goldenHash?.count == 16 },
+            "each failing frame names its cause and its golden's hash")
         // The first frame: the new message appeared; the two above it moved up by its height and
         // the spacing, looking the same (the first of them partly under the status bar now).
         let first = try XCTUnwrap(results.fixtures[0].states[0].frames[0].attribution)
@@ -72,10 +105,14 @@ final class ReviewByCauseTests: XCTestCase {
         }
         // The terminal leads with the cause and lists each state once under it.
         let lines = verify.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.first, "1 cause explains \(failing.count) of \(failing.count) failing frames: \(cause.summary)", verify.stdout)
+        XCTAssertEqual(
+            lines.first, "1 cause explains \(failing.count) of \(failing.count) failing frames: \(cause.summary)",
+            verify.stdout)
         XCTAssertTrue(cause.summary.hasPrefix("message:* appeared"), cause.summary)
         XCTAssertEqual(lines.filter { $0.hasPrefix("  FAIL chats/") }.count, 6, verify.stdout)
-        XCTAssertFalse(verify.stdout.contains("MOTION"), "values that only start elsewhere are the cause, not motion: \(verify.stdout)")
+        XCTAssertFalse(
+            verify.stdout.contains("MOTION"),
+            "values that only start elsewhere are the cause, not motion: \(verify.stdout)")
         // --verbose: every state's own lines, as before causes.
         let verbose = try CLI.run(["verify", "--no-progress", "--verbose"], in: dir.url)
         XCTAssertEqual(verbose.status, 1)
@@ -97,7 +134,8 @@ final class ReviewByCauseTests: XCTestCase {
         let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(verify.status, 0, verify.output)
         XCTAssertFalse(verify.stdout.contains("cause"), verify.stdout)
-        let results = try JSONDecoder().decode(Results.self, from: Data(contentsOf: dir.path(".layoutsnap/report/results.json")))
+        let results = try JSONDecoder().decode(
+            Results.self, from: Data(contentsOf: dir.path(".layoutsnap/report/results.json")))
         XCTAssertTrue(results.causes.isEmpty)
         let frames: [Results.Frame] = results.fixtures.flatMap { $0.states.flatMap(\.frames) }
         XCTAssertFalse(frames.isEmpty)

@@ -20,7 +20,9 @@ final class ReviewedReport {
 
     /// results.json's frames that did not pass, by fixture id: golden key and goldenHash.
     func failing(_ fixture: String) throws -> [(golden: String, hash: String?)] {
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as! [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json")))
+            as! [String: Any]
         var frames: [(String, String?)] = []
         for entry in json["fixtures"] as! [[String: Any]] where entry["id"] as? String == fixture {
             for state in entry["states"] as! [[String: Any]] {
@@ -39,7 +41,9 @@ final class ReviewedReport {
         for case let item as String in FileManager.default.enumerator(atPath: root.path)! {
             let url = root.appendingPathComponent(item)
             var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue { files[item] = try Data(contentsOf: url) }
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue {
+                files[item] = try Data(contentsOf: url)
+            }
         }
         return files
     }
@@ -64,7 +68,11 @@ enum RawHTTP {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        let result = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         XCTAssertEqual(result, 0, "connect to 127.0.0.1:\(port)")
         return fd
     }
@@ -96,15 +104,19 @@ enum RawHTTP {
 
     static func parse(_ data: Data) -> Response {
         let text = String(decoding: data, as: UTF8.self)
-        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { return Response(status: 0, head: text, body: Data()) }
+        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else {
+            return Response(status: 0, head: text, body: Data())
+        }
         let head = String(decoding: data[..<split.lowerBound], as: UTF8.self)
         let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
         return Response(status: status, head: head, body: data[split.upperBound...])
     }
 
     /// One request; `host` nil sends the server's own.
-    static func request(port: UInt16, _ target: String, method: String = "GET", host: String? = nil,
-                        headers: [(String, String)] = [], body: [UInt8] = []) -> Response {
+    static func request(
+        port: UInt16, _ target: String, method: String = "GET", host: String? = nil,
+        headers: [(String, String)] = [], body: [UInt8] = []
+    ) -> Response {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if method == "POST" { head += "Content-Length: \(body.count)\r\n" }
@@ -132,9 +144,13 @@ final class ReviewTests: XCTestCase {
         let end = Date().addingTimeInterval(30)
         while Date() < end {
             let output = process.outputSoFar
-            if let line = output.components(separatedBy: "\n").first(where: { $0.hasPrefix("Review: http://127.0.0.1:") }),
-               let url = URLComponents(string: String(line.dropFirst("Review: ".count))), let port = url.port,
-               let token = url.queryItems?.first(where: { $0.name == "token" })?.value, output.hasSuffix("\n") || output.contains(token + "\n") {
+            if let line = output.components(separatedBy: "\n").first(where: {
+                $0.hasPrefix("Review: http://127.0.0.1:")
+            }),
+                let url = URLComponents(string: String(line.dropFirst("Review: ".count))), let port = url.port,
+                let token = url.queryItems?.first(where: { $0.name == "token" })?.value,
+                output.hasSuffix("\n") || output.contains(token + "\n")
+            {
                 return (UInt16(port), token)
             }
             XCTAssertTrue(process.isRunning, "review stopped: \(output)")
@@ -146,7 +162,8 @@ final class ReviewTests: XCTestCase {
 
     func approve(_ port: UInt16, _ token: String, _ frames: [String]) throws -> [String: Any] {
         let body = try JSONSerialization.data(withJSONObject: ["decision": "approve", "frames": frames])
-        let r = RawHTTP.request(port: port, "/api/decisions", method: "POST", headers: [("X-LayoutSnap-Token", token)], body: [UInt8](body))
+        let r = RawHTTP.request(
+            port: port, "/api/decisions", method: "POST", headers: [("X-LayoutSnap-Token", token)], body: [UInt8](body))
         XCTAssertEqual(r.status, 200, r.head + r.text)
         return (try JSONSerialization.jsonObject(with: r.body) as? [String: Any]) ?? [:]
     }
@@ -156,7 +173,8 @@ final class ReviewTests: XCTestCase {
         let report = try ReviewedReport()
         let before = try report.goldens()
         // A link out of the report, a hidden file, both never served.
-        try FileManager.default.createSymbolicLink(atPath: report.report.appendingPathComponent("passwd.png").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(
+            atPath: report.report.appendingPathComponent("passwd.png").path, withDestinationPath: "/etc/passwd")
         try Data("secret".utf8).write(to: report.report.appendingPathComponent(".secret"))
         let (port, token) = try startReview(report)
         let auth = [("X-LayoutSnap-Token", token)]
@@ -164,15 +182,30 @@ final class ReviewTests: XCTestCase {
         let approval = [UInt8](try JSONSerialization.data(withJSONObject: ["decision": "approve", "frames": [frame]]))
 
         XCTAssertEqual(RawHTTP.request(port: port, "/").status, 403, "no token")
-        XCTAssertEqual(RawHTTP.request(port: port, "/?token=" + String(repeating: "0", count: 64)).status, 403, "a wrong token")
-        XCTAssertEqual(RawHTTP.request(port: port, "/api/review", headers: [("X-LayoutSnap-Token", "nope")]).status, 403)
-        XCTAssertEqual(RawHTTP.request(port: port, "/api/review", host: "evil.example:\(port)", headers: auth).status, 403, "a foreign Host")
-        XCTAssertEqual(RawHTTP.request(port: port, "/api/decisions", method: "POST", headers: auth + [("Origin", "http://evil.example")], body: approval).status,
-                       403, "a foreign Origin")
-        XCTAssertEqual(RawHTTP.request(port: port, "/api/decisions", method: "POST", headers: [("Cookie", "layoutsnap-review=\(token)")], body: approval).status,
-                       403, "a POST with the cookie alone")
-        for target in ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/actual/..%2f..%2f..%2fetc/passwd", "//etc/passwd", "/passwd.png",
-                       "/.secret", "/actual/%2e%2e/%2e%2e/%2e%2e/etc/passwd"] {
+        XCTAssertEqual(
+            RawHTTP.request(port: port, "/?token=" + String(repeating: "0", count: 64)).status, 403, "a wrong token")
+        XCTAssertEqual(
+            RawHTTP.request(port: port, "/api/review", headers: [("X-LayoutSnap-Token", "nope")]).status, 403)
+        XCTAssertEqual(
+            RawHTTP.request(port: port, "/api/review", host: "evil.example:\(port)", headers: auth).status, 403,
+            "a foreign Host")
+        XCTAssertEqual(
+            RawHTTP.request(
+                port: port, "/api/decisions", method: "POST", headers: auth + [("Origin", "http://evil.example")],
+                body: approval
+            ).status,
+            403, "a foreign Origin")
+        XCTAssertEqual(
+            RawHTTP.request(
+                port: port, "/api/decisions", method: "POST", headers: [("Cookie", "layoutsnap-review=\(token)")],
+                body: approval
+            ).status,
+            403, "a POST with the cookie alone")
+        for target in [
+            "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/actual/..%2f..%2f..%2fetc/passwd", "//etc/passwd",
+            "/passwd.png",
+            "/.secret", "/actual/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        ] {
             let r = RawHTTP.request(port: port, target, headers: auth)
             XCTAssertTrue([403, 404].contains(r.status), "\(target): \(r.head)")
             XCTAssertFalse(r.text.contains("root:") || r.text.contains("secret"), "\(target) served: \(r.text)")
@@ -185,10 +218,18 @@ final class ReviewTests: XCTestCase {
         XCTAssertFalse(folder.text.contains("cards"), "no listing: \(folder.text)")
 
         // A body over 1 MiB is refused before it is read; one that is not a decision too.
-        let big = RawHTTP.request(port: port, "/api/decisions", method: "POST", headers: auth, body: [UInt8](repeating: 0x20, count: (1 << 20) + 1))
+        let big = RawHTTP.request(
+            port: port, "/api/decisions", method: "POST", headers: auth,
+            body: [UInt8](repeating: 0x20, count: (1 << 20) + 1))
         XCTAssertEqual(big.status, 413, big.head)
-        XCTAssertEqual(RawHTTP.request(port: port, "/api/decisions", method: "POST", headers: auth, body: Array("{not json".utf8)).status, 400)
-        XCTAssertEqual(RawHTTP.request(port: port, "/api/decisions", method: "POST", headers: auth, body: Array(#"{"decision": "maybe", "frames": []}"#.utf8)).status, 400)
+        XCTAssertEqual(
+            RawHTTP.request(port: port, "/api/decisions", method: "POST", headers: auth, body: Array("{not json".utf8))
+                .status, 400)
+        XCTAssertEqual(
+            RawHTTP.request(
+                port: port, "/api/decisions", method: "POST", headers: auth,
+                body: Array(#"{"decision": "maybe", "frames": []}"#.utf8)
+            ).status, 400)
         // A key results.json does not list as failing is refused by name.
         for key in ["cards/nope/initial/000.png", "../escape.png"] {
             let answer = try approve(port, token, [key])
@@ -212,7 +253,9 @@ final class ReviewTests: XCTestCase {
         XCTAssertEqual(page.status, 200, page.head)
         XCTAssertTrue(page.text.contains("<meta name=\"layoutsnap-review\" content=\"\(token)\">"))
         let cookie = try XCTUnwrap(page.header("Set-Cookie"))
-        XCTAssertTrue(cookie.contains("layoutsnap-review=\(token)") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), cookie)
+        XCTAssertTrue(
+            cookie.contains("layoutsnap-review=\(token)") && cookie.contains("HttpOnly")
+                && cookie.contains("SameSite=Strict"), cookie)
         let results = RawHTTP.request(port: port, "/results.json", headers: [("Cookie", "layoutsnap-review=\(token)")])
         XCTAssertEqual(results.status, 200)
         XCTAssertEqual(results.header("Content-Type"), "application/json")
@@ -230,7 +273,9 @@ final class ReviewTests: XCTestCase {
         XCTAssertFalse(frames.isEmpty)
         // layout.json is replaced (a new file: a new inode) once every frame is approved, not before.
         let layout = report.dir.path("Goldens/cards/a/layout.json").path
-        func inode() throws -> Int { try FileManager.default.attributesOfItem(atPath: layout)[.systemFileNumber] as! Int }
+        func inode() throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: layout)[.systemFileNumber] as! Int
+        }
         let recorded = try inode()
         let first = try approve(port, token, Array(frames.prefix(1)))
         XCTAssertEqual(first["approved"] as? [String], Array(frames.prefix(1)))
@@ -250,9 +295,11 @@ final class ReviewTests: XCTestCase {
         let review = RawHTTP.request(port: port, "/api/review", headers: [("X-LayoutSnap-Token", token)])
         let state = try XCTUnwrap(try JSONSerialization.jsonObject(with: review.body) as? [String: Any])
         XCTAssertEqual((state["approved"] as? [String])?.count, frames.count)
-        XCTAssertEqual(try approve(port, token, [frames[0]])["refused"] as? [[String: String]], [], "approving again is no error")
+        XCTAssertEqual(
+            try approve(port, token, [frames[0]])["refused"] as? [[String: String]], [], "approving again is no error")
 
-        let verify = try CLI.run(["verify", "--no-progress", "Fixtures/cards/a.json", "--report", "again"], in: report.dir.url)
+        let verify = try CLI.run(
+            ["verify", "--no-progress", "Fixtures/cards/a.json", "--report", "again"], in: report.dir.url)
         XCTAssertEqual(verify.status, 0, verify.output)
     }
 
@@ -269,17 +316,25 @@ final class ReviewTests: XCTestCase {
         }
         let report = try ReviewedReport()
         let before = try report.goldens()
-        let results = try JSONSerialization.jsonObject(with: Data(contentsOf: report.report.appendingPathComponent("results.json"))) as! [String: Any]
+        let results =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: report.report.appendingPathComponent("results.json"))) as! [String: Any]
         let causes = try XCTUnwrap(results["causes"] as? [[String: Any]])
         XCTAssertEqual(causes.count, 1, "both titles changed the same way: \(causes)")
         let frames = try XCTUnwrap(causes.first?["frames"] as? Int)
         let (port, token) = try startReview(report)
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/ReviewBrowser/real_review.py")
-        let run = try TestProcess.run(python, [script.path, "http://127.0.0.1:\(port)/?token=\(token)", String(frames),
-                                               "--chromium", chromium.path, "--chromedriver", driver.path], timeout: 180)
+        let run = try TestProcess.run(
+            python,
+            [
+                script.path, "http://127.0.0.1:\(port)/?token=\(token)", String(frames),
+                "--chromium", chromium.path, "--chromedriver", driver.path,
+            ], timeout: 180)
         XCTAssertEqual(run.status, 0, run.output)
         let after = try report.goldens()
-        for (key, _) in try report.failing("cards/a") + report.failing("cards/b") { XCTAssertNotEqual(after[key], before[key], key) }
+        for (key, _) in try report.failing("cards/a") + report.failing("cards/b") {
+            XCTAssertNotEqual(after[key], before[key], key)
+        }
         let verify = try CLI.run(["verify", "--no-progress", "--report", "again"], in: report.dir.url)
         XCTAssertEqual(verify.status, 0, verify.output)
     }
@@ -307,19 +362,28 @@ final class ReviewTests: XCTestCase {
     func testWatchVerifiesAnEditedFixtureAgain() throws {
         let report = try ReviewedReport()
         let (port, token) = try startReview(report, ["--watch"])
-        XCTAssertEqual(try approve(port, token, []) ["approved"] as? [String], [])
+        XCTAssertEqual(try approve(port, token, [])["approved"] as? [String], [])
         let key = try XCTUnwrap(report.failing("cards/b").first).golden
         let rejected = try JSONSerialization.data(withJSONObject: ["decision": "reject", "frames": [key]])
-        XCTAssertEqual(RawHTTP.request(port: port, "/api/decisions", method: "POST", headers: [("X-LayoutSnap-Token", token)], body: [UInt8](rejected)).status, 200)
+        XCTAssertEqual(
+            RawHTTP.request(
+                port: port, "/api/decisions", method: "POST", headers: [("X-LayoutSnap-Token", token)],
+                body: [UInt8](rejected)
+            ).status, 200)
 
         let events = RawHTTP.connect(port: port)
         defer { close(events) }
-        RawHTTP.write(events, Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-LayoutSnap-Token: \(token)\r\n\r\n".utf8))
-        XCTAssertTrue(String(decoding: RawHTTP.read(events, until: "retry:", timeout: 10), as: UTF8.self).contains("text/event-stream"))
+        RawHTTP.write(
+            events,
+            Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-LayoutSnap-Token: \(token)\r\n\r\n".utf8))
+        XCTAssertTrue(
+            String(decoding: RawHTTP.read(events, until: "retry:", timeout: 10), as: UTF8.self).contains(
+                "text/event-stream"))
         // Back to what was recorded: cards/b passes again.
         try report.dir.write("Fixtures/cards/b.json", smallPost(title: "Card b"))
         let stream = String(decoding: RawHTTP.read(events, until: "\"generation\":1}", timeout: 60), as: UTF8.self)
-        XCTAssertTrue(stream.contains("event: results\ndata: {\"generation\":1}"), "\(stream)\n\(server?.outputSoFar ?? "")")
+        XCTAssertTrue(
+            stream.contains("event: results\ndata: {\"generation\":1}"), "\(stream)\n\(server?.outputSoFar ?? "")")
 
         XCTAssertEqual(try report.failing("cards/b").count, 0, "results.json has cards/b passing")
         XCTAssertFalse(try report.failing("cards/a").isEmpty, "cards/a is as it was")
@@ -335,7 +399,9 @@ final class ReviewTests: XCTestCase {
 final class AcceptApprovalsTests: XCTestCase {
     func approvals(_ frames: [(golden: String, hash: String?)]) throws -> Data {
         let list: [[String: Any]] = frames.map { ["golden": $0.golden, "goldenHash": $0.hash as Any? ?? NSNull()] }
-        return try JSONSerialization.data(withJSONObject: ["tool": "layoutsnap", "kind": "approvals", "version": 1, "approvals": list, "rejected": []])
+        return try JSONSerialization.data(withJSONObject: [
+            "tool": "layoutsnap", "kind": "approvals", "version": 1, "approvals": list, "rejected": [],
+        ])
     }
 
     func testApprovalsAreAcceptedAndVerifyPasses() throws {
@@ -345,8 +411,12 @@ final class AcceptApprovalsTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(r.stdout.contains("\(try report.failing("cards/a").count) frames accepted"), r.output)
         XCTAssertTrue(r.stdout.contains("1 layout.json updated"), r.output)
-        XCTAssertEqual(try CLI.run(["verify", "--no-progress", "Fixtures/cards/a.json", "--report", "again"], in: report.dir.url).status, 0)
-        XCTAssertEqual(try CLI.run(["verify", "--no-progress", "Fixtures/cards/b.json", "--report", "again"], in: report.dir.url).status, 1)
+        XCTAssertEqual(
+            try CLI.run(["verify", "--no-progress", "Fixtures/cards/a.json", "--report", "again"], in: report.dir.url)
+                .status, 0)
+        XCTAssertEqual(
+            try CLI.run(["verify", "--no-progress", "Fixtures/cards/b.json", "--report", "again"], in: report.dir.url)
+                .status, 1)
     }
 
     func testApprovalOfAnotherHashIsRefused() throws {
@@ -371,7 +441,9 @@ final class AcceptApprovalsTests: XCTestCase {
 
     func testMalformedApprovalsNameFileAndPath() throws {
         let report = try ReviewedReport()
-        try report.dir.write("approvals.json", #"{"tool": "layoutsnap", "kind": "approvals", "version": 1, "approvals": [{"golden": 5}]}"#)
+        try report.dir.write(
+            "approvals.json",
+            #"{"tool": "layoutsnap", "kind": "approvals", "version": 1, "approvals": [{"golden": 5}]}"#)
         let r = try CLI.run(["accept", "--approvals", "approvals.json", "--allow-ci"], in: report.dir.url)
         XCTAssertEqual(r.status, 2, r.output)
         XCTAssertTrue(r.stderr.contains("approvals.json:1:"), r.output)

@@ -7,7 +7,9 @@ final class ShardingTests: XCTestCase {
     /// A report's results.json, without the fixtures' and states' timings (real times differ
     /// from run to run).
     func results(_ dir: URL, _ report: String) throws -> [String: Any] {
-        var r = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent(report + "/results.json"))) as! [String: Any]
+        var r =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: dir.appendingPathComponent(report + "/results.json"))) as! [String: Any]
         r["fixtures"] = (r["fixtures"] as! [[String: Any]]).map { fixture -> [String: Any] in
             var f = fixture
             f["durationSeconds"] = nil
@@ -33,7 +35,10 @@ final class ShardingTests: XCTestCase {
         // A changed fixture (failing frames), a deleted golden (missing) and a broken fixture (error).
         let changed = dir.path("Fixtures/posts/no-image.json")
         let text = try String(contentsOf: changed, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "Moving one line fixed it.", with: "Moving one line fixed it, and then some.").utf8).write(to: changed)
+        try Data(
+            text.replacingOccurrences(of: "Moving one line fixed it.", with: "Moving one line fixed it, and then some.")
+                .utf8
+        ).write(to: changed)
         try FileManager.default.removeItem(at: dir.path("Goldens/transcripts/growing/initial/000.png"))
         try dir.write("Fixtures/posts/broken.json", #"{"kind": "post", "title": 5}"#)
 
@@ -65,15 +70,21 @@ final class ShardingTests: XCTestCase {
         print("shard frames: \(shardFrames)")
         // The figures are the real frames (they add up to the whole run's) and the parts are
         // balanced to within the largest fixture (posts/no-image, 39 frames).
-        XCTAssertEqual(shardFrames.reduce(0, +), try (results(dir.url, "whole")["summary"] as! [String: Any])["frames"] as? Int)
+        XCTAssertEqual(
+            shardFrames.reduce(0, +), try (results(dir.url, "whole")["summary"] as! [String: Any])["frames"] as? Int)
         XCTAssertLessThanOrEqual((shardFrames.max() ?? 0) - (shardFrames.min() ?? 0), 39, "\(shardFrames)")
 
-        let merge = try CLI.run(["merge-reports", "s1", "s2", "s3", "s4", "--out", "merged", "--junit", "merged.xml"], in: dir.url)
+        let merge = try CLI.run(
+            ["merge-reports", "s1", "s2", "s3", "s4", "--out", "merged", "--junit", "merged.xml"], in: dir.url)
         XCTAssertEqual(merge.status, whole.status, merge.output)
-        XCTAssertEqual(merge.stdout.split(separator: "\n").last, whole.stdout.split(separator: "\n").last, "the same summary line")
-        let a = try results(dir.url, "whole"), b = try results(dir.url, "merged")
+        XCTAssertEqual(
+            merge.stdout.split(separator: "\n").last, whole.stdout.split(separator: "\n").last, "the same summary line")
+        let a = try results(dir.url, "whole")
+        let b = try results(dir.url, "merged")
         XCTAssertEqual(a["summary"] as? NSDictionary, b["summary"] as? NSDictionary)
-        XCTAssertEqual(a["fixtures"] as? NSArray, b["fixtures"] as? NSArray, "the same fixtures, states, frames, messages and image paths")
+        XCTAssertEqual(
+            a["fixtures"] as? NSArray, b["fixtures"] as? NSArray,
+            "the same fixtures, states, frames, messages and image paths")
         XCTAssertEqual(b["shard"] as? String, "1/4,2/4,3/4,4/4")
         // Every image the merged report points at is there.
         for case let fixture as [String: Any] in b["fixtures"] as! [Any] {
@@ -90,7 +101,8 @@ final class ShardingTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("merged/index.html").path))
         // Merging again into the same folder replaces the earlier merge: no image of it is left.
         let stale = dir.path("merged/actual/stale-from-an-earlier-run.png")
-        try FileManager.default.createDirectory(at: stale.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: stale.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: stale)
         let again = try CLI.run(["merge-reports", "s1", "s2", "s3", "s4", "--out", "merged"], in: dir.url)
         XCTAssertEqual(again.status, whole.status, again.output)
@@ -99,7 +111,8 @@ final class ShardingTests: XCTestCase {
             try String(contentsOf: dir.path(name), encoding: .utf8)
                 .replacingOccurrences(of: #"time="[0-9.]+""#, with: "", options: .regularExpression)
                 // Attachments name each report's own folder (whole/, merged/).
-                .replacingOccurrences(of: #"\[\[ATTACHMENT\|(whole|merged)/"#, with: "[[ATTACHMENT|", options: .regularExpression)
+                .replacingOccurrences(
+                    of: #"\[\[ATTACHMENT\|(whole|merged)/"#, with: "[[ATTACHMENT|", options: .regularExpression)
         }
         XCTAssertEqual(try junit("merged.xml"), try junit("whole.xml"))
 

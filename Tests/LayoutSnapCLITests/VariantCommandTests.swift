@@ -12,7 +12,8 @@ final class VariantCommandTests: XCTestCase {
     func goldenBytes(_ dir: TempDir) throws -> [String: Data] {
         var files: [String: Data] = [:]
         let root = dir.path("Goldens")
-        for case let path as String in FileManager.default.enumerator(atPath: root.path)! where path.hasSuffix(".png") || path.hasSuffix("layout.json") {
+        for case let path as String in FileManager.default.enumerator(atPath: root.path)!
+        where path.hasSuffix(".png") || path.hasSuffix("layout.json") {
             files[path] = try Data(contentsOf: root.appendingPathComponent(path))
         }
         return files
@@ -24,8 +25,12 @@ final class VariantCommandTests: XCTestCase {
         let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
         XCTAssertEqual(record.status, 0, record.output)
         let before = try goldenBytes(dir)
-        XCTAssertEqual(Set(before.keys), ["t/v/initial/000.png", "t/v/layout.json", "t/v@xSmall/initial/000.png", "t/v@xSmall/layout.json",
-                                          "t/v@AX3/initial/000.png", "t/v@AX3/layout.json"])
+        XCTAssertEqual(
+            Set(before.keys),
+            [
+                "t/v/initial/000.png", "t/v/layout.json", "t/v@xSmall/initial/000.png", "t/v@xSmall/layout.json",
+                "t/v@AX3/initial/000.png", "t/v@AX3/layout.json",
+            ])
         // AX3 text is taller: its layout says so.
         let ax3 = try String(contentsOf: dir.path("Goldens/t/v@AX3/layout.json"), encoding: .utf8)
         XCTAssertTrue(ax3.contains("\"fixture\" : \"t/v@AX3\"") || ax3.contains("\"fixture\": \"t/v@AX3\""), ax3)
@@ -34,14 +39,20 @@ final class VariantCommandTests: XCTestCase {
         let verify = try CLI.run(["verify", "--no-progress", "--check-orphans"], in: dir.url)
         XCTAssertEqual(verify.status, 0, verify.output)
         XCTAssertTrue(verify.stdout.contains("3 passed"), verify.output)
-        for (arguments, count) in [(["--variant", "AX3"], "1 passed"), (["--variant", "ax3"], "1 passed"), (["--variant", "xsmall"], "1 passed"), (["--filter", "t/*@*AX*"], "1 passed"), (["--filter", "t/v"], "1 passed")] {
+        for (arguments, count) in [
+            (["--variant", "AX3"], "1 passed"), (["--variant", "ax3"], "1 passed"),
+            (["--variant", "xsmall"], "1 passed"), (["--filter", "t/*@*AX*"], "1 passed"),
+            (["--filter", "t/v"], "1 passed"),
+        ] {
             let r = try CLI.run(["verify", "--no-progress"] + arguments, in: dir.url)
             XCTAssertEqual(r.status, 0, "\(arguments): \(r.output)")
             XCTAssertTrue(r.stdout.contains(count), "\(arguments): \(r.output)")
         }
         let unknown = try CLI.run(["verify", "--no-progress", "--variant", "AX5"], in: dir.url)
         XCTAssertEqual(unknown.status, 2, unknown.output)
-        XCTAssertTrue(unknown.output.contains("no fixture has a variant named \"AX5\"; the variants are: AX3, xSmall"), unknown.output)
+        XCTAssertTrue(
+            unknown.output.contains("no fixture has a variant named \"AX5\"; the variants are: AX3, xSmall"),
+            unknown.output)
 
         // layout and render take --variant too.
         let layout = try CLI.run(["layout", "Fixtures/t/v.json", "--variant", "AX3"], in: dir.url)
@@ -52,7 +63,9 @@ final class VariantCommandTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("has no variant \"AX9\"; it has: AX3, xSmall"), missing.stderr)
 
         // A change in one variant fails that variant alone; recording it touches nothing else.
-        try dir.write("Fixtures/t/v.json", transcript(["xSmall", "AX3"]).replacingOccurrences(of: "One\\nTwo", with: "One\\nTwo!"))
+        try dir.write(
+            "Fixtures/t/v.json",
+            transcript(["xSmall", "AX3"]).replacingOccurrences(of: "One\\nTwo", with: "One\\nTwo!"))
         let changed = try CLI.run(["record", "--no-progress", "--allow-ci", "--variant", "AX3"], in: dir.url)
         XCTAssertEqual(changed.status, 0, changed.output)
         let after = try goldenBytes(dir)
@@ -95,6 +108,8 @@ final class VariantCommandTests: XCTestCase {
         XCTAssertTrue(filtered.stdout.contains("1 passed"), filtered.output)
         let prune = try CLI.run(["record", "--no-progress", "--allow-ci", "--prune"], in: dir.url)
         XCTAssertEqual(prune.status, 2, prune.output)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("Goldens/t/v@AX1/initial/000.png").path), "the broken fixture's variant goldens are kept")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: dir.path("Goldens/t/v@AX1/initial/000.png").path),
+            "the broken fixture's variant goldens are kept")
     }
 }

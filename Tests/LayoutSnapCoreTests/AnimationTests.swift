@@ -32,7 +32,7 @@ final class AnimationTests: XCTestCase {
     /// A duration that is not a whole number of frames ends on the first frame past the end.
     func testPartialLastFrameIsIncluded() {
         let schedules = [Timeline.Schedule(start: 0, settle: 0), Timeline.Schedule(start: 0, settle: 0.25)]
-        XCTAssertEqual(Timeline.samples(schedules: schedules, fps: 30)[1].count, 9) // k = 0...8, 8/30 > 0.25
+        XCTAssertEqual(Timeline.samples(schedules: schedules, fps: 30)[1].count, 9)  // k = 0...8, 8/30 > 0.25
     }
 
     /// SwiftUI adds an interrupting animation on top of the running one instead of cancelling it.
@@ -42,11 +42,12 @@ final class AnimationTests: XCTestCase {
         f.set(1, at: 0, curve: curve)
         f.set(0, at: 0.1, curve: curve)
         let e13 = 0.23177481630274874
-        XCTAssertEqual(f.value(at: 0.1), e13, accuracy: 1e-9)             // continuous at the interruption
-        XCTAssertEqual(f.value(at: 0.2), 1 - 2 * e13, accuracy: 1e-9)     // e(2/3) - e(1/3)
+        XCTAssertEqual(f.value(at: 0.1), e13, accuracy: 1e-9)  // continuous at the interruption
+        XCTAssertEqual(f.value(at: 0.2), 1 - 2 * e13, accuracy: 1e-9)  // e(2/3) - e(1/3)
         XCTAssertEqual(f.value(at: 0.4), 0, accuracy: 1e-12)
         XCTAssertEqual(f.endTime, 0.4, accuracy: 1e-12)
-        XCTAssertEqual(f.value(at: 0.05), CubicBezier.easeInOut.value(at: 1.0 / 6), accuracy: 1e-12) // earlier times unaffected
+        // Earlier times are unaffected.
+        XCTAssertEqual(f.value(at: 0.05), CubicBezier.easeInOut.value(at: 1.0 / 6), accuracy: 1e-12)
     }
 
     func testCriticallyDampedSpringMatchesClosedForm() {
@@ -59,9 +60,12 @@ final class AnimationTests: XCTestCase {
 
     func testUnderdampedSpringMatchesClosedForm() {
         let s = Spring(response: 0.5, dampingFraction: 0.825)
-        let w0 = 2 * Double.pi / 0.5, l = 0.825 * w0, wd = w0 * (1 - 0.825 * 0.825).squareRoot()
+        let w0 = 2 * Double.pi / 0.5
+        let l = 0.825 * w0
+        let wd = w0 * (1 - 0.825 * 0.825).squareRoot()
         for t in [0.05, 0.2, 0.4] {
-            XCTAssertEqual(s.step(at: t).position, 1 - exp(-l * t) * (cos(wd * t) + l / wd * sin(wd * t)), accuracy: 1e-12)
+            XCTAssertEqual(
+                s.step(at: t).position, 1 - exp(-l * t) * (cos(wd * t) + l / wd * sin(wd * t)), accuracy: 1e-12)
         }
     }
 

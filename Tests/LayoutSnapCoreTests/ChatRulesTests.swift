@@ -18,7 +18,8 @@ final class ChatRulesTests: XCTestCase {
     }
 
     func states(_ c: ChatFixture) throws -> [StateLayout] {
-        try ChatRules(chat: c, canvas: canvas, device: device).states(fps: 60, palette: .light, measurer: FakeMeasurer())
+        try ChatRules(chat: c, canvas: canvas, device: device).states(
+            fps: 60, palette: .light, measurer: FakeMeasurer())
     }
 
     func rect(_ f: LayoutFrame, _ id: String) -> Rect? { f.element(id)?.rect }
@@ -33,7 +34,7 @@ final class ChatRulesTests: XCTestCase {
         XCTAssertTrue(f.scroll!.following)
         let m = rect(f, "message:m1")!
         XCTAssertEqual(m.x, 12)
-        XCTAssertEqual(m.width, 41)     // "Hi": 17 + 24
+        XCTAssertEqual(m.width, 41)  // "Hi": 17 + 24
         XCTAssertEqual(m.maxY, 765.7122 - 36, accuracy: 1e-9)
         XCTAssertEqual(rect(f, "list")!.y, 59)
         XCTAssertEqual(rect(f, "input")!.y, 765.7122, accuracy: 1e-9)
@@ -50,24 +51,29 @@ final class ChatRulesTests: XCTestCase {
             XCTAssertEqual(f.scroll!.offset, content - viewport, accuracy: 1e-6)
             let last = rect(f, "message:m500")!
             XCTAssertEqual(last.maxY, (keyboard ? 463.7122 : 765.7122) - 36, accuracy: 1e-6)
-            XCTAssertEqual(last.x, 390 - 12 - 41)                       // a user bubble, right-aligned
+            XCTAssertEqual(last.x, 390 - 12 - 41)  // a user bubble, right-aligned
             let shown = f.elements.filter { $0.id.hasPrefix("message:") }.count
             // Counting up from the last bubble (its bottom 36 above the list's end), bubble k ends at
             // viewport - 36 - k x 44.2878: those that end below the list's top are drawn.
-            XCTAssertEqual(shown, Int(((viewport - 36) / (bubble + 8)).rounded(.down)) + 1, "only what intersects the list")
+            XCTAssertEqual(
+                shown, Int(((viewport - 36) / (bubble + 8)).rounded(.down)) + 1, "only what intersects the list")
         }
     }
 
     func testNewMessagesWhileScrolledUpHoldTheOffsetAndCountUnseen() throws {
-        let s = try states(ChatFixture(messages: messages(40), steps: [
-            ChatStep(event: .scrollBy(-300)),
-            ChatStep(event: .receive(ChatMessage(id: "a", role: .assistant, text: "one"))),
-            ChatStep(event: .status(.thinking)),
-            ChatStep(event: .receive(ChatMessage(id: "b", role: .assistant, text: "two"))),
-            ChatStep(event: .scrollBy(10_000)),
-            ChatStep(event: .receive(ChatMessage(id: "c", role: .assistant, text: "three"))),
-        ]))
-        let content40 = 36 + 40 * (bubble + 8), bottom40 = content40 - 706.7122
+        let s = try states(
+            ChatFixture(
+                messages: messages(40),
+                steps: [
+                    ChatStep(event: .scrollBy(-300)),
+                    ChatStep(event: .receive(ChatMessage(id: "a", role: .assistant, text: "one"))),
+                    ChatStep(event: .status(.thinking)),
+                    ChatStep(event: .receive(ChatMessage(id: "b", role: .assistant, text: "two"))),
+                    ChatStep(event: .scrollBy(10_000)),
+                    ChatStep(event: .receive(ChatMessage(id: "c", role: .assistant, text: "three"))),
+                ]))
+        let content40 = 36 + 40 * (bubble + 8)
+        let bottom40 = content40 - 706.7122
         XCTAssertEqual(s[1].frames[0].scroll!.offset, bottom40 - 300, accuracy: 1e-6)
         XCTAssertFalse(s[1].frames[0].scroll!.following)
         for i in 2...4 {
@@ -75,7 +81,7 @@ final class ChatRulesTests: XCTestCase {
             XCTAssertEqual(s[i].frames[0].scroll!.offset, bottom40 - 300, accuracy: 1e-6, "state \(i) holds")
         }
         XCTAssertEqual(unseen(s[2].frames[0]), .int(1))
-        XCTAssertEqual(unseen(s[3].frames[0]), .int(1))                 // a status row is not a message
+        XCTAssertEqual(unseen(s[3].frames[0]), .int(1))  // a status row is not a message
         XCTAssertEqual(unseen(s[4].frames[0]), .int(2))
         // Back at the bottom (clamped): following again, nothing unseen; the next one is pinned.
         let content42 = content40 + 2 * (bubble + 8) + 17.901 + 8
@@ -90,13 +96,16 @@ final class ChatRulesTests: XCTestCase {
     /// Within 1 pt of the bottom re-engages; `send` always scrolls to the bottom, with the
     /// default spring, every frame rendered.
     func testReengageWithinOnePointAndSendScrollsDown() throws {
-        let s = try states(ChatFixture(messages: messages(40), steps: [
-            ChatStep(event: .scrollBy(-200)),
-            ChatStep(event: .scrollBy(199.5)),
-            ChatStep(event: .scrollBy(-200)),
-            ChatStep(event: .receive(ChatMessage(id: "x", role: .assistant, text: "unseen"))),
-            ChatStep(event: .send("Hello")),
-        ]))
+        let s = try states(
+            ChatFixture(
+                messages: messages(40),
+                steps: [
+                    ChatStep(event: .scrollBy(-200)),
+                    ChatStep(event: .scrollBy(199.5)),
+                    ChatStep(event: .scrollBy(-200)),
+                    ChatStep(event: .receive(ChatMessage(id: "x", role: .assistant, text: "unseen"))),
+                    ChatStep(event: .send("Hello")),
+                ]))
         XCTAssertTrue(s[2].frames[0].scroll!.following)
         XCTAssertFalse(s[3].frames[0].scroll!.following)
         XCTAssertEqual(unseen(s[4].frames[0]), .int(1))
@@ -116,13 +125,17 @@ final class ChatRulesTests: XCTestCase {
     /// bottom 36 pt above the input bar (status-free list: 8 + 20 + 8).
     func testKeyboardKeepsTheLastMessageAboveTheInputBarInEveryFrame() throws {
         for many in [3, 60] {
-            let s = try states(ChatFixture(messages: messages(many), steps: [
-                ChatStep(event: .keyboard(show: true)), ChatStep(event: .keyboard(show: false), at: 0.2),
-            ]))
+            let s = try states(
+                ChatFixture(
+                    messages: messages(many),
+                    steps: [
+                        ChatStep(event: .keyboard(show: true)), ChatStep(event: .keyboard(show: false), at: 0.2),
+                    ]))
             let frames = s[1].frames + s[2].frames
             XCTAssertGreaterThan(frames.count, 40)
             for f in frames {
-                let last = rect(f, "message:m\(many)")!, input = rect(f, "input")!
+                let last = rect(f, "message:m\(many)")!
+                let input = rect(f, "input")!
                 XCTAssertEqual(last.maxY, input.y - 36, accuracy: 1e-6)
                 XCTAssertGreaterThanOrEqual(last.y, rect(f, "list")!.y - 1e-9)
                 XCTAssertEqual(input.y, 852 - max(852 - rect(f, "keyboard")!.y, 34) - 52.2878, accuracy: 1e-6)
@@ -132,22 +145,28 @@ final class ChatRulesTests: XCTestCase {
 
     /// Scrolled up, the keyboard keeps the content's position: the offset does not move.
     func testKeyboardWhileScrolledUpKeepsTheOffset() throws {
-        let s = try states(ChatFixture(messages: messages(60), steps: [ChatStep(event: .scrollBy(-400)), ChatStep(event: .keyboard(show: true))]))
+        let s = try states(
+            ChatFixture(
+                messages: messages(60),
+                steps: [ChatStep(event: .scrollBy(-400)), ChatStep(event: .keyboard(show: true))]))
         let held = s[1].frames[0].scroll!.offset
         XCTAssertTrue(s[2].frames.allSatisfy { abs($0.scroll!.offset - held) < 1e-9 })
         XCTAssertFalse(s[2].frames.last!.scroll!.following)
     }
 
     func testStreamingStatusBannerAndReopen() throws {
-        let s = try states(ChatFixture(messages: messages(30), status: .idle, steps: [
-            ChatStep(event: .status(.thinking)),
-            ChatStep(event: .status(.streaming)),
-            ChatStep(event: .receive(ChatMessage(id: "r", role: .assistant, text: "Streaming"))),
-            ChatStep(event: .stream(" grows into a reply that takes two lines")),
-            ChatStep(event: .online(false)),
-            ChatStep(event: .scrollBy(-500)),
-            ChatStep(event: .open),
-        ]))
+        let s = try states(
+            ChatFixture(
+                messages: messages(30), status: .idle,
+                steps: [
+                    ChatStep(event: .status(.thinking)),
+                    ChatStep(event: .status(.streaming)),
+                    ChatStep(event: .receive(ChatMessage(id: "r", role: .assistant, text: "Streaming"))),
+                    ChatStep(event: .stream(" grows into a reply that takes two lines")),
+                    ChatStep(event: .online(false)),
+                    ChatStep(event: .scrollBy(-500)),
+                    ChatStep(event: .open),
+                ]))
         let base = 36 + 30 * (bubble + 8)
         XCTAssertEqual(s[1].frames[0].scroll!.contentHeight, base + 17.901 + 8, accuracy: 1e-6)
         XCTAssertEqual(s[1].frames[0].element("status")!["state"], .string("thinking"))
@@ -180,13 +199,17 @@ final class ChatRulesTests: XCTestCase {
             XCTAssertEqual(send.y, 775.8561, accuracy: 1e-9)
             XCTAssertEqual(send.width, 32)
             XCTAssertEqual(f.element("send")!["enabled"], .bool(!draft.isEmpty))
-            let circle = f.drawList.firstIndex { if case let .roundedRect(r, radius, _, _) = $0 { r == send && radius == 16 } else { false } }!
-            guard case let .roundedRect(_, _, circleFill, _) = f.drawList[circle],
-                  case let .strokeLines(lines, color, width) = f.drawList[circle + 1] else { return XCTFail("no arrow after the circle") }
+            let circle = f.drawList.firstIndex {
+                if case .roundedRect(let r, let radius, _, _) = $0 { r == send && radius == 16 } else { false }
+            }!
+            guard case .roundedRect(_, _, let circleFill, _) = f.drawList[circle],
+                case .strokeLines(let lines, let color, let width) = f.drawList[circle + 1]
+            else { return XCTFail("no arrow after the circle") }
             XCTAssertEqual(circleFill, fill)
             XCTAssertEqual(color, Color(hex: 0xFFFFFF))
             XCTAssertEqual(width, 3.008, accuracy: 1e-9)
-            let cx = 366.0, cy = 775.8561 + 16
+            let cx = 366.0
+            let cy = 775.8561 + 16
             XCTAssertEqual(lines.count, 2)
             XCTAssertEqual(lines[0].map(\.x), [cx, cx])
             XCTAssertEqual(lines[0][0].y, cy + 8, accuracy: 1e-9)

@@ -33,7 +33,8 @@ final class ComposerRulesTests: XCTestCase {
             XCTAssertEqual(f.scroll!.contentHeight, 20.2878 + Double(n - 1) * 24 + 16, accuracy: 1e-9)
         }
         // 41 characters do not fit in 348 pt (40 do): a soft wrap counts as a line.
-        let wrapped = try first(ComposerFixture(text: String(repeating: "a", count: 20) + " " + String(repeating: "b", count: 20)))
+        let wrapped = try first(
+            ComposerFixture(text: String(repeating: "a", count: 20) + " " + String(repeating: "b", count: 20)))
         XCTAssertEqual(wrapped.element("text")!["lines"], .int(2))
         XCTAssertEqual(rect(wrapped, "field").height, 60.2878, accuracy: 1e-9)
     }
@@ -72,15 +73,18 @@ final class ComposerRulesTests: XCTestCase {
     /// (y 8 + 96 = 104) needs its room at 92, so the view moves 4 pt; a caret already in view
     /// with its room (line 6: 152 to 190.2878 within 92...224.2878) does not move it.
     func testCaretRoomAboveScrollsTheMinimum() throws {
-        let s = try states(ComposerFixture(text: lines(9), steps: [
-            ComposerStep(event: .select(28, 28)),   // the start of "Line 5"
-            ComposerStep(event: .select(42, 42)),   // the start of "Line 7"
-            ComposerStep(event: .select(0, 0)),
-        ]))
+        let s = try states(
+            ComposerFixture(
+                text: lines(9),
+                steps: [
+                    ComposerStep(event: .select(28, 28)),  // the start of "Line 5"
+                    ComposerStep(event: .select(42, 42)),  // the start of "Line 7"
+                    ComposerStep(event: .select(0, 0)),
+                ]))
         XCTAssertEqual(offset(s[1].frames[0]), 92, accuracy: 1e-9)
         XCTAssertEqual(rect(s[1].frames[0], "caret").y, 16 + 104 - 92, accuracy: 1e-9)
         XCTAssertEqual(offset(s[2].frames[0]), 92, accuracy: 1e-9)
-        XCTAssertEqual(offset(s[3].frames[0]), 0, accuracy: 1e-9)   // -4 clamped to the top
+        XCTAssertEqual(offset(s[3].frames[0]), 0, accuracy: 1e-9)  // -4 clamped to the top
         XCTAssertEqual(s.map(\.name), ["initial", "01-select", "02-select", "03-select"])
     }
 
@@ -88,37 +92,46 @@ final class ComposerRulesTests: XCTestCase {
     func testCaretRoomBelow() throws {
         // Scrolled to the top, the caret goes to line 5 (y 8 + 120 = 128, bottom 148.2878):
         // 148.2878 + 18 - 132.2878 = 34.
-        let s = try states(ComposerFixture(text: lines(9), selection: [0, 0], steps: [ComposerStep(event: .select(35, 35))]))
+        let s = try states(
+            ComposerFixture(text: lines(9), selection: [0, 0], steps: [ComposerStep(event: .select(35, 35))]))
         XCTAssertEqual(offset(s[0].frames[0]), 0)
         XCTAssertEqual(offset(s[1].frames[0]), 34, accuracy: 1e-9)
     }
 
     /// A drag is kept through everything but an editing step.
     func testScrollByIsKeptUntilAnEditingStep() throws {
-        let s = try states(ComposerFixture(text: lines(9), disabledPlaceholder: "Off", suggestions: ["word"], steps: [
-            ComposerStep(event: .scrollBy(-50)),
-            ComposerStep(event: .enable(false)),
-            ComposerStep(event: .enable(true)),
-            ComposerStep(event: .keyboard(show: false)),
-            ComposerStep(event: .scrollBy(-1000)),
-            ComposerStep(event: .type("x")),
-        ]))
+        let s = try states(
+            ComposerFixture(
+                text: lines(9), disabledPlaceholder: "Off", suggestions: ["word"],
+                steps: [
+                    ComposerStep(event: .scrollBy(-50)),
+                    ComposerStep(event: .enable(false)),
+                    ComposerStep(event: .enable(true)),
+                    ComposerStep(event: .keyboard(show: false)),
+                    ComposerStep(event: .scrollBy(-1000)),
+                    ComposerStep(event: .type("x")),
+                ]))
         XCTAssertEqual(offset(s[1].frames[0]), 46, accuracy: 1e-9)
         XCTAssertFalse(s[1].frames[0].scroll!.following)
         XCTAssertEqual(s[1].frames[0].element("caret")!["inView"], .bool(false))
-        XCTAssertEqual(offset(s[2].frames[0]), 0)                    // the placeholder shows, unscrolled
-        XCTAssertEqual(offset(s[3].frames[0]), 46, accuracy: 1e-9)   // the text's own scroll is back
+        XCTAssertEqual(offset(s[2].frames[0]), 0)  // the placeholder shows, unscrolled
+        XCTAssertEqual(offset(s[3].frames[0]), 46, accuracy: 1e-9)  // the text's own scroll is back
         XCTAssertEqual(offset(s[4].frames.last!), 46, accuracy: 1e-9)
-        XCTAssertEqual(offset(s[5].frames[0]), 0)                    // clamped at the top
-        XCTAssertEqual(offset(s[6].frames[0]), 96, accuracy: 1e-9)   // typing brings the caret back
+        XCTAssertEqual(offset(s[5].frames[0]), 0)  // clamped at the top
+        XCTAssertEqual(offset(s[6].frames[0]), 96, accuracy: 1e-9)  // typing brings the caret back
         XCTAssertTrue(s[6].frames[0].scroll!.following)
     }
 
     func testInsertSuggestionAddsExactlyOneSpace() throws {
         func after(_ text: String, _ selection: [Int], _ word: String) throws -> (String, [Int]) {
-            let f = try states(ComposerFixture(text: text, selection: selection, steps: [ComposerStep(event: .insertSuggestion(word))]))[1].frames[0]
+            let f = try states(
+                ComposerFixture(text: text, selection: selection, steps: [ComposerStep(event: .insertSuggestion(word))])
+            )[1].frames[0]
             let t = f.element("text")!
-            guard case let .string(value) = t["value"], case let .ints(sel) = t["selection"] else { XCTFail(); return ("", []) }
+            guard case .string(let value) = t["value"], case .ints(let sel) = t["selection"] else {
+                XCTFail()
+                return ("", [])
+            }
             return (value, sel)
         }
         // At the end: the word and one space, the caret after the space.
@@ -137,13 +150,16 @@ final class ComposerRulesTests: XCTestCase {
     }
 
     func testMarkedTextBlocksSuggestionsUntilCommitted() throws {
-        let s = try states(ComposerFixture(text: "I say ", steps: [
-            ComposerStep(event: .compose("ni")),
-            ComposerStep(event: .compose("にほ")),
-            ComposerStep(event: .insertSuggestion("word")),
-            ComposerStep(event: .commit),
-            ComposerStep(event: .insertSuggestion("ん")),
-        ]))
+        let s = try states(
+            ComposerFixture(
+                text: "I say ",
+                steps: [
+                    ComposerStep(event: .compose("ni")),
+                    ComposerStep(event: .compose("にほ")),
+                    ComposerStep(event: .insertSuggestion("word")),
+                    ComposerStep(event: .commit),
+                    ComposerStep(event: .insertSuggestion("ん")),
+                ]))
         func text(_ i: Int) -> LayoutElement { s[i].frames[0].element("text")! }
         XCTAssertEqual(text(1)["marked"], .ints([6, 8]))
         XCTAssertEqual(text(2)["value"], .string("I say にほ"))
@@ -156,7 +172,7 @@ final class ComposerRulesTests: XCTestCase {
         XCTAssertEqual(text(5)["selection"], .ints([10, 10]))
         // The marked text is highlighted: 2 fake characters from x 6 x 8.5.
         let highlight = s[2].frames[0].drawList.compactMap { op -> Rect? in
-            if case let .roundedRect(r, _, fill, _) = op, fill == Palette.light.accent.opacity(0.15) { return r }
+            if case .roundedRect(let r, _, let fill, _) = op, fill == Palette.light.accent.opacity(0.15) { return r }
             return nil
         }
         XCTAssertEqual(highlight.count, 1)
@@ -185,9 +201,11 @@ final class ComposerRulesTests: XCTestCase {
         let email = #"^[a-zA-Z0-9+-\_.]+@[a-zA-Z0-9-]+\.[a-zA-Z0-9-.]{2,3}+$"#
         func field(_ text: String) throws -> (Bool?, Color?) {
             let f = try first(ComposerFixture(text: text, pattern: email))
-            let matched: Bool? = if case let .bool(b) = f.element("field")!["matched"] { b } else { nil }
+            let matched: Bool? = if case .bool(let b) = f.element("field")!["matched"] { b } else { nil }
             let border = f.drawList.compactMap { op -> Color? in
-                if case let .strokeRoundedRect(_, radius, color, width, _) = op, radius == 20, width == 1 { return color }
+                if case .strokeRoundedRect(_, let radius, let color, let width, _) = op, radius == 20, width == 1 {
+                    return color
+                }
                 return nil
             }.first
             return (matched, border)
@@ -200,7 +218,10 @@ final class ComposerRulesTests: XCTestCase {
         XCTAssertEqual(try field("").1, Palette.light.gray)
         // No pattern: no `matched`. No border: no stroke.
         XCTAssertNil(try first(ComposerFixture(text: "x")).element("field")!["matched"])
-        XCTAssertFalse(try first(ComposerFixture(text: "x", border: false)).drawList.contains { if case .strokeRoundedRect = $0 { true } else { false } })
+        XCTAssertFalse(
+            try first(ComposerFixture(text: "x", border: false)).drawList.contains {
+                if case .strokeRoundedRect = $0 { true } else { false }
+            })
     }
 
     /// A field that opens disabled shows its text, once enabled, scrolled to the caret.
@@ -212,14 +233,18 @@ final class ComposerRulesTests: XCTestCase {
     }
 
     func testDisabledShowsItsPlaceholderAndHidesSuggestions() throws {
-        let s = try states(ComposerFixture(text: "draft", enabled: false, disabledPlaceholder: "This editor has been disabled",
-                                           suggestions: ["one"], steps: [ComposerStep(event: .type("more")), ComposerStep(event: .enable(true))]))
+        let s = try states(
+            ComposerFixture(
+                text: "draft", enabled: false, disabledPlaceholder: "This editor has been disabled",
+                suggestions: ["one"], steps: [ComposerStep(event: .type("more")), ComposerStep(event: .enable(true))]))
         let f = s[0].frames[0]
         XCTAssertEqual(f.element("placeholder")!["text"], .string("This editor has been disabled"))
         XCTAssertEqual(f.element("suggestions")!["visible"], .bool(false))
         XCTAssertEqual(f.element("caret")!["visible"], .bool(false))
         XCTAssertEqual(f.element("field")!["enabled"], .bool(false))
-        let drawn = f.drawList.compactMap { op -> (String, Color)? in if case let .text(t) = op { (t.text.plainText, t.color) } else { nil } }
+        let drawn = f.drawList.compactMap { op -> (String, Color)? in
+            if case .text(let t) = op { (t.text.plainText, t.color) } else { nil }
+        }
         XCTAssertEqual(drawn.first?.0, "This editor has been disabled")
         XCTAssertEqual(drawn.first?.1, Palette.light.secondary)
         XCTAssertEqual(s[1].note, "type ignored: the field is disabled")
@@ -231,7 +256,10 @@ final class ComposerRulesTests: XCTestCase {
     /// The keyboard slides with its spring; the strip rides on it, and rests on the bottom safe
     /// area while the keyboard is down (852 - 34 - 44 = 774).
     func testKeyboardSlidesAndTheStripRidesOnIt() throws {
-        let s = try states(ComposerFixture(text: "hi", keyboard: false, suggestions: ["hello"], steps: [ComposerStep(event: .keyboard(show: true))]))
+        let s = try states(
+            ComposerFixture(
+                text: "hi", keyboard: false, suggestions: ["hello"], steps: [ComposerStep(event: .keyboard(show: true))]
+            ))
         XCTAssertEqual(rect(s[0].frames[0], "suggestions").y, 774, accuracy: 1e-9)
         XCTAssertEqual(s[0].frames[0].element("keyboard")!["visible"], .bool(false))
         let frames = s[1].frames
@@ -247,7 +275,8 @@ final class ComposerRulesTests: XCTestCase {
         // safe area.
         let w0 = (1000.0 / 3).squareRoot()
         for f in frames.dropLast() {
-            XCTAssertEqual(rect(f, "keyboard").y, 852 - 336 * (1 - (1 + w0 * f.time) * exp(-w0 * f.time)), accuracy: 0.01)
+            XCTAssertEqual(
+                rect(f, "keyboard").y, 852 - 336 * (1 - (1 + w0 * f.time) * exp(-w0 * f.time)), accuracy: 0.01)
         }
         // The last frame lands on the target (the end rule of docs/fixtures/README.md "Common fields"), less than half a pixel away.
         XCTAssertLessThanOrEqual(frames.last!.time, 0.62)
@@ -260,10 +289,12 @@ final class ComposerRulesTests: XCTestCase {
     /// 212 - 16 - 16 = 180 for lines: 1 + floor((180 - 20.2878) / 24) = 7 lines at most.
     func testMaxLinesIsLoweredToWhatFitsAboveTheKeyboard() throws {
         let small = Canvas(width: 390, height: 600, scale: 1)
-        let f = try states(ComposerFixture(text: lines(12), maxLines: 10, suggestions: ["a"]), canvas: small)[0].frames[0]
+        let f = try states(ComposerFixture(text: lines(12), maxLines: 10, suggestions: ["a"]), canvas: small)[0].frames[
+            0]
         XCTAssertEqual(f.element("field")!["maxLines"], .int(7))
         XCTAssertLessThanOrEqual(rect(f, "field").maxY, rect(f, "suggestions").y)
-        XCTAssertThrowsError(try states(ComposerFixture(text: "x"), canvas: Canvas(width: 390, height: 380, scale: 1))) { error in
+        XCTAssertThrowsError(try states(ComposerFixture(text: "x"), canvas: Canvas(width: 390, height: 380, scale: 1)))
+        { error in
             XCTAssertEqual((error as? LayoutError)?.path, "$.height")
         }
     }

@@ -26,7 +26,8 @@ final class DocsFieldTableTests: XCTestCase {
             if update {
                 try Data(generated.utf8).write(to: url, options: .atomic)
             } else {
-                XCTFail("\(page): the field table is not what \(kind.rawValue)'s `fields` give: run `\(Self.regenerate)`")
+                XCTFail(
+                    "\(page): the field table is not what \(kind.rawValue)'s `fields` give: run `\(Self.regenerate)`")
             }
         }
     }
@@ -47,8 +48,10 @@ final class DocsFieldTableTests: XCTestCase {
     func testReplacingKeepsWhatLiesOutsideTheMarkers() {
         let post = FixtureKind(rawValue: "post")!
         let page = "# Post\n\nbefore\n\n<!-- fields:post begin -->\nstale\n<!-- fields:post end -->\n\nafter\n"
-        XCTAssertEqual(FieldTable.replacingTable(in: page, kind: post),
-                       "# Post\n\nbefore\n\n<!-- fields:post begin -->\n" + FieldTable.markdown(post) + "<!-- fields:post end -->\n\nafter\n")
+        XCTAssertEqual(
+            FieldTable.replacingTable(in: page, kind: post),
+            "# Post\n\nbefore\n\n<!-- fields:post begin -->\n" + FieldTable.markdown(post)
+                + "<!-- fields:post end -->\n\nafter\n")
         XCTAssertNil(FieldTable.replacingTable(in: "<!-- fields:post end --> <!-- fields:post begin -->", kind: post))
     }
 }

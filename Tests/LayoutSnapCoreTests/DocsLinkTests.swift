@@ -9,7 +9,9 @@ final class DocsLinkTests: XCTestCase {
     /// Where a path in a code span is taken for a repository path. `Goldens/` is left out on
     /// purpose: the docs name the goldens folder's run-time files and examples
     /// (`Goldens/.layoutsnap.lock`, `Goldens/<fixture id>/...`), not files of the tree.
-    static let repositoryRoots = ["Sources/", "Tests/", "Fixtures/", "docs/", ".ci/", "schema/", "Benchmarks/", "Tools/", "Fuzz/"]
+    static let repositoryRoots = [
+        "Sources/", "Tests/", "Fixtures/", "docs/", ".ci/", "schema/", "Benchmarks/", "Tools/", "Fuzz/",
+    ]
 
     func testEveryLinkAnchorAndPathExists() throws {
         let root = TestPaths.packageRoot
@@ -20,21 +22,25 @@ final class DocsLinkTests: XCTestCase {
             let folder = (page as NSString).deletingLastPathComponent
             for target in Self.links(in: prose) {
                 if target.contains("://") || target.hasPrefix("mailto:") { continue }
-                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-                let file = parts[0], anchor = parts.count > 1 ? parts[1] : nil
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(
+                    String.init)
+                let file = parts[0]
+                let anchor = parts.count > 1 ? parts[1] : nil
                 let resolved = file.isEmpty ? page : Self.normalised((folder as NSString).appendingPathComponent(file))
                 guard FileManager.default.fileExists(atPath: root.appendingPathComponent(resolved).path) else {
                     problems.append("\(page): the link \(target) names \(resolved), which does not exist")
                     continue
                 }
                 if let anchor, resolved.hasSuffix(".md") {
-                    let headings = Self.slugs(of: try String(contentsOf: root.appendingPathComponent(resolved), encoding: .utf8))
+                    let headings = Self.slugs(
+                        of: try String(contentsOf: root.appendingPathComponent(resolved), encoding: .utf8))
                     if !headings.contains(anchor) {
                         problems.append("\(page): the link \(target): \(resolved) has no heading #\(anchor)")
                     }
                 }
             }
-            for path in Self.repositoryPaths(in: prose) where !FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) {
+            for path in Self.repositoryPaths(in: prose)
+            where !FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) {
                 problems.append("\(page): `\(path)` is not in the tree")
             }
         }
@@ -42,18 +48,23 @@ final class DocsLinkTests: XCTestCase {
     }
 
     func testSlugsFollowGitHubsRules() {
-        XCTAssertEqual(Self.slug("Variants: devices, Dynamic Type sizes, appearances and directions"),
-                       "variants-devices-dynamic-type-sizes-appearances-and-directions")
+        XCTAssertEqual(
+            Self.slug("Variants: devices, Dynamic Type sizes, appearances and directions"),
+            "variants-devices-dynamic-type-sizes-appearances-and-directions")
         XCTAssertEqual(Self.slug("render, layout"), "render-layout")
         XCTAssertEqual(Self.slug("`post`: a card that expands"), "post-a-card-that-expands")
-        XCTAssertEqual(Self.slug("Coverage-guided fuzzing, sanitizers and load"), "coverage-guided-fuzzing-sanitizers-and-load")
+        XCTAssertEqual(
+            Self.slug("Coverage-guided fuzzing, sanitizers and load"), "coverage-guided-fuzzing-sanitizers-and-load")
         XCTAssertEqual(Self.slug("snake_case [a link](x.md) here"), "snake_case-a-link-here")
         XCTAssertEqual(Self.slugs(of: "# A\n```\n# not a heading\n```\n## A\n"), ["a", "a-1"])
     }
 
     func testPathsInCodeSpansSkipPlaceholdersAndGlobs() {
-        let prose = "`Sources/LayoutSnapCore/Kinds/`, `docs/fixtures/<kind>.md`, `Fixtures/**/*.json`, `Goldens/x.png`, `.ci/run`, `run Tools/x.py [DIR]`, `Sources/A.swift:12`."
-        XCTAssertEqual(Self.repositoryPaths(in: prose), ["Sources/LayoutSnapCore/Kinds", ".ci/run", "Tools/x.py", "Sources/A.swift"])
+        let prose =
+            "`Sources/LayoutSnapCore/Kinds/`, `docs/fixtures/<kind>.md`, `Fixtures/**/*.json`, `Goldens/x.png`, `.ci/run`, `run Tools/x.py [DIR]`, `Sources/A.swift:12`."
+        XCTAssertEqual(
+            Self.repositoryPaths(in: prose),
+            ["Sources/LayoutSnapCore/Kinds", ".ci/run", "Tools/x.py", "Sources/A.swift"])
     }
 
     // MARK: Reading Markdown
@@ -73,7 +84,10 @@ final class DocsLinkTests: XCTestCase {
         var inFence = false
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             let trimmed = line.drop(while: { $0 == " " })
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") { inFence.toggle(); return "" }
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                inFence.toggle()
+                return ""
+            }
             return inFence ? "" : line
         }.joined(separator: "\n")
     }
@@ -82,7 +96,9 @@ final class DocsLinkTests: XCTestCase {
     static func links(in prose: String) -> [String] {
         let pattern = try! NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
         let ns = prose as NSString
-        return pattern.matches(in: prose, range: NSRange(location: 0, length: ns.length)).map { ns.substring(with: $0.range(at: 1)) }
+        return pattern.matches(in: prose, range: NSRange(location: 0, length: ns.length)).map {
+            ns.substring(with: $0.range(at: 1))
+        }
     }
 
     /// Repository paths written in code spans: a word of the span that starts with one of
@@ -93,10 +109,14 @@ final class DocsLinkTests: XCTestCase {
         let ns = prose as NSString
         var paths: [String] = []
         for match in spans.matches(in: prose, range: NSRange(location: 0, length: ns.length)) {
-            for word in ns.substring(with: match.range(at: 1)).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "(" || $0 == "=" }) {
+            for word in ns.substring(with: match.range(at: 1)).split(whereSeparator: {
+                $0 == " " || $0 == "\n" || $0 == "(" || $0 == "="
+            }) {
                 var path = String(word)
                 guard repositoryRoots.contains(where: { path.hasPrefix($0) }) else { continue }
-                if path.contains(where: { "<>*?{$[".contains($0) }) || path.contains("...") || path.contains("…") { continue }
+                if path.contains(where: { "<>*?{$[".contains($0) }) || path.contains("...") || path.contains("…") {
+                    continue
+                }
                 if let colon = path.firstIndex(of: ":") { path = String(path[..<colon]) }
                 while let last = path.last, ",.;)/'\"".contains(last) { path.removeLast() }
                 paths.append(path)
@@ -125,13 +145,18 @@ final class DocsLinkTests: XCTestCase {
     static func slug(_ heading: String) -> String {
         let linkText = try! NSRegularExpression(pattern: #"\[([^\]]*)\]\([^)]*\)"#)
         let ns = heading as NSString
-        let text = linkText.stringByReplacingMatches(in: heading, range: NSRange(location: 0, length: ns.length), withTemplate: "$1")
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        return String(text.unicodeScalars.compactMap { scalar -> Character? in
-            if scalar == " " { return "-" }
-            if scalar == "-" || scalar == "_" || CharacterSet.alphanumerics.contains(scalar) { return Character(scalar) }
-            return nil
-        })
+        let text = linkText.stringByReplacingMatches(
+            in: heading, range: NSRange(location: 0, length: ns.length), withTemplate: "$1"
+        )
+        .trimmingCharacters(in: .whitespaces).lowercased()
+        return String(
+            text.unicodeScalars.compactMap { scalar -> Character? in
+                if scalar == " " { return "-" }
+                if scalar == "-" || scalar == "_" || CharacterSet.alphanumerics.contains(scalar) {
+                    return Character(scalar)
+                }
+                return nil
+            })
     }
 
     /// `a/./b/../c` → `a/c`.
@@ -139,7 +164,10 @@ final class DocsLinkTests: XCTestCase {
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
             parts.append(part)
         }
         return parts.joined(separator: "/")

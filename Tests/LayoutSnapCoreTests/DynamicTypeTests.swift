@@ -41,11 +41,14 @@ final class DynamicTypeTests: XCTestCase {
         let json = #"{"kind": "transcript", "width": 390, "height": 600, "text": "Line 1\nLine 2\nLine 3", \#(matrix)}"#
         for (category, size, leading, _) in sizes {
             let frame = try layout(json, variant: category.rawValue)
-            XCTAssertEqual(frame.element("viewport")!.rect.height, 1.1934 * size + 2 * leading, accuracy: 1e-9, "\(category)")
+            XCTAssertEqual(
+                frame.element("viewport")!.rect.height, 1.1934 * size + 2 * leading, accuracy: 1e-9, "\(category)")
         }
         // An explicit size does not scale.
-        let fixed = #"{"kind": "transcript", "width": 390, "height": 600, "text": "Line 1\nLine 2", "font": {"size": 20}, \#(matrix)}"#
-        XCTAssertEqual(try layout(fixed, variant: "AX5").element("viewport")!.rect.height, 2 * 1.1934 * 20, accuracy: 1e-9)
+        let fixed =
+            #"{"kind": "transcript", "width": 390, "height": 600, "text": "Line 1\nLine 2", "font": {"size": 20}, \#(matrix)}"#
+        XCTAssertEqual(
+            try layout(fixed, variant: "AX5").element("viewport")!.rect.height, 2 * 1.1934 * 20, accuracy: 1e-9)
     }
 
     /// Composer: two lines are 8 + 1.1934 x size + (leading + 2) + 8 (UITextView's insets,
@@ -54,17 +57,20 @@ final class DynamicTypeTests: XCTestCase {
         let json = #"{"kind": "composer", "height": 900, "text": "One\nTwo", \#(matrix)}"#
         for (category, size, leading, _) in sizes {
             let frame = try layout(json, variant: category.rawValue)
-            XCTAssertEqual(frame.element("field")!.rect.height, 16 + 1.1934 * size + leading + 2, accuracy: 1e-9, "\(category)")
+            XCTAssertEqual(
+                frame.element("field")!.rect.height, 16 + 1.1934 * size + leading + 2, accuracy: 1e-9, "\(category)")
         }
     }
 
     /// Chat: a two-line bubble is 8 + 1.1934 x size + leading + 8; the status row's subheadline
     /// scales too.
     func testChatBubblesScale() throws {
-        let json = #"{"kind": "chat", "messages": [{"id": "a", "role": "assistant", "text": "Hi\nthere"}], "steps": [{"status": "thinking"}], \#(matrix)}"#
+        let json =
+            #"{"kind": "chat", "messages": [{"id": "a", "role": "assistant", "text": "Hi\nthere"}], "steps": [{"status": "thinking"}], \#(matrix)}"#
         for (category, size, leading, sub) in sizes {
             let frame = try layout(json, variant: category.rawValue, last: true)
-            XCTAssertEqual(frame.element("message:a")!.rect.height, 16 + 1.1934 * size + leading, accuracy: 1e-9, "\(category)")
+            XCTAssertEqual(
+                frame.element("message:a")!.rect.height, 16 + 1.1934 * size + leading, accuracy: 1e-9, "\(category)")
             XCTAssertEqual(frame.element("status")!.rect.height, 1.1934 * sub, accuracy: 1e-6, "\(category)")
         }
     }
@@ -72,11 +78,14 @@ final class DynamicTypeTests: XCTestCase {
     /// Post: the title (22 pt) and summary (15 pt) are explicit sizes and stay; the body and the
     /// author line scale.
     func testPostScalesItsTextStylesOnly() throws {
-        let json = #"{"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A", "expanded": true, \#(matrix)}"#
-        let large = try layout(json, variant: "large"), ax3 = try layout(json, variant: "AX3")
+        let json =
+            #"{"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A", "expanded": true, \#(matrix)}"#
+        let large = try layout(json, variant: "large")
+        let ax3 = try layout(json, variant: "AX3")
         XCTAssertEqual(ax3.element("author")!.rect.height, 1.1934 * 36, accuracy: 1e-9)
         XCTAssertEqual(large.element("author")!.rect.height, 1.1934 * 15, accuracy: 1e-9)
         XCTAssertEqual(ax3.element("body")!.rect.height, 1.1934 * 40, accuracy: 1e-9)
-        XCTAssertEqual(ax3.element("title")!.rect.height, large.element("title")!.rect.height, "the title's explicit size stays")
+        XCTAssertEqual(
+            ax3.element("title")!.rect.height, large.element("title")!.rect.height, "the title's explicit size stays")
     }
 }

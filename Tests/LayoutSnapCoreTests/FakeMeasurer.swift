@@ -43,10 +43,13 @@ struct FakeMeasurer: TextMeasuring {
             widths = Array(widths.prefix(maxLines))
             truncated = true
         }
-        if let width = text.width, let maxLines = text.maxLines, widths.count == maxLines, widths.contains(where: { $0 > width }) {
+        if let width = text.width, let maxLines = text.maxLines, widths.count == maxLines,
+            widths.contains(where: { $0 > width })
+        {
             truncated = true
         }
-        return MeasuredText(lines: widths.map { MeasuredLine(x: 0, width: min($0, text.width ?? $0)) }, truncated: truncated)
+        return MeasuredText(
+            lines: widths.map { MeasuredLine(x: 0, width: min($0, text.width ?? $0)) }, truncated: truncated)
     }
 
     func caret(in text: StyledText, at offset: Int) throws -> CaretPosition {

@@ -3,9 +3,11 @@ import LayoutSnapCore
 
 final class InlineMarkupTests: XCTestCase {
     func testBoldAndItalicRuns() {
-        XCTAssertEqual(InlineMarkup.parse("a **b** *c* d"), [
-            TextRun("a "), TextRun("b", bold: true), TextRun(" "), TextRun("c", italic: true), TextRun(" d"),
-        ])
+        XCTAssertEqual(
+            InlineMarkup.parse("a **b** *c* d"),
+            [
+                TextRun("a "), TextRun("b", bold: true), TextRun(" "), TextRun("c", italic: true), TextRun(" d"),
+            ])
     }
 
     func testUnmatchedMarkersStayLiteral() {
@@ -26,7 +28,11 @@ final class InlineMarkupTests: XCTestCase {
     /// both must give the same runs.
     static func referenceParse(_ source: String) -> [TextRun] {
         let chars = Array(source)
-        var runs: [TextRun] = [], current = "", bold = false, italic = false, i = 0
+        var runs: [TextRun] = []
+        var current = ""
+        var bold = false
+        var italic = false
+        var i = 0
         func flush() {
             if !current.isEmpty { runs.append(TextRun(current, bold: bold, italic: italic)) }
             current = ""
@@ -38,7 +44,10 @@ final class InlineMarkupTests: XCTestCase {
             while j + m.count <= chars.count {
                 if chars[j] == "\n" { return false }
                 if Array(chars[j..<j + m.count]) == m, j > from, chars[j - 1] != " " {
-                    if m.count == 1, j + 1 < chars.count, chars[j + 1] == "*" { j += 2; continue }
+                    if m.count == 1, j + 1 < chars.count, chars[j + 1] == "*" {
+                        j += 2
+                        continue
+                    }
                     return true
                 }
                 j += 1
@@ -49,12 +58,27 @@ final class InlineMarkupTests: XCTestCase {
             let c = chars[i]
             if c == "*" {
                 if i + 1 < chars.count && chars[i + 1] == "*" {
-                    if bold || hasCloser("**", from: i + 2) { flush(); bold.toggle(); i += 2; continue }
+                    if bold || hasCloser("**", from: i + 2) {
+                        flush()
+                        bold.toggle()
+                        i += 2
+                        continue
+                    }
                 } else if italic || hasCloser("*", from: i + 1) {
-                    flush(); italic.toggle(); i += 1; continue
+                    flush()
+                    italic.toggle()
+                    i += 1
+                    continue
                 }
             }
-            if c == "\n" { current.append(c); flush(); bold = false; italic = false; i += 1; continue }
+            if c == "\n" {
+                current.append(c)
+                flush()
+                bold = false
+                italic = false
+                i += 1
+                continue
+            }
             current.append(c)
             i += 1
         }

@@ -20,7 +20,8 @@ final class LineMetricsTests: XCTestCase {
     func testLineSpacingGoesBetweenLinesOnly() {
         let title2 = TextStyle.title2.font
         XCTAssertEqual(LineMetrics.height(lines: 1, font: title2, lineSpacing: 10), 1.1934 * 22, accuracy: 1e-9)
-        XCTAssertEqual(LineMetrics.height(lines: 3, font: title2, lineSpacing: 10), 1.1934 * 22 + 2 * 38, accuracy: 1e-9)
+        XCTAssertEqual(
+            LineMetrics.height(lines: 3, font: title2, lineSpacing: 10), 1.1934 * 22 + 2 * 38, accuracy: 1e-9)
     }
 
     func testBaselinesSitOnTheDescender() {

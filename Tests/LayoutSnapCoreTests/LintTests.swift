@@ -7,26 +7,39 @@ import XCTest
 final class LintRuleTests: XCTestCase {
     let font = FontSpec(size: 20)
 
-    func text(_ s: String, at origin: Point, element: String, color: Color = .black, clip: Rect? = nil, size: Double = 20,
-              weight: FontWeight = .regular, maxLines: Int? = nil) -> DrawOp {
+    func text(
+        _ s: String, at origin: Point, element: String, color: Color = .black, clip: Rect? = nil, size: Double = 20,
+        weight: FontWeight = .regular, maxLines: Int? = nil
+    ) -> DrawOp {
         let f = FontSpec(size: size, weight: weight)
-        return .text(TextDraw(text: StyledText(markup: s, font: f, width: nil, maxLines: maxLines), origin: origin,
-                              baselines: [f.ascent], color: color, clip: clip, element: element))
+        return .text(
+            TextDraw(
+                text: StyledText(markup: s, font: f, width: nil, maxLines: maxLines), origin: origin,
+                baselines: [f.ascent], color: color, clip: clip, element: element))
     }
 
-    func lint(_ kind: FixtureKind, _ elements: [LayoutElement], _ ops: [DrawOp], settled: Bool = true) throws -> [LintFinding] {
+    func lint(_ kind: FixtureKind, _ elements: [LayoutElement], _ ops: [DrawOp], settled: Bool = true) throws
+        -> [LintFinding]
+    {
         let frame = LayoutFrame(index: 0, time: 0, progress: 1, elements: elements, drawList: [.fill(.white)] + ops)
-        return try LayoutLinter(kind: kind, canvas: Canvas(width: 400, height: 400, scale: 1), measurer: FakeMeasurer()).lint(frame, settled: settled)
+        return try LayoutLinter(kind: kind, canvas: Canvas(width: 400, height: 400, scale: 1), measurer: FakeMeasurer())
+            .lint(frame, settled: settled)
     }
 
     // MARK: text-overlap
 
     func testTextOverlapNamesBothElementsAndTheOverlap() throws {
-        let elements = [LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 300, height: 300)),
-                        LayoutElement(id: "summary", rect: Rect(x: 0, y: 0, width: 40, height: 23.868)),
-                        LayoutElement(id: "body", rect: Rect(x: 10, y: 14, width: 40, height: 23.868))]
-        let found = try lint(.post, elements, [text("abcd", at: Point(x: 0, y: 0), element: "summary"),
-                                               text("abcd", at: Point(x: 10, y: 14), element: "body")])
+        let elements = [
+            LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 300, height: 300)),
+            LayoutElement(id: "summary", rect: Rect(x: 0, y: 0, width: 40, height: 23.868)),
+            LayoutElement(id: "body", rect: Rect(x: 10, y: 14, width: 40, height: 23.868)),
+        ]
+        let found = try lint(
+            .post, elements,
+            [
+                text("abcd", at: Point(x: 0, y: 0), element: "summary"),
+                text("abcd", at: Point(x: 10, y: 14), element: "body"),
+            ])
         XCTAssertEqual(found.map(\.rule), [.textOverlap])
         XCTAssertEqual(found.first?.elements, ["body", "summary"])
         XCTAssertEqual(found.first?.detail, "body overlaps summary by 9.9 pt")  // 23.868 - 14
@@ -38,8 +51,12 @@ final class LintRuleTests: XCTestCase {
     func testLinesThatOnlyTouchDoNotOverlap() throws {
         let elements = [LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 300, height: 300))]
         // 0.368 pt of overlap is under the half-point slack.
-        let found = try lint(.post, elements, [text("abcd", at: Point(x: 0, y: 0), element: "summary"),
-                                               text("abcd", at: Point(x: 0, y: 23.5), element: "body")])
+        let found = try lint(
+            .post, elements,
+            [
+                text("abcd", at: Point(x: 0, y: 0), element: "summary"),
+                text("abcd", at: Point(x: 0, y: 23.5), element: "body"),
+            ])
         XCTAssertEqual(found, [])
     }
 
@@ -48,7 +65,9 @@ final class LintRuleTests: XCTestCase {
     func testAnElementBelowItsCardIsOutsideItWhileVisible() throws {
         let card = LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 100, height: 100))
         let author = { (y: Double, opacity: Double) in
-            LayoutElement(id: "author", rect: Rect(x: 10, y: y, width: 50, height: 20), attributes: [("opacity", .number(opacity))])
+            LayoutElement(
+                id: "author", rect: Rect(x: 10, y: y, width: 50, height: 20),
+                attributes: [("opacity", .number(opacity))])
         }
         let found = try lint(.post, [card, author(95, 1)], [])
         XCTAssertEqual(found.map(\.rule), [.outsideContainer])
@@ -62,39 +81,64 @@ final class LintRuleTests: XCTestCase {
     func testAFixedHeightBarsLabelThatOverflowsIsOutsideIt() throws {
         // A chat's banner is 32 pt; a 20 pt label clipped to a taller clip overflows it.
         let banner = LayoutElement(id: "banner", rect: Rect(x: 0, y: 100, width: 400, height: 20))
-        let found = try lint(.chat, [banner], [text("Offline", at: Point(x: 8, y: 100), element: "banner", clip: Rect(x: 0, y: 0, width: 400, height: 400))])
-        XCTAssertTrue(found.contains { $0.rule == .outsideContainer && $0.detail == "banner's text reaches 3.9 pt below banner" }, "\(found)")
+        let found = try lint(
+            .chat, [banner],
+            [
+                text(
+                    "Offline", at: Point(x: 8, y: 100), element: "banner",
+                    clip: Rect(x: 0, y: 0, width: 400, height: 400))
+            ])
+        XCTAssertTrue(
+            found.contains { $0.rule == .outsideContainer && $0.detail == "banner's text reaches 3.9 pt below banner" },
+            "\(found)")
     }
 
     // MARK: clipped-text
 
     func testALineCutByAMaskInASettledFrameIsClipped() throws {
-        let elements = [LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 300, height: 300)),
-                        LayoutElement(id: "body", rect: Rect(x: 0, y: 0, width: 40, height: 23.868))]
+        let elements = [
+            LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 300, height: 300)),
+            LayoutElement(id: "body", rect: Rect(x: 0, y: 0, width: 40, height: 23.868)),
+        ]
         let cut = [text("abcd", at: Point(x: 0, y: 0), element: "body", clip: Rect(x: 0, y: 0, width: 300, height: 10))]
         let found = try lint(.post, elements, cut)
         XCTAssertEqual(found.map(\.rule), [.clippedText])
         XCTAssertEqual(found.first?.detail, "a line of body is cut by 13.9 pt at its clip")
         XCTAssertEqual(try lint(.post, elements, cut, settled: false), [], "mid-animation a mask is meant to cut")
-        let whole = [text("abcd", at: Point(x: 0, y: 0), element: "body", clip: Rect(x: 0, y: 0, width: 300, height: 24))]
+        let whole = [
+            text("abcd", at: Point(x: 0, y: 0), element: "body", clip: Rect(x: 0, y: 0, width: 300, height: 24))
+        ]
         XCTAssertEqual(try lint(.post, elements, whole), [])
         // A scroll viewport cuts lines by design.
-        let transcript = [LayoutElement(id: "view", rect: Rect(x: 0, y: 0, width: 300, height: 10)),
-                          LayoutElement(id: "text", rect: Rect(x: 0, y: 0, width: 40, height: 23.868))]
-        XCTAssertEqual(try lint(.transcript, transcript, [text("abcd", at: Point(x: 0, y: 0), element: "text", clip: Rect(x: 0, y: 0, width: 300, height: 10))]), [])
+        let transcript = [
+            LayoutElement(id: "view", rect: Rect(x: 0, y: 0, width: 300, height: 10)),
+            LayoutElement(id: "text", rect: Rect(x: 0, y: 0, width: 40, height: 23.868)),
+        ]
+        XCTAssertEqual(
+            try lint(
+                .transcript, transcript,
+                [text("abcd", at: Point(x: 0, y: 0), element: "text", clip: Rect(x: 0, y: 0, width: 300, height: 10))]),
+            [])
     }
 
     func testTruncationOnlyWhereTheKindTruncates() throws {
         let elements = [LayoutElement(id: "list", rect: Rect(x: 0, y: 0, width: 400, height: 400))]
         let long = text("one two three four five six seven", at: Point(x: 0, y: 0), element: "message:1", maxLines: 1)
         // FakeMeasurer lays unbounded text on one line; give it a width so it wraps and is cut.
-        guard case var .text(draw) = long else { return XCTFail() }
+        guard case .text(var draw) = long else { return XCTFail() }
         draw.text.width = 60
         let found = try lint(.chat, elements, [.text(draw)])
-        XCTAssertEqual(found.filter { $0.rule == .clippedText }.map(\.detail), ["message:1 is truncated, which this kind never does"])
+        XCTAssertEqual(
+            found.filter { $0.rule == .clippedText }.map(\.detail),
+            ["message:1 is truncated, which this kind never does"])
         draw.element = "title"
-        let post = [LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 400, height: 400)), LayoutElement(id: "title", rect: Rect(x: 0, y: 0, width: 60, height: 24))]
-        XCTAssertEqual(try lint(.post, post, [.text(draw)]).filter { $0.rule == .clippedText }, [], "a post's title is ellipsized on purpose")
+        let post = [
+            LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 400, height: 400)),
+            LayoutElement(id: "title", rect: Rect(x: 0, y: 0, width: 60, height: 24)),
+        ]
+        XCTAssertEqual(
+            try lint(.post, post, [.text(draw)]).filter { $0.rule == .clippedText }, [],
+            "a post's title is ellipsized on purpose")
     }
 
     // MARK: contrast
@@ -102,19 +146,41 @@ final class LintRuleTests: XCTestCase {
     func testContrastUsesTheColoursDrawnUnderTheTextAndWCAGsLargeTextRule() throws {
         XCTAssertEqual(LayoutLinter.contrastRatio(Color(hex: 0x767676), .white), 4.54, accuracy: 0.01)
         XCTAssertEqual(LayoutLinter.contrastRatio(Color(hex: 0x777777), .white), 4.48, accuracy: 0.01)
-        let elements = [LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 300, height: 300)),
-                        LayoutElement(id: "author", rect: Rect(x: 0, y: 0, width: 100, height: 30))]
-        let faint = try lint(.post, elements, [text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color(hex: 0x777777), size: 17)])
+        let elements = [
+            LayoutElement(id: "card", rect: Rect(x: 0, y: 0, width: 300, height: 300)),
+            LayoutElement(id: "author", rect: Rect(x: 0, y: 0, width: 100, height: 30)),
+        ]
+        let faint = try lint(
+            .post, elements,
+            [text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color(hex: 0x777777), size: 17)])
         XCTAssertEqual(faint.map(\.detail), ["author has contrast 4.48:1 against its background, under 4.5:1"])
-        XCTAssertEqual(try lint(.post, elements, [text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color(hex: 0x767676), size: 17)]), [])
+        XCTAssertEqual(
+            try lint(
+                .post, elements,
+                [text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color(hex: 0x767676), size: 17)]), [])
         // 18 pt, or 14 pt bold, needs only 3:1.
-        XCTAssertEqual(try lint(.post, elements, [text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color(hex: 0x777777), size: 18)]), [])
-        XCTAssertEqual(try lint(.post, elements, [text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color(hex: 0x777777), size: 14, weight: .bold)]), [])
+        XCTAssertEqual(
+            try lint(
+                .post, elements,
+                [text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color(hex: 0x777777), size: 18)]), [])
+        XCTAssertEqual(
+            try lint(
+                .post, elements,
+                [
+                    text(
+                        "abcd", at: Point(x: 0, y: 0), element: "author", color: Color(hex: 0x777777), size: 14,
+                        weight: .bold)
+                ]), [])
         // 50% black over a white card on a black canvas: the card's white is what is under it
         // (sRGB 0.5 is 21.4% luminance: 1.05 / 0.264).
-        let onCard: [DrawOp] = [.fill(.black), .roundedRect(Rect(x: 0, y: 0, width: 300, height: 300), cornerRadius: 12, fill: .white, continuous: true),
-                                text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color.black.opacity(0.5), size: 15)]
-        XCTAssertEqual(try lint(.post, elements, onCard).map(\.detail), ["author has contrast 3.98:1 against its background, under 4.5:1"])
+        let onCard: [DrawOp] = [
+            .fill(.black),
+            .roundedRect(Rect(x: 0, y: 0, width: 300, height: 300), cornerRadius: 12, fill: .white, continuous: true),
+            text("abcd", at: Point(x: 0, y: 0), element: "author", color: Color.black.opacity(0.5), size: 15),
+        ]
+        XCTAssertEqual(
+            try lint(.post, elements, onCard).map(\.detail),
+            ["author has contrast 3.98:1 against its background, under 4.5:1"])
         XCTAssertEqual(try lint(.post, elements, onCard, settled: false), [], "a fade is not judged mid-animation")
     }
 
@@ -123,21 +189,28 @@ final class LintRuleTests: XCTestCase {
     func testAFocusedCaretMustBeInsideTheFieldAndClearOfStripAndKeyboard() throws {
         let field = LayoutElement(id: "field", rect: Rect(x: 0, y: 0, width: 300, height: 100))
         func caret(_ y: Double, visible: Bool = true) -> LayoutElement {
-            LayoutElement(id: "caret", rect: Rect(x: 10, y: y, width: 2, height: 20), attributes: [("visible", .bool(visible))])
+            LayoutElement(
+                id: "caret", rect: Rect(x: 10, y: y, width: 2, height: 20), attributes: [("visible", .bool(visible))])
         }
         let below = try lint(.composer, [field, caret(90)], [])
         XCTAssertEqual(below.map(\.detail), ["caret reaches 10 pt below field"])
         XCTAssertEqual(below.first?.elements, ["caret", "field"])
         XCTAssertEqual(try lint(.composer, [field, caret(50)], []), [])
-        XCTAssertEqual(try lint(.composer, [field, caret(90, visible: false)], []), [], "a disabled field has no caret to hide")
-        let strip = LayoutElement(id: "suggestions", rect: Rect(x: 0, y: 60, width: 300, height: 44), attributes: [("visible", .bool(true))])
-        XCTAssertEqual(try lint(.composer, [field, caret(50), strip], []).map(\.detail), ["caret is 10 pt under the suggestion strip"])
+        XCTAssertEqual(
+            try lint(.composer, [field, caret(90, visible: false)], []), [], "a disabled field has no caret to hide")
+        let strip = LayoutElement(
+            id: "suggestions", rect: Rect(x: 0, y: 60, width: 300, height: 44), attributes: [("visible", .bool(true))])
+        XCTAssertEqual(
+            try lint(.composer, [field, caret(50), strip], []).map(\.detail),
+            ["caret is 10 pt under the suggestion strip"])
     }
 
     // MARK: ignores and ranges
 
     func testIgnoresNeedTheRuleAndMatchElementsOrPrefixes() {
-        let finding = LintFinding(rule: .contrast, elements: ["message:m3"], detail: "", rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: 1)
+        let finding = LintFinding(
+            rule: .contrast, elements: ["message:m3"], detail: "", rect: Rect(x: 0, y: 0, width: 1, height: 1),
+            amount: 1)
         XCTAssertTrue(LintIgnore(rule: .contrast, element: "message:*", reason: "r").covers(finding))
         XCTAssertTrue(LintIgnore(rule: .contrast, element: nil, reason: "r").covers(finding))
         XCTAssertFalse(LintIgnore(rule: .contrast, element: "message:m", reason: "r").covers(finding))
@@ -146,9 +219,13 @@ final class LintRuleTests: XCTestCase {
 
     func testRangesJoinConsecutiveFramesAndQuoteTheWorst() {
         func f(_ amount: Double) -> LintFinding {
-            LintFinding(rule: .textOverlap, elements: ["body", "summary"], detail: "by \(amount)", rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: amount)
+            LintFinding(
+                rule: .textOverlap, elements: ["body", "summary"], detail: "by \(amount)",
+                rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: amount)
         }
-        let ranges = LintRange.ranges(state: "01-expand", frames: [(0, []), (1, []), (2, [f(3)]), (3, [f(14.2)]), (4, [f(9)]), (5, []), (6, [f(1)])])
+        let ranges = LintRange.ranges(
+            state: "01-expand",
+            frames: [(0, []), (1, []), (2, [f(3)]), (3, [f(14.2)]), (4, [f(9)]), (5, []), (6, [f(1)])])
         XCTAssertEqual(ranges.map(\.frames), ["frames 2-4", "frame 6"])
         XCTAssertEqual(ranges.first?.worst.detail, "by 14.2")
     }
@@ -157,12 +234,18 @@ final class LintRuleTests: XCTestCase {
 /// Ranges over whole states, as verify's outputs build them, and the cost of many lines.
 final class LintRangeAndCostTests: XCTestCase {
     func finding(_ rule: LintRule, _ amount: Double) -> LintFinding {
-        LintFinding(rule: rule, elements: ["body", "summary"], detail: "by \(amount)", rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: amount)
+        LintFinding(
+            rule: rule, elements: ["body", "summary"], detail: "by \(amount)",
+            rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: amount)
     }
 
     func testAFrameWithoutTheFindingBreaksTheRangeAndARepeatIsOneFinding() {
-        let ranges = LintRange.ranges(state: "s", frames: [(0, []), (1, [finding(.textOverlap, 2), finding(.textOverlap, 5)]), (2, [finding(.textOverlap, 1)]),
-                                                           (3, []), (4, [finding(.textOverlap, 9)])])
+        let ranges = LintRange.ranges(
+            state: "s",
+            frames: [
+                (0, []), (1, [finding(.textOverlap, 2), finding(.textOverlap, 5)]), (2, [finding(.textOverlap, 1)]),
+                (3, []), (4, [finding(.textOverlap, 9)]),
+            ])
         XCTAssertEqual(ranges.map(\.frames), ["frames 1-2", "frame 4"])
         XCTAssertEqual(ranges.first?.worst.amount, 5)
     }
@@ -173,19 +256,35 @@ final class LintRangeAndCostTests: XCTestCase {
     func testManyLinesSideBySideDoNotOverlap() throws {
         let font = FontSpec(size: 10)
         let lines = 20_000
-        let text = StyledText(runs: [TextRun(Array(repeating: "ab", count: lines).joined(separator: "\n"))], font: font, width: nil)
+        let text = StyledText(
+            runs: [TextRun(Array(repeating: "ab", count: lines).joined(separator: "\n"))], font: font, width: nil)
         let baselines = (0..<lines).map { Double($0) * 12 + font.ascent }
-        let ops: [DrawOp] = [.fill(.white),
-                             .text(TextDraw(text: text, origin: Point(x: 0, y: 0), baselines: baselines, color: .black, clip: Rect(x: 0, y: 0, width: 400, height: 400), element: "text")),
-                             .text(TextDraw(text: text, origin: Point(x: 200, y: 0), baselines: baselines, color: .black, element: "other"))]
+        let ops: [DrawOp] = [
+            .fill(.white),
+            .text(
+                TextDraw(
+                    text: text, origin: Point(x: 0, y: 0), baselines: baselines, color: .black,
+                    clip: Rect(x: 0, y: 0, width: 400, height: 400), element: "text")),
+            .text(
+                TextDraw(text: text, origin: Point(x: 200, y: 0), baselines: baselines, color: .black, element: "other")
+            ),
+        ]
         let frame = LayoutFrame(index: 0, time: 0, progress: 1, elements: [], drawList: ops)
-        let linter = LayoutLinter(kind: .transcript, canvas: Canvas(width: 400, height: 400, scale: 1), measurer: FakeMeasurer())
-        XCTAssertEqual(try linter.lines(of: frame).filter { $0.element == "text" }.count, 34, "only the lines the 400 pt clip can show")
+        let linter = LayoutLinter(
+            kind: .transcript, canvas: Canvas(width: 400, height: 400, scale: 1), measurer: FakeMeasurer())
+        XCTAssertEqual(
+            try linter.lines(of: frame).filter { $0.element == "text" }.count, 34,
+            "only the lines the 400 pt clip can show")
         let found = try linter.lint(frame, settled: true)
         XCTAssertEqual(found.filter { $0.rule == .textOverlap }, [], "side by side, no overlap")
         // Shifted onto the first text, the second overlaps it.
         var shifted = frame
-        if case var .text(d) = shifted.drawList[2] { d.origin.x = 0; shifted.drawList[2] = .text(d) }
-        XCTAssertEqual(try linter.lint(shifted, settled: false).filter { $0.rule == .textOverlap }.map(\.elements), [["other", "text"]])
+        if case .text(var d) = shifted.drawList[2] {
+            d.origin.x = 0
+            shifted.drawList[2] = .text(d)
+        }
+        XCTAssertEqual(
+            try linter.lint(shifted, settled: false).filter { $0.rule == .textOverlap }.map(\.elements),
+            [["other", "text"]])
     }
 }

@@ -15,9 +15,10 @@ final class PostRulesTests: XCTestCase {
     let canvas = Canvas(width: 390, height: 700, scale: 2)
 
     func post(image: Bool = true, steps: [PostStep] = [PostStep(event: .expand)]) -> PostFixture {
-        PostFixture(title: "Trip", summary: Array(repeating: "word", count: 10).joined(separator: " "),
-                    body: "Line one\nLine two", image: image ? PostImage(path: nil, aspectRatio: 1.5) : nil,
-                    author: "Maya", steps: steps)
+        PostFixture(
+            title: "Trip", summary: Array(repeating: "word", count: 10).joined(separator: " "),
+            body: "Line one\nLine two", image: image ? PostImage(path: nil, aspectRatio: 1.5) : nil,
+            author: "Maya", steps: steps)
     }
 
     func rect(_ frame: LayoutFrame, _ id: String, file: StaticString = #filePath, line: UInt = #line) -> Rect {
@@ -28,7 +29,10 @@ final class PostRulesTests: XCTestCase {
         return r
     }
 
-    func assertRect(_ r: Rect, _ x: Double, _ y: Double, _ w: Double, _ h: Double, file: StaticString = #filePath, line: UInt = #line) {
+    func assertRect(
+        _ r: Rect, _ x: Double, _ y: Double, _ w: Double, _ h: Double, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         XCTAssertEqual(r.x, x, accuracy: 1e-3, "x", file: file, line: line)
         XCTAssertEqual(r.y, y, accuracy: 1e-3, "y", file: file, line: line)
         XCTAssertEqual(r.width, w, accuracy: 1e-3, "width", file: file, line: line)
@@ -45,7 +49,8 @@ final class PostRulesTests: XCTestCase {
     }
 
     func testExpandFrames0_9_18() throws {
-        let states = try PostRules(post: post(), canvas: canvas, measurer: FakeMeasurer()).states(fps: 60, palette: .light)
+        let states = try PostRules(post: post(), canvas: canvas, measurer: FakeMeasurer()).states(
+            fps: 60, palette: .light)
         XCTAssertEqual(states.map(\.name), ["initial", "01-expand"])
         let expand = states[1].frames
         XCTAssertEqual(expand.count, 19)
@@ -55,17 +60,17 @@ final class PostRulesTests: XCTestCase {
         assertRect(rect(f0, "card"), 10, 12, 370, 100)
         assertRect(rect(f0, "title"), 18, 20, 258, 26.2548)
         assertRect(rect(f0, "summary"), 18, 50.2548, 258, 35.802)
-        assertRect(rect(f0, "image"), 288, 30, 80, 80)                  // (350 - 72, 18) in the card
-        assertRect(rect(f0, "body"), 20, 126, 350, 42.2878)             // 18 + 80 + 16 below the card top
-        assertRect(rect(f0, "author"), 20, 192.2878, 350, 17.901)       // body top + 42.2878 + 24
+        assertRect(rect(f0, "image"), 288, 30, 80, 80)  // (350 - 72, 18) in the card
+        assertRect(rect(f0, "body"), 20, 126, 350, 42.2878)  // 18 + 80 + 16 below the card top
+        assertRect(rect(f0, "author"), 20, 192.2878, 350, 17.901)  // body top + 42.2878 + 24
         XCTAssertEqual(f0.element("body")?["revealed"], .number(0))
 
         let f9 = expand[9]
-        XCTAssertEqual(f9.progress, 0.5, accuracy: 1e-9)                // easeInOut is symmetric
-        assertRect(rect(f9, "card"), 10, 12, 370, 272.33897)           // lerp(100, 444.6779, 0.5)
-        assertRect(rect(f9, "image"), 154, 66.0284, 215, 156.66667)    // x lerp(278, 10), y lerp(18, 90.0568)
-        assertRect(rect(f9, "body"), 20, 238.69507, 350, 42.2878)       // 54.0284 + 156.6667 + 16
-        guard case let .number(revealed)? = f9.element("body")?["revealed"] else { return XCTFail("revealed") }
+        XCTAssertEqual(f9.progress, 0.5, accuracy: 1e-9)  // easeInOut is symmetric
+        assertRect(rect(f9, "card"), 10, 12, 370, 272.33897)  // lerp(100, 444.6779, 0.5)
+        assertRect(rect(f9, "image"), 154, 66.0284, 215, 156.66667)  // x lerp(278, 10), y lerp(18, 90.0568)
+        assertRect(rect(f9, "body"), 20, 238.69507, 350, 42.2878)  // 54.0284 + 156.6667 + 16
+        guard case .number(let revealed)? = f9.element("body")?["revealed"] else { return XCTFail("revealed") }
         XCTAssertEqual(revealed, 21.1439, accuracy: 1e-4)
         XCTAssertEqual(f9.element("author")?["opacity"], .number(0.5))
 
@@ -80,12 +85,13 @@ final class PostRulesTests: XCTestCase {
     /// docs/fixtures/README.md "Common fields": collapse at 0.1 s interrupts the expand; f = e(T/0.3) - e((T-0.1)/0.3).
     func testInterruptedCollapse() throws {
         let steps = [PostStep(event: .expand), PostStep(event: .collapse, at: 0.1)]
-        let states = try PostRules(post: post(steps: steps), canvas: canvas, measurer: FakeMeasurer()).states(fps: 60, palette: .light)
+        let states = try PostRules(post: post(steps: steps), canvas: canvas, measurer: FakeMeasurer()).states(
+            fps: 60, palette: .light)
         XCTAssertEqual(states.map(\.name), ["initial", "01-expand", "02-collapse"])
-        XCTAssertEqual(states[1].frames.count, 6)          // t = 0 ... 5/60, cut at 0.1
+        XCTAssertEqual(states[1].frames.count, 6)  // t = 0 ... 5/60, cut at 0.1
         let collapse = states[2].frames
-        XCTAssertEqual(collapse.count, 19)                 // runs until the expand's end (0.3) and its own (0.4)
-        let e13 = 0.23177481630274874                      // easeInOut(1/3), by bisection
+        XCTAssertEqual(collapse.count, 19)  // runs until the expand's end (0.3) and its own (0.4)
+        let e13 = 0.23177481630274874  // easeInOut(1/3), by bisection
         XCTAssertEqual(collapse[0].progress, e13, accuracy: 1e-9)
         XCTAssertEqual(collapse[6].progress, 1 - 2 * e13, accuracy: 1e-9)
         XCTAssertEqual(collapse[18].progress, 0, accuracy: 1e-12)
@@ -98,7 +104,8 @@ final class PostRulesTests: XCTestCase {
     /// A collapse that follows a finished expand does not cut it: both keep all 19 frames.
     func testSequentialStepsKeepTheirLastFrame() throws {
         let steps = [PostStep(event: .expand), PostStep(event: .collapse)]
-        let states = try PostRules(post: post(steps: steps), canvas: canvas, measurer: FakeMeasurer()).states(fps: 60, palette: .light)
+        let states = try PostRules(post: post(steps: steps), canvas: canvas, measurer: FakeMeasurer()).states(
+            fps: 60, palette: .light)
         XCTAssertEqual(states.map(\.frames.count), [1, 19, 19])
         XCTAssertEqual(states[1].frames.last?.progress, 1)
         XCTAssertEqual(states[2].frames.first?.progress, 1)
@@ -131,17 +138,22 @@ final class PostRulesTests: XCTestCase {
         let f1 = rules.frame(index: 0, time: 0, f: 1, palette: .light)
         XCTAssertEqual(f1.element("image")?["state"], .string("failed"))
         // A placeholder rectangle, gray at 30%, instead of image pixels.
-        XCTAssertTrue(f1.drawList.contains { if case .roundedRect(_, 12, let fill, _) = $0 { return fill.alpha == 0.3 } else { return false } })
+        XCTAssertTrue(
+            f1.drawList.contains {
+                if case .roundedRect(_, 12, let fill, _) = $0 { return fill.alpha == 0.3 } else { return false }
+            })
         XCTAssertFalse(f1.drawList.contains { if case .image = $0 { return true } else { return false } })
     }
 
     func testBodyAndAuthorDrawnOnlyWhileExpanding() throws {
         let rules = try PostRules(post: post(), canvas: canvas, measurer: FakeMeasurer())
         func texts(_ f: Double) -> Int {
-            rules.frame(index: 0, time: 0, f: f, palette: .light).drawList.filter { if case .text = $0 { return true } else { return false } }.count
+            rules.frame(index: 0, time: 0, f: f, palette: .light).drawList.filter {
+                if case .text = $0 { return true } else { return false }
+            }.count
         }
-        XCTAssertEqual(texts(0), 2)            // title, summary
-        XCTAssertEqual(texts(0.01), 2 + 2 + 1) // + two body lines + author
+        XCTAssertEqual(texts(0), 2)  // title, summary
+        XCTAssertEqual(texts(0.01), 2 + 2 + 1)  // + two body lines + author
     }
 
     func testTitleTruncatesAtOneLineAndSummaryAtTwo() throws {
@@ -168,7 +180,9 @@ final class PostRulesTests: XCTestCase {
     func testFrameLimit() throws {
         var p = post(steps: [PostStep(event: .expand)])
         p.curve = .timing(.linear, duration: 60)
-        XCTAssertThrowsError(try PostRules(post: p, canvas: canvas, measurer: FakeMeasurer()).states(fps: 240, palette: .light)) { error in
+        XCTAssertThrowsError(
+            try PostRules(post: p, canvas: canvas, measurer: FakeMeasurer()).states(fps: 240, palette: .light)
+        ) { error in
             XCTAssertTrue("\(error)".contains("10000"), "\(error)")
         }
     }

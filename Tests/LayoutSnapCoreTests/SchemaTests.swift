@@ -8,10 +8,15 @@ import XCTest
 /// jsonschema, installed by .ci/install) agreeing with the decoders.
 final class SchemaTests: XCTestCase {
     func testTheCommittedSchemasAreTheGeneratedOnes() throws {
-        for (file, document, name) in [("fixture.schema.json", FixtureSchema.document, "fixture"), ("config.schema.json", ProjectConfig.document, "config")] {
+        for (file, document, name) in [
+            ("fixture.schema.json", FixtureSchema.document, "fixture"),
+            ("config.schema.json", ProjectConfig.document, "config"),
+        ] {
             let committed = try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("schema/" + file))
-            XCTAssertTrue([UInt8](committed) == document.bytes(),
-                           "schema/\(file) is not what the field tables give: run `swift run layoutsnap schema \(name) > schema/\(file)`")
+            XCTAssertTrue(
+                [UInt8](committed) == document.bytes(),
+                "schema/\(file) is not what the field tables give: run `swift run layoutsnap schema \(name) > schema/\(file)`"
+            )
         }
     }
 
@@ -25,13 +30,13 @@ final class SchemaTests: XCTestCase {
             #"{"kind": "post", "variants": [{"device": "iphone-se", "textSize": "AX1", "appearance": "dark", "direction": "rtl", "name": "small"}], "curve": "linear"}"#,
         ],
         .transcript: [
-            #"{"kind": "transcript", "text": "a", "font": {"size": 20, "weight": "bold", "italic": true}, "maxLines": 3, "padding": 4, "margin": 4, "sticky": false, "indicators": "always", "steps": [{"append": "b", "at": 0.1}, {"scrollBy": -4}, {"scrollToBottom": true}]}"#,
+            #"{"kind": "transcript", "text": "a", "font": {"size": 20, "weight": "bold", "italic": true}, "maxLines": 3, "padding": 4, "margin": 4, "sticky": false, "indicators": "always", "steps": [{"append": "b", "at": 0.1}, {"scrollBy": -4}, {"scrollToBottom": true}]}"#
         ],
         .composer: [
-            #"{"kind": "composer", "text": "hello", "selection": [0, 2], "font": "title2", "lineSpacing": 4, "maxLines": 3, "margin": 8, "border": false, "enabled": true, "disabledPlaceholder": "off", "placeholder": "type", "pattern": "h.*", "keyboard": false, "suggestions": ["a"], "steps": [{"type": "x", "at": 0, "suggestions": ["b"]}, {"keyboard": "show"}]}"#,
+            #"{"kind": "composer", "text": "hello", "selection": [0, 2], "font": "title2", "lineSpacing": 4, "maxLines": 3, "margin": 8, "border": false, "enabled": true, "disabledPlaceholder": "off", "placeholder": "type", "pattern": "h.*", "keyboard": false, "suggestions": ["a"], "steps": [{"type": "x", "at": 0, "suggestions": ["b"]}, {"keyboard": "show"}]}"#
         ],
         .chat: [
-            #"{"kind": "chat", "messages": [{"id": "m", "role": "user", "text": "hi", "image": {"aspectRatio": 1}}], "status": "thinking", "online": false, "input": "d", "keyboard": true, "steps": [{"receive": {"id": "r", "role": "assistant", "text": "x", "image": {"aspectRatio": 2}}, "at": 0.5}, {"send": "y"}]}"#,
+            #"{"kind": "chat", "messages": [{"id": "m", "role": "user", "text": "hi", "image": {"aspectRatio": 1}}], "status": "thinking", "online": false, "input": "d", "keyboard": true, "steps": [{"receive": {"id": "r", "role": "assistant", "text": "x", "image": {"aspectRatio": 2}}, "at": 0.5}, {"send": "y"}]}"#
         ],
     ]
 
@@ -46,31 +51,49 @@ final class SchemaTests: XCTestCase {
                     #"{"kind": "KIND", "variants": [{"device": "iphone-se", "textSize": "AX1", "appearance": "dark", "direction": "rtl", "name": "small"}]}"#,
                 ].map { $0.replacingOccurrences(of: "KIND", with: kind.rawValue) }
                 for json in Self.everyField[kind]! + common {
-                    XCTAssertNoThrow(try FixtureDecoder.decode(bytes: Array(json.utf8), id: "every", file: "every.json", directory: "/"), json)
+                    XCTAssertNoThrow(
+                        try FixtureDecoder.decode(
+                            bytes: Array(json.utf8), id: "every", file: "every.json", directory: "/"), json)
                 }
                 for url in bundled where try Self.kind(of: url) == kind {
-                    _ = try FixtureDecoder.decode(bytes: [UInt8](Data(contentsOf: url)), id: "bundled", file: url.path, directory: url.deletingLastPathComponent().path)
+                    _ = try FixtureDecoder.decode(
+                        bytes: [UInt8](Data(contentsOf: url)), id: "bundled", file: url.path,
+                        directory: url.deletingLastPathComponent().path)
                 }
                 let generator = FixtureGenerator(kind: kind, seed: 11)
-                for i in 0..<100 { _ = try FixtureDecoder.decode(bytes: generator.fixture(at: i), id: "g", file: "g.json", directory: "/") }
+                for i in 0..<100 {
+                    _ = try FixtureDecoder.decode(
+                        bytes: generator.fixture(at: i), id: "g", file: "g.json", directory: "/")
+                }
             }
-            let read = recorder.fieldsByPath, table = FixtureSchema.fieldsByPath(kind)
+            let read = recorder.fieldsByPath
+            let table = FixtureSchema.fieldsByPath(kind)
             for path in Set(read.keys).union(table.keys).sorted() {
-                let decoder = read[path] ?? [], schema = table[path] ?? []
-                XCTAssertEqual(decoder.subtracting(schema).sorted(), [], "\(kind) \(path): the decoder reads fields the schema's table lacks")
-                XCTAssertEqual(schema.subtracting(decoder).sorted(), [], "\(kind) \(path): the schema's table has fields the decoder never reads")
+                let decoder = read[path] ?? []
+                let schema = table[path] ?? []
+                XCTAssertEqual(
+                    decoder.subtracting(schema).sorted(), [],
+                    "\(kind) \(path): the decoder reads fields the schema's table lacks")
+                XCTAssertEqual(
+                    schema.subtracting(decoder).sorted(), [],
+                    "\(kind) \(path): the schema's table has fields the decoder never reads")
             }
         }
     }
 
     func testTheConfigSchemaHasExactlyTheFieldsTheDecoderReads() throws {
         let recorder = FieldRecorder()
-        let json = #"{"$schema": "s", "fixtures": ["F"], "goldens": "G", "report": "R", "jobs": 2, "timeout": 30, "reporter": "github", "defaults": {"device": "iphone-se", "scale": 2, "fps": 30, "tolerance": {"maxDiffPixels": 4, "timing": {"frames": 1}}, "variants": [{"textSize": "AX3", "name": "big"}]}}"#
-        let matrix = #"{"defaults": {"variants": {"device": ["iphone-se"], "textSize": ["AX3"], "appearance": ["dark"], "direction": ["rtl"]}}}"#
+        let json =
+            #"{"$schema": "s", "fixtures": ["F"], "goldens": "G", "report": "R", "jobs": 2, "timeout": 30, "reporter": "github", "defaults": {"device": "iphone-se", "scale": 2, "fps": 30, "tolerance": {"maxDiffPixels": 4, "timing": {"frames": 1}}, "variants": [{"textSize": "AX3", "name": "big"}]}}"#
+        let matrix =
+            #"{"defaults": {"variants": {"device": ["iphone-se"], "textSize": ["AX3"], "appearance": ["dark"], "direction": ["rtl"]}}}"#
         try FieldRecorder.$current.withValue(recorder) {
-            for config in [json, matrix] { _ = try ProjectConfig.decode(bytes: Array(config.utf8), file: "layoutsnap.json") }
+            for config in [json, matrix] {
+                _ = try ProjectConfig.decode(bytes: Array(config.utf8), file: "layoutsnap.json")
+            }
         }
-        let read = recorder.fieldsByPath, table = ProjectConfig.document.fieldsByPath(from: ProjectConfig.document.root)
+        let read = recorder.fieldsByPath
+        let table = ProjectConfig.document.fieldsByPath(from: ProjectConfig.document.root)
         // The defaults' tolerance and variants are the fixture's own objects, read by the same decoders.
         for path in Set(read.keys).union(table.keys).sorted() {
             XCTAssertEqual(read[path] ?? [], table[path] ?? [], "layoutsnap.json \(path)")
@@ -140,7 +163,10 @@ final class SchemaTests: XCTestCase {
         (#"{"kind": "composer", "suggestions": [""]}"#, false),
         (#"{"kind": "post", "image": {"path": "a.png", "aspectRatio": 1}}"#, false),
         (#"{"kind": "post", "curve": "bouncy"}"#, false),
-        (#"{"kind": "post", "lint": {"ignore": [{"rule": "contrast", "element": "author", "reason": "the seed's colour"}]}}"#, true),
+        (
+            #"{"kind": "post", "lint": {"ignore": [{"rule": "contrast", "element": "author", "reason": "the seed's colour"}]}}"#,
+            true
+        ),
         (#"{"kind": "post", "lint": {"ignore": [{"rule": "contrast", "element": "author"}]}}"#, false),
         (#"{"kind": "post", "lint": {"ignore": [{"rule": "contrast", "reason": " "}]}}"#, false),
         (#"{"kind": "post", "lint": {"ignore": [{"rule": "overlap", "reason": "typo in the rule"}]}}"#, false),
@@ -149,7 +175,9 @@ final class SchemaTests: XCTestCase {
     func testAValidatorAndTheDecoderAgreeOnTyposWrongTypesAndRanges() throws {
         let verdicts = try Self.validate(documents: Self.cases.map(\.json), schema: "fixture.schema.json")
         for ((json, valid), verdict) in zip(Self.cases, verdicts) {
-            let decoded = Result { try FixtureDecoder.decode(bytes: Array(json.utf8), id: "case", file: "case.json", directory: "/") }
+            let decoded = Result {
+                try FixtureDecoder.decode(bytes: Array(json.utf8), id: "case", file: "case.json", directory: "/")
+            }
             XCTAssertEqual((try? decoded.get()) != nil, valid, "the decoder on \(json)")
             XCTAssertEqual(verdict == "valid", valid, "the schema on \(json): \(verdict)")
         }
@@ -157,8 +185,14 @@ final class SchemaTests: XCTestCase {
 
     func testAValidatorAndTheDecoderAgreeOnProjectConfigs() throws {
         let cases: [(String, Bool)] = [
-            (#"{"fixtures": ["a", "b"], "goldens": "g", "report": "r", "jobs": 2, "timeout": 30, "reporter": "github"}"#, true),
-            (#"{"fixtures": "Fixtures", "defaults": {"device": "iphone-se", "fps": 30, "tolerance": {"maxDiffPixels": 2}, "variants": {"textSize": ["AX3"]}}}"#, true),
+            (
+                #"{"fixtures": ["a", "b"], "goldens": "g", "report": "r", "jobs": 2, "timeout": 30, "reporter": "github"}"#,
+                true
+            ),
+            (
+                #"{"fixtures": "Fixtures", "defaults": {"device": "iphone-se", "fps": 30, "tolerance": {"maxDiffPixels": 2}, "variants": {"textSize": ["AX3"]}}}"#,
+                true
+            ),
             (#"{"jobs": 0}"#, false),
             (#"{"reporter": "teamcity"}"#, false),
             (#"{"goldns": "g"}"#, false),
@@ -171,7 +205,9 @@ final class SchemaTests: XCTestCase {
         ]
         let verdicts = try Self.validate(documents: cases.map(\.0), schema: "config.schema.json")
         for ((json, valid), verdict) in zip(cases, verdicts) {
-            XCTAssertEqual((try? ProjectConfig.decode(bytes: Array(json.utf8), file: "layoutsnap.json")) != nil, valid, "the decoder on \(json)")
+            XCTAssertEqual(
+                (try? ProjectConfig.decode(bytes: Array(json.utf8), file: "layoutsnap.json")) != nil, valid,
+                "the decoder on \(json)")
             XCTAssertEqual(verdict == "valid", valid, "the schema on \(json): \(verdict)")
         }
     }
@@ -181,7 +217,9 @@ final class SchemaTests: XCTestCase {
     static func bundledFixtures() throws -> [URL] {
         let root = TestPaths.packageRoot.appendingPathComponent("Fixtures")
         let names = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: root.path))
-        return names.filter { $0.hasSuffix(".json") && !$0.contains("/images/") }.sorted().map { root.appendingPathComponent($0) }
+        return names.filter { $0.hasSuffix(".json") && !$0.contains("/images/") }.sorted().map {
+            root.appendingPathComponent($0)
+        }
     }
 
     static func kind(of url: URL) throws -> FixtureKind? {
@@ -203,19 +241,20 @@ final class SchemaTests: XCTestCase {
     /// standard input.
     static func runValidator(schema: String, mode: String, items: [String]) throws -> [String] {
         let script = """
-        import json, sys, jsonschema
-        schema = json.load(open(sys.argv[1]))
-        jsonschema.Draft202012Validator.check_schema(schema)
-        validator = jsonschema.Draft202012Validator(schema)
-        items = json.load(sys.stdin)
-        for item in items:
-            document = json.load(open(item)) if sys.argv[2] == "files" else json.loads(item)
-            error = jsonschema.exceptions.best_match(validator.iter_errors(document))
-            print("valid" if error is None else "invalid: " + error.message.replace("\\n", " ")[:300])
-        """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validator = jsonschema.Draft202012Validator(schema)
+            items = json.load(sys.stdin)
+            for item in items:
+                document = json.load(open(item)) if sys.argv[2] == "files" else json.loads(item)
+                error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+                print("valid" if error is None else "invalid: " + error.message.replace("\\n", " ")[:300])
+            """
         guard let python = TestTools.python3() else { throw XCTSkip("python3 not found") }
-        let result = try TestProcess.run(python, ["-c", script, TestPaths.packageRoot.appendingPathComponent("schema/" + schema).path, mode],
-                                         stdin: try JSONSerialization.data(withJSONObject: items), timeout: 600)
+        let result = try TestProcess.run(
+            python, ["-c", script, TestPaths.packageRoot.appendingPathComponent("schema/" + schema).path, mode],
+            stdin: try JSONSerialization.data(withJSONObject: items), timeout: 600)
         XCTAssertEqual(result.status, 0, "python jsonschema failed (bash .ci/install installs it): \(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init)
     }

@@ -24,7 +24,8 @@ final class ShardPlanTests: XCTestCase {
 
             // Discovery order does not matter: the same ids in another order get the same shards.
             let order = Array(ids.indices).shuffled(using: &rng)
-            let shuffled = ShardPlan.assign(ids: order.map { ids[$0] }, frames: order.map { frames[$0] }, shards: shards)
+            let shuffled = ShardPlan.assign(
+                ids: order.map { ids[$0] }, frames: order.map { frames[$0] }, shards: shards)
             for (k, i) in order.enumerated() { XCTAssertEqual(shuffled[k], plan[i]) }
         }
     }

@@ -27,7 +27,7 @@ final class TranscriptRulesTests: XCTestCase {
             // The text is clipped at the view's outer frame, padding included (docs/fixtures/transcript.md), and
             // the draw list says so too.
             XCTAssertEqual(f.element("text")!["clip"], .numbers([16, 16, 358, height + 32]))
-            let clips = f.drawList.compactMap { op -> Rect? in if case let .text(t) = op { t.clip } else { nil } }
+            let clips = f.drawList.compactMap { op -> Rect? in if case .text(let t) = op { t.clip } else { nil } }
             XCTAssertEqual(clips, [f.element("view")!.rect])
         }
     }
@@ -42,36 +42,40 @@ final class TranscriptRulesTests: XCTestCase {
     }
 
     func testStickyHoldsWhileScrolledUpAndFollowsAgainAtTheBottom() throws {
-        let t = TranscriptFixture(text: lines(6), sticky: true, steps: [
-            TranscriptStep(event: .scrollBy(-30)),
-            TranscriptStep(event: .append("\nLine 7")),
-            TranscriptStep(event: .scrollBy(1000)),
-            TranscriptStep(event: .append("\nLine 8")),
-        ])
+        let t = TranscriptFixture(
+            text: lines(6), sticky: true,
+            steps: [
+                TranscriptStep(event: .scrollBy(-30)),
+                TranscriptStep(event: .append("\nLine 7")),
+                TranscriptStep(event: .scrollBy(1000)),
+                TranscriptStep(event: .append("\nLine 8")),
+            ])
         let s = try states(t)
         // 6 lines: max offset 2 x 22 = 44.
         XCTAssertEqual(scroll(s[0].frames[0]).offset, 44, accuracy: 1e-9)
-        XCTAssertEqual(s[1].frames.count, 1)                       // a drag is immediate
+        XCTAssertEqual(s[1].frames.count, 1)  // a drag is immediate
         XCTAssertEqual(scroll(s[1].frames[0]).offset, 14, accuracy: 1e-9)
         XCTAssertFalse(scroll(s[1].frames[0]).following)
-        XCTAssertEqual(s[2].frames.count, 1)                       // text arrives, the view holds
+        XCTAssertEqual(s[2].frames.count, 1)  // text arrives, the view holds
         XCTAssertEqual(scroll(s[2].frames[0]).offset, 14, accuracy: 1e-9)
         XCTAssertEqual(scroll(s[2].frames[0]).contentHeight, 20.2878 + 6 * 22, accuracy: 1e-9)
         XCTAssertFalse(scroll(s[2].frames[0]).following)
-        XCTAssertEqual(scroll(s[3].frames[0]).offset, 66, accuracy: 1e-9)   // clamped to the new bottom
+        XCTAssertEqual(scroll(s[3].frames[0]).offset, 66, accuracy: 1e-9)  // clamped to the new bottom
         XCTAssertTrue(scroll(s[3].frames[0]).following)
-        XCTAssertGreaterThan(s[4].frames.count, 10)                 // following: a spring to the bottom
+        XCTAssertGreaterThan(s[4].frames.count, 10)  // following: a spring to the bottom
         XCTAssertEqual(scroll(s[4].frames.last!).offset, 88, accuracy: 1e-9)
         XCTAssertTrue(scroll(s[4].frames.last!).following)
     }
 
     func testWithoutStickyNewTextAlwaysScrollsToTheBottom() throws {
-        let t = TranscriptFixture(text: lines(6), sticky: false, steps: [
-            TranscriptStep(event: .scrollBy(-44)), TranscriptStep(event: .append("\nLine 7")),
-        ])
+        let t = TranscriptFixture(
+            text: lines(6), sticky: false,
+            steps: [
+                TranscriptStep(event: .scrollBy(-44)), TranscriptStep(event: .append("\nLine 7")),
+            ])
         let s = try states(t)
         XCTAssertEqual(scroll(s[1].frames[0]).offset, 0, accuracy: 1e-9)
-        XCTAssertEqual(scroll(s[2].frames[0]).offset, 0, accuracy: 1e-9)   // starts where it was
+        XCTAssertEqual(scroll(s[2].frames[0]).offset, 0, accuracy: 1e-9)  // starts where it was
         XCTAssertEqual(scroll(s[2].frames.last!).offset, 66, accuracy: 1e-9)
         // The default spring (critically damped) never overshoots.
         let offsets = s[2].frames.map { scroll($0).offset }
@@ -82,7 +86,8 @@ final class TranscriptRulesTests: XCTestCase {
     /// The fifth line: the height stays at four lines at once and the content scrolls by 22.
     func testHeightChangesAtOnceAndTheScrollAnimates() throws {
         let s = try states(TranscriptFixture(text: lines(4), steps: [TranscriptStep(event: .append("\nLine 5"))]))
-        let first = s[1].frames[0], last = s[1].frames.last!
+        let first = s[1].frames[0]
+        let last = s[1].frames.last!
         XCTAssertEqual(first.element("viewport")!.rect.height, 86.2878, accuracy: 1e-9)
         XCTAssertEqual(scroll(first).offset, 0, accuracy: 1e-9)
         XCTAssertEqual(scroll(last).offset, 22, accuracy: 1e-9)
@@ -92,7 +97,10 @@ final class TranscriptRulesTests: XCTestCase {
     }
 
     func testScrollByIsClampedToTheContent() throws {
-        let s = try states(TranscriptFixture(text: lines(6), steps: [TranscriptStep(event: .scrollBy(-1000)), TranscriptStep(event: .scrollBy(5000))]))
+        let s = try states(
+            TranscriptFixture(
+                text: lines(6),
+                steps: [TranscriptStep(event: .scrollBy(-1000)), TranscriptStep(event: .scrollBy(5000))]))
         XCTAssertEqual(scroll(s[1].frames[0]).offset, 0)
         XCTAssertFalse(scroll(s[1].frames[0]).following)
         XCTAssertEqual(scroll(s[2].frames[0]).offset, 44, accuracy: 1e-9)
@@ -103,9 +111,12 @@ final class TranscriptRulesTests: XCTestCase {
         func indicators(_ f: LayoutFrame) -> Int {
             f.drawList.filter { if case .roundedRect = $0 { return true } else { return false } }.count
         }
-        let s = try states(TranscriptFixture(text: lines(6), sticky: false, steps: [
-            TranscriptStep(event: .scrollBy(-44)), TranscriptStep(event: .scrollToBottom),
-        ]))
+        let s = try states(
+            TranscriptFixture(
+                text: lines(6), sticky: false,
+                steps: [
+                    TranscriptStep(event: .scrollBy(-44)), TranscriptStep(event: .scrollToBottom),
+                ]))
         XCTAssertEqual(indicators(s[0].frames[0]), 0)
         XCTAssertEqual(indicators(s[2].frames[3]), 1)
         XCTAssertEqual(indicators(s[2].frames.last!), 0)
@@ -117,12 +128,15 @@ final class TranscriptRulesTests: XCTestCase {
 
     /// A drag during a scroll animation stops it where the finger caught it.
     func testADragStopsARunningScroll() throws {
-        let s = try states(TranscriptFixture(text: lines(6), sticky: false, steps: [
-            TranscriptStep(event: .scrollBy(-44)),
-            TranscriptStep(event: .scrollToBottom),
-            TranscriptStep(event: .scrollBy(-10), at: 0.1),
-        ]))
-        XCTAssertEqual(s[2].frames.count, 6)   // cut at 0.1 s
+        let s = try states(
+            TranscriptFixture(
+                text: lines(6), sticky: false,
+                steps: [
+                    TranscriptStep(event: .scrollBy(-44)),
+                    TranscriptStep(event: .scrollToBottom),
+                    TranscriptStep(event: .scrollBy(-10), at: 0.1),
+                ]))
+        XCTAssertEqual(s[2].frames.count, 6)  // cut at 0.1 s
         let caught = scroll(s[2].frames.last!).offset
         XCTAssertEqual(s[3].frames.count, 1)
         XCTAssertLessThan(scroll(s[3].frames[0]).offset, caught)

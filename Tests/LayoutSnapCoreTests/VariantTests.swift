@@ -10,8 +10,11 @@ final class VariantTests: XCTestCase {
     }
 
     func testAMatrixIsEveryCombinationInOrder() throws {
-        let f = try decode(#"{"appearance": ["dark"], "textSize": ["Large", "AX3"], "device": ["iphone-se", "iphone-15"]}"#)
-        XCTAssertEqual(f.variants.map(\.name), ["iphone-se+large+dark", "iphone-se+AX3+dark", "iphone-15+large+dark", "iphone-15+AX3+dark"])
+        let f = try decode(
+            #"{"appearance": ["dark"], "textSize": ["Large", "AX3"], "device": ["iphone-se", "iphone-15"]}"#)
+        XCTAssertEqual(
+            f.variants.map(\.name),
+            ["iphone-se+large+dark", "iphone-se+AX3+dark", "iphone-15+large+dark", "iphone-15+AX3+dark"])
         let v = f.variants[1].apply(to: f)
         XCTAssertEqual(v.id, "posts/t@iphone-se+AX3+dark")
         XCTAssertEqual(v.canvas, Canvas(width: 375, height: 667, scale: 2))
@@ -36,7 +39,10 @@ final class VariantTests: XCTestCase {
             (#"{"devices": ["iphone-se"]}"#, "$.variants.devices: unknown field \"devices\"; did you mean \"device\"?"),
             (#"{}"#, "$.variants: a variants matrix needs at least one of"),
             (#"[{"name": "x"}]"#, "$.variants[0]: a variant needs at least one of"),
-            (#"[{"textSize": "AX1", "name": "a"}, {"textSize": "AX2", "name": "A"}]"#, "$.variants[1]: two variants are named \"A\" (in any case)"),
+            (
+                #"[{"textSize": "AX1", "name": "a"}, {"textSize": "AX2", "name": "A"}]"#,
+                "$.variants[1]: two variants are named \"A\" (in any case)"
+            ),
             (#"[{"textSize": "AX1", "name": "a/b"}]"#, "$.variants[0]: the variant name \"a/b\" is a folder name"),
             (#"[{"device": "pixel"}]"#, "$.variants[0].device: unknown device \"pixel\""),
             (#""AX3""#, "$.variants: expected a matrix object"),
@@ -55,14 +61,17 @@ final class VariantTests: XCTestCase {
         XCTAssertEqual(FixtureDecoder.variants(in: Array(json.utf8))?.map(\.name), ["AX1", "AX3"])
         XCTAssertNil(FixtureDecoder.variants(in: Array(#"{"variants": {"textSize": ["AX9"]}}"#.utf8)))
         XCTAssertNil(FixtureDecoder.variants(in: Array("not json".utf8)))
-        XCTAssertEqual(FixtureDecoder.variants(in: Array(#"{"title": "variants"}"#.utf8)), [], "the word alone is not variants")
+        XCTAssertEqual(
+            FixtureDecoder.variants(in: Array(#"{"title": "variants"}"#.utf8)), [], "the word alone is not variants")
     }
 
     /// `"$schema"` (an editor's pointer to a JSON Schema) is allowed in a fixture, as a string.
     func testASchemaKeyIsAllowed() throws {
         let json = #"{"$schema": "../schema/fixture.schema.json", "kind": "post", "title": "T"}"#
         XCTAssertNoThrow(try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/"))
-        XCTAssertThrowsError(try FixtureDecoder.decode(bytes: Array(#"{"$schema": 3, "kind": "post"}"#.utf8), id: "t", file: "t.json", directory: "/"))
+        XCTAssertThrowsError(
+            try FixtureDecoder.decode(
+                bytes: Array(#"{"$schema": 3, "kind": "post"}"#.utf8), id: "t", file: "t.json", directory: "/"))
     }
 }
 
@@ -77,7 +86,9 @@ final class FixtureDefaultsDecodingTests: XCTestCase {
         d.device = Device.named("iphone-se")
         d.scale = 1
         d.fps = 30
-        d.tolerance = .init(pixels: Tolerance(threshold: 0.1, maxDiffPixels: 7, maxDiffRatio: 0, includeAntialiasing: false), timingFrames: 2)
+        d.tolerance = .init(
+            pixels: Tolerance(threshold: 0.1, maxDiffPixels: 7, maxDiffRatio: 0, includeAntialiasing: false),
+            timingFrames: 2)
         d.variants = [FixtureVariant(textSize: .ax3)]
 
         let plain = try decode(#"{"kind": "post"}"#, d)
@@ -88,9 +99,13 @@ final class FixtureDefaultsDecodingTests: XCTestCase {
         XCTAssertEqual(plain.timingFrames, 2)
         XCTAssertEqual(plain.variants.map(\.name), ["AX3"])
 
-        let own = try decode(#"{"kind": "post", "device": "iphone-15", "fps": 60, "tolerance": {"timing": {"frames": 1}}, "variants": []}"#, d)
+        let own = try decode(
+            #"{"kind": "post", "device": "iphone-15", "fps": 60, "tolerance": {"timing": {"frames": 1}}, "variants": []}"#,
+            d)
         XCTAssertEqual(own.device.name, "iphone-15")
-        XCTAssertEqual([own.canvas.width, own.canvas.height, own.canvas.scale], [393, 852, 1], "the scale it does not write is the default's")
+        XCTAssertEqual(
+            [own.canvas.width, own.canvas.height, own.canvas.scale], [393, 852, 1],
+            "the scale it does not write is the default's")
         XCTAssertEqual(own.fps, 60)
         XCTAssertNil(own.tolerance, "a fixture's tolerance replaces the default whole: timing alone keeps pixels exact")
         XCTAssertEqual(own.timingFrames, 1)

@@ -29,7 +29,9 @@ final class APNGTests: XCTestCase {
         XCTAssertEqual(apng.loops, 0)
         XCTAssertEqual(apng.images.map(\.pixels), input)
         XCTAssertEqual(apng.frames.map(\.sequence), [0, 1, 3, 5])
-        XCTAssertEqual(apng.frames.map { [$0.x, $0.y, $0.width, $0.height] }, [[0, 0, 20, 10], [7, 3, 5, 2], [0, 0, 1, 1], [0, 0, 20, 10]])
+        XCTAssertEqual(
+            apng.frames.map { [$0.x, $0.y, $0.width, $0.height] },
+            [[0, 0, 20, 10], [7, 3, 5, 2], [0, 0, 1, 1], [0, 0, 20, 10]])
         XCTAssertEqual(apng.frames[0].delay, 0.0167, accuracy: 1e-9)
         XCTAssertEqual(apng.frames.map(\.delay).dropFirst(), [0.0167, 0.5, 1])
         // A viewer without APNG support shows frame 0: the default image is a valid PNG.
@@ -47,12 +49,16 @@ final class APNGTests: XCTestCase {
         let fctl = PNGChunks.list(gap).filter { $0.type == "fcTL" }[1]
         gap[fctl.dataStart + 3] = 2
         PNGChunks.fixCRC(&gap, fctl)
-        XCTAssertThrowsError(try APNGReader(gap)) { XCTAssertTrue("\($0)".contains("sequence number 2, expected 1"), "\($0)") }
+        XCTAssertThrowsError(try APNGReader(gap)) {
+            XCTAssertTrue("\($0)".contains("sequence number 2, expected 1"), "\($0)")
+        }
         // A region that leaves the canvas.
         var outside = bytes
-        outside[fctl.dataStart + 15] = 18 // x offset 18 with width 5
+        outside[fctl.dataStart + 15] = 18  // x offset 18 with width 5
         PNGChunks.fixCRC(&outside, fctl)
-        XCTAssertThrowsError(try APNGReader(outside)) { XCTAssertTrue("\($0)".contains("leaves the 20 x 10 canvas"), "\($0)") }
+        XCTAssertThrowsError(try APNGReader(outside)) {
+            XCTAssertTrue("\($0)".contains("leaves the 20 x 10 canvas"), "\($0)")
+        }
         // A flipped byte without a CRC fix.
         var flipped = bytes
         flipped[fctl.dataStart + 10] ^= 0xFF

@@ -13,8 +13,10 @@ final class ForeignPNGTests: XCTestCase {
         (6, 8), (6, 16),
     ]
 
-    private func check(_ image: SampleImage, _ file: [UInt8], _ label: String,
-                       line: UInt = #line) {
+    private func check(
+        _ image: SampleImage, _ file: [UInt8], _ label: String,
+        line: UInt = #line
+    ) {
         do throws(PNGError) {
             let decoded = try PNGDecoder.decode(file)
             XCTAssertEqual(decoded.width, image.width, label, line: line)
@@ -22,7 +24,8 @@ final class ForeignPNGTests: XCTestCase {
             let expected = image.expectedPixels
             if decoded.pixels != expected {
                 let i = zip(decoded.pixels, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1
-                XCTFail("\(label): first mismatch at pixel \(i): got \(String(decoded.pixels[i], radix: 16)), "
+                XCTFail(
+                    "\(label): first mismatch at pixel \(i): got \(String(decoded.pixels[i], radix: 16)), "
                         + "expected \(String(expected[i], radix: 16))", line: line)
             }
         } catch {
@@ -35,8 +38,9 @@ final class ForeignPNGTests: XCTestCase {
     func testEveryFormatWithEveryFilter() {
         var rng = SplitMix64(seed: 10)
         for format in Self.formats {
-            let image = SampleImage.random(width: 13, height: 7, colorType: format.colorType,
-                                           bitDepth: format.bitDepth, using: &rng)
+            let image = SampleImage.random(
+                width: 13, height: 7, colorType: format.colorType,
+                bitDepth: format.bitDepth, using: &rng)
             for filter in UInt8(0)...4 {
                 check(image, image.file(filterFor: { _ in filter }), "type \(format) filter \(filter)")
             }
@@ -49,8 +53,9 @@ final class ForeignPNGTests: XCTestCase {
         var rng = SplitMix64(seed: 11)
         for format in Self.formats {
             for width in 1...17 {
-                let image = SampleImage.random(width: width, height: 3, colorType: format.colorType,
-                                               bitDepth: format.bitDepth, using: &rng)
+                let image = SampleImage.random(
+                    width: width, height: 3, colorType: format.colorType,
+                    bitDepth: format.bitDepth, using: &rng)
                 check(image, image.file(filterFor: { UInt8($0 % 5) }), "type \(format) width \(width)")
             }
         }
@@ -65,8 +70,9 @@ final class ForeignPNGTests: XCTestCase {
             // (1, 9) and (3, 40): RGBA rows are converted straight from the tail only once
             // y >= 4 x width - 1, so only tall, narrow images take that path for them.
             for (width, height) in [(64, 1), (255, 2), (301, 31), (97, 64), (1, 9), (3, 40)] {
-                let image = SampleImage.random(width: width, height: height, colorType: format.colorType,
-                                               bitDepth: format.bitDepth, using: &rng)
+                let image = SampleImage.random(
+                    width: width, height: height, colorType: format.colorType,
+                    bitDepth: format.bitDepth, using: &rng)
                 check(image, image.file(filterFor: { UInt8(($0 * 7 + 2) % 5) }), "type \(format) \(width) x \(height)")
             }
         }
@@ -77,8 +83,9 @@ final class ForeignPNGTests: XCTestCase {
         let sizes = [(1, 1), (2, 1), (1, 5), (3, 3), (5, 9), (8, 8), (9, 17), (33, 20)]
         for format in Self.formats {
             for (width, height) in sizes {
-                let image = SampleImage.random(width: width, height: height, colorType: format.colorType,
-                                               bitDepth: format.bitDepth, using: &rng)
+                let image = SampleImage.random(
+                    width: width, height: height, colorType: format.colorType,
+                    bitDepth: format.bitDepth, using: &rng)
                 let file = image.file(interlaced: true, filterFor: { UInt8(($0 + width) % 5) }, idatSizes: [7, 1, 30])
                 check(image, file, "Adam7 type \(format) \(width)x\(height)")
             }
@@ -91,8 +98,9 @@ final class ForeignPNGTests: XCTestCase {
         let samples = [0x0000, 0x0080, 0x0081, 0x00FF, 0x12FF, 0x807F, 0x8080, 0xFEFF, 0xFF7F, 0xFF80, 0xFFFF]
         let pngjs = samples.map { Int((Double($0) * 255 / 65535 + 0.5).rounded(.down)) }
         XCTAssertEqual(pngjs, [0, 0, 1, 1, 19, 128, 128, 254, 255, 255, 255])
-        let image = SampleImage(width: samples.count, height: 1, colorType: 6, bitDepth: 16,
-                                samples: samples.map { [$0, $0, $0, 0xFFFF] })
+        let image = SampleImage(
+            width: samples.count, height: 1, colorType: 6, bitDepth: 16,
+            samples: samples.map { [$0, $0, $0, 0xFFFF] })
         let straight = try PNGDecoder.decode(image.file(), straightAlpha: true).pixels
         XCTAssertEqual(straight.map { Int($0 & 0xFF) }, pngjs)
         XCTAssertEqual(straight.map { Int($0 >> 24) }, Array(repeating: 255, count: samples.count))
@@ -100,50 +108,60 @@ final class ForeignPNGTests: XCTestCase {
 
     func testGreyColorKeys() {
         // 16-bit: the key must compare all 16 bits, not the 8 the pixel keeps.
-        var image = SampleImage(width: 3, height: 1, colorType: 0, bitDepth: 16,
-                                samples: [[0x1234], [0x1235], [0x12FF]], colorKey: [0x1234])
+        var image = SampleImage(
+            width: 3, height: 1, colorType: 0, bitDepth: 16,
+            samples: [[0x1234], [0x1235], [0x12FF]], colorKey: [0x1234])
         check(image, image.file(), "grey16 key")
-        XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0, 0xFF12_1212, 0xFF13_1313], "0x12FF rounds up to 0x13")
+        XCTAssertEqual(
+            try PNGDecoder.decode(image.file()).pixels, [0, 0xFF12_1212, 0xFF13_1313], "0x12FF rounds up to 0x13")
 
-        image = SampleImage(width: 4, height: 1, colorType: 0, bitDepth: 2,
-                            samples: [[0], [1], [2], [3]], colorKey: [2])
+        image = SampleImage(
+            width: 4, height: 1, colorType: 0, bitDepth: 2,
+            samples: [[0], [1], [2], [3]], colorKey: [2])
         XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0xFF00_0000, 0xFF55_5555, 0, 0xFFFF_FFFF])
 
-        image = SampleImage(width: 2, height: 2, colorType: 0, bitDepth: 8,
-                            samples: [[7], [8], [7], [255]], colorKey: [7])
+        image = SampleImage(
+            width: 2, height: 2, colorType: 0, bitDepth: 8,
+            samples: [[7], [8], [7], [255]], colorKey: [7])
         check(image, image.file(filterFor: { _ in 4 }), "grey8 key")
     }
 
     func testRGBColorKeys() {
-        var image = SampleImage(width: 3, height: 1, colorType: 2, bitDepth: 8,
-                                samples: [[10, 20, 30], [10, 20, 31], [0, 0, 0]], colorKey: [10, 20, 30])
+        var image = SampleImage(
+            width: 3, height: 1, colorType: 2, bitDepth: 8,
+            samples: [[10, 20, 30], [10, 20, 31], [0, 0, 0]], colorKey: [10, 20, 30])
         XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0, 0xFF0A_141F, 0xFF00_0000])
-        image = SampleImage(width: 2, height: 1, colorType: 2, bitDepth: 16,
-                            samples: [[0x0102, 0x0304, 0x0506], [0x0102, 0x0304, 0x0507]],
-                            colorKey: [0x0102, 0x0304, 0x0506])
+        image = SampleImage(
+            width: 2, height: 1, colorType: 2, bitDepth: 16,
+            samples: [[0x0102, 0x0304, 0x0506], [0x0102, 0x0304, 0x0507]],
+            colorKey: [0x0102, 0x0304, 0x0506])
         XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0, 0xFF01_0305])
     }
 
     func testPaletteWithPartialTRNS() throws {
-        let image = SampleImage(width: 4, height: 1, colorType: 3, bitDepth: 2,
-                                samples: [[0], [1], [2], [3]],
-                                palette: [(255, 0, 0), (0, 255, 0), (0, 0, 255), (10, 20, 30)],
-                                paletteAlpha: [0, 128])
+        let image = SampleImage(
+            width: 4, height: 1, colorType: 3, bitDepth: 2,
+            samples: [[0], [1], [2], [3]],
+            palette: [(255, 0, 0), (0, 255, 0), (0, 0, 255), (10, 20, 30)],
+            paletteAlpha: [0, 128])
         // Entry 1: green at alpha 128 → premultiplied 0x80; entries 2, 3 opaque (no tRNS entry).
-        XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels,
-                       [0x0000_0000, 0x8000_8000, 0xFF00_00FF, 0xFF0A_141E])
+        XCTAssertEqual(
+            try PNGDecoder.decode(image.file()).pixels,
+            [0x0000_0000, 0x8000_8000, 0xFF00_00FF, 0xFF0A_141E])
     }
 
     func testSixteenBitRGBARoundsThenPremultiplies() throws {
-        let image = SampleImage(width: 2, height: 1, colorType: 6, bitDepth: 16,
-                                samples: [[0xFFFF, 0x80FF, 0x0001, 0xFFFF], [0xFF00, 0xFF00, 0xFF00, 0x80FF]])
+        let image = SampleImage(
+            width: 2, height: 1, colorType: 6, bitDepth: 16,
+            samples: [[0xFFFF, 0x80FF, 0x0001, 0xFFFF], [0xFF00, 0xFF00, 0xFF00, 0x80FF]])
         // 0xFF00 rounds to 254 (its high byte is 255), 0x80FF to 128; 254 at alpha 128 is 0x7F.
         XCTAssertEqual(try PNGDecoder.decode(image.file()).pixels, [0xFFFF_8000, 0x807F_7F7F])
     }
 
     func testOneBitGrey() throws {
-        let image = SampleImage(width: 10, height: 2, colorType: 0, bitDepth: 1,
-                                samples: (0..<20).map { [($0 * 7 / 3) & 1] })
+        let image = SampleImage(
+            width: 10, height: 2, colorType: 0, bitDepth: 1,
+            samples: (0..<20).map { [($0 * 7 / 3) & 1] })
         check(image, image.file(filterFor: { _ in 1 }), "grey1")
         let pixels = try PNGDecoder.decode(image.file()).pixels
         XCTAssertEqual(Set(pixels), [0xFF00_0000, 0xFFFF_FFFF])
@@ -159,12 +177,14 @@ final class ForeignPNGTests: XCTestCase {
     func testAncillaryChunksAreIgnored() {
         var rng = SplitMix64(seed: 14)
         let image = SampleImage.random(width: 9, height: 9, colorType: 2, bitDepth: 8, using: &rng)
-        let before = [PNGChunks.chunk("gAMA", PNGChunks.be32(45455)),
-                      PNGChunks.chunk("sRGB", [0]),
-                      PNGChunks.chunk("iCCP", Array("junk\0\0garbage".utf8)),
-                      PNGChunks.chunk("tEXt", Array("Software\0test".utf8)),
-                      PNGChunks.chunk("zzZz", [1, 2, 3]),
-                      PNGChunks.chunk("PLTE", [1, 2, 3])]  // suggested palette for RGB: ignored
+        let before = [
+            PNGChunks.chunk("gAMA", PNGChunks.be32(45455)),
+            PNGChunks.chunk("sRGB", [0]),
+            PNGChunks.chunk("iCCP", Array("junk\0\0garbage".utf8)),
+            PNGChunks.chunk("tEXt", Array("Software\0test".utf8)),
+            PNGChunks.chunk("zzZz", [1, 2, 3]),
+            PNGChunks.chunk("PLTE", [1, 2, 3]),
+        ]  // suggested palette for RGB: ignored
         let after = [PNGChunks.chunk("tIME", [7, 0xE8, 1, 1, 0, 0, 0]), PNGChunks.chunk("zzZz", [])]
         var file = image.file(extraChunksBeforeIDAT: before, extraChunksAfterIDAT: after)
         file += Array("trailing junk after IEND".utf8)
@@ -175,7 +195,8 @@ final class ForeignPNGTests: XCTestCase {
         var rng = SplitMix64(seed: 15)
         let image = SampleImage.random(width: 4, height: 4, colorType: 6, bitDepth: 8, using: &rng)
         let file = image.file(extraChunksBeforeIDAT: [PNGChunks.chunk("ABCD", [0])])
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(file) }, .unsupported("unknown critical chunk ABCD at byte 33"))
+        XCTAssertEqual(
+            expectThrows { try PNGDecoder.decode(file) }, .unsupported("unknown critical chunk ABCD at byte 33"))
     }
 
     func testReadHeader() throws {

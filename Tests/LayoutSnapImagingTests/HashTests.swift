@@ -20,8 +20,9 @@ final class HashTests: XCTestCase {
     func testPixelHashIsOverNativeWords() {
         let words: [UInt32] = [0x8040_2010, 0xFF00_00FF]
         let bytes: [UInt8] = words.flatMap { word in withUnsafeBytes(of: word) { Array($0) } }
-        XCTAssertEqual(words.withUnsafeBufferPointer { PixelHash.of($0) },
-                       bytes.withUnsafeBytes { PixelHash.ofBytes($0) })
+        XCTAssertEqual(
+            words.withUnsafeBufferPointer { PixelHash.of($0) },
+            bytes.withUnsafeBytes { PixelHash.ofBytes($0) })
         if UInt32(1).littleEndian == 1 {
             XCTAssertEqual(bytes, [0x10, 0x20, 0x40, 0x80, 0xFF, 0x00, 0x00, 0xFF])
         }

@@ -10,8 +10,9 @@ final class HostileInputTests: XCTestCase {
     private func sampleFile() -> [UInt8] {
         var rng = SplitMix64(seed: 20)
         let image = SampleImage.random(width: 11, height: 9, colorType: 3, bitDepth: 4, using: &rng)
-        return image.file(interlaced: true, filterFor: { UInt8($0 % 5) }, idatSizes: [9, 20],
-                          extraChunksBeforeIDAT: [PNGChunks.chunk("tEXt", Array("k\0v".utf8))])
+        return image.file(
+            interlaced: true, filterFor: { UInt8($0 % 5) }, idatSizes: [9, 20],
+            extraChunksBeforeIDAT: [PNGChunks.chunk("tEXt", Array("k\0v".utf8))])
     }
 
     private func encoded(width: Int = 16, height: Int = 16, opaque: Bool = false) -> [UInt8] {
@@ -49,8 +50,9 @@ final class HostileInputTests: XCTestCase {
         let idatLength = Int(file[33]) << 24 | Int(file[34]) << 16 | Int(file[35]) << 8 | Int(file[36])
         let cut = Array(file.prefix(33 + 8 + 120))
         let error = expectThrows { try PNGDecoder.decode(cut) }
-        XCTAssertEqual(error?.description,
-                       "truncated PNG: chunk IDAT at byte 33 claims \(idatLength) bytes, only 120 remain")
+        XCTAssertEqual(
+            error?.description,
+            "truncated PNG: chunk IDAT at byte 33 claims \(idatLength) bytes, only 120 remain")
     }
 
     func testEveryByteFlipThrows() {
@@ -78,7 +80,8 @@ final class HostileInputTests: XCTestCase {
     func testCRCFixedFuzzNeverCrashes() {
         var rng = SplitMix64(seed: 22)
         let seeds = [sampleFile(), encoded(width: 9, height: 5), encoded(width: 7, height: 3, opaque: true)]
-        var decoded = 0, failed = 0
+        var decoded = 0
+        var failed = 0
         for iteration in 0..<3000 {
             var chunks = TestPNG.chunks(of: seeds[iteration % seeds.count])
             let target = Int(rng.next() % UInt64(chunks.count))
@@ -104,7 +107,8 @@ final class HostileInputTests: XCTestCase {
     }
 
     func testHugeDimensionsAreRejectedBeforeAllocation() {
-        let file = PNGChunks.signature + TestPNG.ihdr(width: 100_000, height: 100_000, bitDepth: 8, colorType: 6)
+        let file =
+            PNGChunks.signature + TestPNG.ihdr(width: 100_000, height: 100_000, bitDepth: 8, colorType: 6)
             + PNGChunks.chunk("IDAT", TestPNG.compress([0, 0, 0])) + PNGChunks.chunk("IEND", [])
         let error = expectThrows { try PNGDecoder.decode(file) }
         XCTAssertEqual(error, .tooLarge(width: 100_000, height: 100_000, limit: 67_108_864))
@@ -115,27 +119,35 @@ final class HostileInputTests: XCTestCase {
         // so nothing (the inflate buffer is allocated at the first IDAT) was allocated.
         var broken = PNGChunks.signature + TestPNG.ihdr(width: 4096, height: 4096, bitDepth: 16, colorType: 6)
         broken += [0, 0, 0, 1] + Array("IDAT".utf8) + [0] + [0, 0, 0, 0]  // bad CRC
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(broken, maxPixels: 4096 * 4096 - 1) },
-                       .tooLarge(width: 4096, height: 4096, limit: 4096 * 4096 - 1))
+        XCTAssertEqual(
+            expectThrows { try PNGDecoder.decode(broken, maxPixels: 4096 * 4096 - 1) },
+            .tooLarge(width: 4096, height: 4096, limit: 4096 * 4096 - 1))
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(broken) }, .badCRC(chunk: "IDAT"))
     }
 
     func testInvalidDimensions() {
         for (width, height) in [(0, 10), (10, 0), (Int(UInt32.max), 1), (1 << 31, 1)] {
-            let file = PNGChunks.signature + TestPNG.ihdr(width: width, height: height, bitDepth: 8, colorType: 2)
+            let file =
+                PNGChunks.signature + TestPNG.ihdr(width: width, height: height, bitDepth: 8, colorType: 2)
                 + PNGChunks.chunk("IEND", [])
             guard case .corrupt = expectThrows({ try PNGDecoder.decode(file) }) else {
-                XCTFail("\(width) x \(height) accepted or wrong error"); continue
+                XCTFail("\(width) x \(height) accepted or wrong error")
+                continue
             }
             XCTAssertNil(try? PNGDecoder.readHeader(file))
         }
     }
 
     func testInvalidHeaderFields() {
-        for (depth, type, compression, filter, interlace) in [(8, 5, 0, 0, 0), (4, 2, 0, 0, 0), (16, 3, 0, 0, 0),
-                                                               (8, 2, 1, 0, 0), (8, 2, 0, 1, 0), (8, 2, 0, 0, 2)] {
-            let data = PNGChunks.be32(4) + PNGChunks.be32(4) + [UInt8(depth), UInt8(type), UInt8(compression),
-                                                            UInt8(filter), UInt8(interlace)]
+        for (depth, type, compression, filter, interlace) in [
+            (8, 5, 0, 0, 0), (4, 2, 0, 0, 0), (16, 3, 0, 0, 0),
+            (8, 2, 1, 0, 0), (8, 2, 0, 1, 0), (8, 2, 0, 0, 2),
+        ] {
+            let data =
+                PNGChunks.be32(4) + PNGChunks.be32(4) + [
+                    UInt8(depth), UInt8(type), UInt8(compression),
+                    UInt8(filter), UInt8(interlace),
+                ]
             let file = PNGChunks.signature + PNGChunks.chunk("IHDR", data) + PNGChunks.chunk("IEND", [])
             XCTAssertNotNil(expectThrows { try PNGDecoder.decode(file) }, "\(data)")
         }
@@ -146,28 +158,37 @@ final class HostileInputTests: XCTestCase {
         let bomb = TestPNG.compress([UInt8](repeating: 0, count: 64 << 20), level: 9)
         XCTAssertLessThan(bomb.count, 100_000)
         let start = ContinuousClock.now
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: [bomb])) },
-                       .tooMuchImageData(expected: 1040))
+        XCTAssertEqual(
+            expectThrows { try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: [bomb])) },
+            .tooMuchImageData(expected: 1040))
         // Spread over many IDATs too.
         let pieces = stride(from: 0, to: bomb.count, by: 1000).map { Array(bomb[$0..<min($0 + 1000, bomb.count)]) }
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: pieces)) },
-                       .tooMuchImageData(expected: 1040))
+        XCTAssertEqual(
+            expectThrows { try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: pieces)) },
+            .tooMuchImageData(expected: 1040))
         // It stops at the first excess byte instead of inflating 64 MiB.
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(1))
     }
 
     func testOneByteTooMuchIsRejected() {
         let filtered = [UInt8](repeating: 0, count: 1041)
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: [TestPNG.compress(filtered)])) },
-                       .tooMuchImageData(expected: 1040))
-        XCTAssertNoThrow(try PNGDecoder.decode(rgbaFile(width: 16, height: 16,
-                                                        stream: [TestPNG.compress(Array(filtered.dropLast()))])))
+        XCTAssertEqual(
+            expectThrows {
+                try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: [TestPNG.compress(filtered)]))
+            },
+            .tooMuchImageData(expected: 1040))
+        XCTAssertNoThrow(
+            try PNGDecoder.decode(
+                rgbaFile(
+                    width: 16, height: 16,
+                    stream: [TestPNG.compress(Array(filtered.dropLast()))])))
     }
 
     func testNotEnoughImageData() {
         let half = TestPNG.compress([UInt8](repeating: 0, count: 520))
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: [half])) },
-                       .notEnoughImageData(expected: 1040, actual: 520))
+        XCTAssertEqual(
+            expectThrows { try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: [half])) },
+            .notEnoughImageData(expected: 1040, actual: 520))
     }
 
     func testUnterminatedZlibStream() {
@@ -190,8 +211,11 @@ final class HostileInputTests: XCTestCase {
     func testBadFilterByte() {
         var filtered = [UInt8](repeating: 0, count: 1040)
         filtered[3 * 65] = 5  // row 3's filter byte
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: [TestPNG.compress(filtered)])) },
-                       .badFilter(type: 5, row: 3))
+        XCTAssertEqual(
+            expectThrows {
+                try PNGDecoder.decode(rgbaFile(width: 16, height: 16, stream: [TestPNG.compress(filtered)]))
+            },
+            .badFilter(type: 5, row: 3))
     }
 
     func testMissingChunks() {
@@ -201,8 +225,9 @@ final class HostileInputTests: XCTestCase {
         let sig = PNGChunks.signature
         XCTAssertNoThrow(try PNGDecoder.decode(sig + ihdr + idat + iend))
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(sig + idat + iend) }, .missingChunk("IHDR"))
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(sig) },
-                       .truncated("truncated PNG: the file ends right after the signature"))
+        XCTAssertEqual(
+            expectThrows { try PNGDecoder.decode(sig) },
+            .truncated("truncated PNG: the file ends right after the signature"))
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(sig + ihdr + iend) }, .missingChunk("IDAT"))
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(sig + ihdr + idat) }, .missingChunk("IEND"))
         let palette = TestPNG.ihdr(width: 1, height: 1, bitDepth: 8, colorType: 3)
@@ -214,7 +239,8 @@ final class HostileInputTests: XCTestCase {
         let ihdr = TestPNG.ihdr(width: 2, height: 1, bitDepth: 8, colorType: 2)
         let stream = TestPNG.compress([0, 1, 2, 3, 4, 5, 6])
         let iend = PNGChunks.chunk("IEND", [])
-        let split = PNGChunks.chunk("IDAT", Array(stream.prefix(4))) + PNGChunks.chunk("tEXt", Array("a\0b".utf8))
+        let split =
+            PNGChunks.chunk("IDAT", Array(stream.prefix(4))) + PNGChunks.chunk("tEXt", Array("a\0b".utf8))
             + PNGChunks.chunk("IDAT", Array(stream.dropFirst(4)))
         guard case .corrupt? = expectThrows({ try PNGDecoder.decode(sig + ihdr + split + iend) }) else {
             return XCTFail("non-consecutive IDATs accepted")
@@ -223,10 +249,12 @@ final class HostileInputTests: XCTestCase {
         guard case .corrupt? = expectThrows({ try PNGDecoder.decode(twice) }) else { return XCTFail("two IHDRs") }
 
         // Palette index beyond the palette.
-        let indexed = sig + TestPNG.ihdr(width: 2, height: 1, bitDepth: 8, colorType: 3)
+        let indexed =
+            sig + TestPNG.ihdr(width: 2, height: 1, bitDepth: 8, colorType: 3)
             + PNGChunks.chunk("PLTE", [1, 2, 3, 4, 5, 6]) + PNGChunks.chunk("IDAT", TestPNG.compress([0, 1, 2])) + iend
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode(indexed) },
-                       .corrupt("palette index 2 out of range: PLTE has 2 entries"))
+        XCTAssertEqual(
+            expectThrows { try PNGDecoder.decode(indexed) },
+            .corrupt("palette index 2 out of range: PLTE has 2 entries"))
 
         // A chunk type that is not four letters.
         let badType = sig + ihdr + [0, 0, 0, 0, 0x49, 0x44, 0x41, 0x00, 0, 0, 0, 0] + iend
@@ -241,7 +269,8 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(expectThrows { try PNGDecoder.decode([]) }, .empty)
         XCTAssertEqual(expectThrows { try PNGDecoder.readHeader([]) }, .empty)
 
-        let lfs = Array("""
+        let lfs = Array(
+            """
             version https://git-lfs.github.com/spec/v1
             oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393
             size 12345
@@ -255,14 +284,16 @@ final class HostileInputTests: XCTestCase {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
         let jpegError = expectThrows { try PNGDecoder.decode(jpeg) }
         XCTAssertEqual(jpegError, .notPNG(#""\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01""#))
-        XCTAssertEqual(jpegError?.description,
-                       #"not a PNG file (starts with "\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01"); looks like a JPEG"#)
+        XCTAssertEqual(
+            jpegError?.description,
+            #"not a PNG file (starts with "\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01"); looks like a JPEG"#)
 
         let html = Array("<!DOCTYPE html><html>404</html>".utf8)
         XCTAssertEqual(expectThrows { try PNGDecoder.decode(html) }, .notPNG(#""<!DOCTYPE html><""#))
 
-        XCTAssertEqual(expectThrows { try PNGDecoder.decode([0x89, 0x50, 0x4E]) },
-                       .truncated("truncated PNG: the file is only 3 bytes and ends inside the 8-byte signature"))
+        XCTAssertEqual(
+            expectThrows { try PNGDecoder.decode([0x89, 0x50, 0x4E]) },
+            .truncated("truncated PNG: the file is only 3 bytes and ends inside the 8-byte signature"))
         guard case .notPNG? = expectThrows({ try PNGDecoder.decode([0x89, 0x51]) }) else { return XCTFail() }
     }
 

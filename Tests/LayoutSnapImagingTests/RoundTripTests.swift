@@ -62,7 +62,9 @@ final class RoundTripTests: XCTestCase {
 
     func testStrideIsHonouredAndPaddingIgnored() throws {
         var rng = SplitMix64(seed: 3)
-        let width = 13, height = 9, stride = 16
+        let width = 13
+        let height = 9
+        let stride = 16
         for opaque in [true, false] {
             var padded = [UInt32](repeating: 0x1234_5678, count: stride * height)  // junk padding
             var tight: [UInt32] = []
@@ -83,7 +85,9 @@ final class RoundTripTests: XCTestCase {
     }
 
     func testCopyingCairoDataWithByteStride() {
-        let width = 3, height = 2, bytesPerRow = 20
+        let width = 3
+        let height = 2
+        let bytesPerRow = 20
         var bytes = [UInt8](repeating: 0xEE, count: bytesPerRow * height)
         let words: [UInt32] = [0xFF00_0001, 0xFF00_0002, 0x8000_0003, 0xFF00_0004, 0x0000_0000, 0xFFFF_FFFF]
         for (i, word) in words.enumerated() {
@@ -101,7 +105,8 @@ final class RoundTripTests: XCTestCase {
     func testEncoderWritesOnlyCriticalChunksAndFilterNone() throws {
         var rng = SplitMix64(seed: 4)
         for opaque in [true, false] {
-            let width = 50, height = 20
+            let width = 50
+            let height = 20
             let pixels = (0..<(width * height)).map { _ in randomPremultipliedPixel(using: &rng, opaque: opaque) }
             let png = PixelImage(width: width, height: height, pixels: pixels).encodePNG()
             XCTAssertEqual(Array(png.prefix(8)), PNGChunks.signature)
@@ -159,21 +164,26 @@ final class DecoderFastPathTests: XCTestCase {
     func testPaethForFourBytesAPixelIsThePlainPredictor() throws {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<50 {
-            let width = Int.random(in: 1...300, using: &random), rows = Int.random(in: 2...6, using: &random)
+            let width = Int.random(in: 1...300, using: &random)
+            let rows = Int.random(in: 2...6, using: &random)
             let rowBytes = width * 4
             var data = (0..<(rows * (rowBytes + 1))).map { _ in UInt8.random(in: 0...255, using: &random) }
             for y in 0..<rows { data[y * (rowBytes + 1)] = y == 0 ? 0 : 4 }
             // The reference: each byte from its reconstructed left, up and upper-left neighbours.
             var expected = data
             for y in 1..<rows {
-                let line = y * (rowBytes + 1) + 1, prior = line - (rowBytes + 1)
+                let line = y * (rowBytes + 1) + 1
+                let prior = line - (rowBytes + 1)
                 for i in 0..<rowBytes {
-                    let a = i >= 4 ? expected[line + i - 4] : 0, b = expected[prior + i], c = i >= 4 ? expected[prior + i - 4] : 0
+                    let a = i >= 4 ? expected[line + i - 4] : 0
+                    let b = expected[prior + i]
+                    let c = i >= 4 ? expected[prior + i - 4] : 0
                     expected[line + i] &+= PNGFilter.paeth(a, b, c)
                 }
             }
             try data.withUnsafeMutableBufferPointer { buffer in
-                try PNGFilter.unfilter(buffer.baseAddress!, rows: rows, rowBytes: rowBytes, bytesPerPixel: 4, firstRow: 0)
+                try PNGFilter.unfilter(
+                    buffer.baseAddress!, rows: rows, rowBytes: rowBytes, bytesPerPixel: 4, firstRow: 0)
             }
             XCTAssertEqual(data, expected, "width \(width)")
         }

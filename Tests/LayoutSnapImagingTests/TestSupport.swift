@@ -7,8 +7,10 @@ import LayoutSnapTestSupport
 /// PNG spec, sharing no code with the library (only zlib), on `PNGChunks`' chunks.
 enum TestPNG {
     static func ihdr(width: Int, height: Int, bitDepth: Int, colorType: Int, interlace: Int = 0) -> [UInt8] {
-        PNGChunks.chunk("IHDR", PNGChunks.be32(UInt32(width)) + PNGChunks.be32(UInt32(height))
-              + [UInt8(bitDepth), UInt8(colorType), 0, 0, UInt8(interlace)])
+        PNGChunks.chunk(
+            "IHDR",
+            PNGChunks.be32(UInt32(width)) + PNGChunks.be32(UInt32(height))
+                + [UInt8(bitDepth), UInt8(colorType), 0, 0, UInt8(interlace)])
     }
 
     static func compress(_ data: [UInt8], level: Int32 = 6) -> [UInt8] {
@@ -46,7 +48,9 @@ enum TestPNG {
             case 3: predictor = (a + b) / 2
             case 4:
                 let p = a + b - c
-                let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                let pa = abs(p - a)
+                let pb = abs(p - b)
+                let pc = abs(p - c)
                 predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c)
             default: predictor = 0
             }
@@ -82,8 +86,10 @@ struct SampleImage {
     var channels: Int { [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 0 }
     var bitsPerPixel: Int { channels * bitDepth }
 
-    static func random(width: Int, height: Int, colorType: Int, bitDepth: Int,
-                       using rng: inout SplitMix64) -> SampleImage {
+    static func random(
+        width: Int, height: Int, colorType: Int, bitDepth: Int,
+        using rng: inout SplitMix64
+    ) -> SampleImage {
         var image = SampleImage(width: width, height: height, colorType: colorType, bitDepth: bitDepth, samples: [])
         let maxSample = (1 << bitDepth) - 1
         if colorType == 3 {
@@ -113,21 +119,34 @@ struct SampleImage {
         func to8(_ v: Int) -> Int {
             bitDepth == 16 ? Int((Double(v) * 255 / 65535 + 0.5).rounded(.down)) : v * 255 / ((1 << bitDepth) - 1)
         }
-        var r = 0, g = 0, b = 0, a = 255
+        var r = 0
+        var g = 0
+        var b = 0
+        var a = 255
         switch colorType {
         case 0:
-            r = to8(s[0]); g = r; b = r
+            r = to8(s[0])
+            g = r
+            b = r
             if colorKey == [s[0]] { a = 0 }
         case 2:
-            r = to8(s[0]); g = to8(s[1]); b = to8(s[2])
+            r = to8(s[0])
+            g = to8(s[1])
+            b = to8(s[2])
             if colorKey == s { a = 0 }
         case 3:
             (r, g, b) = palette[s[0]]
             a = s[0] < paletteAlpha.count ? paletteAlpha[s[0]] : 255
         case 4:
-            r = to8(s[0]); g = r; b = r; a = to8(s[1])
+            r = to8(s[0])
+            g = r
+            b = r
+            a = to8(s[1])
         default:
-            r = to8(s[0]); g = to8(s[1]); b = to8(s[2]); a = to8(s[3])
+            r = to8(s[0])
+            g = to8(s[1])
+            b = to8(s[2])
+            a = to8(s[3])
         }
         func premultiply(_ c: Int) -> UInt32 { UInt32((Double(c * a) / 255).rounded()) }
         return UInt32(a) << 24 | premultiply(r) << 16 | premultiply(g) << 8 | premultiply(b)
@@ -138,7 +157,8 @@ struct SampleImage {
     /// Packs one scanline's pixels (no filter byte).
     func scanline(_ pixels: [[Int]]) -> [UInt8] {
         var out: [UInt8] = []
-        var bitBuffer = 0, bitCount = 0
+        var bitBuffer = 0
+        var bitCount = 0
         for pixel in pixels {
             for sample in pixel {
                 switch bitDepth {
@@ -147,7 +167,11 @@ struct SampleImage {
                 default:
                     bitBuffer = bitBuffer << bitDepth | sample
                     bitCount += bitDepth
-                    if bitCount == 8 { out.append(UInt8(bitBuffer)); bitBuffer = 0; bitCount = 0 }
+                    if bitCount == 8 {
+                        out.append(UInt8(bitBuffer))
+                        bitBuffer = 0
+                        bitCount = 0
+                    }
                 }
             }
         }
@@ -158,7 +182,8 @@ struct SampleImage {
     /// The filtered scanlines (the uncompressed IDAT payload). `filterFor(n)` picks the filter
     /// of the n-th scanline in file order. Adam7 per the spec's pass table.
     func filteredData(interlaced: Bool, filterFor: (Int) -> UInt8) -> [UInt8] {
-        let passes = interlaced
+        let passes =
+            interlaced
             ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
             : [(0, 0, 1, 1)]
         let bpp = max(1, bitsPerPixel / 8)
@@ -180,12 +205,17 @@ struct SampleImage {
     }
 
     /// A complete file. `idatSizes` cycles to split the zlib stream over several IDATs.
-    func file(interlaced: Bool = false, filterFor: (Int) -> UInt8 = { _ in 0 }, idatSizes: [Int] = [],
-              extraChunksBeforeIDAT: [[UInt8]] = [], extraChunksAfterIDAT: [[UInt8]] = []) -> [UInt8] {
+    func file(
+        interlaced: Bool = false, filterFor: (Int) -> UInt8 = { _ in 0 }, idatSizes: [Int] = [],
+        extraChunksBeforeIDAT: [[UInt8]] = [], extraChunksAfterIDAT: [[UInt8]] = []
+    ) -> [UInt8] {
         var out = PNGChunks.signature
-        out += TestPNG.ihdr(width: width, height: height, bitDepth: bitDepth, colorType: colorType,
-                            interlace: interlaced ? 1 : 0)
-        if !palette.isEmpty { out += PNGChunks.chunk("PLTE", palette.flatMap { [UInt8($0.0), UInt8($0.1), UInt8($0.2)] }) }
+        out += TestPNG.ihdr(
+            width: width, height: height, bitDepth: bitDepth, colorType: colorType,
+            interlace: interlaced ? 1 : 0)
+        if !palette.isEmpty {
+            out += PNGChunks.chunk("PLTE", palette.flatMap { [UInt8($0.0), UInt8($0.1), UInt8($0.2)] })
+        }
         if colorType == 3 && !paletteAlpha.isEmpty { out += PNGChunks.chunk("tRNS", paletteAlpha.map { UInt8($0) }) }
         if let key = colorKey { out += PNGChunks.chunk("tRNS", key.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) }
         for extra in extraChunksBeforeIDAT { out += extra }
@@ -193,7 +223,8 @@ struct SampleImage {
         if idatSizes.isEmpty {
             out += PNGChunks.chunk("IDAT", stream)
         } else {
-            var at = 0, i = 0
+            var at = 0
+            var i = 0
             while at < stream.count {
                 let n = min(idatSizes[i % idatSizes.count], stream.count - at)
                 out += PNGChunks.chunk("IDAT", Array(stream[at..<(at + n)]))

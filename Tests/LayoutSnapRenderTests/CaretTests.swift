@@ -9,7 +9,9 @@ final class CaretTests: XCTestCase {
     let engine = try! TextEngine(fonts: FontSystem.shared())
     let body = TextStyle.body.font
 
-    func text(_ s: String, width: Double = 300) -> StyledText { StyledText(runs: [TextRun(s)], font: body, width: width) }
+    func text(_ s: String, width: Double = 300) -> StyledText {
+        StyledText(runs: [TextRun(s)], font: body, width: width)
+    }
 
     func testCaretsAlongALine() throws {
         let t = text("abc def")

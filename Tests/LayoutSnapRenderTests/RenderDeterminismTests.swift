@@ -24,7 +24,10 @@ final class RenderDeterminismTests: XCTestCase {
         let first = try Self.hashes(f)
         XCTAssertEqual(try Self.hashes(f), first)
 
-        final class Box: @unchecked Sendable { var results: [[UInt64]] = [[], []]; var errors: [String] = [] }
+        final class Box: @unchecked Sendable {
+            var results: [[UInt64]] = [[], []]
+            var errors: [String] = []
+        }
         let box = Box()
         let lock = NSLock()
         let group = DispatchGroup()
@@ -34,9 +37,13 @@ final class RenderDeterminismTests: XCTestCase {
                 defer { group.leave() }
                 do {
                     let h = try RenderDeterminismTests.hashes(f)
-                    lock.lock(); box.results[i] = h; lock.unlock()
+                    lock.lock()
+                    box.results[i] = h
+                    lock.unlock()
                 } catch {
-                    lock.lock(); box.errors.append("\(error)"); lock.unlock()
+                    lock.lock()
+                    box.errors.append("\(error)")
+                    lock.unlock()
                 }
             }.start()
         }
@@ -63,19 +70,26 @@ final class RenderDeterminismTests: XCTestCase {
 
     func testIOSLineMetricsNotInters() throws {
         let engine = try TextEngine(fonts: FontSystem.shared())
-        let text = StyledText(markup: "one two three four five six seven eight nine ten eleven twelve", font: TextStyle.body.font, width: 120)
+        let text = StyledText(
+            markup: "one two three four five six seven eight nine ten eleven twelve", font: TextStyle.body.font,
+            width: 120)
         let m = try engine.measure(text)
         XCTAssertGreaterThan(m.lineCount, 3)
         // Heights come from LineMetrics, never from the font: body is 20.29 + 22 per extra line.
-        XCTAssertEqual(LineMetrics.height(lines: m.lineCount, font: text.font), 20.2878 + 22 * Double(m.lineCount - 1), accuracy: 1e-9)
+        XCTAssertEqual(
+            LineMetrics.height(lines: m.lineCount, font: text.font), 20.2878 + 22 * Double(m.lineCount - 1),
+            accuracy: 1e-9)
     }
 
     func testEllipsisAndNoVisibleHyphens() throws {
         let engine = try TextEngine(fonts: FontSystem.shared())
-        let limited = try engine.measure(StyledText(markup: String(repeating: "word ", count: 80), font: TextStyle.body.font, width: 200, maxLines: 2))
+        let limited = try engine.measure(
+            StyledText(
+                markup: String(repeating: "word ", count: 80), font: TextStyle.body.font, width: 200, maxLines: 2))
         XCTAssertEqual(limited.lineCount, 2)
         XCTAssertTrue(limited.truncated)
-        let free = try engine.measure(StyledText(markup: String(repeating: "word ", count: 80), font: TextStyle.body.font, width: 200))
+        let free = try engine.measure(
+            StyledText(markup: String(repeating: "word ", count: 80), font: TextStyle.body.font, width: 200))
         XCTAssertFalse(free.truncated)
         XCTAssertGreaterThan(free.lineCount, 2)
     }
@@ -85,7 +99,7 @@ final class RenderDeterminismTests: XCTestCase {
         defer { removeTemporaryFolder(dir) }
         let png = dir.appendingPathComponent("bad.png")
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
-        bytes += [0, 0, 0, 10, 0, 0, 0, 5, 8, 2, 0, 0, 0, 0, 0, 0, 0] // header only, bad CRC, no data
+        bytes += [0, 0, 0, 10, 0, 0, 0, 5, 8, 2, 0, 0, 0, 0, 0, 0, 0]  // header only, bad CRC, no data
         try Data(bytes).write(to: png)
         XCTAssertThrowsError(try FrameRenderer.loadPNG(png.path)) { error in
             guard case RenderError.image(let path, _) = error else { return XCTFail("\(error)") }

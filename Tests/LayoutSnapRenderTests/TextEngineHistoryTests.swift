@@ -25,7 +25,8 @@ final class TextEngineHistoryTests: XCTestCase {
     /// for Japanese, and the next bubble then broke its first line one kana later (past the bubble's
     /// width). Found as 4 frames of a generated chat that failed only with --jobs 16.
     func testSameLinesAndPixelsAfterAnEarlierFixtureOnTheSameEngine() throws {
-        let before = try fixture("metrics-poison-before"), after = try fixture("metrics-poison-after")
+        let before = try fixture("metrics-poison-before")
+        let after = try fixture("metrics-poison-after")
         let fonts = try FontSystem.shared()
         let alone = try Self.hashes(after, TextEngine(fonts: fonts))
         let engine = try TextEngine(fonts: fonts)
@@ -56,9 +57,16 @@ final class TextEngineHistoryTests: XCTestCase {
     /// about a third of the fonts used to end up without one.
     func testEveryFontHasACharWidthWhenEnginesRunOnSeveralThreads() throws {
         let fonts = try FontSystem.shared()
-        let samples = ["hello world", "نص عربي طويل", "日本語のテキスト", "한국어 텍스트", "emoji 😀 🎉 **bold** *italic*", "mixed نص 日本 text"]
-        final class Box: @unchecked Sendable { var missing: [Int] = [0, 0, 0, 0]; var errors: [String] = [] }
-        let box = Box(), lock = NSLock(), group = DispatchGroup()
+        let samples = [
+            "hello world", "نص عربي طويل", "日本語のテキスト", "한국어 텍스트", "emoji 😀 🎉 **bold** *italic*", "mixed نص 日本 text",
+        ]
+        final class Box: @unchecked Sendable {
+            var missing: [Int] = [0, 0, 0, 0]
+            var errors: [String] = []
+        }
+        let box = Box()
+        let lock = NSLock()
+        let group = DispatchGroup()
         for thread in 0..<4 {
             group.enter()
             Thread {
@@ -67,12 +75,20 @@ final class TextEngineHistoryTests: XCTestCase {
                     let engine = try TextEngine(fonts: fonts)
                     // A new size is a new set of fonts, each with metrics still to work out.
                     let texts = (0..<30).flatMap { step in
-                        samples.map { StyledText(markup: $0, font: FontSpec(size: 8 + Double(step) * 0.5 + Double(thread) * 0.01), width: 40) }
+                        samples.map {
+                            StyledText(
+                                markup: $0, font: FontSpec(size: 8 + Double(step) * 0.5 + Double(thread) * 0.01),
+                                width: 40)
+                        }
                     }
                     let missing = try Self.runsWithoutCharWidth(engine, texts)
-                    lock.lock(); box.missing[thread] = missing; lock.unlock()
+                    lock.lock()
+                    box.missing[thread] = missing
+                    lock.unlock()
                 } catch {
-                    lock.lock(); box.errors.append("\(error)"); lock.unlock()
+                    lock.lock()
+                    box.errors.append("\(error)")
+                    lock.unlock()
                 }
             }.start()
         }
@@ -96,7 +112,8 @@ final class TextEngineHistoryTests: XCTestCase {
             let layout = try engine.layout(for: text).layout
             let iter = pango_layout_get_iter(layout)
             repeat {
-                guard let run = pango_layout_iter_get_run_readonly(iter), let font = layoutsnap_run_scaled_font(run) else { continue }
+                guard let run = pango_layout_iter_get_run_readonly(iter), let font = layoutsnap_run_scaled_font(run)
+                else { continue }
                 seen.insert(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font))))
                 // Pango's font holds one reference; the pin is another.
                 XCTAssertGreaterThanOrEqual(cairo_scaled_font_get_reference_count(font), 2)

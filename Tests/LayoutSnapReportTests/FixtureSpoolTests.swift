@@ -11,8 +11,11 @@ final class FixtureSpoolTests: XCTestCase {
         // Put from several threads in a scrambled order, as workers finish.
         let order = entries.indices.sorted { ($0 * 7919) % entries.count < ($1 * 7919) % entries.count }
         DispatchQueue.concurrentPerform(iterations: order.count) { spool.put(order[$0], entries[order[$0]]) }
-        return RunResults(tool: results.tool, version: results.version, command: results.command, durationSeconds: results.durationSeconds,
-                          environmentDifferences: results.environmentDifferences, fixtures: FixtureEntries(spool), findings: results.findings)
+        return RunResults(
+            tool: results.tool, version: results.version, command: results.command,
+            durationSeconds: results.durationSeconds,
+            environmentDifferences: results.environmentDifferences, fixtures: FixtureEntries(spool),
+            findings: results.findings)
     }
 
     func testSpooledRunReadsAndWritesAsTheRunInMemory() throws {
@@ -26,8 +29,9 @@ final class FixtureSpoolTests: XCTestCase {
             XCTAssertEqual(ResultsJSON.encode(spooled), ResultsJSON.encode(results))
             XCTAssertEqual(try HTMLReport.html(spooled), try HTMLReport.html(results))
             XCTAssertEqual(JUnitWriter.xml(spooled), JUnitWriter.xml(results))
-            XCTAssertEqual(TerminalText.verify(spooled, context: .init(report: "r")),
-                           TerminalText.verify(results, context: .init(report: "r")))
+            XCTAssertEqual(
+                TerminalText.verify(spooled, context: .init(report: "r")),
+                TerminalText.verify(results, context: .init(report: "r")))
         }
     }
 

@@ -39,7 +39,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(count("fetch(", in: lower), 1)
         XCTAssertFalse(lower.contains("://"))
         XCTAssertFalse(lower.contains("xmlhttprequest"))
-        XCTAssertEqual(count("<script", in: lower), 2)     // the data blob and the inline script
+        XCTAssertEqual(count("<script", in: lower), 2)  // the data blob and the inline script
         XCTAssertFalse(lower.contains("<script src"))
         XCTAssertTrue(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
         XCTAssertTrue(html.contains("<meta charset=\"utf-8\">"))
@@ -77,15 +77,21 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testTenThousandFramesStaySmall() throws {
-        for (name, results) in [("100 fixtures x 100 frames", Samples.large()), ("one 10,000-frame animation", Samples.longAnimation())] {
+        for (name, results) in [
+            ("100 fixtures x 100 frames", Samples.large()), ("one 10,000-frame animation", Samples.longAnimation()),
+        ] {
             XCTAssertEqual(results.summary.frames, 10_000)
             let dir = try makeTemporaryFolder("report-html-large")
             defer { removeTemporaryFolder(dir) }
             let start = Date()
             try HTMLReport.write(results, to: dir)
             let seconds = Date().timeIntervalSince(start)
-            let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("index.html").path)[.size] as? Int)
-            print("10,000-frame report (\(name)): index.html is \(size) bytes (\(String(format: "%.2f", Double(size) / 1_048_576)) MiB), written in \(String(format: "%.2f", seconds)) s (debug build)")
+            let size = try XCTUnwrap(
+                FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("index.html").path)[.size]
+                    as? Int)
+            print(
+                "10,000-frame report (\(name)): index.html is \(size) bytes (\(String(format: "%.2f", Double(size) / 1_048_576)) MiB), written in \(String(format: "%.2f", seconds)) s (debug build)"
+            )
             XCTAssertLessThan(size, 5_000_000, name)
             XCTAssertLessThan(seconds, 30, name)
         }

@@ -73,14 +73,17 @@ final class PageAssetsTests: XCTestCase {
                 XCTAssertFalse(text.contains(reference), "\(name) contains \(reference)")
             }
             if name.hasPrefix("report") { XCTAssertFalse(text.contains("://"), "\(name) names a URL with a host") }
-            XCTAssertEqual(count("fetch(", in: text), name == "report.js" ? 1 : 0, "\(name): fetch( outside the review server's api()")
+            XCTAssertEqual(
+                count("fetch(", in: text), name == "report.js" ? 1 : 0,
+                "\(name): fetch( outside the review server's api()")
         }
         let js = try file("report.js")
         XCTAssertTrue(js.contains("return fetch(path, o)"), "the report's only request is api()'s")
         for call in js.components(separatedBy: "api(").dropFirst() {
             let argument = call.prefix { $0 != "," && $0 != ")" }
-            guard argument.first == "'" else { continue } // the definition, `api(path, options)`
-            XCTAssertTrue(["'/api/review'", "'/api/decisions'", "'results.json'"].contains(String(argument)), "api(\(argument))")
+            guard argument.first == "'" else { continue }  // the definition, `api(path, options)`
+            XCTAssertTrue(
+                ["'/api/review'", "'/api/decisions'", "'results.json'"].contains(String(argument)), "api(\(argument))")
         }
     }
 
@@ -88,7 +91,8 @@ final class PageAssetsTests: XCTestCase {
         let dir = try makeTemporaryFolder("report-assets")
         defer { removeTemporaryFolder(dir) }
         for name in PageAssets.fileNames where name != "preview.js" {
-            try FileManager.default.copyItem(at: bundledFolder().appendingPathComponent(name), to: dir.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: bundledFolder().appendingPathComponent(name), to: dir.appendingPathComponent(name))
         }
         XCTAssertThrowsError(try PageAssets(folder: dir)) { error in
             let message = String(describing: error)
@@ -96,7 +100,8 @@ final class PageAssetsTests: XCTestCase {
             XCTAssertTrue(message.contains("layoutsnap_LayoutSnapReport.resources"), message)
             XCTAssertTrue(message.contains("LAYOUTSNAP_REPORT_RESOURCES"), message)
         }
-        try FileManager.default.copyItem(at: bundledFolder().appendingPathComponent("preview.js"), to: dir.appendingPathComponent("preview.js"))
+        try FileManager.default.copyItem(
+            at: bundledFolder().appendingPathComponent("preview.js"), to: dir.appendingPathComponent("preview.js"))
         XCTAssertEqual(try PageAssets(folder: dir).previewJS, try PageAssets.loaded.get().previewJS)
     }
 }

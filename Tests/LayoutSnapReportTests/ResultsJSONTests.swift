@@ -27,7 +27,10 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertTrue(text.contains("\"posts/long-body\""))
         XCTAssertFalse(text.contains("null"))
         // Field names are the schema.
-        for key in ["durationSeconds", "environmentDifferences", "layoutChanges", "maxChannelDifference", "differentPixels", "golden", "progress"] {
+        for key in [
+            "durationSeconds", "environmentDifferences", "layoutChanges", "maxChannelDifference", "differentPixels",
+            "golden", "progress",
+        ] {
             XCTAssertTrue(text.contains("\"\(key)\""), key)
         }
     }
@@ -43,7 +46,10 @@ final class ResultsJSONTests: XCTestCase {
 
     func testDecodeErrorsNameThePath() {
         func error(_ json: String) -> ResultsJSONError? {
-            do { _ = try ResultsJSON.decode(Data(json.utf8)); return nil } catch { return error }
+            do {
+                _ = try ResultsJSON.decode(Data(json.utf8))
+                return nil
+            } catch { return error }
         }
         XCTAssertEqual(error("")?.description, "results.json: $: empty input, expected a JSON object")
         XCTAssertEqual(error("{ not json")?.path, "$")
@@ -55,32 +61,51 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(missing?.description, "results.json: $: missing required key \"summary\"")
 
         let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
-        let badStatus = error(text.replacingOccurrences(of: "\"status\" : \"failed\"", with: "\"status\" : \"exploded\""))
+        let badStatus = error(
+            text.replacingOccurrences(of: "\"status\" : \"failed\"", with: "\"status\" : \"exploded\""))
         XCTAssertEqual(badStatus?.path, "$.fixtures[2].states[1].frames[7].status")
-        XCTAssertEqual(badStatus?.message, "unknown frame status \"exploded\" (expected one of: passed, similar, failed, missing, unreadable, error, recorded, unchanged, rendered)")
+        XCTAssertEqual(
+            badStatus?.message,
+            "unknown frame status \"exploded\" (expected one of: passed, similar, failed, missing, unreadable, error, recorded, unchanged, rendered)"
+        )
 
-        let badType = error(text.replacingOccurrences(of: "\"differentPixels\" : 2210", with: "\"differentPixels\" : \"many\""))
-        XCTAssertEqual(badType?.description, "results.json: $.fixtures[2].states[1].frames[7].metrics.differentPixels: expected an integer")
+        let badType = error(
+            text.replacingOccurrences(of: "\"differentPixels\" : 2210", with: "\"differentPixels\" : \"many\""))
+        XCTAssertEqual(
+            badType?.description,
+            "results.json: $.fixtures[2].states[1].frames[7].metrics.differentPixels: expected an integer")
 
-        let badCommand = error(text.replacingOccurrences(of: "\"command\" : \"verify\"", with: "\"command\" : \"approve\""))
-        XCTAssertEqual(badCommand?.description, "results.json: $.command: unknown command \"approve\" (expected one of: verify, record, render)")
+        let badCommand = error(
+            text.replacingOccurrences(of: "\"command\" : \"verify\"", with: "\"command\" : \"approve\""))
+        XCTAssertEqual(
+            badCommand?.description,
+            "results.json: $.command: unknown command \"approve\" (expected one of: verify, record, render)")
 
         // A lint rule is read as one of the rules, never taken for text-overlap.
         var linted = Samples.small()
-        let finding = LintFinding(rule: .contrast, elements: ["body"], detail: "2.1:1", rect: Rect(x: 0, y: 0, width: 1, height: 1), amount: 2.4)
+        let finding = LintFinding(
+            rule: .contrast, elements: ["body"], detail: "2.1:1", rect: Rect(x: 0, y: 0, width: 1, height: 1),
+            amount: 2.4)
         linted.fixtures[2].states[1].frames[7].lints = [LintEntry(finding, severity: .warning)]
         let lintText = String(decoding: ResultsJSON.encode(linted), as: UTF8.self)
-        XCTAssertEqual(try ResultsJSON.decode(Data(lintText.utf8)).fixtures[2].states[1].frames[7].lints?.first?.finding.rule, .contrast)
+        XCTAssertEqual(
+            try ResultsJSON.decode(Data(lintText.utf8)).fixtures[2].states[1].frames[7].lints?.first?.finding.rule,
+            .contrast)
         let badRule = error(lintText.replacingOccurrences(of: "\"rule\" : \"contrast\"", with: "\"rule\" : \"glare\""))
         XCTAssertEqual(badRule?.path, "$.fixtures[2].states[1].frames[7].lints[0].rule")
-        XCTAssertEqual(badRule?.message, "unknown lint rule \"glare\" (expected one of: text-overlap, outside-container, clipped-text, contrast, caret-hidden)")
+        XCTAssertEqual(
+            badRule?.message,
+            "unknown lint rule \"glare\" (expected one of: text-overlap, outside-container, clipped-text, contrast, caret-hidden)"
+        )
     }
 
     /// The report page reads which statuses and severities fail from the file, once per run.
     func testTheOutcomeOfEachStatusAndSeverityIsWritten() throws {
         let object = try JSONSerialization.jsonObject(with: ResultsJSON.encode(Samples.small())) as! [String: Any]
         let table = try XCTUnwrap(object["outcomeOf"] as? [String: [String: String]])
-        XCTAssertEqual(table["status"], Dictionary(uniqueKeysWithValues: FrameStatus.allCases.map { ($0.rawValue, $0.outcome.rawValue) }))
+        XCTAssertEqual(
+            table["status"],
+            Dictionary(uniqueKeysWithValues: FrameStatus.allCases.map { ($0.rawValue, $0.outcome.rawValue) }))
         XCTAssertEqual(table["status"]?["missing"], "failed")
         XCTAssertEqual(table["status"]?["similar"], "passed")
         XCTAssertEqual(table["severity"], ["warning": "passed", "failure": "failed", "error": "error"])
@@ -108,7 +133,8 @@ final class ResultsJSONTests: XCTestCase {
 
     func testUnknownKeysAreIgnored() throws {
         let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
-            .replacingOccurrences(of: "\"tool\" : \"layoutsnap\"", with: "\"tool\" : \"layoutsnap\", \"futureField\" : [1, 2]")
+            .replacingOccurrences(
+                of: "\"tool\" : \"layoutsnap\"", with: "\"tool\" : \"layoutsnap\", \"futureField\" : [1, 2]")
         XCTAssertEqual(try ResultsJSON.decode(Data(text.utf8)), Samples.small())
     }
 }
@@ -116,7 +142,10 @@ final class ResultsJSONTests: XCTestCase {
 /// results.json is written in pieces; it must say exactly what the whole value encodes to.
 final class ResultsJSONStreamingTests: XCTestCase {
     func testThePiecesSayWhatTheWholeValueSays() throws {
-        for results in [Samples.small(), Samples.large(fixtureCount: 12, framesPerAnimation: 5), RunResults(version: "1", durationSeconds: 0, fixtures: [])] {
+        for results in [
+            Samples.small(), Samples.large(fixtureCount: 12, framesPerAnimation: 5),
+            RunResults(version: "1", durationSeconds: 0, fixtures: []),
+        ] {
             let whole = try JSONEncoder().encode(results)
             for pretty in [true, false] {
                 let pieces = ResultsJSON.encode(results, pretty: pretty)
@@ -124,7 +153,8 @@ final class ResultsJSONStreamingTests: XCTestCase {
                 let b = try JSONSerialization.jsonObject(with: pieces) as! NSDictionary
                 XCTAssertEqual(a, b, "pretty: \(pretty)")
             }
-            XCTAssertFalse(String(decoding: ResultsJSON.encode(results), as: UTF8.self).contains(" \n"), "no trailing spaces")
+            XCTAssertFalse(
+                String(decoding: ResultsJSON.encode(results), as: UTF8.self).contains(" \n"), "no trailing spaces")
         }
     }
 }

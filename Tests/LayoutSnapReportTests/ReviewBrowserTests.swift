@@ -28,8 +28,12 @@ final class ReviewBrowserTests: XCTestCase {
         defer { removeTemporaryFolder(dir) }
         let downloads = dir.appendingPathComponent(".downloads")
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/ReviewBrowser/static_approvals.py")
-        let run = try TestProcess.run(tools.python, [script.path, dir.path, downloads.path, "--chromium", tools.chromium.path,
-                                                     "--chromedriver", tools.driver.path], timeout: 180)
+        let run = try TestProcess.run(
+            tools.python,
+            [
+                script.path, dir.path, downloads.path, "--chromium", tools.chromium.path,
+                "--chromedriver", tools.driver.path,
+            ], timeout: 180)
         XCTAssertFalse(run.timedOut, "the Selenium driver timed out")
         XCTAssertEqual(run.status, 0, run.output)
         XCTAssertTrue(run.stdout.hasSuffix("ok\n"), run.output)
@@ -41,7 +45,9 @@ final class ReviewBrowserTests: XCTestCase {
         let results = Samples.review()
         let cause1 = results.fixtures.flatMap { $0.states.flatMap(\.frames) }.filter { results.cause(of: $0)?.id == 1 }
         for frame in cause1 {
-            XCTAssertTrue(approvals.contains { $0["golden"] == frame.golden && $0["goldenHash"] == frame.goldenHash }, frame.golden)
+            XCTAssertTrue(
+                approvals.contains { $0["golden"] == frame.golden && $0["goldenHash"] == frame.goldenHash },
+                frame.golden)
         }
         // j on from the cause's frames: the composer frame, cause 2.
         XCTAssertEqual(json["rejected"] as? [String], ["chats/a/02-send/004.png"])
@@ -56,8 +62,10 @@ final class ReviewBrowserTests: XCTestCase {
         defer { removeTemporaryFolder(dir) }
         try ResultsJSON.encode(Samples.review()).write(to: dir.appendingPathComponent("results.json"))
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/ReviewBrowser/served_review.py")
-        let run = try TestProcess.run(tools.python, [script.path, dir.path, "--chromium", tools.chromium.path, "--chromedriver", tools.driver.path],
-                                      timeout: 180)
+        let run = try TestProcess.run(
+            tools.python,
+            [script.path, dir.path, "--chromium", tools.chromium.path, "--chromedriver", tools.driver.path],
+            timeout: 180)
         XCTAssertFalse(run.timedOut, "the Selenium driver timed out")
         XCTAssertEqual(run.status, 0, run.output)
         XCTAssertTrue(run.stdout.hasSuffix("ok\n"), run.output)

@@ -7,12 +7,15 @@ final class GoldenStoreTests: XCTestCase {
     func testKeysAndPaths() {
         let store = GoldenStore("Goldens")
         XCTAssertEqual(store.manifestPath, "Goldens/manifest.json")
-        XCTAssertEqual(GoldenStore.frameKey(fixture: "posts/x", state: "01-expand", index: 7), "posts/x/01-expand/007.png")
-        XCTAssertEqual(GoldenStore.frameKey(goldenKey: "posts/x/01-expand/007.png", index: 1234), "posts/x/01-expand/1234.png")
+        XCTAssertEqual(
+            GoldenStore.frameKey(fixture: "posts/x", state: "01-expand", index: 7), "posts/x/01-expand/007.png")
+        XCTAssertEqual(
+            GoldenStore.frameKey(goldenKey: "posts/x/01-expand/007.png", index: 1234), "posts/x/01-expand/1234.png")
         XCTAssertEqual(store.path(GoldenStore.layoutKey(fixture: "posts/x")), "Goldens/posts/x/layout.json")
         XCTAssertEqual(GoldenStore.fixture(ofLayoutKey: GoldenStore.layoutKey(fixture: "posts/x@dark")), "posts/x@dark")
         XCTAssertNil(GoldenStore.fixture(ofLayoutKey: "posts/x/01-expand/000.png"))
-        let frame = GoldenStore.frame(ofKey: GoldenStore.frameKey(fixture: "posts/x@dark", state: "01-expand", index: 3))
+        let frame = GoldenStore.frame(
+            ofKey: GoldenStore.frameKey(fixture: "posts/x@dark", state: "01-expand", index: 3))
         XCTAssertEqual(frame?.fixture, "posts/x@dark")
         XCTAssertEqual(frame?.state, "01-expand")
         XCTAssertNil(GoldenStore.frame(ofKey: "posts/x/layout.json"))

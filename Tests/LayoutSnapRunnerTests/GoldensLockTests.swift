@@ -20,7 +20,9 @@ final class GoldensLockTests: XCTestCase {
         let goldens = try makeTemporaryFolder("runner-lock").path
         defer { removeTemporaryFolder(goldens) }
         do { _ = try GoldensLock.acquire(goldens: goldens) }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: goldens + "/" + GoldensLock.fileName), "the lock file goes with the lock")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: goldens + "/" + GoldensLock.fileName),
+            "the lock file goes with the lock")
         let again = try GoldensLock.acquire(goldens: goldens)
         withExtendedLifetime(again) {}
     }
@@ -50,7 +52,8 @@ final class GoldensLockHostileTests: XCTestCase {
         defer { removeTemporaryFolder(folder) }
         try Support.write("precious", to: folder + "/README.md")
         try FileManager.default.createDirectory(atPath: folder + "/G", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: folder + "/G/" + GoldensLock.fileName, withDestinationPath: "../README.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/G/" + GoldensLock.fileName, withDestinationPath: "../README.md")
         XCTAssertThrowsError(try GoldensLock.acquire(goldens: folder + "/G")) { error in
             XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
         }
@@ -66,7 +69,9 @@ final class GoldensLockHostileTests: XCTestCase {
         unlink(goldens + "/" + GoldensLock.fileName)
         let second = try GoldensLock.acquire(goldens: goldens)
         first = nil
-        XCTAssertTrue(FileManager.default.fileExists(atPath: goldens + "/" + GoldensLock.fileName), "the second run's lock file stays")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: goldens + "/" + GoldensLock.fileName),
+            "the second run's lock file stays")
         XCTAssertThrowsError(try GoldensLock.acquire(goldens: goldens), "and still locks")
         withExtendedLifetime((first, second)) {}
     }

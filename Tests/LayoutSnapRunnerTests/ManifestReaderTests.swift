@@ -17,10 +17,15 @@ final class ManifestReaderTests: XCTestCase {
     }
 
     func testAgreesWithTheWholeParse() throws {
-        var manifest = GoldenManifest(environment: RenderEnvironment(architecture: "x86_64", libraries: ["cairo": "1.16.0"], fonts: ["a.ttf": "00ff"]),
-                                      frames: [:])
-        for i in 0..<300 { manifest.frames["kind/f-\(i)/01-expand/\(i).png"] = entry(UInt64(i) &* 0x9E37_79B9_7F4A_7C15) }
-        manifest.frames["é/\"quoted\"\\/x.png"] = GoldenManifest.Entry(pixels: GoldenTransaction.unreadablePixels, file: "0123456789abcdef", width: 0, height: 0)
+        var manifest = GoldenManifest(
+            environment: RenderEnvironment(
+                architecture: "x86_64", libraries: ["cairo": "1.16.0"], fonts: ["a.ttf": "00ff"]),
+            frames: [:])
+        for i in 0..<300 {
+            manifest.frames["kind/f-\(i)/01-expand/\(i).png"] = entry(UInt64(i) &* 0x9E37_79B9_7F4A_7C15)
+        }
+        manifest.frames["é/\"quoted\"\\/x.png"] = GoldenManifest.Entry(
+            pixels: GoldenTransaction.unreadablePixels, file: "0123456789abcdef", width: 0, height: 0)
         manifest.previous["kind/f-1/01-expand/1.png"] = .absent
         manifest.previous["kind/f-2/01-expand/2.png"] = .entry(entry(99))
         let bytes = manifest.encoded()
@@ -31,9 +36,9 @@ final class ManifestReaderTests: XCTestCase {
 
         // Other spacing, member order and escapes, as another tool might write them.
         let hand = #"""
-        {"frames":{"a\u002fb.png":{"size":[1,2],"file":"00000000000000ff","pixels":"ABCDEF0123456789"}},
-           "version" : 1 }
-        """#
+            {"frames":{"a\u002fb.png":{"size":[1,2],"file":"00000000000000ff","pixels":"ABCDEF0123456789"}},
+               "version" : 1 }
+            """#
         let handRead = try XCTUnwrap(ManifestReader.read(Array(hand.utf8)))
         XCTAssertEqual(handRead, try wholeParse(Array(hand.utf8)))
         XCTAssertEqual(handRead.frames["a/b.png"]?.pixels, "ABCDEF0123456789", "upper-case hex is kept as written")
@@ -42,11 +47,15 @@ final class ManifestReaderTests: XCTestCase {
 
     /// Whatever the walk does not expect is left to the whole parse, which explains it.
     func testAnythingUnexpectedFallsBackToTheWholeParse() throws {
-        let good = #"{"version": 1, "frames": {"a.png": {"pixels": "0000000000000001", "file": "0000000000000002", "size": [1, 1]}}}"#
+        let good =
+            #"{"version": 1, "frames": {"a.png": {"pixels": "0000000000000001", "file": "0000000000000002", "size": [1, 1]}}}"#
         XCTAssertNotNil(ManifestReader.read(Array(good.utf8)))
         let bad = [
-            good.replacingOccurrences(of: "\"a.png\": {", with: "\"a.png\": {\"pixels\": \"1\", "),   // duplicate key inside an entry
-            good.replacingOccurrences(of: "}}}", with: "}, \"a.png\": {\"pixels\": \"1\", \"file\": \"2\", \"size\": [1, 1]}}}"),  // duplicate frame
+            // A duplicate key inside an entry.
+            good.replacingOccurrences(of: "\"a.png\": {", with: "\"a.png\": {\"pixels\": \"1\", "),
+            // A duplicate frame.
+            good.replacingOccurrences(
+                of: "}}}", with: "}, \"a.png\": {\"pixels\": \"1\", \"file\": \"2\", \"size\": [1, 1]}}}"),
             good.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2"),
             good.replacingOccurrences(of: "[1, 1]", with: "[1, 1, 1]"),
             good.replacingOccurrences(of: "\"size\"", with: "\"sise\""),

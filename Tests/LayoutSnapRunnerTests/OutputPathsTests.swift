@@ -23,7 +23,10 @@ final class OutputPathsTests: XCTestCase {
         defer { removeTemporaryFolder(folder) }
         let goldens = folder + "/Goldens"
         try FileManager.default.createDirectory(atPath: goldens, withIntermediateDirectories: true)
-        for report in [goldens, goldens + "/rep", goldens + "/./rep/../x", folder, folder + "/../" + (folder as NSString).lastPathComponent] {
+        for report in [
+            goldens, goldens + "/rep", goldens + "/./rep/../x", folder,
+            folder + "/../" + (folder as NSString).lastPathComponent,
+        ] {
             XCTAssertThrowsError(try OutputPaths.reportOutsideGoldens(report: report, goldens: goldens), report)
         }
         // Through a link to the goldens folder, too.

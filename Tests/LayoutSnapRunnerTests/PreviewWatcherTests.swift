@@ -9,12 +9,15 @@ final class PreviewWatcherTests: XCTestCase {
     func testEveryChangeBuildsAgainAndNamesTheFile() throws {
         let folder = try makeTemporaryFolder("runner-watch").path
         defer { removeTemporaryFolder(folder) }
-        let fixture = folder + "/card.json", image = folder + "/images/a.png"
+        let fixture = folder + "/card.json"
+        let image = folder + "/images/a.png"
         try Support.write("{}", to: fixture)
         try Support.write("png", to: image)
         var watcher = PreviewWatcher(fixture: fixture)
         watcher.interval = 0.02
-        var builds = 0, changes: [[String]] = [], watched: [String] = []
+        var builds = 0
+        var changes: [[String]] = []
+        var watched: [String] = []
         var edits: [() throws -> Void] = [
             { try Support.write("{\"a\": 1}", to: fixture) },
             { try Support.write("png2", to: image) },

@@ -99,7 +99,10 @@ final class RecordModeTests: XCTestCase {
         _ = try record(.changed)
         let layout = goldens + "/card/layout.json"
         let before = Support.bytes(layout)
-        try Support.write(Support.postFixture().replacingOccurrences(of: "Body text that wraps over two lines here.", with: "Body\\nsecond line\\nthird line"), to: fixtures + "/card.json")
+        try Support.write(
+            Support.postFixture().replacingOccurrences(
+                of: "Body text that wraps over two lines here.", with: "Body\\nsecond line\\nthird line"),
+            to: fixtures + "/card.json")
         let missing = try record(.missing)
         XCTAssertEqual(missing.exitCode, 1)
         XCTAssertEqual(Support.bytes(layout), before, "layout.json stays with the old goldens")
@@ -139,11 +142,15 @@ final class AcceptTests: XCTestCase {
     func testAcceptWritesIntoTheGoldensTheRunChecked() throws {
         let folder = try makeTemporaryFolder("runner-accept").path
         defer { removeTemporaryFolder(folder) }
-        let fixtures = folder + "/F", goldens = folder + "/G", report = folder + "/R"
+        let fixtures = folder + "/F"
+        let goldens = folder + "/G"
+        let report = folder + "/R"
         try Support.write(Support.postFixture(), to: fixtures + "/card.json")
         let settings = BatchSettings(paths: [fixtures], goldens: goldens, jobs: 1)
         _ = try RecordRun(settings: settings, allowCI: true, version: "t").run()
-        try Support.write(Support.postFixture().replacingOccurrences(of: "\"Title\"", with: "\"Changed\""), to: fixtures + "/card.json")
+        try Support.write(
+            Support.postFixture().replacingOccurrences(of: "\"Title\"", with: "\"Changed\""),
+            to: fixtures + "/card.json")
         let failing = try VerifyRun(settings: settings, report: report, version: "t").run()
         XCTAssertEqual(failing.exitCode, 1)
         XCTAssertEqual(failing.goldens, goldens)

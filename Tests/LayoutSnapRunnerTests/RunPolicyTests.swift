@@ -28,8 +28,10 @@ final class RunPolicyTests: XCTestCase {
         XCTAssertTrue(filtered.empty!.message.contains("--filter 'posts'"), filtered.empty!.message)
         XCTAssertNil(try BatchSettings(paths: [folder + "/F"], filter: "c*").select().empty)
 
-        let results = try VerifyRun(settings: BatchSettings(paths: [folder + "/F"], goldens: folder + "/G", filter: "posts"),
-                                    report: folder + "/report", version: "test").run()
+        let results = try VerifyRun(
+            settings: BatchSettings(paths: [folder + "/F"], goldens: folder + "/G", filter: "posts"),
+            report: folder + "/report", version: "test"
+        ).run()
         XCTAssertEqual(results.exitCode, 2)
         XCTAssertEqual(TerminalText.summaryLine(results), "0 passed, 0 failed, no fixtures matched")
         XCTAssertTrue(JUnitWriter.xml(results).contains("errors=\"1\""))
@@ -39,19 +41,22 @@ final class RunPolicyTests: XCTestCase {
         try Support.write(Support.postFixture(), to: folder + "/F/card.json")
         let settings = BatchSettings(paths: [folder + "/F"], goldens: folder + "/G", jobs: 1)
         XCTAssertTrue(settings.coversWholeSet)
-        XCTAssertFalse(BatchSettings(paths: [TestPaths.packageRoot.path + "/Fixtures/posts"]).coversWholeSet, "a part of a root")
+        XCTAssertFalse(
+            BatchSettings(paths: [TestPaths.packageRoot.path + "/Fixtures/posts"]).coversWholeSet, "a part of a root")
         _ = try RecordRun(settings: settings, allowCI: true, version: "test").run()
         try Support.write("x", to: folder + "/G/gone/initial/000.png")
         try Support.write("x", to: folder + "/G/card/09-removed/000.png")
 
-        let results = try VerifyRun(settings: settings, report: folder + "/report", checkOrphans: true, version: "test").run()
+        let results = try VerifyRun(settings: settings, report: folder + "/report", checkOrphans: true, version: "test")
+            .run()
         XCTAssertEqual(results.summary.orphans, 2)
         XCTAssertEqual(results.exitCode, 1)
         XCTAssertEqual(results.summary.failed, 0)
         XCTAssertTrue(TerminalText.summaryLine(results).hasSuffix(", 2 orphans"), TerminalText.summaryLine(results))
         let xml = JUnitWriter.xml(results)
         XCTAssertTrue(xml.contains("<testcase classname=\"layoutsnap\" name=\"orphan card/09-removed/\""), xml)
-        XCTAssertTrue(xml.contains("<testsuites name=\"layoutsnap verify\" tests=\"") && xml.contains("failures=\"2\""), xml)
+        XCTAssertTrue(
+            xml.contains("<testsuites name=\"layoutsnap verify\" tests=\"") && xml.contains("failures=\"2\""), xml)
         XCTAssertTrue(try HTMLReport.html(results).contains("<title>layoutsnap verify FAILED: 2 orphans</title>"))
         let decoded = try ResultsJSON.decode(ResultsJSON.encode(results))
         XCTAssertEqual(decoded.findings.filter { $0.kind == .orphan }.count, 2)
@@ -72,10 +77,13 @@ final class RunPolicyTests: XCTestCase {
     /// The summary is derived from what a results.json lists, never from its own counts.
     func testTheSummaryIsDerivedNotRead() throws {
         let frame = FrameEntry(index: 0, time: 0, progress: 0, status: .failed, golden: "a/initial/000.png")
-        var run = RunResults(version: "t", durationSeconds: 0, fixtures: [FixtureEntry(id: "a", file: "a.json", states: [StateEntry(name: "initial", frames: [frame])])])
+        var run = RunResults(
+            version: "t", durationSeconds: 0,
+            fixtures: [FixtureEntry(id: "a", file: "a.json", states: [StateEntry(name: "initial", frames: [frame])])])
         XCTAssertEqual(run.exitCode, 1)
         var json = String(decoding: ResultsJSON.encode(run), as: UTF8.self)
-        json = json.replacingOccurrences(of: "\"failed\" : 1", with: "\"failed\" : 0").replacingOccurrences(of: "\"exitCode\" : 1", with: "\"exitCode\" : 0")
+        json = json.replacingOccurrences(of: "\"failed\" : 1", with: "\"failed\" : 0").replacingOccurrences(
+            of: "\"exitCode\" : 1", with: "\"exitCode\" : 0")
         XCTAssertEqual(try ResultsJSON.decode(Data(json.utf8)).exitCode, 1)
         run.fixtures[0].states[0].frames[0].status = .similar
         XCTAssertEqual(run.exitCode, 0, "the summary follows the frames")
@@ -84,8 +92,12 @@ final class RunPolicyTests: XCTestCase {
     func testAMissingShardFailsTheMerge() throws {
         func shard(_ i: Int, _ id: String) throws -> String {
             let frame = FrameEntry(index: 0, time: 0, progress: 0, status: .passed, golden: "\(id)/initial/000.png")
-            let run = RunResults(version: "t", durationSeconds: 1, fixtures: [FixtureEntry(id: id, file: "\(id).json", states: [StateEntry(name: "initial", frames: [frame])])],
-                                 shard: "\(i)/3")
+            let run = RunResults(
+                version: "t", durationSeconds: 1,
+                fixtures: [
+                    FixtureEntry(id: id, file: "\(id).json", states: [StateEntry(name: "initial", frames: [frame])])
+                ],
+                shard: "\(i)/3")
             let dir = folder + "/report-\(i)"
             try Support.write(String(decoding: ResultsJSON.encode(run), as: UTF8.self), to: dir + "/results.json")
             return dir
@@ -104,8 +116,11 @@ final class RunPolicyTests: XCTestCase {
         XCTAssertEqual(again.exitCode, 0, "\(again.findings)")
         XCTAssertEqual(again.shard, "1/3,3/3,2/3")
         let whole = RunResults(version: "t", durationSeconds: 1, fixtures: [])
-        try Support.write(String(decoding: ResultsJSON.encode(whole), as: UTF8.self), to: folder + "/whole/results.json")
-        let mixed = try ReportMerger(inputs: inputs + [folder + "/whole"], output: folder + "/merged3", allowMissingShards: true).run()
+        try Support.write(
+            String(decoding: ResultsJSON.encode(whole), as: UTF8.self), to: folder + "/whole/results.json")
+        let mixed = try ReportMerger(
+            inputs: inputs + [folder + "/whole"], output: folder + "/merged3", allowMissingShards: true
+        ).run()
         XCTAssertEqual(mixed.exitCode, 1)
         XCTAssertTrue(mixed.findings.contains { $0.kind == .mixedShards }, "\(mixed.findings)")
     }
@@ -120,7 +135,8 @@ final class RunPolicyTests: XCTestCase {
         var parts: [Int] = []
         var plans = Set<String>()
         for i in 1...3 {
-            let selection = Sharding.select(refs, shard: try Shard.parse("\(i)/3").get(), overrides: FixtureOverrides(), jobs: 2)
+            let selection = Sharding.select(
+                refs, shard: try Shard.parse("\(i)/3").get(), overrides: FixtureOverrides(), jobs: 2)
             XCTAssertEqual(selection.totalFrames, 732)
             parts.append(selection.frames)
             plans.insert(selection.plan)

@@ -14,7 +14,7 @@ final class TypedErrorTests: XCTestCase {
         try Support.write("{\n  \"kind\": \"chat\",\n  \"canvas\": [\n}", to: file)
         let ref = FixtureRef(id: "broken", path: file, displayPath: "Fixtures/broken.json")
         XCTAssertThrowsError(try LayoutComputation.layout(ref)) { error in
-            guard case let .fixture(diagnostic)? = error as? RunnerError else { return XCTFail("\(error)") }
+            guard case .fixture(let diagnostic)? = error as? RunnerError else { return XCTFail("\(error)") }
             XCTAssertEqual(diagnostic.category, .fixture)
             XCTAssertEqual(diagnostic.file, "Fixtures/broken.json")
             XCTAssertNotNil(diagnostic.line, diagnostic.description)
@@ -30,7 +30,7 @@ final class TypedErrorTests: XCTestCase {
         defer { removeTemporaryFolder(folder) }
         try Support.write("{\n  \"jobs\": \"many\"\n}", to: folder + "/layoutsnap.json")
         XCTAssertThrowsError(try ProjectSettings.load(from: folder)) { error in
-            guard case let .input(diagnostic)? = error as? RunnerError else { return XCTFail("\(error)") }
+            guard case .input(let diagnostic)? = error as? RunnerError else { return XCTFail("\(error)") }
             XCTAssertEqual(diagnostic.category, .input)
             XCTAssertEqual(diagnostic.file, "layoutsnap.json")
             XCTAssertNotNil(diagnostic.path ?? diagnostic.line.map(String.init), diagnostic.description)
@@ -41,7 +41,9 @@ final class TypedErrorTests: XCTestCase {
     func testALayoutErrorNamesItsJSONPath() {
         let error = LayoutError(path: "$.steps[1].at", message: "cannot be met")
         let diagnostic = Diagnostic.fixtureStage(error, file: "Fixtures/x.json")
-        XCTAssertEqual(diagnostic, Diagnostic(.error, .fixture, file: "Fixtures/x.json", path: "$.steps[1].at", message: "cannot be met"))
+        XCTAssertEqual(
+            diagnostic,
+            Diagnostic(.error, .fixture, file: "Fixtures/x.json", path: "$.steps[1].at", message: "cannot be met"))
         XCTAssertEqual(diagnostic.description, "Fixtures/x.json: $.steps[1].at: cannot be met")
     }
 }

@@ -16,11 +16,17 @@ final class PosixTests: XCTestCase {
             XCTAssertEqual($0 as? SystemError, SystemError(call: "open", code: EEXIST))
         }
         try Posix.rename(path, path + ".2")
-        XCTAssertThrowsError(try Posix.rename(path, path + ".3")) { XCTAssertEqual($0 as? SystemError, SystemError(call: "rename", code: ENOENT)) }
+        XCTAssertThrowsError(try Posix.rename(path, path + ".3")) {
+            XCTAssertEqual($0 as? SystemError, SystemError(call: "rename", code: ENOENT))
+        }
         try Posix.unlink(path + ".2")
-        XCTAssertThrowsError(try Posix.unlink(path + ".2")) { XCTAssertEqual($0 as? SystemError, SystemError(call: "unlink", code: ENOENT)) }
+        XCTAssertThrowsError(try Posix.unlink(path + ".2")) {
+            XCTAssertEqual($0 as? SystemError, SystemError(call: "unlink", code: ENOENT))
+        }
         try Posix.mkdir(path, 0o755)
-        XCTAssertThrowsError(try Posix.mkdir(path, 0o755)) { XCTAssertEqual($0 as? SystemError, SystemError(call: "mkdir", code: EEXIST)) }
+        XCTAssertThrowsError(try Posix.mkdir(path, 0o755)) {
+            XCTAssertEqual($0 as? SystemError, SystemError(call: "mkdir", code: EEXIST))
+        }
     }
 
     func testPipeCarriesBytes() throws {
@@ -45,7 +51,9 @@ final class AtomicWriterTests: XCTestCase {
         try AtomicWriter.write(Array("one".utf8), to: path)
         try AtomicWriter.write(Array("two".utf8), to: path, durable: false)
         XCTAssertEqual(FileManager.default.contents(atPath: path), Data("two".utf8))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("a/b").path), ["file.json"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("a/b").path),
+            ["file.json"])
     }
 
     func testAFailedWriteLeavesThePreviousFile() throws {
@@ -54,10 +62,12 @@ final class AtomicWriterTests: XCTestCase {
         defer { removeTemporaryFolder(folder) }
         let path = folder.appendingPathComponent("file").path
         try AtomicWriter.write(Array("old".utf8), to: path)
-        XCTAssertThrowsError(try AtomicWriter.write(to: path) { emit in
-            try Array("half".utf8).withUnsafeBytes { try emit($0) }
-            throw Stop()
-        }) { XCTAssertTrue("\($0)".contains("the previous file is untouched"), "\($0)") }
+        XCTAssertThrowsError(
+            try AtomicWriter.write(to: path) { emit in
+                try Array("half".utf8).withUnsafeBytes { try emit($0) }
+                throw Stop()
+            }
+        ) { XCTAssertTrue("\($0)".contains("the previous file is untouched"), "\($0)") }
         XCTAssertEqual(FileManager.default.contents(atPath: path), Data("old".utf8))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["file"])
         XCTAssertTrue(AtomicWriter.isTemporaryFile(".file.12.34.tmp"))

@@ -6,7 +6,8 @@ import XCTest
 /// errno becomes a typed error at the call, with the call's own errno, whatever runs after it.
 final class SystemCallTests: XCTestCase {
     func testAFailedCallThrowsItsOwnErrno() {
-        XCTAssertThrowsError(try SystemCall.check("open") { open("/nonexistent/layoutsnap", O_RDONLY | O_CLOEXEC) }) { error in
+        XCTAssertThrowsError(try SystemCall.check("open") { open("/nonexistent/layoutsnap", O_RDONLY | O_CLOEXEC) }) {
+            error in
             let failure = error as? SystemError
             XCTAssertEqual(failure, SystemError(call: "open", code: ENOENT))
             XCTAssertEqual(failure?.reason, "No such file or directory")
@@ -18,7 +19,9 @@ final class SystemCallTests: XCTestCase {
         let fd = try SystemCall.check("open") { open("/dev/null", O_RDONLY | O_CLOEXEC) }
         XCTAssertGreaterThanOrEqual(fd, 0)
         try SystemCall.close(fd)
-        XCTAssertThrowsError(try SystemCall.close(fd)) { XCTAssertEqual(($0 as? SystemError)?.code, EBADF, "closed twice") }
+        XCTAssertThrowsError(try SystemCall.close(fd)) {
+            XCTAssertEqual(($0 as? SystemError)?.code, EBADF, "closed twice")
+        }
     }
 
     /// EINTR is retried; any other failure is not.
@@ -26,17 +29,31 @@ final class SystemCallTests: XCTestCase {
         var calls = 0
         let result = try SystemCall.check("read") { () -> Int in
             calls += 1
-            if calls < 3 { errno = EINTR; return -1 }
+            if calls < 3 {
+                errno = EINTR
+                return -1
+            }
             return 7
         }
         XCTAssertEqual(result, 7)
         XCTAssertEqual(calls, 3)
         calls = 0
-        XCTAssertThrowsError(try SystemCall.check("read") { () -> Int in calls += 1; errno = EIO; return -1 })
+        XCTAssertThrowsError(
+            try SystemCall.check("read") { () -> Int in
+                calls += 1
+                errno = EIO
+                return -1
+            })
         XCTAssertEqual(calls, 1)
         // A call whose first attempt may have taken effect reports EINTR rather than repeating.
         calls = 0
-        XCTAssertThrowsError(try SystemCall.check("rename", retryingInterrupts: false) { () -> Int32 in calls += 1; errno = EINTR; return -1 }) {
+        XCTAssertThrowsError(
+            try SystemCall.check("rename", retryingInterrupts: false) { () -> Int32 in
+                calls += 1
+                errno = EINTR
+                return -1
+            }
+        ) {
             XCTAssertEqual(($0 as? SystemError)?.code, EINTR)
         }
         XCTAssertEqual(calls, 1)
@@ -57,7 +74,10 @@ final class SystemCallTests: XCTestCase {
         expected.replaceSubrange(5..<15, with: [UInt8](repeating: 9, count: 10))
         XCTAssertEqual(back, expected)
         var past = [UInt8](repeating: 0, count: 10)
-        XCTAssertThrowsError(try past.withUnsafeMutableBytes { try SystemCall.readAll(fd, into: $0, at: 99_995) }, "only 5 bytes are left") {
+        XCTAssertThrowsError(
+            try past.withUnsafeMutableBytes { try SystemCall.readAll(fd, into: $0, at: 99_995) },
+            "only 5 bytes are left"
+        ) {
             XCTAssertEqual(($0 as? SystemError)?.code, ENODATA)
         }
     }
@@ -82,7 +102,9 @@ final class LockedValueTests: XCTestCase {
 
     func testTypedErrorsPassThroughAndReleaseTheLock() {
         let value = LockedValue([1, 2])
-        XCTAssertThrowsError(try value.withLock { (_: inout [Int]) throws(SystemError) in throw SystemError(call: "x", code: EIO) }) {
+        XCTAssertThrowsError(
+            try value.withLock { (_: inout [Int]) throws(SystemError) in throw SystemError(call: "x", code: EIO) }
+        ) {
             XCTAssertEqual($0 as? SystemError, SystemError(call: "x", code: EIO))
         }
         XCTAssertEqual(value.withLock { $0.count }, 2, "the lock was released by the throw")

@@ -23,7 +23,8 @@ public enum PNGChunks {
     }
 
     public static func be32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
+            | UInt32(bytes[offset + 3])
     }
 
     /// The PNG CRC (CRC-32) of `bytes`.
@@ -44,7 +45,8 @@ public enum PNGChunks {
         var at = 8
         while at + 12 <= png.count {
             let length = Int(be32(png, at))
-            result.append(Chunk(type: String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self), start: at, length: length))
+            result.append(
+                Chunk(type: String(decoding: png[(at + 4)..<(at + 8)], as: UTF8.self), start: at, length: length))
             at += 12 + length
         }
         return result
@@ -52,6 +54,7 @@ public enum PNGChunks {
 
     /// Writes the right CRC for `chunk` after its type or data were changed in place.
     public static func fixCRC(_ png: inout [UInt8], _ chunk: Chunk) {
-        png.replaceSubrange(chunk.crcStart..<(chunk.crcStart + 4), with: be32(crc(png[(chunk.start + 4)..<chunk.crcStart])))
+        png.replaceSubrange(
+            chunk.crcStart..<(chunk.crcStart + 4), with: be32(crc(png[(chunk.start + 4)..<chunk.crcStart])))
     }
 }

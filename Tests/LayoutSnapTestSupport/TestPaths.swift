@@ -8,7 +8,8 @@ public enum TestPaths {
     /// An executable SwiftPM built beside the test bundle (`layoutsnap`, `layoutsnap-bench`), in
     /// whichever build folder the tests run from (debug, release, a sanitizer's).
     public static func builtProduct(_ name: String) -> URL {
-        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+        let candidates =
+            [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
             + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
         for dir in candidates {
             let url = dir.appendingPathComponent(name)

@@ -29,22 +29,29 @@ public final class TestProcess {
     /// Runs `executable` to its end and returns what it printed. `environment` is laid over this
     /// process's own, without the variables named in `removing`; `stdin` is what it reads (nothing
     /// when nil). Still running after `timeout` seconds, it gets SIGTERM, then SIGKILL.
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                           environment: [String: String] = [:], removing: [String] = [], stdin: Data? = nil,
-                           timeout: TimeInterval = 120) throws -> Output {
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String] = [:], removing: [String] = [], stdin: Data? = nil,
+        timeout: TimeInterval = 120
+    ) throws -> Output {
         try start(executable, arguments, in: directory, environment: environment, removing: removing, stdin: stdin)
             .wait(timeout: timeout)
     }
 
     /// Starts `executable` as `run` does and returns at once.
-    public static func start(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                             environment: [String: String] = [:], removing: [String] = [],
-                             stdin: Data? = nil) throws -> TestProcess {
-        try TestProcess(executable, arguments, in: directory, environment: environment, removing: removing, stdin: stdin)
+    public static func start(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String] = [:], removing: [String] = [],
+        stdin: Data? = nil
+    ) throws -> TestProcess {
+        try TestProcess(
+            executable, arguments, in: directory, environment: environment, removing: removing, stdin: stdin)
     }
 
-    private init(_ executable: URL, _ arguments: [String], in directory: URL?, environment: [String: String],
-                 removing: [String], stdin: Data?) throws {
+    private init(
+        _ executable: URL, _ arguments: [String], in directory: URL?, environment: [String: String],
+        removing: [String], stdin: Data?
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
@@ -52,7 +59,8 @@ public final class TestProcess {
         for key in removing { env.removeValue(forKey: key) }
         env.merge(environment) { $1 }
         process.environment = env
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         if let stdin {
@@ -117,9 +125,10 @@ public final class TestProcess {
         }
         process.waitUntilExit()
         let (out, err) = drain.finish(grace: 2)
-        let output = Output(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                            stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut,
-                            seconds: Date().timeIntervalSince(started))
+        let output = Output(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut,
+            seconds: Date().timeIntervalSince(started))
         finished = output
         return output
     }

@@ -29,11 +29,14 @@ public enum TestTools {
             FileManager.default.isExecutableFile(atPath: candidate.path)
                 && (try? TestProcess.run(candidate, ["-c", "import selenium"], timeout: 60))?.status == 0
         }
-        guard let python, let driver = find(["chromedriver", "/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]) else { return nil }
+        guard let python,
+            let driver = find(["chromedriver", "/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"])
+        else { return nil }
         return (python, driver)
     }
 
-    public static let seleniumMissing = "python3-selenium and chromium-driver are needed (bash .ci/install installs them)"
+    public static let seleniumMissing =
+        "python3-selenium and chromium-driver are needed (bash .ci/install installs them)"
 
     public static func chromium() -> URL? {
         find(chromiumNames)
@@ -54,7 +57,9 @@ public enum TestTools {
     /// The flags of every headless Chromium run here: no sandbox, GPU or shared memory (none of
     /// which CI's container has), and a profile folder of the test's own.
     public static func headlessChromium(profile: URL) -> [String] {
-        ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-         "--user-data-dir=\(profile.path)"]
+        [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--user-data-dir=\(profile.path)",
+        ]
     }
 }

@@ -38,8 +38,10 @@ public struct AnimatedValue: Sendable, Hashable {
     /// A spring settles by the rule of docs/fixtures/README.md "Common fields" in canvas terms: `pointsPerUnit` says how many points
     /// on screen one unit of this value moves (a progress value moves a whole card), and
     /// `pixelsPerPoint` is the canvas scale.
-    public mutating func set(_ newTarget: Double, at time: Double, curve: AnimationCurve?, pixelsPerPoint: Double = 1,
-                             pointsPerUnit: Double = 1) {
+    public mutating func set(
+        _ newTarget: Double, at time: Double, curve: AnimationCurve?, pixelsPerPoint: Double = 1,
+        pointsPerUnit: Double = 1
+    ) {
         let delta = newTarget - target
         guard delta != 0 else { return }
         target = newTarget

@@ -5,7 +5,10 @@ public struct CubicBezier: Sendable, Hashable {
     public var x1: Double, y1: Double, x2: Double, y2: Double
 
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
-        self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2
+        self.x1 = x1
+        self.y1 = y1
+        self.x2 = x2
+        self.y2 = y2
     }
 
     public static let easeIn = CubicBezier(0.42, 0, 1, 1)
@@ -38,7 +41,8 @@ public struct CubicBezier: Sendable, Hashable {
             if abs(d) < 1e-9 { break }
             s -= err / d
         }
-        var lo = 0.0, hi = 1.0
+        var lo = 0.0
+        var hi = 1.0
         s = t
         for _ in 0..<64 {
             let x = sample(x1, x2, s)
@@ -56,7 +60,8 @@ public struct Spring: Sendable, Hashable {
     public var dampingFraction: Double
 
     public init(response: Double, dampingFraction: Double) {
-        self.response = response; self.dampingFraction = dampingFraction
+        self.response = response
+        self.dampingFraction = dampingFraction
     }
 
     /// iOS 17's `.default` animation.
@@ -132,10 +137,10 @@ public enum AnimationCurve: Sendable, Hashable {
     /// Progress 0 → 1 of a move started `elapsed` seconds ago.
     public func progress(elapsed: Double) -> Double {
         switch self {
-        case let .timing(curve, duration):
+        case .timing(let curve, let duration):
             if duration <= 0 { return 1 }
             return curve.value(at: elapsed / duration)
-        case let .spring(spring):
+        case .spring(let spring):
             return spring.step(at: elapsed).position
         }
     }
@@ -143,8 +148,8 @@ public enum AnimationCurve: Sendable, Hashable {
     /// How long a move of `distance` points runs.
     public func duration(distance: Double, pixelsPerPoint: Double) -> Double {
         switch self {
-        case let .timing(_, duration): max(duration, 0)
-        case let .spring(spring): spring.settleTime(distance: distance, pixelsPerPoint: pixelsPerPoint)
+        case .timing(_, let duration): max(duration, 0)
+        case .spring(let spring): spring.settleTime(distance: distance, pixelsPerPoint: pixelsPerPoint)
         }
     }
 }

@@ -61,10 +61,16 @@ public struct Timeline: Sendable {
 
     /// The sample times of every state, after checking the frame limit (docs/fixtures/README.md "Limits"): too many frames
     /// is an error at `$.steps`, with `advice` on what to lower.
-    public static func checkedSamples(schedules: [Schedule], fps: Double, advice: String = "lower fps") throws(LayoutError) -> [[Sample]] {
+    public static func checkedSamples(schedules: [Schedule], fps: Double, advice: String = "lower fps")
+        throws(LayoutError) -> [[Sample]]
+    {
         let count = frameCount(schedules: schedules, fps: fps)
         if count > Double(maxFramesPerFixture) {
-            throw LayoutError(path: "$.steps", message: "the steps produce \(count.formattedCount) frames, more than the limit of \(maxFramesPerFixture); \(advice)")
+            throw LayoutError(
+                path: "$.steps",
+                message:
+                    "the steps produce \(count.formattedCount) frames, more than the limit of \(maxFramesPerFixture); \(advice)"
+            )
         }
         return samples(schedules: schedules, fps: fps)
     }

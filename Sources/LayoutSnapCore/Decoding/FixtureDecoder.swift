@@ -6,10 +6,14 @@ public enum FixtureDecoder {
     public static let idCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._/-")
 
     /// Reads and decodes `path`. `id` is the fixture id, `displayPath` how messages name the file.
-    public static func load(path: String, id: String, displayPath: String, defaults: FixtureDefaults = FixtureDefaults()) throws(FixtureError) -> Fixture {
+    public static func load(
+        path: String, id: String, displayPath: String, defaults: FixtureDefaults = FixtureDefaults()
+    ) throws(FixtureError) -> Fixture {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         if let size = attributes?[.size] as? Int, size > Limits.maxFixtureFileBytes {
-            throw FixtureError(file: displayPath, message: "the file is \(size) bytes, more than the limit of \(Limits.maxFixtureFileBytes)")
+            throw FixtureError(
+                file: displayPath,
+                message: "the file is \(size) bytes, more than the limit of \(Limits.maxFixtureFileBytes)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FixtureError(file: displayPath, message: "cannot be read")
@@ -21,39 +25,51 @@ public enum FixtureDecoder {
     /// The variants a fixture's JSON declares at its top level (the project's default when it
     /// declares none), or nil when they cannot be read (the JSON or its variants are broken).
     public static func variants(in bytes: [UInt8], defaults: FixtureDefaults = FixtureDefaults()) -> [FixtureVariant]? {
-        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.value else { return nil }
+        guard let root = try? JSONParser.parse(bytes), case .object(let members) = root.value else { return nil }
         guard let node = members.last(where: { $0.key == "variants" })?.value else { return defaults.variants ?? [] }
         return try? decodeVariants(JSONElement(node, path: JSONPath.root.appending(key: "variants")))
     }
 
-    public static func decode(bytes: [UInt8], id: String, file: String, directory: String,
-                              defaults: FixtureDefaults = FixtureDefaults()) throws(FixtureError) -> Fixture {
-        guard !id.isEmpty, id.allSatisfy({ idCharacters.contains($0) }), !id.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else {
-            throw FixtureError(file: file, message: "the fixture id \"\(id)\" may only use a-z, 0-9, '.', '_', '/' and '-'; rename the file")
+    public static func decode(
+        bytes: [UInt8], id: String, file: String, directory: String,
+        defaults: FixtureDefaults = FixtureDefaults()
+    ) throws(FixtureError) -> Fixture {
+        guard !id.isEmpty, id.allSatisfy({ idCharacters.contains($0) }),
+            !id.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
+        else {
+            throw FixtureError(
+                file: file,
+                message: "the fixture id \"\(id)\" may only use a-z, 0-9, '.', '_', '/' and '-'; rename the file")
         }
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw FixtureError(file: file, line: error.position.line, column: error.position.column,
-                               message: "invalid JSON: \(error.message)")
+            throw FixtureError(
+                file: file, line: error.position.line, column: error.position.column,
+                message: "invalid JSON: \(error.message)")
         }
         do {
             return try decode(JSONElement(root), id: id, file: file, directory: directory, defaults: defaults)
         } catch {
-            throw FixtureError(file: file, path: error.path.description, line: error.position?.line,
-                               column: error.position?.column, message: error.message)
+            throw FixtureError(
+                file: file, path: error.path.description, line: error.position?.line,
+                column: error.position?.column, message: error.message)
         }
     }
 
     /// `defaults` (layoutsnap.json's) stand in for the fields the fixture does not write.
-    static func decode(_ element: JSONElement, id: String, file: String, directory: String,
-                       defaults: FixtureDefaults = FixtureDefaults()) throws(JSONDecodingError) -> Fixture {
+    static func decode(
+        _ element: JSONElement, id: String, file: String, directory: String,
+        defaults: FixtureDefaults = FixtureDefaults()
+    ) throws(JSONDecodingError) -> Fixture {
         let o = try element.object()
         let kindElement = try o.required("kind")
         let kindName = try kindElement.string()
         guard let kind = FixtureKind(rawValue: kindName) else {
-            throw kindElement.error("unknown kind \"\(kindName)\"; expected one of: \(FixtureKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw kindElement.error(
+                "unknown kind \"\(kindName)\"; expected one of: \(FixtureKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
 
         // An editor's pointer to a JSON Schema: allowed, and nothing else.
@@ -68,11 +84,15 @@ public enum FixtureDecoder {
         let scale = try o.double("scale", in: Limits.scale, what: "a scale") ?? defaults.scale ?? device.scale
         let pixels = (width * scale).rounded() * (height * scale).rounded()
         if pixels > Double(Limits.maxCanvasPixels) {
-            throw element.error("the canvas is \(Int((width * scale).rounded())) x \(Int((height * scale).rounded())) pixels, more than the limit of \(Limits.maxCanvasPixels) pixels")
+            throw element.error(
+                "the canvas is \(Int((width * scale).rounded())) x \(Int((height * scale).rounded())) pixels, more than the limit of \(Limits.maxCanvasPixels) pixels"
+            )
         }
         let canvas = Canvas(width: width, height: height, scale: scale)
         if max(canvas.pixelWidth, canvas.pixelHeight) > Limits.maxCanvasSidePixels {
-            throw element.error("the canvas is \(canvas.pixelWidth) x \(canvas.pixelHeight) pixels; a side may have at most \(Limits.maxCanvasSidePixels) pixels (Cairo's limit)")
+            throw element.error(
+                "the canvas is \(canvas.pixelWidth) x \(canvas.pixelHeight) pixels; a side may have at most \(Limits.maxCanvasSidePixels) pixels (Cairo's limit)"
+            )
         }
         let appearance = try o.enumeration("appearance", Appearance.self) ?? .light
         let fps = try o.double("fps", in: Limits.fps, what: "frames per second") ?? defaults.fps ?? 60
@@ -86,14 +106,19 @@ public enum FixtureDecoder {
         }
 
         // Every state has at least one frame: too many steps is known before any text is laid out.
-        if let steps = o.optional("steps"), case let .array(items) = steps.value, items.count + 1 > Limits.maxFramesPerFixture {
-            throw steps.error("\(items.count) steps make at least \(items.count + 1) states of a frame or more each, more than the limit of \(Limits.maxFramesPerFixture) frames")
+        if let steps = o.optional("steps"), case .array(let items) = steps.value,
+            items.count + 1 > Limits.maxFramesPerFixture
+        {
+            throw steps.error(
+                "\(items.count) steps make at least \(items.count + 1) states of a frame or more each, more than the limit of \(Limits.maxFramesPerFixture) frames"
+            )
         }
         let content = try kind.definition.decode(o, directory: directory)
         try o.finish()
         try checkTextSize(element)
-        var fixture = Fixture(id: id, file: file, device: device, canvas: canvas, appearance: appearance,
-                              fps: fps, tolerance: tolerance, content: content)
+        var fixture = Fixture(
+            id: id, file: file, device: device, canvas: canvas, appearance: appearance,
+            fps: fps, tolerance: tolerance, content: content)
         fixture.timingFrames = timingFrames
         if let textSize { fixture = fixture.at(textSize) }
         fixture.direction = direction ?? .ltr
@@ -111,38 +136,57 @@ public enum FixtureDecoder {
         var places: [String: JSONElement] = [:]
         func add(_ v: FixtureVariant, at e: JSONElement) throws(JSONDecodingError) {
             guard FixtureVariant.isValidName(v.name) else {
-                throw e.error("the variant name \"\(v.name)\" is a folder name in the goldens: use 1 to 100 of a-z, A-Z, 0-9, '.', '_', '+' and '-'")
+                throw e.error(
+                    "the variant name \"\(v.name)\" is a folder name in the goldens: use 1 to 100 of a-z, A-Z, 0-9, '.', '_', '+' and '-'"
+                )
             }
             // In any case: the names are folders, and on a case-insensitive disk "a" and "A" are one.
-            if places[v.name.lowercased()] != nil { throw e.error("two variants are named \"\(v.name)\" (in any case); give one a \"name\"") }
+            if places[v.name.lowercased()] != nil {
+                throw e.error("two variants are named \"\(v.name)\" (in any case); give one a \"name\"")
+            }
             places[v.name.lowercased()] = e
             variants.append(v)
             if variants.count > Limits.maxVariants {
-                throw element.error("more than \(Limits.maxVariants) variants; each is rendered in full, so split the fixture")
+                throw element.error(
+                    "more than \(Limits.maxVariants) variants; each is rendered in full, so split the fixture")
             }
         }
         switch element.value {
         case .object:
             let o = try element.object()
-            func values<T>(_ key: String, _ parse: (JSONElement) throws(JSONDecodingError) -> T) throws(JSONDecodingError) -> [T?] {
+            func values<T>(_ key: String, _ parse: (JSONElement) throws(JSONDecodingError) -> T)
+                throws(JSONDecodingError) -> [T?]
+            {
                 guard let e = o.optional(key) else { return [nil] }
-                guard case let .array(items) = e.value, !items.isEmpty else { throw e.error("expected a non-empty array of \(key) values") }
+                guard case .array(let items) = e.value, !items.isEmpty else {
+                    throw e.error("expected a non-empty array of \(key) values")
+                }
                 var out: [T?] = []
-                for i in items.indices { out.append(try parse(JSONElement(items[i], path: e.path.appending(index: i)))) }
+                for i in items.indices {
+                    out.append(try parse(JSONElement(items[i], path: e.path.appending(index: i))))
+                }
                 return out
             }
             let devices = try values("device", deviceValue)
             let sizes = try values("textSize", textSizeValue)
-            let appearances = try values("appearance") { (e: JSONElement) throws(JSONDecodingError) in try e.enumeration(Appearance.self) }
+            let appearances = try values("appearance") { (e: JSONElement) throws(JSONDecodingError) in
+                try e.enumeration(Appearance.self)
+            }
             let directions = try values("direction", directionValue)
             try o.finish()
             if devices == [nil] && sizes == [nil] && appearances == [nil] && directions == [nil] {
                 throw element.error("a variants matrix needs at least one of: device, textSize, appearance, direction")
             }
-            for d in devices { for t in sizes { for a in appearances { for r in directions {
-                try add(FixtureVariant(device: d, textSize: t, appearance: a, direction: r), at: element)
-            } } } }
-        case let .array(items):
+            for d in devices {
+                for t in sizes {
+                    for a in appearances {
+                        for r in directions {
+                            try add(FixtureVariant(device: d, textSize: t, appearance: a, direction: r), at: element)
+                        }
+                    }
+                }
+            }
+        case .array(let items):
             for i in items.indices {
                 let e = JSONElement(items[i], path: element.path.appending(index: i))
                 let o = try e.object()
@@ -155,10 +199,15 @@ public enum FixtureDecoder {
                 if device == nil && textSize == nil && appearance == nil && direction == nil {
                     throw e.error("a variant needs at least one of: device, textSize, appearance, direction")
                 }
-                try add(FixtureVariant(name: name, device: device, textSize: textSize, appearance: appearance, direction: direction), at: e)
+                try add(
+                    FixtureVariant(
+                        name: name, device: device, textSize: textSize, appearance: appearance, direction: direction),
+                    at: e)
             }
         default:
-            throw element.error("expected a matrix object ({\"device\": [...], \"textSize\": [...], ...}) or an array of variant objects")
+            throw element.error(
+                "expected a matrix object ({\"device\": [...], \"textSize\": [...], ...}) or an array of variant objects"
+            )
         }
         return variants
     }
@@ -183,11 +232,15 @@ public enum FixtureDecoder {
                 var name: String?
                 if let e = entry.optional("element") {
                     name = try e.string()
-                    if name!.isEmpty { throw e.error("expected an element id (\"author\", \"message:*\"), found an empty string") }
+                    if name!.isEmpty {
+                        throw e.error("expected an element id (\"author\", \"message:*\"), found an empty string")
+                    }
                 }
                 let reasonElement = try entry.required("reason")
                 let reason = try reasonElement.string()
-                if reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw reasonElement.error("say why the finding is accepted") }
+                if reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    throw reasonElement.error("say why the finding is accepted")
+                }
                 try entry.finish()
                 ignores.append(LintIgnore(rule: rule, element: name, reason: reason))
             }
@@ -204,7 +257,9 @@ public enum FixtureDecoder {
     static func textSizeValue(_ e: JSONElement) throws(JSONDecodingError) -> ContentSizeCategory {
         let name = try e.string()
         guard let size = ContentSizeCategory.named(name) else {
-            throw e.error("unknown text size \"\(name)\"; expected one of: \(ContentSizeCategory.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw e.error(
+                "unknown text size \"\(name)\"; expected one of: \(ContentSizeCategory.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         return size
     }
@@ -215,14 +270,23 @@ public enum FixtureDecoder {
         let o = try element.object()
         var t = Tolerance()
         var pixels = false
-        if let e = o.optional("threshold") { t.threshold = try e.double(in: 0...1, what: "a threshold"); pixels = true }
+        if let e = o.optional("threshold") {
+            t.threshold = try e.double(in: 0...1, what: "a threshold")
+            pixels = true
+        }
         if let e = o.optional("maxDiffPixels") {
             t.maxDiffPixels = try e.int()
             if t.maxDiffPixels < 0 { throw e.error("expected a count of 0 or more, found \(t.maxDiffPixels)") }
             pixels = true
         }
-        if let e = o.optional("maxDiffRatio") { t.maxDiffRatio = try e.double(in: 0...1, what: "a ratio"); pixels = true }
-        if let e = o.optional("includeAntialiasing") { t.includeAntialiasing = try e.bool(); pixels = true }
+        if let e = o.optional("maxDiffRatio") {
+            t.maxDiffRatio = try e.double(in: 0...1, what: "a ratio")
+            pixels = true
+        }
+        if let e = o.optional("includeAntialiasing") {
+            t.includeAntialiasing = try e.bool()
+            pixels = true
+        }
         var timingFrames = 0
         let timingElement = o.optional("timing")
         if let e = timingElement {
@@ -230,7 +294,9 @@ public enum FixtureDecoder {
             if let f = timing.optional("frames") {
                 timingFrames = try f.int()
                 if !(0...Limits.maxTimingToleranceFrames).contains(timingFrames) {
-                    throw f.error("expected a number of frames from 0 to \(Limits.maxTimingToleranceFrames), found \(timingFrames)")
+                    throw f.error(
+                        "expected a number of frames from 0 to \(Limits.maxTimingToleranceFrames), found \(timingFrames)"
+                    )
                 }
             }
             try timing.finish()
@@ -248,15 +314,19 @@ public enum FixtureDecoder {
         var stack = [element]
         while let e = stack.popLast() {
             switch e.value {
-            case let .string(s):
+            case .string(let s):
                 total += s.utf8.count
                 breaks += lineBreaks(in: s)
                 if breaks > Limits.maxLineBreaks {
-                    throw e.error("the fixture's text has more than \(Limits.maxLineBreaks) line breaks by here; Pango lays text out in time that grows with the square of its paragraphs, so that is the limit")
+                    throw e.error(
+                        "the fixture's text has more than \(Limits.maxLineBreaks) line breaks by here; Pango lays text out in time that grows with the square of its paragraphs, so that is the limit"
+                    )
                 }
-            case let .array(items):
-                for i in items.indices.reversed() { stack.append(JSONElement(items[i], path: e.path.appending(index: i))) }
-            case let .object(members):
+            case .array(let items):
+                for i in items.indices.reversed() {
+                    stack.append(JSONElement(items[i], path: e.path.appending(index: i)))
+                }
+            case .object(let members):
                 for m in members.reversed() {
                     total += m.key.utf8.count
                     stack.append(JSONElement(m.value, path: e.path.appending(key: m.key)))
@@ -265,7 +335,8 @@ public enum FixtureDecoder {
             }
         }
         if total > Limits.maxTextBytes {
-            throw element.error("the fixture holds \(total) bytes of text, more than the limit of \(Limits.maxTextBytes)")
+            throw element.error(
+                "the fixture holds \(total) bytes of text, more than the limit of \(Limits.maxTextBytes)")
         }
     }
 
@@ -286,7 +357,9 @@ public enum FixtureDecoder {
         return count
     }
 
-    static let curves: [(name: String, curve: CubicBezier)] = [("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear)]
+    static let curves: [(name: String, curve: CubicBezier)] = [
+        ("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear),
+    ]
 
     /// `easeInOut` (and the other names) or `{"spring": {"response": r, "dampingFraction": z}}`.
     static func decodeCurve(_ element: JSONElement?, duration: Double) throws(JSONDecodingError) -> AnimationCurve {
@@ -294,14 +367,16 @@ public enum FixtureDecoder {
         if case .string = element.value {
             let name = try element.string()
             guard let curve = curves.first(where: { $0.name == name })?.curve else {
-                throw element.error("unknown curve \"\(name)\"; expected easeInOut, easeIn, easeOut, linear or {\"spring\": {...}}")
+                throw element.error(
+                    "unknown curve \"\(name)\"; expected easeInOut, easeIn, easeOut, linear or {\"spring\": {...}}")
             }
             return .timing(curve, duration: duration)
         }
         let o = try element.object()
         let spring = try o.required("spring").object()
         let response = try spring.required("response").double(in: Limits.springParameter, what: "a response in seconds")
-        let damping = try spring.required("dampingFraction").double(in: Limits.springParameter, what: "a damping fraction")
+        let damping = try spring.required("dampingFraction").double(
+            in: Limits.springParameter, what: "a damping fraction")
         try spring.finish()
         try o.finish()
         return .spring(Spring(response: response, dampingFraction: damping))
@@ -334,7 +409,8 @@ extension ObjectReader {
     }
 
     /// The key's string as one of `E`'s cases, or nil when absent.
-    func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(JSONDecodingError) -> E? where E.RawValue == String {
+    func enumeration<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(JSONDecodingError) -> E?
+    where E.RawValue == String {
         guard let element = optional(key) else { return nil }
         return try element.enumeration(type)
     }
@@ -345,7 +421,9 @@ extension JSONElement {
     func double(in range: ClosedRange<Double>, what: String) throws(JSONDecodingError) -> Double {
         let v = try double()
         guard range.contains(v) else {
-            throw error("expected \(what) from \(JSONWriter.formatNumber(range.lowerBound)) to \(JSONWriter.formatNumber(range.upperBound)), found \(Self.describe(v))")
+            throw error(
+                "expected \(what) from \(JSONWriter.formatNumber(range.lowerBound)) to \(JSONWriter.formatNumber(range.upperBound)), found \(Self.describe(v))"
+            )
         }
         return v
     }
@@ -359,10 +437,12 @@ extension JSONElement {
         return Int(d)
     }
 
-    func enumeration<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(JSONDecodingError) -> E where E.RawValue == String {
+    func enumeration<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(JSONDecodingError) -> E
+    where E.RawValue == String {
         let s = try string()
         guard let value = E(rawValue: s) else {
-            throw error("unknown value \"\(s)\"; expected one of: \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw error(
+                "unknown value \"\(s)\"; expected one of: \(E.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value
     }

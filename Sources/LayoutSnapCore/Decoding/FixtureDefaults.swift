@@ -19,7 +19,10 @@ public struct FixtureDefaults: Sendable, Hashable {
         public var pixels: Tolerance?
         public var timingFrames: Int
 
-        public init(pixels: Tolerance?, timingFrames: Int) { self.pixels = pixels; self.timingFrames = timingFrames }
+        public init(pixels: Tolerance?, timingFrames: Int) {
+            self.pixels = pixels
+            self.timingFrames = timingFrames
+        }
     }
 
     static let fields: [SchemaField] = [
@@ -31,7 +34,9 @@ public struct FixtureDefaults: Sendable, Hashable {
     ]
 
     /// The fixture schema's definitions the fields above refer to, directly or not.
-    static let definitionsUsed: Set<String> = ["device", "scale", "fps", "tolerance", "variants", "textSize", "appearance", "direction"]
+    static let definitionsUsed: Set<String> = [
+        "device", "scale", "fps", "tolerance", "variants", "textSize", "appearance", "direction",
+    ]
 
     static func decode(_ element: JSONElement) throws(JSONDecodingError) -> FixtureDefaults {
         let o = try element.object()

@@ -10,7 +10,11 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible 
     public var message: String
 
     public init(file: String, path: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
-        self.file = file; self.path = path; self.line = line; self.column = column; self.message = message
+        self.file = file
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
     }
 
     /// `Fixtures/posts/x.json:4:12: $.steps[1].at: expected a number, found a string`: the
@@ -28,18 +32,24 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible 
 extension FixtureError {
     /// Parses `bytes` and reads the document with `read`: a syntax or shape error becomes one that
     /// names `file`, the line and the JSON path (layoutsnap.json, approvals.json).
-    public static func decoding<Value>(_ bytes: [UInt8], file: String,
-                                       _ read: (JSONElement) throws(JSONDecodingError) -> Value) throws(FixtureError) -> Value {
+    public static func decoding<Value>(
+        _ bytes: [UInt8], file: String,
+        _ read: (JSONElement) throws(JSONDecodingError) -> Value
+    ) throws(FixtureError) -> Value {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw FixtureError(file: file, line: error.position.line, column: error.position.column, message: "invalid JSON: \(error.message)")
+            throw FixtureError(
+                file: file, line: error.position.line, column: error.position.column,
+                message: "invalid JSON: \(error.message)")
         }
         do {
             return try read(JSONElement(root))
         } catch {
-            throw FixtureError(file: file, path: error.path.description, line: error.position?.line, column: error.position?.column, message: error.message)
+            throw FixtureError(
+                file: file, path: error.path.description, line: error.position?.line, column: error.position?.column,
+                message: error.message)
         }
     }
 }

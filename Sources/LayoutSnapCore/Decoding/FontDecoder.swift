@@ -5,7 +5,9 @@ enum FontDecoder {
         if case .string = element.value {
             let name = try element.string()
             guard let style = TextStyle(rawValue: name) else {
-                throw element.error("unknown text style \"\(name)\"; expected one of: \(TextStyle.allCases.map(\.rawValue).joined(separator: ", ")) or {\"size\": ...}")
+                throw element.error(
+                    "unknown text style \"\(name)\"; expected one of: \(TextStyle.allCases.map(\.rawValue).joined(separator: ", ")) or {\"size\": ...}"
+                )
             }
             return style.font
         }

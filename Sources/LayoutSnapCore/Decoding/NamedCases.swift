@@ -11,7 +11,8 @@ extension NamedCases {
         let raw = try container.decode(String.self)
         guard let value = Self(rawValue: raw) else {
             let known = Self.allCases.map(\.rawValue).joined(separator: ", ")
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown \(Self.caseKind) \"\(raw)\" (expected one of: \(known))")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "unknown \(Self.caseKind) \"\(raw)\" (expected one of: \(known))")
         }
         self = value
     }

@@ -18,7 +18,8 @@ public enum PNGHeader {
             throw Failure(message: "not a PNG file")
         }
         func be32(_ i: Int) -> Int { bytes[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
-        let w = be32(16), h = be32(20)
+        let w = be32(16)
+        let h = be32(20)
         guard w > 0, h > 0 else { throw Failure(message: "the PNG claims a size of \(w) x \(h)") }
         return (w, h)
     }

@@ -33,10 +33,17 @@ public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConver
     public var path: String?
     public var message: String
 
-    public init(_ severity: Severity = .error, _ category: Category, file: String? = nil, line: Int? = nil, column: Int? = nil,
-                path: String? = nil, message: String) {
-        self.severity = severity; self.category = category
-        self.file = file; self.line = line; self.column = column; self.path = path; self.message = message
+    public init(
+        _ severity: Severity = .error, _ category: Category, file: String? = nil, line: Int? = nil, column: Int? = nil,
+        path: String? = nil, message: String
+    ) {
+        self.severity = severity
+        self.category = category
+        self.file = file
+        self.line = line
+        self.column = column
+        self.path = path
+        self.message = message
     }
 
     /// The same problem, filed under another category.

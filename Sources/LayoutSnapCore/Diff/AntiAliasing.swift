@@ -33,7 +33,8 @@ struct Neighbourhood<C: Compositor> {
             (-w &- 1, -1, w &- 1, -w, w, -w &+ 1, 1, w &+ 1)
         let nb: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             p[offsets.0], p[offsets.1], p[offsets.2], p[offsets.3],
-            p[offsets.4], p[offsets.5], p[offsets.6], p[offsets.7])
+            p[offsets.4], p[offsets.5], p[offsets.6], p[offsets.7]
+        )
         // Equal words have a zero brightness delta; 3 or more of them settle it (not anti-aliasing)
         // whatever the order, so count them without branches first.
         var equal = (nb.0 == c ? 1 : 0) &+ (nb.1 == c ? 1 : 0) &+ (nb.2 == c ? 1 : 0)
@@ -103,7 +104,10 @@ struct Neighbourhood<C: Compositor> {
         var zeroes = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
         var minDelta = 0.0
         var maxDelta = 0.0
-        var minX = 0, minY = 0, maxX = 0, maxY = 0
+        var minX = 0
+        var minY = 0
+        var maxX = 0
+        var maxY = 0
 
         var x = x0
         while x <= x2 {

@@ -29,8 +29,10 @@ public struct FrameAttribution: Codable, Sendable, Hashable {
     public var goldenSize: [Int]?
     public var actualSize: [Int]?
 
-    public init(kind: Kind, elements: [ElementChange], dx: Double? = nil, dy: Double? = nil, unassignedPixels: Int = 0,
-                goldenSize: [Int]? = nil, actualSize: [Int]? = nil) {
+    public init(
+        kind: Kind, elements: [ElementChange], dx: Double? = nil, dy: Double? = nil, unassignedPixels: Int = 0,
+        goldenSize: [Int]? = nil, actualSize: [Int]? = nil
+    ) {
         self.kind = kind
         self.elements = elements
         self.dx = dx
@@ -73,8 +75,10 @@ public struct ElementChange: Codable, Sendable, Hashable {
     /// Where it is, points [x, y, width, height]: the actual rect (the golden's if it disappeared).
     public var rect: [Double]
 
-    public init(id: String, change: Change, dx: Double = 0, dy: Double = 0, dw: Double = 0, dh: Double = 0,
-                pixelsUnchanged: Bool? = nil, pixels: Int = 0, rect: [Double]) {
+    public init(
+        id: String, change: Change, dx: Double = 0, dy: Double = 0, dw: Double = 0, dh: Double = 0,
+        pixelsUnchanged: Bool? = nil, pixels: Int = 0, rect: [Double]
+    ) {
         self.id = id
         self.change = change
         self.dx = dx
@@ -93,7 +97,8 @@ public struct ElementChange: Codable, Sendable, Hashable {
     public var description: String {
         switch change {
         case .moved:
-            return "\(id) moved (\(Attribution.signed(dx)), \(Attribution.signed(dy)))" + (pixelsUnchanged == true ? ", pixels unchanged" : "")
+            return "\(id) moved (\(Attribution.signed(dx)), \(Attribution.signed(dy)))"
+                + (pixelsUnchanged == true ? ", pixels unchanged" : "")
         case .resized:
             return "\(id) resized (\(Attribution.signed(dw)), \(Attribution.signed(dh)))"
                 + (dx != 0 || dy != 0 ? " and moved (\(Attribution.signed(dx)), \(Attribution.signed(dy)))" : "")
@@ -125,8 +130,11 @@ public enum Attribution {
         /// only these are scanned. nil scans the whole image.
         public var regions: [PixelRegion]?
 
-        public init(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int, scale: Double,
-                    regions: [PixelRegion]? = nil) {
+        public init(
+            expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int,
+            scale: Double,
+            regions: [PixelRegion]? = nil
+        ) {
             self.expected = expected
             self.actual = actual
             self.width = width
@@ -145,15 +153,18 @@ public enum Attribution {
     /// Colours of the diff image's marks: what is only a consequence is drawn quietly.
     public static let movedUnchangedColor: UInt32 = 0xFF7F_A7D9
     static let outlineColors: [ElementChange.Change: UInt32] = [
-        .moved: 0xFF3F_6FD0, .resized: 0xFFE0_8000, .appeared: 0xFF00_A040, .disappeared: 0xFFA0_00A0, .restyled: 0xFFFF_0000,
+        .moved: 0xFF3F_6FD0, .resized: 0xFFE0_8000, .appeared: 0xFF00_A040, .disappeared: 0xFFA0_00A0,
+        .restyled: 0xFFFF_0000,
     ]
 
     /// The attribution of a frame whose images have the same size. Without `pixels` only the
     /// geometry is compared (no restyled elements, no pixel counts). `diffImage`, when given, gets
     /// the attribution drawn into it: pixels of elements that only moved turn from red to a quiet
     /// blue, and each changed element gets an outline in the colour of its change.
-    public static func attribute(golden: Elements, actual: Elements, pixels: Pixels? = nil,
-                                 diffImage: UnsafeMutableBufferPointer<UInt32>? = nil) -> FrameAttribution {
+    public static func attribute(
+        golden: Elements, actual: Elements, pixels: Pixels? = nil,
+        diffImage: UnsafeMutableBufferPointer<UInt32>? = nil
+    ) -> FrameAttribution {
         var changes = geometry(golden: golden, actual: actual)
         var unassigned = 0
         if let pixels {
@@ -170,17 +181,22 @@ public enum Attribution {
         if geometric.isEmpty {
             result.kind = .pixelsOnly
         } else if geometric.count >= 2, geometric.count == listed.count, geometric.allSatisfy({ $0.change == .moved }),
-                  let first = geometric.first, geometric.allSatisfy({ $0.dx == first.dx && $0.dy == first.dy }) {
+            let first = geometric.first, geometric.allSatisfy({ $0.dx == first.dx && $0.dy == first.dy })
+        {
             result.kind = .scrolled
             result.dx = first.dx
             result.dy = first.dy
         }
-        if let diffImage, let pixels { outline(listed, in: diffImage, width: pixels.width, height: pixels.height, scale: pixels.scale) }
+        if let diffImage, let pixels {
+            outline(listed, in: diffImage, width: pixels.width, height: pixels.height, scale: pixels.scale)
+        }
         return result
     }
 
     /// A frame whose canvas changed size: the geometry, without pixels.
-    public static func size(golden: Elements, actual: Elements, goldenSize: (Int, Int), actualSize: (Int, Int)) -> FrameAttribution {
+    public static func size(golden: Elements, actual: Elements, goldenSize: (Int, Int), actualSize: (Int, Int))
+        -> FrameAttribution
+    {
         var result = attribute(golden: golden, actual: actual)
         result.kind = .size
         result.dx = nil
@@ -206,20 +222,33 @@ public enum Attribution {
         for (id, rect) in actual where seen.insert(id).inserted {
             let box = [rect.x, rect.y, rect.width, rect.height].map(rounded)
             guard let old = goldenByID[id] else {
-                entries.append(Entry(element: ElementChange(id: id, change: .appeared, rect: box), change: .appeared, golden: nil, actual: rect))
+                entries.append(
+                    Entry(
+                        element: ElementChange(id: id, change: .appeared, rect: box), change: .appeared, golden: nil,
+                        actual: rect))
                 continue
             }
-            let dx = rounded(rect.x - old.x), dy = rounded(rect.y - old.y)
-            let dw = rounded(rect.width - old.width), dh = rounded(rect.height - old.height)
-            let change: ElementChange.Change? = abs(dw) >= epsilon || abs(dh) >= epsilon ? .resized
+            let dx = rounded(rect.x - old.x)
+            let dy = rounded(rect.y - old.y)
+            let dw = rounded(rect.width - old.width)
+            let dh = rounded(rect.height - old.height)
+            let change: ElementChange.Change? =
+                abs(dw) >= epsilon || abs(dh) >= epsilon
+                ? .resized
                 : abs(dx) >= epsilon || abs(dy) >= epsilon ? .moved : nil
-            entries.append(Entry(element: ElementChange(id: id, change: change ?? .restyled, dx: dx, dy: dy, dw: dw, dh: dh, rect: box),
-                                 change: change, golden: old, actual: rect))
+            entries.append(
+                Entry(
+                    element: ElementChange(
+                        id: id, change: change ?? .restyled, dx: dx, dy: dy, dw: dw, dh: dh, rect: box),
+                    change: change, golden: old, actual: rect))
         }
         for (id, rect) in golden where !seen.contains(id) {
             seen.insert(id)
             let box = [rect.x, rect.y, rect.width, rect.height].map(rounded)
-            entries.append(Entry(element: ElementChange(id: id, change: .disappeared, rect: box), change: .disappeared, golden: rect, actual: nil))
+            entries.append(
+                Entry(
+                    element: ElementChange(id: id, change: .disappeared, rect: box), change: .disappeared, golden: rect,
+                    actual: nil))
         }
         return entries
     }
@@ -242,9 +271,13 @@ public enum Attribution {
     /// Counts each differing pixel against the innermost element that explains it: first the
     /// changed elements (their old or new place), then the unchanged ones (which are then
     /// restyled). Returns the pixels inside no element.
-    private static func assignPixels(_ entries: inout [Entry], golden: Elements, actual: Elements, pixels: Pixels,
-                                     diffImage: UnsafeMutableBufferPointer<UInt32>?) -> Int {
-        let width = pixels.width, height = pixels.height, scale = pixels.scale
+    private static func assignPixels(
+        _ entries: inout [Entry], golden: Elements, actual: Elements, pixels: Pixels,
+        diffImage: UnsafeMutableBufferPointer<UInt32>?
+    ) -> Int {
+        let width = pixels.width
+        let height = pixels.height
+        let scale = pixels.scale
         precondition(pixels.expected.count >= width * height && pixels.actual.count >= width * height)
         // (box, entry index), innermost first.
         var explaining: [(PixelBox, Int)] = []
@@ -270,12 +303,14 @@ public enum Attribution {
         let candidates = explaining + containing
         var rowOwners: [(Int, Int, Int)] = []
         var cuts: [Int] = []
-        let expected = pixels.expected.baseAddress!, now = pixels.actual.baseAddress!
+        let expected = pixels.expected.baseAddress!
+        let now = pixels.actual.baseAddress!
         // The whole image, or the perceptual diff's boxes (a row's spans merged: boxes of two
         // clusters may overlap).
         // Swept top to bottom: a row's spans change only where a box starts or ends.
         let boxes = (pixels.regions ?? [PixelRegion(x: 0, y: 0, width: width, height: height)]).sorted { $0.y < $1.y }
-        let top = max(0, boxes.first?.y ?? 0), bottom = min(height, boxes.map { $0.y + $0.height }.max() ?? 0)
+        let top = max(0, boxes.first?.y ?? 0)
+        let bottom = min(height, boxes.map { $0.y + $0.height }.max() ?? 0)
         var active: [PixelRegion] = []
         var nextBox = 0
         var merged: [(Int, Int)] = []
@@ -290,13 +325,18 @@ public enum Attribution {
             active.removeAll { $0.y + $0.height <= y }
             if changed || active.count != before {
                 var spans = active.compactMap { box -> (Int, Int)? in
-                    let x0 = max(0, box.x), x1 = min(width, box.x + box.width)
+                    let x0 = max(0, box.x)
+                    let x1 = min(width, box.x + box.width)
                     return x1 > x0 ? (x0, x1) : nil
                 }
                 spans.sort { $0.0 < $1.0 }
                 merged.removeAll(keepingCapacity: true)
                 for span in spans {
-                    if let last = merged.last, span.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, span.1) } else { merged.append(span) }
+                    if let last = merged.last, span.0 <= last.1 {
+                        merged[merged.count - 1].1 = max(last.1, span.1)
+                    } else {
+                        merged.append(span)
+                    }
                 }
             }
             guard !merged.isEmpty else { continue }
@@ -306,7 +346,10 @@ public enum Attribution {
             rowOwners.removeAll(keepingCapacity: true)
             for (box, i) in candidates where box.y0 <= y && y < box.y1 { rowOwners.append((box.x0, box.x1, i)) }
             cuts.removeAll(keepingCapacity: true)
-            for (x0, x1, _) in rowOwners { cuts.append(x0); cuts.append(x1) }
+            for (x0, x1, _) in rowOwners {
+                cuts.append(x0)
+                cuts.append(x1)
+            }
             for (x0, x1) in merged where memcmp(expected + row + x0, now + row + x0, (x1 - x0) * 4) != 0 {
                 var start = x0
                 while start < x1 {
@@ -320,7 +363,8 @@ public enum Attribution {
                         } else {
                             counts[owner] += n
                             if let diffImage, entries[owner].element.isMovedUnchanged {
-                                for x in start..<end where !isGray(diffImage[row + x]) && expected[row + x] != now[row + x] {
+                                for x in start..<end
+                                where !isGray(diffImage[row + x]) && expected[row + x] != now[row + x] {
                                     // A marked (coloured, not faded grey) diff pixel of an element that only moved.
                                     diffImage[row + x] = movedUnchangedColor
                                 }
@@ -346,17 +390,23 @@ public enum Attribution {
     /// any neighbour's range and fails. Pixels the element is hidden at (where the screen is the
     /// same as the golden's, as under a status bar it scrolled beneath) are not compared.
     static func samePixels(from old: Rect, to new: Rect, _ pixels: Pixels) -> Bool {
-        let dx = Int(((new.x - old.x) * pixels.scale).rounded()), dy = Int(((new.y - old.y) * pixels.scale).rounded())
+        let dx = Int(((new.x - old.x) * pixels.scale).rounded())
+        let dy = Int(((new.y - old.y) * pixels.scale).rounded())
         let box = PixelBox(old, scale: pixels.scale, grow: 0, width: pixels.width, height: pixels.height)
         // Only where both places are inside the image.
-        let x0 = max(box.x0, -dx), x1 = min(box.x1, pixels.width - dx)
-        let y0 = max(box.y0, -dy), y1 = min(box.y1, pixels.height - dy)
+        let x0 = max(box.x0, -dx)
+        let x1 = min(box.x1, pixels.width - dx)
+        let y0 = max(box.y0, -dy)
+        let y1 = min(box.y1, pixels.height - dy)
         guard x1 > x0, y1 > y0 else { return false }
-        let width = pixels.width, height = pixels.height
-        let golden = pixels.expected.baseAddress!, now = pixels.actual.baseAddress!
+        let width = pixels.width
+        let height = pixels.height
+        let golden = pixels.expected.baseAddress!
+        let now = pixels.actual.baseAddress!
         // Whether `value` lies within the channel ranges of `image`'s neighbourhood of (x, y).
         func withinNeighbours(_ value: UInt32, _ image: UnsafePointer<UInt32>, _ x: Int, _ y: Int) -> Bool {
-            var low: SIMD4<Int32> = [255, 255, 255, 255], high: SIMD4<Int32> = [0, 0, 0, 0]
+            var low: SIMD4<Int32> = [255, 255, 255, 255]
+            var high: SIMD4<Int32> = [0, 0, 0, 0]
             for ny in max(0, y - 1)...min(height - 1, y + 1) {
                 for nx in max(0, x - 1)...min(width - 1, x + 1) {
                     let c = channels(image[ny * width + nx])
@@ -368,13 +418,16 @@ public enum Attribution {
             return all(v .>= low &- resampleSlack) && all(v .<= high &+ resampleSlack)
         }
         for y in y0..<y1 {
-            let g = golden + y * width, n = now + (y + dy) * width + dx
+            let g = golden + y * width
+            let n = now + (y + dy) * width + dx
             if memcmp(g + x0, n + x0, (x1 - x0) * 4) == 0 { continue }
             for x in x0..<x1 where g[x] != n[x] {
                 // Where the screen did not change at the new place, something that did not move
                 // covers the element there (a bar it scrolled under): no evidence either way.
                 if n[x] == golden[(y + dy) * width + x + dx] { continue }
-                if !withinNeighbours(n[x], golden, x, y) && !withinNeighbours(g[x], now, x + dx, y + dy) { return false }
+                if !withinNeighbours(n[x], golden, x, y) && !withinNeighbours(g[x], now, x + dx, y + dy) {
+                    return false
+                }
             }
         }
         return true
@@ -388,7 +441,9 @@ public enum Attribution {
     }
 
     /// A one-pixel outline around each changed element, in the colour of its change.
-    private static func outline(_ changes: [ElementChange], in image: UnsafeMutableBufferPointer<UInt32>, width: Int, height: Int, scale: Double) {
+    private static func outline(
+        _ changes: [ElementChange], in image: UnsafeMutableBufferPointer<UInt32>, width: Int, height: Int, scale: Double
+    ) {
         for change in changes where !change.isMovedUnchanged {
             guard let color = outlineColors[change.change], change.rect.count == 4 else { continue }
             let r = Rect(x: change.rect[0], y: change.rect[1], width: change.rect[2], height: change.rect[3])
@@ -407,7 +462,8 @@ public enum Attribution {
 
     /// How many of `count` words differ, eight at a time.
     static func differing(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ count: Int) -> Int {
-        var n = 0, i = 0
+        var n = 0
+        var i = 0
         while i + 8 <= count {
             let x = UnsafeRawPointer(a + i).loadUnaligned(as: SIMD8<UInt32>.self)
             let y = UnsafeRawPointer(b + i).loadUnaligned(as: SIMD8<UInt32>.self)
@@ -425,7 +481,9 @@ public enum Attribution {
     }
 
     @inline(__always) static func isGray(_ w: UInt32) -> Bool {
-        let r = w >> 16 & 0xFF, g = w >> 8 & 0xFF, b = w & 0xFF
+        let r = w >> 16 & 0xFF
+        let g = w >> 8 & 0xFF
+        let b = w & 0xFF
         return r == g && g == b
     }
 

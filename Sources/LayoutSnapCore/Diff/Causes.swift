@@ -79,7 +79,9 @@ public enum CauseAnalysis {
         /// Elements that only moved with their pixels unchanged (consequences).
         public var movedUnchanged: Int
 
-        public init(fixture: String, state: String, kind: Cause.Kind, signature: [Cause.Change], movedUnchanged: Int = 0) {
+        public init(
+            fixture: String, state: String, kind: Cause.Kind, signature: [Cause.Change], movedUnchanged: Int = 0
+        ) {
             self.fixture = fixture
             self.state = state
             self.kind = kind
@@ -97,12 +99,24 @@ public enum CauseAnalysis {
     /// A failing frame's kind and signature, from its attribution; `missing` (no golden),
     /// `timing` (no counterpart in the other motion) and `unexplained` (no attribution) have fixed
     /// signatures.
-    public static func frame(fixture: String, state: String, attribution: FrameAttribution?, missing: Bool = false,
-                             timing: Bool = false) -> Frame {
-        if missing { return Frame(fixture: fixture, state: state, kind: .missing, signature: [Cause.Change(element: "frame", property: "no golden")]) }
-        if timing { return Frame(fixture: fixture, state: state, kind: .timing, signature: [Cause.Change(element: "frame", property: "timing")]) }
+    public static func frame(
+        fixture: String, state: String, attribution: FrameAttribution?, missing: Bool = false,
+        timing: Bool = false
+    ) -> Frame {
+        if missing {
+            return Frame(
+                fixture: fixture, state: state, kind: .missing,
+                signature: [Cause.Change(element: "frame", property: "no golden")])
+        }
+        if timing {
+            return Frame(
+                fixture: fixture, state: state, kind: .timing,
+                signature: [Cause.Change(element: "frame", property: "timing")])
+        }
         guard let a = attribution else {
-            return Frame(fixture: fixture, state: state, kind: .unexplained, signature: [Cause.Change(element: "frame", property: "pixels")])
+            return Frame(
+                fixture: fixture, state: state, kind: .unexplained,
+                signature: [Cause.Change(element: "frame", property: "pixels")])
         }
         var primary = Set<Cause.Change>()
         var consequences = Set<Cause.Change>()
@@ -118,31 +132,45 @@ public enum CauseAnalysis {
                 }
             case .moved:
                 for (name, d) in [("x", e.dx), ("y", e.dy)] where d != 0 {
-                    if e.pixelsUnchanged == true { consequences.insert(Cause.Change(element: p, property: name, delta: d)) }
-                    else { primary.insert(Cause.Change(element: p, property: name, delta: d)) }
+                    if e.pixelsUnchanged == true {
+                        consequences.insert(Cause.Change(element: p, property: name, delta: d))
+                    } else {
+                        primary.insert(Cause.Change(element: p, property: name, delta: d))
+                    }
                 }
                 if e.pixelsUnchanged == true { movedUnchanged += 1 }
             }
         }
         switch a.kind {
         case .scrolled:
-            return Frame(fixture: fixture, state: state, kind: .scrolled,
-                         signature: [Cause.Change(element: "content", property: "scrolled", delta: a.dy ?? 0)])
+            return Frame(
+                fixture: fixture, state: state, kind: .scrolled,
+                signature: [Cause.Change(element: "content", property: "scrolled", delta: a.dy ?? 0)])
         case .size:
-            let g = a.goldenSize ?? [0, 0], n = a.actualSize ?? [0, 0]
+            let g = a.goldenSize ?? [0, 0]
+            let n = a.actualSize ?? [0, 0]
             var signature: [Cause.Change] = []
             if g.count == 2, n.count == 2 {
-                if n[0] != g[0] { signature.append(Cause.Change(element: "canvas", property: "width px", delta: Double(n[0] - g[0]))) }
-                if n[1] != g[1] { signature.append(Cause.Change(element: "canvas", property: "height px", delta: Double(n[1] - g[1]))) }
+                if n[0] != g[0] {
+                    signature.append(Cause.Change(element: "canvas", property: "width px", delta: Double(n[0] - g[0])))
+                }
+                if n[1] != g[1] {
+                    signature.append(Cause.Change(element: "canvas", property: "height px", delta: Double(n[1] - g[1])))
+                }
             }
-            return Frame(fixture: fixture, state: state, kind: .size, signature: signature.isEmpty ? [Cause.Change(element: "canvas", property: "size")] : signature)
+            return Frame(
+                fixture: fixture, state: state, kind: .size,
+                signature: signature.isEmpty ? [Cause.Change(element: "canvas", property: "size")] : signature)
         case .pixelsOnly:
-            return Frame(fixture: fixture, state: state, kind: .pixelsOnly,
-                         signature: primary.isEmpty ? [Cause.Change(element: "background", property: "restyled")] : primary.sorted())
+            return Frame(
+                fixture: fixture, state: state, kind: .pixelsOnly,
+                signature: primary.isEmpty
+                    ? [Cause.Change(element: "background", property: "restyled")] : primary.sorted())
         case .layout:
             let signature = primary.isEmpty ? consequences : primary
-            return Frame(fixture: fixture, state: state, kind: .layout, signature: signature.sorted(),
-                         movedUnchanged: primary.isEmpty ? 0 : movedUnchanged)
+            return Frame(
+                fixture: fixture, state: state, kind: .layout, signature: signature.sorted(),
+                movedUnchanged: primary.isEmpty ? 0 : movedUnchanged)
         }
     }
 
@@ -159,14 +187,17 @@ public enum CauseAnalysis {
         }
         var framesOf: [Key: [Int]] = [:]
         for (i, frame) in frames.enumerated() {
-            for change in Set(frame.signature) { framesOf[Key(kind: frame.kind, change: change), default: []].append(i) }
+            for change in Set(frame.signature) {
+                framesOf[Key(kind: frame.kind, change: change), default: []].append(i)
+            }
         }
         var remaining = framesOf.mapValues(\.count)
         var owner = [Int](repeating: -1, count: frames.count)
         var groups: [(key: Key, members: [Int])] = []
         while true {
             // The change that covers the most frames not yet explained.
-            guard let best = remaining.filter({ $0.value > 0 }).max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { break }
+            guard let best = remaining.filter({ $0.value > 0 }).max(by: { ($0.value, $1.key) < ($1.value, $0.key) })
+            else { break }
             var members: [Int] = []
             for i in framesOf[best.key]! where owner[i] < 0 {
                 owner[i] = groups.count
@@ -191,30 +222,43 @@ public enum CauseAnalysis {
             let moved = members.reduce(0) { $0 + frames[$1].movedUnchanged }
             let states = Set(members.map { frames[$0].fixture + "\u{0}" + frames[$0].state }).count
             let fixtures = Set(members.map { frames[$0].fixture }).count
-            causes.append(Cause(id: rank + 1, summary: summary(key.kind, changes: changes, movedUnchanged: moved, frames: members.count,
-                                                                 environment: environment),
-                                kind: key.kind, frames: members.count, states: states, fixtures: fixtures, changes: changes))
+            causes.append(
+                Cause(
+                    id: rank + 1,
+                    summary: summary(
+                        key.kind, changes: changes, movedUnchanged: moved, frames: members.count,
+                        environment: environment),
+                    kind: key.kind, frames: members.count, states: states, fixtures: fixtures, changes: changes))
         }
         return (causes, owner.map { idOfGroup[$0] })
     }
 
-    static func summary(_ kind: Cause.Kind, changes: [Cause.Change], movedUnchanged: Int, frames: Int, environment: [String]) -> String {
+    static func summary(
+        _ kind: Cause.Kind, changes: [Cause.Change], movedUnchanged: Int, frames: Int, environment: [String]
+    ) -> String {
         switch kind {
         case .missing: return "no golden yet (new frames)"
         case .timing: return "frames new or removed by a timing change"
         case .unexplained: return "pixels differ; no golden layout.json says where"
-        case .scrolled: return "content scrolled " + Attribution.signed(changes.first?.delta ?? 0) + " pt, nothing else changed"
+        case .scrolled:
+            return "content scrolled " + Attribution.signed(changes.first?.delta ?? 0) + " pt, nothing else changed"
         case .size:
-            return "canvas size: " + changes.map { "\($0.property.replacingOccurrences(of: " px", with: "")) \(Attribution.signed($0.delta ?? 0)) px" }
+            return "canvas size: "
+                + changes.map {
+                    "\($0.property.replacingOccurrences(of: " px", with: "")) \(Attribution.signed($0.delta ?? 0)) px"
+                }
                 .joined(separator: ", ")
         case .pixelsOnly:
             let what = changes.map { $0.element == "background" ? "background" : $0.element }.joined(separator: ", ")
-            let elsewhere = environment.isEmpty ? "" : " (the goldens were recorded elsewhere: \(environment.joined(separator: "; ")))"
+            let elsewhere =
+                environment.isEmpty
+                ? "" : " (the goldens were recorded elsewhere: \(environment.joined(separator: "; ")))"
             return "pixels only, layout identical: \(what)\(elsewhere)"
         case .layout:
             var text = changes.map(\.description).joined(separator: ", ")
             if movedUnchanged > 0 {
-                text += " (\(movedUnchanged) element\(movedUnchanged == 1 ? "" : "s") moved, pixels unchanged, in \(frames) frame\(frames == 1 ? "" : "s"))"
+                text +=
+                    " (\(movedUnchanged) element\(movedUnchanged == 1 ? "" : "s") moved, pixels unchanged, in \(frames) frame\(frames == 1 ? "" : "s"))"
             }
             return text
         }

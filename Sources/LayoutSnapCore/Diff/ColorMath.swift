@@ -31,7 +31,8 @@ protocol Compositor {
 enum WhiteCompositor: Compositor {
     @inline(__always)
     static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double) {
-        let ap = channel(p, 24), aq = channel(q, 24)
+        let ap = channel(p, 24)
+        let aq = channel(q, 24)
         return (
             Double((channel(p, 16) &- ap) &- (channel(q, 16) &- aq)),
             Double((channel(p, 8) &- ap) &- (channel(q, 8) &- aq)),
@@ -43,9 +44,11 @@ enum WhiteCompositor: Compositor {
 /// pixelmatch 7's background for the pixel at byte offset `k`: each channel 48 or 207.
 @inline(__always)
 func checkerboard(_ k: Int) -> (Int, Int, Int) {
-    (48 &+ 159 &* (k & 1),
-     48 &+ 159 &* (Int(Double(k) / 1.618033988749895) & 1),
-     48 &+ 159 &* (Int(Double(k) / 2.618033988749895) & 1))
+    (
+        48 &+ 159 &* (k & 1),
+        48 &+ 159 &* (Int(Double(k) / 1.618033988749895) & 1),
+        48 &+ 159 &* (Int(Double(k) / 2.618033988749895) & 1)
+    )
 }
 
 /// pixelmatch 7's difference of two pixels over its checkerboard, `(c1 * a1 - c2 * a2 - bg *
@@ -53,13 +56,19 @@ func checkerboard(_ k: Int) -> (Int, Int, Int) {
 /// From premultiplied words `c * a` is 255 times the stored channel, so no division is lost.
 @inline(__always)
 func checkerboardDifferences(_ p: UInt32, _ q: UInt32, k: Int, premultiplied: Bool) -> (Double, Double, Double) {
-    let ap = channel(p, 24), aq = channel(q, 24)
+    let ap = channel(p, 24)
+    let aq = channel(q, 24)
     if ap == 255 && aq == 255 {
-        return (Double(channel(p, 16) &- channel(q, 16)), Double(channel(p, 8) &- channel(q, 8)), Double(channel(p, 0) &- channel(q, 0)))
+        return (
+            Double(channel(p, 16) &- channel(q, 16)), Double(channel(p, 8) &- channel(q, 8)),
+            Double(channel(p, 0) &- channel(q, 0))
+        )
     }
     let da = ap &- aq
     let (rb, gb, bb) = checkerboard(k)
-    @inline(__always) func times(_ w: UInt32, _ shift: UInt32, _ a: Int) -> Int { premultiplied ? 255 &* channel(w, shift) : channel(w, shift) &* a }
+    @inline(__always) func times(_ w: UInt32, _ shift: UInt32, _ a: Int) -> Int {
+        premultiplied ? 255 &* channel(w, shift) : channel(w, shift) &* a
+    }
     return (
         Double(times(p, 16, ap) &- times(q, 16, aq) &- rb &* da) / 255,
         Double(times(p, 8, ap) &- times(q, 8, aq) &- gb &* da) / 255,
@@ -81,7 +90,9 @@ enum StraightWhiteCompositor: Compositor {
     @inline(__always)
     static func blended(_ w: UInt32) -> (Double, Double, Double) {
         let a = channel(w, 24)
-        let r = Double(channel(w, 16)), g = Double(channel(w, 8)), b = Double(channel(w, 0))
+        let r = Double(channel(w, 16))
+        let g = Double(channel(w, 8))
+        let b = Double(channel(w, 0))
         if a == 255 { return (r, g, b) }
         let f = Double(a) / 255
         return (255 + (r - 255) * f, 255 + (g - 255) * f, 255 + (b - 255) * f)
@@ -89,7 +100,8 @@ enum StraightWhiteCompositor: Compositor {
 
     @inline(__always)
     static func differences(_ p: UInt32, _ q: UInt32, k: Int) -> (Double, Double, Double) {
-        let x = blended(p), y = blended(q)
+        let x = blended(p)
+        let y = blended(q)
         return (x.0 - y.0, x.1 - y.1, x.2 - y.2)
     }
 }
@@ -152,9 +164,12 @@ func grayPixel(_ w: UInt32, alpha: Double, straight: Bool = false) -> UInt32 {
 /// Largest |A - B| over the straight R, G, B, A channels.
 @inline(__always)
 func maxStraightChannelDifference(_ p: UInt32, _ q: UInt32, straight: Bool = false) -> Int {
-    let ap = channel(p, 24), aq = channel(q, 24)
+    let ap = channel(p, 24)
+    let aq = channel(q, 24)
     if straight {
-        return max(abs(ap &- aq), abs(channel(p, 16) &- channel(q, 16)), abs(channel(p, 8) &- channel(q, 8)), abs(channel(p, 0) &- channel(q, 0)))
+        return max(
+            abs(ap &- aq), abs(channel(p, 16) &- channel(q, 16)), abs(channel(p, 8) &- channel(q, 8)),
+            abs(channel(p, 0) &- channel(q, 0)))
     }
     var m = abs(ap &- aq)
     m = max(m, abs(unpremultiply(channel(p, 16), ap) &- unpremultiply(channel(q, 16), aq)))

@@ -29,25 +29,30 @@ public enum FrameComparison {
     /// when given, receives the diff picture (only written when some words differ).
     /// `drawing` sets how the pixels are read and the diff image drawn (straight alpha, the
     /// background, colours, mask); the tolerance sets the threshold and anti-aliasing.
-    public static func compare(expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int,
-                               tolerance: Tolerance?, diffImage: UnsafeMutableBufferPointer<UInt32>? = nil,
-                               drawing: DiffOptions = DiffOptions()) -> Outcome {
+    public static func compare(
+        expected: UnsafeBufferPointer<UInt32>, actual: UnsafeBufferPointer<UInt32>, width: Int, height: Int,
+        tolerance: Tolerance?, diffImage: UnsafeMutableBufferPointer<UInt32>? = nil,
+        drawing: DiffOptions = DiffOptions()
+    ) -> Outcome {
         var options = drawing
         options.threshold = tolerance?.threshold ?? Tolerance().threshold
         options.includeAntialiasing = tolerance?.includeAntialiasing ?? false
         // One scan gives both: the perceptual diff and the exact figures (equal words: its bulk
         // comparison alone, and no picture). Straight words may differ in the colour under
         // alpha 0, which nobody sees (an exporter may rewrite it): those pixels are equal.
-        let (diff, exact) = PixelDiff.compareMeasuring(expected, actual, width: width, height: height, options: options,
-                                                       diffImage: diffImage, drawWhenIdentical: false)
+        let (diff, exact) = PixelDiff.compareMeasuring(
+            expected, actual, width: width, height: height, options: options,
+            diffImage: diffImage, drawWhenIdentical: false)
         if exact.changedPixels == 0 { return Outcome(comparison: .identical, exact: exact, diff: nil) }
         // Words differ here, so the perceptual verdict is similar or different, never identical.
         // The largest channel difference is over every changed pixel, not only the ones the
         // perceptual diff counts: a frame can fail on changes too faint to count.
-        let comparison = tolerance.map {
-            PixelDiff.verdict(diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio),
-                              maxChannelDifference: exact.maxChannelDifference)
-        } ?? .different(DiffFigures(diff, maxChannelDifference: exact.maxChannelDifference))
+        let comparison =
+            tolerance.map {
+                PixelDiff.verdict(
+                    diff, tolerance: DiffTolerance(maxDiffPixels: $0.maxDiffPixels, maxDiffRatio: $0.maxDiffRatio),
+                    maxChannelDifference: exact.maxChannelDifference)
+            } ?? .different(DiffFigures(diff, maxChannelDifference: exact.maxChannelDifference))
         return Outcome(comparison: comparison, exact: exact, diff: diff)
     }
 
@@ -56,7 +61,8 @@ public enum FrameComparison {
     public static func describe(_ d: DiffResult, exact: ExactDiff.Figures) -> String {
         let percent = d.ratio * 100
         let ratio = percent >= 0.01 || d.differentPixels == 0 ? String(format: "%.2f%%", percent) : "<0.01%"
-        var s = "\(d.differentPixels) pixels differ (\(ratio)), largest channel difference \(exact.maxChannelDifference)"
+        var s =
+            "\(d.differentPixels) pixels differ (\(ratio)), largest channel difference \(exact.maxChannelDifference)"
         if d.antialiasedPixels > 0 { s += ", \(d.antialiasedPixels) anti-aliased not counted" }
         let uncounted = exact.changedPixels - d.differentPixels - d.antialiasedPixels
         if uncounted > 0 { s += ", \(uncounted) changed below the threshold" }
@@ -78,14 +84,21 @@ public enum ExactDiff {
     }
 
     /// `invisibleAreEqual`: two fully transparent straight words are equal whatever their colour.
-    public static func measure(_ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, invisibleAreEqual: Bool = false) -> Figures {
+    public static func measure(
+        _ a: UnsafeBufferPointer<UInt32>, _ b: UnsafeBufferPointer<UInt32>, invisibleAreEqual: Bool = false
+    ) -> Figures {
         precondition(a.count == b.count)
-        if a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count * 4) == 0 { return Figures(changedPixels: 0, maxChannelDifference: 0) }
+        if a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count * 4) == 0 {
+            return Figures(changedPixels: 0, maxChannelDifference: 0)
+        }
         var n = 0
         var largest: UInt32 = 0
-        let pa = a.baseAddress!, pb = b.baseAddress!, count = a.count
+        let pa = a.baseAddress!
+        let pb = b.baseAddress!
+        let count = a.count
         @inline(__always) func tally(_ i: Int) {
-            let x = pa[i], y = pb[i]
+            let x = pa[i]
+            let y = pb[i]
             guard x != y else { return }
             if invisibleAreEqual && x >> 24 == 0 && y >> 24 == 0 { return }
             n &+= 1
@@ -99,7 +112,10 @@ public enum ExactDiff {
             if x != y { for k in i..<(i &+ 8) { tally(k) } }
             i &+= 8
         }
-        while i < count { tally(i); i &+= 1 }
+        while i < count {
+            tally(i)
+            i &+= 1
+        }
         return Figures(changedPixels: n, maxChannelDifference: Int(largest))
     }
 
@@ -109,7 +125,8 @@ public enum ExactDiff {
         var largest: UInt32 = 0
         var shift: UInt32 = 0
         while shift < 32 {
-            let p = (x >> shift) & 0xFF, q = (y >> shift) & 0xFF
+            let p = (x >> shift) & 0xFF
+            let q = (y >> shift) & 0xFF
             largest = max(largest, p > q ? p &- q : q &- p)
             shift &+= 8
         }

@@ -25,28 +25,33 @@ public struct LayoutSnapshot: Sendable {
     /// Reads a stored `layout.json` (docs/commands.md "render, layout"). Unknown keys are ignored: this reads goldens that
     /// older or newer versions wrote, and a broken one only costs the layout part of a report.
     public static func parse(_ bytes: [UInt8]) -> LayoutSnapshot? {
-        guard let root = try? JSONParser.parse(bytes), case let .object(members) = root.value,
-              let states = members.first(where: { $0.key == "states" })?.value, case let .array(stateNodes) = states.value
+        guard let root = try? JSONParser.parse(bytes), case .object(let members) = root.value,
+            let states = members.first(where: { $0.key == "states" })?.value, case .array(let stateNodes) = states.value
         else { return nil }
         var frames: [String: [Int: [(id: String, rect: Rect)]]] = [:]
         var motion: [String: StateMotion] = [:]
         for stateNode in stateNodes {
-            guard case let .object(s) = stateNode.value,
-                  case let .string(name)? = s.first(where: { $0.key == "name" })?.value.value,
-                  case let .array(frameNodes)? = s.first(where: { $0.key == "frames" })?.value.value else { continue }
+            guard case .object(let s) = stateNode.value,
+                case .string(let name)? = s.first(where: { $0.key == "name" })?.value.value,
+                case .array(let frameNodes)? = s.first(where: { $0.key == "frames" })?.value.value
+            else { continue }
             var byIndex: [Int: [(id: String, rect: Rect)]] = [:]
             var layoutFrames: [LayoutFrame] = []
             for frameNode in frameNodes {
-                guard case let .object(f) = frameNode.value,
-                      case let .number(index)? = f.first(where: { $0.key == "index" })?.value.value,
-                      case let .array(elementNodes)? = f.first(where: { $0.key == "elements" })?.value.value else { continue }
+                guard case .object(let f) = frameNode.value,
+                    case .number(let index)? = f.first(where: { $0.key == "index" })?.value.value,
+                    case .array(let elementNodes)? = f.first(where: { $0.key == "elements" })?.value.value
+                else { continue }
                 var elements: [(id: String, rect: Rect)] = []
                 var layoutElements: [LayoutElement] = []
                 for elementNode in elementNodes {
-                    guard case let .object(e) = elementNode.value,
-                          case let .string(id)? = e.first(where: { $0.key == "id" })?.value.value,
-                          case let .array(r)? = e.first(where: { $0.key == "rect" })?.value.value, r.count == 4 else { continue }
-                    let numbers = r.compactMap { node -> Double? in if case let .number(n) = node.value { return n } else { return nil } }
+                    guard case .object(let e) = elementNode.value,
+                        case .string(let id)? = e.first(where: { $0.key == "id" })?.value.value,
+                        case .array(let r)? = e.first(where: { $0.key == "rect" })?.value.value, r.count == 4
+                    else { continue }
+                    let numbers = r.compactMap { node -> Double? in
+                        if case .number(let n) = node.value { return n } else { return nil }
+                    }
                     guard numbers.count == 4 else { continue }
                     let rect = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
                     elements.append((id, rect))
@@ -54,8 +59,8 @@ public struct LayoutSnapshot: Sendable {
                     let attributes = e.compactMap { member -> (key: String, value: LayoutValue)? in
                         guard member.key != "id", member.key != "rect" else { return nil }
                         switch member.value.value {
-                        case let .number(n): return (member.key, .number(n))
-                        case let .bool(b): return (member.key, .bool(b))
+                        case .number(let n): return (member.key, .number(n))
+                        case .bool(let b): return (member.key, .bool(b))
                         default: return nil
                         }
                     }
@@ -63,13 +68,17 @@ public struct LayoutSnapshot: Sendable {
                 }
                 byIndex[Int(index)] = elements
                 var time = 0.0
-                if case let .number(t)? = f.first(where: { $0.key == "time" })?.value.value { time = t }
+                if case .number(let t)? = f.first(where: { $0.key == "time" })?.value.value { time = t }
                 var scroll: ScrollInfo?
-                if case let .object(sc)? = f.first(where: { $0.key == "scroll" })?.value.value,
-                   case let .number(offset)? = sc.first(where: { $0.key == "offset" })?.value.value {
+                if case .object(let sc)? = f.first(where: { $0.key == "scroll" })?.value.value,
+                    case .number(let offset)? = sc.first(where: { $0.key == "offset" })?.value.value
+                {
                     scroll = ScrollInfo(offset: offset, contentHeight: 0, viewportHeight: 0, following: false)
                 }
-                layoutFrames.append(LayoutFrame(index: Int(index), time: time, progress: 0, elements: layoutElements, scroll: scroll, drawList: []))
+                layoutFrames.append(
+                    LayoutFrame(
+                        index: Int(index), time: time, progress: 0, elements: layoutElements, scroll: scroll,
+                        drawList: []))
             }
             frames[name] = byIndex
             motion[name] = StateMotion(layoutFrames)
@@ -96,15 +105,25 @@ public struct LayoutSnapshot: Sendable {
     /// `goldenFrame`: the golden frame to compare with, when frames are paired by motion.
     public func changes(from golden: LayoutSnapshot, state: String, frame: Int, goldenFrame: Int? = nil) -> [String] {
         guard let now = frames[state]?[frame] else { return [] }
-        guard let before = golden.frames[state]?[goldenFrame ?? frame] else { return ["\(state) frame \(frame) is new"] }
+        guard let before = golden.frames[state]?[goldenFrame ?? frame] else {
+            return ["\(state) frame \(frame) is new"]
+        }
         var result: [String] = []
         let beforeByID = Dictionary(before.map { ($0.id, $0.rect) }, uniquingKeysWith: { a, _ in a })
         let nowIDs = Set(now.map(\.id))
         for (id, rect) in now {
-            guard let old = beforeByID[id] else { result.append("\(id) added"); continue }
-            for (name, a, b) in [("x", old.x, rect.x), ("y", old.y, rect.y), ("width", old.width, rect.width), ("height", old.height, rect.height)] {
+            guard let old = beforeByID[id] else {
+                result.append("\(id) added")
+                continue
+            }
+            for (name, a, b) in [
+                ("x", old.x, rect.x), ("y", old.y, rect.y), ("width", old.width, rect.width),
+                ("height", old.height, rect.height),
+            ] {
                 let delta = b - a
-                if abs(delta) >= 0.005 { result.append("\(id).\(name) \(delta > 0 ? "+" : "-")\(Self.format(abs(delta)))") }
+                if abs(delta) >= 0.005 {
+                    result.append("\(id).\(name) \(delta > 0 ? "+" : "-")\(Self.format(abs(delta)))")
+                }
             }
         }
         for (id, _) in before where !nowIDs.contains(id) { result.append("\(id) removed") }

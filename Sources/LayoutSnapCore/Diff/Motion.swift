@@ -10,7 +10,8 @@ public struct StateMotion: Sendable, Hashable {
     public var tracks: [String: [Double?]]
 
     public init(times: [Double], tracks: [String: [Double?]]) {
-        self.times = times; self.tracks = tracks
+        self.times = times
+        self.tracks = tracks
     }
 
     /// From frames as layout.json stores them: values rounded to hundredths, as the golden's are,
@@ -24,13 +25,15 @@ public struct StateMotion: Sendable, Hashable {
                 tracks[key]![i] = LayoutSnapshot.rounded(value)
             }
             for element in frame.elements {
-                put(element.id + ".x", element.rect.x); put(element.id + ".y", element.rect.y)
-                put(element.id + ".width", element.rect.width); put(element.id + ".height", element.rect.height)
+                put(element.id + ".x", element.rect.x)
+                put(element.id + ".y", element.rect.y)
+                put(element.id + ".width", element.rect.width)
+                put(element.id + ".height", element.rect.height)
                 for (key, value) in element.attributes {
                     switch value {
-                    case let .number(n): put(element.id + "." + key, n)
-                    case let .int(n): put(element.id + "." + key, Double(n))
-                    case let .bool(b): put(element.id + "." + key, b ? 1 : 0)
+                    case .number(let n): put(element.id + "." + key, n)
+                    case .int(let n): put(element.id + "." + key, Double(n))
+                    case .bool(let b): put(element.id + "." + key, b ? 1 : 0)
                     default: break
                     }
                 }
@@ -71,17 +74,28 @@ public struct MotionReport: Codable, Sendable, Hashable {
     public var times: [[Double]]
     public var tracks: [String: [[Double?]]]
 
-    public init(frames: [Int], duration: [Double], shift: Int?, pairs: [[Int?]], kinds: [String], changes: [MotionChange],
-                tolerated: Bool = false, times: [[Double]] = [], tracks: [String: [[Double?]]] = [:]) {
-        self.frames = frames; self.duration = duration; self.shift = shift; self.pairs = pairs; self.kinds = kinds; self.changes = changes
-        self.tolerated = tolerated; self.times = times; self.tracks = tracks
+    public init(
+        frames: [Int], duration: [Double], shift: Int?, pairs: [[Int?]], kinds: [String], changes: [MotionChange],
+        tolerated: Bool = false, times: [[Double]] = [], tracks: [String: [[Double?]]] = [:]
+    ) {
+        self.frames = frames
+        self.duration = duration
+        self.shift = shift
+        self.pairs = pairs
+        self.kinds = kinds
+        self.changes = changes
+        self.tolerated = tolerated
+        self.times = times
+        self.tracks = tracks
     }
 
     /// Whether frames are paired other than by index: then the verdict and the report's views
     /// compare each frame with its counterpart, and some frames have none.
     public var repaired: Bool { pairs.enumerated().contains { i, pair in pair[0] != pair[1] || pair[1] != i } }
 
-    private enum CodingKeys: String, CodingKey { case frames, duration, shift, pairs, kinds, changes, tolerated, times, tracks, summary }
+    private enum CodingKeys: String, CodingKey {
+        case frames, duration, shift, pairs, kinds, changes, tolerated, times, tracks, summary
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -116,12 +130,18 @@ public struct MotionReport: Codable, Sendable, Hashable {
     public var description: String {
         var parts: [String] = []
         if kinds.contains("duration") {
-            parts.append("duration \(frames[0]) → \(frames[1]) frames, \(Self.seconds(duration[0])) → \(Self.seconds(duration[1])) s")
+            parts.append(
+                "duration \(frames[0]) → \(frames[1]) frames, \(Self.seconds(duration[0])) → \(Self.seconds(duration[1])) s"
+            )
         }
-        if let shift { parts.append("starts \(abs(shift)) frame\(abs(shift) == 1 ? "" : "s") \(shift > 0 ? "later" : "earlier")") }
+        if let shift {
+            parts.append("starts \(abs(shift)) frame\(abs(shift) == 1 ? "" : "s") \(shift > 0 ? "later" : "earlier")")
+        }
         for change in changes.prefix(4) { parts.append(change.description) }
         if changes.count > 4 { parts.append("\(changes.count - 4) more") }
-        if tolerated, let shift { parts.append("within the timing tolerance (\(abs(shift)) frame\(abs(shift) == 1 ? "" : "s"))") }
+        if tolerated, let shift {
+            parts.append("within the timing tolerance (\(abs(shift)) frame\(abs(shift) == 1 ? "" : "s"))")
+        }
         return parts.joined(separator: "; ")
     }
 
@@ -141,8 +161,16 @@ public struct MotionChange: Codable, Sendable, Hashable {
     /// The known curve the actual track follows, when it follows one.
     public var curve: String?
 
-    public init(element: String, property: String? = nil, kind: String, largest: Double? = nil, atFrame: Int? = nil, curve: String? = nil) {
-        self.element = element; self.property = property; self.kind = kind; self.largest = largest; self.atFrame = atFrame; self.curve = curve
+    public init(
+        element: String, property: String? = nil, kind: String, largest: Double? = nil, atFrame: Int? = nil,
+        curve: String? = nil
+    ) {
+        self.element = element
+        self.property = property
+        self.kind = kind
+        self.largest = largest
+        self.atFrame = atFrame
+        self.curve = curve
     }
 
     public var description: String {
@@ -175,10 +203,19 @@ public enum MotionAnalysis {
     public static func compare(expected e: StateMotion, actual a: StateMotion, timingFrames: Int = 0) -> MotionReport? {
         var changes: [MotionChange] = []
         var kinds = Set<String>()
-        let before = e.elements, after = a.elements
-        for id in after.subtracting(before).sorted() { changes.append(MotionChange(element: id, kind: "appeared")); kinds.insert("appeared") }
-        for id in before.subtracting(after).sorted() { changes.append(MotionChange(element: id, kind: "disappeared")); kinds.insert("disappeared") }
-        let common = Set(e.tracks.keys).intersection(a.tracks.keys).filter { before.contains(StateMotion.element($0)) && after.contains(StateMotion.element($0)) }
+        let before = e.elements
+        let after = a.elements
+        for id in after.subtracting(before).sorted() {
+            changes.append(MotionChange(element: id, kind: "appeared"))
+            kinds.insert("appeared")
+        }
+        for id in before.subtracting(after).sorted() {
+            changes.append(MotionChange(element: id, kind: "disappeared"))
+            kinds.insert("disappeared")
+        }
+        let common = Set(e.tracks.keys).intersection(a.tracks.keys).filter {
+            before.contains(StateMotion.element($0)) && after.contains(StateMotion.element($0))
+        }
         let keys = common.sorted()
 
         let sameCount = e.times.count == a.times.count
@@ -191,98 +228,132 @@ public enum MotionAnalysis {
         if shift != nil { kinds.insert("shift") }
         // A motion cut at another time (an interrupting step's `at` moved) is the same motion
         // frame for frame until the shorter one ends: pair by time, not by progress.
-        let byTime = shift == nil && !sameCount && keys.allSatisfy { key in
-            let ev = e.tracks[key]!, av = a.tracks[key]!
-            let n = min(ev.count, av.count)
-            return equal(Array(ev[..<n]), Array(av[..<n]))
-        }
+        let byTime =
+            shift == nil && !sameCount
+            && keys.allSatisfy { key in
+                let ev = e.tracks[key]!
+                let av = a.tracks[key]!
+                let n = min(ev.count, av.count)
+                return equal(Array(ev[..<n]), Array(av[..<n]))
+            }
 
         for key in keys {
-            let ev = e.tracks[key]!, av = a.tracks[key]!
+            let ev = e.tracks[key]!
+            let av = a.tracks[key]!
             guard let e0 = ev.first(where: { $0 != nil }) ?? nil, let a0 = av.first(where: { $0 != nil }) ?? nil,
-                  let e1 = ev.last(where: { $0 != nil }) ?? nil, let a1 = av.last(where: { $0 != nil }) ?? nil else { continue }
-            let element = StateMotion.element(key), property = StateMotion.property(key)
+                let e1 = ev.last(where: { $0 != nil }) ?? nil, let a1 = av.last(where: { $0 != nil }) ?? nil
+            else { continue }
+            let element = StateMotion.element(key)
+            let property = StateMotion.property(key)
             if abs(a0 - e0) > tolerance {
-                changes.append(MotionChange(element: element, property: property, kind: "start", largest: a0 - e0)); kinds.insert("start")
+                changes.append(MotionChange(element: element, property: property, kind: "start", largest: a0 - e0))
+                kinds.insert("start")
             }
             if abs(a1 - e1) > tolerance {
-                changes.append(MotionChange(element: element, property: property, kind: "end", largest: a1 - e1)); kinds.insert("end")
+                changes.append(MotionChange(element: element, property: property, kind: "end", largest: a1 - e1))
+                kinds.insert("end")
             }
-            guard shift == nil, !byTime, abs(a0 - e0) <= tolerance, abs(a1 - e1) <= tolerance, e1 != e0 || a1 != a0 else { continue }
+            guard shift == nil, !byTime, abs(a0 - e0) <= tolerance, abs(a1 - e1) <= tolerance, e1 != e0 || a1 != a0
+            else { continue }
             // Same start and end: compare the shapes, frame by frame when the counts agree, else
             // at the same fraction of the state's time (between two expected frames the
             // expected value is only known to within part of that step).
             let named = knownCurve(times: a.times, values: av)
             if !sameCount, let named, named == knownCurve(times: e.times, values: ev) { continue }
-            var largest = 0.0, at = 0, beyond = false
+            var largest = 0.0
+            var at = 0
+            var beyond = false
             for (i, value) in av.enumerated() {
-                guard let value, let (expected, step) = valueAt(e, ev, fraction: sameCount ? nil : fraction(a, i), index: i) else { continue }
+                guard let value,
+                    let (expected, step) = valueAt(e, ev, fraction: sameCount ? nil : fraction(a, i), index: i)
+                else { continue }
                 let difference = value - expected
                 if abs(difference) > tolerance * 2 + step / 2 { beyond = true }
-                if abs(difference) > abs(largest) { largest = difference; at = i }
+                if abs(difference) > abs(largest) {
+                    largest = difference
+                    at = i
+                }
             }
             guard beyond else { continue }
-            changes.append(MotionChange(element: element, property: property, kind: "curve", largest: largest, atFrame: at, curve: named))
+            changes.append(
+                MotionChange(
+                    element: element, property: property, kind: "curve", largest: largest, atFrame: at, curve: named))
             kinds.insert("curve")
         }
         let order = ["duration", "shift", "curve", "start", "end", "appeared", "disappeared"]
         // The biggest changes first (the terminal shows four): elements that came or went, then
         // by size; ties by name, so the order is stable.
         func weight(_ c: MotionChange) -> Double { c.largest.map(abs) ?? .infinity }
-        changes.sort { weight($0) != weight($1) ? weight($0) > weight($1) : ($0.element, $0.property ?? "", $0.kind) < ($1.element, $1.property ?? "", $1.kind) }
+        changes.sort {
+            weight($0) != weight($1)
+                ? weight($0) > weight($1)
+                : ($0.element, $0.property ?? "", $0.kind) < ($1.element, $1.property ?? "", $1.kind)
+        }
         // Similar, not failed: the same motion moved by at most the tolerance, ending where it did.
-        let tolerated = shift.map { abs($0) <= timingFrames } == true && changes.isEmpty
+        let tolerated =
+            shift.map { abs($0) <= timingFrames } == true && changes.isEmpty
             && keys.allSatisfy { key in
-                let ev = e.tracks[key]!, av = a.tracks[key]!
+                let ev = e.tracks[key]!
+                let av = a.tracks[key]!
                 return equal([ev.last ?? nil], [av.last ?? nil])
             }
         // Plots: each changed track, biggest change first; when the timing changed, every moving
         // track too (the new timing is theirs).
         var plotted: [String] = []
-        for c in changes { if let p = c.property, !plotted.contains(c.element + "." + p) { plotted.append(c.element + "." + p) } }
+        for c in changes {
+            if let p = c.property, !plotted.contains(c.element + "." + p) { plotted.append(c.element + "." + p) }
+        }
         if durationChanged || shift != nil {
-            for key in keys where !plotted.contains(key)
-                && (Set(e.tracks[key]!.compactMap { $0 }).count > 1 || Set(a.tracks[key]!.compactMap { $0 }).count > 1) {
+            for key in keys
+            where !plotted.contains(key)
+                && (Set(e.tracks[key]!.compactMap { $0 }).count > 1 || Set(a.tracks[key]!.compactMap { $0 }).count > 1)
+            {
                 plotted.append(key)
             }
         }
         var tracks: [String: [[Double?]]] = [:]
         for key in plotted.prefix(maxPlots) { tracks[key] = [e.tracks[key]!, a.tracks[key]!] }
-        return MotionReport(frames: [e.times.count, a.times.count], duration: [e.times.last ?? 0, a.times.last ?? 0], shift: shift,
-                            pairs: pairs(e, a, shift: byTime ? 0 : shift), kinds: order.filter(kinds.contains), changes: changes,
-                            tolerated: tolerated, times: [e.times, a.times], tracks: tracks)
+        return MotionReport(
+            frames: [e.times.count, a.times.count], duration: [e.times.last ?? 0, a.times.last ?? 0], shift: shift,
+            pairs: pairs(e, a, shift: byTime ? 0 : shift), kinds: order.filter(kinds.contains), changes: changes,
+            tolerated: tolerated, times: [e.times, a.times], tracks: tracks)
     }
 
     static func equal(_ x: [Double?], _ y: [Double?]) -> Bool {
-        x.count == y.count && zip(x, y).allSatisfy { p in
-            switch p {
-            case (nil, nil): true
-            case let (u?, v?): abs(u - v) <= tolerance
-            default: false
+        x.count == y.count
+            && zip(x, y).allSatisfy { p in
+                switch p {
+                case (nil, nil): true
+                case (let u?, let v?): abs(u - v) <= tolerance
+                default: false
+                }
             }
-        }
     }
 
     /// The smallest shift k ≠ 0 with actual frame i matching expected frame i - k in every track
     /// that moves, over at least two frames, the frames outside the overlap holding the first or
     /// last value (a motion that starts or ends k frames later).
     static func findShift(_ e: StateMotion, _ a: StateMotion, keys: [String]) -> Int? {
-        let moving = keys.filter { k in Set(e.tracks[k]!.compactMap { $0 }).count > 1 || Set(a.tracks[k]!.compactMap { $0 }).count > 1 }
+        let moving = keys.filter { k in
+            Set(e.tracks[k]!.compactMap { $0 }).count > 1 || Set(a.tracks[k]!.compactMap { $0 }).count > 1
+        }
         guard !moving.isEmpty else { return nil }
         let limit = max(e.times.count, a.times.count) - 2
         guard limit >= 1 else { return nil }
         for magnitude in 1...limit {
             for k in [magnitude, -magnitude] {
                 let ok = moving.allSatisfy { key in
-                    let ev = e.tracks[key]!, av = a.tracks[key]!
+                    let ev = e.tracks[key]!
+                    let av = a.tracks[key]!
                     var overlap = 0
                     for i in av.indices {
                         let j = i - k
-                        let expected: Double?? = j < 0 ? .some(ev.first ?? nil) : j >= ev.count ? .some(ev.last ?? nil) : .some(ev[j])
+                        let expected: Double?? =
+                            j < 0 ? .some(ev.first ?? nil) : j >= ev.count ? .some(ev.last ?? nil) : .some(ev[j])
                         if j >= 0 && j < ev.count { overlap += 1 }
                         switch (expected!, av[i]) {
                         case (nil, nil): continue
-                        case let (x?, y?) where abs(x - y) <= tolerance: continue
+                        case (let x?, let y?) where abs(x - y) <= tolerance: continue
                         default: return false
                         }
                     }
@@ -296,7 +367,9 @@ public enum MotionAnalysis {
 
     /// How far frame i is through its state's time (0 at the first frame, 1 at the last).
     static func fraction(_ m: StateMotion, _ i: Int) -> Double {
-        guard let last = m.times.last, let first = m.times.first, last > first else { return m.times.count > 1 ? Double(i) / Double(m.times.count - 1) : 0 }
+        guard let last = m.times.last, let first = m.times.first, last > first else {
+            return m.times.count > 1 ? Double(i) / Double(m.times.count - 1) : 0
+        }
         return (m.times[i] - first) / (last - first)
     }
 
@@ -307,7 +380,9 @@ public enum MotionAnalysis {
         guard let u else { return index < values.count ? values[index].map { ($0, 0) } : nil }
         guard values.count > 1 else { return (values.first ?? nil).map { ($0, 0) } }
         let fractions = values.indices.map { fraction(m, $0) }
-        guard let upper = fractions.firstIndex(where: { $0 >= u - 1e-9 }) else { return (values.last ?? nil).map { ($0, 0) } }
+        guard let upper = fractions.firstIndex(where: { $0 >= u - 1e-9 }) else {
+            return (values.last ?? nil).map { ($0, 0) }
+        }
         if upper == 0 || abs(fractions[upper] - u) < 1e-9 { return values[upper].map { ($0, 0) } }
         guard let v0 = values[upper - 1], let v1 = values[upper] else { return values[upper].map { ($0, 0) } }
         let w = (u - fractions[upper - 1]) / (fractions[upper] - fractions[upper - 1])
@@ -332,8 +407,10 @@ public enum MotionAnalysis {
             var taken = Set<Int>()
             for k in sparse.times.indices {
                 let u = fraction(sparse, k)
-                guard let nearest = dense.times.indices.filter({ !taken.contains($0) })
-                    .min(by: { abs(fraction(dense, $0) - u) < abs(fraction(dense, $1) - u) }) else { continue }
+                guard
+                    let nearest = dense.times.indices.filter({ !taken.contains($0) })
+                        .min(by: { abs(fraction(dense, $0) - u) < abs(fraction(dense, $1) - u) })
+                else { continue }
                 taken.insert(nearest)
                 if denserIsActual { expectedFor[nearest] = k } else { expectedFor[k] = nearest }
             }
@@ -349,7 +426,9 @@ public enum MotionAnalysis {
     /// keyboard's (the last frame of a spring lands on its target: it is left out).
     public static func knownCurve(times: [Double], values: [Double?]) -> String? {
         let points = zip(times, values).compactMap { t, v in v.map { (t - times[0], $0) } }
-        guard points.count >= 3, let v0 = points.first?.1, let v1 = points.last?.1, abs(v1 - v0) > 0.5 else { return nil }
+        guard points.count >= 3, let v0 = points.first?.1, let v1 = points.last?.1, abs(v1 - v0) > 0.5 else {
+            return nil
+        }
         let total = points.last!.0
         guard total > 0 else { return nil }
         // Hundredths of a point on the values: the shape's own tolerance grows for short moves.
@@ -358,7 +437,9 @@ public enum MotionAnalysis {
             let checked = skipLast ? points.dropLast() : points[...]
             return checked.allSatisfy { t, v in abs((v - v0) / (v1 - v0) - curve(t)) <= tolerance }
         }
-        let timings: [(String, CubicBezier)] = [("linear", .linear), ("easeIn", .easeIn), ("easeOut", .easeOut), ("easeInOut", .easeInOut)]
+        let timings: [(String, CubicBezier)] = [
+            ("linear", .linear), ("easeIn", .easeIn), ("easeOut", .easeOut), ("easeInOut", .easeInOut),
+        ]
         for (name, bezier) in timings where follows({ bezier.value(at: $0 / total) }, skipLast: false) { return name }
         let springs: [(String, Spring)] = [("the default spring", .default), ("the keyboard spring", Keyboard.spring)]
         for (name, spring) in springs where follows({ spring.step(at: $0).position }, skipLast: true) { return name }

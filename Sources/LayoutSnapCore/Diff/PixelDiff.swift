@@ -27,7 +27,9 @@ public enum PixelDiff {
         options: DiffOptions = DiffOptions(),
         diffImage: UnsafeMutableBufferPointer<UInt32>? = nil
     ) -> DiffResult {
-        compareMeasuring(a, b, width: width, height: height, options: options, diffImage: diffImage, drawWhenIdentical: true).result
+        compareMeasuring(
+            a, b, width: width, height: height, options: options, diffImage: diffImage, drawWhenIdentical: true
+        ).result
     }
 
     /// `compare`, and in the same pass `ExactDiff.measure`'s figures (with `invisibleAreEqual` as
@@ -76,13 +78,20 @@ public enum PixelDiff {
         let out = diffImage?.baseAddress
         switch (options.transparencyBackground, options.straightAlpha) {
         case (.white, false):
-            return scan(pa, pb, first: first, width: width, height: height, options: options, out: out, WhiteCompositor.self)
+            return scan(
+                pa, pb, first: first, width: width, height: height, options: options, out: out, WhiteCompositor.self)
         case (.checkerboard, false):
-            return scan(pa, pb, first: first, width: width, height: height, options: options, out: out, CheckerboardCompositor.self)
+            return scan(
+                pa, pb, first: first, width: width, height: height, options: options, out: out,
+                CheckerboardCompositor.self)
         case (.white, true):
-            return scan(pa, pb, first: first, width: width, height: height, options: options, out: out, StraightWhiteCompositor.self)
+            return scan(
+                pa, pb, first: first, width: width, height: height, options: options, out: out,
+                StraightWhiteCompositor.self)
         case (.checkerboard, true):
-            return scan(pa, pb, first: first, width: width, height: height, options: options, out: out, StraightCheckerboardCompositor.self)
+            return scan(
+                pa, pb, first: first, width: width, height: height, options: options, out: out,
+                StraightCheckerboardCompositor.self)
         }
     }
 
@@ -173,8 +182,10 @@ public enum PixelDiff {
     /// count is within `tolerance.maxDiffPixels` or the ratio within `tolerance.maxDiffRatio` (each
     /// only when set, i.e. > 0); different otherwise.
     /// `maxChannelDifference`, when given, replaces the figures' own (see `FrameComparison`).
-    public static func verdict(_ r: DiffResult, tolerance: DiffTolerance = DiffTolerance(),
-                               maxChannelDifference: Int? = nil) -> Comparison {
+    public static func verdict(
+        _ r: DiffResult, tolerance: DiffTolerance = DiffTolerance(),
+        maxChannelDifference: Int? = nil
+    ) -> Comparison {
         if r.isIdentical { return .identical }
         let figures = DiffFigures(r, maxChannelDifference: maxChannelDifference)
         if r.differentPixels == 0 { return .similar(figures) }
@@ -258,7 +269,8 @@ public enum PixelDiff {
 
     /// Fills `out` with pixelmatch's faded grayscale of `img` (opaque words).
     static func drawGray(
-        _ img: UnsafePointer<UInt32>, count n: Int, alpha: Double, straight: Bool = false, into out: UnsafeMutablePointer<UInt32>
+        _ img: UnsafePointer<UInt32>, count n: Int, alpha: Double, straight: Bool = false,
+        into out: UnsafeMutablePointer<UInt32>
     ) {
         // UI images are mostly long runs of one colour: cache the last conversion.
         var lastIn = img[0]

@@ -92,7 +92,8 @@ struct RegionCollector {
 
     private mutating func closeOpenRun() {
         guard openX0 >= 0 else { return }
-        let x0 = openX0, x1 = openX1
+        let x0 = openX0
+        let x1 = openX1
         openX0 = -1
         openX1 = -2
         var id: Int32 = -1
@@ -147,8 +148,9 @@ struct RegionCollector {
         for f in finishedScratch.indices {
             let id = finishedScratch[f]
             let c = clusters[Int(id)]
-            emit(PixelRegion(
-                x: Int(c.x0), y: Int(c.y0), width: Int(c.x1 - c.x0) + 1, height: Int(c.y1 - c.y0) + 1))
+            emit(
+                PixelRegion(
+                    x: Int(c.x0), y: Int(c.y0), width: Int(c.x1 - c.x0) + 1, height: Int(c.y1 - c.y0) + 1))
             freeIDs.append(id)
         }
         touched.removeAll(keepingCapacity: true)
@@ -231,7 +233,8 @@ struct RegionCollector {
     private mutating func siftDown(_ i: Int) {
         var i = i
         while true {
-            let l = 2 * i + 1, r = l + 1
+            let l = 2 * i + 1
+            let r = l + 1
             var largest = i
             if l < heap.count && regionOrder(heap[largest], heap[l]) { largest = l }
             if r < heap.count && regionOrder(heap[largest], heap[r]) { largest = r }
@@ -253,7 +256,9 @@ func regionOrder(_ l: PixelRegion, _ r: PixelRegion) -> Bool {
 
 @inline(__always)
 func union(_ a: PixelRegion, _ b: PixelRegion) -> PixelRegion {
-    let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
-    let x1 = max(a.x + a.width, b.x + b.width), y1 = max(a.y + a.height, b.y + b.height)
+    let x0 = min(a.x, b.x)
+    let y0 = min(a.y, b.y)
+    let x1 = max(a.x + a.width, b.x + b.width)
+    let y1 = max(a.y + a.height, b.y + b.height)
     return PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
 }

@@ -152,7 +152,7 @@ public enum Comparison: Sendable, Hashable {
     public var figures: DiffFigures? {
         switch self {
         case .identical: nil
-        case let .similar(figures), let .different(figures): figures
+        case .similar(let figures), .different(let figures): figures
         }
     }
 
@@ -183,7 +183,9 @@ public struct DiffFigures: Codable, Sendable, Hashable {
     public var width: Int
     public var height: Int
 
-    public init(differentPixels: Int, ratio: Double, maxChannelDifference: Int, regions: [[Int]] = [], width: Int, height: Int) {
+    public init(
+        differentPixels: Int, ratio: Double, maxChannelDifference: Int, regions: [[Int]] = [], width: Int, height: Int
+    ) {
         self.differentPixels = differentPixels
         self.ratio = ratio
         self.maxChannelDifference = maxChannelDifference
@@ -194,9 +196,10 @@ public struct DiffFigures: Codable, Sendable, Hashable {
 
     /// A perceptual diff's figures; `maxChannelDifference` when the exact scan measured it.
     public init(_ diff: DiffResult, maxChannelDifference: Int? = nil) {
-        self.init(differentPixels: diff.differentPixels, ratio: diff.ratio,
-                  maxChannelDifference: maxChannelDifference ?? diff.maxChannelDifference,
-                  regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] }, width: diff.width, height: diff.height)
+        self.init(
+            differentPixels: diff.differentPixels, ratio: diff.ratio,
+            maxChannelDifference: maxChannelDifference ?? diff.maxChannelDifference,
+            regions: diff.regions.map { [$0.x, $0.y, $0.width, $0.height] }, width: diff.width, height: diff.height)
     }
 }
 

@@ -10,7 +10,11 @@ public struct FixtureMutator: Sendable {
         /// The tree written out, once: a case that writes the same bytes changed nothing.
         public let bytes: [UInt8]
 
-        public init(name: String, tree: FuzzJSON) { self.name = name; self.tree = tree; bytes = tree.bytes }
+        public init(name: String, tree: FuzzJSON) {
+            self.name = name
+            self.tree = tree
+            bytes = tree.bytes
+        }
     }
 
     public enum Mutation: String, Sendable, CaseIterable {
@@ -89,18 +93,21 @@ public struct FixtureMutator: Sendable {
             let at = r.pick(locations)
             tree[at.path] = Self.otherType(than: at.value, &r)
         case .extremeNumber:
-            let at = pick(where: { if case let .raw(t) = $0.value { Self.isNumber(t) } else { false } }) ?? r.pick(locations)
+            let at =
+                pick(where: { if case .raw(let t) = $0.value { Self.isNumber(t) } else { false } }) ?? r.pick(locations)
             tree[at.path] = .raw(Array(r.pick(Self.extremeNumbers).utf8))
         case .limitEdge:
             // A field that has a limit, set on or just past it; where the fixture has none of
             // them, a canvas field at the top.
-            let at = pick(where: { l in l.key.map { k in Self.limitEdges.contains { Array($0.0.utf8) == k } } ?? false })
-            let field = at?.key.map { String(decoding: $0, as: UTF8.self) } ?? r.pick(["width", "height", "scale", "fps"])
+            let at = pick(where: { l in l.key.map { k in Self.limitEdges.contains { Array($0.0.utf8) == k } } ?? false }
+            )
+            let field =
+                at?.key.map { String(decoding: $0, as: UTF8.self) } ?? r.pick(["width", "height", "scale", "fps"])
             let values = Self.limitEdges.first { $0.0 == field }!.1
             let value = FuzzJSON.raw(Array(r.pick(values).utf8))
             if let at {
                 tree[at.path] = value
-            } else if case var .object(members) = tree {
+            } else if case .object(var members) = tree {
                 members.append(FuzzMember(key: Array(field.utf8), value: value))
                 tree = .object(members)
             } else {
@@ -119,7 +126,7 @@ public struct FixtureMutator: Sendable {
             for _ in 0..<depth { bytes.append(contentsOf: close) }
             tree[at.path] = .raw(bytes)
         case .invalidUTF8, .loneSurrogate, .hostileText:
-            guard let at = pick(where: text), case var .string(s) = at.value else { return false }
+            guard let at = pick(where: text), case .string(var s) = at.value else { return false }
             let insert: [UInt8]
             switch m {
             case .invalidUTF8: insert = r.pick(Self.invalidUTF8)
@@ -133,52 +140,80 @@ public struct FixtureMutator: Sendable {
             tree[at.path] = .string(Self.hugeWord(&r))
         case .unknownKind:
             guard let at = pick(where: { $0.path.count == 1 && $0.key == Array("kind".utf8) }) else { return false }
-            tree[at.path] = r.pick([.string(Array(r.pick(["Post", "posts", "", "card", "transcript ", "chat\\u0000", "κind"]).utf8)),
-                                    .raw(Array("null".utf8)), .raw(Array("4".utf8)), .array([])])
+            tree[at.path] = r.pick([
+                .string(Array(r.pick(["Post", "posts", "", "card", "transcript ", "chat\\u0000", "κind"]).utf8)),
+                .raw(Array("null".utf8)), .raw(Array("4".utf8)), .array([]),
+            ])
         case .otherKind:
             // Another valid kind with this one's fields: they become unknown-field errors.
             guard let at = pick(where: { $0.path.count == 1 && $0.key == Array("kind".utf8) }) else { return false }
             let others = FixtureKind.allCases.map { FuzzJSON.string(Array($0.rawValue.utf8)) }.filter { $0 != at.value }
             tree[at.path] = r.pick(others)
         case .unknownStep:
-            guard let steps = Self.stepsPath(tree), case var .array(items) = tree[steps] else { return false }
+            guard let steps = Self.stepsPath(tree), case .array(var items) = tree[steps] else { return false }
             let step: FuzzJSON
             switch r.int(0...4) {
-            case 0: step = .object([FuzzMember(key: Array(r.pick(["explode", "Append", "scroll ", "", "expand\\u0000"]).utf8), value: .raw(Array("true".utf8)))])
+            case 0:
+                step = .object([
+                    FuzzMember(
+                        key: Array(r.pick(["explode", "Append", "scroll ", "", "expand\\u0000"]).utf8),
+                        value: .raw(Array("true".utf8)))
+                ])
             case 1: step = .object([])
             case 2: step = .string(Array("append".utf8))
             case 3:
                 // Two events in one step.
                 let a = items.isEmpty ? FuzzJSON.object([]) : r.pick(items)
                 let b = items.isEmpty ? FuzzJSON.object([]) : r.pick(items)
-                if case let .object(ma) = a, case let .object(mb) = b { step = .object(ma + mb) } else { step = .array([a, b]) }
+                if case .object(let ma) = a, case .object(let mb) = b {
+                    step = .object(ma + mb)
+                } else {
+                    step = .array([a, b])
+                }
             default: step = .raw(Array("null".utf8))
             }
             items.insert(step, at: r.int(0...items.count))
             tree[steps] = .array(items)
         case .manySteps:
-            guard let steps = Self.stepsPath(tree), case let .array(items) = tree[steps], !items.isEmpty else { return false }
+            guard let steps = Self.stepsPath(tree), case .array(let items) = tree[steps], !items.isEmpty else {
+                return false
+            }
             let count = r.pick([100, 1_000, 12_000])
             tree[steps] = .array((0..<count).map { items[$0 % items.count] })
         case .removeMember:
-            guard let at = pick(where: { if case let .object(m) = $0.value { !m.isEmpty } else { false } }),
-                  case var .object(members) = at.value else { return false }
+            guard let at = pick(where: { if case .object(let m) = $0.value { !m.isEmpty } else { false } }),
+                case .object(var members) = at.value
+            else { return false }
             members.remove(at: r.int(0...members.count - 1))
             tree[at.path] = .object(members)
         case .duplicateMember:
-            guard let at = pick(where: { if case let .object(m) = $0.value { !m.isEmpty } else { false } }),
-                  case var .object(members) = at.value else { return false }
+            guard let at = pick(where: { if case .object(let m) = $0.value { !m.isEmpty } else { false } }),
+                case .object(var members) = at.value
+            else { return false }
             let copy = r.pick(members)
-            members.insert(FuzzMember(key: copy.key, value: r.chance(0.5) ? copy.value : Self.otherType(than: copy.value, &r)),
-                           at: r.int(0...members.count))
+            members.insert(
+                FuzzMember(key: copy.key, value: r.chance(0.5) ? copy.value : Self.otherType(than: copy.value, &r)),
+                at: r.int(0...members.count))
             tree[at.path] = .object(members)
         case .unknownMember:
-            guard let at = pick(where: { if case .object = $0.value { true } else { false } }), case var .object(members) = at.value else { return false }
-            let key = r.pick(["colour", "Kind", "steps ", "lineLimits", "", "__proto__", "$", "a.b", "\\u0000", "width\\u0000"])
+            guard let at = pick(where: { if case .object = $0.value { true } else { false } }),
+                case .object(var members) = at.value
+            else { return false }
+            let key = r.pick([
+                "colour", "Kind", "steps ", "lineLimits", "", "__proto__", "$", "a.b", "\\u0000", "width\\u0000",
+            ])
             members.insert(FuzzMember(key: Array(key.utf8), value: .raw(Array("1".utf8))), at: r.int(0...members.count))
             tree[at.path] = .object(members)
         case .emptyContainer:
-            guard let at = pick(where: { switch $0.value { case let .array(a): !a.isEmpty; case let .object(o): !o.isEmpty; default: false } }) else { return false }
+            guard
+                let at = pick(where: {
+                    switch $0.value {
+                    case .array(let a): !a.isEmpty
+                    case .object(let o): !o.isEmpty
+                    default: false
+                    }
+                })
+            else { return false }
             tree[at.path] = r.chance(0.5) ? .array([]) : .object([])
         case .splice:
             // A value from another fixture (often another kind) in place of one of this one's.
@@ -193,8 +228,11 @@ public struct FixtureMutator: Sendable {
     }
 
     /// Members whose strings are text to lay out.
-    static let textKeys: Set<[UInt8]> = Set(["text", "title", "summary", "body", "author", "placeholder", "disabledPlaceholder",
-                                             "append", "type", "stream", "compose", "insertSuggestion", "receive", "send"].map { Array($0.utf8) })
+    static let textKeys: Set<[UInt8]> = Set(
+        [
+            "text", "title", "summary", "body", "author", "placeholder", "disabledPlaceholder",
+            "append", "type", "stream", "compose", "insertSuggestion", "receive", "send",
+        ].map { Array($0.utf8) })
 
     static func isString(_ v: FuzzJSON) -> Bool { if case .string = v { true } else { false } }
 
@@ -212,7 +250,7 @@ public struct FixtureMutator: Sendable {
     static func sameType(_ a: FuzzJSON, _ b: FuzzJSON) -> Bool {
         switch (a, b) {
         case (.string, .string), (.array, .array), (.object, .object): true
-        case let (.raw(x), .raw(y)): isNumber(x) == isNumber(y) && (isNumber(x) || x == y)
+        case (.raw(let x), .raw(let y)): isNumber(x) == isNumber(y) && (isNumber(x) || x == y)
         default: false
         }
     }
@@ -233,7 +271,8 @@ public struct FixtureMutator: Sendable {
     }
 
     static func stepsPath(_ tree: FuzzJSON) -> [FuzzJSON.Step]? {
-        guard case let .object(members) = tree, let i = members.firstIndex(where: { $0.key == Array("steps".utf8) }) else { return nil }
+        guard case .object(let members) = tree, let i = members.firstIndex(where: { $0.key == Array("steps".utf8) })
+        else { return nil }
         return [.key(i)]
     }
 
@@ -268,17 +307,25 @@ public struct FixtureMutator: Sendable {
         ("maxDiffPixels", ["-1", "1e12"]),
         ("frames", ["0", "600", "601", "-1", "1.5"]),
         ("textSize", ["\"AX5\"", "\"xSmall\"", "\"AX6\"", "\"\"", "5"]),
-        ("variants", ["{}", "[]", "{\"textSize\": [\"AX5\", \"xSmall\"], \"device\": [\"iphone-se\"]}", "[{\"name\": \"../x\", \"textSize\": \"AX1\"}]"]),
+        (
+            "variants",
+            [
+                "{}", "[]", "{\"textSize\": [\"AX5\", \"xSmall\"], \"device\": [\"iphone-se\"]}",
+                "[{\"name\": \"../x\", \"textSize\": \"AX1\"}]",
+            ]
+        ),
     ]
 
     static let invalidUTF8: [[UInt8]] = [
         [0xFF], [0xFE, 0xFF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],
-        [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xBF, 0x80],
+        [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0x80],
+        [0xBF, 0x80],
         [0x00], [0x0A], [0x09], [0x1F], [0x7F],
     ]
 
     static let surrogateEscapes = [
-        "\\ud800", "\\udc00", "\\udfff", "\\ud83d", "\\ud83d\\u0041", "\\ude00\\ud83d", "\\uD800\\uD800", "\\u", "\\u12",
+        "\\ud800", "\\udc00", "\\udfff", "\\ud83d", "\\ud83d\\u0041", "\\ude00\\ud83d", "\\uD800\\uD800", "\\u",
+        "\\u12",
         "\\uzzzz", "\\x41", "\\", "\\u0000", "\\q",
     ]
 
@@ -322,8 +369,10 @@ public struct FixtureMutator: Sendable {
                 bytes[i] ^= UInt8(truncatingIfNeeded: 1 << r.int(0...7))
             }
         default:
-            let garbage: [UInt8] = r.pick([[0x00], [0xEF, 0xBB, 0xBF], [0x7B], [0x5D, 0x5D], [0x2C], Array("//".utf8),
-                                           Array("/* */".utf8), Array("<<<<<<< HEAD\n".utf8), [0xFF, 0xFE]])
+            let garbage: [UInt8] = r.pick([
+                [0x00], [0xEF, 0xBB, 0xBF], [0x7B], [0x5D, 0x5D], [0x2C], Array("//".utf8),
+                Array("/* */".utf8), Array("<<<<<<< HEAD\n".utf8), [0xFF, 0xFE],
+            ])
             bytes.insert(contentsOf: garbage, at: r.int(0...bytes.count))
         }
     }

@@ -14,11 +14,12 @@ public indirect enum FuzzJSON: Sendable, Equatable {
     public init(_ node: JSONNode) {
         switch node.value {
         case .null: self = .raw(Array("null".utf8))
-        case let .bool(b): self = .raw(Array((b ? "true" : "false").utf8))
-        case let .number(n): self = .raw(Array(Self.token(n).utf8))
-        case let .string(s): self = .string(Self.escapedContents(s))
-        case let .array(items): self = .array(items.map(FuzzJSON.init))
-        case let .object(members): self = .object(members.map { FuzzMember(key: Self.escapedContents($0.key), value: FuzzJSON($0.value)) })
+        case .bool(let b): self = .raw(Array((b ? "true" : "false").utf8))
+        case .number(let n): self = .raw(Array(Self.token(n).utf8))
+        case .string(let s): self = .string(Self.escapedContents(s))
+        case .array(let items): self = .array(items.map(FuzzJSON.init))
+        case .object(let members):
+            self = .object(members.map { FuzzMember(key: Self.escapedContents($0.key), value: FuzzJSON($0.value)) })
         }
     }
 
@@ -44,24 +45,29 @@ public indirect enum FuzzJSON: Sendable, Equatable {
 
     func write(into out: inout [UInt8]) {
         // Without recursion, so that no tree is too deep to write.
-        enum Work { case value(FuzzJSON), literal([UInt8]) }
+        enum Work {
+            case value(FuzzJSON)
+            case literal([UInt8])
+        }
         var stack: [Work] = [.value(self)]
         while let work = stack.popLast() {
             switch work {
-            case let .literal(bytes): out.append(contentsOf: bytes)
-            case let .value(v):
+            case .literal(let bytes): out.append(contentsOf: bytes)
+            case .value(let v):
                 switch v {
-                case let .raw(token): out.append(contentsOf: token)
-                case let .string(contents):
-                    out.append(0x22); out.append(contentsOf: contents); out.append(0x22)
-                case let .array(items):
+                case .raw(let token): out.append(contentsOf: token)
+                case .string(let contents):
+                    out.append(0x22)
+                    out.append(contentsOf: contents)
+                    out.append(0x22)
+                case .array(let items):
                     out.append(0x5B)
                     stack.append(.literal([0x5D]))
                     for (i, item) in items.enumerated().reversed() {
                         stack.append(.value(item))
                         if i > 0 { stack.append(.literal([0x2C, 0x20])) }
                     }
-                case let .object(members):
+                case .object(let members):
                     out.append(0x7B)
                     stack.append(.literal([0x7D]))
                     for (i, member) in members.enumerated().reversed() {
@@ -75,7 +81,10 @@ public indirect enum FuzzJSON: Sendable, Equatable {
     }
 
     /// Where a value sits: member keys and array indices from the root.
-    public enum Step: Sendable, Equatable { case key(Int), index(Int) }
+    public enum Step: Sendable, Equatable {
+        case key(Int)
+        case index(Int)
+    }
 
     /// A value and where it sits; `key` is the member name it is the value of, if any.
     public struct Location: Sendable {
@@ -91,11 +100,14 @@ public indirect enum FuzzJSON: Sendable, Equatable {
         while let location = stack.popLast() {
             result.append(location)
             switch location.value {
-            case let .array(items):
-                for i in items.indices.reversed() { stack.append(Location(path: location.path + [.index(i)], key: nil, value: items[i])) }
-            case let .object(members):
+            case .array(let items):
+                for i in items.indices.reversed() {
+                    stack.append(Location(path: location.path + [.index(i)], key: nil, value: items[i]))
+                }
+            case .object(let members):
                 for i in members.indices.reversed() {
-                    stack.append(Location(path: location.path + [.key(i)], key: members[i].key, value: members[i].value))
+                    stack.append(
+                        Location(path: location.path + [.key(i)], key: members[i].key, value: members[i].value))
                 }
             default: break
             }
@@ -108,8 +120,8 @@ public indirect enum FuzzJSON: Sendable, Equatable {
             var value = self
             for step in path {
                 switch (step, value) {
-                case let (.index(i), .array(items)): value = items[i]
-                case let (.key(i), .object(members)): value = members[i].value
+                case (.index(let i), .array(let items)): value = items[i]
+                case (.key(let i), .object(let members)): value = members[i].value
                 default: preconditionFailure("FuzzJSON: no value at \(path)")
                 }
             }
@@ -119,7 +131,10 @@ public indirect enum FuzzJSON: Sendable, Equatable {
     }
 
     private mutating func replace(at path: ArraySlice<Step>, with newValue: FuzzJSON) {
-        guard let first = path.first else { self = newValue; return }
+        guard let first = path.first else {
+            self = newValue
+            return
+        }
         switch (first, self) {
         case (.index(let i), .array(var items)):
             items[i].replace(at: path.dropFirst(), with: newValue)
@@ -133,7 +148,7 @@ public indirect enum FuzzJSON: Sendable, Equatable {
 
     /// The member named `key` of an object, nil otherwise.
     public func member(_ key: String) -> FuzzJSON? {
-        guard case let .object(members) = self else { return nil }
+        guard case .object(let members) = self else { return nil }
         return members.first { $0.key == Array(key.utf8) }?.value
     }
 }
@@ -143,5 +158,8 @@ public struct FuzzMember: Sendable, Equatable {
     public var key: [UInt8]
     public var value: FuzzJSON
 
-    public init(key: [UInt8], value: FuzzJSON) { self.key = key; self.value = value }
+    public init(key: [UInt8], value: FuzzJSON) {
+        self.key = key
+        self.value = value
+    }
 }

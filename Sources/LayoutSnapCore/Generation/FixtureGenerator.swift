@@ -136,7 +136,8 @@ enum GeneratorSupport {
         let size = Double(r.int(sizes))
         var m = Members()
         m.add("size", .number(size))
-        var weight = FontWeight.regular, italic = false
+        var weight = FontWeight.regular
+        var italic = false
         if r.chance(0.6) {
             weight = r.pick(FontWeight.allCases)
             m.add("weight", .string(weight.rawValue))

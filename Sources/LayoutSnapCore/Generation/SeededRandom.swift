@@ -58,7 +58,8 @@ public struct SeededRandom: Sendable {
 
     /// Log-uniform in `range` (ratios: 1:4 as likely as 4:1), rounded to `decimals` places.
     public mutating func logDouble(_ range: ClosedRange<Double>, decimals: Int = 2) -> Double {
-        let lo = log2(range.lowerBound), hi = log2(range.upperBound)
+        let lo = log2(range.lowerBound)
+        let hi = log2(range.upperBound)
         // Rounding hides any last-bit difference between C libraries' log2 and exp2.
         return Self.round(exp2(lo + unit() * (hi - lo)), decimals: decimals, within: range)
     }

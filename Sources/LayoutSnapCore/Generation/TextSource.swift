@@ -88,8 +88,10 @@ public enum TextSource {
     /// Words of `script` until the text holds at least `length` characters (one word for 0),
     /// as sentences; with `markup`, some runs are `**bold**` or `*italic*` and a few literal
     /// asterisks and angle brackets appear; `lineBreaks` is the chance of a "\n" after a sentence.
-    public static func text(_ script: Script, length: Int, markup: Bool = true, lineBreaks: Double = 0,
-                            _ r: inout SeededRandom) -> String {
+    public static func text(
+        _ script: Script, length: Int, markup: Bool = true, lineBreaks: Double = 0,
+        _ r: inout SeededRandom
+    ) -> String {
         var out = ""
         var count = 0
         var sentence = 0
@@ -115,7 +117,9 @@ public enum TextSource {
                 sentence = 0
                 sentenceLength = r.int(4...14)
                 switch wordScript {
-                case .cjk: out += "。"; needsSeparator = false
+                case .cjk:
+                    out += "。"
+                    needsSeparator = false
                 case .arabic: out += "."
                 default: out += r.pick([".", ".", "!", "?", ","])
                 }

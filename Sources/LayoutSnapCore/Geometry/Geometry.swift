@@ -2,13 +2,19 @@
 public struct Point: Sendable, Hashable {
     public var x: Double
     public var y: Double
-    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
 }
 
 public struct Size: Sendable, Hashable {
     public var width: Double
     public var height: Double
-    public init(width: Double, height: Double) { self.width = width; self.height = height }
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
 }
 
 public struct Rect: Sendable, Hashable, CustomStringConvertible {
@@ -18,7 +24,10 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     public var height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
 
     public var minX: Double { x }
@@ -36,8 +45,10 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
 
     /// The part both rects cover, nil when they do not overlap.
     public func intersection(_ other: Rect) -> Rect? {
-        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
-        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        let x0 = max(minX, other.minX)
+        let y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX)
+        let y1 = min(maxY, other.maxY)
         guard x1 > x0, y1 > y0 else { return nil }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
@@ -59,17 +70,21 @@ public struct Color: Sendable, Hashable {
     public var alpha: Double
 
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
     }
 
     /// `0xRRGGBB` or, with `hasAlpha`, `0xRRGGBBAA` (the notation of docs/fixtures/README.md).
     public init(hex: UInt32, hasAlpha: Bool = false) {
         let rgb = hasAlpha ? hex >> 8 : hex
         let a = hasAlpha ? Double(hex & 0xFF) / 255 : 1
-        self.init(red: Double((rgb >> 16) & 0xFF) / 255,
-                  green: Double((rgb >> 8) & 0xFF) / 255,
-                  blue: Double(rgb & 0xFF) / 255,
-                  alpha: a)
+        self.init(
+            red: Double((rgb >> 16) & 0xFF) / 255,
+            green: Double((rgb >> 8) & 0xFF) / 255,
+            blue: Double(rgb & 0xFF) / 255,
+            alpha: a)
     }
 
     public func opacity(_ factor: Double) -> Color {

@@ -26,8 +26,10 @@ public enum RoundedRectPath {
     public static func path(_ rect: Rect, radius: Double, continuous: Bool = true) -> [PathElement] {
         let r0 = max(0, min(radius, min(rect.width, rect.height) / 2))
         guard r0 > 0 else {
-            return [.move(Point(x: rect.minX, y: rect.minY)), .line(Point(x: rect.maxX, y: rect.minY)),
-                    .line(Point(x: rect.maxX, y: rect.maxY)), .line(Point(x: rect.minX, y: rect.maxY)), .close]
+            return [
+                .move(Point(x: rect.minX, y: rect.minY)), .line(Point(x: rect.maxX, y: rect.minY)),
+                .line(Point(x: rect.maxX, y: rect.maxY)), .line(Point(x: rect.minX, y: rect.maxY)), .close,
+            ]
         }
         // Corners: the point of the sharp corner, the unit vector of the incoming edge's direction,
         // and of the outgoing edge's direction; clockwise from the top-right.
@@ -41,15 +43,19 @@ public enum RoundedRectPath {
         if continuous {
             // A continuous corner needs more room than a circular one; shrink it as UIKit does.
             let r = min(r0, min(rect.width, rect.height) / 2 / reach)
-            func local(_ c: Point, _ inDir: (Double, Double), _ outDir: (Double, Double), _ p: (Double, Double)) -> Point {
+            func local(_ c: Point, _ inDir: (Double, Double), _ outDir: (Double, Double), _ p: (Double, Double))
+                -> Point
+            {
                 Point(x: c.x - inDir.0 * p.0 * r + outDir.0 * p.1 * r, y: c.y - inDir.1 * p.0 * r + outDir.1 * p.1 * r)
             }
             for (i, (c, inDir, outDir)) in corners.enumerated() {
                 let start = local(c, inDir, outDir, (reach, 0))
                 elements.append(i == 0 ? .move(start) : .line(start))
                 for piece in cornerPieces {
-                    elements.append(.curve(local(c, inDir, outDir, piece.c1), local(c, inDir, outDir, piece.c2),
-                                           local(c, inDir, outDir, piece.end)))
+                    elements.append(
+                        .curve(
+                            local(c, inDir, outDir, piece.c1), local(c, inDir, outDir, piece.c2),
+                            local(c, inDir, outDir, piece.end)))
                 }
             }
         } else {
@@ -59,8 +65,10 @@ public enum RoundedRectPath {
                 let start = Point(x: c.x - inDir.0 * r0, y: c.y - inDir.1 * r0)
                 let end = Point(x: c.x + outDir.0 * r0, y: c.y + outDir.1 * r0)
                 elements.append(i == 0 ? .move(start) : .line(start))
-                elements.append(.curve(Point(x: start.x + inDir.0 * k, y: start.y + inDir.1 * k),
-                                       Point(x: end.x - outDir.0 * k, y: end.y - outDir.1 * k), end))
+                elements.append(
+                    .curve(
+                        Point(x: start.x + inDir.0 * k, y: start.y + inDir.1 * k),
+                        Point(x: end.x - outDir.0 * k, y: end.y - outDir.1 * k), end))
             }
         }
         elements.append(.close)

@@ -170,7 +170,8 @@ private func decodeUTF8(_ buf: UnsafeBufferPointer<UInt8>, at i: Int) -> UTF8Dec
         if lead == 0xF0 && b1 < 0x90 { return .overlong }
         if lead == 0xF4 && b1 >= 0x90 { return .beyondUnicode }
         guard let b2 = cont(2), let b3 = cont(3) else { return .truncated }
-        let v = UInt32(lead & 0x07) << 18 | UInt32(b1 & 0x3F) << 12
+        let v =
+            UInt32(lead & 0x07) << 18 | UInt32(b1 & 0x3F) << 12
             | UInt32(b2 & 0x3F) << 6 | UInt32(b3 & 0x3F)
         return .scalar(v, length: 4)
     default:  // stray continuation byte 0x80...0xBF, or 0xF5...0xFF
@@ -463,9 +464,15 @@ private struct Parser {
         while j < end && isWordByte(buf[j]) && j - start < 32 { j += 1 }
         let word = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<j]), as: UTF8.self)
         switch word {
-        case "true": i = j; return .bool(true)
-        case "false": i = j; return .bool(false)
-        case "null": i = j; return .null
+        case "true":
+            i = j
+            return .bool(true)
+        case "false":
+            i = j
+            return .bool(false)
+        case "null":
+            i = j
+            return .null
         case "NaN", "Infinity":
             throw error("\(word) is not allowed in JSON", at: start)
         case "True", "TRUE", "False", "FALSE", "Null", "NULL":

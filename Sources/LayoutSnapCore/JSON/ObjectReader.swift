@@ -213,7 +213,8 @@ public final class ObjectReader: Sendable {
     /// Optimal-string-alignment distance (Levenshtein plus adjacent
     /// transpositions, so "fsp" is one edit from "fps"), over characters.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)

@@ -59,7 +59,10 @@ public struct InputFile: Sendable, Hashable {
     public var column: Int
 
     public init(path: String, written: String, line: Int, column: Int) {
-        self.path = path; self.written = written; self.line = line; self.column = column
+        self.path = path
+        self.written = written
+        self.line = line
+        self.column = column
     }
 }
 

@@ -25,9 +25,16 @@ public struct TextDraw: Sendable, Hashable {
     /// they find. The renderer never reads it.
     public var element: String?
 
-    public init(text: StyledText, origin: Point, baselines: [Double], color: Color, clip: Rect? = nil, leadingX: Double? = nil,
-                element: String? = nil) {
-        self.text = text; self.origin = origin; self.baselines = baselines; self.color = color; self.clip = clip; self.leadingX = leadingX
+    public init(
+        text: StyledText, origin: Point, baselines: [Double], color: Color, clip: Rect? = nil, leadingX: Double? = nil,
+        element: String? = nil
+    ) {
+        self.text = text
+        self.origin = origin
+        self.baselines = baselines
+        self.color = color
+        self.clip = clip
+        self.leadingX = leadingX
         self.element = element
     }
 

@@ -23,12 +23,14 @@ public struct FrameOverlay: Sendable, Hashable {
         elements = frame.elements.map { Element(id: $0.id, rect: $0.rect) }
         lines = []
         for op in frame.drawList {
-            guard case let .text(draw) = op, draw.color.alpha > 0 else { continue }
+            guard case .text(let draw) = op, draw.color.alpha > 0 else { continue }
             let measured = try measurer.measure(draw.text)
             let font = draw.text.font
             for (index, line) in measured.lines.enumerated() where index < draw.baselines.count {
                 let baseline = draw.origin.y + draw.baselines[index]
-                var box = Rect(x: draw.lineX(line), y: baseline - font.ascent, width: max(line.width, 0), height: font.firstLineHeight)
+                var box = Rect(
+                    x: draw.lineX(line), y: baseline - font.ascent, width: max(line.width, 0),
+                    height: font.firstLineHeight)
                 if let clip = draw.clip {
                     guard let visible = box.intersection(clip) else { continue }
                     box = visible
@@ -49,18 +51,26 @@ public struct FrameOverlay: Sendable, Hashable {
         var ops: [DrawOp] = []
         for line in lines {
             ops.append(.roundedRect(line.box, cornerRadius: 0, fill: Self.lineBoxColor, continuous: false))
-            ops.append(.roundedRect(Rect(x: line.box.x, y: line.baseline - hairline / 2, width: line.box.width, height: hairline),
-                                    cornerRadius: 0, fill: Self.baselineColor, continuous: false))
+            ops.append(
+                .roundedRect(
+                    Rect(x: line.box.x, y: line.baseline - hairline / 2, width: line.box.width, height: hairline),
+                    cornerRadius: 0, fill: Self.baselineColor, continuous: false))
         }
         let label = FontSpec(size: 9, weight: .semibold)
         for element in elements where element.rect.width > 0 || element.rect.height > 0 {
             let r = element.rect
-            ops.append(.strokeRoundedRect(Rect(x: r.x + hairline / 2, y: r.y + hairline / 2, width: max(r.width - hairline, hairline),
-                                               height: max(r.height - hairline, hairline)),
-                                          cornerRadius: 0, color: Self.elementColor, lineWidth: hairline, continuous: false))
+            ops.append(
+                .strokeRoundedRect(
+                    Rect(
+                        x: r.x + hairline / 2, y: r.y + hairline / 2, width: max(r.width - hairline, hairline),
+                        height: max(r.height - hairline, hairline)),
+                    cornerRadius: 0, color: Self.elementColor, lineWidth: hairline, continuous: false))
             let text = StyledText(runs: [TextRun(element.id)], font: label, width: nil, maxLines: 1)
-            ops.append(.text(TextDraw(text: text, origin: Point(x: r.x + 2, y: r.y + 1), baselines: [label.ascent],
-                                      color: Self.elementColor)))
+            ops.append(
+                .text(
+                    TextDraw(
+                        text: text, origin: Point(x: r.x + 2, y: r.y + 1), baselines: [label.ascent],
+                        color: Self.elementColor)))
         }
         return ops
     }
@@ -68,7 +78,9 @@ public struct FrameOverlay: Sendable, Hashable {
     /// `{"elements": [{"id", "rect"}], "lines": [{"box": [x, y, w, h], "baseline": y}]}`, rounded
     /// like the layout JSON.
     public var json: JSONOutput {
-        func rect(_ r: Rect) -> JSONOutput { .array([.number(r.x), .number(r.y), .number(r.width), .number(r.height)]) }
+        func rect(_ r: Rect) -> JSONOutput {
+            .array([.number(r.x), .number(r.y), .number(r.width), .number(r.height)])
+        }
         return .object([
             ("elements", .array(elements.map { .object([("id", .string($0.id)), ("rect", rect($0.rect))]) })),
             ("lines", .array(lines.map { .object([("box", rect($0.box)), ("baseline", .number($0.baseline))]) })),

@@ -9,14 +9,20 @@ public enum LayoutJSON {
 
     public static func json(_ layout: FixtureLayout, state: String? = nil, frame: Int? = nil) -> JSONOutput {
         let states = layout.states.filter { state == nil || $0.name == state }.map { s -> JSONOutput in
-            .object([("name", .string(s.name))] + (s.note.map { [("note", JSONOutput.string($0))] } ?? []) + [
-                ("frames", .array(s.frames.filter { frame == nil || $0.index == frame }.map(json))),
-            ])
+            .object(
+                [("name", .string(s.name))] + (s.note.map { [("note", JSONOutput.string($0))] } ?? []) + [
+                    ("frames", .array(s.frames.filter { frame == nil || $0.index == frame }.map(json)))
+                ])
         }
         return .object([
             ("fixture", .string(layout.fixtureID)),
-            ("canvas", .object([("width", .number(layout.canvas.width)), ("height", .number(layout.canvas.height)),
-                                ("scale", .number(layout.canvas.scale))])),
+            (
+                "canvas",
+                .object([
+                    ("width", .number(layout.canvas.width)), ("height", .number(layout.canvas.height)),
+                    ("scale", .number(layout.canvas.scale)),
+                ])
+            ),
             ("states", .array(states)),
         ])
     }
@@ -29,10 +35,14 @@ public enum LayoutJSON {
             ("elements", .array(frame.elements.map(json))),
         ]
         if let scroll = frame.scroll {
-            object.append(("scroll", .object([
-                ("offset", .number(scroll.offset)), ("contentHeight", .number(scroll.contentHeight)),
-                ("viewportHeight", .number(scroll.viewportHeight)), ("following", .bool(scroll.following)),
-            ])))
+            object.append(
+                (
+                    "scroll",
+                    .object([
+                        ("offset", .number(scroll.offset)), ("contentHeight", .number(scroll.contentHeight)),
+                        ("viewportHeight", .number(scroll.viewportHeight)), ("following", .bool(scroll.following)),
+                    ])
+                ))
         }
         return .object(object)
     }
@@ -40,17 +50,23 @@ public enum LayoutJSON {
     public static func json(_ element: LayoutElement) -> JSONOutput {
         var object: [(String, JSONOutput)] = [
             ("id", .string(element.id)),
-            ("rect", .array([.number(element.rect.x), .number(element.rect.y), .number(element.rect.width), .number(element.rect.height)])),
+            (
+                "rect",
+                .array([
+                    .number(element.rect.x), .number(element.rect.y), .number(element.rect.width),
+                    .number(element.rect.height),
+                ])
+            ),
         ]
         for (key, value) in element.attributes {
             switch value {
-            case let .number(n): object.append((key, .number(n)))
-            case let .int(n): object.append((key, .int(n)))
-            case let .bool(b): object.append((key, .bool(b)))
-            case let .string(s): object.append((key, .string(s)))
-            case let .ints(list): object.append((key, .array(list.map { .int($0) })))
-            case let .strings(list): object.append((key, .array(list.map { .string($0) })))
-            case let .numbers(list): object.append((key, .array(list.map { .number($0) })))
+            case .number(let n): object.append((key, .number(n)))
+            case .int(let n): object.append((key, .int(n)))
+            case .bool(let b): object.append((key, .bool(b)))
+            case .string(let s): object.append((key, .string(s)))
+            case .ints(let list): object.append((key, .array(list.map { .int($0) })))
+            case .strings(let list): object.append((key, .array(list.map { .string($0) })))
+            case .numbers(let list): object.append((key, .array(list.map { .number($0) })))
             case .null: object.append((key, .null))
             }
         }

@@ -20,7 +20,9 @@ public struct LayoutElement: Sendable, Hashable {
     public var attributes: [(key: String, value: LayoutValue)]
 
     public init(id: String, rect: Rect, attributes: [(key: String, value: LayoutValue)] = []) {
-        self.id = id; self.rect = rect; self.attributes = attributes
+        self.id = id
+        self.rect = rect
+        self.attributes = attributes
     }
 
     public subscript(key: String) -> LayoutValue? {
@@ -28,12 +30,17 @@ public struct LayoutElement: Sendable, Hashable {
     }
 
     public static func == (a: LayoutElement, b: LayoutElement) -> Bool {
-        a.id == b.id && a.rect == b.rect && a.attributes.elementsEqual(b.attributes) { $0.key == $1.key && $0.value == $1.value }
+        a.id == b.id && a.rect == b.rect
+            && a.attributes.elementsEqual(b.attributes) { $0.key == $1.key && $0.value == $1.value }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(id); hasher.combine(rect)
-        for (k, v) in attributes { hasher.combine(k); hasher.combine(v) }
+        hasher.combine(id)
+        hasher.combine(rect)
+        for (k, v) in attributes {
+            hasher.combine(k)
+            hasher.combine(v)
+        }
     }
 }
 
@@ -45,7 +52,10 @@ public struct ScrollInfo: Sendable, Hashable {
     public var following: Bool
 
     public init(offset: Double, contentHeight: Double, viewportHeight: Double, following: Bool) {
-        self.offset = offset; self.contentHeight = contentHeight; self.viewportHeight = viewportHeight; self.following = following
+        self.offset = offset
+        self.contentHeight = contentHeight
+        self.viewportHeight = viewportHeight
+        self.following = following
     }
 }
 
@@ -58,9 +68,16 @@ public struct LayoutFrame: Sendable, Hashable {
     public var scroll: ScrollInfo?
     public var drawList: [DrawOp]
 
-    public init(index: Int, time: Double, progress: Double, elements: [LayoutElement], scroll: ScrollInfo? = nil, drawList: [DrawOp]) {
-        self.index = index; self.time = time; self.progress = progress
-        self.elements = elements; self.scroll = scroll; self.drawList = drawList
+    public init(
+        index: Int, time: Double, progress: Double, elements: [LayoutElement], scroll: ScrollInfo? = nil,
+        drawList: [DrawOp]
+    ) {
+        self.index = index
+        self.time = time
+        self.progress = progress
+        self.elements = elements
+        self.scroll = scroll
+        self.drawList = drawList
     }
 
     public func element(_ id: String) -> LayoutElement? { elements.first { $0.id == id } }
@@ -75,7 +92,11 @@ public struct StateLayout: Sendable, Hashable {
     /// The next step began before this state settled: its last frame is mid-motion.
     public var interrupted = false
 
-    public init(name: String, frames: [LayoutFrame], note: String? = nil) { self.name = name; self.frames = frames; self.note = note }
+    public init(name: String, frames: [LayoutFrame], note: String? = nil) {
+        self.name = name
+        self.frames = frames
+        self.note = note
+    }
 }
 
 public struct Canvas: Sendable, Hashable {
@@ -84,7 +105,9 @@ public struct Canvas: Sendable, Hashable {
     public var scale: Double
 
     public init(width: Double, height: Double, scale: Double) {
-        self.width = width; self.height = height; self.scale = scale
+        self.width = width
+        self.height = height
+        self.scale = scale
     }
 
     public var pixelWidth: Int { Int((width * scale).rounded()) }
@@ -98,7 +121,9 @@ public struct FixtureLayout: Sendable {
     public var states: [StateLayout]
 
     public init(fixtureID: String, canvas: Canvas, states: [StateLayout]) {
-        self.fixtureID = fixtureID; self.canvas = canvas; self.states = states
+        self.fixtureID = fixtureID
+        self.canvas = canvas
+        self.states = states
     }
 
     public var frameCount: Int { states.reduce(0) { $0 + $1.frames.count } }

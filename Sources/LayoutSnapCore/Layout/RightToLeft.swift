@@ -13,7 +13,9 @@ public enum RightToLeft {
             var e = element
             e.rect = mirror(element.rect, width: w)
             e.attributes = element.attributes.map { attribute in
-                guard attribute.key == "clip", case let .numbers(n) = attribute.value, n.count == 4 else { return attribute }
+                guard attribute.key == "clip", case .numbers(let n) = attribute.value, n.count == 4 else {
+                    return attribute
+                }
                 return (attribute.key, .numbers([w - n[0] - n[2], n[1], n[2], n[3]]))
             }
             return e
@@ -29,14 +31,19 @@ public enum RightToLeft {
     static func mirror(_ op: DrawOp, width w: Double) -> DrawOp {
         switch op {
         case .fill: return op
-        case let .roundedRect(r, radius, fill, continuous): return .roundedRect(mirror(r, width: w), cornerRadius: radius, fill: fill, continuous: continuous)
-        case let .strokeRoundedRect(r, radius, color, lineWidth, continuous):
-            return .strokeRoundedRect(mirror(r, width: w), cornerRadius: radius, color: color, lineWidth: lineWidth, continuous: continuous)
-        case let .shadow(r, radius, blur, color): return .shadow(mirror(r, width: w), cornerRadius: radius, blur: blur, color: color)
-        case let .image(source, r, radius, opacity): return .image(source, mirror(r, width: w), cornerRadius: radius, opacity: opacity)
-        case let .strokeLines(lines, color, lineWidth):
-            return .strokeLines(lines.map { $0.map { Point(x: w - $0.x, y: $0.y) } }, color: color, lineWidth: lineWidth)
-        case let .text(draw):
+        case .roundedRect(let r, let radius, let fill, let continuous):
+            return .roundedRect(mirror(r, width: w), cornerRadius: radius, fill: fill, continuous: continuous)
+        case .strokeRoundedRect(let r, let radius, let color, let lineWidth, let continuous):
+            return .strokeRoundedRect(
+                mirror(r, width: w), cornerRadius: radius, color: color, lineWidth: lineWidth, continuous: continuous)
+        case .shadow(let r, let radius, let blur, let color):
+            return .shadow(mirror(r, width: w), cornerRadius: radius, blur: blur, color: color)
+        case .image(let source, let r, let radius, let opacity):
+            return .image(source, mirror(r, width: w), cornerRadius: radius, opacity: opacity)
+        case .strokeLines(let lines, let color, let lineWidth):
+            return .strokeLines(
+                lines.map { $0.map { Point(x: w - $0.x, y: $0.y) } }, color: color, lineWidth: lineWidth)
+        case .text(let draw):
             var d = draw
             // The text's frame starts at its leading edge (its origin, unless the rules say
             // otherwise); mirrored, that edge is where its lines end.

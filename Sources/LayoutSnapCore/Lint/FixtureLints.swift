@@ -21,8 +21,10 @@ public struct FixtureLints: Sendable {
     /// step interrupted it.
     /// `check` runs before each frame (verify's watchdog: a fixture's lints count towards its
     /// `--timeout`).
-    public static func lint(_ fixture: Fixture, layout: FixtureLayout, measurer: some TextMeasuring,
-                            check: () throws -> Void = {}) throws -> FixtureLints {
+    public static func lint(
+        _ fixture: Fixture, layout: FixtureLayout, measurer: some TextMeasuring,
+        check: () throws -> Void = {}
+    ) throws -> FixtureLints {
         let linter = LayoutLinter(kind: fixture.kind, canvas: layout.canvas, measurer: measurer)
         var ignored = 0
         var frames: [[[LintFinding]]] = []
@@ -65,7 +67,12 @@ public struct LintRange: Sendable, Hashable {
             var keys: [String] = []
             for f in all {
                 let key = f.rule.rawValue + "|" + f.elements.joined(separator: ",")
-                if let w = worstOf[key] { if f.amount > w.amount { worstOf[key] = f } } else { worstOf[key] = f; keys.append(key) }
+                if let w = worstOf[key] {
+                    if f.amount > w.amount { worstOf[key] = f }
+                } else {
+                    worstOf[key] = f
+                    keys.append(key)
+                }
             }
             let findings = keys.map { worstOf[$0]! }
             var seen = Set<String>()
@@ -88,7 +95,9 @@ public struct LintRange: Sendable, Hashable {
             previous = index
         }
         done += open.values
-        return done.sorted { ($0.first, order.firstIndex(of: $0.key) ?? 0) < ($1.first, order.firstIndex(of: $1.key) ?? 0) }
+        return done.sorted {
+            ($0.first, order.firstIndex(of: $0.key) ?? 0) < ($1.first, order.firstIndex(of: $1.key) ?? 0)
+        }
     }
 
     var key: String { worst.rule.rawValue + "|" + worst.elements.joined(separator: ",") }

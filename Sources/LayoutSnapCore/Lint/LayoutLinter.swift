@@ -9,7 +9,6 @@ import Foundation
 public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable, NamedCases {
     public static let caseKind = "lint rule"
 
-
     /// Lines of two different elements' texts overlap.
     case textOverlap = "text-overlap"
     /// An element (or a text's lines) drawn outside its container while visible.
@@ -37,7 +36,11 @@ public struct LintFinding: Sendable, Hashable {
     public var amount: Double
 
     public init(rule: LintRule, elements: [String], detail: String, rect: Rect, amount: Double) {
-        self.rule = rule; self.elements = elements; self.detail = detail; self.rect = rect; self.amount = amount
+        self.rule = rule
+        self.elements = elements
+        self.detail = detail
+        self.rect = rect
+        self.amount = amount
     }
 }
 
@@ -48,7 +51,11 @@ public struct LintIgnore: Sendable, Hashable {
     public var element: String?
     public var reason: String
 
-    public init(rule: LintRule, element: String?, reason: String) { self.rule = rule; self.element = element; self.reason = reason }
+    public init(rule: LintRule, element: String?, reason: String) {
+        self.rule = rule
+        self.element = element
+        self.reason = reason
+    }
 
     /// Whether this entry covers the finding. `message:*` covers every message.
     public func covers(_ finding: LintFinding) -> Bool {
@@ -73,9 +80,14 @@ public struct LintPolicy: Sendable {
     /// The caret the kind draws, if any (`caret-hidden`).
     public var caret: CaretPolicy?
 
-    public init(containers: [(container: String, contents: [String])], scrollingTexts: @escaping @Sendable (String) -> Bool,
-                truncatable: Set<String>, caret: CaretPolicy? = nil) {
-        self.containers = containers; self.scrollingTexts = scrollingTexts; self.truncatable = truncatable; self.caret = caret
+    public init(
+        containers: [(container: String, contents: [String])], scrollingTexts: @escaping @Sendable (String) -> Bool,
+        truncatable: Set<String>, caret: CaretPolicy? = nil
+    ) {
+        self.containers = containers
+        self.scrollingTexts = scrollingTexts
+        self.truncatable = truncatable
+        self.caret = caret
     }
 }
 
@@ -85,7 +97,10 @@ public struct CaretPolicy: Sendable {
     public var container: String
     public var covers: [(element: String, name: String)]
 
-    public init(container: String, covers: [(element: String, name: String)]) { self.container = container; self.covers = covers }
+    public init(container: String, covers: [(element: String, name: String)]) {
+        self.container = container
+        self.covers = covers
+    }
 }
 
 /// Checks frames of one fixture. Text lines come from the measurer (cached by the text engine, so
@@ -100,7 +115,10 @@ public struct LayoutLinter {
     public static let slack = 0.5
 
     public init(kind: FixtureKind, canvas: Canvas, measurer: any TextMeasuring) {
-        self.kind = kind; self.canvas = canvas; self.measurer = measurer; self.policy = kind.definition.lintPolicy
+        self.kind = kind
+        self.canvas = canvas
+        self.measurer = measurer
+        self.policy = kind.definition.lintPolicy
     }
 
     /// One drawn text line: its box on the canvas and the part of it the clip lets through.
@@ -116,7 +134,7 @@ public struct LayoutLinter {
     func lines(of frame: LayoutFrame) throws -> [Line] {
         var out: [Line] = []
         for (order, op) in frame.drawList.enumerated() {
-            guard case let .text(draw) = op, let element = draw.element, draw.color.alpha > 0 else { continue }
+            guard case .text(let draw) = op, let element = draw.element, draw.color.alpha > 0 else { continue }
             let measured = try measurer.measure(draw.text)
             let font = draw.text.font
             let count = min(measured.lines.count, draw.baselines.count)
@@ -124,7 +142,8 @@ public struct LayoutLinter {
             // of thousands): baselines grow down the text, so the first one is a binary search.
             var first = 0
             if let clip = draw.clip {
-                var lo = 0, hi = count
+                var lo = 0
+                var hi = count
                 while lo < hi {
                     let mid = (lo + hi) / 2
                     if draw.origin.y + draw.baselines[mid] + font.descent < clip.minY { lo = mid + 1 } else { hi = mid }
@@ -163,7 +182,9 @@ public struct LayoutLinter {
         var worst: [String: LintFinding] = [:]
         // A sweep down the canvas: each line is compared only with the lines above it that still
         // reach its top, so a frame of many lines costs what its overlaps cost, not every pair.
-        let shown = lines.indices.filter { lines[$0].visible != nil }.sorted { lines[$0].visible!.minY < lines[$1].visible!.minY }
+        let shown = lines.indices.filter { lines[$0].visible != nil }.sorted {
+            lines[$0].visible!.minY < lines[$1].visible!.minY
+        }
         var active: [Int] = []
         for j in shown {
             let b = lines[j].visible!
@@ -171,12 +192,18 @@ public struct LayoutLinter {
             defer { active.append(j) }
             for i in active where lines[i].element != lines[j].element {
                 let a = lines[i].visible!
-                guard let overlap = a.intersection(b), overlap.width > Self.slack, overlap.height > Self.slack else { continue }
+                guard let overlap = a.intersection(b), overlap.width > Self.slack, overlap.height > Self.slack else {
+                    continue
+                }
                 // The element drawn later covers the earlier one: it is named first.
-                let (top, under) = lines[j].order >= lines[i].order ? (lines[j].element, lines[i].element) : (lines[i].element, lines[j].element)
+                let (top, under) =
+                    lines[j].order >= lines[i].order
+                    ? (lines[j].element, lines[i].element) : (lines[i].element, lines[j].element)
                 let key = top + "|" + under
-                let finding = LintFinding(rule: .textOverlap, elements: [top, under],
-                                          detail: "\(top) overlaps \(under) by \(Self.points(overlap.height))", rect: overlap, amount: overlap.height)
+                let finding = LintFinding(
+                    rule: .textOverlap, elements: [top, under],
+                    detail: "\(top) overlaps \(under) by \(Self.points(overlap.height))", rect: overlap,
+                    amount: overlap.height)
                 if (worst[key]?.amount ?? -1) < finding.amount { worst[key] = finding }
             }
         }
@@ -189,9 +216,9 @@ public struct LayoutLinter {
     /// transparent (`opacity: 0`).
     static func isShown(_ e: LayoutElement) -> Bool {
         if case .bool(false)? = e["visible"] { return false }
-        if case let .number(o)? = e["opacity"], o <= 0 { return false }
+        if case .number(let o)? = e["opacity"], o <= 0 { return false }
         // A post body not yet revealed (its mask is 0 tall) is not drawn at all.
-        if case let .number(r)? = e["revealed"], r <= 0 { return false }
+        if case .number(let r)? = e["revealed"], r <= 0 { return false }
         return e.rect.width > 0 && e.rect.height > 0
     }
 
@@ -211,27 +238,40 @@ public struct LayoutLinter {
                 // A text is where its visible lines are (a mask may hide the rest); else its rect.
                 let drawn = lines.filter { $0.element == id }.compactMap(\.visible)
                 let rects = drawn.isEmpty ? [e.rect] : drawn
-                if drawn.isEmpty, lines.isEmpty == false, frame.drawList.contains(where: { if case let .text(d) = $0 { d.element == id } else { false } }) {
+                if drawn.isEmpty, lines.isEmpty == false,
+                    frame.drawList.contains(where: { if case .text(let d) = $0 { d.element == id } else { false } })
+                {
                     continue  // drawn, but wholly masked: nothing of it shows
                 }
-                if let finding = Self.outside(rects, of: container, subject: id, container: containerID,
-                                              elements: containerID == "canvas" ? [id] : [id, containerID]) { findings.append(finding) }
+                if let finding = Self.outside(
+                    rects, of: container, subject: id, container: containerID,
+                    elements: containerID == "canvas" ? [id] : [id, containerID])
+                {
+                    findings.append(finding)
+                }
             }
         }
         // A text that is not scrolled stays inside its own element (a label in a fixed-height bar).
         for id in Set(lines.map(\.element)).sorted() where !policy.scrollingTexts(id) {
             guard let e = frame.element(id), Self.isShown(e) else { continue }
             let boxes = lines.filter { $0.element == id }.compactMap(\.visible)
-            if let finding = Self.outside(boxes, of: e.rect, subject: id + "'s text", container: id, elements: [id]) { findings.append(finding) }
+            if let finding = Self.outside(boxes, of: e.rect, subject: id + "'s text", container: id, elements: [id]) {
+                findings.append(finding)
+            }
         }
         return findings
     }
 
     /// How far the rects reach past the container's edges, when more than the slack.
-    static func outside(_ rects: [Rect], of container: Rect, subject: String, container name: String, elements: [String]) -> LintFinding? {
+    static func outside(
+        _ rects: [Rect], of container: Rect, subject: String, container name: String, elements: [String]
+    ) -> LintFinding? {
         guard let first = rects.first else { return nil }
         let bounds = rects.dropFirst().reduce(first) { union($0, $1) }
-        let over = [container.minY - bounds.minY, bounds.maxY - container.maxY, container.minX - bounds.minX, bounds.maxX - container.maxX]
+        let over = [
+            container.minY - bounds.minY, bounds.maxY - container.maxY, container.minX - bounds.minX,
+            bounds.maxX - container.maxX,
+        ]
         let sides = ["above", "below", "left of", "right of"]
         guard let worst = over.indices.max(by: { over[$0] < over[$1] }), over[worst] > slack else { return nil }
         let outsidePart = Rect(
@@ -240,8 +280,10 @@ public struct LayoutLinter {
             width: worst >= 2 ? over[worst] : bounds.width,
             height: worst < 2 ? over[worst] : bounds.height)
         let where_ = name == "canvas" ? "the canvas" : name
-        return LintFinding(rule: .outsideContainer, elements: elements,
-                           detail: "\(subject) reaches \(points(over[worst])) \(sides[worst]) \(where_)", rect: outsidePart, amount: over[worst])
+        return LintFinding(
+            rule: .outsideContainer, elements: elements,
+            detail: "\(subject) reaches \(points(over[worst])) \(sides[worst]) \(where_)", rect: outsidePart,
+            amount: over[worst])
     }
 
     // MARK: clipped-text
@@ -250,21 +292,33 @@ public struct LayoutLinter {
         var findings: [LintFinding] = []
         var reported = Set<String>()
         for line in lines where !policy.scrollingTexts(line.element) {
-            guard let clip = line.draw.clip, let visible = line.visible, !reported.contains(line.element) else { continue }
-            let cut = max(clip.minY - line.box.minY, line.box.maxY - clip.maxY, clip.minX - line.box.minX, line.box.maxX - clip.maxX)
+            guard let clip = line.draw.clip, let visible = line.visible, !reported.contains(line.element) else {
+                continue
+            }
+            let cut = max(
+                clip.minY - line.box.minY, line.box.maxY - clip.maxY, clip.minX - line.box.minX,
+                line.box.maxX - clip.maxX)
             // Wholly hidden lines are not cut glyphs (a mask that has not reached them).
             guard cut > Self.slack, visible.height > Self.slack, visible.width > Self.slack else { continue }
             reported.insert(line.element)
-            findings.append(LintFinding(rule: .clippedText, elements: [line.element],
-                                        detail: "a line of \(line.element) is cut by \(Self.points(cut)) at its clip", rect: line.box, amount: cut))
+            findings.append(
+                LintFinding(
+                    rule: .clippedText, elements: [line.element],
+                    detail: "a line of \(line.element) is cut by \(Self.points(cut)) at its clip", rect: line.box,
+                    amount: cut))
         }
         var truncated = Set<String>()
-        for case let .text(draw) in frame.drawList {
-            guard let id = draw.element, !policy.truncatable.contains(id), !truncated.contains(id), draw.text.maxLines != nil else { continue }
+        for case .text(let draw) in frame.drawList {
+            guard let id = draw.element, !policy.truncatable.contains(id), !truncated.contains(id),
+                draw.text.maxLines != nil
+            else { continue }
             if try measurer.measure(draw.text).truncated {
                 truncated.insert(id)
                 let rect = frame.element(id)?.rect ?? Rect(x: draw.origin.x, y: draw.origin.y, width: 0, height: 0)
-                findings.append(LintFinding(rule: .clippedText, elements: [id], detail: "\(id) is truncated, which this kind never does", rect: rect, amount: 1))
+                findings.append(
+                    LintFinding(
+                        rule: .clippedText, elements: [id], detail: "\(id) is truncated, which this kind never does",
+                        rect: rect, amount: 1))
             }
         }
         return findings
@@ -287,9 +341,11 @@ public struct LayoutLinter {
             let ratio = Self.contrastRatio(text, background)
             let required = Self.requiredContrast(line.draw.text.font)
             guard ratio < required else { continue }
-            let finding = LintFinding(rule: .contrast, elements: [line.element],
-                                      detail: "\(line.element) has contrast \(Self.ratio(ratio)):1 against its background, under \(Self.ratio(required)):1",
-                                      rect: visible, amount: required - ratio)
+            let finding = LintFinding(
+                rule: .contrast, elements: [line.element],
+                detail:
+                    "\(line.element) has contrast \(Self.ratio(ratio)):1 against its background, under \(Self.ratio(required)):1",
+                rect: visible, amount: required - ratio)
             if (worst[line.element]?.amount ?? -1) < finding.amount { worst[line.element] = finding }
         }
         return worst.keys.sorted().map { worst[$0]! }
@@ -301,9 +357,9 @@ public struct LayoutLinter {
         var color = Color.white
         for op in ops.prefix(order) {
             switch op {
-            case let .fill(c): color = over(c, color)
-            case let .roundedRect(r, _, fill, _) where contains(r, point): color = over(fill, color)
-            case let .image(_, r, _, opacity) where contains(r, point) && opacity > 0: return nil
+            case .fill(let c): color = over(c, color)
+            case .roundedRect(let r, _, let fill, _) where contains(r, point): color = over(fill, color)
+            case .image(_, let r, _, let opacity) where contains(r, point) && opacity > 0: return nil
             default: break
             }
         }
@@ -313,14 +369,17 @@ public struct LayoutLinter {
     /// `top` composited over an opaque `bottom`.
     static func over(_ top: Color, _ bottom: Color) -> Color {
         let a = top.alpha
-        return Color(red: top.red * a + bottom.red * (1 - a), green: top.green * a + bottom.green * (1 - a),
-                     blue: top.blue * a + bottom.blue * (1 - a))
+        return Color(
+            red: top.red * a + bottom.red * (1 - a), green: top.green * a + bottom.green * (1 - a),
+            blue: top.blue * a + bottom.blue * (1 - a))
     }
 
     /// WCAG's relative luminance and contrast ratio.
     public static func contrastRatio(_ a: Color, _ b: Color) -> Double {
         func channel(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
-        func luminance(_ c: Color) -> Double { 0.2126 * channel(c.red) + 0.7152 * channel(c.green) + 0.0722 * channel(c.blue) }
+        func luminance(_ c: Color) -> Double {
+            0.2126 * channel(c.red) + 0.7152 * channel(c.green) + 0.0722 * channel(c.blue)
+        }
         let (l1, l2) = (luminance(a), luminance(b))
         return (max(l1, l2) + 0.05) / (min(l1, l2) + 0.05)
     }
@@ -329,27 +388,40 @@ public struct LayoutLinter {
 
     func caretHidden(_ frame: LayoutFrame) -> [LintFinding] {
         guard let policy = policy.caret, let caret = frame.element("caret"), case .bool(true)? = caret["visible"],
-              let field = frame.element(policy.container) else { return [] }
+            let field = frame.element(policy.container)
+        else { return [] }
         var findings: [LintFinding] = []
-        if let f = Self.outside([caret.rect], of: field.rect, subject: "caret", container: policy.container, elements: ["caret", policy.container]) {
-            findings.append(LintFinding(rule: .caretHidden, elements: ["caret", policy.container], detail: f.detail, rect: caret.rect, amount: f.amount))
+        if let f = Self.outside(
+            [caret.rect], of: field.rect, subject: "caret", container: policy.container,
+            elements: ["caret", policy.container])
+        {
+            findings.append(
+                LintFinding(
+                    rule: .caretHidden, elements: ["caret", policy.container], detail: f.detail, rect: caret.rect,
+                    amount: f.amount))
         }
         for (id, name) in policy.covers {
             guard let e = frame.element(id), Self.isShown(e), let covered = caret.rect.intersection(e.rect),
-                  covered.height > Self.slack, covered.width > 0 else { continue }
-            findings.append(LintFinding(rule: .caretHidden, elements: ["caret", id],
-                                        detail: "caret is \(Self.points(covered.height)) under the \(name)",
-                                        rect: covered, amount: covered.height))
+                covered.height > Self.slack, covered.width > 0
+            else { continue }
+            findings.append(
+                LintFinding(
+                    rule: .caretHidden, elements: ["caret", id],
+                    detail: "caret is \(Self.points(covered.height)) under the \(name)",
+                    rect: covered, amount: covered.height))
         }
         return findings
     }
 
     static func union(_ a: Rect, _ b: Rect) -> Rect {
-        let x = min(a.minX, b.minX), y = min(a.minY, b.minY)
+        let x = min(a.minX, b.minX)
+        let y = min(a.minY, b.minY)
         return Rect(x: x, y: y, width: max(a.maxX, b.maxX) - x, height: max(a.maxY, b.maxY) - y)
     }
 
-    static func contains(_ r: Rect, _ p: Point) -> Bool { p.x >= r.minX && p.x <= r.maxX && p.y >= r.minY && p.y <= r.maxY }
+    static func contains(_ r: Rect, _ p: Point) -> Bool {
+        p.x >= r.minX && p.x <= r.maxX && p.y >= r.minY && p.y <= r.maxY
+    }
 
     static func points(_ v: Double) -> String { JSONWriter.formatNumber(v, roundingTo: 0.1) + " pt" }
     static func ratio(_ v: Double) -> String { JSONWriter.formatNumber(v, roundingTo: 0.01) }

@@ -10,11 +10,21 @@ public struct Device: Sendable, Hashable {
     public var keyboardHeight: Double
 
     public static let all: [Device] = [
-        Device(name: "iphone-se", width: 375, height: 667, scale: 2, safeAreaTop: 20, safeAreaBottom: 0, keyboardHeight: 260),
-        Device(name: "iphone-15", width: 393, height: 852, scale: 3, safeAreaTop: 59, safeAreaBottom: 34, keyboardHeight: 336),
-        Device(name: "iphone-15-pro-max", width: 430, height: 932, scale: 3, safeAreaTop: 59, safeAreaBottom: 34, keyboardHeight: 345),
-        Device(name: "iphone-16-pro", width: 402, height: 874, scale: 3, safeAreaTop: 62, safeAreaBottom: 34, keyboardHeight: 335),
-        Device(name: "iphone-16-pro-max", width: 440, height: 956, scale: 3, safeAreaTop: 62, safeAreaBottom: 34, keyboardHeight: 346),
+        Device(
+            name: "iphone-se", width: 375, height: 667, scale: 2, safeAreaTop: 20, safeAreaBottom: 0,
+            keyboardHeight: 260),
+        Device(
+            name: "iphone-15", width: 393, height: 852, scale: 3, safeAreaTop: 59, safeAreaBottom: 34,
+            keyboardHeight: 336),
+        Device(
+            name: "iphone-15-pro-max", width: 430, height: 932, scale: 3, safeAreaTop: 59, safeAreaBottom: 34,
+            keyboardHeight: 345),
+        Device(
+            name: "iphone-16-pro", width: 402, height: 874, scale: 3, safeAreaTop: 62, safeAreaBottom: 34,
+            keyboardHeight: 335),
+        Device(
+            name: "iphone-16-pro-max", width: 440, height: 956, scale: 3, safeAreaTop: 62, safeAreaBottom: 34,
+            keyboardHeight: 346),
     ]
 
     /// Other names the reference table gives for the same sizes.

@@ -9,9 +9,13 @@ public struct Tolerance: Sendable, Hashable {
     public var maxDiffRatio: Double = 0
     public var includeAntialiasing: Bool = false
 
-    public init(threshold: Double = 0.1, maxDiffPixels: Int = 0, maxDiffRatio: Double = 0, includeAntialiasing: Bool = false) {
-        self.threshold = threshold; self.maxDiffPixels = maxDiffPixels
-        self.maxDiffRatio = maxDiffRatio; self.includeAntialiasing = includeAntialiasing
+    public init(
+        threshold: Double = 0.1, maxDiffPixels: Int = 0, maxDiffRatio: Double = 0, includeAntialiasing: Bool = false
+    ) {
+        self.threshold = threshold
+        self.maxDiffPixels = maxDiffPixels
+        self.maxDiffRatio = maxDiffRatio
+        self.includeAntialiasing = includeAntialiasing
     }
 }
 
@@ -43,10 +47,18 @@ public struct Fixture: Sendable {
     /// The kind-specific part (`Kinds/<Kind>/`), which knows its kind and lays itself out.
     public var content: any KindContent
 
-    public init(id: String, file: String, device: Device, canvas: Canvas, appearance: Appearance,
-                fps: Double, tolerance: Tolerance?, content: any KindContent) {
-        self.id = id; self.file = file; self.device = device; self.canvas = canvas
-        self.appearance = appearance; self.fps = fps; self.tolerance = tolerance; self.content = content
+    public init(
+        id: String, file: String, device: Device, canvas: Canvas, appearance: Appearance,
+        fps: Double, tolerance: Tolerance?, content: any KindContent
+    ) {
+        self.id = id
+        self.file = file
+        self.device = device
+        self.canvas = canvas
+        self.appearance = appearance
+        self.fps = fps
+        self.tolerance = tolerance
+        self.content = content
     }
 
     public var palette: Palette { .of(appearance) }

@@ -9,10 +9,16 @@ public struct FixtureOverrides: Sendable, Hashable {
     public var curve: CurveOverride?
     public var duration: Double?
 
-    public init(device: Device? = nil, scale: Double? = nil, fps: Double? = nil, appearance: Appearance? = nil,
-                curve: CurveOverride? = nil, duration: Double? = nil) {
-        self.device = device; self.scale = scale; self.fps = fps
-        self.appearance = appearance; self.curve = curve; self.duration = duration
+    public init(
+        device: Device? = nil, scale: Double? = nil, fps: Double? = nil, appearance: Appearance? = nil,
+        curve: CurveOverride? = nil, duration: Double? = nil
+    ) {
+        self.device = device
+        self.scale = scale
+        self.fps = fps
+        self.appearance = appearance
+        self.curve = curve
+        self.duration = duration
     }
 
     /// A device replaces the canvas (size and scale); the others replace their field. The canvas
@@ -30,14 +36,24 @@ public struct FixtureOverrides: Sendable, Hashable {
         if curve != nil || duration != nil {
             guard var animated = f.content as? any CurveAnimatedContent else {
                 let flags = [curve.map { _ in "--curve" }, duration.map { _ in "--duration" }].compactMap { $0 }
-                throw FixtureError(file: fixture.file, message: "\(flags.joined(separator: " and ")) change a post card's animation; a \(fixture.kind.rawValue) has no curve field (its animations follow its kind's own rules)")
+                throw FixtureError(
+                    file: fixture.file,
+                    message:
+                        "\(flags.joined(separator: " and ")) change a post card's animation; a \(fixture.kind.rawValue) has no curve field (its animations follow its kind's own rules)"
+                )
             }
             animated.curve = CurveOverride.apply(curve, duration: duration, to: animated.curve)
             f.content = animated
         }
         let pixels = Double(f.canvas.pixelWidth) * Double(f.canvas.pixelHeight)
-        if pixels > Double(Limits.maxCanvasPixels) || max(f.canvas.pixelWidth, f.canvas.pixelHeight) > Limits.maxCanvasSidePixels {
-            throw FixtureError(file: fixture.file, message: "with the overrides the canvas is \(f.canvas.pixelWidth) x \(f.canvas.pixelHeight) pixels, more than the limit of \(Limits.maxCanvasPixels)")
+        if pixels > Double(Limits.maxCanvasPixels)
+            || max(f.canvas.pixelWidth, f.canvas.pixelHeight) > Limits.maxCanvasSidePixels
+        {
+            throw FixtureError(
+                file: fixture.file,
+                message:
+                    "with the overrides the canvas is \(f.canvas.pixelWidth) x \(f.canvas.pixelHeight) pixels, more than the limit of \(Limits.maxCanvasPixels)"
+            )
         }
         return f
     }
@@ -55,7 +71,9 @@ public enum CurveOverride: Sendable, Hashable {
     case timing(CubicBezier)
     case spring(Spring)
 
-    public static let names: [(String, CubicBezier)] = [("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear)]
+    public static let names: [(String, CubicBezier)] = [
+        ("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear),
+    ]
 
     /// The curve `text` names, or why it names none.
     public static func parse(_ text: String) -> Result<CurveOverride, ArgumentError> {
@@ -64,23 +82,30 @@ public enum CurveOverride: Sendable, Hashable {
         if text.hasPrefix("spring:") {
             let parts = text.dropFirst("spring:".count).split(separator: ",", omittingEmptySubsequences: false)
             if parts.count == 2, let response = Double(parts[0]), let damping = Double(parts[1]),
-               Limits.springParameter.contains(response), Limits.springParameter.contains(damping) {
+                Limits.springParameter.contains(response), Limits.springParameter.contains(damping)
+            {
                 return .success(.spring(Spring(response: response, dampingFraction: damping)))
             }
-            return .failure(ArgumentError(message: "--curve spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10, found \"\(text)\""))
+            return .failure(
+                ArgumentError(
+                    message: "--curve spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10, found \"\(text)\""))
         }
-        return .failure(ArgumentError(message: "unknown curve \"\(text)\"; expected easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING"))
+        return .failure(
+            ArgumentError(
+                message:
+                    "unknown curve \"\(text)\"; expected easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING"
+            ))
     }
 
     /// The fixture's curve after the overrides: a new timing shape keeps the fixture's duration
     /// unless `duration` is given; a spring has no duration (it settles when it settles).
     static func apply(_ override: CurveOverride?, duration: Double?, to curve: AnimationCurve) -> AnimationCurve {
-        let currentDuration: Double? = if case let .timing(_, d) = curve { d } else { nil }
+        let currentDuration: Double? = if case .timing(_, let d) = curve { d } else { nil }
         switch override {
-        case let .timing(shape)?: return .timing(shape, duration: duration ?? currentDuration ?? 0.3)
-        case let .spring(spring)?: return .spring(spring)
+        case .timing(let shape)?: return .timing(shape, duration: duration ?? currentDuration ?? 0.3)
+        case .spring(let spring)?: return .spring(spring)
         case nil:
-            if case let .timing(shape, d) = curve { return .timing(shape, duration: duration ?? d) }
+            if case .timing(let shape, let d) = curve { return .timing(shape, duration: duration ?? d) }
             return curve
         }
     }

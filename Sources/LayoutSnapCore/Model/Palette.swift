@@ -31,7 +31,8 @@ public struct Palette: Sendable, Hashable {
         secondary: Color(hex: 0xEBEBF599, hasAlpha: true), accent: Color(hex: 0x0A84FF),
         bubbleGray: Color(hex: 0x262628), separator: Color(hex: 0x38383A), gray: Color(hex: 0x8E8E93),
         red: Color(hex: 0xFF453A), field: Color(hex: 0x1C1C1E), keyboard: Color(hex: 0x2C2C2E),
-        key: Color(hex: 0x6B6B6E), functionKey: Color(hex: 0x464649), chip: Color(hex: 0x3A3A3C), sendDisabled: Color(hex: 0x48484A))
+        key: Color(hex: 0x6B6B6E), functionKey: Color(hex: 0x464649), chip: Color(hex: 0x3A3A3C),
+        sendDisabled: Color(hex: 0x48484A))
 
     public static func of(_ appearance: Appearance) -> Palette {
         appearance == .dark ? .dark : .light

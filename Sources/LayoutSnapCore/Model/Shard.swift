@@ -6,7 +6,10 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     public static let maxCount = 1000
 
-    public init(index: Int, count: Int) { self.index = index; self.count = count }
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
 
     /// `2/4`, or why the text is not a shard.
     public static func parse(_ text: String) -> Result<Shard, ArgumentError> {
@@ -15,7 +18,8 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
             return .failure(ArgumentError(message: "--shard takes I/N (for example 2/4), found \"\(text)\""))
         }
         guard (1...maxCount).contains(n), (1...n).contains(i) else {
-            return .failure(ArgumentError(message: "--shard \(text): N must be from 1 to \(maxCount) and I from 1 to N"))
+            return .failure(
+                ArgumentError(message: "--shard \(text): N must be from 1 to \(maxCount) and I from 1 to N"))
         }
         return .success(Shard(index: i, count: n))
     }

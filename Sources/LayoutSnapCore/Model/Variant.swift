@@ -13,9 +13,14 @@ public struct FixtureVariant: Sendable, Hashable {
     public var appearance: Appearance?
     public var direction: LayoutDirection?
 
-    public init(name: String? = nil, device: Device? = nil, textSize: ContentSizeCategory? = nil, appearance: Appearance? = nil,
-                direction: LayoutDirection? = nil) {
-        self.device = device; self.textSize = textSize; self.appearance = appearance; self.direction = direction
+    public init(
+        name: String? = nil, device: Device? = nil, textSize: ContentSizeCategory? = nil, appearance: Appearance? = nil,
+        direction: LayoutDirection? = nil
+    ) {
+        self.device = device
+        self.textSize = textSize
+        self.appearance = appearance
+        self.direction = direction
         self.name = ""
         self.name = name ?? defaultName
     }
@@ -23,7 +28,8 @@ public struct FixtureVariant: Sendable, Hashable {
     /// Its values joined by `+` in the order device, textSize, appearance, direction
     /// (`iphone-se+AX3`, `dark+rtl`).
     public var defaultName: String {
-        [device?.name, textSize?.rawValue, appearance?.rawValue, direction?.rawValue].compactMap { $0 }.joined(separator: "+")
+        [device?.name, textSize?.rawValue, appearance?.rawValue, direction?.rawValue].compactMap { $0 }.joined(
+            separator: "+")
     }
 
     /// A variant's fixture id, `<base id>@<name>`: also its folder in the goldens.
@@ -42,7 +48,10 @@ public struct FixtureVariant: Sendable, Hashable {
     /// What a variant name may hold: it is a folder name in the goldens.
     public static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 100 && name != "." && name != ".."
-            && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._+-".unicodeScalars.contains($0) }
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                    || "._+-".unicodeScalars.contains($0)
+            }
     }
 
     /// The base fixture rendered this way: id `<base id>@<name>`, the device's canvas (size and

@@ -27,22 +27,33 @@ public enum FieldTable {
     /// markers are missing or out of order.
     public static func replacingTable(in text: String, kind: FixtureKind) -> String? {
         let (begin, end) = markers(kind)
-        guard let b = text.range(of: begin), let e = text.range(of: end, range: b.upperBound..<text.endIndex) else { return nil }
+        guard let b = text.range(of: begin), let e = text.range(of: end, range: b.upperBound..<text.endIndex) else {
+            return nil
+        }
         return String(text[..<b.upperBound]) + "\n" + markdown(kind) + String(text[e.lowerBound...])
     }
 
-    static func append(_ field: SchemaField, prefix: String, required: Bool = false, to rows: inout [String], definitions: [String: SchemaNode]) {
+    static func append(
+        _ field: SchemaField, prefix: String, required: Bool = false, to rows: inout [String],
+        definitions: [String: SchemaNode]
+    ) {
         let name = prefix + field.name
         let type = type(field.node, definitions: definitions) + (required ? ", required" : "")
         // A description is plain text: its `*` and `_` are shown, not taken for emphasis.
-        let meaning = (field.description ?? "").replacingOccurrences(of: "*", with: "\\*").replacingOccurrences(of: "_", with: "\\_")
+        let meaning = (field.description ?? "").replacingOccurrences(of: "*", with: "\\*").replacingOccurrences(
+            of: "_", with: "\\_")
         rows.append("| `\(name)` | \(cell(type)) | \(cell(meaning)) |")
         switch resolved(field.node, definitions) {
-        case let .object(fields, needed, _, _):
-            for f in fields { append(f, prefix: name + ".", required: needed.contains(f.name), to: &rows, definitions: definitions) }
-        case let .array(items, _, _):
-            if case let .object(fields, needed, _, _) = resolved(items, definitions) {
-                for f in fields { append(f, prefix: name + "[].", required: needed.contains(f.name), to: &rows, definitions: definitions) }
+        case .object(let fields, let needed, _, _):
+            for f in fields {
+                append(f, prefix: name + ".", required: needed.contains(f.name), to: &rows, definitions: definitions)
+            }
+        case .array(let items, _, _):
+            if case .object(let fields, let needed, _, _) = resolved(items, definitions) {
+                for f in fields {
+                    append(
+                        f, prefix: name + "[].", required: needed.contains(f.name), to: &rows, definitions: definitions)
+                }
             }
         default:
             break
@@ -53,7 +64,7 @@ public enum FieldTable {
     static func resolved(_ node: SchemaNode, _ definitions: [String: SchemaNode]) -> SchemaNode {
         var node = node
         for _ in 0..<4 {
-            guard case let .ref(name) = node, let definition = definitions[name] else { break }
+            guard case .ref(let name) = node, let definition = definitions[name] else { break }
             node = definition
         }
         return node
@@ -66,34 +77,42 @@ public enum FieldTable {
     /// What a value may be, in a few words: `number 1–8192`, `loaded | loading | failed`.
     static func type(_ node: SchemaNode, definitions: [String: SchemaNode], depth: Int = 0) -> String {
         switch node {
-        case let .leaf(members):
+        case .leaf(let members):
             return leaf(members)
-        case let .object(fields, _, exactlyOneOf, _):
-            if !exactlyOneOf.isEmpty { return "object with one of " + exactlyOneOf.map { "`\($0)`" }.joined(separator: ", ") }
+        case .object(let fields, _, let exactlyOneOf, _):
+            if !exactlyOneOf.isEmpty {
+                return "object with one of " + exactlyOneOf.map { "`\($0)`" }.joined(separator: ", ")
+            }
             if depth == 0 { return "object" }
-            return "{" + fields.map { "\"\($0.name)\": " + type($0.node, definitions: definitions, depth: depth + 1) }.joined(separator: ", ") + "}"
-        case let .array(items, minItems, maxItems):
+            return "{"
+                + fields.map { "\"\($0.name)\": " + type($0.node, definitions: definitions, depth: depth + 1) }.joined(
+                    separator: ", ") + "}"
+        case .array(let items, let minItems, let maxItems):
             let count: String
             switch (minItems, maxItems) {
-            case let (min?, max?) where min == max: count = "\(min) "
-            case let (min?, max?): count = "\(min)–\(max) "
-            case let (nil, max?): count = "at most \(max) "
-            case let (min?, nil): count = "at least \(min) "
+            case (let min?, let max?) where min == max: count = "\(min) "
+            case (let min?, let max?): count = "\(min)–\(max) "
+            case (nil, let max?): count = "at most \(max) "
+            case (let min?, nil): count = "at least \(min) "
             case (nil, nil): count = ""
             }
             if case .object = resolved(items, definitions), depth == 0 { return "array of \(count)objects" }
             let item = type(items, definitions: definitions, depth: depth + 1)
-            for word in ["integer", "number", "string"] where item.hasPrefix(word) || item.hasPrefix("non-empty " + word) {
-                return "array of \(count)" + item.replacingOccurrences(of: word, with: word + "s", options: [], range: item.range(of: word))
+            for word in ["integer", "number", "string"]
+            where item.hasPrefix(word) || item.hasPrefix("non-empty " + word) {
+                return "array of \(count)"
+                    + item.replacingOccurrences(of: word, with: word + "s", options: [], range: item.range(of: word))
             }
             return "array of \(count)" + item
-        case let .oneOf(alternatives):
+        case .oneOf(let alternatives):
             // `anyCase`: the canonical names, or the same letters in another case.
-            if alternatives.count == 2, case let .leaf(second) = alternatives[1], second.contains(where: { $0.key == "not" }) {
+            if alternatives.count == 2, case .leaf(let second) = alternatives[1],
+                second.contains(where: { $0.key == "not" })
+            {
                 return type(alternatives[0], definitions: definitions, depth: depth + 1) + " (any case)"
             }
             return alternatives.map { type($0, definitions: definitions, depth: depth + 1) }.joined(separator: " or ")
-        case let .ref(name):
+        case .ref(let name):
             guard let definition = definitions[name], depth < 4 else { return name }
             // An object the rows below spell out is "object" at the top, as one written in place.
             if case .object = definition, depth == 0 { return type(definition, definitions: definitions, depth: 0) }
@@ -104,16 +123,21 @@ public enum FieldTable {
     static func leaf(_ members: [(key: String, value: JSONOutput)]) -> String {
         func value(_ key: String) -> JSONOutput? { members.first(where: { $0.key == key })?.value }
         if let constant = value("const") { return "`" + literal(constant) + "`" }
-        if case let .array(values)? = value("enum") { return values.map { "`" + literal($0) + "`" }.joined(separator: " | ") }
-        guard case let .string(type)? = value("type") else { return "any" }
+        if case .array(let values)? = value("enum") {
+            return values.map { "`" + literal($0) + "`" }.joined(separator: " | ")
+        }
+        guard case .string(let type)? = value("type") else { return "any" }
         switch type {
         case "number", "integer":
-            let low = value("minimum").map(literal), high = value("maximum").map(literal)
-            if let above = value("exclusiveMinimum").map(literal) { return "\(type) > \(above)" + (high.map { ", ≤ \($0)" } ?? "") }
+            let low = value("minimum").map(literal)
+            let high = value("maximum").map(literal)
+            if let above = value("exclusiveMinimum").map(literal) {
+                return "\(type) > \(above)" + (high.map { ", ≤ \($0)" } ?? "")
+            }
             switch (low, high) {
-            case let (l?, h?): return "\(type) \(l)–\(h)"
-            case let (l?, nil): return "\(type) ≥ \(l)"
-            case let (nil, h?): return "\(type) ≤ \(h)"
+            case (let l?, let h?): return "\(type) \(l)–\(h)"
+            case (let l?, nil): return "\(type) ≥ \(l)"
+            case (nil, let h?): return "\(type) ≤ \(h)"
             case (nil, nil): return type
             }
         case "string":
@@ -128,12 +152,12 @@ public enum FieldTable {
     static func literal(_ value: JSONOutput) -> String {
         switch value {
         case .null: return "null"
-        case let .bool(b): return b ? "true" : "false"
-        case let .int(i): return String(i)
-        case let .number(d):
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .number(let d):
             if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
             return String(d)
-        case let .string(s): return s
+        case .string(let s): return s
         case .array, .object: return "…"
         }
     }

@@ -3,30 +3,48 @@
 public enum FixtureSchema {
     public static let id = "https://layoutsnap.dev/schema/fixture.schema.json"
 
-    static let stepDelay = SchemaField("at", .number(Limits.stepDelay), "Seconds after the previous step began; interrupts its animation.")
+    static let stepDelay = SchemaField(
+        "at", .number(Limits.stepDelay), "Seconds after the previous step began; interrupts its animation.")
     static let scrollDistance = SchemaNode.number(-1_000_000...1_000_000)
     static let keyboardMotion = SchemaNode.enumeration(["show", "hide"])
 
     /// The fields FixtureDecoder reads for every kind (`kind` itself is each kind's constant).
     static let commonFields: [SchemaField] = [
         SchemaField("$schema", .string, "This schema, for editors."),
-        SchemaField("device", .ref("device"), "The device preset: canvas size, scale, safe areas and keyboard (default iphone-15)."),
-        SchemaField("textSize", .ref("textSize"), "The Dynamic Type size every text style is scaled to (default large)."),
+        SchemaField(
+            "device", .ref("device"),
+            "The device preset: canvas size, scale, safe areas and keyboard (default iphone-15)."),
+        SchemaField(
+            "textSize", .ref("textSize"), "The Dynamic Type size every text style is scaled to (default large)."),
         SchemaField("direction", .ref("direction"), "rtl mirrors the view (default ltr)."),
-        SchemaField("variants", .ref("variants"), "More ways to render the same fixture, each a fixture <id>@<name> with its own goldens."),
+        SchemaField(
+            "variants", .ref("variants"),
+            "More ways to render the same fixture, each a fixture <id>@<name> with its own goldens."),
         SchemaField("width", .number(Limits.canvasSide), "Canvas width in points (default: the device's)."),
         SchemaField("height", .number(Limits.canvasSide), "Canvas height in points (default: the device's)."),
         SchemaField("scale", .ref("scale"), "Pixels per point (default: the device's)."),
         SchemaField("appearance", .ref("appearance"), "Canvas colours (default light)."),
         SchemaField("fps", .ref("fps"), "Frames per second of animations (default 60)."),
-        SchemaField("tolerance", .ref("tolerance"), "How much a frame may differ from its golden and still pass (default: exact)."),
-        SchemaField("lint", .object([
-            SchemaField("ignore", .array(.object([
-                SchemaField("rule", .enumeration(LintRule.self)),
-                SchemaField("element", .nonEmptyString, "The element id (message:* for every message); absent: every element."),
-                SchemaField("reason", .leaf([("type", "string"), ("pattern", "\\S")]), "Why the finding is accepted."),
-            ], required: ["rule", "reason"])), "Lint findings the fixture accepts on purpose."),
-        ]), "Layout lints: findings accepted on purpose."),
+        SchemaField(
+            "tolerance", .ref("tolerance"),
+            "How much a frame may differ from its golden and still pass (default: exact)."),
+        SchemaField(
+            "lint",
+            .object([
+                SchemaField(
+                    "ignore",
+                    .array(
+                        .object(
+                            [
+                                SchemaField("rule", .enumeration(LintRule.self)),
+                                SchemaField(
+                                    "element", .nonEmptyString,
+                                    "The element id (message:* for every message); absent: every element."),
+                                SchemaField(
+                                    "reason", .leaf([("type", "string"), ("pattern", "\\S")]),
+                                    "Why the finding is accepted."),
+                            ], required: ["rule", "reason"])), "Lint findings the fixture accepts on purpose.")
+            ]), "Layout lints: findings accepted on purpose."),
     ]
 
     /// Each kind's decoder's fields.
@@ -34,7 +52,9 @@ public enum FixtureSchema {
 
     /// A kind's whole file: `kind` as a constant, the common fields, the kind's own.
     static func kindNode(_ kind: FixtureKind) -> SchemaNode {
-        .object([SchemaField("kind", .leaf([("const", .string(kind.rawValue))]))] + commonFields + fields(of: kind), required: ["kind"])
+        .object(
+            [SchemaField("kind", .leaf([("const", .string(kind.rawValue))]))] + commonFields + fields(of: kind),
+            required: ["kind"])
     }
 
     static let variantName = SchemaNode.leaf([
@@ -46,50 +66,84 @@ public enum FixtureSchema {
     /// Definitions shared by several places (and by schema/config.schema.json's `defaults`).
     static let definitions: [(name: String, node: SchemaNode)] = [
         ("device", .enumeration(Device.allNames)),
-        ("textSize", .anyCase(ContentSizeCategory.allCases.map(\.rawValue), pattern: [SchemaNode.caseless("accessibility") + "[1-5]"])),
+        (
+            "textSize",
+            .anyCase(
+                ContentSizeCategory.allCases.map(\.rawValue), pattern: [SchemaNode.caseless("accessibility") + "[1-5]"])
+        ),
         ("direction", .enumeration(LayoutDirection.self)),
         ("appearance", .enumeration(Appearance.self)),
         ("scale", .number(Limits.scale)),
         ("fps", .number(Limits.fps)),
-        ("tolerance", .object([
-            SchemaField("threshold", .number(0...1), "Per-pixel colour distance (YIQ, 0 to 1) under which pixels count as equal (default 0.1)."),
-            SchemaField("maxDiffPixels", .integer(0...Int(Int32.max)), "Differing pixels allowed (default 0)."),
-            SchemaField("maxDiffRatio", .number(0...1), "Differing pixels allowed, as a fraction of the frame (default 0)."),
-            SchemaField("includeAntialiasing", .boolean, "Count anti-aliased pixels as different (default false)."),
-            SchemaField("timing", .object([
-                SchemaField("frames", .integer(0...Limits.maxTimingToleranceFrames), "A motion may start or end this many frames earlier or later and be similar."),
-            ]), "Timing tolerance; alone it keeps pixels exact."),
-        ])),
-        ("variants", .oneOf([
+        (
+            "tolerance",
             .object([
-                SchemaField("device", matrix("device")),
-                SchemaField("textSize", matrix("textSize")),
-                SchemaField("appearance", matrix("appearance")),
-                SchemaField("direction", matrix("direction")),
-            ], atLeastOneOf: variantKeys),
-            .array(.object([
-                SchemaField("device", .ref("device")),
-                SchemaField("textSize", .ref("textSize")),
-                SchemaField("appearance", .ref("appearance")),
-                SchemaField("direction", .ref("direction")),
-                SchemaField("name", variantName, "The variant's folder name (default: its values joined by +)."),
-            ], atLeastOneOf: variantKeys), maxItems: Limits.maxVariants),
-        ])),
-        ("font", .oneOf([
-            .enumeration(TextStyle.self),
-            .object([
-                SchemaField("size", .number(FontSpec.sizeRange), "Points."),
-                SchemaField("weight", .enumeration(FontWeight.self), "Default regular."),
-                SchemaField("italic", .boolean),
-            ], required: ["size"]),
-        ])),
-        ("curve", .oneOf([
-            .enumeration(FixtureDecoder.curves.map(\.name)),
-            .object([SchemaField("spring", .object([
-                SchemaField("response", .number(Limits.springParameter), "Seconds."),
-                SchemaField("dampingFraction", .number(Limits.springParameter)),
-            ], required: ["response", "dampingFraction"]))], required: ["spring"]),
-        ])),
+                SchemaField(
+                    "threshold", .number(0...1),
+                    "Per-pixel colour distance (YIQ, 0 to 1) under which pixels count as equal (default 0.1)."),
+                SchemaField("maxDiffPixels", .integer(0...Int(Int32.max)), "Differing pixels allowed (default 0)."),
+                SchemaField(
+                    "maxDiffRatio", .number(0...1), "Differing pixels allowed, as a fraction of the frame (default 0)."),
+                SchemaField("includeAntialiasing", .boolean, "Count anti-aliased pixels as different (default false)."),
+                SchemaField(
+                    "timing",
+                    .object([
+                        SchemaField(
+                            "frames", .integer(0...Limits.maxTimingToleranceFrames),
+                            "A motion may start or end this many frames earlier or later and be similar.")
+                    ]), "Timing tolerance; alone it keeps pixels exact."),
+            ])
+        ),
+        (
+            "variants",
+            .oneOf([
+                .object(
+                    [
+                        SchemaField("device", matrix("device")),
+                        SchemaField("textSize", matrix("textSize")),
+                        SchemaField("appearance", matrix("appearance")),
+                        SchemaField("direction", matrix("direction")),
+                    ], atLeastOneOf: variantKeys),
+                .array(
+                    .object(
+                        [
+                            SchemaField("device", .ref("device")),
+                            SchemaField("textSize", .ref("textSize")),
+                            SchemaField("appearance", .ref("appearance")),
+                            SchemaField("direction", .ref("direction")),
+                            SchemaField(
+                                "name", variantName, "The variant's folder name (default: its values joined by +)."),
+                        ], atLeastOneOf: variantKeys), maxItems: Limits.maxVariants),
+            ])
+        ),
+        (
+            "font",
+            .oneOf([
+                .enumeration(TextStyle.self),
+                .object(
+                    [
+                        SchemaField("size", .number(FontSpec.sizeRange), "Points."),
+                        SchemaField("weight", .enumeration(FontWeight.self), "Default regular."),
+                        SchemaField("italic", .boolean),
+                    ], required: ["size"]),
+            ])
+        ),
+        (
+            "curve",
+            .oneOf([
+                .enumeration(FixtureDecoder.curves.map(\.name)),
+                .object(
+                    [
+                        SchemaField(
+                            "spring",
+                            .object(
+                                [
+                                    SchemaField("response", .number(Limits.springParameter), "Seconds."),
+                                    SchemaField("dampingFraction", .number(Limits.springParameter)),
+                                ], required: ["response", "dampingFraction"]))
+                    ], required: ["spring"]),
+            ])
+        ),
     ]
 
     static let variantKeys = ["device", "textSize", "appearance", "direction"]
@@ -97,18 +151,33 @@ public enum FixtureSchema {
     /// The whole schema: `kind` picks one kind's definition, which refuses every other field.
     public static let document = JSONSchemaDocument(
         id: id, title: "layoutsnap fixture",
-        description: "A layoutsnap fixture: one view (\(kindList)) and the steps that change it. Generated by `layoutsnap schema fixture` from the decoders' field tables.",
+        description:
+            "A layoutsnap fixture: one view (\(kindList)) and the steps that change it. Generated by `layoutsnap schema fixture` from the decoders' field tables.",
         root: .leaf([
             ("type", "object"),
             ("required", ["kind"]),
-            ("properties", ["kind": .object([
-                ("description", "What the fixture draws."), ("enum", .array(FixtureKind.allCases.map { .string($0.rawValue) })),
-            ])]),
+            (
+                "properties",
+                [
+                    "kind": .object([
+                        ("description", "What the fixture draws."),
+                        ("enum", .array(FixtureKind.allCases.map { .string($0.rawValue) })),
+                    ])
+                ]
+            ),
         ]),
-        rootExtras: [("allOf", .array(FixtureKind.allCases.map { kind in
-            ["if": ["properties": ["kind": ["const": .string(kind.rawValue)]], "required": ["kind"]],
-             "then": ["$ref": .string("#/$defs/" + kind.rawValue)]]
-        }))],
+        rootExtras: [
+            (
+                "allOf",
+                .array(
+                    FixtureKind.allCases.map { kind in
+                        [
+                            "if": ["properties": ["kind": ["const": .string(kind.rawValue)]], "required": ["kind"]],
+                            "then": ["$ref": .string("#/$defs/" + kind.rawValue)],
+                        ]
+                    })
+            )
+        ],
         definitions: FixtureKind.allCases.map { ($0.rawValue, kindNode($0)) } + definitions
             + FixtureKind.allCases.flatMap(\.definition.schemaDefinitions))
 

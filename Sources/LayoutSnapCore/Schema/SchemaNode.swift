@@ -44,7 +44,8 @@ public indirect enum SchemaNode: Sendable {
         .leaf([("enum", .array(values.map { .string($0) }))])
     }
 
-    public static func enumeration<E: RawRepresentable & CaseIterable>(_: E.Type) -> SchemaNode where E.RawValue == String {
+    public static func enumeration<E: RawRepresentable & CaseIterable>(_: E.Type) -> SchemaNode
+    where E.RawValue == String {
         enumeration(E.allCases.map(\.rawValue))
     }
 
@@ -55,15 +56,18 @@ public indirect enum SchemaNode: Sendable {
         let alternatives = names.map(caseless) + extra
         return .oneOf([
             enumeration(names),
-            .leaf([("type", "string"), ("pattern", .string("^(" + alternatives.joined(separator: "|") + ")$")),
-                   ("not", ["enum": .array(names.map { .string($0) })])]),
+            .leaf([
+                ("type", "string"), ("pattern", .string("^(" + alternatives.joined(separator: "|") + ")$")),
+                ("not", ["enum": .array(names.map { .string($0) })]),
+            ]),
         ])
     }
 
     /// A regular expression for `name` in any case: `AX3` → `[aA][xX]3`.
     public static func caseless(_ name: String) -> String {
         name.map { c -> String in
-            let lower = c.lowercased(), upper = c.uppercased()
+            let lower = c.lowercased()
+            let upper = c.uppercased()
             return lower == upper ? String(c) : "[\(lower)\(upper)]"
         }.joined()
     }
@@ -76,7 +80,9 @@ public struct SchemaField: Sendable {
     public var description: String?
 
     public init(_ name: String, _ node: SchemaNode, _ description: String? = nil) {
-        self.name = name; self.node = node; self.description = description
+        self.name = name
+        self.node = node
+        self.description = description
     }
 }
 
@@ -90,10 +96,16 @@ public struct JSONSchemaDocument: Sendable {
     public var rootExtras: [(key: String, value: JSONOutput)] = []
     public var definitions: [(name: String, node: SchemaNode)]
 
-    public init(id: String, title: String, description: String, root: SchemaNode,
-                rootExtras: [(key: String, value: JSONOutput)] = [], definitions: [(name: String, node: SchemaNode)]) {
-        self.id = id; self.title = title; self.description = description; self.root = root
-        self.rootExtras = rootExtras; self.definitions = definitions
+    public init(
+        id: String, title: String, description: String, root: SchemaNode,
+        rootExtras: [(key: String, value: JSONOutput)] = [], definitions: [(name: String, node: SchemaNode)]
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.root = root
+        self.rootExtras = rootExtras
+        self.definitions = definitions
     }
 
     /// The schema as JSON, pretty printed with a final newline: the file's bytes.
@@ -104,7 +116,7 @@ public struct JSONSchemaDocument: Sendable {
             ("title", .string(title)),
             ("description", .string(description)),
         ]
-        if case let .object(rootMembers) = Self.output(root, description: nil) { members += rootMembers }
+        if case .object(let rootMembers) = Self.output(root, description: nil) { members += rootMembers }
         members += rootExtras
         if !definitions.isEmpty {
             members.append(("$defs", .object(definitions.map { ($0.name, Self.output($0.node, description: nil)) })))
@@ -117,11 +129,12 @@ public struct JSONSchemaDocument: Sendable {
     static func output(_ node: SchemaNode, description: String?) -> JSONOutput {
         var members: [(key: String, value: JSONOutput)] = description.map { [("description", .string($0))] } ?? []
         switch node {
-        case let .leaf(leaf):
+        case .leaf(let leaf):
             members += leaf
-        case let .object(fields, required, exactlyOneOf, atLeastOneOf):
+        case .object(let fields, let required, let exactlyOneOf, let atLeastOneOf):
             members.append(("type", "object"))
-            members.append(("properties", .object(fields.map { ($0.name, output($0.node, description: $0.description)) })))
+            members.append(
+                ("properties", .object(fields.map { ($0.name, output($0.node, description: $0.description)) })))
             members.append(("additionalProperties", false))
             if !required.isEmpty { members.append(("required", .array(required.map { .string($0) }))) }
             if !exactlyOneOf.isEmpty {
@@ -130,14 +143,14 @@ public struct JSONSchemaDocument: Sendable {
             if !atLeastOneOf.isEmpty {
                 members.append(("anyOf", .array(atLeastOneOf.map { ["required": [.string($0)]] })))
             }
-        case let .array(items, minItems, maxItems):
+        case .array(let items, let minItems, let maxItems):
             members.append(("type", "array"))
             members.append(("items", output(items, description: nil)))
             if let minItems { members.append(("minItems", .int(minItems))) }
             if let maxItems { members.append(("maxItems", .int(maxItems))) }
-        case let .oneOf(alternatives):
+        case .oneOf(let alternatives):
             members.append(("oneOf", .array(alternatives.map { output($0, description: nil) })))
-        case let .ref(name):
+        case .ref(let name):
             members.append(("$ref", .string("#/$defs/" + name)))
         }
         return .object(members)
@@ -151,12 +164,12 @@ public struct JSONSchemaDocument: Sendable {
         func walk(_ node: SchemaNode, _ path: String) {
             switch node {
             case .leaf: break
-            case let .object(fields, _, _, _):
+            case .object(let fields, _, _, _):
                 result[path, default: []].formUnion(fields.map(\.name))
                 for f in fields { walk(f.node, SchemaPaths.appending(key: f.name, to: path)) }
-            case let .array(items, _, _): walk(items, path + "[*]")
-            case let .oneOf(alternatives): for a in alternatives { walk(a, path) }
-            case let .ref(name):
+            case .array(let items, _, _): walk(items, path + "[*]")
+            case .oneOf(let alternatives): for a in alternatives { walk(a, path) }
+            case .ref(let name):
                 if let definition = definitions.first(where: { $0.name == name }) { walk(definition.node, path) }
             }
         }
@@ -168,7 +181,8 @@ public struct JSONSchemaDocument: Sendable {
 /// Paths as the schema comparison writes them: JSONPath's spelling with every index as `[*]`.
 public enum SchemaPaths {
     public static func appending(key: String, to path: String) -> String {
-        JSONPath.isIdentifier(key) ? path + "." + key : path + "[" + JSONWriter(style: .compact).string(.string(key)) + "]"
+        JSONPath.isIdentifier(key)
+            ? path + "." + key : path + "[" + JSONWriter(style: .compact).string(.string(key)) + "]"
     }
 
     /// `$.steps[3].receive` → `$.steps[*].receive`.
@@ -177,7 +191,7 @@ public enum SchemaPaths {
         for component in path.components {
             switch component {
             case .index: out += "[*]"
-            case let .key(key): out = appending(key: key, to: out)
+            case .key(let key): out = appending(key: key, to: out)
             }
         }
         return out

@@ -33,8 +33,15 @@ public struct FontSpec: Sendable, Hashable {
     public static let ascenderRatio = 0.952
     public static let sizeRange: ClosedRange<Double> = 1...512
 
-    public init(size: Double, weight: FontWeight = .regular, italic: Bool = false, leading: Double? = nil, style: TextStyle? = nil) {
-        self.size = size; self.weight = weight; self.italic = italic; self.leading = leading; self.style = style
+    public init(
+        size: Double, weight: FontWeight = .regular, italic: Bool = false, leading: Double? = nil,
+        style: TextStyle? = nil
+    ) {
+        self.size = size
+        self.weight = weight
+        self.italic = italic
+        self.leading = leading
+        self.style = style
     }
 
     /// The same font at another text size: a text style's size and leading from the Dynamic Type
@@ -43,7 +50,8 @@ public struct FontSpec: Sendable, Hashable {
         guard let style else { return self }
         let (size, leading) = category.metrics(style)
         var copy = self
-        copy.size = size; copy.leading = leading
+        copy.size = size
+        copy.leading = leading
         return copy
     }
 

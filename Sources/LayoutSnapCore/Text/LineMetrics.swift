@@ -9,7 +9,10 @@ public struct LineBoxes: Sendable, Hashable {
     /// Total height of the lines.
     public var height: Double
 
-    public init(baselines: [Double], height: Double) { self.baselines = baselines; self.height = height }
+    public init(baselines: [Double], height: Double) {
+        self.baselines = baselines
+        self.height = height
+    }
 }
 
 public enum LineMetrics {

@@ -17,9 +17,15 @@ public enum StreamSafe {
         var run = 0
         var needed = false
         for scalar in s.unicodeScalars {
-            if scalar.properties.canonicalCombiningClass == .notReordered { run = 0; continue }
+            if scalar.properties.canonicalCombiningClass == .notReordered {
+                run = 0
+                continue
+            }
             run += 1
-            if run > maxNonStarters { needed = true; break }
+            if run > maxNonStarters {
+                needed = true
+                break
+            }
         }
         guard needed else { return s }
         var out = String.UnicodeScalarView()
@@ -28,7 +34,10 @@ public enum StreamSafe {
             if scalar.properties.canonicalCombiningClass == .notReordered {
                 run = 0
             } else {
-                if run == maxNonStarters { out.append(joiner); run = 0 }
+                if run == maxNonStarters {
+                    out.append(joiner)
+                    run = 0
+                }
                 run += 1
             }
             out.append(scalar)

@@ -5,7 +5,9 @@ public struct TextRun: Sendable, Hashable {
     public var italic: Bool
 
     public init(_ text: String, bold: Bool = false, italic: Bool = false) {
-        self.text = text; self.bold = bold; self.italic = italic
+        self.text = text
+        self.bold = bold
+        self.italic = italic
     }
 }
 
@@ -22,7 +24,10 @@ public struct StyledText: Sendable, Hashable {
     public var maxLines: Int?
 
     public init(runs: [TextRun], font: FontSpec, width: Double?, maxLines: Int? = nil) {
-        self.runs = runs; self.font = font; self.width = width; self.maxLines = maxLines
+        self.runs = runs
+        self.font = font
+        self.width = width
+        self.maxLines = maxLines
     }
 
     /// Text with inline `**bold**` and `*italic*` markup (docs/fixtures/README.md "Text") parsed into runs.
@@ -64,15 +69,26 @@ public enum InlineMarkup {
                 let isDouble = i + 1 < chars.count && chars[i + 1] == "*"
                 if isDouble {
                     if bold || hasCloser(double: true, from: i + 2) {
-                        flush(); bold.toggle(); i += 2; continue
+                        flush()
+                        bold.toggle()
+                        i += 2
+                        continue
                     }
                 } else if italic || hasCloser(double: false, from: i + 1) {
-                    flush(); italic.toggle(); i += 1; continue
+                    flush()
+                    italic.toggle()
+                    i += 1
+                    continue
                 }
             }
             if c == "\n" {
                 // Inline styles never run past a line break.
-                current.append(c); flush(); bold = false; italic = false; i += 1; continue
+                current.append(c)
+                flush()
+                bold = false
+                italic = false
+                i += 1
+                continue
             }
             current.append(c)
             i += 1

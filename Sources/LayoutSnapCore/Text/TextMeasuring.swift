@@ -5,7 +5,10 @@ public struct MeasuredLine: Sendable, Hashable {
     /// Advance width of the line's glyphs.
     public var width: Double
 
-    public init(x: Double, width: Double) { self.x = x; self.width = width }
+    public init(x: Double, width: Double) {
+        self.x = x
+        self.width = width
+    }
 }
 
 /// What the text engine reports about a laid-out `StyledText`: horizontal facts only. Vertical
@@ -18,7 +21,9 @@ public struct MeasuredText: Sendable, Hashable {
     public var rightToLeft: Bool
 
     public init(lines: [MeasuredLine], truncated: Bool, rightToLeft: Bool = false) {
-        self.lines = lines; self.truncated = truncated; self.rightToLeft = rightToLeft
+        self.lines = lines
+        self.truncated = truncated
+        self.rightToLeft = rightToLeft
     }
 
     public var lineCount: Int { lines.count }
@@ -30,7 +35,10 @@ public struct CaretPosition: Sendable, Hashable {
     public var line: Int
     public var x: Double
 
-    public init(line: Int, x: Double) { self.line = line; self.x = x }
+    public init(line: Int, x: Double) {
+        self.line = line
+        self.x = x
+    }
 }
 
 /// A horizontal stretch of one line covered by a range of characters (a selection, marked text).
@@ -39,7 +47,11 @@ public struct LineSpan: Sendable, Hashable {
     public var x: Double
     public var width: Double
 
-    public init(line: Int, x: Double, width: Double) { self.line = line; self.x = x; self.width = width }
+    public init(line: Int, x: Double, width: Double) {
+        self.line = line
+        self.x = x
+        self.width = width
+    }
 }
 
 /// Breaks styled text into lines. The Pango engine implements it for rendering; tests use a

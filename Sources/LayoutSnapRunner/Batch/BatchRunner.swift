@@ -17,7 +17,10 @@ public struct BatchRunner: Sendable {
     /// Whether every frame's layout is linted too (its findings go with the frame's result).
     public var lint: LintMode
 
-    public init(jobs: Int, overrides: FixtureOverrides = FixtureOverrides(), timeout: Double = Watchdog.defaultSeconds, lint: LintMode = .off) {
+    public init(
+        jobs: Int, overrides: FixtureOverrides = FixtureOverrides(), timeout: Double = Watchdog.defaultSeconds,
+        lint: LintMode = .off
+    ) {
         self.jobs = max(1, jobs)
         self.overrides = overrides
         self.timeout = timeout
@@ -30,9 +33,11 @@ public struct BatchRunner: Sendable {
     /// same time, in the order they finish, with the ref's index). Nothing is kept here: what a caller
     /// keeps of each result is its choice. `progress` is called (serialised) after each fixture
     /// with (done, total). `costs`, when given, weighs `refs` (a shard's real frame counts).
-    public func run(_ refs: [FixtureRef], costs given: [Double]? = nil, handler: some FrameHandler,
-                    finished: @escaping @Sendable (Int, FixtureResult) -> Void,
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) {
+    public func run(
+        _ refs: [FixtureRef], costs given: [Double]? = nil, handler: some FrameHandler,
+        finished: @escaping @Sendable (Int, FixtureResult) -> Void,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunnerError) {
         let fonts: FontSystem
         do {
             fonts = try FontSystem.shared()
@@ -41,10 +46,15 @@ public struct BatchRunner: Sendable {
         }
         precondition(given == nil || given?.count == refs.count, "BatchRunner: one cost per ref")
         let overrides = overrides
-        let costs = given ?? WorkerThreads.map(count: refs.count, jobs: jobs) { (try? overrides.decode(refs[$0]).get().estimatedCost) ?? 0 }
+        let costs =
+            given
+            ?? WorkerThreads.map(count: refs.count, jobs: jobs) {
+                (try? overrides.decode(refs[$0]).get().estimatedCost) ?? 0
+            }
         let order = refs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
         let queue = WorkQueue<Void>(count: refs.count, order: order)
-        let timeout = timeout, lint = lint
+        let timeout = timeout
+        let lint = lint
         @Sendable func store(_ i: Int, _ result: FixtureResult) {
             finished(i, result)
             queue.complete(progress: progress)
@@ -56,19 +66,29 @@ public struct BatchRunner: Sendable {
                 engine = try TextEngine(fonts: fonts)
             } catch {
                 while let i = queue.take() {
-                    store(i, FixtureResult(ref: refs[i], error: Diagnostic(.error, .environment, file: refs[i].displayPath, message: "\(error)")))
+                    store(
+                        i,
+                        FixtureResult(
+                            ref: refs[i],
+                            error: Diagnostic(.error, .environment, file: refs[i].displayPath, message: "\(error)")))
                 }
                 return
             }
             while let i = queue.take() {
-                store(i, Self.process(refs[i], decoded: overrides.decode(refs[i]), engine: engine, handler: handler, timeout: timeout, lint: lint))
+                store(
+                    i,
+                    Self.process(
+                        refs[i], decoded: overrides.decode(refs[i]), engine: engine, handler: handler, timeout: timeout,
+                        lint: lint))
             }
         }
     }
 
     /// Results in the order of `refs`, all kept (small batches, tests, bench).
-    public func run(_ refs: [FixtureRef], handler: some FrameHandler,
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
+    public func run(
+        _ refs: [FixtureRef], handler: some FrameHandler,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunnerError) -> [FixtureResult] {
         let results = Collected<FixtureResult>(count: refs.count)
         try run(refs, handler: handler, finished: { results.put($0, $1) }, progress: progress)
         return results.all()
@@ -76,16 +96,20 @@ public struct BatchRunner: Sendable {
 
     /// One fixture, start to end: decode, lay out (text once per fixture), render every frame,
     /// hand each to the handler. Any failure becomes the fixture's error; the batch goes on.
-    public static func process(_ ref: FixtureRef, decoded: Result<Fixture, FixtureError>, engine: TextEngine,
-                               handler: some FrameHandler, timeout: Double = Watchdog.defaultSeconds, lint: LintMode = .off) -> FixtureResult {
+    public static func process(
+        _ ref: FixtureRef, decoded: Result<Fixture, FixtureError>, engine: TextEngine,
+        handler: some FrameHandler, timeout: Double = Watchdog.defaultSeconds, lint: LintMode = .off
+    ) -> FixtureResult {
         var result = FixtureResult(ref: ref)
         let started = DispatchTime.now()
         defer { engine.clearCache() }
-        func since(_ start: DispatchTime) -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+        func since(_ start: DispatchTime) -> Double {
+            Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        }
         let fixture: Fixture
         switch decoded {
-        case let .success(f): fixture = f
-        case let .failure(error):
+        case .success(let f): fixture = f
+        case .failure(let error):
             result.error = error.diagnostic
             return result
         }
@@ -95,14 +119,19 @@ public struct BatchRunner: Sendable {
             let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
             try handler.fixtureStarted(fixture, layout: layout)
             // From the layout alone (text measured once per text, cached): no pixels.
-            let lints = lint == .off ? nil : try FixtureLints.lint(fixture, layout: layout, measurer: engine) {
-                try watchdog.check("linting (\(layout.frameCount) frames)")
-            }
+            let lints =
+                lint == .off
+                ? nil
+                : try FixtureLints.lint(fixture, layout: layout, measurer: engine) {
+                    try watchdog.check("linting (\(layout.frameCount) frames)")
+                }
             result.lintsIgnored = lints?.ignored ?? 0
             result.canvas = layout.canvas
             for (s, state) in layout.states.enumerated() {
                 for (f, frame) in state.frames.enumerated() {
-                    try watchdog.check("rendering \(state.name) frame \(frame.index) of \(state.frames.count) (\(layout.frameCount) frames in all)")
+                    try watchdog.check(
+                        "rendering \(state.name) frame \(frame.index) of \(state.frames.count) (\(layout.frameCount) frames in all)"
+                    )
                     let frameStarted = DispatchTime.now()
                     let pixels = try renderer.render(frame)
                     var frameResult = handler.handle(fixture, state: state.name, frame: frame, pixels: pixels)
@@ -113,7 +142,9 @@ public struct BatchRunner: Sendable {
                     result.frames.append(frameResult)
                 }
             }
-            if let note = try handler.fixtureFinished(fixture, layout: layout, frames: &result.frames) { result.notes.append(note) }
+            if let note = try handler.fixtureFinished(fixture, layout: layout, frames: &result.frames) {
+                result.notes.append(note)
+            }
             result.seconds = since(started)
         } catch {
             result.error = .fixtureStage(error, file: ref.displayPath, fixture: fixture, otherwise: .environment)

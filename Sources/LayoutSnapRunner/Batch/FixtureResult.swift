@@ -17,7 +17,10 @@ public struct FixtureResult: Sendable {
     public var canvas: Canvas?
 
     public init(ref: FixtureRef, error: Diagnostic? = nil, frames: [FrameResult] = [], notes: [FixtureNote] = []) {
-        self.ref = ref; self.error = error; self.frames = frames; self.notes = notes
+        self.ref = ref
+        self.error = error
+        self.frames = frames
+        self.notes = notes
     }
 
     public func count(_ status: FrameStatus) -> Int { frames.reduce(0) { $0 + ($1.status == status ? 1 : 0) } }

@@ -13,7 +13,8 @@ public struct ReportBuilder: Sendable {
     public var lintSeverity = Severity.warning
 
     public init(reportDirectory: String, goldens: String) {
-        self.reportDirectory = reportDirectory; self.goldens = goldens
+        self.reportDirectory = reportDirectory
+        self.goldens = goldens
     }
 
     /// Removes what an earlier verify left in the report folder, and only that: only when the
@@ -35,7 +36,9 @@ public struct ReportBuilder: Sendable {
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 0 else { return false }
         try? handle.seek(toOffset: 0)
-        guard let head = try? handle.read(upToCount: 64), head.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") else {
+        guard let head = try? handle.read(upToCount: 64),
+            head.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{")
+        else {
             return false
         }
         try? handle.seek(toOffset: size > 4096 ? size - 4096 : 0)
@@ -46,20 +49,27 @@ public struct ReportBuilder: Sendable {
 
     /// The run as one value: every fixture's frames with their verdicts, plus the run's
     /// findings. Report images (expected copies) are placed for verify's states that need them.
-    public func results(_ fixtures: [FixtureResult], command: RunResults.Command = .verify, findings: [Finding] = [],
-                        environmentDifferences: [String] = [], durationSeconds: Double, version: String,
-                        fixturesRoot: String? = nil) -> RunResults {
-        results(entries: FixtureEntries(fixtures.map { entry($0, command: command) }), command: command, findings: findings,
-                environmentDifferences: environmentDifferences, durationSeconds: durationSeconds, version: version, fixturesRoot: fixturesRoot)
+    public func results(
+        _ fixtures: [FixtureResult], command: RunResults.Command = .verify, findings: [Finding] = [],
+        environmentDifferences: [String] = [], durationSeconds: Double, version: String,
+        fixturesRoot: String? = nil
+    ) -> RunResults {
+        results(
+            entries: FixtureEntries(fixtures.map { entry($0, command: command) }), command: command, findings: findings,
+            environmentDifferences: environmentDifferences, durationSeconds: durationSeconds, version: version,
+            fixturesRoot: fixturesRoot)
     }
 
     /// The run as one value, from fixture entries made as each fixture finished.
-    public func results(entries: FixtureEntries, command: RunResults.Command, findings: [Finding] = [],
-                        environmentDifferences: [String] = [], durationSeconds: Double, version: String,
-                        fixturesRoot: String? = nil) -> RunResults {
-        RunResults(tool: "layoutsnap", version: version, command: command, durationSeconds: durationSeconds,
-                   environmentDifferences: environmentDifferences, fixtures: entries, findings: findings,
-                   fixturesRoot: fixturesRoot, goldens: goldens.isEmpty ? nil : goldens)
+    public func results(
+        entries: FixtureEntries, command: RunResults.Command, findings: [Finding] = [],
+        environmentDifferences: [String] = [], durationSeconds: Double, version: String,
+        fixturesRoot: String? = nil
+    ) -> RunResults {
+        RunResults(
+            tool: "layoutsnap", version: version, command: command, durationSeconds: durationSeconds,
+            environmentDifferences: environmentDifferences, fixtures: entries, findings: findings,
+            fixturesRoot: fixturesRoot, goldens: goldens.isEmpty ? nil : goldens)
     }
 
     /// One fixture's entry in the run's results, made as soon as the fixture is done so its
@@ -70,18 +80,25 @@ public struct ReportBuilder: Sendable {
         var states: [StateEntry] = []
         var byState: [(String, [FrameResult])] = []
         for frame in f.frames {
-            if byState.last?.0 == frame.state { byState[byState.count - 1].1.append(frame) } else { byState.append((frame.state, [frame])) }
+            if byState.last?.0 == frame.state {
+                byState[byState.count - 1].1.append(frame)
+            } else {
+                byState.append((frame.state, [frame]))
+            }
         }
         var motion: [String: MotionReport] = [:]
-        for case let .motion(reports) in f.notes { motion.merge(reports) { a, _ in a } }
+        for case .motion(let reports) in f.notes { motion.merge(reports) { a, _ in a } }
         for (name, frames) in byState {
             // A state with lint findings shows its frames too: the report draws the findings over them.
             let showImages = command == .verify && frames.contains { $0.status != .passed || !$0.lints.isEmpty }
-            states.append(StateEntry(name: name, frames: frames.map { entry($0, showImages: showImages) }, motion: motion[name],
-                                     durationSeconds: Self.rounded(frames.reduce(0) { $0 + $1.seconds })))
+            states.append(
+                StateEntry(
+                    name: name, frames: frames.map { entry($0, showImages: showImages) }, motion: motion[name],
+                    durationSeconds: Self.rounded(frames.reduce(0) { $0 + $1.seconds })))
         }
-        var fixture = FixtureEntry(id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states,
-                                   durationSeconds: f.error == nil ? Self.rounded(f.seconds) : nil)
+        var fixture = FixtureEntry(
+            id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states,
+            durationSeconds: f.error == nil ? Self.rounded(f.seconds) : nil)
         // The report draws lint findings and attributed elements (in points) over the frames with it.
         if let canvas = f.canvas, f.frames.contains(where: { !$0.lints.isEmpty || $0.attribution != nil }) {
             fixture.canvas = [canvas.width, canvas.height]
@@ -101,13 +118,14 @@ public struct ReportBuilder: Sendable {
             // A frame that passed looks exactly like its golden.
             if actual == nil && f.status == .passed { actual = expected }
         }
-        return FrameEntry(index: f.index, time: f.time, progress: f.progress, status: f.status, message: f.detail,
-                          golden: f.goldenKey, expected: expected, actual: actual, diff: f.diffPath.map { relative($0) },
-                          metrics: f.comparison?.figures,
-                          layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing,
-                          lints: f.lints.isEmpty ? nil : f.lints.map { LintEntry($0, severity: lintSeverity) },
-                          attribution: f.status.outcome == .failed ? f.attribution : nil,
-                          goldenHash: f.status == .passed && f.pairedWith == nil ? nil : f.goldenHash)
+        return FrameEntry(
+            index: f.index, time: f.time, progress: f.progress, status: f.status, message: f.detail,
+            golden: f.goldenKey, expected: expected, actual: actual, diff: f.diffPath.map { relative($0) },
+            metrics: f.comparison?.figures,
+            layoutChanges: f.layoutChanges, pairedWith: f.pairedWith, pairing: f.pairing,
+            lints: f.lints.isEmpty ? nil : f.lints.map { LintEntry($0, severity: lintSeverity) },
+            attribution: f.status.outcome == .failed ? f.attribution : nil,
+            goldenHash: f.status == .passed && f.pairedWith == nil ? nil : f.goldenHash)
     }
 
     /// Milliseconds are all a time needs.

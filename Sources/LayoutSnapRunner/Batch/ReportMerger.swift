@@ -12,7 +12,9 @@ public struct ReportMerger {
     public let allowMissingShards: Bool
 
     public init(inputs: [String], output: String, allowMissingShards: Bool = false) {
-        self.inputs = inputs; self.output = output; self.allowMissingShards = allowMissingShards
+        self.inputs = inputs
+        self.output = output
+        self.allowMissingShards = allowMissingShards
     }
 
     /// Merges the reports and writes the merged folder (results.json, index.html, images) and
@@ -44,7 +46,8 @@ public struct ReportMerger {
             do {
                 parts.append((dir, try ResultsJSON.decode(data)))
             } catch {
-                throw RunnerError.input(Diagnostic(.error, .input, file: path, path: error.path, message: error.message))
+                throw RunnerError.input(
+                    Diagnostic(.error, .input, file: path, path: error.path, message: error.message))
             }
         }
 
@@ -53,10 +56,14 @@ public struct ReportMerger {
         var fixtures: [FixtureEntry] = []
         var differences: [String] = []
         for (dir, results) in parts {
-            guard results.tool == "layoutsnap" else { throw RunnerError.usage("\(dir)/results.json was not written by layoutsnap") }
+            guard results.tool == "layoutsnap" else {
+                throw RunnerError.usage("\(dir)/results.json was not written by layoutsnap")
+            }
             for fixture in results.fixtures {
                 if let other = owner[fixture.id] {
-                    throw RunnerError.usage("fixture \(fixture.id) is in both \(other) and \(dir): were the shards run over the same fixtures with the same --shard N?")
+                    throw RunnerError.usage(
+                        "fixture \(fixture.id) is in both \(other) and \(dir): were the shards run over the same fixtures with the same --shard N?"
+                    )
                 }
                 owner[fixture.id] = dir
                 fixtures.append(fixture)
@@ -72,22 +79,35 @@ public struct ReportMerger {
         var shards: [Shard] = []
         var unnamed: [String] = []
         for (dir, results) in parts {
-            let named = results.shard.map { $0.split(separator: ",").map { try? Shard.parse(String($0)).get() } } ?? [nil]
+            let named =
+                results.shard.map { $0.split(separator: ",").map { try? Shard.parse(String($0)).get() } } ?? [nil]
             if named.contains(where: { $0 == nil }) { unnamed.append(dir) } else { shards += named.compactMap { $0 } }
         }
         if !shards.isEmpty && !unnamed.isEmpty {
-            findings.append(Finding(kind: .mixedShards, severity: .failure,
-                                    message: "\(unnamed.joined(separator: ", ")) \(unnamed.count == 1 ? "is" : "are") not the report of a shard, the others are: the merged report cannot tell which fixtures it misses"))
+            findings.append(
+                Finding(
+                    kind: .mixedShards, severity: .failure,
+                    message:
+                        "\(unnamed.joined(separator: ", ")) \(unnamed.count == 1 ? "is" : "are") not the report of a shard, the others are: the merged report cannot tell which fixtures it misses"
+                ))
         } else if let n = shards.first?.count {
             if shards.contains(where: { $0.count != n }) {
-                findings.append(Finding(kind: .mixedShards, severity: .failure,
-                                        message: "the reports come from different splits (\(shards.map(\.description).joined(separator: ", "))): the merged report cannot tell which fixtures it misses"))
+                findings.append(
+                    Finding(
+                        kind: .mixedShards, severity: .failure,
+                        message:
+                            "the reports come from different splits (\(shards.map(\.description).joined(separator: ", "))): the merged report cannot tell which fixtures it misses"
+                    ))
             } else {
                 // A shard that died before uploading its report must not turn the merged run green.
                 for i in (1...n) where !shards.contains(where: { $0.index == i }) {
-                    findings.append(Finding(kind: .missingShard, severity: allowMissingShards ? .warning : .failure,
-                                            message: "shard \(i)/\(n) missing: the merged report does not cover its fixtures" + (allowMissingShards ? " (--allow-missing-shards)" : " (pass --allow-missing-shards to accept that)"),
-                                            subject: "\(i)/\(n)"))
+                    findings.append(
+                        Finding(
+                            kind: .missingShard, severity: allowMissingShards ? .warning : .failure,
+                            message: "shard \(i)/\(n) missing: the merged report does not cover its fixtures"
+                                + (allowMissingShards
+                                    ? " (--allow-missing-shards)" : " (pass --allow-missing-shards to accept that)"),
+                            subject: "\(i)/\(n)"))
                 }
             }
         }
@@ -95,13 +115,20 @@ public struct ReportMerger {
         // left a fixture in no shard at all: the merged run cannot pass.
         let plans = Set(parts.compactMap(\.results.shardPlan))
         if plans.count > 1 {
-            findings.append(Finding(kind: .mixedShards, severity: .failure,
-                                    message: "the shards planned differently (plans \(plans.sorted().joined(separator: ", "))): a fixture may have run in no shard; run every shard over the same fixtures and the same layoutsnap"))
+            findings.append(
+                Finding(
+                    kind: .mixedShards, severity: .failure,
+                    message:
+                        "the shards planned differently (plans \(plans.sorted().joined(separator: ", "))): a fixture may have run in no shard; run every shard over the same fixtures and the same layoutsnap"
+                ))
         }
         let versions = Set(parts.map(\.results.version))
         if versions.count > 1 {
-            findings.append(Finding(kind: .versionMismatch, severity: .warning,
-                                    message: "the shards ran different layoutsnap versions: \(versions.sorted().joined(separator: ", "))"))
+            findings.append(
+                Finding(
+                    kind: .versionMismatch, severity: .warning,
+                    message:
+                        "the shards ran different layoutsnap versions: \(versions.sorted().joined(separator: ", "))"))
         }
 
         // The images each shard wrote keep their relative paths (they are keyed by fixture id).
@@ -115,13 +142,21 @@ public struct ReportMerger {
                         for relative in [frame.expected, frame.actual, frame.diff].compactMap({ $0 }) {
                             let target = output + "/" + relative
                             guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else {
-                                findings.append(Finding(kind: .missingImage, severity: .warning,
-                                                        message: "\(dir)/results.json names the image \(relative), outside its report folder; it is not copied", subject: relative))
+                                findings.append(
+                                    Finding(
+                                        kind: .missingImage, severity: .warning,
+                                        message:
+                                            "\(dir)/results.json names the image \(relative), outside its report folder; it is not copied",
+                                        subject: relative))
                                 continue
                             }
                             guard let data = fm.contents(atPath: dir + "/" + relative) else {
-                                findings.append(Finding(kind: .missingImage, severity: .warning,
-                                                        message: "\(dir)/\(relative) is missing; the merged report shows the frame without it", subject: relative))
+                                findings.append(
+                                    Finding(
+                                        kind: .missingImage, severity: .warning,
+                                        message:
+                                            "\(dir)/\(relative) is missing; the merged report shows the frame without it",
+                                        subject: relative))
                                 continue
                             }
                             // Report images can be made again: atomic, but not flushed one by one.
@@ -132,13 +167,15 @@ public struct ReportMerger {
             }
         }
 
-        let goldens = Set(parts.compactMap(\.results.goldens)), roots = Set(parts.compactMap(\.results.fixturesRoot))
-        return RunResults(tool: "layoutsnap", version: parts[0].results.version, command: .verify,
-                          // The shards ran side by side: the longest is the wall-clock time.
-                          durationSeconds: parts.map(\.results.durationSeconds).max() ?? 0,
-                          environmentDifferences: differences, fixtures: fixtures, findings: findings,
-                          shard: shards.isEmpty ? nil : shards.map(\.description).joined(separator: ","),
-                          shardPlan: plans.count == 1 ? plans.first : nil,
-                          fixturesRoot: roots.count == 1 ? roots.first : nil, goldens: goldens.count == 1 ? goldens.first : nil)
+        let goldens = Set(parts.compactMap(\.results.goldens))
+        let roots = Set(parts.compactMap(\.results.fixturesRoot))
+        return RunResults(
+            tool: "layoutsnap", version: parts[0].results.version, command: .verify,
+            // The shards ran side by side: the longest is the wall-clock time.
+            durationSeconds: parts.map(\.results.durationSeconds).max() ?? 0,
+            environmentDifferences: differences, fixtures: fixtures, findings: findings,
+            shard: shards.isEmpty ? nil : shards.map(\.description).joined(separator: ","),
+            shardPlan: plans.count == 1 ? plans.first : nil,
+            fixturesRoot: roots.count == 1 ? roots.first : nil, goldens: goldens.count == 1 ? goldens.first : nil)
     }
 }

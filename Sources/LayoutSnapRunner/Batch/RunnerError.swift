@@ -21,13 +21,13 @@ public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .usage(message): message
+        case .usage(let message): message
         case .refusedUnderCI:
             "goldens are not written when CI is set: they are recorded on purpose and committed, never by a CI job. Run this locally, or pass --allow-ci (for example with --goldens pointing at a temporary folder)."
-        case let .goldens(message): "goldens: \(message)"
-        case let .environment(message): message
-        case let .fixture(diagnostic), let .input(diagnostic): diagnostic.description
-        case let .write(message): message
+        case .goldens(let message): "goldens: \(message)"
+        case .environment(let message): message
+        case .fixture(let diagnostic), .input(let diagnostic): diagnostic.description
+        case .write(let message): message
         }
     }
 }
@@ -36,7 +36,7 @@ extension RunnerError {
     /// The error as a diagnostic about `file`; a fixture's keeps its own place.
     public func diagnostic(file: String?) -> Diagnostic {
         switch self {
-        case let .fixture(diagnostic), let .input(diagnostic): diagnostic
+        case .fixture(let diagnostic), .input(let diagnostic): diagnostic
         case .goldens: Diagnostic(.error, .golden, file: file, message: description)
         case .write: Diagnostic(.error, .io, file: file, message: description)
         case .usage, .refusedUnderCI, .environment: Diagnostic(.error, .environment, file: file, message: description)
@@ -47,18 +47,22 @@ extension RunnerError {
 extension Diagnostic {
     /// What stopped a fixture between decoding and its last frame, typed: the fixture's own
     /// errors say where in it; anything else is `otherwise`'s, about the fixture's file.
-    public static func fixtureStage(_ error: any Error, file: String, fixture: Fixture? = nil,
-                                    otherwise: Category = .fixture) -> Diagnostic {
+    public static func fixtureStage(
+        _ error: any Error, file: String, fixture: Fixture? = nil,
+        otherwise: Category = .fixture
+    ) -> Diagnostic {
         switch error {
         case let error as FixtureError: error.diagnostic
-        case let error as LayoutError: Diagnostic(.error, .fixture, file: file, path: error.path, message: error.message)
+        case let error as LayoutError:
+            Diagnostic(.error, .fixture, file: file, path: error.path, message: error.message)
         case let error as WatchdogExpired: Diagnostic(.error, .watchdog, file: file, message: error.description)
         case let error as RunnerError: error.diagnostic(file: file)
-        case let RenderError.image(path, reason):
+        case RenderError.image(let path, let reason):
             // The image a fixture names: its place in the fixture, when known.
-            Diagnostic(.error, .fixture, file: file, line: fixture?.imageSource(path: path)?.line,
-                       column: fixture?.imageSource(path: path)?.column, path: "$.image.path",
-                       message: "image \(fixture?.imageSource(path: path)?.written ?? path): \(reason)")
+            Diagnostic(
+                .error, .fixture, file: file, line: fixture?.imageSource(path: path)?.line,
+                column: fixture?.imageSource(path: path)?.column, path: "$.image.path",
+                message: "image \(fixture?.imageSource(path: path)?.written ?? path): \(reason)")
         case let error as RenderError: Diagnostic(.error, .render, file: file, message: error.description)
         default: Diagnostic(.error, otherwise, file: file, message: "\(error)")
         }

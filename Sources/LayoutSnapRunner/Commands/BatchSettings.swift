@@ -21,17 +21,25 @@ public struct BatchSettings: Sendable {
     /// `--lint`: verify's layout lints (off for record and render).
     public var lint = LintMode.off
 
-    public init(paths: [String] = [], goldens: String = "Goldens", filter: String? = nil, jobs: Int = BatchRunner.defaultJobs,
-                timeout: Double = Watchdog.defaultSeconds, shard: Shard? = nil, overrides: FixtureOverrides = FixtureOverrides()) {
-        self.paths = paths; self.goldens = goldens; self.filter = filter; self.jobs = jobs
-        self.timeout = timeout; self.shard = shard; self.overrides = overrides
+    public init(
+        paths: [String] = [], goldens: String = "Goldens", filter: String? = nil, jobs: Int = BatchRunner.defaultJobs,
+        timeout: Double = Watchdog.defaultSeconds, shard: Shard? = nil, overrides: FixtureOverrides = FixtureOverrides()
+    ) {
+        self.paths = paths
+        self.goldens = goldens
+        self.filter = filter
+        self.jobs = jobs
+        self.timeout = timeout
+        self.shard = shard
+        self.overrides = overrides
     }
 
     /// The run covers every fixture of its fixtures root(s): no filter, no shard, and every PATH
     /// is a root folder itself (the default `Fixtures/`, or a folder outside it). Only then can a
     /// golden of an unknown fixture be judged an orphan.
     public var coversWholeSet: Bool {
-        filter == nil && variant == nil && shard == nil && paths.allSatisfy { FixtureDiscovery.isRoot($0, defaultRoot: defaultRoot) }
+        filter == nil && variant == nil && shard == nil
+            && paths.allSatisfy { FixtureDiscovery.isRoot($0, defaultRoot: defaultRoot) }
     }
 
     /// The folder fixture ids are relative to, as the user named it (for results.json).
@@ -57,16 +65,28 @@ public struct BatchSettings: Sendable {
     public func select() throws(RunnerError) -> Selection {
         let all = try FixtureDiscovery.discover(paths: paths, defaultRoot: defaultRoot, defaults: defaults)
         // With --variant, a filter may name the fixture file's id (`--filter posts/x --variant rtl`).
-        var refs = filter.map { glob in
-            all.filter { FixtureDiscovery.matches(glob: glob, $0.id) || variant != nil && FixtureDiscovery.matches(glob: glob, $0.fileID) }
-        } ?? all
+        var refs =
+            filter.map { glob in
+                all.filter {
+                    FixtureDiscovery.matches(glob: glob, $0.id)
+                        || variant != nil && FixtureDiscovery.matches(glob: glob, $0.fileID)
+                }
+            } ?? all
         if let variant {
             // A file whose variants cannot be read stays, so its error fails the run.
-            let named = refs.filter { $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? $0.variantsUnreadable }
+            let named = refs.filter {
+                $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? $0.variantsUnreadable
+            }
             if named.isEmpty && !refs.isEmpty {
                 let names = Set(all.compactMap { $0.variant?.name }).sorted()
-                let message = "no fixture has a variant named \"\(variant)\"" + (names.isEmpty ? " (no fixture declares variants)" : "; the variants are: \(names.prefix(20).joined(separator: ", "))")
-                return Selection(refs: [], costs: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message), shardNote: nil, shardPlan: nil)
+                let message =
+                    "no fixture has a variant named \"\(variant)\""
+                    + (names.isEmpty
+                        ? " (no fixture declares variants)"
+                        : "; the variants are: \(names.prefix(20).joined(separator: ", "))")
+                return Selection(
+                    refs: [], costs: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message),
+                    shardNote: nil, shardPlan: nil)
             }
             refs = named
         }
@@ -75,29 +95,40 @@ public struct BatchSettings: Sendable {
             let message: String
             if let filter, !all.isEmpty {
                 let example = all[0].id
-                let hint = filter.contains("*") || filter.contains("?") ? "" : " (a glob without * matches one id exactly: \(filter)/* matches a folder)"
-                message = "no fixtures matched --filter '\(filter)': none of the \(all.count) fixture ids under \(place) matches (ids look like \(example))\(hint)"
+                let hint =
+                    filter.contains("*") || filter.contains("?")
+                    ? "" : " (a glob without * matches one id exactly: \(filter)/* matches a folder)"
+                message =
+                    "no fixtures matched --filter '\(filter)': none of the \(all.count) fixture ids under \(place) matches (ids look like \(example))\(hint)"
             } else {
                 message = "no fixtures matched: there is no .json fixture under \(place)"
             }
-            return Selection(refs: [], costs: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message), shardNote: nil, shardPlan: nil)
+            return Selection(
+                refs: [], costs: nil, empty: Finding(kind: .emptySelection, severity: .error, message: message),
+                shardNote: nil, shardPlan: nil)
         }
         guard let shard else { return Selection(refs: refs, costs: nil, empty: nil, shardNote: nil, shardPlan: nil) }
         let selection = Sharding.select(refs, shard: shard, overrides: overrides, jobs: jobs, timeout: timeout)
-        let note = "shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, \(selection.frames) of \(selection.totalFrames) frames"
-        return Selection(refs: selection.refs, costs: selection.costs, empty: nil, shardNote: note, shardPlan: selection.plan)
+        let note =
+            "shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, \(selection.frames) of \(selection.totalFrames) frames"
+        return Selection(
+            refs: selection.refs, costs: selection.costs, empty: nil, shardNote: note, shardPlan: selection.plan)
     }
 
     /// Runs the selected fixtures through `handler`, each result handed to `finished` as it
     /// comes (see `BatchRunner.run`).
-    public func run(_ selection: Selection, handler: some FrameHandler, finished: @escaping @Sendable (Int, FixtureResult) -> Void,
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) {
+    public func run(
+        _ selection: Selection, handler: some FrameHandler, finished: @escaping @Sendable (Int, FixtureResult) -> Void,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunnerError) {
         try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout, lint: lint)
             .run(selection.refs, costs: selection.costs, handler: handler, finished: finished, progress: progress)
     }
 
     /// Runs the selected fixtures through `handler` and keeps every result, in order.
-    public func run(_ selection: Selection, handler: some FrameHandler, progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> [FixtureResult] {
+    public func run(_ selection: Selection, handler: some FrameHandler, progress: (@Sendable (Int, Int) -> Void)? = nil)
+        throws(RunnerError) -> [FixtureResult]
+    {
         let results = Collected<FixtureResult>(count: selection.refs.count)
         try run(selection, handler: handler, finished: { results.put($0, $1) }, progress: progress)
         return results.all()

@@ -18,9 +18,14 @@ public struct ImageDiff: Sendable {
     /// earlier), and pixelmatch's colours, fade and mask.
     public var drawing: DiffOptions
 
-    public init(expected: String, actual: String, output: String? = nil, tolerance: Tolerance? = nil,
-                drawing: DiffOptions = ImageDiff.pixelmatchDrawing) {
-        self.expectedPath = expected; self.actualPath = actual; self.output = output; self.tolerance = tolerance
+    public init(
+        expected: String, actual: String, output: String? = nil, tolerance: Tolerance? = nil,
+        drawing: DiffOptions = ImageDiff.pixelmatchDrawing
+    ) {
+        self.expectedPath = expected
+        self.actualPath = actual
+        self.output = output
+        self.tolerance = tolerance
         var drawing = drawing
         drawing.straightAlpha = true
         self.drawing = drawing
@@ -50,15 +55,18 @@ public struct ImageDiff: Sendable {
         public var json: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-            let metricsJSON = metrics.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+            let metricsJSON =
+                metrics.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "null"
             return "{\"metrics\":\(metricsJSON),\"verdict\":\"\(verdict)\"}"
         }
     }
 
     public func run() throws(RunnerError) -> Result {
         if let output { try OutputPaths.file(output, option: "--out") }
-        let expectedBytes = try read(expectedPath), actualBytes = try read(actualPath)
+        let expectedBytes = try read(expectedPath)
+        let actualBytes = try read(actualPath)
         // Byte-identical files hold identical pixels: no decoding (a diff image needs the pixels).
         if expectedBytes == actualBytes && output == nil {
             _ = try decodeHeader(expectedBytes, expectedPath)
@@ -72,19 +80,25 @@ public struct ImageDiff: Sendable {
                 try decode(i == 0 ? expectedBytes : actualBytes, i == 0 ? expectedPath : actualPath)
             }
         }
-        let expected = try images[0].get(), actual = try images[1].get()
+        let expected = try images[0].get()
+        let actual = try images[1].get()
         guard expected.width == actual.width, expected.height == actual.height else {
-            var lines = ["size differs: \(expectedPath) is \(expected.width) x \(expected.height), \(actualPath) is \(actual.width) x \(actual.height)"]
+            var lines = [
+                "size differs: \(expectedPath) is \(expected.width) x \(expected.height), \(actualPath) is \(actual.width) x \(actual.height)"
+            ]
             // No diff image for images of two sizes: an older one at --out must not pass for this one's.
-            if let output, (try? Posix.unlink(output)) != nil { lines.append("no diff image: \(output) from an earlier run was removed") }
+            if let output, (try? Posix.unlink(output)) != nil {
+                lines.append("no diff image: \(output) from an earlier run was removed")
+            }
             return Result(comparison: nil, lines: lines + ["different"])
         }
         var diffImage = output == nil ? [] : [UInt32](repeating: 0, count: expected.width * expected.height)
         let comparison = expected.pixels.withUnsafeBufferPointer { pa in
             actual.pixels.withUnsafeBufferPointer { pb in
                 diffImage.withUnsafeMutableBufferPointer { d in
-                    FrameComparison.compare(expected: pa, actual: pb, width: expected.width, height: expected.height,
-                                            tolerance: tolerance, diffImage: output == nil ? nil : d, drawing: drawing)
+                    FrameComparison.compare(
+                        expected: pa, actual: pb, width: expected.width, height: expected.height,
+                        tolerance: tolerance, diffImage: output == nil ? nil : d, drawing: drawing)
                 }
             }
         }
@@ -94,21 +108,27 @@ public struct ImageDiff: Sendable {
             if comparison.diff == nil {
                 diffImage.withUnsafeMutableBufferPointer { d in
                     expected.pixels.withUnsafeBufferPointer { pa in
-                        _ = PixelDiff.compare(pa, pa, width: expected.width, height: expected.height, options: drawing, diffImage: d)
+                        _ = PixelDiff.compare(
+                            pa, pa, width: expected.width, height: expected.height, options: drawing, diffImage: d)
                     }
                 }
             }
             let png = diffImage.withUnsafeBufferPointer {
-                PNGEncoder.encode(pixels: $0.baseAddress!, width: expected.width, height: expected.height, stride: expected.width)
+                PNGEncoder.encode(
+                    pixels: $0.baseAddress!, width: expected.width, height: expected.height, stride: expected.width)
             }
             try AtomicFile.write(png, to: output)
         }
         var lines = [comparison.message]
         let regions = comparison.diff?.regions ?? []
-        for region in regions.prefix(20) { lines.append("  region x \(region.x), y \(region.y), \(region.width) x \(region.height)") }
+        for region in regions.prefix(20) {
+            lines.append("  region x \(region.x), y \(region.y), \(region.width) x \(region.height)")
+        }
         if regions.count > 20 { lines.append("  and \(regions.count - 20) more regions") }
         if comparison.comparison.isDifferent && tolerance == nil {
-            lines.append("different (exact comparison; --threshold, --max-diff-pixels or --max-diff-ratio allow a tolerance, as a fixture's \"tolerance\" does)")
+            lines.append(
+                "different (exact comparison; --threshold, --max-diff-pixels or --max-diff-ratio allow a tolerance, as a fixture's \"tolerance\" does)"
+            )
         } else {
             lines.append(comparison.comparison.name)
         }

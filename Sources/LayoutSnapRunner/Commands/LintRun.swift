@@ -18,13 +18,16 @@ public struct LintRun: Sendable {
         public var ignored = 0
     }
 
-    public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> (results: [Result], empty: String?) {
+    public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> (
+        results: [Result], empty: String?
+    ) {
         let selection = try settings.select()
         if let empty = selection.empty { return ([], empty.message) }
         let refs = selection.refs
         let fonts: FontSystem
         do { fonts = try FontSystem.shared() } catch { throw RunnerError.environment(error.description) }
-        let overrides = settings.overrides, timeout = settings.timeout
+        let overrides = settings.overrides
+        let timeout = settings.timeout
         let queue = WorkQueue<Result>(count: refs.count, order: Array(refs.indices))
         WorkerThreads.run(threads: min(settings.jobs, max(refs.count, 1))) {
             let engine = try? TextEngine(fonts: fonts)
@@ -33,8 +36,9 @@ public struct LintRun: Sendable {
                 if let engine {
                     do {
                         let watchdog = Watchdog(seconds: timeout)
-                        let (fixture, layout) = try LayoutComputation.decodeAndLayout(refs[i], overrides: overrides,
-                                                                                      measurer: WatchedMeasurer(base: engine, watchdog: watchdog))
+                        let (fixture, layout) = try LayoutComputation.decodeAndLayout(
+                            refs[i], overrides: overrides,
+                            measurer: WatchedMeasurer(base: engine, watchdog: watchdog))
                         let lints = try FixtureLints.lint(fixture, layout: layout, measurer: engine) {
                             try watchdog.check("linting (\(layout.frameCount) frames)")
                         }
@@ -42,14 +46,17 @@ public struct LintRun: Sendable {
                         result.findings = lints.count
                         result.ignored = lints.ignored
                         for (s, state) in layout.states.enumerated() {
-                            result.ranges += LintRange.ranges(state: state.name, frames: state.frames.indices.map { (state.frames[$0].index, lints.frames[s][$0]) })
+                            result.ranges += LintRange.ranges(
+                                state: state.name,
+                                frames: state.frames.indices.map { (state.frames[$0].index, lints.frames[s][$0]) })
                         }
                     } catch {
                         result.error = .fixtureStage(error, file: refs[i].displayPath)
                     }
                     engine.clearCache()
                 } else {
-                    result.error = Diagnostic(.error, .environment, file: refs[i].displayPath, message: "the text engine could not start")
+                    result.error = Diagnostic(
+                        .error, .environment, file: refs[i].displayPath, message: "the text engine could not start")
                 }
                 queue.store(i, result, progress: progress)
             }

@@ -24,7 +24,8 @@ public enum OutputPaths {
                 do throws(SystemError) {
                     try Posix.access(candidate, W_OK | X_OK)
                 } catch {
-                    let verb = candidate == start ? "cannot write into the folder" : "cannot create the folder in \(candidate)"
+                    let verb =
+                        candidate == start ? "cannot write into the folder" : "cannot create the folder in \(candidate)"
                     throw RunnerError.usage("\(option) \(path): \(verb): \(error.reason)")
                 }
                 return
@@ -58,15 +59,19 @@ public enum OutputPaths {
     /// among the goldens (and the next `--check-orphans` would flag them) or clear goldens with
     /// the old report.
     public static func reportOutsideGoldens(report: String, goldens: String) throws(RunnerError) {
-        let r = canonical(report), g = canonical(goldens)
+        let r = canonical(report)
+        let g = canonical(goldens)
         if r == g {
-            throw RunnerError.usage("--report \(report) is the goldens folder: choose a report folder outside \(goldens)/")
+            throw RunnerError.usage(
+                "--report \(report) is the goldens folder: choose a report folder outside \(goldens)/")
         }
         if r.hasPrefix(g + "/") {
-            throw RunnerError.usage("--report \(report) is inside the goldens folder \(goldens)/: choose a report folder outside it")
+            throw RunnerError.usage(
+                "--report \(report) is inside the goldens folder \(goldens)/: choose a report folder outside it")
         }
         if g.hasPrefix(r + "/") {
-            throw RunnerError.usage("--report \(report) contains the goldens folder \(goldens)/: choose a report folder that does not")
+            throw RunnerError.usage(
+                "--report \(report) contains the goldens folder \(goldens)/: choose a report folder that does not")
         }
     }
 

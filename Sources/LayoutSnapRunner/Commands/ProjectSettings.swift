@@ -12,7 +12,9 @@ public struct ProjectSettings: Sendable {
     public var root: String?
 
     public init(file: String? = nil, config: ProjectConfig = ProjectConfig(), root: String? = nil) {
-        self.file = file; self.config = config; self.root = root
+        self.file = file
+        self.config = config
+        self.root = root
     }
 
     /// A default folder (`Goldens`): in the project's root when there is a layoutsnap.json, else
@@ -27,7 +29,9 @@ public struct ProjectSettings: Sendable {
     public var report: String { config.report ?? defaultFolder(".layoutsnap/report") }
 
     /// The nearest `layoutsnap.json` at or above `directory`; a broken one is bad input (exit 2).
-    public static func load(from directory: String = FileManager.default.currentDirectoryPath) throws(RunnerError) -> ProjectSettings {
+    public static func load(from directory: String = FileManager.default.currentDirectoryPath) throws(RunnerError)
+        -> ProjectSettings
+    {
         var folder = URL(fileURLWithPath: directory).standardizedFileURL
         while true {
             let candidate = folder.appendingPathComponent(ProjectConfig.fileName).path
@@ -40,7 +44,9 @@ public struct ProjectSettings: Sendable {
                     var config = try ProjectConfig.decode(bytes: [UInt8](data), file: shown)
                     // Folders are the file's own: seen from the working directory.
                     let base = (candidate as NSString).deletingLastPathComponent
-                    func resolve(_ p: String) -> String { display(p.hasPrefix("/") ? p : base + "/" + p, from: directory) }
+                    func resolve(_ p: String) -> String {
+                        display(p.hasPrefix("/") ? p : base + "/" + p, from: directory)
+                    }
                     config.fixtures = config.fixtures?.map(resolve)
                     config.goldens = config.goldens.map(resolve)
                     config.report = config.report.map(resolve)

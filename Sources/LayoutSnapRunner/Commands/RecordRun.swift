@@ -15,8 +15,15 @@ public struct RecordRun: Sendable {
     /// The project's own goldens folder, which overrides must never write into.
     public var canonicalGoldens = "Goldens"
 
-    public init(settings: BatchSettings, mode: RecordMode = .changed, prune: Bool = false, allowCI: Bool = false, version: String) {
-        self.settings = settings; self.mode = mode; self.prune = prune; self.allowCI = allowCI; self.version = version
+    public init(
+        settings: BatchSettings, mode: RecordMode = .changed, prune: Bool = false, allowCI: Bool = false,
+        version: String
+    ) {
+        self.settings = settings
+        self.mode = mode
+        self.prune = prune
+        self.allowCI = allowCI
+        self.version = version
     }
 
     public struct Outcome: Sendable {
@@ -25,20 +32,28 @@ public struct RecordRun: Sendable {
         public var pruned: [String]
     }
 
-    public func run(note: (TerminalText.Line) -> Void = { _ in },
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> Outcome {
+    public func run(
+        note: (TerminalText.Line) -> Void = { _ in },
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunnerError) -> Outcome {
         let started = DispatchTime.now()
         if let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty, !allowCI {
             throw RunnerError.refusedUnderCI
         }
         if prune && !settings.coversWholeSet {
-            throw RunnerError.usage("--prune needs the whole fixture set: it cannot tell an orphan from a fixture left out by --filter, --shard or PATH arguments")
+            throw RunnerError.usage(
+                "--prune needs the whole fixture set: it cannot tell an orphan from a fixture left out by --filter, --shard or PATH arguments"
+            )
         }
         let o = settings.overrides
         if o.device != nil || o.scale != nil || o.fps != nil,
-           OutputPaths.canonical(settings.goldens) == OutputPaths.canonical(canonicalGoldens) {
-            let flags = [o.device.map { _ in "--device" }, o.scale.map { _ in "--scale" }, o.fps.map { _ in "--fps" }].compactMap { $0 }
-            throw RunnerError.usage("\(flags.joined(separator: ", ")) render frames unlike the fixtures' own: recording them into \(settings.goldens)/ would replace the fixtures' goldens. Record them into another folder (--goldens DIR), or drop \(flags.joined(separator: ", "))")
+            OutputPaths.canonical(settings.goldens) == OutputPaths.canonical(canonicalGoldens)
+        {
+            let flags = [o.device.map { _ in "--device" }, o.scale.map { _ in "--scale" }, o.fps.map { _ in "--fps" }]
+                .compactMap { $0 }
+            throw RunnerError.usage(
+                "\(flags.joined(separator: ", ")) render frames unlike the fixtures' own: recording them into \(settings.goldens)/ would replace the fixtures' goldens. Record them into another folder (--goldens DIR), or drop \(flags.joined(separator: ", "))"
+            )
         }
         try OutputPaths.existingFolder(settings.goldens, option: "--goldens")
 
@@ -46,8 +61,9 @@ public struct RecordRun: Sendable {
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
         let builder = ReportBuilder(reportDirectory: "", goldens: settings.goldens)
         func outcome(_ fixtures: [FixtureResult], findings: [Finding], pruned: [String]) -> Outcome {
-            let results = builder.results(fixtures, command: .record, findings: findings, durationSeconds: secondsSince(started),
-                                          version: version, fixturesRoot: settings.fixturesRoot)
+            let results = builder.results(
+                fixtures, command: .record, findings: findings, durationSeconds: secondsSince(started),
+                version: version, fixturesRoot: settings.fixturesRoot)
             return Outcome(results: results, pruned: pruned)
         }
         if let empty = selection.empty { return outcome([], findings: [empty], pruned: []) }
@@ -79,7 +95,9 @@ public struct RecordRun: Sendable {
         for result in results where complete(result) {
             // The fixture's frames are exactly what it renders now.
             let prefix = result.ref.id + "/"
-            updated.frames = updated.frames.filter { !$0.key.hasPrefix(prefix) || !Self.isFrameOf(result.ref.id, $0.key) }
+            updated.frames = updated.frames.filter {
+                !$0.key.hasPrefix(prefix) || !Self.isFrameOf(result.ref.id, $0.key)
+            }
             for frame in result.frames {
                 if let entry = frame.manifestEntry { updated.frames[frame.goldenKey] = entry }
                 // What a killed record was replacing is settled: the frame is described anew.
@@ -113,14 +131,18 @@ public struct RecordRun: Sendable {
                 }
             }
         }
-        try GoldenTransaction.commit(staged: staged, layouts: layouts, goldens: settings.goldens, before: manifest, after: updated)
+        try GoldenTransaction.commit(
+            staged: staged, layouts: layouts, goldens: settings.goldens, before: manifest, after: updated)
         // A fixture kept whole (it stopped part-way, or a frame could not be staged) recorded
         // nothing: none of its frames counts as recorded, and the error says why.
         for i in results.indices where !complete(results[i]) {
             if results[i].error == nil {
                 let failed = results[i].frames.first { $0.status == .error }
-                results[i].error = Diagnostic(.error, .golden, file: results[i].ref.displayPath,
-                                              message: "nothing recorded, its goldens are as they were: \(failed?.goldenKey ?? ""): \(failed?.detail ?? "could not be written")")
+                results[i].error = Diagnostic(
+                    .error, .golden, file: results[i].ref.displayPath,
+                    message:
+                        "nothing recorded, its goldens are as they were: \(failed?.goldenKey ?? ""): \(failed?.detail ?? "could not be written")"
+                )
             }
             results[i].frames.removeAll { $0.status == .recorded || $0.status == .error }
         }
@@ -143,18 +165,25 @@ public struct RenderRun: Sendable {
     public var version: String
 
     public init(settings: BatchSettings, output: String, version: String) {
-        self.settings = settings; self.output = output; self.version = version
+        self.settings = settings
+        self.output = output
+        self.version = version
     }
 
-    public func run(note: (TerminalText.Line) -> Void = { _ in },
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> RunResults {
+    public func run(
+        note: (TerminalText.Line) -> Void = { _ in },
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunnerError) -> RunResults {
         let started = DispatchTime.now()
         try OutputPaths.folder(output, option: "--out")
         let selection = try settings.select()
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
-        let fixtures = selection.empty == nil ? try settings.run(selection, handler: RenderHandler(output: output), progress: progress) : []
+        let fixtures =
+            selection.empty == nil
+            ? try settings.run(selection, handler: RenderHandler(output: output), progress: progress) : []
         return ReportBuilder(reportDirectory: output, goldens: "").results(
-            fixtures, command: .render, findings: selection.empty.map { [$0] } ?? [], durationSeconds: secondsSince(started),
+            fixtures, command: .render, findings: selection.empty.map { [$0] } ?? [],
+            durationSeconds: secondsSince(started),
             version: version, fixturesRoot: settings.fixturesRoot)
     }
 }

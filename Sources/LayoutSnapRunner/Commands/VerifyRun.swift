@@ -21,15 +21,24 @@ public struct VerifyRun: Sendable {
     /// Where the report goes unless `--report` says otherwise (and where accept looks).
     public static let defaultReport = ".layoutsnap/report"
 
-    public init(settings: BatchSettings, report: String = VerifyRun.defaultReport, junit: String? = nil, json: String? = nil,
-                checkOrphans: Bool = false, strictEnv: Bool = false, version: String) {
-        self.settings = settings; self.report = report; self.junit = junit; self.json = json
-        self.checkOrphans = checkOrphans; self.strictEnv = strictEnv; self.version = version
+    public init(
+        settings: BatchSettings, report: String = VerifyRun.defaultReport, junit: String? = nil, json: String? = nil,
+        checkOrphans: Bool = false, strictEnv: Bool = false, version: String
+    ) {
+        self.settings = settings
+        self.report = report
+        self.junit = junit
+        self.json = json
+        self.checkOrphans = checkOrphans
+        self.strictEnv = strictEnv
+        self.version = version
     }
 
     /// `note` receives lines for stderr while the run goes (the shard plan, an unreadable manifest).
-    public func run(note: (TerminalText.Line) -> Void = { _ in },
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> RunResults {
+    public func run(
+        note: (TerminalText.Line) -> Void = { _ in },
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunnerError) -> RunResults {
         let started = DispatchTime.now()
         // Every place this run writes is checked before any work.
         try OutputPaths.existingFolder(settings.goldens, option: "--goldens")
@@ -41,7 +50,8 @@ public struct VerifyRun: Sendable {
 
         let selection = try settings.select()
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
-        let empty = selection.empty, shardPlan = selection.shardPlan
+        let empty = selection.empty
+        let shardPlan = selection.shardPlan
         var manifest: GoldenManifest?
         do {
             manifest = try GoldenManifest.load(path: GoldenStore(settings.goldens).manifestPath)
@@ -59,10 +69,12 @@ public struct VerifyRun: Sendable {
         // not flat.
         let spool = try? FixtureSpool(count: selection.refs.count)
         let memory = spool == nil ? Collected<FixtureEntry>(count: selection.refs.count) : nil
-        try settings.run(selection, handler: handler, finished: { i, result in
-            let entry = builder.entry(result, command: .verify)
-            if let spool { spool.put(i, entry) } else { memory?.put(i, entry) }
-        }, progress: progress)
+        try settings.run(
+            selection, handler: handler,
+            finished: { i, result in
+                let entry = builder.entry(result, command: .verify)
+                if let spool { spool.put(i, entry) } else { memory?.put(i, entry) }
+            }, progress: progress)
         let fixtures = spool.map(FixtureEntries.init) ?? FixtureEntries(memory?.all() ?? [])
 
         var findings: [Finding] = empty.map { [$0] } ?? []
@@ -71,19 +83,27 @@ public struct VerifyRun: Sendable {
             differences = current.differences(from: recorded)
         } else if strictEnv && empty == nil {
             // --strict-env asks for a check; one that cannot be made is not a pass.
-            let why = manifest == nil ? "there is no readable \(GoldenStore(settings.goldens).manifestPath)" : manifest?.environment == nil
-                ? "\(GoldenStore(settings.goldens).manifestPath) does not say which environment recorded the goldens" : "the rendering environment cannot be read"
-            findings.append(Finding(kind: .environment, severity: .failure,
-                                    message: "the environment cannot be compared: \(why) (--strict-env); record the goldens again"))
+            let why =
+                manifest == nil
+                ? "there is no readable \(GoldenStore(settings.goldens).manifestPath)"
+                : manifest?.environment == nil
+                    ? "\(GoldenStore(settings.goldens).manifestPath) does not say which environment recorded the goldens"
+                    : "the rendering environment cannot be read"
+            findings.append(
+                Finding(
+                    kind: .environment, severity: .failure,
+                    message: "the environment cannot be compared: \(why) (--strict-env); record the goldens again"))
         }
         if let finding = Self.environmentFinding(differences, strict: strictEnv) { findings.append(finding) }
         if checkOrphans {
-            let orphans = OrphanCheck.find(goldens: settings.goldens, entries: fixtures, wholeSet: settings.coversWholeSet)
+            let orphans = OrphanCheck.find(
+                goldens: settings.goldens, entries: fixtures, wholeSet: settings.coversWholeSet)
             findings += OrphanCheck.findings(orphans, goldens: settings.goldens)
         }
 
-        var results = builder.results(entries: fixtures, command: .verify, findings: findings, environmentDifferences: differences,
-                                      durationSeconds: secondsSince(started), version: version, fixturesRoot: settings.fixturesRoot)
+        var results = builder.results(
+            entries: fixtures, command: .verify, findings: findings, environmentDifferences: differences,
+            durationSeconds: secondsSince(started), version: version, fixturesRoot: settings.fixturesRoot)
         results.shard = settings.shard?.description
         results.shardPlan = shardPlan
         try builder.write(results)
@@ -95,9 +115,11 @@ public struct VerifyRun: Sendable {
     /// The environment policy: drift is a warning, or with `--strict-env` a failure.
     public static func environmentFinding(_ differences: [String], strict: Bool) -> Finding? {
         guard !differences.isEmpty else { return nil }
-        let message = "environment differs from the one that recorded the goldens: \(differences.joined(separator: "; "))"
-        return strict ? Finding(kind: .environment, severity: .failure, message: message + " (--strict-env)")
-                      : Finding(kind: .environment, severity: .warning, message: message)
+        let message =
+            "environment differs from the one that recorded the goldens: \(differences.joined(separator: "; "))"
+        return strict
+            ? Finding(kind: .environment, severity: .failure, message: message + " (--strict-env)")
+            : Finding(kind: .environment, severity: .warning, message: message)
     }
 }
 
@@ -106,14 +128,21 @@ public struct ResultFiles: Sendable {
     public var junit: String?
     public var json: String?
 
-    public init(junit: String? = nil, json: String? = nil) { self.junit = junit; self.json = json }
+    public init(junit: String? = nil, json: String? = nil) {
+        self.junit = junit
+        self.json = json
+    }
 
     /// `report`: the report folder the results' image paths are relative to; JUnit names the
     /// images as attachments from its own folder.
     public func write(_ results: RunResults, report: String? = nil) throws(RunnerError) {
         if let junit {
-            let attachments = report.map { Self.relativePath(from: (junit as NSString).deletingLastPathComponent, to: $0) }
-            try ResultFiles.write(junit) { emit in try JUnitWriter.write(results, attachments: attachments) { try emit(Data($0.utf8)) } }
+            let attachments = report.map {
+                Self.relativePath(from: (junit as NSString).deletingLastPathComponent, to: $0)
+            }
+            try ResultFiles.write(junit) { emit in
+                try JUnitWriter.write(results, attachments: attachments) { try emit(Data($0.utf8)) }
+            }
         }
         if let json { try ResultFiles.write(json) { emit in try ResultsJSON.write(results, emit) } }
     }
@@ -131,7 +160,8 @@ public struct ResultFiles: Sendable {
             }
             return out
         }
-        let a = parts(from), b = parts(to)
+        let a = parts(from)
+        let b = parts(to)
         var common = 0
         while common < a.count && common < b.count && a[common] == b[common] { common += 1 }
         let path = Array(repeating: "..", count: a.count - common) + b[common...]
@@ -167,14 +197,18 @@ extension VerifyRun {
         var entries = Array(results.fixtures)
         for entry in entries where files.contains(entry.file) {
             for state in entry.states {
-                for folder in ["actual", "expected", "diff"] { try? FileManager.default.removeItem(atPath: "\(report)/\(folder)/\(entry.id)/\(state.name)") }
+                for folder in ["actual", "expected", "diff"] {
+                    try? FileManager.default.removeItem(atPath: "\(report)/\(folder)/\(entry.id)/\(state.name)")
+                }
             }
             try? FileManager.default.removeItem(atPath: "\(report)/actual/\(GoldenStore.layoutKey(fixture: entry.id))")
         }
         var builder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
         builder.lintSeverity = settings.lint == .error ? .failure : .warning
-        let handler = VerifyHandler(goldens: settings.goldens, manifest: try? GoldenManifest.load(path: GoldenStore(settings.goldens).manifestPath),
-                                    reportDirectory: report)
+        let handler = VerifyHandler(
+            goldens: settings.goldens,
+            manifest: try? GoldenManifest.load(path: GoldenStore(settings.goldens).manifestPath),
+            reportDirectory: report)
         let fresh = try settings.run(selection, handler: handler).map { builder.entry($0, command: .verify) }
         entries.removeAll { files.contains($0.file) }
         entries += fresh

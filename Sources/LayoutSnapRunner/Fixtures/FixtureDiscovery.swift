@@ -17,8 +17,15 @@ public struct FixtureRef: Sendable, Hashable {
     /// The project's fixture defaults (layoutsnap.json's `defaults`), applied when it is decoded.
     public var defaults = FixtureDefaults()
 
-    public init(id: String, path: String, displayPath: String, variant: FixtureVariant? = nil, defaults: FixtureDefaults = FixtureDefaults()) {
-        self.id = id; self.path = path; self.displayPath = displayPath; self.variant = variant; self.defaults = defaults
+    public init(
+        id: String, path: String, displayPath: String, variant: FixtureVariant? = nil,
+        defaults: FixtureDefaults = FixtureDefaults()
+    ) {
+        self.id = id
+        self.path = path
+        self.displayPath = displayPath
+        self.variant = variant
+        self.defaults = defaults
     }
 
     /// The file's own id (`posts/x` for `posts/x@iphone-se+AX3`).
@@ -39,8 +46,10 @@ public struct FixtureRef: Sendable, Hashable {
 public enum FixtureDiscovery {
     /// `defaults`: the project's fixture defaults, which every ref carries (and whose variants
     /// every fixture without its own has).
-    public static func discover(paths: [String], defaultRoot: String = "Fixtures", filter: String? = nil,
-                                defaults: FixtureDefaults = FixtureDefaults()) throws(RunnerError) -> [FixtureRef] {
+    public static func discover(
+        paths: [String], defaultRoot: String = "Fixtures", filter: String? = nil,
+        defaults: FixtureDefaults = FixtureDefaults()
+    ) throws(RunnerError) -> [FixtureRef] {
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath
         let rootAbs = absolute(defaultRoot, cwd: cwd)
@@ -52,7 +61,9 @@ public enum FixtureDiscovery {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: abs, isDirectory: &isDir) else {
                 if paths.isEmpty {
-                    throw RunnerError.usage("there is no \(defaultRoot)/ folder here: run layoutsnap from the project folder, or name fixture files or folders")
+                    throw RunnerError.usage(
+                        "there is no \(defaultRoot)/ folder here: run layoutsnap from the project folder, or name fixture files or folders"
+                    )
                 }
                 throw RunnerError.usage("\(target): no such file or folder")
             }
@@ -73,7 +84,9 @@ public enum FixtureDiscovery {
                 if let filter, !matches(glob: filter, rel) { continue }
                 // Two files with one id would share (and overwrite) one golden folder.
                 if let other = found[ref.id], other.path != ref.path {
-                    throw RunnerError.usage("\(other.displayPath) and \(ref.displayPath) both have the id \"\(ref.id)\" (ids are paths below the fixtures root); their goldens would collide: name one of them differently or pass their common parent folder")
+                    throw RunnerError.usage(
+                        "\(other.displayPath) and \(ref.displayPath) both have the id \"\(ref.id)\" (ids are paths below the fixtures root); their goldens would collide: name one of them differently or pass their common parent folder"
+                    )
                 }
                 let (declared, unreadable) = variants(of: file, defaults: defaults)
                 var base = ref
@@ -83,7 +96,8 @@ public enum FixtureDiscovery {
                 for variant in declared {
                     let id = FixtureVariant.id(base: rel, name: variant.name)
                     if let filter, !matches(glob: filter, id) { continue }
-                    found[id] = FixtureRef(id: id, path: file, displayPath: ref.displayPath, variant: variant, defaults: defaults)
+                    found[id] = FixtureRef(
+                        id: id, path: file, displayPath: ref.displayPath, variant: variant, defaults: defaults)
                 }
             }
         }
@@ -91,21 +105,31 @@ public enum FixtureDiscovery {
     }
 
     /// The one fixture file `path` names, or its variant `variant` (layout, preview).
-    public static func single(_ path: String, variant: String?, defaults: FixtureDefaults = FixtureDefaults()) throws(RunnerError) -> FixtureRef {
+    public static func single(_ path: String, variant: String?, defaults: FixtureDefaults = FixtureDefaults())
+        throws(RunnerError) -> FixtureRef
+    {
         let refs = try discover(paths: [path], defaults: defaults)
         let files = refs.filter { $0.variant == nil }
-        guard let base = files.first, files.count == 1 else { throw RunnerError.usage("\(path): name one fixture file") }
+        guard let base = files.first, files.count == 1 else {
+            throw RunnerError.usage("\(path): name one fixture file")
+        }
         guard let variant else { return base }
-        if let ref = refs.first(where: { $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? false }) { return ref }
+        if let ref = refs.first(where: { $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? false }) {
+            return ref
+        }
         let names = refs.compactMap { $0.variant?.name }
-        throw RunnerError.usage("\(base.displayPath) has no variant \"\(variant)\"" + (names.isEmpty ? " (it declares no variants)" : "; it has: \(names.joined(separator: ", "))"))
+        throw RunnerError.usage(
+            "\(base.displayPath) has no variant \"\(variant)\""
+                + (names.isEmpty ? " (it declares no variants)" : "; it has: \(names.joined(separator: ", "))"))
     }
 
     /// The variants a fixture file declares (or the project's default ones), read without
     /// decoding the rest. A file whose variants cannot be read has none here: decoding the base
     /// reports the error.
     static func variants(of file: String, defaults: FixtureDefaults) -> (variants: [FixtureVariant], unreadable: Bool) {
-        guard let data = FileManager.default.contents(atPath: file), data.count <= Limits.maxFixtureFileBytes else { return ([], false) }
+        guard let data = FileManager.default.contents(atPath: file), data.count <= Limits.maxFixtureFileBytes else {
+            return ([], false)
+        }
         // Without default variants, a file without the word has none: most files are not parsed twice.
         if defaults.variants == nil, data.range(of: Data("\"variants\"".utf8)) == nil { return ([], false) }
         // nil: a broken file, or broken variants.
@@ -117,7 +141,8 @@ public enum FixtureDiscovery {
     /// folder outside it (a folder inside the default root, or a file, covers only part of a root).
     public static func isRoot(_ path: String, defaultRoot: String = "Fixtures") -> Bool {
         let cwd = FileManager.default.currentDirectoryPath
-        let abs = absolute(path, cwd: cwd), rootAbs = absolute(defaultRoot, cwd: cwd)
+        let abs = absolute(path, cwd: cwd)
+        let rootAbs = absolute(defaultRoot, cwd: cwd)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: abs, isDirectory: &isDir), isDir.boolValue else { return false }
         return abs == rootAbs || !abs.hasPrefix(rootAbs + "/")
@@ -127,10 +152,13 @@ public enum FixtureDiscovery {
     /// path inside it, the folder itself for a folder elsewhere, a file's folder for a file.
     public static func root(of path: String, defaultRoot: String = "Fixtures") -> String {
         let cwd = FileManager.default.currentDirectoryPath
-        let abs = absolute(path, cwd: cwd), rootAbs = absolute(defaultRoot, cwd: cwd)
+        let abs = absolute(path, cwd: cwd)
+        let rootAbs = absolute(defaultRoot, cwd: cwd)
         if abs == rootAbs || abs.hasPrefix(rootAbs + "/") { return defaultRoot }
         var isDir: ObjCBool = false
-        let folder = FileManager.default.fileExists(atPath: abs, isDirectory: &isDir) && isDir.boolValue ? abs : (abs as NSString).deletingLastPathComponent
+        let folder =
+            FileManager.default.fileExists(atPath: abs, isDirectory: &isDir) && isDir.boolValue
+            ? abs : (abs as NSString).deletingLastPathComponent
         return display(folder, cwd: cwd)
     }
 
@@ -162,6 +190,7 @@ public enum FixtureDiscovery {
 
     /// Shell-style glob over fixture ids: `*` does not cross `/`, `**` does, `?` is one character.
     public static func matches(glob: String, _ id: String) -> Bool {
-        fnmatch(glob, id, FNM_PATHNAME) == 0 || (glob.contains("**") && fnmatch(glob.replacingOccurrences(of: "**", with: "*"), id, 0) == 0)
+        fnmatch(glob, id, FNM_PATHNAME) == 0
+            || (glob.contains("**") && fnmatch(glob.replacingOccurrences(of: "**", with: "*"), id, 0) == 0)
     }
 }

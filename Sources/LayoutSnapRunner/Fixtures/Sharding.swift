@@ -19,8 +19,10 @@ public enum Sharding {
         public var plan: String
     }
 
-    public static func select(_ refs: [FixtureRef], shard: Shard, overrides: FixtureOverrides, jobs: Int = BatchRunner.defaultJobs,
-                              timeout: Double = Watchdog.defaultSeconds) -> Selection {
+    public static func select(
+        _ refs: [FixtureRef], shard: Shard, overrides: FixtureOverrides, jobs: Int = BatchRunner.defaultJobs,
+        timeout: Double = Watchdog.defaultSeconds
+    ) -> Selection {
         let counts = frameCounts(refs, overrides: overrides, jobs: jobs, timeout: timeout)
         // A fixture that cannot be laid out (an error, or the watchdog) weighs its estimate,
         // which does not depend on timing, so every shard's machine plans alike.
@@ -30,23 +32,36 @@ public enum Sharding {
         let mine = refs.indices.filter { plan[$0] == shard.index - 1 }
         var hash = ShardPlan.stableHash("")
         for i in refs.indices { hash = hash &* 31 &+ ShardPlan.stableHash("\(refs[i].id)=\(plan[i])") }
-        return Selection(refs: mine.map { refs[$0] }, costs: mine.map { counts[$0].cost }, frames: mine.reduce(0) { $0 + frames[$1] },
-                         totalFrames: frames.reduce(0, +), totalFixtures: refs.count, plan: String(hash, radix: 16))
+        return Selection(
+            refs: mine.map { refs[$0] }, costs: mine.map { counts[$0].cost },
+            frames: mine.reduce(0) { $0 + frames[$1] },
+            totalFrames: frames.reduce(0, +), totalFixtures: refs.count, plan: String(hash, radix: 16))
     }
 
     /// Each fixture's real frame count (nil for one that cannot be laid out), its estimate and cost,
     /// decoded and laid out on `jobs` threads, one text engine each; nothing decoded is kept.
-    public static func frameCounts(_ refs: [FixtureRef], overrides: FixtureOverrides, jobs: Int,
-                                   timeout: Double = Watchdog.defaultSeconds) -> [(frames: Int?, estimate: Double, cost: Double)] {
+    public static func frameCounts(
+        _ refs: [FixtureRef], overrides: FixtureOverrides, jobs: Int,
+        timeout: Double = Watchdog.defaultSeconds
+    ) -> [(frames: Int?, estimate: Double, cost: Double)] {
         guard let fonts = try? FontSystem.shared() else { return refs.map { _ in (nil, 1, 0) } }
-        let queue = WorkQueue<(frames: Int?, estimate: Double, cost: Double)>(count: refs.count, order: Array(refs.indices))
+        let queue = WorkQueue<(frames: Int?, estimate: Double, cost: Double)>(
+            count: refs.count, order: Array(refs.indices))
         WorkerThreads.run(threads: min(max(jobs, 1), max(refs.count, 1))) {
             let engine = try? TextEngine(fonts: fonts)
             while let i = queue.take() {
-                guard let engine, let fixture = try? overrides.decode(refs[i]).get() else { queue.store(i, (nil, 1, 0)); continue }
+                guard let engine, let fixture = try? overrides.decode(refs[i]).get() else {
+                    queue.store(i, (nil, 1, 0))
+                    continue
+                }
                 defer { engine.clearCache() }
                 let watched = WatchedMeasurer(base: engine, watchdog: Watchdog(seconds: timeout))
-                queue.store(i, ((try? LayoutEngine.layout(fixture, measurer: watched).frameCount), fixture.estimatedFrames, fixture.estimatedCost))
+                queue.store(
+                    i,
+                    (
+                        (try? LayoutEngine.layout(fixture, measurer: watched).frameCount), fixture.estimatedFrames,
+                        fixture.estimatedCost
+                    ))
             }
         }
         return queue.results()

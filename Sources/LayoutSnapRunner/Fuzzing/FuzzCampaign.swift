@@ -23,7 +23,10 @@ public struct FuzzCampaign: Sendable {
         /// Where crashing, hanging and unclear cases are written; nil: nowhere.
         public var findings: String?
 
-        public init(executable: String, paths: [String]) { self.executable = executable; self.paths = paths }
+        public init(executable: String, paths: [String]) {
+            self.executable = executable
+            self.paths = paths
+        }
     }
 
     /// Crashes, hangs and unclear errors fail a campaign; stopped cases (the watchdog's) are kept
@@ -103,10 +106,12 @@ public struct FuzzCampaign: Sendable {
         while next < range.upperBound {
             // The same PATH arguments as the campaign's: the worker finds the same bases in the
             // same order, so case i is the same case on both sides.
-            let arguments = ["fuzz"] + options.paths + [
-                "--worker", "--seed", String(options.seed), "--from", String(next), "--cases", String(range.upperBound - next),
-                "--timeout", String(options.timeout),
-            ]
+            let arguments =
+                ["fuzz"] + options.paths + [
+                    "--worker", "--seed", String(options.seed), "--from", String(next), "--cases",
+                    String(range.upperBound - next),
+                    "--timeout", String(options.timeout),
+                ]
             let child: StreamingChild
             do {
                 child = try StreamingChild(options.executable, arguments)
@@ -118,12 +123,16 @@ public struct FuzzCampaign: Sendable {
             var reported = 0
             lines: while true {
                 switch child.readLine(timeout: options.hangSeconds) {
-                case let .line(line):
+                case .line(let line):
                     guard let report = WorkerLine(line) else { continue }
                     tally.add(report)
                     reported += 1
-                    if report.kind == .unclear { record(.unclear, index: report.index, detail: report.message, tally: tally) }
-                    if report.kind == .stopped { record(.stopped, index: report.index, detail: report.message, tally: tally) }
+                    if report.kind == .unclear {
+                        record(.unclear, index: report.index, detail: report.message, tally: tally)
+                    }
+                    if report.kind == .stopped {
+                        record(.stopped, index: report.index, detail: report.message, tally: tally)
+                    }
                     next = report.index + 1
                 case .timedOut:
                     stalled = true
@@ -141,10 +150,18 @@ public struct FuzzCampaign: Sendable {
                 return
             }
             if stalled && next < range.upperBound {
-                record(.hang, index: next, detail: "no result after \(Int(options.hangSeconds)) s (the watchdog allows \(options.timeout) s); the worker was killed", tally: tally)
+                record(
+                    .hang, index: next,
+                    detail:
+                        "no result after \(Int(options.hangSeconds)) s (the watchdog allows \(options.timeout) s); the worker was killed",
+                    tally: tally)
                 next += 1
             } else if !stalled && next < range.upperBound {
-                record(.crash, index: next, detail: "the worker \(ending.map { $0.signal == nil ? "\($0) before its last case" : "\($0)" } ?? "could not be waited for")\n\(child.stderrHead)", tally: tally)
+                record(
+                    .crash, index: next,
+                    detail:
+                        "the worker \(ending.map { $0.signal == nil ? "\($0) before its last case" : "\($0)" } ?? "could not be waited for")\n\(child.stderrHead)",
+                    tally: tally)
                 next += 1
             }
         }
@@ -152,10 +169,12 @@ public struct FuzzCampaign: Sendable {
 
     func record(_ kind: FindingKind, index: Int, detail: String, tally: Tally) {
         let fuzzCase = mutator.makeCase(index)
-        var finding = Finding(kind: kind, index: index, mutations: fuzzCase.summary, base: bases.refs[fuzzCase.base].id, detail: detail)
+        var finding = Finding(
+            kind: kind, index: index, mutations: fuzzCase.summary, base: bases.refs[fuzzCase.base].id, detail: detail)
         if let dir = options.findings {
             let stem = "\(dir)/\(kind.rawValue)-\(options.seed)-\(index)"
-            let replay = "layoutsnap fuzz \(options.paths.joined(separator: " ")) --seed \(options.seed) --from \(index) --cases 1"
+            let replay =
+                "layoutsnap fuzz \(options.paths.joined(separator: " ")) --seed \(options.seed) --from \(index) --cases 1"
             let note = """
                 \(kind.rawValue) in case \(index) of seed \(options.seed): \(fuzzCase.summary) applied to \(finding.base)
                 \(detail)
@@ -188,7 +207,10 @@ public struct FuzzCampaign: Sendable {
         let total: Int
         let progress: (@Sendable (Int, Int) -> Void)?
 
-        init(total: Int, progress: (@Sendable (Int, Int) -> Void)?) { self.total = total; self.progress = progress }
+        init(total: Int, progress: (@Sendable (Int, Int) -> Void)?) {
+            self.total = total
+            self.progress = progress
+        }
 
         var figures: Figures { state.withLock { $0.value } }
         var failure: String? { state.withLock { $0.failure } }
@@ -199,7 +221,9 @@ public struct FuzzCampaign: Sendable {
             state.withLock { s in
                 s.value.counts[report.kind, default: 0] += 1
                 s.value.frames += report.frames
-                for m in report.mutations.split(separator: "+") { s.value.byMutation[String(m), default: [:]][report.kind.rawValue, default: 0] += 1 }
+                for m in report.mutations.split(separator: "+") {
+                    s.value.byMutation[String(m), default: [:]][report.kind.rawValue, default: 0] += 1
+                }
                 s.done += 1
                 progress?(s.done, total)
             }
@@ -209,7 +233,9 @@ public struct FuzzCampaign: Sendable {
             state.withLock { s in
                 s.value.findings.append(finding)
                 if finding.kind == .crash || finding.kind == .hang {
-                    for m in finding.mutations.split(separator: "+") { s.value.byMutation[String(m), default: [:]][finding.kind.rawValue, default: 0] += 1 }
+                    for m in finding.mutations.split(separator: "+") {
+                        s.value.byMutation[String(m), default: [:]][finding.kind.rawValue, default: 0] += 1
+                    }
                     s.done += 1
                     progress?(s.done, total)
                 }
@@ -234,8 +260,10 @@ public struct FuzzCampaign: Sendable {
             }
             if index == hangAt { while true { sleep(60) } }
             let (fuzzCase, outcome) = worker.run(index)
-            let line = WorkerLine(index: index, kind: outcome.kind, frames: outcome.frames, mutations: fuzzCase.summary,
-                                  message: outcome.message).text
+            let line = WorkerLine(
+                index: index, kind: outcome.kind, frames: outcome.frames, mutations: fuzzCase.summary,
+                message: outcome.message
+            ).text
             // One write per line, so the parent never sees half a report from a worker that dies.
             let bytes = Array(line.utf8)
             do {
@@ -258,20 +286,28 @@ struct WorkerLine {
     var message: String
 
     init(index: Int, kind: FuzzOutcome.Kind, frames: Int, mutations: String, message: String) {
-        self.index = index; self.kind = kind; self.frames = frames; self.mutations = mutations; self.message = message
+        self.index = index
+        self.kind = kind
+        self.frames = frames
+        self.mutations = mutations
+        self.message = message
     }
 
     init?(_ line: String) {
         let parts = line.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
         guard parts.count == 5, let index = Int(parts[0]), let kind = FuzzOutcome.Kind(rawValue: String(parts[1])),
-              let frames = Int(parts[2]) else { return nil }
+            let frames = Int(parts[2])
+        else { return nil }
         self.init(index: index, kind: kind, frames: frames, mutations: String(parts[3]), message: String(parts[4]))
     }
 
     var text: String {
         // Only unclear and stopped cases need their message; others keep the pipe quiet.
         let keep = kind == .unclear || kind == .stopped
-        let flat = keep ? String(message.prefix(2000)).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ") : ""
+        let flat =
+            keep
+            ? String(message.prefix(2000)).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(
+                of: "\t", with: " ") : ""
         return "\(index)\t\(kind.rawValue)\t\(frames)\t\(mutations)\t\(flat)\n"
     }
 }

@@ -22,7 +22,9 @@ public struct FuzzOutcome: Sendable, Equatable {
     public var message: String
 
     public init(kind: Kind, frames: Int = 0, message: String = "") {
-        self.kind = kind; self.frames = frames; self.message = message
+        self.kind = kind
+        self.frames = frames
+        self.message = message
     }
 }
 
@@ -61,17 +63,21 @@ public final class FuzzWorker {
         let ref = FixtureRef(id: "case-\(fuzzCase.index)", path: file, displayPath: file)
         let decoded: Result<Fixture, FixtureError>
         do {
-            decoded = .success(try FixtureDecoder.decode(bytes: fuzzCase.bytes, id: ref.id, file: file, directory: directories[fuzzCase.base]))
+            decoded = .success(
+                try FixtureDecoder.decode(
+                    bytes: fuzzCase.bytes, id: ref.id, file: file, directory: directories[fuzzCase.base]))
         } catch {
             return Self.classify(error.diagnostic, file: file)
         }
-        let result = BatchRunner.process(ref, decoded: decoded, engine: engine, handler: FuzzFrameHandler(), timeout: timeout)
+        let result = BatchRunner.process(
+            ref, decoded: decoded, engine: engine, handler: FuzzFrameHandler(), timeout: timeout)
         if let error = result.error {
             return Self.classify(error, file: file)
         }
         if let bad = result.frames.first(where: { $0.status != .rendered }) {
-            return FuzzOutcome(kind: .unclear, frames: result.frames.count,
-                               message: "\(file): \(bad.state) frame \(bad.index): \(bad.detail ?? bad.status.rawValue)")
+            return FuzzOutcome(
+                kind: .unclear, frames: result.frames.count,
+                message: "\(file): \(bad.state) frame \(bad.index): \(bad.detail ?? bad.status.rawValue)")
         }
         return FuzzOutcome(kind: .rendered, frames: result.frames.count)
     }
@@ -81,8 +87,12 @@ public final class FuzzWorker {
     /// diagnostic's fields, never from its text.
     static func classify(_ error: Diagnostic, file: String, frames: Int = 0) -> FuzzOutcome {
         guard error.file == file else { return FuzzOutcome(kind: .unclear, frames: frames, message: error.description) }
-        if error.category == .watchdog { return FuzzOutcome(kind: .stopped, frames: frames, message: error.description) }
-        if error.category == .fixture && error.isLocated { return FuzzOutcome(kind: .rejected, frames: frames, message: error.description) }
+        if error.category == .watchdog {
+            return FuzzOutcome(kind: .stopped, frames: frames, message: error.description)
+        }
+        if error.category == .fixture && error.isLocated {
+            return FuzzOutcome(kind: .rejected, frames: frames, message: error.description)
+        }
         return FuzzOutcome(kind: .unclear, frames: frames, message: error.description)
     }
 }
@@ -93,7 +103,8 @@ struct FuzzFrameHandler: FrameHandler {
     func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
         var result = FrameResult(state: state, index: frame.index, status: .rendered, goldenKey: "")
         guard state == "initial", frame.index == 0 else { return result }
-        let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
+        let png = PNGEncoder.encode(
+            pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
         do {
             let image = try PNGDecoder.decode(png)
             let hash = image.pixels.withUnsafeBufferPointer { PixelHash.of($0) }
@@ -108,7 +119,9 @@ struct FuzzFrameHandler: FrameHandler {
         return result
     }
 
-    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError)
+        -> FixtureNote?
+    {
         _ = LayoutJSON.encode(layout)
         return nil
     }
@@ -124,7 +137,9 @@ public struct FuzzBases: Sendable {
     /// Mutations are of a file's bytes: its variants are the same file, so they are not bases.
     public static func load(paths: [String]) throws(RunnerError) -> FuzzBases {
         let refs = try FixtureDiscovery.discover(paths: paths).filter { $0.variant == nil }
-        guard !refs.isEmpty else { throw RunnerError.usage("fuzz: no fixtures to start from under \(paths.joined(separator: ", "))") }
+        guard !refs.isEmpty else {
+            throw RunnerError.usage("fuzz: no fixtures to start from under \(paths.joined(separator: ", "))")
+        }
         var bases = FuzzBases(refs: refs, trees: [], directories: [])
         for ref in refs {
             guard let data = FileManager.default.contents(atPath: ref.path) else {
@@ -134,7 +149,9 @@ public struct FuzzBases: Sendable {
             do {
                 root = try JSONParser.parse([UInt8](data))
             } catch {
-                throw RunnerError.usage("\(ref.displayPath):\(error.position.line):\(error.position.column): a fuzz base must be valid JSON: \(error.message)")
+                throw RunnerError.usage(
+                    "\(ref.displayPath):\(error.position.line):\(error.position.column): a fuzz base must be valid JSON: \(error.message)"
+                )
             }
             bases.trees.append(FixtureMutator.Base(name: ref.id, tree: FuzzJSON(root)))
             bases.directories.append((ref.path as NSString).deletingLastPathComponent)

@@ -26,8 +26,10 @@ public enum GeneratedBatch {
     /// same for any number of jobs. Files of an earlier, larger batch of the same kinds
     /// (`<kind>-<index>.json` past the new count) are removed, so the folder holds exactly this
     /// batch; nothing else in the folder is touched.
-    public static func write(kinds: [FixtureKind], count: Int, seed: UInt64, to folder: String,
-                             jobs: Int = BatchRunner.defaultJobs) throws(RunnerError) -> GenerationSummary {
+    public static func write(
+        kinds: [FixtureKind], count: Int, seed: UInt64, to folder: String,
+        jobs: Int = BatchRunner.defaultJobs
+    ) throws(RunnerError) -> GenerationSummary {
         try OutputPaths.folder(folder, option: "--out")
         let spread = FixtureGenerator.spread(count: count, over: kinds)
         for (kind, _) in spread {
@@ -42,7 +44,8 @@ public enum GeneratedBatch {
         // chunks of consecutive j, so each thread writes into every kind's folder in turn.
         let generators = kinds.map { FixtureGenerator(kind: $0, seed: seed) }
         let chunk = 64
-        let chunks = WorkerThreads.map(count: (count + chunk - 1) / chunk, jobs: jobs) { c -> Result<Int, RunnerError> in
+        let chunks = WorkerThreads.map(count: (count + chunk - 1) / chunk, jobs: jobs) {
+            c -> Result<Int, RunnerError> in
             var bytes = 0
             for j in (c * chunk)..<min(count, (c + 1) * chunk) {
                 let generator = generators[j % kinds.count]
@@ -65,7 +68,8 @@ public enum GeneratedBatch {
         var bytes = 0
         for result in chunks { bytes += try result.get() }
         for (kind, n) in spread { try removeStale(kind: kind, from: n, in: folder) }
-        return GenerationSummary(counts: spread.map { GenerationSummary.Count(kind: $0.kind, count: $0.count) }, bytes: bytes)
+        return GenerationSummary(
+            counts: spread.map { GenerationSummary.Count(kind: $0.kind, count: $0.count) }, bytes: bytes)
     }
 
     /// Removes `<kind>-<index>.json` files with an index of `count` or more: leftovers of an earlier
@@ -73,10 +77,13 @@ public enum GeneratedBatch {
     static func removeStale(kind: FixtureKind, from count: Int, in folder: String) throws(RunnerError) {
         let dir = folder + "/" + kind.rawValue
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        let prefix = kind.rawValue + "-", suffix = ".json"
+        let prefix = kind.rawValue + "-"
+        let suffix = ".json"
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
             let digits = name.dropFirst(prefix.count).dropLast(suffix.count)
-            guard digits.count == FixtureGenerator.indexDigits, digits.allSatisfy({ ("0"..."9").contains($0) }), let index = Int(digits), index >= count else { continue }
+            guard digits.count == FixtureGenerator.indexDigits, digits.allSatisfy({ ("0"..."9").contains($0) }),
+                let index = Int(digits), index >= count
+            else { continue }
             do throws(SystemError) {
                 try Posix.unlink(dir + "/" + name)
             } catch {

@@ -9,7 +9,8 @@ public struct ApprovalsFile: Sendable, Equatable {
     public var rejected: [String]
 
     public init(approvals: [GoldenAcceptance.Approval], rejected: [String] = []) {
-        self.approvals = approvals; self.rejected = rejected
+        self.approvals = approvals
+        self.rejected = rejected
     }
 
     /// Reads `path`; a file that cannot be read or is not this shape is bad input (exit 2),
@@ -41,7 +42,9 @@ public struct ApprovalsFile: Sendable, Equatable {
         for item in try o.required("approvals").array() {
             let a = try item.object()
             let golden = try frameKey(a.required("golden"))
-            let hash = try a.optional("goldenHash").flatMap { e throws(JSONDecodingError) in e.isNull ? nil : try hashText(e) }
+            let hash = try a.optional("goldenHash").flatMap { e throws(JSONDecodingError) in
+                e.isNull ? nil : try hashText(e)
+            }
             try a.finish()
             approvals.append(GoldenAcceptance.Approval(golden: golden, seen: .hash(hash)))
         }
@@ -54,7 +57,9 @@ public struct ApprovalsFile: Sendable, Equatable {
     /// A golden key: a relative path below the goldens folder, never out of it.
     static func frameKey(_ e: JSONElement) throws(JSONDecodingError) -> String {
         let key = try e.string()
-        guard !key.isEmpty, !key.hasPrefix("/"), !key.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) else {
+        guard !key.isEmpty, !key.hasPrefix("/"),
+            !key.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty })
+        else {
             throw e.error("expected a golden key such as \"cards/x/initial/000.png\", found \"\(key)\"")
         }
         return key

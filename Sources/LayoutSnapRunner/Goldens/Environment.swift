@@ -11,6 +11,7 @@ extension RenderEnvironment {
         }
         var hashes: [String: String] = [:]
         for f in fonts.fonts { hashes[f.name] = f.hash }
-        return RenderEnvironment(architecture: RenderLibraries.architecture, libraries: RenderLibraries.versions(), fonts: hashes)
+        return RenderEnvironment(
+            architecture: RenderLibraries.architecture, libraries: RenderLibraries.versions(), fonts: hashes)
     }
 }

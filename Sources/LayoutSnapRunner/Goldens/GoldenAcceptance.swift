@@ -18,7 +18,10 @@ public struct GoldenAcceptance: Sendable {
         public var golden: String
         public var reason: String
 
-        public init(golden: String, reason: String) { self.golden = golden; self.reason = reason }
+        public init(golden: String, reason: String) {
+            self.golden = golden
+            self.reason = reason
+        }
 
         public var description: String { "\(golden): \(reason)" }
     }
@@ -35,7 +38,10 @@ public struct GoldenAcceptance: Sendable {
             case hash(String?)
         }
 
-        public init(golden: String, seen: Seen = .report) { self.golden = golden; self.seen = seen }
+        public init(golden: String, seen: Seen = .report) {
+            self.golden = golden
+            self.seen = seen
+        }
     }
 
     /// What to accept.
@@ -71,13 +77,17 @@ public struct GoldenAcceptance: Sendable {
     public let allowCI: Bool
 
     public init(resultsPath: String, goldens: String? = nil, allowCI: Bool = false) {
-        self.resultsPath = resultsPath; self.goldensOption = goldens; self.allowCI = allowCI
+        self.resultsPath = resultsPath
+        self.goldensOption = goldens
+        self.allowCI = allowCI
     }
 
     /// The verify run's results, read from `resultsPath`.
     public func load() throws(RunnerError) -> RunResults {
         guard let data = FileManager.default.contents(atPath: resultsPath) else {
-            throw RunnerError.usage("\(resultsPath): cannot be read (run layoutsnap verify first; it writes .layoutsnap/report/results.json)")
+            throw RunnerError.usage(
+                "\(resultsPath): cannot be read (run layoutsnap verify first; it writes .layoutsnap/report/results.json)"
+            )
         }
         do {
             return try ResultsJSON.decode(data)
@@ -135,8 +145,11 @@ public struct GoldenAcceptance: Sendable {
         // (Frames only similar, or paired by motion within its tolerance, leave a fixture passed.)
         for fixture in results.fixtures.noteworthy {
             for state in fixture.states {
-                for frame in state.frames where acceptable(frame) || frame.pairing == .removed && state.motion?.repaired == true {
-                    if frames[frame.golden] == nil || frame.pairing != .removed { frames[frame.golden] = (fixture.id, frame) }
+                for frame in state.frames
+                where acceptable(frame) || frame.pairing == .removed && state.motion?.repaired == true {
+                    if frames[frame.golden] == nil || frame.pairing != .removed {
+                        frames[frame.golden] = (fixture.id, frame)
+                    }
                 }
             }
         }
@@ -145,18 +158,28 @@ public struct GoldenAcceptance: Sendable {
 
     /// The approved frames by fixture id, and the approvals that name no frame accept could write
     /// (or were made against another verify run's hash).
-    private func resolve(_ approvals: [Approval], in results: RunResults) -> (wanted: [String: Set<String>], refused: [Refusal]) {
+    private func resolve(_ approvals: [Approval], in results: RunResults) -> (
+        wanted: [String: Set<String>], refused: [Refusal]
+    ) {
         let frames = Self.approvable(in: results)
         var wanted: [String: Set<String>] = [:]
         var refused: [Refusal] = []
         func shown(_ hash: String?) -> String { hash ?? "none (no golden)" }
         for approval in approvals {
             guard let (fixture, frame) = frames[approval.golden] else {
-                refused.append(Refusal(golden: approval.golden, reason: "not a frame that \(resultsPath) lists as not passed: there is nothing to approve"))
+                refused.append(
+                    Refusal(
+                        golden: approval.golden,
+                        reason: "not a frame that \(resultsPath) lists as not passed: there is nothing to approve"))
                 continue
             }
-            if case let .hash(seen) = approval.seen, seen != frame.goldenHash {
-                refused.append(Refusal(golden: approval.golden, reason: "approved with golden hash \(shown(seen)), but \(resultsPath) has \(shown(frame.goldenHash)): the approval is of another verify run"))
+            if case .hash(let seen) = approval.seen, seen != frame.goldenHash {
+                refused.append(
+                    Refusal(
+                        golden: approval.golden,
+                        reason:
+                            "approved with golden hash \(shown(seen)), but \(resultsPath) has \(shown(frame.goldenHash)): the approval is of another verify run"
+                    ))
                 continue
             }
             wanted[fixture, default: []].insert(approval.golden)
@@ -169,15 +192,17 @@ public struct GoldenAcceptance: Sendable {
     private static func changedSinceVerify(_ frame: FrameEntry, goldens: String) -> Refusal? {
         let path = goldens + "/" + frame.golden
         if let outside = GoldenStore.outsideTarget(path, goldens: goldens) {
-            return Refusal(golden: frame.golden, reason: "\(path) is a symbolic link to \(outside), outside \(goldens)/")
+            return Refusal(
+                golden: frame.golden, reason: "\(path) is a symbolic link to \(outside), outside \(goldens)/")
         }
         let now = GoldenTransaction.fileHash(path)
         guard now != frame.goldenHash else { return nil }
-        let reason = switch (frame.goldenHash, now) {
-        case (nil, _): "\(path) was created since verify, which found no golden"
-        case (_, nil): "\(path) was removed since verify"
-        case let (before?, now?): "\(path) changed since verify (its hash is \(now), verify read \(before))"
-        }
+        let reason =
+            switch (frame.goldenHash, now) {
+            case (nil, _): "\(path) was created since verify, which found no golden"
+            case (_, nil): "\(path) was removed since verify"
+            case (let before?, let now?): "\(path) changed since verify (its hash is \(now), verify read \(before))"
+            }
         return Refusal(golden: frame.golden, reason: reason + "; verify again and review the new result")
     }
 
@@ -188,12 +213,12 @@ public struct GoldenAcceptance: Sendable {
         var ids: [String] = []
         var approvedBefore = Set<String>()
         switch selection {
-        case let .fixtures(given):
+        case .fixtures(let given):
             ids = given
             for id in ids where !results.fixtures.contains(where: { FixtureDiscovery.matches(glob: id, $0.id) }) {
                 throw RunnerError.usage("\(id): no fixture in \(resultsPath) matches it")
             }
-        case let .frames(approvals, before):
+        case .frames(let approvals, let before):
             approvedBefore = before
             let resolved = resolve(approvals, in: results)
             wanted = resolved.wanted
@@ -223,7 +248,10 @@ public struct GoldenAcceptance: Sendable {
 
         for fixture in results.fixtures {
             let asked = wanted?[fixture.id]
-            if wanted != nil ? asked == nil : !ids.isEmpty && !ids.contains(where: { FixtureDiscovery.matches(glob: $0, fixture.id) }) {
+            if wanted != nil
+                ? asked == nil
+                : !ids.isEmpty && !ids.contains(where: { FixtureDiscovery.matches(glob: $0, fixture.id) })
+            {
                 continue
             }
             var acceptedHere: [String] = []
@@ -237,14 +265,19 @@ public struct GoldenAcceptance: Sendable {
                     guard state.frames.contains(where: { asked.contains($0.golden) }) else { continue }
                     if !repaired { frames = frames.filter { asked.contains($0.golden) } }
                     // Checked under the lock: an approval replaces only the golden it was shown.
-                    let checked = repaired ? state.frames.filter { Self.acceptable($0) || $0.pairing == .removed } : frames
+                    let checked =
+                        repaired ? state.frames.filter { Self.acceptable($0) || $0.pairing == .removed } : frames
                     let stale = checked.compactMap { Self.changedSinceVerify($0, goldens: goldens) }
                     if let first = stale.first {
                         outcome.problems += stale
                         if repaired {
                             let named = Set(stale.map(\.golden))
                             outcome.problems += frames.filter { !named.contains($0.golden) }.map {
-                                Refusal(golden: $0.golden, reason: "its state \(fixture.id)/\(state.name) is one motion, accepted whole, and \(first.reason)")
+                                Refusal(
+                                    golden: $0.golden,
+                                    reason:
+                                        "its state \(fixture.id)/\(state.name) is one motion, accepted whole, and \(first.reason)"
+                                )
                             }
                             continue
                         }
@@ -257,7 +290,8 @@ public struct GoldenAcceptance: Sendable {
                         outcome.problems.append(Refusal(golden: frame.golden, reason: "the report has no actual frame"))
                         continue
                     }
-                    guard let bytes = FileManager.default.contents(atPath: report + "/" + actual).map({ [UInt8]($0) }) else {
+                    guard let bytes = FileManager.default.contents(atPath: report + "/" + actual).map({ [UInt8]($0) })
+                    else {
                         outcome.problems.append(Refusal(golden: frame.golden, reason: "\(report)/\(actual) is gone"))
                         continue
                     }
@@ -265,10 +299,14 @@ public struct GoldenAcceptance: Sendable {
                     do {
                         image = try PNGDecoder.decode(bytes, maxPixels: Limits.maxGoldenPixels)
                     } catch {
-                        outcome.problems.append(Refusal(golden: frame.golden, reason: "\(report)/\(actual) is not usable: \(error.description)"))
+                        outcome.problems.append(
+                            Refusal(
+                                golden: frame.golden, reason: "\(report)/\(actual) is not usable: \(error.description)")
+                        )
                         continue
                     }
-                    staged[frame.golden] = GoldenTransaction.describe(goldens + "/" + frame.golden, key: frame.golden, manifest: before)
+                    staged[frame.golden] = GoldenTransaction.describe(
+                        goldens + "/" + frame.golden, key: frame.golden, manifest: before)
                     try stageOrUndo(bytes, key: frame.golden)
                     manifest.previous.removeValue(forKey: frame.golden)
                     manifest.frames[frame.golden] = GoldenManifest.Entry(
@@ -285,7 +323,9 @@ public struct GoldenAcceptance: Sendable {
                     let actualCount = state.frames.filter { $0.pairing != .removed }.count
                     for index in actualCount..<max(actualCount, expectedCount) {
                         let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: index)
-                        if manifest.frames.removeValue(forKey: key) != nil || FileManager.default.fileExists(atPath: goldens + "/" + key) {
+                        if manifest.frames.removeValue(forKey: key) != nil
+                            || FileManager.default.fileExists(atPath: goldens + "/" + key)
+                        {
                             manifest.previous.removeValue(forKey: key)
                             outcome.removed.append(key)
                             removedAny = true
@@ -298,14 +338,18 @@ public struct GoldenAcceptance: Sendable {
             let approved = approvedBefore.union(acceptedHere)
             let layoutKey = GoldenStore.layoutKey(fixture: fixture.id)
             if !acceptedHere.isEmpty || removedAny,
-               fixture.states.allSatisfy({ $0.frames.allSatisfy { !Self.acceptable($0) || approved.contains($0.golden) } }),
-               let layout = FileManager.default.contents(atPath: report + "/actual/" + layoutKey) {
+                fixture.states.allSatisfy({
+                    $0.frames.allSatisfy { !Self.acceptable($0) || approved.contains($0.golden) }
+                }),
+                let layout = FileManager.default.contents(atPath: report + "/actual/" + layoutKey)
+            {
                 try stageOrUndo([UInt8](layout), key: layoutKey)
                 outcome.layouts.append(layoutKey)
             }
         }
         if !outcome.accepted.isEmpty || !outcome.removed.isEmpty {
-            try GoldenTransaction.commit(staged: staged, layouts: outcome.layouts, goldens: goldens, before: before, after: manifest)
+            try GoldenTransaction.commit(
+                staged: staged, layouts: outcome.layouts, goldens: goldens, before: before, after: manifest)
         }
         for key in outcome.removed { try? Posix.unlink(goldens + "/" + key) }
         return outcome

@@ -34,8 +34,10 @@ public struct GoldenManifest: Sendable, Equatable {
         private var storedHeight: Int32
 
         public init(pixels: String, file: String, width: Int, height: Int) {
-            storedPixels = HashText(pixels); storedFile = HashText(file)
-            storedWidth = Int32(clamping: width); storedHeight = Int32(clamping: height)
+            storedPixels = HashText(pixels)
+            storedFile = HashText(file)
+            storedWidth = Int32(clamping: width)
+            storedHeight = Int32(clamping: height)
         }
     }
 
@@ -48,7 +50,9 @@ public struct GoldenManifest: Sendable, Equatable {
 
         init(_ text: String) {
             let utf8 = text.utf8
-            if utf8.count == 16, utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }), let value = UInt64(text, radix: 16) {
+            if utf8.count == 16, utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }),
+                let value = UInt64(text, radix: 16)
+            {
                 self = .hex(value)
             } else {
                 self = .other(text)
@@ -57,8 +61,8 @@ public struct GoldenManifest: Sendable, Equatable {
 
         var text: String {
             switch self {
-            case let .hex(value): return PixelHash.hex(value)
-            case let .other(text): return text
+            case .hex(let value): return PixelHash.hex(value)
+            case .other(let text): return text
             }
         }
     }
@@ -78,14 +82,15 @@ public struct GoldenManifest: Sendable, Equatable {
     public var previous: [String: Previous] = [:]
 
     public init(environment: RenderEnvironment?, frames: [String: Entry]) {
-        self.environment = environment; self.frames = frames
+        self.environment = environment
+        self.frames = frames
     }
 
     /// The manifest's entry for `key` whose file hash is `fileHash`: the current entry, or the
     /// previous one of a golden a killed record was replacing. nil when the file is neither.
     public func entry(_ key: String, fileHash: String) -> Entry? {
         if let entry = frames[key], entry.file == fileHash { return entry }
-        if case let .entry(old)? = previous[key], old.file == fileHash { return old }
+        if case .entry(let old)? = previous[key], old.file == fileHash { return old }
         return nil
     }
 
@@ -115,7 +120,8 @@ public struct GoldenManifest: Sendable, Equatable {
         let o = try element.object()
         let version = try o.required("version").int()
         guard version == formatVersion else {
-            throw try o.required("version").error("manifest format \(version) is not known to this layoutsnap (expected \(formatVersion))")
+            throw try o.required("version").error(
+                "manifest format \(version) is not known to this layoutsnap (expected \(formatVersion))")
         }
         var environment: RenderEnvironment?
         if let e = o.optional("environment") { environment = try RenderEnvironment.decode(e) }
@@ -139,8 +145,9 @@ public struct GoldenManifest: Sendable, Equatable {
         func decodeEntry(_ entry: ObjectReader) throws(JSONDecodingError) -> Entry {
             let size = try entry.required("size").array()
             guard size.count == 2 else { throw try entry.required("size").error("expected [width, height]") }
-            return Entry(pixels: try entry.required("pixels").string(), file: try entry.required("file").string(),
-                         width: try size[0].int(), height: try size[1].int())
+            return Entry(
+                pixels: try entry.required("pixels").string(), file: try entry.required("file").string(),
+                width: try size[0].int(), height: try size[1].int())
         }
         let current = try decodeEntry(entry)
         var previous: Previous?
@@ -162,14 +169,17 @@ public struct GoldenManifest: Sendable, Equatable {
         var object: [(String, JSONOutput)] = [("version", .int(Self.formatVersion))]
         if let environment { object.append(("environment", environment.json)) }
         func fields(_ e: Entry) -> [(String, JSONOutput)] {
-            [("pixels", .string(e.pixels)), ("file", .string(e.file)), ("size", .array([.int(e.width), .int(e.height)]))]
+            [
+                ("pixels", .string(e.pixels)), ("file", .string(e.file)),
+                ("size", .array([.int(e.width), .int(e.height)])),
+            ]
         }
         let sortedFrames = frames.keys.sorted().map { key -> (String, JSONOutput) in
             var object = fields(frames[key]!)
             switch previous[key] {
             case nil: break
             case .absent?: object.append(("previous", .null))
-            case let .entry(old)?: object.append(("previous", .object(fields(old))))
+            case .entry(let old)?: object.append(("previous", .object(fields(old))))
             }
             return (key, .object(object))
         }
@@ -188,7 +198,9 @@ public struct RenderEnvironment: Sendable, Equatable {
     public var fonts: [String: String]
 
     public init(architecture: String, libraries: [String: String], fonts: [String: String]) {
-        self.architecture = architecture; self.libraries = libraries; self.fonts = fonts
+        self.architecture = architecture
+        self.libraries = libraries
+        self.fonts = fonts
     }
 
     var json: JSONOutput {
@@ -217,12 +229,17 @@ public struct RenderEnvironment: Sendable, Equatable {
     /// Human-readable differences, `pango 1.50.12 → 1.52.0`.
     public func differences(from recorded: RenderEnvironment) -> [String] {
         var lines: [String] = []
-        if architecture != recorded.architecture { lines.append("architecture \(recorded.architecture) → \(architecture)") }
-        for key in Set(libraries.keys).union(recorded.libraries.keys).sorted() where libraries[key] != recorded.libraries[key] {
+        if architecture != recorded.architecture {
+            lines.append("architecture \(recorded.architecture) → \(architecture)")
+        }
+        for key in Set(libraries.keys).union(recorded.libraries.keys).sorted()
+        where libraries[key] != recorded.libraries[key] {
             lines.append("\(key) \(recorded.libraries[key] ?? "none") → \(libraries[key] ?? "none")")
         }
         for key in Set(fonts.keys).union(recorded.fonts.keys).sorted() where fonts[key] != recorded.fonts[key] {
-            lines.append("font \(key) \(recorded.fonts[key].map { "hash " + $0 } ?? "absent") → \(fonts[key].map { "hash " + $0 } ?? "absent")")
+            lines.append(
+                "font \(key) \(recorded.fonts[key].map { "hash " + $0 } ?? "absent") → \(fonts[key].map { "hash " + $0 } ?? "absent")"
+            )
         }
         return lines
     }

@@ -39,7 +39,9 @@ public enum GoldenTransaction {
     /// The XXH3-64 of the file's bytes, as manifest.json's `file` and results.json's
     /// `goldenHash` give it; nil when there is no file to read.
     public static func fileHash(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { data in data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) } }
+        FileManager.default.contents(atPath: path).map { data in
+            data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
+        }
     }
 
     /// What the golden at `path` is now, for the manifest to announce as `previous` (accept;
@@ -54,15 +56,18 @@ public enum GoldenTransaction {
         guard let image = try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels) else {
             return .entry(GoldenManifest.Entry(pixels: unreadablePixels, file: fileHash, width: 0, height: 0))
         }
-        return .entry(GoldenManifest.Entry(pixels: image.hashHex, file: fileHash, width: image.width, height: image.height))
+        return .entry(
+            GoldenManifest.Entry(pixels: image.hashHex, file: fileHash, width: image.width, height: image.height))
     }
 
     /// Steps 2 to 4 for the staged goldens: `staged` maps each key (path below `goldens`) to what
     /// its golden was when it was staged (`describe`). `layouts` are staged `layout.json` keys,
     /// swapped in step 3 with the frames (the manifest does not describe them). `before` is the
     /// manifest as it stood; `after` the manifest to end with.
-    public static func commit(staged: [String: GoldenManifest.Previous], layouts: [String] = [], goldens: String,
-                              before: GoldenManifest?, after: GoldenManifest) throws(RunnerError) {
+    public static func commit(
+        staged: [String: GoldenManifest.Previous], layouts: [String] = [], goldens: String,
+        before: GoldenManifest?, after: GoldenManifest
+    ) throws(RunnerError) {
         let manifestPath = GoldenStore(goldens).manifestPath
         let keys = staged.keys.sorted()
         // Layouts first: no manifest entry describes them, so before or after the announcement
@@ -85,14 +90,17 @@ public enum GoldenTransaction {
         var folders = Set<String>()
         // Fault injection for the crash-safety test: a pause before each swap widens the window
         // in which a kill leaves a mix of old and new goldens. Never set in normal use.
-        let pause = ProcessInfo.processInfo.environment["LAYOUTSNAP_FAULT_SWAP_DELAY_MS"].flatMap { useconds_t($0) }.map { $0 * 1000 }
+        let pause = ProcessInfo.processInfo.environment["LAYOUTSNAP_FAULT_SWAP_DELAY_MS"].flatMap { useconds_t($0) }.map
+        { $0 * 1000 }
         for key in keys {
             if let pause { usleep(pause) }
             let path = goldens + "/" + key
             do throws(SystemError) {
                 try Posix.rename(pendingPath(path), path)
             } catch {
-                throw RunnerError.write("cannot move the new golden into \(path): \(error.reason); the manifest describes the old and the new file, so nothing is lost: record again")
+                throw RunnerError.write(
+                    "cannot move the new golden into \(path): \(error.reason); the manifest describes the old and the new file, so nothing is lost: record again"
+                )
             }
             folders.insert((path as NSString).deletingLastPathComponent)
         }

@@ -51,13 +51,17 @@ public final class GoldensLock {
                     throw RunnerError.goldens("cannot lock \(path): \(error.reason)")
                 }
                 let who = holder.map { "process \($0)" } ?? "another process"
-                throw RunnerError.goldens("\(goldens) is locked by \(who) (\(path)): another record, accept or prune is writing these goldens; wait for it to finish, then run again")
+                throw RunnerError.goldens(
+                    "\(goldens) is locked by \(who) (\(path)): another record, accept or prune is writing these goldens; wait for it to finish, then run again"
+                )
             }
             // The holder before us may have removed the file after we opened it: then our lock is
             // on a file nobody else will see. Lock the file that is there now instead.
-            var opened = stat(), current = stat()
+            var opened = stat()
+            var current = stat()
             guard fstat(fd, &opened) == 0, stat(path, &current) == 0,
-                  opened.st_ino == current.st_ino, opened.st_dev == current.st_dev else {
+                opened.st_ino == current.st_ino, opened.st_dev == current.st_dev
+            else {
                 try? SystemCall.close(fd)
                 continue
             }
@@ -70,7 +74,10 @@ public final class GoldensLock {
     }
 
     private init(fd: Int32, path: String, device: UInt64, inode: UInt64) {
-        self.fd = fd; self.path = path; self.device = device; self.inode = inode
+        self.fd = fd
+        self.path = path
+        self.device = device
+        self.inode = inode
     }
 
     /// The pid written in a lock file, if it holds one.

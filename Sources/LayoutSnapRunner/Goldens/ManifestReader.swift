@@ -28,12 +28,15 @@ enum ManifestReader {
         }
 
         mutating func document() -> GoldenManifest? {
-            var version: Int?, environment: RenderEnvironment??, frames: [String: GoldenManifest.Entry]?
+            var version: Int?
+            var environment: RenderEnvironment??
+            var frames: [String: GoldenManifest.Entry]?
             var previous: [String: GoldenManifest.Previous] = [:]
             let complete = members { key, walk in
                 switch key {
                 case "version" where version == nil:
-                    guard let element = walk.value(), let v = try? element.int(), v == GoldenManifest.formatVersion else { return false }
+                    guard let element = walk.value(), let v = try? element.int(), v == GoldenManifest.formatVersion
+                    else { return false }
                     version = v
                 case "environment" where environment == nil:
                     guard let element = walk.value() else { return false }
@@ -44,7 +47,8 @@ enum ManifestReader {
                     var found: [String: GoldenManifest.Entry] = [:]
                     let ok = walk.members { key, walk in
                         guard found[key] == nil, let element = walk.value(), let object = try? element.object(),
-                              let (entry, old) = try? GoldenManifest.decodeFrame(object) else { return false }
+                            let (entry, old) = try? GoldenManifest.decodeFrame(object)
+                        else { return false }
                         found[key] = entry
                         if let old { previous[key] = old }
                         return true
@@ -68,7 +72,10 @@ enum ManifestReader {
             skipSpace()
             guard next() == UInt8(ascii: "{") else { return false }
             skipSpace()
-            if peek() == UInt8(ascii: "}") { i += 1; return true }
+            if peek() == UInt8(ascii: "}") {
+                i += 1
+                return true
+            }
             while true {
                 skipSpace()
                 guard let key = string() else { return false }
@@ -98,7 +105,8 @@ enum ManifestReader {
             let start = i
             guard peek() == UInt8(ascii: "\""), skipString() else { return nil }
             guard let node = try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<i])),
-                  case let .string(s) = node.value else { return nil }
+                case .string(let s) = node.value
+            else { return nil }
             return s
         }
 
@@ -118,7 +126,10 @@ enum ManifestReader {
                     case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):
                         depth -= 1
-                        if depth == 0 { i += 1; return true }
+                        if depth == 0 {
+                            i += 1
+                            return true
+                        }
                     default: break
                     }
                     i += 1
@@ -126,7 +137,9 @@ enum ManifestReader {
                 return false
             default:
                 let start = i
-                while let b = peek(), b != UInt8(ascii: ","), b != UInt8(ascii: "}"), b != UInt8(ascii: "]"), !isSpace(b) { i += 1 }
+                while let b = peek(), b != UInt8(ascii: ","), b != UInt8(ascii: "}"), b != UInt8(ascii: "]"),
+                    !isSpace(b)
+                { i += 1 }
                 return i > start
             }
         }
@@ -143,6 +156,9 @@ enum ManifestReader {
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
         mutating func skipSpace() { while let b = peek(), isSpace(b) { i += 1 } }
         func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
-        mutating func next() -> UInt8? { defer { i += 1 }; return peek() }
+        mutating func next() -> UInt8? {
+            defer { i += 1 }
+            return peek()
+        }
     }
 }

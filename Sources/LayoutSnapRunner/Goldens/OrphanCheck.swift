@@ -32,7 +32,9 @@ public enum OrphanCheck {
     public static func findings(_ orphans: [Orphan], goldens: String) -> [Finding] {
         grouped(orphans).map { g in
             let files = g.count == 1 || !g.group.hasSuffix("/") ? "" : " (\(g.count) files)"
-            return Finding(kind: .orphan, severity: .failure, message: "\(goldens)/\(g.group)\(files): \(g.reason)", subject: g.group)
+            return Finding(
+                kind: .orphan, severity: .failure, message: "\(goldens)/\(g.group)\(files): \(g.reason)",
+                subject: g.group)
         }
     }
 
@@ -42,34 +44,46 @@ public enum OrphanCheck {
     ///   an unknown fixture is an orphan too. Otherwise only the fixtures in the run are judged.
     /// - Fixtures that failed to load are skipped: their frames are unknown, not gone.
     public static func find(goldens: String, results: [FixtureResult], wholeSet: Bool) -> [Orphan] {
-        find(goldens: goldens, produced: results.map { ($0.ref.id, $0.error != nil, $0.frames.map(\.goldenKey)) }, wholeSet: wholeSet)
+        find(
+            goldens: goldens, produced: results.map { ($0.ref.id, $0.error != nil, $0.frames.map(\.goldenKey)) },
+            wholeSet: wholeSet)
     }
 
     /// The same, from a run's report entries.
     public static func find(goldens: String, entries: FixtureEntries, wholeSet: Bool) -> [Orphan] {
-        find(goldens: goldens, produced: entries.map { e in (e.id, e.error != nil, e.states.flatMap { $0.frames.map(\.golden) }) }, wholeSet: wholeSet)
+        find(
+            goldens: goldens,
+            produced: entries.map { e in (e.id, e.error != nil, e.states.flatMap { $0.frames.map(\.golden) }) },
+            wholeSet: wholeSet)
     }
 
     /// For each fixture of the run: its id, whether it could not be used, its frames' keys.
-    static func find(goldens: String, produced fixtures: [(id: String, failed: Bool, keys: [String])], wholeSet: Bool) -> [Orphan] {
+    static func find(goldens: String, produced fixtures: [(id: String, failed: Bool, keys: [String])], wholeSet: Bool)
+        -> [Orphan]
+    {
         var produced: [String: Set<String>] = [:]
         var unknown = Set<String>()
         for f in fixtures {
-            if f.failed { unknown.insert(f.id); continue }
+            if f.failed {
+                unknown.insert(f.id)
+                continue
+            }
             produced[f.id, default: []].formUnion(f.keys)
         }
         var orphans: [Orphan] = []
         guard let files = FileManager.default.enumerator(atPath: goldens) else { return [] }
         while let item = files.nextObject() as? String {
-            if case let (id, state)? = GoldenStore.frame(ofKey: item) {
+            if case (let id, let state)? = GoldenStore.frame(ofKey: item) {
                 // A fixture that could not be used: its frames, and its variants', are unknown.
                 if unknown.contains(id) || unknown.contains(FixtureVariant.baseID(of: id)) { continue }
                 if let keys = produced[id] {
                     if !keys.contains(item) {
                         let stateExists = keys.contains { $0.hasPrefix("\(id)/\(state)/") }
-                        orphans.append(stateExists
-                            ? Orphan(key: item, reason: "frame no longer exists", group: item)
-                            : Orphan(key: item, reason: "state \(state) no longer exists", group: "\(id)/\(state)/"))
+                        orphans.append(
+                            stateExists
+                                ? Orphan(key: item, reason: "frame no longer exists", group: item)
+                                : Orphan(key: item, reason: "state \(state) no longer exists", group: "\(id)/\(state)/")
+                        )
                     }
                 } else if wholeSet {
                     orphans.append(Orphan(key: item, reason: "no fixture \(id)", group: "\(id)/"))
@@ -89,7 +103,9 @@ public enum OrphanCheck {
         for orphan in orphans where (try? FileManager.default.removeItem(atPath: goldens + "/" + orphan.key)) != nil {
             removed.append(orphan.key)
             var dir = (goldens + "/" + orphan.key as NSString).deletingLastPathComponent
-            while dir.count > goldens.count, (try? FileManager.default.contentsOfDirectory(atPath: dir))?.isEmpty == true {
+            while dir.count > goldens.count,
+                (try? FileManager.default.contentsOfDirectory(atPath: dir))?.isEmpty == true
+            {
                 try? FileManager.default.removeItem(atPath: dir)
                 dir = (dir as NSString).deletingLastPathComponent
             }

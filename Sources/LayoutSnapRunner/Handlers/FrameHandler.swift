@@ -40,10 +40,16 @@ public struct FrameResult: Sendable, Hashable {
     /// Verify, a frame that did not pass: the XXH3-64 of its golden file as read (nil: none).
     public var goldenHash: String?
 
-    public init(state: String, index: Int, status: FrameStatus, detail: String? = nil,
-                goldenKey: String, actualPath: String? = nil, manifestEntry: GoldenManifest.Entry? = nil) {
-        self.state = state; self.index = index; self.status = status; self.detail = detail
-        self.goldenKey = goldenKey; self.actualPath = actualPath
+    public init(
+        state: String, index: Int, status: FrameStatus, detail: String? = nil,
+        goldenKey: String, actualPath: String? = nil, manifestEntry: GoldenManifest.Entry? = nil
+    ) {
+        self.state = state
+        self.index = index
+        self.status = status
+        self.detail = detail
+        self.goldenKey = goldenKey
+        self.actualPath = actualPath
         self.manifestEntry = manifestEntry
     }
 }
@@ -55,10 +61,13 @@ public protocol FrameHandler: Sendable {
     func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult
     /// After the last frame; may annotate the fixture's frame results. Returns what it did
     /// beyond the frames (record: the layout.json it staged), or nil.
-    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote?
+    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError)
+        -> FixtureNote?
 }
 
-public extension FrameHandler {
-    func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) {}
-    func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? { nil }
+extension FrameHandler {
+    public func fixtureStarted(_ fixture: Fixture, layout: FixtureLayout) throws(RunnerError) {}
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult])
+        throws(RunnerError) -> FixtureNote?
+    { nil }
 }

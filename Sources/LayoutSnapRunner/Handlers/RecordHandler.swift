@@ -26,7 +26,9 @@ public struct RecordHandler: FrameHandler {
     public let mode: RecordMode
 
     public init(goldens: String, manifest: GoldenManifest?, mode: RecordMode = .changed) {
-        self.goldens = goldens; self.manifest = manifest; self.mode = mode
+        self.goldens = goldens
+        self.manifest = manifest
+        self.mode = mode
     }
 
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
@@ -41,7 +43,8 @@ public struct RecordHandler: FrameHandler {
         var replacing = GoldenManifest.Previous.absent
         if !linkedOut, let data = FileManager.default.contents(atPath: path) {
             let fileHash = data.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
-            let entry = GoldenManifest.Entry(pixels: pixelHash, file: fileHash, width: pixels.width, height: pixels.height)
+            let entry = GoldenManifest.Entry(
+                pixels: pixelHash, file: fileHash, width: pixels.width, height: pixels.height)
             var golden: PixelImage?
             let current: GoldenManifest.Entry
             if let vouched = manifest?.entry(key, fileHash: fileHash) {
@@ -54,19 +57,23 @@ public struct RecordHandler: FrameHandler {
             } else if let decoded = try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels) {
                 // Not vouched for by the manifest: decode and compare before deciding to rewrite.
                 if decoded.width == pixels.width, decoded.height == pixels.height,
-                   decoded.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0 {
+                    decoded.pixels.withUnsafeBufferPointer({ ExactDiff.count($0, pixels.pixels) }) == 0
+                {
                     result.manifestEntry = entry
                     return result
                 }
                 golden = decoded
-                current = GoldenManifest.Entry(pixels: decoded.hashHex, file: fileHash, width: decoded.width, height: decoded.height)
+                current = GoldenManifest.Entry(
+                    pixels: decoded.hashHex, file: fileHash, width: decoded.width, height: decoded.height)
             } else {
                 guard mode != .missing else {
                     result.status = .unreadable
-                    result.detail = "unreadable golden \(key): not rewritten (--update missing writes only missing goldens)"
+                    result.detail =
+                        "unreadable golden \(key): not rewritten (--update missing writes only missing goldens)"
                     return result
                 }
-                current = GoldenManifest.Entry(pixels: GoldenTransaction.unreadablePixels, file: fileHash, width: 0, height: 0)
+                current = GoldenManifest.Entry(
+                    pixels: GoldenTransaction.unreadablePixels, file: fileHash, width: 0, height: 0)
             }
             // The pixels differ. Whether the golden is rewritten is the mode's question.
             switch mode {
@@ -79,10 +86,13 @@ public struct RecordHandler: FrameHandler {
                 return result
             case .changed:
                 if let tolerance = fixture.tolerance, current.pixels != GoldenTransaction.unreadablePixels,
-                   let image = golden ?? (try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels)),
-                   image.width == pixels.width, image.height == pixels.height {
+                    let image = golden ?? (try? PNGDecoder.decode([UInt8](data), maxPixels: Limits.maxGoldenPixels)),
+                    image.width == pixels.width, image.height == pixels.height
+                {
                     let comparison = image.pixels.withUnsafeBufferPointer {
-                        FrameComparison.compare(expected: $0, actual: pixels.pixels, width: pixels.width, height: pixels.height, tolerance: tolerance)
+                        FrameComparison.compare(
+                            expected: $0, actual: pixels.pixels, width: pixels.width, height: pixels.height,
+                            tolerance: tolerance)
                     }
                     if !comparison.comparison.isDifferent {
                         // Within the tolerance: verify passes it as similar, so the golden keeps its bytes.
@@ -98,7 +108,8 @@ public struct RecordHandler: FrameHandler {
         } else {
             result.detail = linkedOut ? "replaces a link out of the goldens folder" : "new"
         }
-        let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
+        let png = PNGEncoder.encode(
+            pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
         result.replacing = replacing
         do {
             try GoldenTransaction.stage(png, goldenPath: path)
@@ -108,12 +119,15 @@ public struct RecordHandler: FrameHandler {
             return result
         }
         result.status = .recorded
-        result.manifestEntry = GoldenManifest.Entry(pixels: pixelHash, file: png.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) },
-                                                    width: pixels.width, height: pixels.height)
+        result.manifestEntry = GoldenManifest.Entry(
+            pixels: pixelHash, file: png.withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) },
+            width: pixels.width, height: pixels.height)
         return result
     }
 
-    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult])
+        throws(RunnerError) -> FixtureNote?
+    {
         let path = goldens + "/" + GoldenStore.layoutKey(fixture: fixture.id)
         let bytes = LayoutJSON.encode(layout)
         let existing = FileManager.default.contents(atPath: path)

@@ -11,7 +11,8 @@ public struct RenderHandler: FrameHandler {
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
         let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: frame.index)
         var result = FrameResult(state: state, index: frame.index, status: .rendered, goldenKey: key)
-        let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
+        let png = PNGEncoder.encode(
+            pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
         do {
             try AtomicFile.write(png, to: output + "/" + key)
             result.actualPath = output + "/" + key
@@ -22,7 +23,9 @@ public struct RenderHandler: FrameHandler {
         return result
     }
 
-    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult])
+        throws(RunnerError) -> FixtureNote?
+    {
         try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/" + GoldenStore.layoutKey(fixture: fixture.id))
         return nil
     }

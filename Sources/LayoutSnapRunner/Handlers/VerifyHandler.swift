@@ -20,7 +20,9 @@ public struct VerifyHandler: FrameHandler {
     private let goldenLayouts = LockedValue<[String: LayoutSnapshot?]>([:])
 
     public init(goldens: String, manifest: GoldenManifest?, reportDirectory: String) {
-        self.goldens = goldens; self.manifest = manifest; self.reportDirectory = reportDirectory
+        self.goldens = goldens
+        self.manifest = manifest
+        self.reportDirectory = reportDirectory
     }
 
     /// The fixture's golden layout.json, nil when there is none or it cannot be read.
@@ -43,7 +45,8 @@ public struct VerifyHandler: FrameHandler {
         let path = goldens + "/" + key
         if let outside = GoldenStore.outsideTarget(path, goldens: goldens) {
             result.status = .unreadable
-            result.detail = "unreadable golden \(key): a symbolic link to \(outside), outside \(goldens)/ (goldens are files in the goldens folder)"
+            result.detail =
+                "unreadable golden \(key): a symbolic link to \(outside), outside \(goldens)/ (goldens are files in the goldens folder)"
             result.actualPath = writePNG(pixels, to: "actual/" + key)
             return result
         }
@@ -62,7 +65,8 @@ public struct VerifyHandler: FrameHandler {
         // Kept on the fast path too: a frame that passes here may still be paired by motion with
         // another golden frame, and an approval of it checks its own golden against this hash.
         result.goldenHash = fileHash
-        if let manifest, let entry = manifest.entry(key, fileHash: fileHash), entry.pixels == PixelHash.hex(pixels.hash) {
+        if let manifest, let entry = manifest.entry(key, fileHash: fileHash), entry.pixels == PixelHash.hex(pixels.hash)
+        {
             return result
         }
         // Data.withUnsafeBytes only rethrows untyped errors: carry the typed one out as a Result.
@@ -71,8 +75,8 @@ public struct VerifyHandler: FrameHandler {
         }
         let golden: PixelImage
         switch decoded {
-        case let .success(image): golden = image
-        case let .failure(error):
+        case .success(let image): golden = image
+        case .failure(let error):
             result.status = .unreadable
             result.detail = "unreadable golden \(key): \(error.description)"
             result.actualPath = writePNG(pixels, to: "actual/" + key)
@@ -80,11 +84,13 @@ public struct VerifyHandler: FrameHandler {
         }
         guard golden.width == pixels.width, golden.height == pixels.height else {
             result.status = .failed
-            result.detail = "size differs: golden \(golden.width) x \(golden.height), actual \(pixels.width) x \(pixels.height)"
+            result.detail =
+                "size differs: golden \(golden.width) x \(golden.height), actual \(pixels.width) x \(pixels.height)"
             result.actualPath = writePNG(pixels, to: "actual/" + key)
             if let old = goldenElements(fixture, state: state, index: frame.index) {
-                result.attribution = Attribution.size(golden: old, actual: LayoutSnapshot.elements(frame),
-                                                      goldenSize: (golden.width, golden.height), actualSize: (pixels.width, pixels.height))
+                result.attribution = Attribution.size(
+                    golden: old, actual: LayoutSnapshot.elements(frame),
+                    goldenSize: (golden.width, golden.height), actualSize: (pixels.width, pixels.height))
             }
             return result
         }
@@ -92,8 +98,9 @@ public struct VerifyHandler: FrameHandler {
         var diffImage = [UInt32](repeating: 0, count: pixels.width * pixels.height)
         let comparison = golden.pixels.withUnsafeBufferPointer { expected in
             diffImage.withUnsafeMutableBufferPointer { out in
-                FrameComparison.compare(expected: expected, actual: pixels.pixels, width: pixels.width, height: pixels.height,
-                                        tolerance: fixture.tolerance, diffImage: out)
+                FrameComparison.compare(
+                    expected: expected, actual: pixels.pixels, width: pixels.width, height: pixels.height,
+                    tolerance: fixture.tolerance, diffImage: out)
             }
         }
         guard let diff = comparison.diff else { return result }
@@ -103,11 +110,13 @@ public struct VerifyHandler: FrameHandler {
         if result.status == .failed, let old = goldenElements(fixture, state: state, index: frame.index) {
             result.attribution = golden.pixels.withUnsafeBufferPointer { expected in
                 diffImage.withUnsafeMutableBufferPointer { out in
-                    Attribution.attribute(golden: old, actual: LayoutSnapshot.elements(frame),
-                                          pixels: Attribution.Pixels(expected: expected, actual: pixels.pixels, width: pixels.width,
-                                                                     height: pixels.height, scale: fixture.canvas.scale,
-                                                                     regions: Attribution.Pixels.regions(of: diff)),
-                                          diffImage: out)
+                    Attribution.attribute(
+                        golden: old, actual: LayoutSnapshot.elements(frame),
+                        pixels: Attribution.Pixels(
+                            expected: expected, actual: pixels.pixels, width: pixels.width,
+                            height: pixels.height, scale: fixture.canvas.scale,
+                            regions: Attribution.Pixels.regions(of: diff)),
+                        diffImage: out)
                 }
             }
         }
@@ -124,20 +133,30 @@ public struct VerifyHandler: FrameHandler {
     /// state whose timing changed has its frames compared again, each with the golden frame at
     /// the same point of the motion (`MotionReport.pairs`), and its golden frames that have no
     /// counterpart listed as removed.
-    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError) -> FixtureNote? {
+    public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult])
+        throws(RunnerError) -> FixtureNote?
+    {
         let cached = goldenLayouts.withLock { $0.removeValue(forKey: fixture.id) }
         // A state that ends earlier and is otherwise the same: its first missing frame still has
         // a golden. One lookup per state.
-        let shortened = Set(layout.states.filter { state in
-            let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: state.frames.count)
-            return manifest.map { $0.frames[key] != nil } ?? FileManager.default.fileExists(atPath: goldens + "/" + key)
-        }.map(\.name))
+        let shortened = Set(
+            layout.states.filter { state in
+                let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: state.frames.count)
+                return manifest.map { $0.frames[key] != nil }
+                    ?? FileManager.default.fileExists(atPath: goldens + "/" + key)
+            }.map(\.name))
         guard !shortened.isEmpty || frames.contains(where: { $0.status != .passed }) else { return nil }
-        try? AtomicFile.write(LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenStore.layoutKey(fixture: fixture.id))
+        try? AtomicFile.write(
+            LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenStore.layoutKey(fixture: fixture.id))
         let goldenPath = goldens + "/" + GoldenStore.layoutKey(fixture: fixture.id)
-        guard let golden = cached ?? FileManager.default.contents(atPath: goldenPath).flatMap({ LayoutSnapshot.parse([UInt8]($0)) }) else {
+        guard
+            let golden = cached
+                ?? FileManager.default.contents(atPath: goldenPath).flatMap({ LayoutSnapshot.parse([UInt8]($0)) })
+        else {
             // No golden layout to compare motion with: a shortened state still fails.
-            for state in layout.states where shortened.contains(state.name) { removeTrailing(fixture, state: state, frames: &frames) }
+            for state in layout.states where shortened.contains(state.name) {
+                removeTrailing(fixture, state: state, frames: &frames)
+            }
             return nil
         }
         let now = LayoutSnapshot(layout)
@@ -150,16 +169,23 @@ public struct VerifyHandler: FrameHandler {
         var motion: [String: MotionReport] = [:]
         for state in layout.states where changedStates.contains(state.name) {
             guard let expected = golden.motion[state.name], let actual = now.motion[state.name],
-                  let report = MotionAnalysis.compare(expected: expected, actual: actual, timingFrames: fixture.timingFrames) else {
+                let report = MotionAnalysis.compare(
+                    expected: expected, actual: actual, timingFrames: fixture.timingFrames)
+            else {
                 if shortened.contains(state.name) { removeTrailing(fixture, state: state, frames: &frames) }
                 continue
             }
             motion[state.name] = report
             if report.repaired {
-                pairByMotion(fixture, state: state.name, report: report, goldenTimes: expected.times, layouts: (golden, now), frames: &frames)
+                pairByMotion(
+                    fixture, state: state.name, report: report, goldenTimes: expected.times, layouts: (golden, now),
+                    frames: &frames)
                 for i in frames.indices where frames[i].state == state.name {
-                    frames[i].layoutChanges = frames[i].status == .passed || frames[i].pairing != nil ? []
-                        : now.changes(from: golden, state: state.name, frame: frames[i].index, goldenFrame: frames[i].pairedWith)
+                    frames[i].layoutChanges =
+                        frames[i].status == .passed || frames[i].pairing != nil
+                        ? []
+                        : now.changes(
+                            from: golden, state: state.name, frame: frames[i].index, goldenFrame: frames[i].pairedWith)
                 }
             }
         }
@@ -172,8 +198,10 @@ public struct VerifyHandler: FrameHandler {
     /// frame without one is added as removed. Both fail, or are similar when the fixture's timing
     /// tolerance covers the change. Every frame of the state keeps an actual image in the
     /// report, so `accept` can write the whole new motion.
-    private func pairByMotion(_ fixture: Fixture, state: String, report: MotionReport, goldenTimes: [Double],
-                              layouts: (golden: LayoutSnapshot, now: LayoutSnapshot), frames: inout [FrameResult]) {
+    private func pairByMotion(
+        _ fixture: Fixture, state: String, report: MotionReport, goldenTimes: [Double],
+        layouts: (golden: LayoutSnapshot, now: LayoutSnapshot), frames: inout [FrameResult]
+    ) {
         guard let first = frames.firstIndex(where: { $0.state == state }) else { return }
         let end = frames[first...].firstIndex(where: { $0.state != state }) ?? frames.endIndex
         let offCourse: FrameStatus = report.tolerated ? .similar : .failed
@@ -181,10 +209,12 @@ public struct VerifyHandler: FrameHandler {
         var removed: [FrameResult] = []
         for pair in report.pairs {
             switch (pair[0], pair[1]) {
-            case let (j?, i?) where j != i:
+            case (let j?, let i?) where j != i:
                 guard let p = (first..<end).first(where: { frames[$0].index == i }) else { continue }
-                compareAgain(fixture, &frames[p], with: j, elements: (layouts.golden.frames[state]?[j], layouts.now.frames[state]?[i]))
-            case let (nil, i?):
+                compareAgain(
+                    fixture, &frames[p], with: j,
+                    elements: (layouts.golden.frames[state]?[j], layouts.now.frames[state]?[i]))
+            case (nil, let i?):
                 guard let p = (first..<end).first(where: { frames[$0].index == i }) else { continue }
                 frames[p].pairing = .new
                 frames[p].comparison = nil
@@ -192,19 +222,23 @@ public struct VerifyHandler: FrameHandler {
                 frames[p].attribution = nil
                 // Without a usable golden of its own it stays missing or unreadable.
                 if [.missing, .unreadable].contains(frames[p].status) {
-                    frames[p].detail = (frames[p].detail.map { $0 + "; " } ?? "") + "new frame: the golden motion has no frame at this point"
+                    frames[p].detail =
+                        (frames[p].detail.map { $0 + "; " } ?? "")
+                        + "new frame: the golden motion has no frame at this point"
                 } else {
                     frames[p].status = offCourse
                     frames[p].detail = "new frame: the golden motion has no frame at this point" + why
                 }
-            case let (j?, nil):
+            case (let j?, nil):
                 let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: j)
-                var frame = FrameResult(state: state, index: j, status: offCourse,
-                                        detail: "removed: the new motion has no frame at this point of the golden's" + why, goldenKey: key)
+                var frame = FrameResult(
+                    state: state, index: j, status: offCourse,
+                    detail: "removed: the new motion has no frame at this point of the golden's" + why, goldenKey: key)
                 frame.pairing = .removed
                 frame.goldenHash = GoldenTransaction.fileHash(goldens + "/" + key)
                 frame.time = j < goldenTimes.count ? goldenTimes[j] : 0
-                frame.progress = j < goldenTimes.count && (goldenTimes.last ?? 0) > 0 ? goldenTimes[j] / goldenTimes.last! : 0
+                frame.progress =
+                    j < goldenTimes.count && (goldenTimes.last ?? 0) > 0 ? goldenTimes[j] / goldenTimes.last! : 0
                 removed.append(frame)
             default: continue
             }
@@ -214,7 +248,8 @@ public struct VerifyHandler: FrameHandler {
         for p in first..<end where frames[p].actualPath == nil {
             let target = reportDirectory + "/actual/" + frames[p].goldenKey
             if let bytes = FileManager.default.contents(atPath: goldens + "/" + frames[p].goldenKey),
-               (try? AtomicFile.write([UInt8](bytes), to: target)) != nil {
+                (try? AtomicFile.write([UInt8](bytes), to: target)) != nil
+            {
                 frames[p].actualPath = target
             }
         }
@@ -230,9 +265,11 @@ public struct VerifyHandler: FrameHandler {
         var j = state.frames.count
         while j < Limits.maxFramesPerFixture {
             let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: j)
-            guard manifest.map({ $0.frames[key] != nil }) ?? FileManager.default.fileExists(atPath: goldens + "/" + key) else { break }
-            var frame = FrameResult(state: state.name, index: j, status: .failed,
-                                    detail: "removed: the golden has this frame past the new last one", goldenKey: key)
+            guard manifest.map({ $0.frames[key] != nil }) ?? FileManager.default.fileExists(atPath: goldens + "/" + key)
+            else { break }
+            var frame = FrameResult(
+                state: state.name, index: j, status: .failed,
+                detail: "removed: the golden has this frame past the new last one", goldenKey: key)
             frame.pairing = .removed
             frame.goldenHash = GoldenTransaction.fileHash(goldens + "/" + key)
             removed.append(frame)
@@ -242,14 +279,17 @@ public struct VerifyHandler: FrameHandler {
     }
 
     /// Frame `frame` compared with golden frame `j` of its state, as `handle` compares it with its own.
-    private func compareAgain(_ fixture: Fixture, _ frame: inout FrameResult, with j: Int,
-                              elements: (golden: Attribution.Elements?, now: Attribution.Elements?)) {
+    private func compareAgain(
+        _ fixture: Fixture, _ frame: inout FrameResult, with j: Int,
+        elements: (golden: Attribution.Elements?, now: Attribution.Elements?)
+    ) {
         let key = GoldenStore.frameKey(goldenKey: frame.goldenKey, index: j)
         frame.pairedWith = j
         // The frame's pixels: its actual image, or, when it passed by index, its own golden's.
         let actualFile = frame.actualPath ?? (goldens + "/" + frame.goldenKey)
         guard let actualBytes = FileManager.default.contents(atPath: actualFile),
-              let actual = try? PNGDecoder.decode([UInt8](actualBytes), maxPixels: Limits.maxGoldenPixels) else { return }
+            let actual = try? PNGDecoder.decode([UInt8](actualBytes), maxPixels: Limits.maxGoldenPixels)
+        else { return }
         if frame.actualPath == nil { frame.actualPath = writePNG(actual, to: "actual/" + frame.goldenKey) }
         frame.comparison = nil
         frame.diffPath = nil
@@ -270,15 +310,18 @@ public struct VerifyHandler: FrameHandler {
         }
         guard golden.width == actual.width, golden.height == actual.height else {
             frame.status = kept ?? .failed
-            frame.detail = keptDetail + "size differs from golden frame \(j): golden \(golden.width) x \(golden.height), actual \(actual.width) x \(actual.height)"
+            frame.detail =
+                keptDetail
+                + "size differs from golden frame \(j): golden \(golden.width) x \(golden.height), actual \(actual.width) x \(actual.height)"
             return
         }
         var diffImage = [UInt32](repeating: 0, count: actual.width * actual.height)
         let comparison = golden.pixels.withUnsafeBufferPointer { expected in
             actual.pixels.withUnsafeBufferPointer { now in
                 diffImage.withUnsafeMutableBufferPointer { out in
-                    FrameComparison.compare(expected: expected, actual: now, width: actual.width, height: actual.height,
-                                            tolerance: fixture.tolerance, diffImage: out)
+                    FrameComparison.compare(
+                        expected: expected, actual: now, width: actual.width, height: actual.height,
+                        tolerance: fixture.tolerance, diffImage: out)
                 }
             }
         }
@@ -293,17 +336,22 @@ public struct VerifyHandler: FrameHandler {
             frame.attribution = golden.pixels.withUnsafeBufferPointer { expected in
                 actual.pixels.withUnsafeBufferPointer { now in
                     diffImage.withUnsafeMutableBufferPointer { out in
-                        Attribution.attribute(golden: old, actual: new,
-                                              pixels: Attribution.Pixels(expected: expected, actual: now, width: actual.width, height: actual.height,
-                                                                         scale: fixture.canvas.scale, regions: Attribution.Pixels.regions(of: diff)),
-                                              diffImage: out)
+                        Attribution.attribute(
+                            golden: old, actual: new,
+                            pixels: Attribution.Pixels(
+                                expected: expected, actual: now, width: actual.width, height: actual.height,
+                                scale: fixture.canvas.scale, regions: Attribution.Pixels.regions(of: diff)),
+                            diffImage: out)
                     }
                 }
             }
         }
-        frame.detail = keptDetail + "against golden frame \(j), at the same point of the motion: " + (comparison.message ?? "differs")
+        frame.detail =
+            keptDetail + "against golden frame \(j), at the same point of the motion: "
+            + (comparison.message ?? "differs")
         frame.diffPath = diffImage.withUnsafeBufferPointer { buffer in
-            writePNG(FramePixels(width: actual.width, height: actual.height, pixels: buffer), to: "diff/" + frame.goldenKey)
+            writePNG(
+                FramePixels(width: actual.width, height: actual.height, pixels: buffer), to: "diff/" + frame.goldenKey)
         }
     }
 
@@ -317,7 +365,8 @@ public struct VerifyHandler: FrameHandler {
     /// the report is a help, not the verdict).
     private func writePNG(_ pixels: FramePixels, to relative: String) -> String? {
         let path = reportDirectory + "/" + relative
-        let png = PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
+        let png = PNGEncoder.encode(
+            pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
         return (try? AtomicFile.write(png, to: path)) != nil ? path : nil
     }
 }

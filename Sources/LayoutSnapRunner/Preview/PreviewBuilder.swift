@@ -38,10 +38,17 @@ public struct PreviewBuilder: Sendable {
     /// settled view, which has no duration of its own.
     public static let holdLastFrame = 1.0
 
-    public init(ref: FixtureRef, output: String, overrides: FixtureOverrides = FixtureOverrides(),
-                bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil) {
-        self.ref = ref; self.output = output; self.overrides = overrides
-        self.bakeOverlay = bakeOverlay; self.watching = watching; self.jobs = max(1, jobs); self.against = against
+    public init(
+        ref: FixtureRef, output: String, overrides: FixtureOverrides = FixtureOverrides(),
+        bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil
+    ) {
+        self.ref = ref
+        self.output = output
+        self.overrides = overrides
+        self.bakeOverlay = bakeOverlay
+        self.watching = watching
+        self.jobs = max(1, jobs)
+        self.against = against
     }
 
     /// At most this many plots per state (a long chat moves hundreds of bubbles).
@@ -53,7 +60,8 @@ public struct PreviewBuilder: Sendable {
         guard let against else { return nil }
         let path = against + "/" + GoldenStore.layoutKey(fixture: ref.id)
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RunnerError.usage("--against \(against): \(path) cannot be read (record \(ref.id) into \(against) first)")
+            throw RunnerError.usage(
+                "--against \(against): \(path) cannot be read (record \(ref.id) into \(against) first)")
         }
         guard let snapshot = LayoutSnapshot.parse([UInt8](data)) else {
             throw RunnerError.usage("--against \(against): \(path) is not a layout.json layoutsnap wrote")
@@ -71,14 +79,20 @@ public struct PreviewBuilder: Sendable {
         var order: [String: Int] = [:]
         for frame in state.frames { for e in frame.elements where order[e.id] == nil { order[e.id] = order.count } }
         let properties = ["x": 0, "y": 1, "width": 2, "height": 3]
-        let keys = Set(now.tracks.keys).union(golden?.tracks.keys ?? [:].keys).filter { varies(now.tracks[$0]) || varies(golden?.tracks[$0]) }
+        let keys = Set(now.tracks.keys).union(golden?.tracks.keys ?? [:].keys).filter {
+            varies(now.tracks[$0]) || varies(golden?.tracks[$0])
+        }
         return keys.sorted { a, b in
-            let ea = String(a[..<(a.lastIndex(of: ".") ?? a.endIndex)]), eb = String(b[..<(b.lastIndex(of: ".") ?? b.endIndex)])
-            let pa = String(a[a.index(after: a.lastIndex(of: ".") ?? a.startIndex)...]), pb = String(b[b.index(after: b.lastIndex(of: ".") ?? b.startIndex)...])
-            let oa = order[ea] ?? Int.max, ob = order[eb] ?? Int.max
+            let ea = String(a[..<(a.lastIndex(of: ".") ?? a.endIndex)])
+            let eb = String(b[..<(b.lastIndex(of: ".") ?? b.endIndex)])
+            let pa = String(a[a.index(after: a.lastIndex(of: ".") ?? a.startIndex)...])
+            let pb = String(b[b.index(after: b.lastIndex(of: ".") ?? b.startIndex)...])
+            let oa = order[ea] ?? Int.max
+            let ob = order[eb] ?? Int.max
             if oa != ob { return oa < ob }
             if ea != eb { return ea < eb }
-            let qa = properties[pa] ?? 4, qb = properties[pb] ?? 4
+            let qa = properties[pa] ?? 4
+            let qb = properties[pb] ?? 4
             return qa != qb ? qa < qb : pa < pb
         }
     }
@@ -112,7 +126,9 @@ public struct PreviewBuilder: Sendable {
         // A fresh states folder beside the old one, swapped in at the end: a page open in a
         // browser never sees half a build.
         let fm = FileManager.default
-        let statesDir = output + "/states", staging = output + "/.states-new", retired = output + "/.states-old"
+        let statesDir = output + "/states"
+        let staging = output + "/.states-new"
+        let retired = output + "/.states-old"
         try? fm.removeItem(atPath: staging)
         try? fm.removeItem(atPath: retired)
         do {
@@ -121,7 +137,8 @@ public struct PreviewBuilder: Sendable {
             throw RunnerError.write("cannot create \(staging): \(error.localizedDescription)")
         }
 
-        let results = WorkerThreads.map(count: layout.states.count, jobs: jobs) { index -> Result<StatePreview, RunnerError> in
+        let results = WorkerThreads.map(count: layout.states.count, jobs: jobs) {
+            index -> Result<StatePreview, RunnerError> in
             Result { () throws(RunnerError) in
                 try renderState(layout.states[index], fixture: fixture, fonts: fonts, into: staging)
             }
@@ -129,8 +146,8 @@ public struct PreviewBuilder: Sendable {
         var states: [StatePreview] = []
         for result in results {
             switch result {
-            case let .success(state): states.append(state)
-            case let .failure(error):
+            case .success(let state): states.append(state)
+            case .failure(let error):
                 try? fm.removeItem(atPath: staging)
                 throw error
             }
@@ -153,8 +170,9 @@ public struct PreviewBuilder: Sendable {
         try AtomicFile.write(LayoutJSON.encode(layout), to: output + "/layout.json", durable: false)
         let page: String
         do {
-            page = try PreviewPage.html(title: "\(fixture.id) · layoutsnap preview", dataJSON: String(decoding: dataBytes, as: UTF8.self),
-                                        buildID: buildID, watching: watching)
+            page = try PreviewPage.html(
+                title: "\(fixture.id) · layoutsnap preview", dataJSON: String(decoding: dataBytes, as: UTF8.self),
+                buildID: buildID, watching: watching)
         } catch {
             throw RunnerError.environment("\(error)")
         }
@@ -173,23 +191,30 @@ public struct PreviewBuilder: Sendable {
         var overlays: [FrameOverlay]
     }
 
-    private func renderState(_ state: StateLayout, fixture: Fixture, fonts: FontSystem, into staging: String) throws(RunnerError) -> StatePreview {
+    private func renderState(_ state: StateLayout, fixture: Fixture, fonts: FontSystem, into staging: String)
+        throws(RunnerError) -> StatePreview
+    {
         let dir = staging + "/" + state.name
         do {
             let engine = try TextEngine(fonts: fonts)
             let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
             let canvas = fixture.canvas
             var apng = APNGWriter(width: canvas.pixelWidth, height: canvas.pixelHeight, frameCount: state.frames.count)
-            let sheet = ContactSheet(title: "\(fixture.id) · \(state.name) · \(state.frames.count) frame\(state.frames.count == 1 ? "" : "s") at \(Self.number(fixture.fps)) fps",
-                                     frameWidth: canvas.pixelWidth, frameHeight: canvas.pixelHeight,
-                                     frameCount: state.frames.count, engine: engine)
+            let sheet = ContactSheet(
+                title:
+                    "\(fixture.id) · \(state.name) · \(state.frames.count) frame\(state.frames.count == 1 ? "" : "s") at \(Self.number(fixture.fps)) fps",
+                frameWidth: canvas.pixelWidth, frameHeight: canvas.pixelHeight,
+                frameCount: state.frames.count, engine: engine)
             var preview = StatePreview(filmstrips: [], overlays: [])
             for (k, frame) in state.frames.enumerated() {
                 let overlay = try FrameOverlay(frame: frame, measurer: engine)
                 preview.overlays.append(overlay)
                 var pixels = try renderer.render(frame)
-                try AtomicFile.write(PNGEncoder.encode(pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width),
-                                     to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))", durable: false)
+                try AtomicFile.write(
+                    PNGEncoder.encode(
+                        pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
+                        stride: pixels.width),
+                    to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))", durable: false)
                 if bakeOverlay {
                     pixels = try renderer.paintOver(overlay.drawOps(scale: canvas.scale))
                 }
@@ -197,8 +222,11 @@ public struct PreviewBuilder: Sendable {
                 apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delay)
                 try sheet.add(pixels, label: Self.label(frame)) { page, sheetPixels in
                     let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
-                    try AtomicFile.write(PNGEncoder.encode(pixels: sheetPixels.pixels.baseAddress!, width: sheetPixels.width,
-                                                           height: sheetPixels.height, stride: sheetPixels.width), to: "\(dir)/\(name)", durable: false)
+                    try AtomicFile.write(
+                        PNGEncoder.encode(
+                            pixels: sheetPixels.pixels.baseAddress!, width: sheetPixels.width,
+                            height: sheetPixels.height, stride: sheetPixels.width), to: "\(dir)/\(name)", durable: false
+                    )
                     preview.filmstrips.append("states/\(state.name)/\(name)")
                 }
             }
@@ -220,12 +248,16 @@ public struct PreviewBuilder: Sendable {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
-    func pageData(fixture: Fixture, layout: FixtureLayout, states: [StatePreview], golden: [String: StateMotion]? = nil) -> JSONOutput {
+    func pageData(fixture: Fixture, layout: FixtureLayout, states: [StatePreview], golden: [String: StateMotion]? = nil)
+        -> JSONOutput
+    {
         let stateObjects = zip(layout.states, states).map { state, preview -> JSONOutput in
             let frames = zip(state.frames, preview.overlays).map { frame, overlay -> JSONOutput in
-                guard case var .object(members) = LayoutJSON.json(frame) else { return .null }
+                guard case .object(var members) = LayoutJSON.json(frame) else { return .null }
                 members.append(("image", .string("states/\(state.name)/frames/\(GoldenStore.frameName(frame.index))")))
-                if case let .object(o) = overlay.json, let lines = o.first(where: { $0.0 == "lines" }) { members.append(lines) }
+                if case .object(let o) = overlay.json, let lines = o.first(where: { $0.0 == "lines" }) {
+                    members.append(lines)
+                }
                 return .object(members)
             }
             var object: [(String, JSONOutput)] = [("name", .string(state.name))]
@@ -237,17 +269,26 @@ public struct PreviewBuilder: Sendable {
             ]
             // Every track that moves, for the plots under the viewer (and the golden's with
             // --against).
-            let now = StateMotion(state.frames), before = golden?[state.name]
+            let now = StateMotion(state.frames)
+            let before = golden?[state.name]
             let keys = Self.plotted(state, now: now, golden: before)
             func series(_ m: StateMotion, _ keys: [String]) -> JSONOutput {
-                .object([("times", .array(m.times.map { .number($0) })),
-                         ("tracks", .object(keys.compactMap { key in
-                             m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
-                         }))])
+                .object([
+                    ("times", .array(m.times.map { .number($0) })),
+                    (
+                        "tracks",
+                        .object(
+                            keys.compactMap { key in
+                                m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
+                            })
+                    ),
+                ])
             }
-            var motion: [(String, JSONOutput)] = [("keys", .array(keys.prefix(Self.maxPlotsPerState).map { .string($0) })),
-                                                  ("more", .number(Double(max(0, keys.count - Self.maxPlotsPerState)))),
-                                                  ("now", series(now, Array(keys.prefix(Self.maxPlotsPerState))))]
+            var motion: [(String, JSONOutput)] = [
+                ("keys", .array(keys.prefix(Self.maxPlotsPerState).map { .string($0) })),
+                ("more", .number(Double(max(0, keys.count - Self.maxPlotsPerState)))),
+                ("now", series(now, Array(keys.prefix(Self.maxPlotsPerState)))),
+            ]
             if golden != nil {
                 motion.append(("golden", before.map { series($0, Array(keys.prefix(Self.maxPlotsPerState))) } ?? .null))
             }
@@ -258,8 +299,13 @@ public struct PreviewBuilder: Sendable {
             ("fixture", .string(fixture.id)),
             ("file", .string(ref.displayPath)),
             ("kind", .string(fixture.kind.rawValue)),
-            ("canvas", .object([("width", .number(fixture.canvas.width)), ("height", .number(fixture.canvas.height)),
-                                ("scale", .number(fixture.canvas.scale))])),
+            (
+                "canvas",
+                .object([
+                    ("width", .number(fixture.canvas.width)), ("height", .number(fixture.canvas.height)),
+                    ("scale", .number(fixture.canvas.scale)),
+                ])
+            ),
             ("fps", .number(fixture.fps)),
             ("appearance", .string(fixture.appearance.rawValue)),
             ("holdLastFrame", .number(Self.holdLastFrame)),

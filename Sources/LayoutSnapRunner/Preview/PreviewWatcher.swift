@@ -15,8 +15,10 @@ public struct PreviewWatcher {
     /// builds again. `build` returns the files the fixture read (nil after a bad edit, which
     /// keeps the files watched so far). `watching` is told the files watched after the first build.
     /// Stops only when `build` throws (a failure the fixture cannot cause, such as a full disk).
-    public func run(build: () throws -> [String]?, watching: ([String]) -> Void, changed: ([String]) -> Void,
-                    until stop: () -> Bool = { false }) throws {
+    public func run(
+        build: () throws -> [String]?, watching: ([String]) -> Void, changed: ([String]) -> Void,
+        until stop: () -> Bool = { false }
+    ) throws {
         var inputs = [fixture]
         var seen = inputs.map(Self.stamp)
         if let read = try build(), read != inputs {

@@ -13,8 +13,10 @@ package enum Spawn {
         try lock.withLock { () throws(RunnerError) in try body() }
     }
 
-    package static func startLocked(_ executable: String, _ arguments: [String],
-                            files: (inout posix_spawn_file_actions_t) -> Void) throws(RunnerError) -> pid_t {
+    package static func startLocked(
+        _ executable: String, _ arguments: [String],
+        files: (inout posix_spawn_file_actions_t) -> Void
+    ) throws(RunnerError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -57,7 +59,8 @@ package enum Spawn {
 
     /// Waits for `pid` (retrying on EINTR); the resource usage is the child's own (peak memory).
     package static func wait(_ pid: pid_t) throws(RunnerError) -> (ending: Ending, usage: rusage) {
-        let status: Int32, usage: rusage
+        let status: Int32
+        let usage: rusage
         do throws(SystemError) {
             (status, usage) = try Posix.wait4(pid)
         } catch {

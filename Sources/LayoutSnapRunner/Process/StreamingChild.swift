@@ -4,7 +4,10 @@ import LayoutSnapSystem
 /// A child process whose stdout is read line by line with a deadline, so a parent can tell a
 /// slow child from a hung one. stderr goes to a file, read back when the child dies.
 final class StreamingChild {
-    enum Read { case line(String), timedOut, end }
+    enum Read {
+        case line(String)
+        case timedOut, end
+    }
 
     private let pid: pid_t
     private let readFD: Int32
@@ -18,7 +21,10 @@ final class StreamingChild {
         // write end, or this reader would not see end-of-file until that other worker exits too.
         let (pid, readFD) = try Spawn.withLock { () throws(RunnerError) -> (pid_t, Int32) in
             let fds: [Int32]
-            do throws(SystemError) { let ends = try Posix.pipe(); fds = [ends.read, ends.write] } catch {
+            do throws(SystemError) {
+                let ends = try Posix.pipe()
+                fds = [ends.read, ends.write]
+            } catch {
                 throw RunnerError.environment("pipe failed: \(error.reason)")
             }
             defer { try? SystemCall.close(fds[1]) }
@@ -74,10 +80,14 @@ final class StreamingChild {
             }
             guard ready > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = (try? chunk.withUnsafeMutableBytes { buffer in
-                try Posix.read(readFD, into: buffer)
-            }) ?? 0
-            if n <= 0 { ended = true; continue }
+            let n =
+                (try? chunk.withUnsafeMutableBytes { buffer in
+                    try Posix.read(readFD, into: buffer)
+                }) ?? 0
+            if n <= 0 {
+                ended = true
+                continue
+            }
             buffer.append(contentsOf: chunk[..<n])
         }
     }

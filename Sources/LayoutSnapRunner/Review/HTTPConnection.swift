@@ -19,7 +19,8 @@ public struct HTTPRequest: Sendable {
         for pair in target[target.index(after: mark)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard let name = parts.first.flatMap({ String($0).removingPercentEncoding }) else { continue }
-            result[name] = parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding : ""
+            result[name] =
+                parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding : ""
         }
         return result
     }
@@ -28,7 +29,9 @@ public struct HTTPRequest: Sendable {
     public func cookie(_ name: String) -> String? {
         for pair in (headers["cookie"] ?? "").split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name { return parts[1].trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
         }
         return nil
     }
@@ -57,7 +60,10 @@ public struct HTTPFailure: Error, Sendable {
     public var status: HTTPStatus
     public var message: String
 
-    public init(_ status: HTTPStatus, _ message: String) { self.status = status; self.message = message }
+    public init(_ status: HTTPStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
 }
 
 /// One accepted connection: reads one request within a deadline (a client that sends slowly or
@@ -85,7 +91,8 @@ public final class HTTPConnection {
 
     /// Milliseconds left before the deadline (0 once past it).
     private var millisecondsLeft: Int32 {
-        let now = DispatchTime.now().uptimeNanoseconds, end = deadline.uptimeNanoseconds
+        let now = DispatchTime.now().uptimeNanoseconds
+        let end = deadline.uptimeNanoseconds
         return end > now ? Int32(min((end - now) / 1_000_000 + 1, UInt64(Int32.max))) : 0
     }
 
@@ -97,7 +104,9 @@ public final class HTTPConnection {
         var chunk = [UInt8](repeating: 0, count: max(1, min(limit, 64 << 10)))
         let n: Int
         do {
-            n = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try SystemCall.receive(fd, into: buffer) } }.get()
+            n = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in try SystemCall.receive(fd, into: buffer) }
+            }.get()
         } catch {
             throw HTTPFailure(.badRequest, "the connection failed: \(error.reason)")
         }
@@ -130,7 +139,9 @@ public final class HTTPConnection {
         guard words.count == 3, words[2].hasPrefix("HTTP/1."), !words[0].isEmpty, words[1].hasPrefix("/") else {
             throw HTTPFailure(.badRequest, "not an HTTP/1.1 request line with a path")
         }
-        guard lines.count <= Self.maxHeaders else { throw HTTPFailure(.headersTooLarge, "more than \(Self.maxHeaders) headers") }
+        guard lines.count <= Self.maxHeaders else {
+            throw HTTPFailure(.headersTooLarge, "more than \(Self.maxHeaders) headers")
+        }
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex, !line.first!.isWhitespace else {
@@ -145,7 +156,8 @@ public final class HTTPConnection {
             }
         }
         let request = HTTPRequest(method: String(words[0]), target: String(words[1]), headers: headers)
-        unreadBody = request.headers["content-length"].map { $0 != "0" } ?? false || request.headers["transfer-encoding"] != nil
+        unreadBody =
+            request.headers["content-length"].map { $0 != "0" } ?? false || request.headers["transfer-encoding"] != nil
         return request
     }
 
@@ -157,8 +169,12 @@ public final class HTTPConnection {
         guard let text = request.headers["content-length"] else {
             throw HTTPFailure(.lengthRequired, "a body needs a Content-Length")
         }
-        guard let length = Int(text), length >= 0 else { throw HTTPFailure(.badRequest, "Content-Length is not a number: \(text)") }
-        guard length <= limit else { throw HTTPFailure(.payloadTooLarge, "the body is \(length) bytes; at most \(limit) are read") }
+        guard let length = Int(text), length >= 0 else {
+            throw HTTPFailure(.badRequest, "Content-Length is not a number: \(text)")
+        }
+        guard length <= limit else {
+            throw HTTPFailure(.payloadTooLarge, "the body is \(length) bytes; at most \(limit) are read")
+        }
         var body = Array(buffered.prefix(length))
         while body.count < length {
             guard let chunk = try receive(limit: length - body.count) else {
@@ -183,8 +199,12 @@ public final class HTTPConnection {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         var sent = 0
         while sent < size {
-            guard let n = try? chunk.withUnsafeMutableBytes({ buffer in Result { () throws(SystemError) in try Posix.read(file, into: buffer) } }).get(), n > 0,
-                  send(Array(chunk[0..<min(n, size - sent)])) else { break }
+            guard
+                let n = try? chunk.withUnsafeMutableBytes({ buffer in
+                    Result { () throws(SystemError) in try Posix.read(file, into: buffer) }
+                }).get(), n > 0,
+                send(Array(chunk[0..<min(n, size - sent)]))
+            else { break }
             sent += n
         }
         close()
@@ -199,7 +219,10 @@ public final class HTTPConnection {
     @discardableResult
     public func send(_ bytes: [UInt8]) -> Bool {
         guard !closed else { return false }
-        return (try? bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try SystemCall.sendAll(fd, buffer) } }.get()) != nil
+        return
+            (try? bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in try SystemCall.sendAll(fd, buffer) }
+            }.get()) != nil
     }
 
     private func head(_ status: HTTPStatus, headers: [(String, String)]) -> [UInt8] {
@@ -219,8 +242,11 @@ public final class HTTPConnection {
             var drained = 0
             var chunk = [UInt8](repeating: 0, count: 64 << 10)
             while drained < 8 << 20, DispatchTime.now() < until,
-                  (try? SystemCall.wait(fd, for: Int16(POLLIN), milliseconds: 200)) == true,
-                  let n = try? chunk.withUnsafeMutableBytes({ buffer in Result { () throws(SystemError) in try SystemCall.receive(fd, into: buffer) } }).get(), n > 0 {
+                (try? SystemCall.wait(fd, for: Int16(POLLIN), milliseconds: 200)) == true,
+                let n = try? chunk.withUnsafeMutableBytes({ buffer in
+                    Result { () throws(SystemError) in try SystemCall.receive(fd, into: buffer) }
+                }).get(), n > 0
+            {
                 drained += n
             }
         }
@@ -253,7 +279,8 @@ public final class HTTPServer: Sendable {
         } catch {
             throw RunnerError.usage("cannot listen on 127.0.0.1:\(port): \(error.reason)")
         }
-        self.maxConnections = maxConnections; self.readTimeout = readTimeout
+        self.maxConnections = maxConnections
+        self.readTimeout = readTimeout
     }
 
     deinit { try? SystemCall.close(listener) }
@@ -262,17 +289,20 @@ public final class HTTPServer: Sendable {
     public func serve(_ handle: @escaping @Sendable (HTTPConnection) -> Void, until stop: () -> Bool) {
         while !stop() {
             guard (try? SystemCall.wait(listener, for: Int16(POLLIN), milliseconds: 200)) == true,
-                  let fd = try? SystemCall.acceptConnection(listener) else { continue }
+                let fd = try? SystemCall.acceptConnection(listener)
+            else { continue }
             let admitted = active.withLock { count in
                 guard count < maxConnections else { return false }
                 count += 1
                 return true
             }
             guard admitted else {
-                HTTPConnection(fd: fd, readTimeout: readTimeout).respond(.unavailable, body: Array("too many connections\n".utf8))
+                HTTPConnection(fd: fd, readTimeout: readTimeout).respond(
+                    .unavailable, body: Array("too many connections\n".utf8))
                 continue
             }
-            let active = active, readTimeout = readTimeout
+            let active = active
+            let readTimeout = readTimeout
             Thread.detachNewThread {
                 // Made on its own thread, which alone uses it.
                 let connection = HTTPConnection(fd: fd, readTimeout: readTimeout)

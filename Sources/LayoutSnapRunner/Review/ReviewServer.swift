@@ -51,18 +51,24 @@ public final class ReviewServer: Sendable {
 
     /// Headers every response has: nothing cached (the token is in the first URL), sniffed or
     /// sent on as a referrer.
-    private static let common = [("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]
+    private static let common = [
+        ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+    ]
 
     private func refuse(_ connection: HTTPConnection, _ failure: HTTPFailure) {
-        connection.respond(failure.status, headers: Self.common + [("Content-Type", "text/plain; charset=utf-8")],
-                           body: Array((failure.message + "\n").utf8))
+        connection.respond(
+            failure.status, headers: Self.common + [("Content-Type", "text/plain; charset=utf-8")],
+            body: Array((failure.message + "\n").utf8))
     }
 
     private func json(_ connection: HTTPConnection, _ value: some Encodable, headers: [(String, String)] = []) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let body = try? encoder.encode(value) else { return refuse(connection, HTTPFailure(.serverError, "cannot encode the answer")) }
-        connection.respond(.ok, headers: Self.common + headers + [("Content-Type", "application/json")], body: [UInt8](body))
+        guard let body = try? encoder.encode(value) else {
+            return refuse(connection, HTTPFailure(.serverError, "cannot encode the answer"))
+        }
+        connection.respond(
+            .ok, headers: Self.common + headers + [("Content-Type", "application/json")], body: [UInt8](body))
     }
 
     func handle(_ connection: HTTPConnection) {
@@ -75,16 +81,19 @@ public final class ReviewServer: Sendable {
         // Against DNS rebinding: a page of another site, resolved to 127.0.0.1, sends its own Host.
         let own = ["127.0.0.1:\(port)", "localhost:\(port)"]
         guard let host = request.headers["host"], own.contains(host.lowercased()) else {
-            return refuse(connection, HTTPFailure(.forbidden, "the Host must be 127.0.0.1:\(port) or localhost:\(port)"))
+            return refuse(
+                connection, HTTPFailure(.forbidden, "the Host must be 127.0.0.1:\(port) or localhost:\(port)"))
         }
         if let origin = request.headers["origin"], !own.contains(where: { "http://" + $0 == origin.lowercased() }) {
             return refuse(connection, HTTPFailure(.forbidden, "requests from another origin are refused"))
         }
-        let byQuery = matches(request.query["token"]), byHeader = matches(request.headers[Self.tokenHeader.lowercased()])
+        let byQuery = matches(request.query["token"])
+        let byHeader = matches(request.headers[Self.tokenHeader.lowercased()])
         switch request.method {
         case "GET":
             guard byQuery || byHeader || matches(request.cookie(Self.cookieName)) else {
-                return refuse(connection, HTTPFailure(.forbidden, "open the address layoutsnap review printed: it has the token"))
+                return refuse(
+                    connection, HTTPFailure(.forbidden, "open the address layoutsnap review printed: it has the token"))
             }
         case "POST":
             guard byHeader else {
@@ -97,15 +106,22 @@ public final class ReviewServer: Sendable {
         switch (request.method, request.path) {
         case ("GET", "/api/review"):
             let now = session.snapshot
-            json(connection, ReviewAnswer(generation: now.generation, approved: now.approved.sorted(), rejected: now.rejected.sorted(),
-                                          watch: watching, writable: !session.acceptance.refusedUnderCI), headers: cookie)
+            json(
+                connection,
+                ReviewAnswer(
+                    generation: now.generation, approved: now.approved.sorted(), rejected: now.rejected.sorted(),
+                    watch: watching, writable: !session.acceptance.refusedUnderCI), headers: cookie)
         case ("POST", "/api/decisions"):
             do {
-                let decision = try ReviewSession.Decision.decode(try connection.readBody(of: request, limit: Self.maxBodyBytes))
+                let decision = try ReviewSession.Decision.decode(
+                    try connection.readBody(of: request, limit: Self.maxBodyBytes))
                 let refused = session.decide(decision)
                 let now = session.snapshot
-                json(connection, DecisionAnswer(approved: now.approved.sorted(), rejected: now.rejected.sorted(),
-                                                refused: refused.map { .init(golden: $0.golden, reason: $0.reason) }))
+                json(
+                    connection,
+                    DecisionAnswer(
+                        approved: now.approved.sorted(), rejected: now.rejected.sorted(),
+                        refused: refused.map { .init(golden: $0.golden, reason: $0.reason) }))
             } catch {
                 refuse(connection, error)
             }
@@ -121,7 +137,8 @@ public final class ReviewServer: Sendable {
     /// The token compared in constant time (a timing difference must not spell it out).
     private func matches(_ given: String?) -> Bool {
         guard let given else { return false }
-        let a = Array(given.utf8), b = Array(token.utf8)
+        let a = Array(given.utf8)
+        let b = Array(token.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
@@ -135,13 +152,19 @@ public final class ReviewServer: Sendable {
                 return refuse(connection, HTTPFailure(.badRequest, "a path that does not decode"))
             }
             guard part != ".." else { return refuse(connection, HTTPFailure(.forbidden, "no .. in paths")) }
-            guard !part.hasPrefix("."), !part.contains("/") else { return refuse(connection, HTTPFailure(.notFound, "not found")) }
+            guard !part.hasPrefix("."), !part.contains("/") else {
+                return refuse(connection, HTTPFailure(.notFound, "not found"))
+            }
             parts.append(part)
         }
         if parts.isEmpty { parts = ["index.html"] }
         let notFound = HTTPFailure(.notFound, "not found")
-        guard let resolved = try? SystemCall.resolvedPath(root + "/" + parts.joined(separator: "/")) else { return refuse(connection, notFound) }
-        guard resolved.hasPrefix(root + "/") else { return refuse(connection, HTTPFailure(.forbidden, "outside the report folder")) }
+        guard let resolved = try? SystemCall.resolvedPath(root + "/" + parts.joined(separator: "/")) else {
+            return refuse(connection, notFound)
+        }
+        guard resolved.hasPrefix(root + "/") else {
+            return refuse(connection, HTTPFailure(.forbidden, "outside the report folder"))
+        }
         guard let (fd, size) = try? SystemCall.openRegularFile(resolved) else { return refuse(connection, notFound) }
         let type = [("Content-Type", Self.contentType(resolved))]
         guard parts == ["index.html"] else {
@@ -149,7 +172,8 @@ public final class ReviewServer: Sendable {
         }
         let page = FileManager.default.contents(atPath: resolved).map { String(decoding: $0, as: UTF8.self) } ?? ""
         try? SystemCall.close(fd)
-        connection.respond(.ok, headers: Self.common + headers + type, body: Array(Self.withToken(page, token: token).utf8))
+        connection.respond(
+            .ok, headers: Self.common + headers + type, body: Array(Self.withToken(page, token: token).utf8))
     }
 
     /// index.html with `<meta name="layoutsnap-review" content="TOKEN">` first in its head: how
@@ -178,7 +202,8 @@ public final class ReviewServer: Sendable {
     /// 15 s (so a client that left is noticed), until the server stops.
     private func events(_ connection: HTTPConnection, headers: [(String, String)]) {
         guard connection.startStream(.ok, headers: Self.common + headers + [("Content-Type", "text/event-stream")]),
-              connection.send(Array("retry: 2000\n\n".utf8)) else { return }
+            connection.send(Array("retry: 2000\n\n".utf8))
+        else { return }
         var seen = session.snapshot.generation
         var quiet = 0
         while !isStopping {
@@ -187,7 +212,9 @@ public final class ReviewServer: Sendable {
             if generation != seen {
                 seen = generation
                 quiet = 0
-                guard connection.send(Array("event: results\ndata: {\"generation\":\(generation)}\n\n".utf8)) else { return }
+                guard connection.send(Array("event: results\ndata: {\"generation\":\(generation)}\n\n".utf8)) else {
+                    return
+                }
             } else {
                 quiet += 1
                 if quiet >= 75 {

@@ -27,7 +27,9 @@ public final class ReviewSession: Sendable {
             do {
                 let o = try JSONElement(try JSONParser.parse(body)).object()
                 let decision = try o.required("decision")
-                guard let kind = Kind(rawValue: try decision.string()) else { throw decision.error("expected \"approve\" or \"reject\"") }
+                guard let kind = Kind(rawValue: try decision.string()) else {
+                    throw decision.error("expected \"approve\" or \"reject\"")
+                }
                 var frames: [String] = []
                 for item in try o.required("frames").array() { frames.append(try item.string()) }
                 try o.finish()
@@ -64,9 +66,14 @@ public final class ReviewSession: Sendable {
                 var rejected = Set<String>()
                 for key in decision.frames {
                     if now.approved.contains(key) {
-                        refused.append(.init(golden: key, reason: "already approved: its golden is written (record or revert it to undo)"))
+                        refused.append(
+                            .init(
+                                golden: key,
+                                reason: "already approved: its golden is written (record or revert it to undo)"))
                     } else if approvable[key] == nil {
-                        refused.append(.init(golden: key, reason: "not a frame that \(acceptance.resultsPath) lists as not passed"))
+                        refused.append(
+                            .init(golden: key, reason: "not a frame that \(acceptance.resultsPath) lists as not passed")
+                        )
                     } else {
                         rejected.insert(key)
                     }
@@ -76,14 +83,17 @@ public final class ReviewSession: Sendable {
                 // Approving twice is not an error, and must not write again: the golden now has the
                 // approved pixels, no longer the hash verify read.
                 var asked: [String] = []
-                for key in decision.frames where !now.approved.contains(key) && !asked.contains(key) { asked.append(key) }
+                for key in decision.frames where !now.approved.contains(key) && !asked.contains(key) {
+                    asked.append(key)
+                }
                 guard !asked.isEmpty else { return [] }
                 if acceptance.refusedUnderCI {
                     return asked.map { .init(golden: $0, reason: RunnerError.refusedUnderCI.description) }
                 }
                 do throws(RunnerError) {
-                    let outcome = try acceptance.run(.frames(asked.map { GoldenAcceptance.Approval(golden: $0) }, approvedBefore: now.approved),
-                                                     results: now.results)
+                    let outcome = try acceptance.run(
+                        .frames(asked.map { GoldenAcceptance.Approval(golden: $0) }, approvedBefore: now.approved),
+                        results: now.results)
                     refused = outcome.problems
                     // A state accepted whole approves its frames that were not asked for too.
                     let written = Set(outcome.accepted + outcome.removed)
@@ -103,11 +113,15 @@ public final class ReviewSession: Sendable {
     /// Replaces the results with what `verify` makes of them (`--watch`, after the fixture files
     /// `files` changed): the decisions about those fixtures are dropped (their frames and hashes
     /// may have changed). Returns the new generation.
-    public func replaceResults(files: Set<String>, _ verify: (RunResults) throws(RunnerError) -> RunResults) throws(RunnerError) -> Int {
+    public func replaceResults(files: Set<String>, _ verify: (RunResults) throws(RunnerError) -> RunResults)
+        throws(RunnerError) -> Int
+    {
         try writing.withLock { () throws(RunnerError) -> Int in
             let before = snapshot.results
             let updated = try verify(before)
-            let touched = (Array(before.fixtures) + Array(updated.fixtures)).filter { files.contains($0.file) }.map { $0.id + "/" }
+            let touched = (Array(before.fixtures) + Array(updated.fixtures)).filter { files.contains($0.file) }.map {
+                $0.id + "/"
+            }
             func kept(_ key: String) -> Bool { !touched.contains { key.hasPrefix($0) } }
             return state.withLock { s in
                 s.approved = s.approved.filter(kept)

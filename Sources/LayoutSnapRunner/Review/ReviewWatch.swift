@@ -14,7 +14,9 @@ public struct ReviewWatch: Sendable {
     public var interval = 0.25
 
     public init(defaults: FixtureDefaults, jobs: Int = BatchRunner.defaultJobs, version: String) {
-        self.defaults = defaults; self.jobs = jobs; self.version = version
+        self.defaults = defaults
+        self.jobs = jobs
+        self.version = version
     }
 
     /// Watches until the server stops; `note` gets a line for each change and each new result.
@@ -31,10 +33,13 @@ public struct ReviewWatch: Sendable {
             note("changed: \(changed.map(PreviewWatcher.display).joined(separator: ", "))")
             do throws(RunnerError) {
                 let generation = try server.session.replaceResults(files: Set(changed)) { results throws(RunnerError) in
-                    try verifyRun(changed, results: results, acceptance: server.session.acceptance).verifyAgain(in: results)
+                    try verifyRun(changed, results: results, acceptance: server.session.acceptance).verifyAgain(
+                        in: results)
                 }
                 let results = server.session.snapshot.results
-                note("verified again (generation \(generation)): \(results.summary.failed) failed, \(results.summary.missing) missing of \(results.summary.frames) frames")
+                note(
+                    "verified again (generation \(generation)): \(results.summary.failed) failed, \(results.summary.missing) missing of \(results.summary.frames) frames"
+                )
             } catch {
                 note("error: \(error.description)")
             }
@@ -47,6 +52,8 @@ public struct ReviewWatch: Sendable {
         settings.defaultRoot = results.fixturesRoot ?? settings.defaultRoot
         settings.defaults = defaults
         settings.lint = .warn
-        return VerifyRun(settings: settings, report: (acceptance.resultsPath as NSString).deletingLastPathComponent, version: version)
+        return VerifyRun(
+            settings: settings, report: (acceptance.resultsPath as NSString).deletingLastPathComponent, version: version
+        )
     }
 }

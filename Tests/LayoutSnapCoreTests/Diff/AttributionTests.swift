@@ -10,8 +10,11 @@ final class AttributionTests: XCTestCase {
     static let background: UInt32 = 0xFFFF_FFFF
 
     /// A canvas of `width` x `height` points at `scale`, each element filled with its colour.
-    func paint(_ elements: Elements, colors: [String: UInt32], width: Int = 100, height: Int = 200, scale: Double = 1) -> [UInt32] {
-        let w = Int(Double(width) * scale), h = Int(Double(height) * scale)
+    func paint(_ elements: Elements, colors: [String: UInt32], width: Int = 100, height: Int = 200, scale: Double = 1)
+        -> [UInt32]
+    {
+        let w = Int(Double(width) * scale)
+        let h = Int(Double(height) * scale)
         var image = [UInt32](repeating: Self.background, count: w * h)
         for (id, r) in elements {
             let color = colors[id] ?? 0xFF00_0000
@@ -22,32 +25,43 @@ final class AttributionTests: XCTestCase {
         return image
     }
 
-    func attribute(_ golden: Elements, _ actual: Elements, goldenColors: [String: UInt32], actualColors: [String: UInt32]? = nil,
-                   scale: Double = 1) -> FrameAttribution {
-        let a = paint(golden, colors: goldenColors, scale: scale), b = paint(actual, colors: actualColors ?? goldenColors, scale: scale)
+    func attribute(
+        _ golden: Elements, _ actual: Elements, goldenColors: [String: UInt32], actualColors: [String: UInt32]? = nil,
+        scale: Double = 1
+    ) -> FrameAttribution {
+        let a = paint(golden, colors: goldenColors, scale: scale)
+        let b = paint(actual, colors: actualColors ?? goldenColors, scale: scale)
         return a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
-                Attribution.attribute(golden: golden, actual: actual,
-                                      pixels: Attribution.Pixels(expected: a, actual: b, width: Int(100 * scale), height: Int(200 * scale),
-                                                                 scale: scale))
+                Attribution.attribute(
+                    golden: golden, actual: actual,
+                    pixels: Attribution.Pixels(
+                        expected: a, actual: b, width: Int(100 * scale), height: Int(200 * scale),
+                        scale: scale))
             }
         }
     }
 
     func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect { Rect(x: x, y: y, width: w, height: h) }
 
-    static let colors: [String: UInt32] = ["list": 0xFFEE_EEEE, "message:m1": 0xFF20_60D0, "message:m2": 0xFFD0_D0D0,
-                                           "message:m3": 0xFF20_60D0, "message:new": 0xFF30_A030]
+    static let colors: [String: UInt32] = [
+        "list": 0xFFEE_EEEE, "message:m1": 0xFF20_60D0, "message:m2": 0xFFD0_D0D0,
+        "message:m3": 0xFF20_60D0, "message:new": 0xFF30_A030,
+    ]
 
     /// A chat anchored to the bottom gains a message in the middle: the messages above it move up
     /// by its height plus the spacing, with the same pixels; the new one appeared.
     func testInsertedMessageAppearsAndTheOnesAboveMoveWithTheirPixels() {
-        let golden: Elements = [("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 60, 50, 20)),
-                                ("message:m2", rect(10, 90, 60, 30)), ("message:m3", rect(40, 130, 50, 20))]
+        let golden: Elements = [
+            ("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 60, 50, 20)),
+            ("message:m2", rect(10, 90, 60, 30)), ("message:m3", rect(40, 130, 50, 20)),
+        ]
         // The new message is 24 pt tall; with 8 pt spacing everything above it rises by 32.
-        let actual: Elements = [("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 28, 50, 20)),
-                                ("message:m2", rect(10, 58, 60, 30)), ("message:new", rect(10, 96, 60, 24)),
-                                ("message:m3", rect(40, 130, 50, 20))]
+        let actual: Elements = [
+            ("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 28, 50, 20)),
+            ("message:m2", rect(10, 58, 60, 30)), ("message:new", rect(10, 96, 60, 24)),
+            ("message:m3", rect(40, 130, 50, 20)),
+        ]
         let a = attribute(golden, actual, goldenColors: Self.colors)
         XCTAssertEqual(a.kind, .layout)
         XCTAssertEqual(a.change(of: "message:new")?.change, .appeared)
@@ -75,8 +89,9 @@ final class AttributionTests: XCTestCase {
         let a = attribute(golden, actual, goldenColors: Self.colors, actualColors: ["message:m1": 0xFF10_1010])
         XCTAssertEqual(a.change(of: "message:m1")?.change, .moved)
         XCTAssertEqual(a.change(of: "message:m1")?.pixelsUnchanged, false)
-        XCTAssertEqual(CauseAnalysis.frame(fixture: "f", state: "s", attribution: a).signature,
-                       [Cause.Change(element: "message:*", property: "y", delta: -32)])
+        XCTAssertEqual(
+            CauseAnalysis.frame(fixture: "f", state: "s", attribution: a).signature,
+            [Cause.Change(element: "message:*", property: "y", delta: -32)])
     }
 
     /// ChatRules' bubble padding 12 → 14 pt: every bubble is 4 pt wider (2 pt each side); a user
@@ -96,8 +111,12 @@ final class AttributionTests: XCTestCase {
         XCTAssertEqual(both.change(of: "message:m2")?.dx, 0)
         let assistant = attribute(goldenAssistant, actualAssistant, goldenColors: Self.colors)
         var frames: [CauseAnalysis.Frame] = []
-        for i in 0..<30 { frames.append(CauseAnalysis.frame(fixture: "chats/\(i % 7)", state: "s\(i % 3)", attribution: both)) }
-        for i in 0..<12 { frames.append(CauseAnalysis.frame(fixture: "chats/x\(i % 2)", state: "initial", attribution: assistant)) }
+        for i in 0..<30 {
+            frames.append(CauseAnalysis.frame(fixture: "chats/\(i % 7)", state: "s\(i % 3)", attribution: both))
+        }
+        for i in 0..<12 {
+            frames.append(CauseAnalysis.frame(fixture: "chats/x\(i % 2)", state: "initial", attribution: assistant))
+        }
         let (causes, ids) = CauseAnalysis.group(frames)
         XCTAssertEqual(causes.count, 1)
         XCTAssertEqual(ids, [Int](repeating: 1, count: 42))
@@ -121,15 +140,20 @@ final class AttributionTests: XCTestCase {
         XCTAssertEqual(a.change(of: "body")?.change, .resized)
         XCTAssertEqual(a.change(of: "body")?.dh, 12)
         XCTAssertEqual(a.change(of: "body")?.dy, 3.58)
-        XCTAssertEqual(CauseAnalysis.frame(fixture: "f", state: "s", attribution: a).signature, [
-            Cause.Change(element: "body", property: "height", delta: 12), Cause.Change(element: "body", property: "y", delta: 3.58),
-            Cause.Change(element: "title", property: "height", delta: 3.58),
-        ])
+        XCTAssertEqual(
+            CauseAnalysis.frame(fixture: "f", state: "s", attribution: a).signature,
+            [
+                Cause.Change(element: "body", property: "height", delta: 12),
+                Cause.Change(element: "body", property: "y", delta: 3.58),
+                Cause.Change(element: "title", property: "height", delta: 3.58),
+            ])
     }
 
     /// A colour change: the layout is identical, the pixels of one element differ.
     func testColourChangeIsPixelsOnlyAndRestylesTheElement() {
-        let elements: Elements = [("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 60, 50, 20)), ("message:m2", rect(10, 90, 60, 30))]
+        let elements: Elements = [
+            ("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 60, 50, 20)), ("message:m2", rect(10, 90, 60, 30)),
+        ]
         var recoloured = Self.colors
         recoloured["message:m1"] = 0xFF00_7AFF
         let a = attribute(elements, elements, goldenColors: Self.colors, actualColors: recoloured)
@@ -140,20 +164,27 @@ final class AttributionTests: XCTestCase {
         let frame = CauseAnalysis.frame(fixture: "f", state: "s", attribution: a)
         XCTAssertEqual(frame.kind, .pixelsOnly)
         let (causes, _) = CauseAnalysis.group([frame], environment: ["pango 1.50.12 → 1.52.0"])
-        XCTAssertEqual(causes[0].summary, "pixels only, layout identical: message:* (the goldens were recorded elsewhere: pango 1.50.12 → 1.52.0)")
+        XCTAssertEqual(
+            causes[0].summary,
+            "pixels only, layout identical: message:* (the goldens were recorded elsewhere: pango 1.50.12 → 1.52.0)")
     }
 
     /// Content scrolled: every message moved by the same offset and nothing else changed.
     func testScrollShiftIsScrolled() {
-        let golden: Elements = [("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 60, 50, 20)), ("message:m2", rect(10, 90, 60, 30))]
-        let actual: Elements = [("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 20, 50, 20)), ("message:m2", rect(10, 50, 60, 30))]
+        let golden: Elements = [
+            ("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 60, 50, 20)), ("message:m2", rect(10, 90, 60, 30)),
+        ]
+        let actual: Elements = [
+            ("list", rect(0, 0, 100, 180)), ("message:m1", rect(40, 20, 50, 20)), ("message:m2", rect(10, 50, 60, 30)),
+        ]
         let a = attribute(golden, actual, goldenColors: Self.colors)
         XCTAssertEqual(a.kind, .scrolled)
         XCTAssertEqual(a.dy, -40)
         XCTAssertEqual(a.dx, 0)
         let frame = CauseAnalysis.frame(fixture: "f", state: "s", attribution: a)
         XCTAssertEqual(frame.kind, .scrolled)
-        XCTAssertEqual(CauseAnalysis.group([frame]).causes[0].summary, "content scrolled -40.00 pt, nothing else changed")
+        XCTAssertEqual(
+            CauseAnalysis.group([frame]).causes[0].summary, "content scrolled -40.00 pt, nothing else changed")
     }
 
     /// Pixels at scale 2 map points to two pixels each; a differing pixel goes to the innermost
@@ -167,9 +198,11 @@ final class AttributionTests: XCTestCase {
         actualImage[(2 * 150) * 200 + 2 * 50] = 0xFF00_0000  // below the card
         let a = goldenImage.withUnsafeMutableBufferPointer { g in
             actualImage.withUnsafeMutableBufferPointer { n in
-                Attribution.attribute(golden: elements, actual: elements,
-                                      pixels: Attribution.Pixels(expected: UnsafeBufferPointer(g), actual: UnsafeBufferPointer(n),
-                                                                 width: 200, height: 400, scale: 2))
+                Attribution.attribute(
+                    golden: elements, actual: elements,
+                    pixels: Attribution.Pixels(
+                        expected: UnsafeBufferPointer(g), actual: UnsafeBufferPointer(n),
+                        width: 200, height: 400, scale: 2))
             }
         }
         XCTAssertEqual(a.change(of: "body")?.pixels, 1)
@@ -180,8 +213,10 @@ final class AttributionTests: XCTestCase {
     /// Two independent changes in different frames are two causes, ranked by frames covered; each
     /// frame names its own.
     func testIndependentChangesAreSeparateCausesRankedByFrames() {
-        let title = FrameAttribution(kind: .layout, elements: [ElementChange(id: "title", change: .resized, dh: 3.58, rect: [0, 0, 1, 1])])
-        let inserted = FrameAttribution(kind: .layout, elements: [ElementChange(id: "message:q", change: .appeared, rect: [0, 0, 1, 1])])
+        let title = FrameAttribution(
+            kind: .layout, elements: [ElementChange(id: "title", change: .resized, dh: 3.58, rect: [0, 0, 1, 1])])
+        let inserted = FrameAttribution(
+            kind: .layout, elements: [ElementChange(id: "message:q", change: .appeared, rect: [0, 0, 1, 1])])
         var frames = (0..<3).map { CauseAnalysis.frame(fixture: "posts/\($0)", state: "initial", attribution: title) }
         frames += (0..<5).map { CauseAnalysis.frame(fixture: "chats/c", state: "s\($0)", attribution: inserted) }
         frames.append(CauseAnalysis.frame(fixture: "chats/new", state: "initial", attribution: nil, missing: true))
@@ -197,15 +232,17 @@ final class AttributionTests: XCTestCase {
     func testDiffImageDrawsMovedUnchangedQuietly() {
         let golden: Elements = [("message:m1", rect(40, 60, 50, 20))]
         let actual: Elements = [("message:m1", rect(40, 28, 50, 20))]
-        let a = paint(golden, colors: Self.colors), b = paint(actual, colors: Self.colors)
+        let a = paint(golden, colors: Self.colors)
+        let b = paint(actual, colors: Self.colors)
         var diff = [UInt32](repeating: 0, count: a.count)
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 diff.withUnsafeMutableBufferPointer { out in
                     _ = PixelDiff.compare(a, b, width: 100, height: 200, diffImage: out)
-                    _ = Attribution.attribute(golden: golden, actual: actual,
-                                              pixels: Attribution.Pixels(expected: a, actual: b, width: 100, height: 200, scale: 1),
-                                              diffImage: out)
+                    _ = Attribution.attribute(
+                        golden: golden, actual: actual,
+                        pixels: Attribution.Pixels(expected: a, actual: b, width: 100, height: 200, scale: 1),
+                        diffImage: out)
                 }
             }
         }

@@ -6,14 +6,20 @@ import XCTest
 final class MotionTests: XCTestCase {
     let canvas = Canvas(width: 390, height: 700, scale: 2)
 
-    func post(curve: AnimationCurve = .timing(.easeInOut, duration: 0.3), body: String = "Line one\nLine two", image: Bool = true,
-              title: String = "Trip") -> PostFixture {
-        PostFixture(title: title, summary: "A short summary", body: body, image: image ? PostImage(path: nil, aspectRatio: 1.5) : nil,
-                    author: "Maya", curve: curve, steps: [PostStep(event: .expand)])
+    func post(
+        curve: AnimationCurve = .timing(.easeInOut, duration: 0.3), body: String = "Line one\nLine two",
+        image: Bool = true,
+        title: String = "Trip"
+    ) -> PostFixture {
+        PostFixture(
+            title: title, summary: "A short summary", body: body,
+            image: image ? PostImage(path: nil, aspectRatio: 1.5) : nil,
+            author: "Maya", curve: curve, steps: [PostStep(event: .expand)])
     }
 
     func expand(_ p: PostFixture) throws -> StateMotion {
-        StateMotion(try PostRules(post: p, canvas: canvas, measurer: FakeMeasurer()).states(fps: 60, palette: .light)[1].frames)
+        StateMotion(
+            try PostRules(post: p, canvas: canvas, measurer: FakeMeasurer()).states(fps: 60, palette: .light)[1].frames)
     }
 
     func testTheSameMotionIsNoChange() throws {
@@ -23,13 +29,16 @@ final class MotionTests: XCTestCase {
     /// Text that keeps every rect (same length, so the fake measurer gives the same widths) is
     /// not a motion change: pixels are the story.
     func testATextOnlyChangeIsNotMotion() throws {
-        XCTAssertNil(MotionAnalysis.compare(expected: try expand(post(title: "Trip")), actual: try expand(post(title: "Trap"))))
+        XCTAssertNil(
+            MotionAnalysis.compare(expected: try expand(post(title: "Trip")), actual: try expand(post(title: "Trap"))))
     }
 
     /// 0.30 → 0.35 s: 19 → 22 frames, the same shape: only the duration changed.
     func testALongerDurationIsADurationChangeOnly() throws {
-        let r = try XCTUnwrap(MotionAnalysis.compare(expected: try expand(post()),
-                                                     actual: try expand(post(curve: .timing(.easeInOut, duration: 0.35)))))
+        let r = try XCTUnwrap(
+            MotionAnalysis.compare(
+                expected: try expand(post()),
+                actual: try expand(post(curve: .timing(.easeInOut, duration: 0.35)))))
         XCTAssertEqual(r.kinds, ["duration"])
         XCTAssertEqual(r.frames, [19, 22])
         XCTAssertEqual(r.duration[0], 0.3, accuracy: 1e-9)
@@ -45,7 +54,9 @@ final class MotionTests: XCTestCase {
 
     /// easeInOut → easeIn over the same 0.3 s: a curve change of every moving track, named.
     func testACurveSwapIsNamed() throws {
-        let r = try XCTUnwrap(MotionAnalysis.compare(expected: try expand(post()), actual: try expand(post(curve: .timing(.easeIn, duration: 0.3)))))
+        let r = try XCTUnwrap(
+            MotionAnalysis.compare(
+                expected: try expand(post()), actual: try expand(post(curve: .timing(.easeIn, duration: 0.3)))))
         XCTAssertEqual(r.kinds, ["curve"])
         let height = try XCTUnwrap(r.changes.first { $0.element == "card" && $0.property == "height" })
         XCTAssertEqual(height.kind, "curve")
@@ -60,23 +71,28 @@ final class MotionTests: XCTestCase {
 
     /// A spring instead of a timing curve is named too.
     func testTheDefaultSpringIsRecognised() throws {
-        let r = try XCTUnwrap(MotionAnalysis.compare(expected: try expand(post()), actual: try expand(post(curve: .spring(.default)))))
+        let r = try XCTUnwrap(
+            MotionAnalysis.compare(expected: try expand(post()), actual: try expand(post(curve: .spring(.default)))))
         XCTAssertTrue(r.kinds.contains("duration"))
         XCTAssertEqual(r.changes.first { $0.element == "card" && $0.property == "height" }?.curve, "the default spring")
     }
 
     /// A longer body moves the end state: body.height, card.height and author.y end higher.
     func testAnEndChangeNamesTheElements() throws {
-        let r = try XCTUnwrap(MotionAnalysis.compare(expected: try expand(post()), actual: try expand(post(body: "Line one\nLine two\nLine three"))))
+        let r = try XCTUnwrap(
+            MotionAnalysis.compare(
+                expected: try expand(post()), actual: try expand(post(body: "Line one\nLine two\nLine three"))))
         XCTAssertTrue(r.kinds.contains("end"))
-        let card = try XCTUnwrap(r.changes.first { $0.element == "card" && $0.property == "height" && $0.kind == "end" })
+        let card = try XCTUnwrap(
+            r.changes.first { $0.element == "card" && $0.property == "height" && $0.kind == "end" })
         XCTAssertEqual(card.largest!, 22, accuracy: 0.011)
         XCTAssertTrue(r.changes.contains { $0.element == "author" && $0.property == "y" && $0.kind == "end" })
         XCTAssertFalse(r.kinds.contains("duration"))
     }
 
     func testAnElementThatLeavesIsNamed() throws {
-        let r = try XCTUnwrap(MotionAnalysis.compare(expected: try expand(post()), actual: try expand(post(image: false))))
+        let r = try XCTUnwrap(
+            MotionAnalysis.compare(expected: try expand(post()), actual: try expand(post(image: false))))
         XCTAssertTrue(r.changes.contains(MotionChange(element: "image", kind: "disappeared")))
         XCTAssertTrue(r.kinds.contains("disappeared"))
     }
@@ -85,8 +101,11 @@ final class MotionTests: XCTestCase {
     func testADelayIsAShift() {
         let move: [Double?] = [0, 0, 10, 40, 70, 90, 100, 100]
         let delayed: [Double?] = [0, 0, 0, 0, 0, 10, 40, 70, 90, 100, 100]
-        let e = StateMotion(times: (0..<8).map { Double($0) / 60 }, tracks: ["card.y": move, "card.x": Array(repeating: 5, count: 8)])
-        let a = StateMotion(times: (0..<11).map { Double($0) / 60 }, tracks: ["card.y": delayed, "card.x": Array(repeating: 5, count: 11)])
+        let e = StateMotion(
+            times: (0..<8).map { Double($0) / 60 }, tracks: ["card.y": move, "card.x": Array(repeating: 5, count: 8)])
+        let a = StateMotion(
+            times: (0..<11).map { Double($0) / 60 },
+            tracks: ["card.y": delayed, "card.x": Array(repeating: 5, count: 11)])
         let r = MotionAnalysis.compare(expected: e, actual: a)!
         XCTAssertEqual(r.shift, 3)
         XCTAssertEqual(r.kinds, ["duration", "shift"])
@@ -100,15 +119,20 @@ final class MotionTests: XCTestCase {
     /// The keyboard's own curve is recognised from its closed form.
     func testTheKeyboardSpringIsRecognised() {
         let times = (0..<38).map { Double($0) / 60 }
-        let values: [Double?] = times.enumerated().map { i, t in i == 37 ? 516 : 852 - 336 * Keyboard.spring.step(at: t).position }
+        let values: [Double?] = times.enumerated().map { i, t in
+            i == 37 ? 516 : 852 - 336 * Keyboard.spring.step(at: t).position
+        }
         XCTAssertEqual(MotionAnalysis.knownCurve(times: times, values: values), "the keyboard spring")
-        XCTAssertNil(MotionAnalysis.knownCurve(times: times, values: times.map { 852 - 336 * $0 * $0 / (times.last! * times.last!) }))
+        XCTAssertNil(
+            MotionAnalysis.knownCurve(
+                times: times, values: times.map { 852 - 336 * $0 * $0 / (times.last! * times.last!) }))
     }
 
     /// Pairing is one to one: a longer motion has new frames, a shorter one removed golden
     /// frames, so another frame count never passes on pixels alone.
     func testPairingByProgressIsOneToOne() throws {
-        let e = try expand(post()), longer = try expand(post(curve: .timing(.easeInOut, duration: 0.35)))
+        let e = try expand(post())
+        let longer = try expand(post(curve: .timing(.easeInOut, duration: 0.35)))
         let grown = try XCTUnwrap(MotionAnalysis.compare(expected: e, actual: longer))
         XCTAssertEqual(grown.pairs.filter { $0[1] != nil }.count, 22)
         XCTAssertEqual(grown.pairs.filter { $0[0] == nil }.count, 3, "22 frames for 19: three are new")
@@ -125,7 +149,9 @@ final class MotionTests: XCTestCase {
         let move: [Double?] = [0, 10, 40, 70, 90, 100, 100, 100, 100]
         let later = Array(repeating: 0, count: k) + move.dropLast(k)
         let times = (0..<move.count).map { Double($0) / 60 }
-        return (StateMotion(times: times, tracks: ["card.y": move]), StateMotion(times: times, tracks: ["card.y": later]))
+        return (
+            StateMotion(times: times, tracks: ["card.y": move]), StateMotion(times: times, tracks: ["card.y": later])
+        )
     }
 
     /// `"tolerance": {"timing": {"frames": N}}`: the same motion up to N frames later, ending
@@ -165,7 +191,9 @@ final class MotionTests: XCTestCase {
     /// A curve swap keeps the frame count: frames stay paired by index, and the plot has the
     /// changed tracks, golden first.
     func testACurveSwapKeepsFramesPairedByIndex() throws {
-        let r = try XCTUnwrap(MotionAnalysis.compare(expected: try expand(post()), actual: try expand(post(curve: .timing(.linear, duration: 0.3)))))
+        let r = try XCTUnwrap(
+            MotionAnalysis.compare(
+                expected: try expand(post()), actual: try expand(post(curve: .timing(.linear, duration: 0.3)))))
         XCTAssertFalse(r.repaired)
         let card = try XCTUnwrap(r.tracks["card.height"])
         XCTAssertEqual(card.count, 2)
@@ -178,7 +206,8 @@ final class MotionTests: XCTestCase {
     /// and it is checked like every other field.
     func testTheTimingToleranceDecodes() throws {
         func decode(_ tolerance: String) throws -> Fixture {
-            let json = #"{"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A", "tolerance": \#(tolerance)}"#
+            let json =
+                #"{"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A", "tolerance": \#(tolerance)}"#
             return try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
         }
         let timing = try decode(#"{"timing": {"frames": 2}}"#)
@@ -189,8 +218,11 @@ final class MotionTests: XCTestCase {
         XCTAssertEqual(both.timingFrames, 1)
         XCTAssertNotNil(try decode("{}").tolerance, "an empty tolerance is the default pixel tolerance, as before")
         XCTAssertEqual(try decode("{}").timingFrames, 0)
-        for (bad, message) in [(#"{"timing": {"frames": -1}}"#, "$.tolerance.timing.frames"), (#"{"timing": {"frames": 1.5}}"#, "$.tolerance.timing.frames"),
-                               (#"{"timing": {"frame": 1}}"#, "frame"), (#"{"timing": 1}"#, "$.tolerance.timing")] {
+        for (bad, message) in [
+            (#"{"timing": {"frames": -1}}"#, "$.tolerance.timing.frames"),
+            (#"{"timing": {"frames": 1.5}}"#, "$.tolerance.timing.frames"),
+            (#"{"timing": {"frame": 1}}"#, "frame"), (#"{"timing": 1}"#, "$.tolerance.timing"),
+        ] {
             XCTAssertThrowsError(try decode(bad), bad) { error in
                 XCTAssertTrue("\(error)".contains(message), "\(bad): \(error)")
             }

@@ -24,14 +24,16 @@ final class PixelmatchSemanticsTests: XCTestCase {
 
     func testMaximumDistanceIsJustBelow35215() {
         // cyan vs red is the largest YIQ distance (35214.75): never counted at threshold 1
-        let cyan = opaque(0, 255, 255), red = opaque(255, 0, 0)
+        let cyan = opaque(0, 255, 255)
+        let red = opaque(255, 0, 0)
         XCTAssertEqual(count([cyan], [red], 1, 1, DiffOptions(threshold: 0.9999)).differentPixels, 1)
         XCTAssertEqual(count([cyan], [red], 1, 1, DiffOptions(threshold: 1)).differentPixels, 0)
     }
 
     func testSmallChangesAreBelowTheDefaultThreshold() {
         // maxDelta at 0.1 is 352.15; a gray step of 10 gives 0.5053 * 100 = 50.5
-        let a = opaque(100, 100, 100), b = opaque(110, 110, 110)
+        let a = opaque(100, 100, 100)
+        let b = opaque(110, 110, 110)
         let r = count([a], [b], 1, 1)
         XCTAssertEqual(r.differentPixels, 0)
         XCTAssertFalse(r.isIdentical)
@@ -62,7 +64,8 @@ final class PixelmatchSemanticsTests: XCTestCase {
     /// Columns: black, black, gray, white, white. The gray column is an anti-aliased edge: every
     /// gray pixel has a darker and a brighter neighbour, both with many equal siblings.
     func testAntialiasedEdgeColumnIsNotCounted() {
-        let w = 5, h = 5
+        let w = 5
+        let h = 5
         var a = Image(width: w, height: h, fill: white)
         a.fillRect(x: 0, y: 0, w: 2, h: h, black)
         a.fillRect(x: 2, y: 0, w: 1, h: h, opaque(128, 128, 128))
@@ -84,7 +87,8 @@ final class PixelmatchSemanticsTests: XCTestCase {
     func testIsolatedDotIsCounted() {
         // A dot on a flat background: in A the centre has 8 equal siblings; in B all neighbours are
         // on the same side (all brighter), so neither image sees an edge.
-        let w = 7, h = 6
+        let w = 7
+        let h = 6
         let a = Image(width: w, height: h, fill: white)
         var b = a
         b[3, 2] = opaque(40, 40, 40)
@@ -99,7 +103,8 @@ final class PixelmatchSemanticsTests: XCTestCase {
         // Same as the edge column, but the black side is noisy, so the darkest neighbour has no
         // equal siblings; the bright side is flat in A but changed in B next to the edge, so it
         // fails "many siblings in both images" as well.
-        let w = 5, h = 5
+        let w = 5
+        let h = 5
         var a = Image(width: w, height: h, fill: white)
         for y in 0..<h {
             a[0, y] = opaque(y * 7, 0, 0)
@@ -130,7 +135,8 @@ final class PixelmatchSemanticsTests: XCTestCase {
     // MARK: diff image
 
     func testDiffImageColours() {
-        let w = 5, h = 5
+        let w = 5
+        let h = 5
         var a = Image(width: w, height: h, fill: white)
         a.fillRect(x: 0, y: 0, w: 2, h: h, black)
         a.fillRect(x: 2, y: 0, w: 1, h: h, opaque(128, 128, 128))
@@ -180,15 +186,30 @@ final class PixelmatchSemanticsTests: XCTestCase {
         identical.isIdentical = true
         XCTAssertEqual(verdict(identical, tolerance: DiffTolerance()), .identical)
         XCTAssertEqual(verdict(result(0, of: 10), tolerance: DiffTolerance()), .similar(DiffFigures(result(0, of: 10))))
-        XCTAssertEqual(verdict(result(1, of: 10), tolerance: DiffTolerance()), .different(DiffFigures(result(1, of: 10))))
-        XCTAssertEqual(verdict(result(3, of: 10), tolerance: DiffTolerance(maxDiffPixels: 3)), .similar(DiffFigures(result(3, of: 10))))
-        XCTAssertEqual(verdict(result(4, of: 10), tolerance: DiffTolerance(maxDiffPixels: 3)), .different(DiffFigures(result(4, of: 10))))
-        XCTAssertEqual(verdict(result(2, of: 10), tolerance: DiffTolerance(maxDiffRatio: 0.2)), .similar(DiffFigures(result(2, of: 10))))
-        XCTAssertEqual(verdict(result(3, of: 10), tolerance: DiffTolerance(maxDiffRatio: 0.2)), .different(DiffFigures(result(3, of: 10))))
+        XCTAssertEqual(
+            verdict(result(1, of: 10), tolerance: DiffTolerance()), .different(DiffFigures(result(1, of: 10))))
+        XCTAssertEqual(
+            verdict(result(3, of: 10), tolerance: DiffTolerance(maxDiffPixels: 3)),
+            .similar(DiffFigures(result(3, of: 10))))
+        XCTAssertEqual(
+            verdict(result(4, of: 10), tolerance: DiffTolerance(maxDiffPixels: 3)),
+            .different(DiffFigures(result(4, of: 10))))
+        XCTAssertEqual(
+            verdict(result(2, of: 10), tolerance: DiffTolerance(maxDiffRatio: 0.2)),
+            .similar(DiffFigures(result(2, of: 10))))
+        XCTAssertEqual(
+            verdict(result(3, of: 10), tolerance: DiffTolerance(maxDiffRatio: 0.2)),
+            .different(DiffFigures(result(3, of: 10))))
         // either limit is enough
-        XCTAssertEqual(verdict(result(5, of: 10), tolerance: DiffTolerance(maxDiffPixels: 1, maxDiffRatio: 0.5)), .similar(DiffFigures(result(5, of: 10))))
-        XCTAssertEqual(verdict(result(5, of: 10), tolerance: DiffTolerance(maxDiffPixels: 5, maxDiffRatio: 0.01)), .similar(DiffFigures(result(5, of: 10))))
-        XCTAssertEqual(verdict(result(6, of: 10), tolerance: DiffTolerance(maxDiffPixels: 5, maxDiffRatio: 0.5)), .different(DiffFigures(result(6, of: 10))))
+        XCTAssertEqual(
+            verdict(result(5, of: 10), tolerance: DiffTolerance(maxDiffPixels: 1, maxDiffRatio: 0.5)),
+            .similar(DiffFigures(result(5, of: 10))))
+        XCTAssertEqual(
+            verdict(result(5, of: 10), tolerance: DiffTolerance(maxDiffPixels: 5, maxDiffRatio: 0.01)),
+            .similar(DiffFigures(result(5, of: 10))))
+        XCTAssertEqual(
+            verdict(result(6, of: 10), tolerance: DiffTolerance(maxDiffPixels: 5, maxDiffRatio: 0.5)),
+            .different(DiffFigures(result(6, of: 10))))
         XCTAssertEqual(PixelDiff.verdict(result(6, of: 10)), .different(DiffFigures(result(6, of: 10))))
     }
 
@@ -201,13 +222,15 @@ final class PixelmatchSemanticsTests: XCTestCase {
     }
 
     func testTwoBlobsAndAnLShape() {
-        let w = 40, h = 30
+        let w = 40
+        let h = 30
         let a = Image(width: w, height: h, fill: white)
         var b = a
         b.fillRect(x: 3, y: 4, w: 5, h: 6, black)  // blob 1
         b.fillRect(x: 20, y: 2, w: 7, h: 3, black)  // blob 2, higher up
         var r = count(a.pixels, b.pixels, w, h)
-        XCTAssertEqual(r.regions, [PixelRegion(x: 20, y: 2, width: 7, height: 3), PixelRegion(x: 3, y: 4, width: 5, height: 6)])
+        XCTAssertEqual(
+            r.regions, [PixelRegion(x: 20, y: 2, width: 7, height: 3), PixelRegion(x: 3, y: 4, width: 5, height: 6)])
         XCTAssertEqual(r.differentPixels, 5 * 6 + 7 * 3)
 
         var l = a
@@ -222,7 +245,8 @@ final class PixelmatchSemanticsTests: XCTestCase {
         d[6, 6] = black
         d[8, 6] = black
         r = count(a.pixels, d.pixels, w, h)
-        XCTAssertEqual(r.regions, [PixelRegion(x: 5, y: 5, width: 2, height: 2), PixelRegion(x: 8, y: 6, width: 1, height: 1)])
+        XCTAssertEqual(
+            r.regions, [PixelRegion(x: 5, y: 5, width: 2, height: 2), PixelRegion(x: 8, y: 6, width: 1, height: 1)])
 
         // a U shape whose arms only meet at the bottom is one cluster
         var u = a
@@ -234,7 +258,8 @@ final class PixelmatchSemanticsTests: XCTestCase {
     }
 
     func testRegionCap() {
-        let w = 40, h = 40
+        let w = 40
+        let h = 40
         let a = Image(width: w, height: h, fill: white)
         var b = a
         for y in stride(from: 0, to: h, by: 2) {
@@ -251,7 +276,8 @@ final class PixelmatchSemanticsTests: XCTestCase {
 
     func testLargeImageExercisesBulkPathsAndRowLag() {
         // wider than the 32-pixel blocks, with differences in adjacent rows and at row ends
-        let w = 333, h = 97
+        let w = 333
+        let h = 97
         var rng = SplitMix64(seed: 99)
         let a = randomStructuredImage(&rng, width: w, height: h)
         let b = randomlyModified(a, &rng)
@@ -265,11 +291,13 @@ final class PixelmatchSemanticsTests: XCTestCase {
         // a difference only in the last pixel, and only in the first
         var last = a
         last.pixels[w * h - 1] ^= 0x00FF_FFFF
-        XCTAssertEqual(count(a.pixels, last.pixels, w, h, DiffOptions(includeAntialiasing: true)).regions,
-                       [PixelRegion(x: w - 1, y: h - 1, width: 1, height: 1)])
+        XCTAssertEqual(
+            count(a.pixels, last.pixels, w, h, DiffOptions(includeAntialiasing: true)).regions,
+            [PixelRegion(x: w - 1, y: h - 1, width: 1, height: 1)])
         var firstPx = a
         firstPx.pixels[0] ^= 0x00FF_FFFF
-        XCTAssertEqual(count(a.pixels, firstPx.pixels, w, h, DiffOptions(includeAntialiasing: true)).regions,
-                       [PixelRegion(x: 0, y: 0, width: 1, height: 1)])
+        XCTAssertEqual(
+            count(a.pixels, firstPx.pixels, w, h, DiffOptions(includeAntialiasing: true)).regions,
+            [PixelRegion(x: 0, y: 0, width: 1, height: 1)])
     }
 }

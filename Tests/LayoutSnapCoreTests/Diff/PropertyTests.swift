@@ -8,7 +8,8 @@ final class PropertyTests: XCTestCase {
     func testImageAgainstItselfIsIdentical() {
         var rng = SplitMix64(seed: 1)
         for case_ in 0..<400 {
-            let w = rng.int(1...64), h = rng.int(1...64)
+            let w = rng.int(1...64)
+            let h = rng.int(1...64)
             let img = randomStructuredImage(&rng, width: w, height: h, translucent: case_ % 2 == 0)
             let copy = img.pixels.map { $0 }  // a distinct buffer
             for other in [img.pixels, copy] {
@@ -39,17 +40,21 @@ final class PropertyTests: XCTestCase {
     func testSingleChangedPixelIsFoundAtItsPlace() {
         var rng = SplitMix64(seed: 2)
         for case_ in 0..<400 {
-            let w = rng.int(1...64), h = rng.int(1...64)
+            let w = rng.int(1...64)
+            let h = rng.int(1...64)
             // Noise (every pixel random) cannot look like anti-aliasing: no pixel has equal siblings.
             // Structured images are checked with includeAntialiasing, where the count is exact anyway.
             let noise = case_ % 2 == 0
             var a = Image(width: w, height: h, fill: 0)
             if noise {
-                for i in 0..<a.pixels.count { a.pixels[i] = opaque(rng.int(0...255), rng.int(0...255), rng.int(0...255)) }
+                for i in 0..<a.pixels.count {
+                    a.pixels[i] = opaque(rng.int(0...255), rng.int(0...255), rng.int(0...255))
+                }
             } else {
                 a = randomStructuredImage(&rng, width: w, height: h, translucent: case_ % 4 == 1)
             }
-            let x = rng.int(0...(w - 1)), y = rng.int(0...(h - 1))
+            let x = rng.int(0...(w - 1))
+            let y = rng.int(0...(h - 1))
             var b = a
             let old = a[x, y]
             let oa = Int(old >> 24)
@@ -79,13 +84,16 @@ final class PropertyTests: XCTestCase {
 
     func testShiftedAntialiasedGlyphIsMostlyAntialiasing() {
         var rng = SplitMix64(seed: 3)
-        var totalAA = 0, totalDiff = 0
+        var totalAA = 0
+        var totalDiff = 0
         for case_ in 0..<300 {
-            let w = rng.int(24...64), h = rng.int(24...64)
+            let w = rng.int(24...64)
+            let h = rng.int(24...64)
             let bg = opaque(rng.int(200...255), rng.int(200...255), rng.int(200...255))
             let ink = (rng.int(0...80), rng.int(0...80), rng.int(0...80))
             let radius = 3 + rng.unit() * Double(min(w, h) / 2 - 8)
-            let cx = Double(w) / 2 + rng.unit() - 1, cy = Double(h) / 2 + rng.unit()
+            let cx = Double(w) / 2 + rng.unit() - 1
+            let cy = Double(h) / 2 + rng.unit()
             let softness = 1.2 + rng.unit() * 1.3
             var a = Image(width: w, height: h, fill: bg)
             var b = a
@@ -112,7 +120,8 @@ final class PropertyTests: XCTestCase {
         var rng = SplitMix64(seed: 21)
         var changed = 0
         for case_ in 0..<400 {
-            let w = rng.int(1...64), h = rng.int(1...64)
+            let w = rng.int(1...64)
+            let h = rng.int(1...64)
             let translucent = case_ % 2 == 0
             var a = randomStructuredImage(&rng, width: w, height: h, translucent: translucent)
             var b = randomlyModified(a, &rng, translucent: translucent)
@@ -128,7 +137,8 @@ final class PropertyTests: XCTestCase {
             let tolerance: Tolerance? = case_ % 5 == 0 ? nil : Tolerance()
             let outcome = a.pixels.withUnsafeBufferPointer { pa in
                 b.pixels.withUnsafeBufferPointer { pb in
-                    FrameComparison.compare(expected: pa, actual: pb, width: w, height: h, tolerance: tolerance, drawing: drawing)
+                    FrameComparison.compare(
+                        expected: pa, actual: pb, width: w, height: h, tolerance: tolerance, drawing: drawing)
                 }
             }
             let measured = a.pixels.withUnsafeBufferPointer { pa in
@@ -144,7 +154,8 @@ final class PropertyTests: XCTestCase {
     func testCountIsSymmetric() {
         var rng = SplitMix64(seed: 4)
         for case_ in 0..<400 {
-            let w = rng.int(1...64), h = rng.int(1...64)
+            let w = rng.int(1...64)
+            let h = rng.int(1...64)
             let translucent = case_ % 3 == 0
             let a = randomStructuredImage(&rng, width: w, height: h, translucent: translucent)
             let b = randomlyModified(a, &rng, translucent: translucent)
@@ -164,7 +175,8 @@ final class PropertyTests: XCTestCase {
         var rng = SplitMix64(seed: 5)
         let thresholds = [0, 0.01, 0.03, 0.05, 0.1, 0.2, 0.4, 0.7, 1.0]
         for case_ in 0..<300 {
-            let w = rng.int(1...64), h = rng.int(1...64)
+            let w = rng.int(1...64)
+            let h = rng.int(1...64)
             let a = randomStructuredImage(&rng, width: w, height: h)  // opaque
             let b = randomlyModified(a, &rng)
             let unequal = zip(a.pixels, b.pixels).filter { $0 != $1 }.count
@@ -196,7 +208,10 @@ final class PropertyTests: XCTestCase {
     /// counted pixels (via their clusters) and on the diff image, byte for byte.
     func testAgreesWithLiteralPixelmatchPort() {
         var rng = SplitMix64(seed: 6)
-        var totalAA = 0, totalDiff = 0, casesWithAA = 0, borderAA = 0
+        var totalAA = 0
+        var totalDiff = 0
+        var casesWithAA = 0
+        var borderAA = 0
         defer {
             // the random cases must actually exercise the anti-aliasing test, borders included
             XCTAssertGreaterThan(casesWithAA, 40, "cases with AA pixels")
@@ -205,7 +220,8 @@ final class PropertyTests: XCTestCase {
             XCTAssertGreaterThan(borderAA, 10, "AA pixels on the border")
         }
         for case_ in 0..<400 {
-            let w = rng.int(1...48), h = rng.int(1...48)
+            let w = rng.int(1...48)
+            let h = rng.int(1...48)
             let translucent = case_ % 3 == 0
             let a = randomStructuredImage(&rng, width: w, height: h, translucent: translucent)
             let b = randomlyModified(a, &rng, translucent: translucent)
@@ -213,19 +229,23 @@ final class PropertyTests: XCTestCase {
             let includeAA = case_ % 5 == 4
             let checker = case_ % 6 == 0
             let alpha = case_ % 7 == 0 ? 0.5 : 0.1
-            let ref = ReferencePixelmatch(threshold: threshold, includeAA: includeAA, checkerboard: checker, alpha: alpha)
-                .run(straightRGBA(a), straightRGBA(b), width: w, height: h)
+            let ref = ReferencePixelmatch(
+                threshold: threshold, includeAA: includeAA, checkerboard: checker, alpha: alpha
+            )
+            .run(straightRGBA(a), straightRGBA(b), width: w, height: h)
             let options = DiffOptions(
                 threshold: threshold, includeAntialiasing: includeAA,
                 transparencyBackground: checker ? .checkerboard : .white, alpha: alpha)
-            let (r, diffImage) = PixelDiff.compareWithDiffImage(a.pixels, b.pixels, width: w, height: h, options: options)
+            let (r, diffImage) = PixelDiff.compareWithDiffImage(
+                a.pixels, b.pixels, width: w, height: h, options: options)
             XCTAssertEqual(r.differentPixels, ref.diff, "case \(case_)")
             if !includeAA { XCTAssertEqual(r.antialiasedPixels, ref.aa, "case \(case_)") }
             totalAA += ref.aa
             totalDiff += ref.diff
             if ref.aa > 0 { casesWithAA += 1 }
             for i in 0..<(w * h) where ref.diffImage[i * 4 + 2] == 0 && ref.diffImage[i * 4 + 1] == 255 {
-                let x = i % w, y = i / w
+                let x = i % w
+                let y = i / w
                 if x == 0 || y == 0 || x == w - 1 || y == h - 1 { borderAA += 1 }
             }
             let refRegions = referenceRegions(ref.counted, width: w, height: h)
@@ -243,7 +263,8 @@ final class PropertyTests: XCTestCase {
     func testRegionsMatchFloodFill() {
         var rng = SplitMix64(seed: 7)
         for case_ in 0..<300 {
-            let w = rng.int(1...64), h = rng.int(1...64)
+            let w = rng.int(1...64)
+            let h = rng.int(1...64)
             let a = Image(width: w, height: h, fill: opaque(255, 255, 255))
             var b = a
             var mask = [Bool](repeating: false, count: w * h)
@@ -263,8 +284,10 @@ final class PropertyTests: XCTestCase {
                 XCTAssertEqual(r.regions.count, PixelDiff.maxRegions)
                 XCTAssertEqual(Array(r.regions.prefix(99)), Array(expected.prefix(99)), "case \(case_)")
                 let rest = expected[99...]
-                let x0 = rest.map(\.x).min()!, y0 = rest.map(\.y).min()!
-                let x1 = rest.map { $0.x + $0.width }.max()!, y1 = rest.map { $0.y + $0.height }.max()!
+                let x0 = rest.map(\.x).min()!
+                let y0 = rest.map(\.y).min()!
+                let x1 = rest.map { $0.x + $0.width }.max()!
+                let y1 = rest.map { $0.y + $0.height }.max()!
                 XCTAssertEqual(r.regions.last, PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
             }
         }
@@ -275,7 +298,8 @@ final class PropertyTests: XCTestCase {
     func testRegionsMatchFloodFillOnLargerAndHarderShapes() {
         var rng = SplitMix64(seed: 8)
         for case_ in 0..<120 {
-            let w = rng.int(1...300), h = rng.int(1...200)
+            let w = rng.int(1...300)
+            let h = rng.int(1...200)
             var mask = [Bool](repeating: false, count: w * h)
             func set(_ x: Int, _ y: Int) { if x >= 0 && y >= 0 && x < w && y < h { mask[y * w + x] = true } }
             switch case_ % 4 {
@@ -283,7 +307,8 @@ final class PropertyTests: XCTestCase {
                 let d = rng.unit() * 0.6
                 for i in 0..<(w * h) where rng.chance(d) { mask[i] = true }
             case 1:  // combs: teeth joined by a bar at the bottom (or top)
-                let teeth = rng.int(1...40), bar = rng.int(0...(h - 1))
+                let teeth = rng.int(1...40)
+                let bar = rng.int(0...(h - 1))
                 for _ in 0..<teeth {
                     let x = rng.int(0...(w - 1))
                     for y in 0..<bar { set(x, y) }
@@ -291,14 +316,21 @@ final class PropertyTests: XCTestCase {
                 for x in 0..<w where rng.chance(0.9) { set(x, bar) }
             case 2:  // diagonal lines (connected only through corners) and empty rows
                 for _ in 0..<rng.int(1...30) {
-                    var x = rng.int(0...(w - 1)), y = rng.int(0...(h - 1))
+                    var x = rng.int(0...(w - 1))
+                    var y = rng.int(0...(h - 1))
                     let dx = rng.chance(0.5) ? 1 : -1
-                    for _ in 0..<rng.int(1...80) { set(x, y); x += dx; y += 1 }
+                    for _ in 0..<rng.int(1...80) {
+                        set(x, y)
+                        x += dx
+                        y += 1
+                    }
                 }
             default:  // random rectangles and single pixels
                 for _ in 0..<rng.int(1...200) {
-                    let x = rng.int(0...(w - 1)), y = rng.int(0...(h - 1))
-                    let rw = rng.chance(0.5) ? 1 : rng.int(1...12), rh = rng.chance(0.5) ? 1 : rng.int(1...12)
+                    let x = rng.int(0...(w - 1))
+                    let y = rng.int(0...(h - 1))
+                    let rw = rng.chance(0.5) ? 1 : rng.int(1...12)
+                    let rh = rng.chance(0.5) ? 1 : rng.int(1...12)
                     for yy in y..<(y + rh) { for xx in x..<(x + rw) { set(xx, yy) } }
                 }
             }
@@ -314,9 +346,12 @@ final class PropertyTests: XCTestCase {
             } else {
                 XCTAssertEqual(Array(r.regions.prefix(99)), Array(expected.prefix(99)), "case \(case_)")
                 let rest = expected[99...]
-                let x0 = rest.map(\.x).min()!, y0 = rest.map(\.y).min()!
-                let x1 = rest.map { $0.x + $0.width }.max()!, y1 = rest.map { $0.y + $0.height }.max()!
-                XCTAssertEqual(r.regions.last, PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0), "case \(case_)")
+                let x0 = rest.map(\.x).min()!
+                let y0 = rest.map(\.y).min()!
+                let x1 = rest.map { $0.x + $0.width }.max()!
+                let y1 = rest.map { $0.y + $0.height }.max()!
+                XCTAssertEqual(
+                    r.regions.last, PixelRegion(x: x0, y: y0, width: x1 - x0, height: y1 - y0), "case \(case_)")
             }
         }
     }

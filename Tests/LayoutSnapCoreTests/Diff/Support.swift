@@ -50,7 +50,10 @@ struct Image {
     }
 
     mutating func fillRect(x: Int, y: Int, w: Int, h: Int, _ c: UInt32) {
-        let x0 = max(0, x), x1 = min(width, x + w), y0 = max(0, y), y1 = min(height, y + h)
+        let x0 = max(0, x)
+        let x1 = min(width, x + w)
+        let y0 = max(0, y)
+        let y1 = min(height, y + h)
         guard x0 < x1, y0 < y1 else { return }
         for yy in y0..<y1 {
             for xx in x0..<x1 { self[xx, yy] = c }
@@ -73,7 +76,8 @@ struct Image {
         let ext = Int(radius + softness + 2)
         for y in (Int(cy) - ext)...(Int(cy) + ext) {
             for x in (Int(cx) - ext)...(Int(cx) + ext) {
-                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
+                let dx = Double(x) + 0.5 - cx
+                let dy = Double(y) + 0.5 - cy
                 let d = (dx * dx + dy * dy).squareRoot() - radius
                 blend(x: x, y: y, colour: colour, cov: min(1, max(0, 0.5 - d / softness)))
             }
@@ -91,7 +95,8 @@ func randomStructuredImage(_ rng: inout SplitMix64, width: Int, height: Int, tra
             h: rng.int(1...max(1, height)), randomStraight(&rng, translucent: translucent).premultiplied)
     }
     for _ in 0..<rng.int(0...(width * height / 8)) {
-        img[rng.int(0...(width - 1)), rng.int(0...(height - 1))] = randomStraight(&rng, translucent: translucent).premultiplied
+        img[rng.int(0...(width - 1)), rng.int(0...(height - 1))] =
+            randomStraight(&rng, translucent: translucent).premultiplied
     }
     return img
 }
@@ -100,14 +105,16 @@ func randomStructuredImage(_ rng: inout SplitMix64, width: Int, height: Int, tra
 /// perturbations (below and above the threshold).
 func randomlyModified(_ img: Image, _ rng: inout SplitMix64, translucent: Bool = false) -> Image {
     var out = img
-    let w = img.width, h = img.height
+    let w = img.width
+    let h = img.height
     for _ in 0..<rng.int(0...3) {
         out.fillRect(
             x: rng.int(0...(w - 1)), y: rng.int(0...(h - 1)), w: rng.int(1...max(1, w / 3)),
             h: rng.int(1...max(1, h / 3)), randomStraight(&rng, translucent: translucent).premultiplied)
     }
     for _ in 0..<rng.int(0...(w * h / 10 + 1)) {
-        let x = rng.int(0...(w - 1)), y = rng.int(0...(h - 1))
+        let x = rng.int(0...(w - 1))
+        let y = rng.int(0...(h - 1))
         if rng.chance(0.5) {
             out[x, y] = randomStraight(&rng, translucent: translucent).premultiplied
         } else if out[x, y] >> 24 == 255 {
@@ -155,7 +162,8 @@ struct ReferencePixelmatch {
         var output = [UInt8](repeating: 0, count: width * height * 4)
         var counted = [Bool](repeating: false, count: width * height)
         let maxDelta = 35215 * threshold * threshold
-        var diff = 0, aa = 0
+        var diff = 0
+        var aa = 0
         for y in 0..<height {
             for x in 0..<width {
                 let pos = (y * width + x) * 4
@@ -187,8 +195,12 @@ struct ReferencePixelmatch {
         let y2 = min(y1 + 1, height - 1)
         let pos = (y1 * width + x1) * 4
         var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
-        var min = 0.0, max = 0.0
-        var minX = 0, minY = 0, maxX = 0, maxY = 0
+        var min = 0.0
+        var max = 0.0
+        var minX = 0
+        var minY = 0
+        var maxX = 0
+        var maxY = 0
         for x in x0...x2 {
             for y in y0...y2 {
                 if x == x1 && y == y1 { continue }
@@ -235,13 +247,23 @@ struct ReferencePixelmatch {
     }
 
     func colorDelta(_ img1: [UInt8], _ img2: [UInt8], _ k: Int, _ m: Int, yOnly: Bool) -> Double {
-        let r1 = Double(img1[k]), g1 = Double(img1[k + 1]), b1 = Double(img1[k + 2]), a1 = Double(img1[k + 3])
-        let r2 = Double(img2[m]), g2 = Double(img2[m + 1]), b2 = Double(img2[m + 2]), a2 = Double(img2[m + 3])
+        let r1 = Double(img1[k])
+        let g1 = Double(img1[k + 1])
+        let b1 = Double(img1[k + 2])
+        let a1 = Double(img1[k + 3])
+        let r2 = Double(img2[m])
+        let g2 = Double(img2[m + 1])
+        let b2 = Double(img2[m + 2])
+        let a2 = Double(img2[m + 3])
         if a1 == a2 && r1 == r2 && g1 == g2 && b1 == b2 { return 0 }
-        var dr = r1 - r2, dg = g1 - g2, db = b1 - b2
+        var dr = r1 - r2
+        var dg = g1 - g2
+        var db = b1 - b2
         if a1 < 255 || a2 < 255 {
             let da = a1 - a2
-            let rb, gb, bb: Double
+            let rb: Double
+            let gb: Double
+            let bb: Double
             if checkerboard {
                 rb = Double(48 + 159 * (k % 2))
                 gb = Double(48 + 159 * (Int(Double(k) / 1.618033988749895) % 2))
@@ -286,13 +308,21 @@ func referenceRegions(_ mask: [Bool], width: Int, height: Int) -> [PixelRegion] 
     for start in 0..<mask.count where mask[start] && !seen[start] {
         var stack = [start]
         seen[start] = true
-        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        var x0 = Int.max
+        var y0 = Int.max
+        var x1 = Int.min
+        var y1 = Int.min
         while let i = stack.popLast() {
-            let x = i % width, y = i / width
-            x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+            let x = i % width
+            let y = i / width
+            x0 = min(x0, x)
+            x1 = max(x1, x)
+            y0 = min(y0, y)
+            y1 = max(y1, y)
             for dy in -1...1 {
                 for dx in -1...1 {
-                    let nx = x + dx, ny = y + dy
+                    let nx = x + dx
+                    let ny = y + dy
                     if nx < 0 || ny < 0 || nx >= width || ny >= height { continue }
                     let j = ny * width + nx
                     if mask[j] && !seen[j] {

@@ -30,7 +30,8 @@ final class FixtureMutatorTests: XCTestCase {
     }
 
     func testACaseDependsOnlyOnSeedAndIndex() {
-        let a = mutator, b = mutator
+        let a = mutator
+        let b = mutator
         for i in [0, 1, 17, 9_999, 123_456] {
             XCTAssertTrue(a.makeCase(i).bytes == b.makeCase(i).bytes, "case \(i)")
         }
@@ -44,7 +45,8 @@ final class FixtureMutatorTests: XCTestCase {
         for i in 0..<2_000 {
             let c = mutator.makeCase(i)
             XCTAssertFalse(c.mutations.isEmpty, "case \(i) did nothing")
-            XCTAssertFalse(c.bytes == Self.bundled[c.base].base.tree.bytes, "case \(i) (\(c.summary)) left its base as it was")
+            XCTAssertFalse(
+                c.bytes == Self.bundled[c.base].base.tree.bytes, "case \(i) (\(c.summary)) left its base as it was")
             for m in c.mutations { seen[m, default: 0] += 1 }
         }
         for m in FixtureMutator.Mutation.allCases {
@@ -55,7 +57,8 @@ final class FixtureMutatorTests: XCTestCase {
     func testTheHostileShapesAreReallyThere() throws {
         var r = SeededRandom(seed: 3)
         // Deep nesting: 100,000 levels, refused by the parser's depth limit.
-        let deepest = (0..<2_000).map { mutator.makeCase($0) }.filter { $0.mutations == [.deepNesting] }.map(\.bytes).max { $0.count < $1.count }
+        let deepest = (0..<2_000).map { mutator.makeCase($0) }.filter { $0.mutations == [.deepNesting] }.map(\.bytes)
+            .max { $0.count < $1.count }
         XCTAssertGreaterThan(deepest?.count ?? 0, 200_000, "some case nests 100,000 levels")
         XCTAssertThrowsError(try JSONParser.parse(deepest ?? []))
         // Long words: 300 KB, just under a megabyte, and past the limit.
@@ -72,16 +75,20 @@ final class FixtureMutatorTests: XCTestCase {
     /// The decoder's half of the fuzz promise, in this process (FuzzTests runs 10,000 cases
     /// through the whole pipeline): a fixture, or an error that names the file and says where.
     func testEveryCaseDecodesOrSaysWhere() {
-        var decoded = 0, refused = 0
+        var decoded = 0
+        var refused = 0
         for i in 0..<2_000 {
             let c = mutator.makeCase(i)
             do {
-                _ = try FixtureDecoder.decode(bytes: c.bytes, id: "case", file: "case.json", directory: Self.bundled[c.base].directory)
+                _ = try FixtureDecoder.decode(
+                    bytes: c.bytes, id: "case", file: "case.json", directory: Self.bundled[c.base].directory)
                 decoded += 1
             } catch {
                 refused += 1
                 XCTAssertEqual(error.file, "case.json")
-                XCTAssertTrue(error.path != nil || error.line != nil, "case \(i) (\(c.summary)): \(error) says neither a JSON path nor a line")
+                XCTAssertTrue(
+                    error.path != nil || error.line != nil,
+                    "case \(i) (\(c.summary)): \(error) says neither a JSON path nor a line")
                 XCTAssertFalse(error.message.isEmpty)
             }
         }

@@ -12,19 +12,23 @@ final class FixtureGeneratorTests: XCTestCase {
 
     func testSameSeedGivesTheSameBytes() {
         for kind in FixtureKind.allCases {
-            let a = FixtureGenerator(kind: kind, seed: 99), b = FixtureGenerator(kind: kind, seed: 99)
+            let a = FixtureGenerator(kind: kind, seed: 99)
+            let b = FixtureGenerator(kind: kind, seed: 99)
             for i in 0..<40 { XCTAssertEqual(a.fixture(at: i), b.fixture(at: i), "\(kind) \(i)") }
         }
     }
 
     func testDifferentSeedsKindsAndIndicesDiffer() {
         for kind in FixtureKind.allCases {
-            let a = FixtureGenerator(kind: kind, seed: 1), b = FixtureGenerator(kind: kind, seed: 2)
+            let a = FixtureGenerator(kind: kind, seed: 1)
+            let b = FixtureGenerator(kind: kind, seed: 2)
             let first = (0..<40).map { a.fixture(at: $0) }
             for i in 0..<40 { XCTAssertNotEqual(first[i], b.fixture(at: i), "\(kind) \(i)") }
             XCTAssertEqual(Set(first).count, first.count, "\(kind): every index gives its own fixture")
         }
-        XCTAssertNotEqual(FixtureGenerator(kind: .post, seed: 1).fixture(at: 0), FixtureGenerator(kind: .chat, seed: 1).fixture(at: 0))
+        XCTAssertNotEqual(
+            FixtureGenerator(kind: .post, seed: 1).fixture(at: 0), FixtureGenerator(kind: .chat, seed: 1).fixture(at: 0)
+        )
     }
 
     /// Fixture i depends only on (seed, kind, i): the order of generation does not matter, and a
@@ -41,7 +45,8 @@ final class FixtureGeneratorTests: XCTestCase {
         XCTAssertEqual(FixtureGenerator.spread(count: 1, over: all).map(\.count), [1, 0, 0, 0])
         XCTAssertEqual(FixtureGenerator.spread(count: 7, over: [.chat]).map(\.count), [7])
         for n in 1...40 {
-            let small = FixtureGenerator.spread(count: n, over: all), large = FixtureGenerator.spread(count: n + 1, over: all)
+            let small = FixtureGenerator.spread(count: n, over: all)
+            let large = FixtureGenerator.spread(count: n + 1, over: all)
             XCTAssertEqual(small.map(\.count).reduce(0, +), n)
             XCTAssertTrue(zip(small, large).allSatisfy { $0.count <= $1.count }, "count \(n) is a prefix of \(n + 1)")
         }
@@ -74,7 +79,8 @@ final class FixtureGeneratorTests: XCTestCase {
                 let id = FixtureGenerator.relativePath(kind: kind, index: i).replacingOccurrences(of: ".json", with: "")
                 let fixture: Fixture
                 do {
-                    fixture = try FixtureDecoder.decode(bytes: bytes, id: id, file: id + ".json", directory: "/nonexistent")
+                    fixture = try FixtureDecoder.decode(
+                        bytes: bytes, id: id, file: id + ".json", directory: "/nonexistent")
                 } catch {
                     XCTFail("\(id): \(error)\n\(String(decoding: bytes, as: UTF8.self))")
                     continue
@@ -104,44 +110,62 @@ struct Coverage {
     /// Per kind, what a batch must show: every field and step of the kinds' field tables (docs/fixtures/), every value of
     /// every enumeration, the texts of docs/commands.md "generate" and the rules of docs/fixtures/README.md.
     static let required: [FixtureKind: [String]] = {
-        let common = ["device", "width", "height", "scale", "appearance=light", "appearance=dark", "fps", "tolerance", "steps",
-                      "script.latin", "script.cjk", "script.arabic", "script.emoji", "script.mixed", "text.oneWord", "text.thousands",
-                      "canvas.scale1", "canvas.scale2", "canvas.scale3"]
+        let common =
+            [
+                "device", "width", "height", "scale", "appearance=light", "appearance=dark", "fps", "tolerance",
+                "steps",
+                "script.latin", "script.cjk", "script.arabic", "script.emoji", "script.mixed", "text.oneWord",
+                "text.thousands",
+                "canvas.scale1", "canvas.scale2", "canvas.scale3",
+            ]
             + Device.all.map { "device.\($0.name)" }
-        let fonts = TextStyle.allCases.map { "font=\($0.rawValue)" } + FontWeight.allCases.map { "weight=\($0.rawValue)" }
+        let fonts =
+            TextStyle.allCases.map { "font=\($0.rawValue)" } + FontWeight.allCases.map { "weight=\($0.rawValue)" }
             + ["font.size", "italic=true"]
         return [
-            .post: common + ["title", "summary", "body", "image", "imageState=loaded", "imageState=loading", "imageState=failed",
-                             "author", "aiGenerated=true", "expanded=true", "expanded=false", "availableWidth", "duration",
-                             "curve=easeInOut", "curve=easeIn", "curve=easeOut", "curve=linear", "curve.spring",
-                             "step.expand", "step.collapse", "step.at", "body.heading", "body.bullet", "body.blank", "markup.bold", "markup.italic",
-                             "image.none", "image.ratio1:4", "image.ratio4:1", "image.square",
-                             "rule.animates", "rule.interrupted", "rule.titleTruncated"],
-            .transcript: common + fonts + ["text", "maxLines", "padding", "margin", "sticky=true", "sticky=false",
-                                           "indicators=scrolling", "indicators=always", "indicators=never",
-                                           "step.append", "step.scrollBy", "step.scrollToBottom", "step.at", "markup.bold", "markup.italic",
-                                           "rule.scrolls", "rule.heldWhileScrolledUp", "rule.animates", "rule.oneLine", "rule.maxLines"],
-            .composer: common + fonts + ["text", "selection", "lineSpacing", "maxLines", "margin", "border=true", "border=false",
-                                         "enabled=true", "enabled=false", "disabledPlaceholder", "placeholder", "pattern",
-                                         "keyboard=true", "keyboard=false", "suggestions",
-                                         "step.type", "step.insertSuggestion", "step.select", "step.compose", "step.commit", "step.scrollBy",
-                                         "step.enable", "step.keyboard", "step.at", "step.suggestions", "enable=true", "enable=false",
-                                         "keyboard=show", "keyboard=hide",
-                                         "rule.note", "rule.matched", "rule.unmatched", "rule.scrolls", "rule.dragKept", "rule.keyboardSlides",
-                                         "rule.placeholder", "rule.disabledPlaceholder", "rule.marked", "rule.selection", "rule.maxLinesLowered"],
-            .chat: common + ["messages", "status=idle", "status=thinking", "status=streaming", "online=true", "online=false", "input",
-                             "keyboard=true", "keyboard=false", "role=user", "role=assistant", "message.id", "message.defaultID",
-                             "message.image", "message.imageOnly", "image.ratio1:4", "image.ratio4:1",
-                             "step.open", "step.receive", "step.send", "step.stream", "step.status", "step.scrollBy",
-                             "step.scrollToBottom", "step.keyboard", "step.online", "step.at", "keyboard=show", "keyboard=hide",
-                             "markup.bold", "markup.italic", "messages.1", "messages.hundreds", "messages.thousands",
-                             "rule.unseen", "rule.shortContent", "rule.freeScroll", "rule.animatedSend", "rule.keyboardSlides",
-                             "rule.banner", "rule.inputLines"],
+            .post: common + [
+                "title", "summary", "body", "image", "imageState=loaded", "imageState=loading", "imageState=failed",
+                "author", "aiGenerated=true", "expanded=true", "expanded=false", "availableWidth", "duration",
+                "curve=easeInOut", "curve=easeIn", "curve=easeOut", "curve=linear", "curve.spring",
+                "step.expand", "step.collapse", "step.at", "body.heading", "body.bullet", "body.blank", "markup.bold",
+                "markup.italic",
+                "image.none", "image.ratio1:4", "image.ratio4:1", "image.square",
+                "rule.animates", "rule.interrupted", "rule.titleTruncated",
+            ],
+            .transcript: common + fonts + [
+                "text", "maxLines", "padding", "margin", "sticky=true", "sticky=false",
+                "indicators=scrolling", "indicators=always", "indicators=never",
+                "step.append", "step.scrollBy", "step.scrollToBottom", "step.at", "markup.bold", "markup.italic",
+                "rule.scrolls", "rule.heldWhileScrolledUp", "rule.animates", "rule.oneLine", "rule.maxLines",
+            ],
+            .composer: common + fonts + [
+                "text", "selection", "lineSpacing", "maxLines", "margin", "border=true", "border=false",
+                "enabled=true", "enabled=false", "disabledPlaceholder", "placeholder", "pattern",
+                "keyboard=true", "keyboard=false", "suggestions",
+                "step.type", "step.insertSuggestion", "step.select", "step.compose", "step.commit", "step.scrollBy",
+                "step.enable", "step.keyboard", "step.at", "step.suggestions", "enable=true", "enable=false",
+                "keyboard=show", "keyboard=hide",
+                "rule.note", "rule.matched", "rule.unmatched", "rule.scrolls", "rule.dragKept", "rule.keyboardSlides",
+                "rule.placeholder", "rule.disabledPlaceholder", "rule.marked", "rule.selection", "rule.maxLinesLowered",
+            ],
+            .chat: common + [
+                "messages", "status=idle", "status=thinking", "status=streaming", "online=true", "online=false",
+                "input",
+                "keyboard=true", "keyboard=false", "role=user", "role=assistant", "message.id", "message.defaultID",
+                "message.image", "message.imageOnly", "image.ratio1:4", "image.ratio4:1",
+                "step.open", "step.receive", "step.send", "step.stream", "step.status", "step.scrollBy",
+                "step.scrollToBottom", "step.keyboard", "step.online", "step.at", "keyboard=show", "keyboard=hide",
+                "markup.bold", "markup.italic", "messages.1", "messages.hundreds", "messages.thousands",
+                "rule.unseen", "rule.shortContent", "rule.freeScroll", "rule.animatedSend", "rule.keyboardSlides",
+                "rule.banner", "rule.inputLines",
+            ],
         ]
     }()
 
-    static let enumKeys: Set<String> = ["appearance", "imageState", "curve", "indicators", "weight", "italic", "sticky", "status", "role",
-                                        "keyboard", "online", "enable", "aiGenerated", "expanded", "border", "enabled", "font"]
+    static let enumKeys: Set<String> = [
+        "appearance", "imageState", "curve", "indicators", "weight", "italic", "sticky", "status", "role",
+        "keyboard", "online", "enable", "aiGenerated", "expanded", "border", "enabled", "font",
+    ]
 
     mutating func record(json: JSONNode, fixture: Fixture, layout: FixtureLayout) {
         walk(json, key: nil, inStep: false)
@@ -162,29 +186,50 @@ struct Coverage {
                 case .paragraph: break
                 }
             }
-            if post.steps.contains(where: { ($0.at ?? 10) < 0.3 }) && layout.states.count > 2 { features.insert("rule.interrupted") }
-            if frames.contains(where: { $0.element("title")?["truncated"] == .bool(true) }) { features.insert("rule.titleTruncated") }
+            if post.steps.contains(where: { ($0.at ?? 10) < 0.3 }) && layout.states.count > 2 {
+                features.insert("rule.interrupted")
+            }
+            if frames.contains(where: { $0.element("title")?["truncated"] == .bool(true) }) {
+                features.insert("rule.titleTruncated")
+            }
         case let t as TranscriptFixture:
             if t.font.leading == nil { features.insert("font.size") }
-            if frames.contains(where: { ($0.scroll?.contentHeight ?? 0) > ($0.scroll?.viewportHeight ?? 0) + 1 }) { features.insert("rule.scrolls") }
+            if frames.contains(where: { ($0.scroll?.contentHeight ?? 0) > ($0.scroll?.viewportHeight ?? 0) + 1 }) {
+                features.insert("rule.scrolls")
+            }
             if frames.contains(where: { $0.scroll?.following == false }) { features.insert("rule.heldWhileScrolledUp") }
             if frames.contains(where: { $0.element("text")?["lines"] == .int(1) }) { features.insert("rule.oneLine") }
-            if frames.contains(where: { ($0.scroll?.viewportHeight ?? 0) >= LineMetrics.height(lines: t.maxLines, font: t.font) - 0.01 && t.maxLines > 1 }) {
+            if frames.contains(where: {
+                ($0.scroll?.viewportHeight ?? 0) >= LineMetrics.height(lines: t.maxLines, font: t.font) - 0.01
+                    && t.maxLines > 1
+            }) {
                 features.insert("rule.maxLines")
             }
         case let c as ComposerFixture:
             if c.font.leading == nil { features.insert("font.size") }
             if layout.states.contains(where: { $0.note != nil }) { features.insert("rule.note") }
-            if frames.contains(where: { $0.element("field")?["matched"] == .bool(true) }) { features.insert("rule.matched") }
-            if frames.contains(where: { $0.element("field")?["matched"] == .bool(false) }) { features.insert("rule.unmatched") }
+            if frames.contains(where: { $0.element("field")?["matched"] == .bool(true) }) {
+                features.insert("rule.matched")
+            }
+            if frames.contains(where: { $0.element("field")?["matched"] == .bool(false) }) {
+                features.insert("rule.unmatched")
+            }
             if frames.contains(where: { ($0.scroll?.offset ?? 0) > 0 }) { features.insert("rule.scrolls") }
             if frames.contains(where: { $0.scroll?.following == false }) { features.insert("rule.dragKept") }
-            if layout.states.contains(where: { $0.name.contains("keyboard") && $0.frames.count > 1 }) { features.insert("rule.keyboardSlides") }
+            if layout.states.contains(where: { $0.name.contains("keyboard") && $0.frames.count > 1 }) {
+                features.insert("rule.keyboardSlides")
+            }
             for f in frames {
-                if let p = f.element("placeholder") { features.insert(p["disabled"] == .bool(true) ? "rule.disabledPlaceholder" : "rule.placeholder") }
+                if let p = f.element("placeholder") {
+                    features.insert(p["disabled"] == .bool(true) ? "rule.disabledPlaceholder" : "rule.placeholder")
+                }
                 if let m = f.element("text")?["marked"], m != .null { features.insert("rule.marked") }
-                if case let .ints(s)? = f.element("text")?["selection"], s[0] < s[1] { features.insert("rule.selection") }
-                if case let .int(n)? = f.element("field")?["maxLines"], n < c.maxLines { features.insert("rule.maxLinesLowered") }
+                if case .ints(let s)? = f.element("text")?["selection"], s[0] < s[1] {
+                    features.insert("rule.selection")
+                }
+                if case .int(let n)? = f.element("field")?["maxLines"], n < c.maxLines {
+                    features.insert("rule.maxLinesLowered")
+                }
             }
         case let c as ChatFixture:
             let total = c.messages.count
@@ -198,13 +243,23 @@ struct Coverage {
                     ratio(r)
                 }
             }
-            if frames.contains(where: { if case let .int(n)? = $0.element("list")?["unseen"] { n > 0 } else { false } }) { features.insert("rule.unseen") }
+            if frames.contains(where: { if case .int(let n)? = $0.element("list")?["unseen"] { n > 0 } else { false } })
+            {
+                features.insert("rule.unseen")
+            }
             if frames.contains(where: { ($0.scroll?.offset ?? 0) < 0 }) { features.insert("rule.shortContent") }
             if frames.contains(where: { $0.scroll?.following == false }) { features.insert("rule.freeScroll") }
-            if layout.states.contains(where: { $0.name.hasSuffix("-send") && $0.frames.count > 1 }) { features.insert("rule.animatedSend") }
-            if layout.states.contains(where: { $0.name.contains("keyboard") && $0.frames.count > 1 }) { features.insert("rule.keyboardSlides") }
+            if layout.states.contains(where: { $0.name.hasSuffix("-send") && $0.frames.count > 1 }) {
+                features.insert("rule.animatedSend")
+            }
+            if layout.states.contains(where: { $0.name.contains("keyboard") && $0.frames.count > 1 }) {
+                features.insert("rule.keyboardSlides")
+            }
             if frames.contains(where: { $0.element("banner") != nil }) { features.insert("rule.banner") }
-            if frames.contains(where: { if case let .int(n)? = $0.element("input")?["lines"] { n >= 3 } else { false } }) { features.insert("rule.inputLines") }
+            if frames.contains(where: { if case .int(let n)? = $0.element("input")?["lines"] { n >= 3 } else { false } }
+            ) {
+                features.insert("rule.inputLines")
+            }
         default:
             XCTFail("no coverage features for the \(fixture.kind) kind")
         }
@@ -220,22 +275,26 @@ struct Coverage {
     /// ("imageState=failed"), and what the strings hold.
     mutating func walk(_ node: JSONNode, key: String?, inStep: Bool, depth: Int = 0) {
         switch node.value {
-        case let .object(members):
+        case .object(let members):
             for m in members {
                 if depth == 0 { features.insert(m.key) }
                 if inStep && depth == 2 { features.insert("step.\(m.key)") }
-                if key == "messages" || key == "receive" { features.insert(m.key == "id" ? "message.id" : "message.\(m.key)") }
-                if key == "messages", !members.contains(where: { $0.key == "id" }) { features.insert("message.defaultID") }
+                if key == "messages" || key == "receive" {
+                    features.insert(m.key == "id" ? "message.id" : "message.\(m.key)")
+                }
+                if key == "messages", !members.contains(where: { $0.key == "id" }) {
+                    features.insert("message.defaultID")
+                }
                 if key == "curve" && m.key == "spring" { features.insert("curve.spring") }
                 walk(m.value, key: m.key, inStep: inStep || m.key == "steps", depth: depth + 1)
             }
-        case let .array(items):
+        case .array(let items):
             // Messages are array items: their members report under "messages".
             for item in items { walk(item, key: key, inStep: inStep, depth: depth + (key == "steps" ? 1 : 0)) }
-        case let .string(s):
+        case .string(let s):
             if let key, Self.enumKeys.contains(key) { features.insert("\(key)=\(s)") }
             text(s)
-        case let .bool(b):
+        case .bool(let b):
             if let key, Self.enumKeys.contains(key) { features.insert("\(key)=\(b)") }
         case .number, .null:
             break
@@ -243,7 +302,10 @@ struct Coverage {
     }
 
     mutating func text(_ s: String) {
-        var latin = false, cjk = false, arabic = false, emoji = false
+        var latin = false
+        var cjk = false
+        var arabic = false
+        var emoji = false
         for u in s.unicodeScalars {
             switch u.value {
             case 0x41...0x5A, 0x61...0x7A: latin = true

@@ -38,9 +38,13 @@ final class ParserErrorTests: XCTestCase {
         assertSyntaxError("{\"a\": }", "unexpected character '}'; expected a value", line: 1, column: 7)
         assertSyntaxError("{,}", "expected a string key or '}', found ','", line: 1, column: 2)
         assertSyntaxError("{\"a\": 1, [}", "expected a string key after ',', found '['", line: 1, column: 10)
-        assertSyntaxError("{\"a\": 1, 2: 3}", "expected a string key after ','; object keys must be in double quotes", line: 1, column: 10)
-        assertSyntaxError("{kind: 1}", "expected a string key or '}'; object keys must be in double quotes", line: 1, column: 2)
-        assertSyntaxError("{'kind': 1}", "expected a string key or '}'; strings must use double quotes", line: 1, column: 2)
+        assertSyntaxError(
+            "{\"a\": 1, 2: 3}", "expected a string key after ','; object keys must be in double quotes", line: 1,
+            column: 10)
+        assertSyntaxError(
+            "{kind: 1}", "expected a string key or '}'; object keys must be in double quotes", line: 1, column: 2)
+        assertSyntaxError(
+            "{'kind': 1}", "expected a string key or '}'; strings must use double quotes", line: 1, column: 2)
     }
 
     func testDuplicateKeyReportedAtSecondKey() {
@@ -69,7 +73,8 @@ final class ParserErrorTests: XCTestCase {
         assertSyntaxError(#"["a\q"]"#, "invalid escape \\q", line: 1, column: 4)
         assertSyntaxError(#"["\x41"]"#, "invalid escape \\x", line: 1, column: 3)
         assertSyntaxError(#"["\u12G4"]"#, "invalid \\u escape; expected 4 hex digits", line: 1, column: 3)
-        assertSyntaxError("[\"\\\u{1}\"]", "invalid escape: '\\' must be followed by one of \" \\ / b f n r t u", line: 1, column: 3)
+        assertSyntaxError(
+            "[\"\\\u{1}\"]", "invalid escape: '\\' must be followed by one of \" \\ / b f n r t u", line: 1, column: 3)
     }
 
     func testLoneSurrogates() {
@@ -95,23 +100,32 @@ final class ParserErrorTests: XCTestCase {
         assertSyntaxError(bytes("[\"", [0xE0, 0x80, 0xAF]), "overlong UTF-8 encoding", line: 1, column: 3)
         assertSyntaxError(bytes("[\"", [0xF0, 0x80, 0x80, 0xAF]), "overlong UTF-8 encoding", line: 1, column: 3)
         // Surrogates encoded directly in UTF-8 (CESU-8 style).
-        assertSyntaxError(bytes("[\"", [0xED, 0xA0, 0x80]), "UTF-8-encoded surrogate U+D800 in string", line: 1, column: 3)
-        assertSyntaxError(bytes("[\"", [0xED, 0xBF, 0xBF]), "UTF-8-encoded surrogate U+DFFF in string", line: 1, column: 3)
-        assertSyntaxError(bytes("[\"", [0xF4, 0x90, 0x80, 0x80]), "UTF-8 sequence encodes a value beyond U+10FFFF", line: 1, column: 3)
+        assertSyntaxError(
+            bytes("[\"", [0xED, 0xA0, 0x80]), "UTF-8-encoded surrogate U+D800 in string", line: 1, column: 3)
+        assertSyntaxError(
+            bytes("[\"", [0xED, 0xBF, 0xBF]), "UTF-8-encoded surrogate U+DFFF in string", line: 1, column: 3)
+        assertSyntaxError(
+            bytes("[\"", [0xF4, 0x90, 0x80, 0x80]), "UTF-8 sequence encodes a value beyond U+10FFFF", line: 1, column: 3
+        )
         // Truncated sequences: cut by the closing quote, or by end of input.
         assertSyntaxError(bytes("[\"ab", [0xE2, 0x82]), "truncated UTF-8 sequence", line: 1, column: 5)
         assertSyntaxError(bytes("[\"", [0xC3]), "truncated UTF-8 sequence", line: 1, column: 3)
         assertSyntaxError(bytes("[\"", [0xF0, 0x9F, 0x98], ""), "truncated UTF-8 sequence", line: 1, column: 3)
         // The largest valid values at each length are accepted.
-        XCTAssertNoThrow(try JSONParser.parse(bytes("[\"", [0xDF, 0xBF, 0xED, 0x9F, 0xBF, 0xEE, 0x80, 0x80, 0xF4, 0x8F, 0xBF, 0xBF])))
+        XCTAssertNoThrow(
+            try JSONParser.parse(
+                bytes("[\"", [0xDF, 0xBF, 0xED, 0x9F, 0xBF, 0xEE, 0x80, 0x80, 0xF4, 0x8F, 0xBF, 0xBF])))
     }
 
     func testNonJSONBytesOutsideStrings() {
         assertSyntaxError([0x5B, 0xFF, 0x5D], "unexpected character 0xFF (invalid UTF-8)", line: 1, column: 2)
         assertSyntaxError("[\u{1}]", "unexpected character U+0001", line: 1, column: 2)
         assertSyntaxError("[@]", "unexpected character '@'", line: 1, column: 2)
-        assertSyntaxError("{\"a\": “x”}", "unexpected character '“' (U+201C); strings must use straight double quotes", line: 1, column: 7)
-        assertSyntaxError("[1, // note\n 2]", "unexpected character '/'; comments are not allowed in JSON", line: 1, column: 5)
+        assertSyntaxError(
+            "{\"a\": “x”}", "unexpected character '“' (U+201C); strings must use straight double quotes", line: 1,
+            column: 7)
+        assertSyntaxError(
+            "[1, // note\n 2]", "unexpected character '/'; comments are not allowed in JSON", line: 1, column: 5)
         assertSyntaxError("/* c */ 1", "unexpected character '/'; comments are not allowed in JSON", line: 1, column: 1)
         assertSyntaxError("['a']", "unexpected character \"'\"; strings must use double quotes", line: 1, column: 2)
         // Non-breaking space is not JSON whitespace.
@@ -173,12 +187,14 @@ final class ParserErrorTests: XCTestCase {
 
     func testNestingDepthLimit() {
         assertSyntaxError(
-            Array(String(repeating: "[", count: 201).utf8) + [0x5D], "nesting deeper than 200 levels", line: 1, column: 201)
+            Array(String(repeating: "[", count: 201).utf8) + [0x5D], "nesting deeper than 200 levels", line: 1,
+            column: 201)
         assertSyntaxError(
             Array((String(repeating: "[", count: 200) + "{}" + String(repeating: "]", count: 200)).utf8),
             "nesting deeper than 200 levels", line: 1, column: 201)
         assertSyntaxError(
-            Array(String(repeating: "[", count: 11).utf8), "nesting deeper than 10 levels", line: 1, column: 11, maxDepth: 10)
+            Array(String(repeating: "[", count: 11).utf8), "nesting deeper than 10 levels", line: 1, column: 11,
+            maxDepth: 10)
         assertSyntaxError(Array("[1]".utf8), "nesting deeper than 0 levels", line: 1, column: 1, maxDepth: 0)
         XCTAssertNoThrow(try JSONParser.parse("1", maxDepth: 0))
     }

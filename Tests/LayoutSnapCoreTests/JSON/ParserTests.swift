@@ -168,7 +168,8 @@ final class ParserTests: XCTestCase {
     func testLargeInputParses() throws {
         // ~16 MB: an array of small objects mixing numbers, strings with
         // escapes and non-ASCII, and literals.
-        let element = Array(#"{"id": 123456, "x": -12.375, "name": "caf\u00e9 \"q\" ü", "ok": true, "v": [1e3, null]}"#.utf8)
+        let element = Array(
+            #"{"id": 123456, "x": -12.375, "name": "caf\u00e9 \"q\" ü", "ok": true, "v": [1e3, null]}"#.utf8)
         var bytes: [UInt8] = [0x5B]
         bytes.reserveCapacity(16 * 1024 * 1024 + 200)
         var count = 0

@@ -23,8 +23,9 @@ final class ReaderTests: XCTestCase {
 
     func testPathDescriptions() {
         XCTAssertEqual(JSONPath.root.description, "$")
-        XCTAssertEqual(JSONPath.root.appending(key: "steps").appending(index: 1).appending(key: "expand").description,
-                       "$.steps[1].expand")
+        XCTAssertEqual(
+            JSONPath.root.appending(key: "steps").appending(index: 1).appending(key: "expand").description,
+            "$.steps[1].expand")
         XCTAssertEqual(JSONPath.root.appending(key: "odd key").description, "$[\"odd key\"]")
         XCTAssertEqual(JSONPath.root.appending(key: "1st").description, "$[\"1st\"]")
         XCTAssertEqual(JSONPath.root.appending(key: "").description, "$[\"\"]")
@@ -172,8 +173,9 @@ final class ReaderTests: XCTestCase {
         let e = JSONDecodingError(path: .root.appending(key: "x"), position: nil, message: "bad")
         XCTAssertEqual(e.description, "$.x: bad")
         let el = try root().object().required("kind")
-        XCTAssertEqual(el.error("expected one of \"circle\", \"square\"").description,
-                       "$.kind: expected one of \"circle\", \"square\" (line 2, column 11)")
+        XCTAssertEqual(
+            el.error("expected one of \"circle\", \"square\"").description,
+            "$.kind: expected one of \"circle\", \"square\" (line 2, column 11)")
     }
 
     func testReaderIsUsableAcrossTasks() async throws {

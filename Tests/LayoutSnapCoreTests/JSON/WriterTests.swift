@@ -26,7 +26,10 @@ final class WriterTests: XCTestCase {
     }
 
     func testNumberFormattingRoundTripsExactly() throws {
-        for x in [0.1, 1.0 / 3.0, -2.0 / 3.0, 1e-7, 123456789.123, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 9007199254740992, 2.5e-8] {
+        for x in [
+            0.1, 1.0 / 3.0, -2.0 / 3.0, 1e-7, 123456789.123, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+            9007199254740992, 2.5e-8,
+        ] {
             let text = format(x)
             XCTAssertFalse(text.contains("e") || text.contains("E"), text)
             XCTAssertEqual(try JSONParser.parse(text).value, .number(x), text)
@@ -84,16 +87,20 @@ final class WriterTests: XCTestCase {
 
     func testStringEscaping() {
         let writer = JSONWriter(style: .compact)
-        XCTAssertEqual(writer.string("a\"b\\c/d\n\r\t\u{8}\u{C}\u{1}\u{1F}\u{7F} é 😀 \u{2028}"),
-                       "\"a\\\"b\\\\c/d\\n\\r\\t\\b\\f\\u0001\\u001f\u{7F} é 😀 \u{2028}\"")
+        XCTAssertEqual(
+            writer.string("a\"b\\c/d\n\r\t\u{8}\u{C}\u{1}\u{1F}\u{7F} é 😀 \u{2028}"),
+            "\"a\\\"b\\\\c/d\\n\\r\\t\\b\\f\\u0001\\u001f\u{7F} é 😀 \u{2028}\"")
         XCTAssertEqual(writer.string(["k\"ey": "v"]), "{\"k\\\"ey\":\"v\"}")
     }
 
     func testCompactStyle() {
-        let value: JSONOutput = ["kind": "rect", "rect": [10, 12.5, 370, 100], "on": true, "none": nil,
-                                 "steps": [["at": 0], [:]], "empty": []]
-        XCTAssertEqual(JSONWriter(style: .compact).string(value),
-                       #"{"kind":"rect","rect":[10,12.5,370,100],"on":true,"none":null,"steps":[{"at":0},{}],"empty":[]}"#)
+        let value: JSONOutput = [
+            "kind": "rect", "rect": [10, 12.5, 370, 100], "on": true, "none": nil,
+            "steps": [["at": 0], [:]], "empty": [],
+        ]
+        XCTAssertEqual(
+            JSONWriter(style: .compact).string(value),
+            #"{"kind":"rect","rect":[10,12.5,370,100],"on":true,"none":null,"steps":[{"at":0},{}],"empty":[]}"#)
         XCTAssertEqual(JSONWriter(style: .compact).bytes(value), Array(JSONWriter(style: .compact).string(value).utf8))
     }
 

@@ -16,7 +16,8 @@ final class HostileTextTests: XCTestCase {
         let family = "👩‍👩‍👧‍👦"
         let chunks = UnbrokenRuns.alternateChunks(in: String(repeating: family, count: 300))
         XCTAssertEqual(chunks.first, 0..<(128 * family.utf8.count))
-        XCTAssertTrue(chunks.allSatisfy { $0.lowerBound % family.utf8.count == 0 && $0.upperBound % family.utf8.count == 0 })
+        XCTAssertTrue(
+            chunks.allSatisfy { $0.lowerBound % family.utf8.count == 0 && $0.upperBound % family.utf8.count == 0 })
     }
 
     func testStreamSafeLeavesRealTextAloneAndBreaksLongMarkRuns() {
@@ -39,9 +40,12 @@ final class HostileTextTests: XCTestCase {
     }
 
     func testTooManyLineBreaksAreRefusedAtTheStringThatCrossesTheLimit() {
-        let steps = (0..<3).map { _ in "{\"append\": \"" + String(repeating: "\\n", count: 2_000) + "\"}" }.joined(separator: ", ")
+        let steps = (0..<3).map { _ in "{\"append\": \"" + String(repeating: "\\n", count: 2_000) + "\"}" }.joined(
+            separator: ", ")
         let json = "{\"kind\": \"transcript\", \"text\": \"a\", \"steps\": [\(steps)]}"
-        XCTAssertThrowsError(try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")) { error in
+        XCTAssertThrowsError(
+            try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
+        ) { error in
             let e = error as! FixtureError
             XCTAssertEqual(e.path, "$.steps[2].append")
             XCTAssertTrue(e.message.contains("more than 5000 line breaks"), e.message)
@@ -51,7 +55,9 @@ final class HostileTextTests: XCTestCase {
     func testTooManyStepsAreRefusedBeforeAnyLayout() {
         let steps = Array(repeating: "{\"append\": \"x\"}", count: 10_000).joined(separator: ",")
         let json = "{\"kind\": \"transcript\", \"text\": \"a\", \"steps\": [\(steps)]}"
-        XCTAssertThrowsError(try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")) { error in
+        XCTAssertThrowsError(
+            try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
+        ) { error in
             let e = error as! FixtureError
             XCTAssertEqual(e.path, "$.steps")
             XCTAssertTrue(e.message.contains("10000 steps make at least 10001 states"), e.message)

@@ -7,10 +7,14 @@ enum ChatDecoder {
         var ids = Set<String>()
         if let e = o.optional("messages") {
             let items = try e.array()
-            if items.count > maxMessages { throw e.error("expected at most \(maxMessages) messages, found \(items.count)") }
+            if items.count > maxMessages {
+                throw e.error("expected at most \(maxMessages) messages, found \(items.count)")
+            }
             for (i, item) in items.enumerated() {
                 let m = try decodeMessage(item, defaultID: "\(i + 1)", defaultRole: nil)
-                guard ids.insert(m.id).inserted else { throw item.error("the id \"\(m.id)\" is used by an earlier message") }
+                guard ids.insert(m.id).inserted else {
+                    throw item.error("the id \"\(m.id)\" is used by an earlier message")
+                }
                 c.messages.append(m)
             }
         }
@@ -27,8 +31,10 @@ enum ChatDecoder {
                 while ids.contains(next) { next += "'" }
                 let s = try decodeStep(step, nextID: next)
                 switch s.event {
-                case let .receive(m):
-                    guard ids.insert(m.id).inserted else { throw step.error("the id \"\(m.id)\" is used by an earlier message") }
+                case .receive(let m):
+                    guard ids.insert(m.id).inserted else {
+                        throw step.error("the id \"\(m.id)\" is used by an earlier message")
+                    }
                     count += 1
                 case .send:
                     ids.insert(next)
@@ -43,7 +49,9 @@ enum ChatDecoder {
 
     /// `{"id", "role", "text", "image": {"aspectRatio": r}}`; a missing id is the message's
     /// position, a missing role in `receive` is the assistant's.
-    static func decodeMessage(_ element: JSONElement, defaultID: String, defaultRole: ChatRole?) throws(JSONDecodingError) -> ChatMessage {
+    static func decodeMessage(_ element: JSONElement, defaultID: String, defaultRole: ChatRole?)
+        throws(JSONDecodingError) -> ChatMessage
+    {
         let o = try element.object()
         var id = defaultID
         if let e = o.optional("id") {
@@ -71,7 +79,9 @@ enum ChatDecoder {
         return ChatMessage(id: id, role: role, text: text, imageAspectRatio: ratio)
     }
 
-    static let eventNames = ["open", "receive", "send", "stream", "status", "scrollBy", "scrollToBottom", "keyboard", "online"]
+    static let eventNames = [
+        "open", "receive", "send", "stream", "status", "scrollBy", "scrollToBottom", "keyboard", "online",
+    ]
 
     static func decodeStep(_ element: JSONElement, nextID: String) throws(JSONDecodingError) -> ChatStep {
         let o = try element.object()
@@ -92,7 +102,9 @@ enum ChatDecoder {
             event = .scrollToBottom
         case "keyboard":
             let mode = try value.string()
-            guard mode == "show" || mode == "hide" else { throw value.error("expected \"show\" or \"hide\", found \"\(mode)\"") }
+            guard mode == "show" || mode == "hide" else {
+                throw value.error("expected \"show\" or \"hide\", found \"\(mode)\"")
+            }
             event = .keyboard(show: mode == "show")
         default: event = .online(try value.bool())
         }
@@ -105,13 +117,17 @@ enum ChatDecoder {
 extension ChatDecoder {
     /// A message's fields; `role` is required in `messages` and defaults to assistant in `receive`.
     static func message(roleRequired: Bool) -> SchemaNode {
-        .object([
-            SchemaField("id", .nonEmptyString, "Unique; defaults to the message's position (\"3\")."),
-            SchemaField("role", .enumeration(ChatRole.self)),
-            SchemaField("text", .string, "The text (**bold** and *italic*)."),
-            SchemaField("image", .object([SchemaField("aspectRatio", .number(0.05...20), "width / height")], required: ["aspectRatio"]),
-                        "A placeholder image above the text."),
-        ], required: roleRequired ? ["role"] : [])
+        .object(
+            [
+                SchemaField("id", .nonEmptyString, "Unique; defaults to the message's position (\"3\")."),
+                SchemaField("role", .enumeration(ChatRole.self)),
+                SchemaField("text", .string, "The text (**bold** and *italic*)."),
+                SchemaField(
+                    "image",
+                    .object(
+                        [SchemaField("aspectRatio", .number(0.05...20), "width / height")], required: ["aspectRatio"]),
+                    "A placeholder image above the text."),
+            ], required: roleRequired ? ["role"] : [])
     }
 
     /// The fields `decode` reads, for the schema (a test keeps the two equal).
@@ -121,17 +137,22 @@ extension ChatDecoder {
         SchemaField("online", .boolean, "Offline shows a banner under the top safe area (default true)."),
         SchemaField("input", .string, "The input bar's draft."),
         SchemaField("keyboard", .boolean, "The keyboard is up at first (default false)."),
-        SchemaField("steps", .array(.object([
-            SchemaField("open", .trueFlag, "The view appears again, at the bottom."),
-            SchemaField("receive", .ref("receivedMessage"), "A message arrives (role defaults to assistant)."),
-            SchemaField("send", .string, "The user sends a message; the draft is cleared."),
-            SchemaField("stream", .string, "Appended to the last message."),
-            SchemaField("status", .enumeration(ChatStatus.self)),
-            SchemaField("scrollBy", FixtureSchema.scrollDistance, "The user drags; negative is up."),
-            SchemaField("scrollToBottom", .trueFlag),
-            SchemaField("keyboard", FixtureSchema.keyboardMotion),
-            SchemaField("online", .boolean),
-            FixtureSchema.stepDelay,
-        ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
+        SchemaField(
+            "steps",
+            .array(
+                .object(
+                    [
+                        SchemaField("open", .trueFlag, "The view appears again, at the bottom."),
+                        SchemaField(
+                            "receive", .ref("receivedMessage"), "A message arrives (role defaults to assistant)."),
+                        SchemaField("send", .string, "The user sends a message; the draft is cleared."),
+                        SchemaField("stream", .string, "Appended to the last message."),
+                        SchemaField("status", .enumeration(ChatStatus.self)),
+                        SchemaField("scrollBy", FixtureSchema.scrollDistance, "The user drags; negative is up."),
+                        SchemaField("scrollToBottom", .trueFlag),
+                        SchemaField("keyboard", FixtureSchema.keyboardMotion),
+                        SchemaField("online", .boolean),
+                        FixtureSchema.stepDelay,
+                    ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
     ]
 }

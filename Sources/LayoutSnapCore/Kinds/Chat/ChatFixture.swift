@@ -16,7 +16,10 @@ public struct ChatMessage: Sendable, Hashable {
     public var imageAspectRatio: Double?
 
     public init(id: String, role: ChatRole, text: String, imageAspectRatio: Double? = nil) {
-        self.id = id; self.role = role; self.text = text; self.imageAspectRatio = imageAspectRatio
+        self.id = id
+        self.role = role
+        self.text = text
+        self.imageAspectRatio = imageAspectRatio
     }
 }
 
@@ -43,8 +46,8 @@ public enum ChatEvent: Sendable, Hashable {
         case .status: "status"
         case .scrollBy: "scroll"
         case .scrollToBottom: "scrollToBottom"
-        case let .keyboard(show): show ? "keyboard-show" : "keyboard-hide"
-        case let .online(on): on ? "online" : "offline"
+        case .keyboard(let show): show ? "keyboard-show" : "keyboard-hide"
+        case .online(let on): on ? "online" : "offline"
         }
     }
 }
@@ -53,7 +56,10 @@ public struct ChatStep: Sendable, Hashable {
     public var event: ChatEvent
     public var at: Double?
 
-    public init(event: ChatEvent, at: Double? = nil) { self.event = event; self.at = at }
+    public init(event: ChatEvent, at: Double? = nil) {
+        self.event = event
+        self.at = at
+    }
 }
 
 /// The `chat` kind (docs/fixtures/chat.md): a bottom-anchored message list between an optional
@@ -67,9 +73,15 @@ public struct ChatFixture: Sendable, Hashable {
     public var keyboard: Bool
     public var steps: [ChatStep]
 
-    public init(messages: [ChatMessage] = [], status: ChatStatus = .idle, online: Bool = true, input: String = "",
-                keyboard: Bool = false, steps: [ChatStep] = []) {
-        self.messages = messages; self.status = status; self.online = online; self.input = input
-        self.keyboard = keyboard; self.steps = steps
+    public init(
+        messages: [ChatMessage] = [], status: ChatStatus = .idle, online: Bool = true, input: String = "",
+        keyboard: Bool = false, steps: [ChatStep] = []
+    ) {
+        self.messages = messages
+        self.status = status
+        self.online = online
+        self.input = input
+        self.keyboard = keyboard
+        self.steps = steps
     }
 }

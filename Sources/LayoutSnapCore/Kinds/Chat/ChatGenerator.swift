@@ -12,8 +12,10 @@ enum ChatGenerator {
         // Explicit ids ("m3", "r1") or the default positions ("3"): never both kinds of name for
         // one message, so ids never collide.
         let explicitIDs = r.chance(0.5)
-        let count = r.int(weighted: [(0...0, 0.02), (1...1, 0.08), (2...10, 0.33), (11...60, 0.3), (61...300, 0.19),
-                                     (301...1000, 0.06), (1001...3000, 0.02)])
+        let count = r.int(weighted: [
+            (0...0, 0.02), (1...1, 0.08), (2...10, 0.33), (11...60, 0.3), (61...300, 0.19),
+            (301...1000, 0.06), (1001...3000, 0.02),
+        ])
         var role = r.chance(0.5) ? "user" : "assistant"
         var messages: [JSONOutput] = []
         messages.reserveCapacity(count)
@@ -26,7 +28,9 @@ enum ChatGenerator {
             messages.append(msg.json)
         }
         m.add("messages", .array(messages))
-        m.set("status", r.weighted([(nil, 0.6), ("idle", 0.1), ("thinking", 0.15), ("streaming", 0.15)] as [(JSONOutput?, Double)]))
+        m.set(
+            "status",
+            r.weighted([(nil, 0.6), ("idle", 0.1), ("thinking", 0.15), ("streaming", 0.15)] as [(JSONOutput?, Double)]))
         var online = true
         if r.chance(0.25) {
             online = r.chance(0.4)
@@ -44,12 +48,16 @@ enum ChatGenerator {
         }
 
         var steps: [JSONOutput] = []
-        var messageCount = count, received = 0
-        var keyboardSteps = 0, scrolls = 0
+        var messageCount = count
+        var received = 0
+        var keyboardSteps = 0
+        var scrolls = 0
         for _ in 0..<r.int(weighted: [(0...0, 0.08), (1...4, 0.47), (5...9, 0.45)]) {
             var s = Members()
-            let event = r.weighted([(0, 0.05), (1, 0.2), (2, 0.12), (3, messageCount > 0 ? 0.12 : 0), (4, 0.1), (5, 0.18),
-                                    (6, 0.08), (7, keyboardSteps < 2 ? 0.08 : 0), (8, 0.07)])
+            let event = r.weighted([
+                (0, 0.05), (1, 0.2), (2, 0.12), (3, messageCount > 0 ? 0.12 : 0), (4, 0.1), (5, 0.18),
+                (6, 0.08), (7, keyboardSteps < 2 ? 0.08 : 0), (8, 0.07),
+            ])
             switch event {
             case 0:
                 s.add("open", true)
@@ -58,7 +66,8 @@ enum ChatGenerator {
                 messageCount += 1
                 var msg = Members()
                 if explicitIDs { msg.add("id", .string("r\(received)")) }
-                msg.set("role", r.weighted([(nil, 0.5), ("assistant", 0.25), ("user", 0.25)] as [(JSONOutput?, Double)]))
+                msg.set(
+                    "role", r.weighted([(nil, 0.5), ("assistant", 0.25), ("user", 0.25)] as [(JSONOutput?, Double)]))
                 msg.append(body(script, long: true, &r))
                 s.add("receive", msg.json)
             case 2:
@@ -90,9 +99,11 @@ enum ChatGenerator {
             steps.append(s.json)
         }
 
-        let seconds = GeneratorSupport.keyboardSeconds * Double(keyboardSteps) + GeneratorSupport.scrollSeconds * Double(scrolls)
-        common.fps = GeneratorSupport.fps(animatedSeconds: seconds, steps: steps.count,
-                                          preferred: keyboardSteps > 0 ? r.pick([[15], [12], [10]]) : r.pick([[30], [24], [20]]))
+        let seconds =
+            GeneratorSupport.keyboardSeconds * Double(keyboardSteps) + GeneratorSupport.scrollSeconds * Double(scrolls)
+        common.fps = GeneratorSupport.fps(
+            animatedSeconds: seconds, steps: steps.count,
+            preferred: keyboardSteps > 0 ? r.pick([[15], [12], [10]]) : r.pick([[30], [24], [20]]))
         if r.chance(0.6) { common.height = Double(r.int(420...900)) }
         var out = common.members(kind: .chat)
         out.append(m)
@@ -106,9 +117,15 @@ enum ChatGenerator {
         var m = Members()
         let image = r.chance(0.08)
         if !image || r.chance(0.6) {
-            let length = long ? r.int(weighted: [(0...0, 0.15), (10...80, 0.5), (80...400, 0.25), (400...1500, 0.08), (1500...3000, 0.02)])
+            let length =
+                long
+                ? r.int(weighted: [
+                    (0...0, 0.15), (10...80, 0.5), (80...400, 0.25), (400...1500, 0.08), (1500...3000, 0.02),
+                ])
                 : r.int(weighted: [(0...0, 0.2), (10...120, 0.8)])
-            if !r.chance(0.005) { m.add("text", .string(TextSource.text(script, length: length, lineBreaks: 0.15, &r))) }
+            if !r.chance(0.005) {
+                m.add("text", .string(TextSource.text(script, length: length, lineBreaks: 0.15, &r)))
+            }
         }
         if image {
             let any = r.logDouble(0.25...4)

@@ -4,7 +4,10 @@ public struct ChatKind: Kind {
     public var name: String { "chat" }
     public var fields: [SchemaField] { ChatDecoder.fields }
     public var schemaDefinitions: [(name: String, node: SchemaNode)] {
-        [("message", ChatDecoder.message(roleRequired: true)), ("receivedMessage", ChatDecoder.message(roleRequired: false))]
+        [
+            ("message", ChatDecoder.message(roleRequired: true)),
+            ("receivedMessage", ChatDecoder.message(roleRequired: false)),
+        ]
     }
     public func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> any KindContent {
         try ChatDecoder.decode(o)
@@ -12,8 +15,9 @@ public struct ChatKind: Kind {
     public var generatorStream: UInt64 { 0x6368_6174 }
     public func generate(_ r: inout SeededRandom) -> JSONOutput { ChatGenerator.make(&r) }
     public var lintPolicy: LintPolicy {
-        LintPolicy(containers: [("canvas", ["banner", "list", "input", "send"])],
-                   scrollingTexts: { $0.hasPrefix("message:") || $0 == "status" || $0 == "input" }, truncatable: [])
+        LintPolicy(
+            containers: [("canvas", ["banner", "list", "input", "send"])],
+            scrollingTexts: { $0.hasPrefix("message:") || $0 == "status" || $0 == "input" }, truncatable: [])
     }
 }
 

@@ -39,23 +39,32 @@ public struct ChatRules: Sendable {
     public let textSize: ContentSizeCategory
 
     public init(chat: ChatFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large) {
-        self.chat = chat; self.canvas = canvas; self.device = device; self.textSize = textSize
+        self.chat = chat
+        self.canvas = canvas
+        self.device = device
+        self.textSize = textSize
     }
 
-    public var bubbleMaxWidth: Double { max((canvas.width - 2 * Self.listPaddingH) * Self.bubbleFraction, 2 * Self.bubblePaddingH + 1) }
+    public var bubbleMaxWidth: Double {
+        max((canvas.width - 2 * Self.listPaddingH) * Self.bubbleFraction, 2 * Self.bubblePaddingH + 1)
+    }
     var bubbleTextWidth: Double { bubbleMaxWidth - 2 * Self.bubblePaddingH }
     /// The send button as iOS draws it (SF Symbol arrow.up.circle.fill): a filled circle, the
     /// accent colour with a draft and systemGray3 without one, and a white up-arrow drawn as a
     /// path: a shaft half the circle tall and a chevron head, stroked 3 pt with round ends.
     static func sendButton(_ rect: Rect, enabled: Bool, palette: Palette) -> [DrawOp] {
-        let cx = rect.x + rect.width / 2, cy = rect.y + rect.height / 2, d = rect.width
+        let cx = rect.x + rect.width / 2
+        let cy = rect.y + rect.height / 2
+        let d = rect.width
         let top = Point(x: cx, y: cy - 0.25 * d)
         return [
-            .roundedRect(rect, cornerRadius: d / 2, fill: enabled ? palette.accent : palette.sendDisabled, continuous: false),
-            .strokeLines([
-                [Point(x: cx, y: cy + 0.25 * d), top],
-                [Point(x: cx - 0.22 * d, y: cy - 0.03 * d), top, Point(x: cx + 0.22 * d, y: cy - 0.03 * d)],
-            ], color: Color(hex: 0xFFFFFF), lineWidth: 0.094 * d),
+            .roundedRect(
+                rect, cornerRadius: d / 2, fill: enabled ? palette.accent : palette.sendDisabled, continuous: false),
+            .strokeLines(
+                [
+                    [Point(x: cx, y: cy + 0.25 * d), top],
+                    [Point(x: cx - 0.22 * d, y: cy - 0.03 * d), top, Point(x: cx + 0.22 * d, y: cy - 0.03 * d)],
+                ], color: Color(hex: 0xFFFFFF), lineWidth: 0.094 * d),
         ]
     }
 
@@ -73,7 +82,11 @@ public struct ChatRules: Sendable {
     }
 
     func bubble(_ m: ChatMessage, measurer: some TextMeasuring) throws -> Bubble {
-        var width = 0.0, height = 2 * Self.bubblePaddingV, lines = 0, minX = 0.0, imageHeight = 0.0
+        var width = 0.0
+        var height = 2 * Self.bubblePaddingV
+        var lines = 0
+        var minX = 0.0
+        var imageHeight = 0.0
         var text: StyledText?
         if let ratio = m.imageAspectRatio {
             imageHeight = bubbleTextWidth / ratio
@@ -116,8 +129,10 @@ public struct ChatRules: Sendable {
         public var barHeight: Double { fieldHeight + 2 * ChatRules.barPadding }
     }
 
-    func content(messages: [ChatMessage], bubbles: [Bubble], status: ChatStatus, online: Bool, input: String,
-                 measurer: some TextMeasuring) throws -> Content {
+    func content(
+        messages: [ChatMessage], bubbles: [Bubble], status: ChatStatus, online: Bool, input: String,
+        measurer: some TextMeasuring
+    ) throws -> Content {
         var tops: [Double] = []
         tops.reserveCapacity(bubbles.count)
         var y = Self.listPaddingV
@@ -133,21 +148,28 @@ public struct ChatRules: Sendable {
         let contentHeight = y + Self.endSpacer + Self.listPaddingV
         let statusText = StyledText(runs: [TextRun("Thinking")], font: statusFont, width: nil)
         let statusTextWidth = status == .idle ? 0 : try measurer.measure(statusText).maxLineWidth
-        let inputText = StyledText(runs: [TextRun(input.isEmpty ? "Message" : input)], font: inputFont,
-                                   width: fieldWidth - 2 * TextViewInsets.side)
+        let inputText = StyledText(
+            runs: [TextRun(input.isEmpty ? "Message" : input)], font: inputFont,
+            width: fieldWidth - 2 * TextViewInsets.side)
         let inputLines = max(try measurer.measure(inputText).lineCount, 1)
-        let fieldHeight = LineMetrics.height(lines: min(inputLines, Self.inputMaxLines), font: inputFont, lineSpacing: Self.inputLineSpacing)
+        let fieldHeight =
+            LineMetrics.height(
+                lines: min(inputLines, Self.inputMaxLines), font: inputFont, lineSpacing: Self.inputLineSpacing)
             + TextViewInsets.top + TextViewInsets.bottom
-        return Content(messages: messages, bubbles: bubbles, tops: tops, status: status, statusTop: statusTop,
-                       statusText: statusText, statusTextWidth: statusTextWidth, contentHeight: contentHeight, online: online, input: input, inputText: inputText,
-                       inputLines: inputLines, fieldHeight: fieldHeight)
+        return Content(
+            messages: messages, bubbles: bubbles, tops: tops, status: status, statusTop: statusTop,
+            statusText: statusText, statusTextWidth: statusTextWidth, contentHeight: contentHeight, online: online,
+            input: input, inputText: inputText,
+            inputLines: inputLines, fieldHeight: fieldHeight)
     }
 
     public func listTop(_ c: Content) -> Double { device.safeAreaTop + (c.online ? 0 : Self.bannerHeight) }
     public func barTop(_ c: Content, keyboard: Double) -> Double {
         canvas.height - max(keyboard, device.safeAreaBottom) - c.barHeight
     }
-    public func viewport(_ c: Content, keyboard: Double) -> Double { max(0, barTop(c, keyboard: keyboard) - listTop(c)) }
+    public func viewport(_ c: Content, keyboard: Double) -> Double {
+        max(0, barTop(c, keyboard: keyboard) - listTop(c))
+    }
     /// The offset that shows the end of the content at the viewport's bottom.
     public func bottom(_ c: Content, keyboard: Double) -> Double { c.contentHeight - viewport(c, keyboard: keyboard) }
 
@@ -174,56 +196,72 @@ public struct ChatRules: Sendable {
         }
         var messages = chat.messages
         var bubbles = try messages.map(bubble)
-        var status = chat.status, online = chat.online, input = chat.input
-        var content = try self.content(messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
+        var status = chat.status
+        var online = chat.online
+        var input = chat.input
+        var content = try self.content(
+            messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
         let keyboardHeight = device.keyboardHeight
         var keyboard = AnimatedValue(chat.keyboard ? keyboardHeight : 0)
         // It opens at the absolute bottom, following.
         var scroll = AnimatedValue(bottom(content, keyboard: keyboard.target))
-        var mode = Mode.pinned, following = true, unseen = 0
+        var mode = Mode.pinned
+        var following = true
+        var unseen = 0
 
-        var infos = [StateInfo(name: "initial", content: content, mode: mode, following: true, unseen: 0, keyboardStep: false)]
+        var infos = [
+            StateInfo(name: "initial", content: content, mode: mode, following: true, unseen: 0, keyboardStep: false)
+        ]
         var schedules = [Timeline.Schedule(start: 0, settle: 0)]
-        var keyboards = [keyboard], scrolls = [scroll]
+        var keyboards = [keyboard]
+        var scrolls = [scroll]
 
         for (i, step) in chat.steps.enumerated() {
-            let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: max(keyboard.endTime, scroll.endTime))
-            let shown = offset(content: content, mode: mode, scroll: scroll, keyboard: keyboard.value(at: start), at: start)
+            let start = Timeline.stepStart(
+                after: schedules[schedules.count - 1], at: step.at, running: max(keyboard.endTime, scroll.endTime))
+            let shown = offset(
+                content: content, mode: mode, scroll: scroll, keyboard: keyboard.value(at: start), at: start)
             // A scroll to the bottom that has finished pins the view again.
             if mode == .free && following && scroll.endTime <= start { mode = .pinned }
             var scrollsToBottom = false
             var drag: Double?
             switch step.event {
             case .open:
-                mode = .pinned; following = true; unseen = 0
-            case let .receive(m):
-                messages.append(m); bubbles.append(try bubble(m))
+                mode = .pinned
+                following = true
+                unseen = 0
+            case .receive(let m):
+                messages.append(m)
+                bubbles.append(try bubble(m))
                 if !following { unseen += 1 }
-            case let .send(text):
+            case .send(let text):
                 var id = "\(messages.count + 1)"
                 while messages.contains(where: { $0.id == id }) { id += "'" }
                 let m = ChatMessage(id: id, role: .user, text: text)
-                messages.append(m); bubbles.append(try bubble(m))
+                messages.append(m)
+                bubbles.append(try bubble(m))
                 input = ""
                 scrollsToBottom = true
-            case let .stream(more):
+            case .stream(let more):
                 guard let last = messages.indices.last else {
-                    throw LayoutError(path: "$.steps[\(i)].stream", message: "there is no message to stream into; receive one first")
+                    throw LayoutError(
+                        path: "$.steps[\(i)].stream", message: "there is no message to stream into; receive one first")
                 }
                 messages[last].text += more
                 bubbles[last] = try bubble(messages[last])
-            case let .status(s):
+            case .status(let s):
                 status = s
-            case let .scrollBy(dy):
+            case .scrollBy(let dy):
                 drag = dy
             case .scrollToBottom:
                 scrollsToBottom = true
-            case let .keyboard(show):
+            case .keyboard(let show):
                 keyboard.set(show ? keyboardHeight : 0, at: start, curve: Keyboard.curve, pixelsPerPoint: canvas.scale)
-            case let .online(on):
+            case .online(let on):
                 online = on
             }
-            content = try self.content(messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
+            content = try self.content(
+                messages: messages, bubbles: bubbles, status: status, online: online, input: input, measurer: measurer)
             let finalBottom = bottom(content, keyboard: keyboard.target)
             if let dy = drag {
                 // A finger: immediate, clamped to the content where the keyboard is now.
@@ -237,7 +275,9 @@ public struct ChatRules: Sendable {
                 // From where the content shows now, with the default spring, to the bottom.
                 scroll.jump(to: shown, at: start)
                 scroll.set(finalBottom, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
-                mode = .free; following = true; unseen = 0
+                mode = .free
+                following = true
+                unseen = 0
             } else if mode == .free && following && scroll.target != finalBottom {
                 // Still on its way down: the bottom moved, so does the target (added on top).
                 scroll.set(finalBottom, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
@@ -248,32 +288,43 @@ public struct ChatRules: Sendable {
             }
             let settle = max(start, keyboard.endTime, mode == .free ? scroll.endTime : start)
             schedules.append(Timeline.Schedule(start: start, settle: settle))
-            keyboards.append(keyboard); scrolls.append(scroll)
+            keyboards.append(keyboard)
+            scrolls.append(scroll)
             var isKeyboard = false
             if case .keyboard = step.event { isKeyboard = true }
-            infos.append(StateInfo(name: StateNaming.name(index: i + 1, event: step.event.name), content: content, mode: mode,
-                                   following: following, unseen: unseen, keyboardStep: isKeyboard))
+            infos.append(
+                StateInfo(
+                    name: StateNaming.name(index: i + 1, event: step.event.name), content: content, mode: mode,
+                    following: following, unseen: unseen, keyboardStep: isKeyboard))
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return Timeline.markingInterrupted(schedules, infos.indices.map { i in
-            let info = infos[i]
-            let start = schedules[i].start
-            let k0 = keyboards[i].value(at: start), k1 = keyboards[i].target
-            let o0 = offset(content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k0, at: start)
-            let o1 = offset(content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k1, at: .infinity)
-            return StateLayout(name: info.name, frames: samples[i].map { s in
-                let k = keyboards[i].value(at: s.absolute)
-                let o = offset(content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k, at: s.absolute)
-                let progress: Double
-                if info.keyboardStep {
-                    progress = abs(k1 - k0) < 1e-9 ? 1 : min(max((k - k0) / (k1 - k0), 0), 1)
-                } else {
-                    progress = abs(o1 - o0) < 1e-9 ? 1 : min(max((o - o0) / (o1 - o0), 0), 1)
-                }
-                return frame(index: s.index, time: s.time, progress: progress, state: info, offset: o, keyboard: k, palette: palette)
+        return Timeline.markingInterrupted(
+            schedules,
+            infos.indices.map { i in
+                let info = infos[i]
+                let start = schedules[i].start
+                let k0 = keyboards[i].value(at: start)
+                let k1 = keyboards[i].target
+                let o0 = offset(content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k0, at: start)
+                let o1 = offset(content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k1, at: .infinity)
+                return StateLayout(
+                    name: info.name,
+                    frames: samples[i].map { s in
+                        let k = keyboards[i].value(at: s.absolute)
+                        let o = offset(
+                            content: info.content, mode: info.mode, scroll: scrolls[i], keyboard: k, at: s.absolute)
+                        let progress: Double
+                        if info.keyboardStep {
+                            progress = abs(k1 - k0) < 1e-9 ? 1 : min(max((k - k0) / (k1 - k0), 0), 1)
+                        } else {
+                            progress = abs(o1 - o0) < 1e-9 ? 1 : min(max((o - o0) / (o1 - o0), 0), 1)
+                        }
+                        return frame(
+                            index: s.index, time: s.time, progress: progress, state: info, offset: o, keyboard: k,
+                            palette: palette)
+                    })
             })
-        })
     }
 
     func offset(content c: Content, mode: Mode, scroll: AnimatedValue, keyboard: Double, at time: Double) -> Double {
@@ -284,7 +335,9 @@ public struct ChatRules: Sendable {
         }
     }
 
-    func frame(index: Int, time: Double, progress: Double, state: StateInfo, offset: Double, keyboard: Double, palette: Palette) -> LayoutFrame {
+    func frame(
+        index: Int, time: Double, progress: Double, state: StateInfo, offset: Double, keyboard: Double, palette: Palette
+    ) -> LayoutFrame {
         let c = state.content
         let top = listTop(c)
         let list = Rect(x: 0, y: top, width: canvas.width, height: viewport(c, keyboard: keyboard))
@@ -296,84 +349,136 @@ public struct ChatRules: Sendable {
         let visible = visibleRange(c, from: offset, to: offset + list.height)
         var messageElements: [LayoutElement] = []
         for i in visible {
-            let m = c.messages[i], b = c.bubbles[i]
+            let m = c.messages[i]
+            let b = c.bubbles[i]
             let x = m.role == .user ? canvas.width - Self.listPaddingH - b.width : Self.listPaddingH
             let rect = Rect(x: x, y: origin + c.tops[i], width: b.width, height: b.height)
-            ops.append(.roundedRect(rect, cornerRadius: Self.bubbleRadius, fill: m.role == .user ? palette.accent : palette.bubbleGray, continuous: true))
+            ops.append(
+                .roundedRect(
+                    rect, cornerRadius: Self.bubbleRadius, fill: m.role == .user ? palette.accent : palette.bubbleGray,
+                    continuous: true))
             var textTop = rect.y + Self.bubblePaddingV
             if b.imageHeight > 0 {
-                let image = Rect(x: rect.x + Self.bubblePaddingH, y: textTop, width: bubbleTextWidth, height: b.imageHeight)
-                ops.append(.roundedRect(image, cornerRadius: Self.imageRadius, fill: palette.gray.opacity(0.5), continuous: true))
+                let image = Rect(
+                    x: rect.x + Self.bubblePaddingH, y: textTop, width: bubbleTextWidth, height: b.imageHeight)
+                ops.append(
+                    .roundedRect(
+                        image, cornerRadius: Self.imageRadius, fill: palette.gray.opacity(0.5), continuous: true))
                 textTop += b.imageHeight + Self.spacing
             }
             if let text = b.text {
                 let boxes = LineMetrics.boxes(lines: b.lines, font: textFont)
                 // The text's frame is the bubble's content, narrower than its layout width.
-                ops.append(.text(TextDraw(text: text, origin: Point(x: rect.x + Self.bubblePaddingH - b.textMinX, y: textTop),
-                                          baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text, clip: list,
-                                          leadingX: rect.x + Self.bubblePaddingH, element: "message:\(m.id)")))
+                ops.append(
+                    .text(
+                        TextDraw(
+                            text: text, origin: Point(x: rect.x + Self.bubblePaddingH - b.textMinX, y: textTop),
+                            baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text,
+                            clip: list,
+                            leadingX: rect.x + Self.bubblePaddingH, element: "message:\(m.id)")))
             }
-            messageElements.append(LayoutElement(id: "message:\(m.id)", rect: rect, attributes: [
-                ("role", .string(m.role.rawValue)), ("lines", .int(b.lines)),
-            ]))
+            messageElements.append(
+                LayoutElement(
+                    id: "message:\(m.id)", rect: rect,
+                    attributes: [
+                        ("role", .string(m.role.rawValue)), ("lines", .int(b.lines)),
+                    ]))
         }
         var statusElement: LayoutElement?
         if let statusTop = c.statusTop {
             // "Thinking" and three 6 pt dots, 4 pt apart, 4 pt in from the list's padding (the
             // seed's `.padding(.horizontal, 4)`).
             let height = statusFont.firstLineHeight
-            let x = Self.listPaddingH + 4, y = origin + statusTop
-            ops.append(.text(TextDraw(text: c.statusText, origin: Point(x: x, y: y), baselines: LineMetrics.boxes(lines: 1, font: statusFont).baselines,
-                                      color: palette.secondary, clip: list, element: "status")))
+            let x = Self.listPaddingH + 4
+            let y = origin + statusTop
+            ops.append(
+                .text(
+                    TextDraw(
+                        text: c.statusText, origin: Point(x: x, y: y),
+                        baselines: LineMetrics.boxes(lines: 1, font: statusFont).baselines,
+                        color: palette.secondary, clip: list, element: "status")))
             let dotsX = x + c.statusTextWidth + 6
             for d in 0..<3 {
                 let dot = Rect(x: dotsX + Double(d) * 10, y: y + height / 2 - 3, width: 6, height: 6)
-                if dot.intersects(list) { ops.append(.roundedRect(dot, cornerRadius: 3, fill: palette.secondary, continuous: false)) }
+                if dot.intersects(list) {
+                    ops.append(.roundedRect(dot, cornerRadius: 3, fill: palette.secondary, continuous: false))
+                }
             }
-            statusElement = LayoutElement(id: "status", rect: Rect(x: x, y: y, width: c.statusTextWidth + 6 + 26, height: height),
-                                          attributes: [("state", .string(c.status.rawValue))])
+            statusElement = LayoutElement(
+                id: "status", rect: Rect(x: x, y: y, width: c.statusTextWidth + 6 + 26, height: height),
+                attributes: [("state", .string(c.status.rawValue))])
         }
 
         // What lies outside the list covers whatever scrolled past its edges.
-        ops.append(.roundedRect(Rect(x: 0, y: 0, width: canvas.width, height: top), cornerRadius: 0, fill: palette.canvas, continuous: false))
+        ops.append(
+            .roundedRect(
+                Rect(x: 0, y: 0, width: canvas.width, height: top), cornerRadius: 0, fill: palette.canvas,
+                continuous: false))
         if !c.online {
             let banner = Rect(x: 0, y: device.safeAreaTop, width: canvas.width, height: Self.bannerHeight)
             ops.append(.roundedRect(banner, cornerRadius: 0, fill: palette.bubbleGray, continuous: false))
             let label = StyledText(runs: [TextRun("Offline")], font: bannerFont, width: canvas.width)
             let line = LineMetrics.boxes(lines: 1, font: bannerFont)
-            ops.append(.text(TextDraw(text: label, origin: Point(x: Self.listPaddingH, y: banner.y + (Self.bannerHeight - line.height) / 2),
-                                      baselines: line.baselines, color: palette.secondary, clip: banner, element: "banner")))
+            ops.append(
+                .text(
+                    TextDraw(
+                        text: label,
+                        origin: Point(x: Self.listPaddingH, y: banner.y + (Self.bannerHeight - line.height) / 2),
+                        baselines: line.baselines, color: palette.secondary, clip: banner, element: "banner")))
             elements.append(LayoutElement(id: "banner", rect: banner))
         }
-        elements.append(LayoutElement(id: "list", rect: list, attributes: [("unseen", .int(state.unseen)), ("messages", .int(c.messages.count))]))
+        elements.append(
+            LayoutElement(
+                id: "list", rect: list,
+                attributes: [("unseen", .int(state.unseen)), ("messages", .int(c.messages.count))]))
         elements.append(contentsOf: messageElements)
         if let statusElement { elements.append(statusElement) }
 
         // The input bar, riding on the keyboard or the bottom safe area.
         let barTop = barTop(c, keyboard: keyboard)
         let bar = Rect(x: 0, y: barTop, width: canvas.width, height: c.barHeight)
-        ops.append(.roundedRect(Rect(x: 0, y: barTop, width: canvas.width, height: canvas.height - barTop), cornerRadius: 0, fill: palette.canvas, continuous: false))
-        ops.append(.roundedRect(Rect(x: 0, y: barTop, width: canvas.width, height: 0.5), cornerRadius: 0, fill: palette.separator, continuous: false))
+        ops.append(
+            .roundedRect(
+                Rect(x: 0, y: barTop, width: canvas.width, height: canvas.height - barTop), cornerRadius: 0,
+                fill: palette.canvas, continuous: false))
+        ops.append(
+            .roundedRect(
+                Rect(x: 0, y: barTop, width: canvas.width, height: 0.5), cornerRadius: 0, fill: palette.separator,
+                continuous: false))
         let field = Rect(x: Self.barPadding, y: barTop + Self.barPadding, width: fieldWidth, height: c.fieldHeight)
         ops.append(.roundedRect(field, cornerRadius: Self.bubbleRadius, fill: palette.field, continuous: true))
-        ops.append(.strokeRoundedRect(field, cornerRadius: Self.bubbleRadius, color: palette.gray.opacity(0.5), lineWidth: 1, continuous: true))
+        ops.append(
+            .strokeRoundedRect(
+                field, cornerRadius: Self.bubbleRadius, color: palette.gray.opacity(0.5), lineWidth: 1, continuous: true
+            ))
         let inputBoxes = LineMetrics.boxes(lines: c.inputLines, font: inputFont, lineSpacing: Self.inputLineSpacing)
-        ops.append(.text(TextDraw(text: c.inputText, origin: Point(x: field.x + TextViewInsets.side, y: field.y + TextViewInsets.top),
-                                  baselines: inputBoxes.baselines, color: c.input.isEmpty ? palette.secondary : palette.text, clip: field,
-                                  element: "input")))
-        let send = Rect(x: field.maxX + Self.barPadding, y: field.maxY - (LineMetrics.height(lines: 1, font: inputFont) + 16 + Self.sendSize) / 2,
-                        width: Self.sendSize, height: Self.sendSize)
+        ops.append(
+            .text(
+                TextDraw(
+                    text: c.inputText, origin: Point(x: field.x + TextViewInsets.side, y: field.y + TextViewInsets.top),
+                    baselines: inputBoxes.baselines, color: c.input.isEmpty ? palette.secondary : palette.text,
+                    clip: field,
+                    element: "input")))
+        let send = Rect(
+            x: field.maxX + Self.barPadding,
+            y: field.maxY - (LineMetrics.height(lines: 1, font: inputFont) + 16 + Self.sendSize) / 2,
+            width: Self.sendSize, height: Self.sendSize)
         ops += Self.sendButton(send, enabled: !c.input.isEmpty, palette: palette)
         elements.append(LayoutElement(id: "send", rect: send, attributes: [("enabled", .bool(!c.input.isEmpty))]))
-        elements.append(LayoutElement(id: "input", rect: bar, attributes: [("lines", .int(c.input.isEmpty ? 1 : c.inputLines)), ("value", .string(c.input))]))
+        elements.append(
+            LayoutElement(
+                id: "input", rect: bar,
+                attributes: [("lines", .int(c.input.isEmpty ? 1 : c.inputLines)), ("value", .string(c.input))]))
 
         let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)
         ops.append(contentsOf: keys.ops)
         elements.append(keys.element)
 
-        return LayoutFrame(index: index, time: time, progress: progress, elements: elements,
-                           scroll: ScrollInfo(offset: offset, contentHeight: c.contentHeight, viewportHeight: list.height, following: state.following),
-                           drawList: ops)
+        return LayoutFrame(
+            index: index, time: time, progress: progress, elements: elements,
+            scroll: ScrollInfo(
+                offset: offset, contentHeight: c.contentHeight, viewportHeight: list.height, following: state.following),
+            drawList: ops)
     }
 
     /// The messages whose bubbles meet [top, bottom) of the content: a binary search, so a frame
@@ -381,7 +486,8 @@ public struct ChatRules: Sendable {
     func visibleRange(_ c: Content, from top: Double, to bottom: Double) -> Range<Int> {
         let tops = c.tops
         // First bubble whose bottom is below `top`.
-        var lo = 0, hi = tops.count
+        var lo = 0
+        var hi = tops.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if tops[mid] + c.bubbles[mid].height <= top { lo = mid + 1 } else { hi = mid }

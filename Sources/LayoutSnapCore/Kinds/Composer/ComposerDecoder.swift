@@ -8,7 +8,8 @@ enum ComposerDecoder {
         if let e = o.optional("selection") {
             let range = try decodeRange(e)
             if range[1] > c.text.count {
-                throw e.error("the selection ends at \(range[1]), past the end of the text (\(c.text.count) characters)")
+                throw e.error(
+                    "the selection ends at \(range[1]), past the end of the text (\(c.text.count) characters)")
             }
             c.selection = range
         }
@@ -41,7 +42,9 @@ enum ComposerDecoder {
         return c
     }
 
-    static let eventNames = ["type", "insertSuggestion", "select", "compose", "commit", "scrollBy", "enable", "keyboard"]
+    static let eventNames = [
+        "type", "insertSuggestion", "select", "compose", "commit", "scrollBy", "enable", "keyboard",
+    ]
     static let maxSuggestions = 100
 
     static func decodeStep(_ element: JSONElement) throws(JSONDecodingError) -> ComposerStep {
@@ -81,8 +84,11 @@ enum ComposerDecoder {
     /// `[start, end]` in characters, start ≤ end.
     static func decodeRange(_ element: JSONElement) throws(JSONDecodingError) -> [Int] {
         let items = try element.array()
-        guard items.count == 2 else { throw element.error("expected [start, end] in characters, found \(items.count) numbers") }
-        let start = try items[0].int(), end = try items[1].int()
+        guard items.count == 2 else {
+            throw element.error("expected [start, end] in characters, found \(items.count) numbers")
+        }
+        let start = try items[0].int()
+        let end = try items[1].int()
         if start < 0 { throw items[0].error("expected a character offset of 0 or more, found \(start)") }
         if end < start { throw items[1].error("the end (\(end)) is before the start (\(start))") }
         return [start, end]
@@ -120,17 +126,23 @@ extension ComposerDecoder {
         SchemaField("pattern", .string, "An ICU regular expression the whole text must match."),
         SchemaField("keyboard", .boolean, "The keyboard is up at first (default true)."),
         SchemaField("suggestions", words, "The words of the suggestion strip."),
-        SchemaField("steps", .array(.object([
-            SchemaField("type", .string, "Replaces the selection with the text."),
-            SchemaField("insertSuggestion", .nonEmptyString, "Replaces the selection with the word and one space."),
-            SchemaField("select", range, "Selects [start, end], or places the caret when they are equal."),
-            SchemaField("compose", .string, "Marked text of an input method."),
-            SchemaField("commit", .trueFlag, "The marked text becomes ordinary text."),
-            SchemaField("scrollBy", FixtureSchema.scrollDistance, "The user drags the content; negative is up."),
-            SchemaField("enable", .boolean),
-            SchemaField("keyboard", FixtureSchema.keyboardMotion),
-            FixtureSchema.stepDelay,
-            SchemaField("suggestions", words, "The strip's words from this step on."),
-        ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
+        SchemaField(
+            "steps",
+            .array(
+                .object(
+                    [
+                        SchemaField("type", .string, "Replaces the selection with the text."),
+                        SchemaField(
+                            "insertSuggestion", .nonEmptyString, "Replaces the selection with the word and one space."),
+                        SchemaField("select", range, "Selects [start, end], or places the caret when they are equal."),
+                        SchemaField("compose", .string, "Marked text of an input method."),
+                        SchemaField("commit", .trueFlag, "The marked text becomes ordinary text."),
+                        SchemaField(
+                            "scrollBy", FixtureSchema.scrollDistance, "The user drags the content; negative is up."),
+                        SchemaField("enable", .boolean),
+                        SchemaField("keyboard", FixtureSchema.keyboardMotion),
+                        FixtureSchema.stepDelay,
+                        SchemaField("suggestions", words, "The strip's words from this step on."),
+                    ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
     ]
 }

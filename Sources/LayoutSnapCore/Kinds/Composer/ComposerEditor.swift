@@ -14,7 +14,10 @@ public struct ComposerEditor: Sendable, Hashable {
     public struct CharacterRange: Sendable, Hashable {
         public var start: Int
         public var end: Int
-        public init(_ start: Int, _ end: Int) { self.start = start; self.end = end }
+        public init(_ start: Int, _ end: Int) {
+            self.start = start
+            self.end = end
+        }
         public var isEmpty: Bool { start == end }
         public var ints: [Int] { [start, end] }
     }

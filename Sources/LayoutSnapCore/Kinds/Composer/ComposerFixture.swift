@@ -24,8 +24,8 @@ public enum ComposerEvent: Sendable, Hashable {
         case .compose: "compose"
         case .commit: "commit"
         case .scrollBy: "scroll"
-        case let .enable(on): on ? "enable" : "disable"
-        case let .keyboard(show): show ? "keyboard-show" : "keyboard-hide"
+        case .enable(let on): on ? "enable" : "disable"
+        case .keyboard(let show): show ? "keyboard-show" : "keyboard-hide"
         }
     }
 }
@@ -37,7 +37,9 @@ public struct ComposerStep: Sendable, Hashable {
     public var suggestions: [String]?
 
     public init(event: ComposerEvent, at: Double? = nil, suggestions: [String]? = nil) {
-        self.event = event; self.at = at; self.suggestions = suggestions
+        self.event = event
+        self.at = at
+        self.suggestions = suggestions
     }
 }
 
@@ -61,13 +63,25 @@ public struct ComposerFixture: Sendable, Hashable {
     public var suggestions: [String]
     public var steps: [ComposerStep]
 
-    public init(text: String = "", selection: [Int]? = nil, font: FontSpec = TextStyle.body.font, lineSpacing: Double = 2,
-                maxLines: Int = 5, margin: Double = 16, border: Bool = true, enabled: Bool = true,
-                disabledPlaceholder: String = "", placeholder: String = "", pattern: String? = nil, keyboard: Bool = true,
-                suggestions: [String] = [], steps: [ComposerStep] = []) {
-        self.text = text; self.selection = selection; self.font = font; self.lineSpacing = lineSpacing
-        self.maxLines = maxLines; self.margin = margin; self.border = border; self.enabled = enabled
-        self.disabledPlaceholder = disabledPlaceholder; self.placeholder = placeholder; self.pattern = pattern
-        self.keyboard = keyboard; self.suggestions = suggestions; self.steps = steps
+    public init(
+        text: String = "", selection: [Int]? = nil, font: FontSpec = TextStyle.body.font, lineSpacing: Double = 2,
+        maxLines: Int = 5, margin: Double = 16, border: Bool = true, enabled: Bool = true,
+        disabledPlaceholder: String = "", placeholder: String = "", pattern: String? = nil, keyboard: Bool = true,
+        suggestions: [String] = [], steps: [ComposerStep] = []
+    ) {
+        self.text = text
+        self.selection = selection
+        self.font = font
+        self.lineSpacing = lineSpacing
+        self.maxLines = maxLines
+        self.margin = margin
+        self.border = border
+        self.enabled = enabled
+        self.disabledPlaceholder = disabledPlaceholder
+        self.placeholder = placeholder
+        self.pattern = pattern
+        self.keyboard = keyboard
+        self.suggestions = suggestions
+        self.steps = steps
     }
 }

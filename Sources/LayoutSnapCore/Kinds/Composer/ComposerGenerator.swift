@@ -21,8 +21,10 @@ enum ComposerGenerator {
     ]
 
     /// Marked text as an input method builds it up, then converts it.
-    static let compositions = [["n", "に", "にほ", "にほん", "日本"], ["k", "か", "かん", "かんじ", "漢字"], ["ㅎ", "하", "한"],
-                               ["z", "zh", "zhong", "中"], ["s", "sh", "shi", "是"]]
+    static let compositions = [
+        ["n", "に", "にほ", "にほん", "日本"], ["k", "か", "かん", "かんじ", "漢字"], ["ㅎ", "하", "한"],
+        ["z", "zh", "zhong", "中"], ["s", "sh", "shi", "是"],
+    ]
 
     static func make(_ r: inout SeededRandom) -> JSONOutput {
         var common = CommonFields.random(&r)
@@ -62,7 +64,9 @@ enum ComposerGenerator {
             enabled = !r.chance(0.6)
             m.add("enabled", .bool(enabled))
         }
-        if r.chance(0.25) { m.add("disabledPlaceholder", .string(TextSource.text(script, length: r.int(0...40), markup: false, &r))) }
+        if r.chance(0.25) {
+            m.add("disabledPlaceholder", .string(TextSource.text(script, length: r.int(0...40), markup: false, &r)))
+        }
         if scenario != nil || r.chance(0.35) {
             m.add("placeholder", .string(TextSource.text(script, length: r.int(0...40), markup: false, &r)))
         }
@@ -85,10 +89,14 @@ enum ComposerGenerator {
 
         // The steps, applied to the editor as the rules will apply them.
         var steps: [JSONOutput] = []
-        var keyboardShown = keyboard, keyboardEverShown = keyboard, keyboardSteps = 0
+        var keyboardShown = keyboard
+        var keyboardEverShown = keyboard
+        var keyboardSteps = 0
         var composition: [String]?
         var pieces = scenario?.pieces ?? []
-        let count = scenario.map { $0.pieces.count + r.int(0...3) } ?? r.int(weighted: [(0...0, 0.05), (1...4, 0.45), (5...10, 0.5)])
+        let count =
+            scenario.map { $0.pieces.count + r.int(0...3) }
+            ?? r.int(weighted: [(0...0, 0.05), (1...4, 0.45), (5...10, 0.5)])
         for _ in 0..<count {
             var s = Members()
             if !pieces.isEmpty {
@@ -98,8 +106,10 @@ enum ComposerGenerator {
                 steps.append(s.json)
                 continue
             }
-            let event = r.weighted([(0, 0.28), (1, 0.12), (2, 0.15), (3, 0.12), (4, 0.06), (5, 0.08), (6, 0.08),
-                                    (7, keyboardSteps < 2 ? 0.07 : 0)])
+            let event = r.weighted([
+                (0, 0.28), (1, 0.12), (2, 0.15), (3, 0.12), (4, 0.06), (5, 0.08), (6, 0.08),
+                (7, keyboardSteps < 2 ? 0.07 : 0),
+            ])
             switch event {
             case 0:
                 let typed = typing(script, &r)
@@ -113,7 +123,10 @@ enum ComposerGenerator {
             case 2:
                 let range = selection(in: editor.count, &r)
                 s.add("select", [.int(range[0]), .int(range[1])])
-                if enabled { editor.select(range[0], range[1]); composition = nil }
+                if enabled {
+                    editor.select(range[0], range[1])
+                    composition = nil
+                }
             case 3:
                 // The next stage of a composition, or a new one; now and then cancelled with "".
                 var marked = ""
@@ -151,13 +164,17 @@ enum ComposerGenerator {
 
         // Only the keyboard animates: about 3.5 s a slide, so a low frame rate (as the bundled
         // keyboard fixtures use).
-        common.fps = keyboardSteps == 0 ? r.pick([30, 60])
-            : GeneratorSupport.fps(animatedSeconds: GeneratorSupport.keyboardSeconds * Double(keyboardSteps), steps: steps.count,
-                                   preferred: r.pick([[15], [12], [10]]))
+        common.fps =
+            keyboardSteps == 0
+            ? r.pick([30, 60])
+            : GeneratorSupport.fps(
+                animatedSeconds: GeneratorSupport.keyboardSeconds * Double(keyboardSteps), steps: steps.count,
+                preferred: r.pick([[15], [12], [10]]))
         // The canvas must hold one line of the field above the keyboard and the strip (an error
         // otherwise, at $.height).
         let device = common.device
-        let below = (keyboardEverShown ? max(device.keyboardHeight, device.safeAreaBottom) : device.safeAreaBottom)
+        let below =
+            (keyboardEverShown ? max(device.keyboardHeight, device.safeAreaBottom) : device.safeAreaBottom)
             + (stripEverShown ? ComposerRules.stripHeight : 0) + ComposerRules.stripGap
         let least = margin + ComposerRules.insetTop + ComposerRules.insetBottom + font.firstLineHeight + below
         if r.chance(0.8) || device.height < least + 1 {

@@ -9,9 +9,11 @@ public struct ComposerKind: Kind {
     public var generatorStream: UInt64 { 0x636F_6D70 }
     public func generate(_ r: inout SeededRandom) -> JSONOutput { ComposerGenerator.make(&r) }
     public var lintPolicy: LintPolicy {
-        LintPolicy(containers: [("canvas", ["field", "suggestions"])],
-                   scrollingTexts: { $0 == "text" || $0 == "placeholder" }, truncatable: [],
-                   caret: CaretPolicy(container: "field", covers: [("suggestions", "suggestion strip"), ("keyboard", "keyboard")]))
+        LintPolicy(
+            containers: [("canvas", ["field", "suggestions"])],
+            scrollingTexts: { $0 == "text" || $0 == "placeholder" }, truncatable: [],
+            caret: CaretPolicy(
+                container: "field", covers: [("suggestions", "suggestion strip"), ("keyboard", "keyboard")]))
     }
 }
 
@@ -23,9 +25,11 @@ extension ComposerFixture: KindContent {
     public var kind: FixtureKind { .composer }
 
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
-        try ComposerRules(composer: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize,
-                          direction: fixture.direction)
-            .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
+        try ComposerRules(
+            composer: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize,
+            direction: fixture.direction
+        )
+        .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
     }
 
     /// Only the keyboard animates (about half a second); edits are single frames.

@@ -38,8 +38,10 @@ public struct ComposerRules: Sendable {
     static let chipSpacing = 8.0
 
     /// `composer.font` is already at `textSize` (a variant resizes the fixture's fonts).
-    public init(composer: ComposerFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
-                direction: LayoutDirection = .ltr) throws {
+    public init(
+        composer: ComposerFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
+        direction: LayoutDirection = .ltr
+    ) throws {
         self.composer = composer
         self.canvas = canvas
         self.device = device
@@ -47,19 +49,25 @@ public struct ComposerRules: Sendable {
         self.direction = direction
         // The lowest the strip's top ever gets: with the keyboard up if it is ever shown.
         let keyboardEverShown = composer.keyboard || composer.steps.contains { $0.event == .keyboard(show: true) }
-        let stripEverShown = !composer.suggestions.isEmpty || composer.steps.contains { !($0.suggestions ?? []).isEmpty }
-        let bottom = canvas.height - (keyboardEverShown ? max(device.keyboardHeight, device.safeAreaBottom) : device.safeAreaBottom)
+        let stripEverShown =
+            !composer.suggestions.isEmpty || composer.steps.contains { !($0.suggestions ?? []).isEmpty }
+        let bottom =
+            canvas.height
+            - (keyboardEverShown ? max(device.keyboardHeight, device.safeAreaBottom) : device.safeAreaBottom)
             - (stripEverShown ? Self.stripHeight : 0) - Self.stripGap
         let room = bottom - composer.margin - Self.insetTop - Self.insetBottom
         let font = composer.font
         guard room >= font.firstLineHeight else {
             let oneLine = font.firstLineHeight + Self.insetTop + Self.insetBottom
-            throw LayoutError(path: "$.height", message: "the canvas is \(canvas.height.formatted2) pt tall: above the "
-                + (keyboardEverShown ? "keyboard (\(device.keyboardHeight.formatted2) pt)" : "bottom safe area")
-                + (stripEverShown ? " and the suggestion strip" : "")
-                + " there is no room for one line of the field (\(oneLine.formatted2) pt); make the canvas taller")
+            throw LayoutError(
+                path: "$.height",
+                message: "the canvas is \(canvas.height.formatted2) pt tall: above the "
+                    + (keyboardEverShown ? "keyboard (\(device.keyboardHeight.formatted2) pt)" : "bottom safe area")
+                    + (stripEverShown ? " and the suggestion strip" : "")
+                    + " there is no room for one line of the field (\(oneLine.formatted2) pt); make the canvas taller")
         }
-        let fit = 1 + Int(((room - font.firstLineHeight) / (font.lineAdvance + composer.lineSpacing) + 1e-9).rounded(.down))
+        let fit =
+            1 + Int(((room - font.firstLineHeight) / (font.lineAdvance + composer.lineSpacing) + 1e-9).rounded(.down))
         maxLines = max(1, min(composer.maxLines, fit))
     }
 
@@ -107,11 +115,14 @@ public struct ComposerRules: Sendable {
         public var maxOffset: Double { max(0, contentHeight - fieldHeight) }
     }
 
-    public func content(_ editor: ComposerEditor, enabled: Bool, suggestions: [String], regex: NSRegularExpression?,
-                        measurer: some TextMeasuring) throws -> Content {
+    public func content(
+        _ editor: ComposerEditor, enabled: Bool, suggestions: [String], regex: NSRegularExpression?,
+        measurer: some TextMeasuring
+    ) throws -> Content {
         let value = editor.value
         let valueText = styled(value)
-        let placeholder: String? = !enabled ? composer.disabledPlaceholder : (value.isEmpty ? composer.placeholder : nil)
+        let placeholder: String? =
+            !enabled ? composer.disabledPlaceholder : (value.isEmpty ? composer.placeholder : nil)
         let shown = placeholder.map(styled) ?? valueText
         let shownLines = max(try measurer.measure(shown).lineCount, 1)
         let valueLines = placeholder == nil ? shownLines : max(try measurer.measure(valueText).lineCount, 1)
@@ -123,11 +134,16 @@ public struct ComposerRules: Sendable {
             if direction == .rtl {
                 // A line the measurer did not report (an empty last line) is empty, at the left.
                 let measured = line < valueLayout.count ? valueLayout[line] : MeasuredLine(x: 0, width: 0)
-                x = RightToLeft.preMirrored(Rect(x: x, y: 0, width: width, height: 0), line: measured, layoutWidth: textWidth).x
+                x =
+                    RightToLeft.preMirrored(
+                        Rect(x: x, y: 0, width: width, height: 0), line: measured, layoutWidth: textWidth
+                    ).x
                 // As UIKit keeps the caret inside the text container.
                 if clamp { x = min(max(x, 0), max(textWidth - width, 0)) }
             }
-            return Rect(x: Self.insetSide + x, y: Self.insetTop + Double(line) * linePitch, width: width, height: font.firstLineHeight)
+            return Rect(
+                x: Self.insetSide + x, y: Self.insetTop + Double(line) * linePitch, width: width,
+                height: font.firstLineHeight)
         }
         let position = try measurer.caret(in: valueText, at: editor.caret)
         // UIKit keeps the caret inside the text container, even after a hanging trailing space.
@@ -141,7 +157,9 @@ public struct ComposerRules: Sendable {
                     .map { box(line: $0.line, x: $0.x, width: $0.width) }
             }
             if let m = editor.marked {
-                marked = try measurer.spans(in: valueText, from: m.start, to: m.end).map { box(line: $0.line, x: $0.x, width: $0.width) }
+                marked = try measurer.spans(in: valueText, from: m.start, to: m.end).map {
+                    box(line: $0.line, x: $0.x, width: $0.width)
+                }
             }
         }
         let visibleSuggestions = enabled ? suggestions : []
@@ -155,11 +173,12 @@ public struct ComposerRules: Sendable {
             matched = regex.firstMatch(in: value, options: [], range: NSRange(location: 0, length: ns.length)) != nil
         }
         let insets = Self.insetTop + Self.insetBottom
-        return Content(editor: editor, enabled: enabled, suggestions: suggestions, chips: chips, valueText: valueText,
-                       shown: shown, placeholder: placeholder, shownLines: shownLines, valueLines: valueLines, caret: caret,
-                       selection: selection, marked: marked,
-                       fieldHeight: textHeight(lines: min(shownLines, maxLines)) + insets,
-                       contentHeight: textHeight(lines: shownLines) + insets, matched: matched)
+        return Content(
+            editor: editor, enabled: enabled, suggestions: suggestions, chips: chips, valueText: valueText,
+            shown: shown, placeholder: placeholder, shownLines: shownLines, valueLines: valueLines, caret: caret,
+            selection: selection, marked: marked,
+            fieldHeight: textHeight(lines: min(shownLines, maxLines)) + insets,
+            contentHeight: textHeight(lines: shownLines) + insets, matched: matched)
     }
 
     /// The pattern anchored to the whole text. Patterns that cannot be wrapped (a trailing `\\Q`,
@@ -198,55 +217,82 @@ public struct ComposerRules: Sendable {
         var editor = ComposerEditor(text: composer.text, selection: composer.selection)
         var enabled = composer.enabled
         var suggestions = composer.suggestions
-        var content = try self.content(editor, enabled: enabled, suggestions: suggestions, regex: regex, measurer: measurer)
+        var content = try self.content(
+            editor, enabled: enabled, suggestions: suggestions, regex: regex, measurer: measurer)
         // The field opens focused: scrolled the least that shows the caret. A field that opens
         // disabled keeps that scroll for its text, shown once it is enabled.
-        let opening = composer.enabled ? content
+        let opening =
+            composer.enabled
+            ? content
             : try self.content(editor, enabled: true, suggestions: suggestions, regex: regex, measurer: measurer)
-        var offset = Self.scrollToShow(caret: opening.caret, offset: 0, viewport: opening.fieldHeight, maxOffset: opening.maxOffset)
+        var offset = Self.scrollToShow(
+            caret: opening.caret, offset: 0, viewport: opening.fieldHeight, maxOffset: opening.maxOffset)
         var following = true
         let keyboardHeight = max(device.keyboardHeight, 0)
         var keyboard = AnimatedValue(composer.keyboard ? keyboardHeight : 0)
 
         func shownOffset(_ c: Content) -> Double { c.placeholder == nil ? offset : 0 }
-        var infos = [StateInfo(name: "initial", content: content, offset: shownOffset(content), following: following, note: nil,
-                               keyboardFrom: keyboard.target, keyboardTo: keyboard.target)]
+        var infos = [
+            StateInfo(
+                name: "initial", content: content, offset: shownOffset(content), following: following, note: nil,
+                keyboardFrom: keyboard.target, keyboardTo: keyboard.target)
+        ]
         var schedules = [Timeline.Schedule(start: 0, settle: 0)]
         var snapshots = [keyboard]
 
         for (i, step) in composer.steps.enumerated() {
-            let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: keyboard.endTime)
+            let start = Timeline.stepStart(
+                after: schedules[schedules.count - 1], at: step.at, running: keyboard.endTime)
             let keyboardFrom = keyboard.value(at: start)
             var note: String?
             var editing = false
             let disabledNote = "\(step.event.name) ignored: the field is disabled"
             switch step.event {
-            case let .type(text):
-                if enabled { editor.type(text); editing = true } else { note = disabledNote }
-            case let .insertSuggestion(word):
+            case .type(let text):
+                if enabled {
+                    editor.type(text)
+                    editing = true
+                } else {
+                    note = disabledNote
+                }
+            case .insertSuggestion(let word):
                 if !enabled {
                     note = disabledNote
-                } else if case let .ignored(why) = editor.insertSuggestion(word) {
+                } else if case .ignored(let why) = editor.insertSuggestion(word) {
                     note = why
                 } else {
                     editing = true
                 }
-            case let .select(s, e):
+            case .select(let s, let e):
                 guard e <= editor.count else {
-                    throw LayoutError(path: "$.steps[\(i)].select", message: "the selection [\(s), \(e)] ends past the text, which has \(editor.count) characters at this step")
+                    throw LayoutError(
+                        path: "$.steps[\(i)].select",
+                        message:
+                            "the selection [\(s), \(e)] ends past the text, which has \(editor.count) characters at this step"
+                    )
                 }
-                if enabled { editor.select(s, e); editing = true } else { note = disabledNote }
-            case let .compose(text):
-                if enabled { editor.compose(text); editing = true } else { note = disabledNote }
+                if enabled {
+                    editor.select(s, e)
+                    editing = true
+                } else {
+                    note = disabledNote
+                }
+            case .compose(let text):
+                if enabled {
+                    editor.compose(text)
+                    editing = true
+                } else {
+                    note = disabledNote
+                }
             case .commit:
                 if !enabled {
                     note = disabledNote
-                } else if case let .ignored(why) = editor.commit() {
+                } else if case .ignored(let why) = editor.commit() {
                     note = "commit ignored: " + why
                 } else {
                     editing = true
                 }
-            case let .scrollBy(dy):
+            case .scrollBy(let dy):
                 if enabled {
                     // A drag moves the content at once and is kept until the next editing step.
                     offset = min(max(offset + dy, 0), content.placeholder == nil ? content.maxOffset : 0)
@@ -254,18 +300,21 @@ public struct ComposerRules: Sendable {
                 } else {
                     note = disabledNote
                 }
-            case let .enable(on):
+            case .enable(let on):
                 enabled = on
-            case let .keyboard(show):
+            case .keyboard(let show):
                 keyboard.set(show ? keyboardHeight : 0, at: start, curve: Keyboard.curve, pixelsPerPoint: canvas.scale)
                 // Showing the keyboard is the user tapping into the field: the caret comes back.
                 if show && enabled { editing = true }
             }
             if let words = step.suggestions { suggestions = words }
-            content = try self.content(editor, enabled: enabled, suggestions: suggestions, regex: regex, measurer: measurer)
+            content = try self.content(
+                editor, enabled: enabled, suggestions: suggestions, regex: regex, measurer: measurer)
             if content.placeholder == nil {
                 if editing {
-                    offset = Self.scrollToShow(caret: content.caret, offset: offset, viewport: content.fieldHeight, maxOffset: content.maxOffset)
+                    offset = Self.scrollToShow(
+                        caret: content.caret, offset: offset, viewport: content.fieldHeight,
+                        maxOffset: content.maxOffset)
                     following = true
                 }
                 offset = min(max(offset, 0), content.maxOffset)
@@ -273,24 +322,34 @@ public struct ComposerRules: Sendable {
             let settle = max(start, keyboard.endTime)
             schedules.append(Timeline.Schedule(start: start, settle: settle))
             snapshots.append(keyboard)
-            infos.append(StateInfo(name: StateNaming.name(index: i + 1, event: step.event.name), content: content,
-                                   offset: shownOffset(content), following: following, note: note,
-                                   keyboardFrom: keyboardFrom, keyboardTo: keyboard.target))
+            infos.append(
+                StateInfo(
+                    name: StateNaming.name(index: i + 1, event: step.event.name), content: content,
+                    offset: shownOffset(content), following: following, note: note,
+                    keyboardFrom: keyboardFrom, keyboardTo: keyboard.target))
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return Timeline.markingInterrupted(schedules, infos.indices.map { i in
-            let info = infos[i]
-            return StateLayout(name: info.name, frames: samples[i].map { s in
-                let k = snapshots[i].value(at: s.absolute)
-                let span = info.keyboardTo - info.keyboardFrom
-                let progress = abs(span) < 1e-9 ? 1 : min(max((k - info.keyboardFrom) / span, 0), 1)
-                return frame(index: s.index, time: s.time, progress: progress, state: info, keyboard: k, palette: palette)
-            }, note: info.note)
-        })
+        return Timeline.markingInterrupted(
+            schedules,
+            infos.indices.map { i in
+                let info = infos[i]
+                return StateLayout(
+                    name: info.name,
+                    frames: samples[i].map { s in
+                        let k = snapshots[i].value(at: s.absolute)
+                        let span = info.keyboardTo - info.keyboardFrom
+                        let progress = abs(span) < 1e-9 ? 1 : min(max((k - info.keyboardFrom) / span, 0), 1)
+                        return frame(
+                            index: s.index, time: s.time, progress: progress, state: info, keyboard: k, palette: palette
+                        )
+                    }, note: info.note)
+            })
     }
 
-    func frame(index: Int, time: Double, progress: Double, state: StateInfo, keyboard: Double, palette: Palette) -> LayoutFrame {
+    func frame(index: Int, time: Double, progress: Double, state: StateInfo, keyboard: Double, palette: Palette)
+        -> LayoutFrame
+    {
         let c = state.content
         let field = Rect(x: fieldX, y: fieldY, width: fieldWidth, height: c.fieldHeight)
         let offset = state.offset
@@ -303,21 +362,37 @@ public struct ComposerRules: Sendable {
         var ops: [DrawOp] = [.fill(palette.canvas)]
         let radius = composer.border ? Self.borderRadius : 0
         ops.append(.roundedRect(field, cornerRadius: radius, fill: palette.field, continuous: true))
-        for span in c.marked { if let r = place(span).intersection(field) { ops.append(.roundedRect(r, cornerRadius: 0, fill: palette.accent.opacity(0.15), continuous: false)) } }
-        for span in c.selection { if let r = place(span).intersection(field) { ops.append(.roundedRect(r, cornerRadius: 0, fill: palette.accent.opacity(0.25), continuous: false)) } }
+        for span in c.marked {
+            if let r = place(span).intersection(field) {
+                ops.append(.roundedRect(r, cornerRadius: 0, fill: palette.accent.opacity(0.15), continuous: false))
+            }
+        }
+        for span in c.selection {
+            if let r = place(span).intersection(field) {
+                ops.append(.roundedRect(r, cornerRadius: 0, fill: palette.accent.opacity(0.25), continuous: false))
+            }
+        }
         let boxes = LineMetrics.boxes(lines: c.shownLines, font: composer.font, lineSpacing: composer.lineSpacing)
-        ops.append(.text(TextDraw(text: c.shown, origin: textOrigin, baselines: boxes.baselines,
-                                  color: c.placeholder == nil ? palette.text : palette.secondary, clip: field,
-                                  element: c.placeholder == nil ? "text" : "placeholder")))
+        ops.append(
+            .text(
+                TextDraw(
+                    text: c.shown, origin: textOrigin, baselines: boxes.baselines,
+                    color: c.placeholder == nil ? palette.text : palette.secondary, clip: field,
+                    element: c.placeholder == nil ? "text" : "placeholder")))
         if caretShown, let r = caret.intersection(field) {
             ops.append(.roundedRect(r, cornerRadius: 1, fill: palette.accent, continuous: false))
         }
         if composer.border {
-            ops.append(.strokeRoundedRect(field, cornerRadius: radius, color: unmatched ? palette.red : palette.gray, lineWidth: 1, continuous: true))
+            ops.append(
+                .strokeRoundedRect(
+                    field, cornerRadius: radius, color: unmatched ? palette.red : palette.gray, lineWidth: 1,
+                    continuous: true))
         }
 
         // The strip rides on the keyboard's top, or on the safe area while the keyboard is down.
-        let strip = Rect(x: 0, y: canvas.height - max(keyboard, device.safeAreaBottom) - Self.stripHeight, width: canvas.width, height: Self.stripHeight)
+        let strip = Rect(
+            x: 0, y: canvas.height - max(keyboard, device.safeAreaBottom) - Self.stripHeight, width: canvas.width,
+            height: Self.stripHeight)
         let stripShown = !c.chips.isEmpty
         if stripShown {
             ops.append(.roundedRect(strip, cornerRadius: 0, fill: palette.keyboard, continuous: false))
@@ -326,39 +401,63 @@ public struct ComposerRules: Sendable {
             let chipLine = LineMetrics.boxes(lines: 1, font: chipFont)
             for chip in c.chips where x < canvas.width {
                 let width = chip.width + 2 * Self.chipPadding
-                ops.append(.roundedRect(Rect(x: x, y: top, width: width, height: Self.chipHeight), cornerRadius: Self.chipHeight / 2,
-                                        fill: palette.chip, continuous: true))
-                ops.append(.text(TextDraw(text: chip.text, origin: Point(x: x + Self.chipPadding, y: top + (Self.chipHeight - chipLine.height) / 2),
-                                          baselines: chipLine.baselines, color: palette.text, clip: strip, element: "suggestions")))
+                ops.append(
+                    .roundedRect(
+                        Rect(x: x, y: top, width: width, height: Self.chipHeight), cornerRadius: Self.chipHeight / 2,
+                        fill: palette.chip, continuous: true))
+                ops.append(
+                    .text(
+                        TextDraw(
+                            text: chip.text,
+                            origin: Point(x: x + Self.chipPadding, y: top + (Self.chipHeight - chipLine.height) / 2),
+                            baselines: chipLine.baselines, color: palette.text, clip: strip, element: "suggestions")))
                 x += width + Self.chipSpacing
             }
         }
         let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)
         ops.append(contentsOf: keys.ops)
 
-        var fieldAttributes: [(key: String, value: LayoutValue)] = [("enabled", .bool(c.enabled)), ("maxLines", .int(maxLines))]
+        var fieldAttributes: [(key: String, value: LayoutValue)] = [
+            ("enabled", .bool(c.enabled)), ("maxLines", .int(maxLines)),
+        ]
         if let matched = c.matched { fieldAttributes.append(("matched", .bool(matched))) }
         var elements = [
             LayoutElement(id: "field", rect: field, attributes: fieldAttributes),
-            LayoutElement(id: "text", rect: Rect(x: textOrigin.x, y: textOrigin.y, width: textWidth, height: textHeight(lines: c.valueLines)), attributes: [
-                ("value", .string(c.editor.value)), ("selection", .ints(c.editor.selection.ints)),
-                ("marked", c.editor.marked.map { .ints($0.ints) } ?? .null), ("lines", .int(c.valueLines)),
-            ]),
-            LayoutElement(id: "caret", rect: caret, attributes: [
-                ("visible", .bool(caretShown)), ("inView", .bool(caret.minY >= field.minY - 1e-9 && caret.maxY <= field.maxY + 1e-9)),
-            ]),
+            LayoutElement(
+                id: "text",
+                rect: Rect(x: textOrigin.x, y: textOrigin.y, width: textWidth, height: textHeight(lines: c.valueLines)),
+                attributes: [
+                    ("value", .string(c.editor.value)), ("selection", .ints(c.editor.selection.ints)),
+                    ("marked", c.editor.marked.map { .ints($0.ints) } ?? .null), ("lines", .int(c.valueLines)),
+                ]),
+            LayoutElement(
+                id: "caret", rect: caret,
+                attributes: [
+                    ("visible", .bool(caretShown)),
+                    ("inView", .bool(caret.minY >= field.minY - 1e-9 && caret.maxY <= field.maxY + 1e-9)),
+                ]),
         ]
         if let placeholder = c.placeholder {
             let lines = c.shownLines
-            elements.append(LayoutElement(id: "placeholder", rect: Rect(x: field.x + Self.insetSide, y: field.y + Self.insetTop, width: textWidth,
-                                                                        height: textHeight(lines: lines)),
-                                          attributes: [("text", .string(placeholder)), ("disabled", .bool(!c.enabled))]))
+            elements.append(
+                LayoutElement(
+                    id: "placeholder",
+                    rect: Rect(
+                        x: field.x + Self.insetSide, y: field.y + Self.insetTop, width: textWidth,
+                        height: textHeight(lines: lines)),
+                    attributes: [("text", .string(placeholder)), ("disabled", .bool(!c.enabled))]))
         }
-        elements.append(LayoutElement(id: "suggestions", rect: strip, attributes: [("visible", .bool(stripShown)), ("words", .strings(c.enabled ? c.suggestions : []))]))
+        elements.append(
+            LayoutElement(
+                id: "suggestions", rect: strip,
+                attributes: [("visible", .bool(stripShown)), ("words", .strings(c.enabled ? c.suggestions : []))]))
         elements.append(keys.element)
-        return LayoutFrame(index: index, time: time, progress: progress, elements: elements,
-                           scroll: ScrollInfo(offset: offset, contentHeight: c.contentHeight, viewportHeight: c.fieldHeight, following: state.following),
-                           drawList: ops)
+        return LayoutFrame(
+            index: index, time: time, progress: progress, elements: elements,
+            scroll: ScrollInfo(
+                offset: offset, contentHeight: c.contentHeight, viewportHeight: c.fieldHeight,
+                following: state.following),
+            drawList: ops)
     }
 }
 

@@ -10,8 +10,12 @@ public enum BodyBlock: Sendable, Hashable {
 
 public enum BodyFormatter {
     /// Both follow the text size (title3 semibold, body).
-    public static func headingFont(_ textSize: ContentSizeCategory = .large) -> FontSpec { TextStyle.title3.font(at: textSize).with(weight: .semibold) }
-    public static func bodyFont(_ textSize: ContentSizeCategory = .large) -> FontSpec { TextStyle.body.font(at: textSize) }
+    public static func headingFont(_ textSize: ContentSizeCategory = .large) -> FontSpec {
+        TextStyle.title3.font(at: textSize).with(weight: .semibold)
+    }
+    public static func bodyFont(_ textSize: ContentSizeCategory = .large) -> FontSpec {
+        TextStyle.body.font(at: textSize)
+    }
     /// Where a bullet's text starts; the bullet sits at the left edge.
     public static let bulletIndent = 20.0
     public static let bulletMarker = "\u{2022}"
@@ -46,8 +50,10 @@ public struct FormattedBody: Sendable, Hashable {
 
     /// `direction` rtl: the layout will be mirrored, so every bullet is placed as a left-to-right
     /// one and ends up at the right edge, where a right-to-left layout's leading edge is.
-    public init(body: String, width: Double, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large,
-                direction: LayoutDirection = .ltr) throws {
+    public init(
+        body: String, width: Double, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large,
+        direction: LayoutDirection = .ltr
+    ) throws {
         var pieces: [Piece] = []
         var bottom = 0.0
         var lines = 0
@@ -67,9 +73,18 @@ public struct FormattedBody: Sendable, Hashable {
             case .blank:
                 _ = placeLine(BodyFormatter.bodyFont(textSize))
                 continue
-            case let .heading(s): font = BodyFormatter.headingFont(textSize); x = 0; source = s
-            case let .bullet(s): font = BodyFormatter.bodyFont(textSize); x = BodyFormatter.bulletIndent; source = s
-            case let .paragraph(s): font = BodyFormatter.bodyFont(textSize); x = 0; source = s
+            case .heading(let s):
+                font = BodyFormatter.headingFont(textSize)
+                x = 0
+                source = s
+            case .bullet(let s):
+                font = BodyFormatter.bodyFont(textSize)
+                x = BodyFormatter.bulletIndent
+                source = s
+            case .paragraph(let s):
+                font = BodyFormatter.bodyFont(textSize)
+                x = 0
+                source = s
             }
             let text = StyledText(markup: source, font: font, width: max(width - x, 1))
             let measured = try measurer.measure(text)

@@ -11,7 +11,9 @@ enum PostDecoder {
         if let e = o.optional("aiGenerated") { post.aiGenerated = try e.bool() }
         if let e = o.optional("expanded") { post.expanded = try e.bool() }
         if let e = o.optional("imageState") { post.imageState = try e.enumeration(ImageState.self) }
-        if let e = o.optional("availableWidth") { post.availableWidth = try e.double(in: 1...8192, what: "a width in points") }
+        if let e = o.optional("availableWidth") {
+            post.availableWidth = try e.double(in: 1...8192, what: "a width in points")
+        }
         if let e = o.optional("image") { post.image = try decodeImage(e, directory: directory) }
         let duration = try o.double("duration", in: Limits.animationDuration, what: "a duration in seconds") ?? 0.3
         post.curve = try FixtureDecoder.decodeCurve(o.optional("curve"), duration: duration)
@@ -27,7 +29,7 @@ enum PostDecoder {
         let ratioElement = o.optional("aspectRatio")
         try o.finish()
         switch (pathElement, ratioElement) {
-        case let (p?, nil):
+        case (let p?, nil):
             let relative = try p.string()
             let resolved = relative.hasPrefix("/") ? relative : (directory as NSString).appendingPathComponent(relative)
             guard FileManager.default.fileExists(atPath: resolved) else {
@@ -39,14 +41,17 @@ enum PostDecoder {
             } catch {
                 throw p.error("image \(relative): \(error.message)")
             }
-            return PostImage(path: resolved, aspectRatio: Double(size.width) / Double(size.height),
-                             source: (relative, p.position.line, p.position.column))
-        case let (nil, r?):
-            return PostImage(path: nil, aspectRatio: try r.double(in: 0.01...100, what: "an aspect ratio (width / height)"))
+            return PostImage(
+                path: resolved, aspectRatio: Double(size.width) / Double(size.height),
+                source: (relative, p.position.line, p.position.column))
+        case (nil, let r?):
+            return PostImage(
+                path: nil, aspectRatio: try r.double(in: 0.01...100, what: "an aspect ratio (width / height)"))
         case (nil, nil):
             throw element.error("an image needs \"path\" (a PNG file) or \"aspectRatio\" (a placeholder)")
         case (_?, _?):
-            throw element.error("give either \"path\" or \"aspectRatio\", not both: a file's aspect ratio comes from the file")
+            throw element.error(
+                "give either \"path\" or \"aspectRatio\", not both: a file's aspect ratio comes from the file")
         }
     }
 
@@ -66,20 +71,30 @@ extension PostDecoder {
     static let fields: [SchemaField] = [
         SchemaField("title", .string, "22 pt bold, one line, ellipsized."),
         SchemaField("summary", .string, "15 pt italic at 80% black, at most two lines, ellipsized."),
-        SchemaField("body", .string, "Formatted text (# headings, - bullets, **bold**, *italic*), measured at availableWidth."),
+        SchemaField(
+            "body", .string, "Formatted text (# headings, - bullets, **bold**, *italic*), measured at availableWidth."),
         SchemaField("author", .string, "The author line, subheadline at 50% black."),
         SchemaField("aiGenerated", .boolean, "The author line reads \"👓 librarian\"."),
         SchemaField("expanded", .boolean, "The initial state is expanded."),
         SchemaField("imageState", .enumeration(ImageState.self), "Default loaded."),
-        SchemaField("availableWidth", .number(1...8192), "The content width in points (default 350); the card is 20 pt wider."),
-        SchemaField("image", .object([
-            SchemaField("path", .nonEmptyString, "A PNG file, relative to the fixture."),
-            SchemaField("aspectRatio", .number(0.01...100), "A placeholder of this width / height."),
-        ], exactlyOneOf: ["path", "aspectRatio"]), "{\"path\": \"images/x.png\"} or {\"aspectRatio\": r}."),
-        SchemaField("duration", .number(Limits.animationDuration), "Seconds of the expand and collapse animation (default 0.3)."),
+        SchemaField(
+            "availableWidth", .number(1...8192), "The content width in points (default 350); the card is 20 pt wider."),
+        SchemaField(
+            "image",
+            .object(
+                [
+                    SchemaField("path", .nonEmptyString, "A PNG file, relative to the fixture."),
+                    SchemaField("aspectRatio", .number(0.01...100), "A placeholder of this width / height."),
+                ], exactlyOneOf: ["path", "aspectRatio"]), "{\"path\": \"images/x.png\"} or {\"aspectRatio\": r}."),
+        SchemaField(
+            "duration", .number(Limits.animationDuration), "Seconds of the expand and collapse animation (default 0.3)."
+        ),
         SchemaField("curve", .ref("curve")),
-        SchemaField("steps", .array(.object(
-            PostEvent.allCases.map { SchemaField($0.rawValue, .trueFlag) } + [FixtureSchema.stepDelay],
-            exactlyOneOf: PostEvent.allCases.map(\.rawValue))), "Events applied in order; each makes a state."),
+        SchemaField(
+            "steps",
+            .array(
+                .object(
+                    PostEvent.allCases.map { SchemaField($0.rawValue, .trueFlag) } + [FixtureSchema.stepDelay],
+                    exactlyOneOf: PostEvent.allCases.map(\.rawValue))), "Events applied in order; each makes a state."),
     ]
 }

@@ -13,11 +13,16 @@ public struct PostImage: Sendable, Hashable {
     public var source: (written: String, line: Int, column: Int)?
 
     public init(path: String?, aspectRatio: Double, source: (written: String, line: Int, column: Int)? = nil) {
-        self.path = path; self.aspectRatio = aspectRatio; self.source = source
+        self.path = path
+        self.aspectRatio = aspectRatio
+        self.source = source
     }
 
     public static func == (a: PostImage, b: PostImage) -> Bool { a.path == b.path && a.aspectRatio == b.aspectRatio }
-    public func hash(into hasher: inout Hasher) { hasher.combine(path); hasher.combine(aspectRatio) }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(aspectRatio)
+    }
 }
 
 public enum PostEvent: String, Sendable, Hashable, CaseIterable {
@@ -29,7 +34,10 @@ public struct PostStep: Sendable, Hashable {
     /// Seconds after the previous step began; interrupts the animation still running (docs/fixtures/README.md "Common fields").
     public var at: Double?
 
-    public init(event: PostEvent, at: Double? = nil) { self.event = event; self.at = at }
+    public init(event: PostEvent, at: Double? = nil) {
+        self.event = event
+        self.at = at
+    }
 }
 
 /// The `post` kind (docs/fixtures/post.md).
@@ -47,12 +55,22 @@ public struct PostFixture: Sendable, Hashable {
     public var curve: AnimationCurve
     public var steps: [PostStep]
 
-    public init(title: String = "", summary: String = "", body: String = "", image: PostImage? = nil,
-                imageState: ImageState = .loaded, author: String? = nil, aiGenerated: Bool = false,
-                expanded: Bool = false, availableWidth: Double = 350,
-                curve: AnimationCurve = .timing(.easeInOut, duration: 0.3), steps: [PostStep] = []) {
-        self.title = title; self.summary = summary; self.body = body; self.image = image
-        self.imageState = imageState; self.author = author; self.aiGenerated = aiGenerated
-        self.expanded = expanded; self.availableWidth = availableWidth; self.curve = curve; self.steps = steps
+    public init(
+        title: String = "", summary: String = "", body: String = "", image: PostImage? = nil,
+        imageState: ImageState = .loaded, author: String? = nil, aiGenerated: Bool = false,
+        expanded: Bool = false, availableWidth: Double = 350,
+        curve: AnimationCurve = .timing(.easeInOut, duration: 0.3), steps: [PostStep] = []
+    ) {
+        self.title = title
+        self.summary = summary
+        self.body = body
+        self.image = image
+        self.imageState = imageState
+        self.author = author
+        self.aiGenerated = aiGenerated
+        self.expanded = expanded
+        self.availableWidth = availableWidth
+        self.curve = curve
+        self.steps = steps
     }
 }

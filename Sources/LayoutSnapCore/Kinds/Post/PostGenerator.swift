@@ -28,10 +28,14 @@ enum PostGenerator {
             let ratio = r.weighted([(0.25, 0.06), (4, 0.06), (1, 0.06), (any, 0.82)])
             m.add("image", ["aspectRatio": .number(ratio)])
         }
-        m.set("imageState", r.weighted([(nil, 0.4), ("loaded", 0.2), ("loading", 0.2), ("failed", 0.2)] as [(JSONOutput?, Double)]))
+        m.set(
+            "imageState",
+            r.weighted([(nil, 0.4), ("loaded", 0.2), ("loading", 0.2), ("failed", 0.2)] as [(JSONOutput?, Double)]))
         if r.chance(0.7) {
             let length = r.int(0...20)
-            m.add("author", .string(r.chance(0.5) ? r.pick(authors) : TextSource.text(script, length: length, markup: false, &r)))
+            m.add(
+                "author",
+                .string(r.chance(0.5) ? r.pick(authors) : TextSource.text(script, length: length, markup: false, &r)))
         }
         m.set("aiGenerated", r.weighted([(nil, 0.7), (true, 0.2), (false, 0.1)] as [(JSONOutput?, Double)]))
         let expanded = r.chance(0.3)
@@ -47,8 +51,11 @@ enum PostGenerator {
             m.add("duration", .number(duration))
         }
         let springCurve = spring(&r)
-        let curve: JSONOutput? = r.weighted([(nil, 0.35), ("easeInOut", 0.1), ("easeIn", 0.12), ("easeOut", 0.12), ("linear", 0.12),
-                                             (springCurve, 0.19)] as [(JSONOutput?, Double)])
+        let curve: JSONOutput? = r.weighted(
+            [
+                (nil, 0.35), ("easeInOut", 0.1), ("easeIn", 0.12), ("easeOut", 0.12), ("linear", 0.12),
+                (springCurve, 0.19),
+            ] as [(JSONOutput?, Double)])
         m.set("curve", curve)
         var isSpring = false
         if case .object = curve { isSpring = true }
@@ -69,8 +76,9 @@ enum PostGenerator {
 
         // A spring's length depends on its damping and on the card's travel in pixels.
         let perStep = isSpring ? 1.6 : duration
-        common.fps = GeneratorSupport.fps(animatedSeconds: perStep * Double(count), steps: count,
-                                          preferred: r.pick([[60, 30], [30, 20], [24], [20, 15], [15]]))
+        common.fps = GeneratorSupport.fps(
+            animatedSeconds: perStep * Double(count), steps: count,
+            preferred: r.pick([[60, 30], [30, 20], [24], [20, 15], [15]]))
         if r.chance(0.85) { common.height = Double(r.int(200...900)) }
         var out = common.members(kind: .post)
         out.append(m)
@@ -79,7 +87,8 @@ enum PostGenerator {
     }
 
     static func spring(_ r: inout SeededRandom) -> JSONOutput {
-        let response = r.double(0.2...0.8), damping = r.double(0.5...1.2)
+        let response = r.double(0.2...0.8)
+        let damping = r.double(0.5...1.2)
         return ["spring": ["response": .number(response), "dampingFraction": .number(damping)]]
     }
 }

@@ -8,8 +8,9 @@ public struct PostKind: Kind {
     public var generatorStream: UInt64 { 0x706F_7374 }
     public func generate(_ r: inout SeededRandom) -> JSONOutput { PostGenerator.make(&r) }
     public var lintPolicy: LintPolicy {
-        LintPolicy(containers: [("canvas", ["card"]), ("card", ["title", "summary", "image", "body", "author"])],
-                   scrollingTexts: { _ in false }, truncatable: ["title", "summary"])
+        LintPolicy(
+            containers: [("canvas", ["card"]), ("card", ["title", "summary", "image", "body", "author"])],
+            scrollingTexts: { _ in false }, truncatable: ["title", "summary"])
     }
 }
 
@@ -21,15 +22,17 @@ extension PostFixture: KindContent, CurveAnimatedContent {
     public var kind: FixtureKind { .post }
 
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
-        try PostRules(post: self, canvas: fixture.canvas, measurer: measurer, textSize: fixture.textSize,
-                      direction: fixture.direction)
-            .states(fps: fixture.fps, palette: fixture.palette)
+        try PostRules(
+            post: self, canvas: fixture.canvas, measurer: measurer, textSize: fixture.textSize,
+            direction: fixture.direction
+        )
+        .states(fps: fixture.fps, palette: fixture.palette)
     }
 
     public func estimatedFrames(fps: Double) -> Double {
         let perStep: Double
         switch curve {
-        case let .timing(_, duration): perStep = (duration * fps).rounded(.up) + 1
+        case .timing(_, let duration): perStep = (duration * fps).rounded(.up) + 1
         case .spring: perStep = fps + 1
         }
         return 1 + Double(steps.count) * perStep

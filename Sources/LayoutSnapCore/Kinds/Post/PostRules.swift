@@ -27,7 +27,9 @@ public struct PostRules: Sendable {
     public static let summaryFont = FontSpec(size: 15, italic: true)
     /// The author line follows the text size (subheadline); the title and summary are explicit
     /// sizes and stay fixed, as on a device.
-    public static func authorFont(_ textSize: ContentSizeCategory) -> FontSpec { TextStyle.subheadline.font(at: textSize) }
+    public static func authorFont(_ textSize: ContentSizeCategory) -> FontSpec {
+        TextStyle.subheadline.font(at: textSize)
+    }
     public static let aiAuthor = "\u{1F453} librarian"
 
     /// What is measured once: text blocks and the heights that do not depend on f.
@@ -49,17 +51,21 @@ public struct PostRules: Sendable {
     public let textSize: ContentSizeCategory
     public let measured: Measured
 
-    public init(post: PostFixture, canvas: Canvas, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large,
-                direction: LayoutDirection = .ltr) throws {
+    public init(
+        post: PostFixture, canvas: Canvas, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large,
+        direction: LayoutDirection = .ltr
+    ) throws {
         self.post = post
         self.canvas = canvas
         self.textSize = textSize
         let aw = post.availableWidth
         let cardWidth = aw + 20
         let hasImage = post.image != nil
-        let blockWidth = max(cardWidth - 2 * Self.titleSummaryPadding - (hasImage ? Self.thumbnailTrailingPadding : 0), 1)
+        let blockWidth = max(
+            cardWidth - 2 * Self.titleSummaryPadding - (hasImage ? Self.thumbnailTrailingPadding : 0), 1)
 
-        func measureBlock(_ source: String, font: FontSpec, maxLines: Int) throws -> (StyledText, MeasuredText, Double)? {
+        func measureBlock(_ source: String, font: FontSpec, maxLines: Int) throws -> (StyledText, MeasuredText, Double)?
+        {
             guard !source.isEmpty else { return nil }
             let text = StyledText(markup: source, font: font, width: blockWidth, maxLines: maxLines)
             let m = try measurer.measure(text)
@@ -72,7 +78,8 @@ public struct PostRules: Sendable {
         if title != nil && summary != nil { tsHeight += Self.titleSummarySpacing }
 
         let aspect = (post.imageState == .loaded ? post.image?.aspectRatio : nil) ?? 1.0
-        let body = try FormattedBody(body: post.body, width: aw, measurer: measurer, textSize: textSize, direction: direction)
+        let body = try FormattedBody(
+            body: post.body, width: aw, measurer: measurer, textSize: textSize, direction: direction)
 
         let authorSource = post.aiGenerated ? Self.aiAuthor : post.author
         var author: (StyledText, Int, Double)?
@@ -81,8 +88,9 @@ public struct PostRules: Sendable {
             let m = try measurer.measure(text)
             author = (text, m.lineCount, LineMetrics.height(lines: m.lineCount, font: text.font))
         }
-        measured = Measured(cardWidth: cardWidth, title: title, summary: summary, titleSummaryHeight: tsHeight,
-                            hasImage: hasImage, aspectRatio: aspect, body: body, author: author)
+        measured = Measured(
+            cardWidth: cardWidth, title: title, summary: summary, titleSummaryHeight: tsHeight,
+            hasImage: hasImage, aspectRatio: aspect, body: body, author: author)
     }
 
     public var cardX: Double { (canvas.width - measured.cardWidth) / 2 }
@@ -142,28 +150,41 @@ public struct PostRules: Sendable {
             guard let block else { continue }
             if id == "summary" && m.title != nil { y += Self.titleSummarySpacing }
             let rect = Rect(x: x, y: y, width: block.text.width ?? 0, height: block.height)
-            elements.append(LayoutElement(id: id, rect: rect, attributes: [
-                ("lines", .int(block.measured.lineCount)), ("truncated", .bool(block.measured.truncated)),
-            ]))
+            elements.append(
+                LayoutElement(
+                    id: id, rect: rect,
+                    attributes: [
+                        ("lines", .int(block.measured.lineCount)), ("truncated", .bool(block.measured.truncated)),
+                    ]))
             let boxes = LineMetrics.boxes(lines: block.measured.lineCount, font: block.text.font)
-            ops.append(.text(TextDraw(text: block.text, origin: Point(x: x, y: y), baselines: boxes.baselines, color: color, element: id)))
+            ops.append(
+                .text(
+                    TextDraw(
+                        text: block.text, origin: Point(x: x, y: y), baselines: boxes.baselines, color: color,
+                        element: id)))
             y += block.height
         }
 
         let imageRect = g.image.offsetBy(dx: ox, dy: oy)
         if m.hasImage {
-            elements.append(LayoutElement(id: "image", rect: imageRect, attributes: [("state", .string(post.imageState.rawValue))]))
+            elements.append(
+                LayoutElement(id: "image", rect: imageRect, attributes: [("state", .string(post.imageState.rawValue))]))
         }
-        let bodyRect = Rect(x: ox + Self.contentInset, y: oy + g.bodyTop, width: post.availableWidth, height: m.body.height)
+        let bodyRect = Rect(
+            x: ox + Self.contentInset, y: oy + g.bodyTop, width: post.availableWidth, height: m.body.height)
         if !m.body.pieces.isEmpty {
-            elements.append(LayoutElement(id: "body", rect: bodyRect, attributes: [
-                ("lines", .int(m.body.lineCount)), ("revealed", .number(g.revealed)),
-            ]))
+            elements.append(
+                LayoutElement(
+                    id: "body", rect: bodyRect,
+                    attributes: [
+                        ("lines", .int(m.body.lineCount)), ("revealed", .number(g.revealed)),
+                    ]))
         }
         let authorOrigin = Point(x: ox + Self.contentInset, y: oy + g.authorTop)
         if let author = m.author {
             let rect = Rect(x: authorOrigin.x, y: authorOrigin.y, width: post.availableWidth, height: author.height)
-            elements.append(LayoutElement(id: "author", rect: rect, attributes: [("opacity", .number(min(max(f, 0), 1)))]))
+            elements.append(
+                LayoutElement(id: "author", rect: rect, attributes: [("opacity", .number(min(max(f, 0), 1)))]))
         }
 
         // Body and author exist only while the card is (partly) expanded; the seed draws them
@@ -171,13 +192,19 @@ public struct PostRules: Sendable {
         if f > 0 {
             let mask = Rect(x: bodyRect.x, y: bodyRect.y, width: bodyRect.width, height: g.revealed)
             for piece in m.body.pieces {
-                ops.append(.text(TextDraw(text: piece.text, origin: Point(x: bodyRect.x + piece.x, y: bodyRect.y),
-                                          baselines: piece.baselines, color: .black, clip: mask, element: "body")))
+                ops.append(
+                    .text(
+                        TextDraw(
+                            text: piece.text, origin: Point(x: bodyRect.x + piece.x, y: bodyRect.y),
+                            baselines: piece.baselines, color: .black, clip: mask, element: "body")))
             }
             if let author = m.author {
                 let boxes = LineMetrics.boxes(lines: author.lines, font: author.text.font)
-                ops.append(.text(TextDraw(text: author.text, origin: authorOrigin, baselines: boxes.baselines,
-                                          color: Color.black.opacity(0.5 * min(f, 1)), element: "author")))
+                ops.append(
+                    .text(
+                        TextDraw(
+                            text: author.text, origin: authorOrigin, baselines: boxes.baselines,
+                            color: Color.black.opacity(0.5 * min(f, 1)), element: "author")))
             }
         }
 
@@ -185,7 +212,10 @@ public struct PostRules: Sendable {
             if post.imageState == .loaded, let path = post.image?.path {
                 ops.append(.image(.file(path), imageRect, cornerRadius: Self.imageCornerRadius, opacity: 1))
             } else {
-                ops.append(.roundedRect(imageRect, cornerRadius: Self.imageCornerRadius, fill: palette.gray.opacity(0.3), continuous: true))
+                ops.append(
+                    .roundedRect(
+                        imageRect, cornerRadius: Self.imageCornerRadius, fill: palette.gray.opacity(0.3),
+                        continuous: true))
             }
         }
         return LayoutFrame(index: index, time: time, progress: f, elements: elements, drawList: ops)

@@ -10,18 +10,23 @@ extension PostRules {
         for (i, step) in post.steps.enumerated() {
             let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: f.endTime)
             // f = 1 moves the card's bottom by the whole height difference.
-            f.set(step.event == .expand ? 1 : 0, at: start, curve: post.curve, pixelsPerPoint: canvas.scale,
-                  pointsPerUnit: max(abs(expandedCardHeight - Self.compactHeight), 1))
+            f.set(
+                step.event == .expand ? 1 : 0, at: start, curve: post.curve, pixelsPerPoint: canvas.scale,
+                pointsPerUnit: max(abs(expandedCardHeight - Self.compactHeight), 1))
             schedules.append(Timeline.Schedule(start: start, settle: max(start, f.endTime)))
             names.append(StateNaming.name(index: i + 1, event: step.event.rawValue))
             snapshots.append(f)
         }
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps, advice: "lower fps or the durations")
-        return Timeline.markingInterrupted(schedules, names.indices.map { i in
-            StateLayout(name: names[i], frames: samples[i].map { s in
-                frame(index: s.index, time: s.time, f: snapshots[i].value(at: s.absolute), palette: palette)
+        return Timeline.markingInterrupted(
+            schedules,
+            names.indices.map { i in
+                StateLayout(
+                    name: names[i],
+                    frames: samples[i].map { s in
+                        frame(index: s.index, time: s.time, f: snapshots[i].value(at: s.absolute), palette: palette)
+                    })
             })
-        })
     }
 }
 
@@ -29,7 +34,10 @@ extension PostRules {
 public struct LayoutError: Error, Sendable, Equatable {
     public var path: String
     public var message: String
-    public init(path: String, message: String) { self.path = path; self.message = message }
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
 }
 
 public enum StateNaming {

@@ -22,10 +22,15 @@ public enum Keyboard {
 
     /// The keyboard with `shown` points of it on the canvas (a hidden one sits just below), its
     /// display list (empty while hidden) and its layout element.
-    static func layout(canvas: Canvas, device: Device, shown: Double, palette: Palette) -> (ops: [DrawOp], element: LayoutElement) {
+    static func layout(canvas: Canvas, device: Device, shown: Double, palette: Palette) -> (
+        ops: [DrawOp], element: LayoutElement
+    ) {
         let rect = Rect(x: 0, y: canvas.height - shown, width: canvas.width, height: device.keyboardHeight)
         let visible = shown > 0.005
-        return (visible ? ops(rect, palette: palette) : [], LayoutElement(id: "keyboard", rect: rect, attributes: [("visible", .bool(visible))]))
+        return (
+            visible ? ops(rect, palette: palette) : [],
+            LayoutElement(id: "keyboard", rect: rect, attributes: [("visible", .bool(visible))])
+        )
     }
 
     static let predictiveBar = 44.0
@@ -41,8 +46,10 @@ public enum Keyboard {
         guard keyWidth > 0 else { return ops }
         func key(_ x: Double, _ row: Int, _ width: Double, function: Bool = false) {
             let y = rect.y + predictiveBar + 8 + Double(row) * (rowHeight + rowGap)
-            ops.append(.roundedRect(Rect(x: x, y: y, width: width, height: rowHeight), cornerRadius: keyRadius,
-                                    fill: function ? palette.functionKey : palette.key, continuous: false))
+            ops.append(
+                .roundedRect(
+                    Rect(x: x, y: y, width: width, height: rowHeight), cornerRadius: keyRadius,
+                    fill: function ? palette.functionKey : palette.key, continuous: false))
         }
         func row(_ count: Int, _ row: Int) {
             let total = Double(count) * keyWidth + Double(count - 1) * keyGap

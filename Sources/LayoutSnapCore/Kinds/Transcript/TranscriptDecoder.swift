@@ -47,11 +47,15 @@ extension TranscriptDecoder {
         SchemaField("margin", .number(0...1000), "The view sits at (margin, margin) (default 16)."),
         SchemaField("sticky", .boolean, "Follow new text only while at the bottom (default true)."),
         SchemaField("indicators", .enumeration(IndicatorMode.self), "The scroll indicator (default scrolling)."),
-        SchemaField("steps", .array(.object([
-            SchemaField("append", .string, "Text arrives, appended as written."),
-            SchemaField("scrollBy", FixtureSchema.scrollDistance, "The user drags; negative is up."),
-            SchemaField("scrollToBottom", .trueFlag),
-            FixtureSchema.stepDelay,
-        ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
+        SchemaField(
+            "steps",
+            .array(
+                .object(
+                    [
+                        SchemaField("append", .string, "Text arrives, appended as written."),
+                        SchemaField("scrollBy", FixtureSchema.scrollDistance, "The user drags; negative is up."),
+                        SchemaField("scrollToBottom", .trueFlag),
+                        FixtureSchema.stepDelay,
+                    ], exactlyOneOf: eventNames)), "Events applied in order; each makes a state."),
     ]
 }

@@ -26,7 +26,10 @@ public struct TranscriptStep: Sendable, Hashable {
     public var event: TranscriptEvent
     public var at: Double?
 
-    public init(event: TranscriptEvent, at: Double? = nil) { self.event = event; self.at = at }
+    public init(event: TranscriptEvent, at: Double? = nil) {
+        self.event = event
+        self.at = at
+    }
 }
 
 /// The `transcript` kind (docs/fixtures/transcript.md): read-only text that grows from 1 to `maxLines`
@@ -41,9 +44,17 @@ public struct TranscriptFixture: Sendable, Hashable {
     public var indicators: IndicatorMode
     public var steps: [TranscriptStep]
 
-    public init(text: String = "", font: FontSpec = TextStyle.body.font, maxLines: Int = 4, padding: Double = 16,
-                margin: Double = 16, sticky: Bool = true, indicators: IndicatorMode = .scrolling, steps: [TranscriptStep] = []) {
-        self.text = text; self.font = font; self.maxLines = maxLines; self.padding = padding; self.margin = margin
-        self.sticky = sticky; self.indicators = indicators; self.steps = steps
+    public init(
+        text: String = "", font: FontSpec = TextStyle.body.font, maxLines: Int = 4, padding: Double = 16,
+        margin: Double = 16, sticky: Bool = true, indicators: IndicatorMode = .scrolling, steps: [TranscriptStep] = []
+    ) {
+        self.text = text
+        self.font = font
+        self.maxLines = maxLines
+        self.padding = padding
+        self.margin = margin
+        self.sticky = sticky
+        self.indicators = indicators
+        self.steps = steps
     }
 }

@@ -23,7 +23,8 @@ enum TranscriptGenerator {
             maxLines = r.int(1...8)
             m.add("maxLines", .int(maxLines))
         }
-        var padding = 16.0, margin = 16.0
+        var padding = 16.0
+        var margin = 16.0
         if r.chance(0.4) {
             padding = Double(r.int(0...24))
             m.add("padding", .number(padding))
@@ -33,7 +34,9 @@ enum TranscriptGenerator {
             m.add("margin", .number(margin))
         }
         m.set("sticky", r.weighted([(nil, 0.5), (true, 0.15), (false, 0.35)] as [(JSONOutput?, Double)]))
-        m.set("indicators", r.weighted([(nil, 0.4), ("scrolling", 0.15), ("always", 0.25), ("never", 0.2)] as [(JSONOutput?, Double)]))
+        m.set(
+            "indicators",
+            r.weighted([(nil, 0.4), ("scrolling", 0.15), ("always", 0.25), ("never", 0.2)] as [(JSONOutput?, Double)]))
 
         // Appends (a word, a sentence, sometimes a new line), drags (mostly up, to unstick the
         // view) and scrolls to the bottom; an `at` makes a step arrive during the running scroll.
@@ -59,8 +62,9 @@ enum TranscriptGenerator {
             steps.append(s.json)
         }
 
-        common.fps = GeneratorSupport.fps(animatedSeconds: GeneratorSupport.scrollSeconds * Double(animated), steps: steps.count,
-                                          preferred: r.pick([[60, 30], [30, 24], [24, 20], [20, 15]]))
+        common.fps = GeneratorSupport.fps(
+            animatedSeconds: GeneratorSupport.scrollSeconds * Double(animated), steps: steps.count,
+            preferred: r.pick([[60, 30], [30, 24], [24, 20], [20, 15]]))
         if r.chance(0.85) {
             // Room for the view at its tallest, and a little more.
             let view = LineMetrics.height(lines: maxLines, font: font) + 2 * padding

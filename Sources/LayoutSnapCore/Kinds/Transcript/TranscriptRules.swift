@@ -31,8 +31,9 @@ public struct TranscriptRules: Sendable {
         // Whole lines only: the seed divides heights, which clips the last line when the leading
         // exceeds the natural line; docs/fixtures/transcript.md clamps by line count.
         let visible = min(lines, transcript.maxLines)
-        return Content(text: styled, lines: lines, contentHeight: LineMetrics.height(lines: lines, font: transcript.font),
-                       viewportHeight: LineMetrics.height(lines: visible, font: transcript.font))
+        return Content(
+            text: styled, lines: lines, contentHeight: LineMetrics.height(lines: lines, font: transcript.font),
+            viewportHeight: LineMetrics.height(lines: visible, font: transcript.font))
     }
 
     /// One state as the steps left it: its text, whether it follows, and the scroll it animates.
@@ -54,7 +55,11 @@ public struct TranscriptRules: Sendable {
         // It opens showing the last lines, following.
         var offset = AnimatedValue(content.maxOffset)
         var following = true
-        var infos = [StateInfo(name: "initial", content: content, following: true, from: content.maxOffset, to: content.maxOffset, animates: false)]
+        var infos = [
+            StateInfo(
+                name: "initial", content: content, following: true, from: content.maxOffset, to: content.maxOffset,
+                animates: false)
+        ]
         var schedules = [Timeline.Schedule(start: 0, settle: 0)]
         // Each state is drawn with the value as its own step left it: a later step's change at
         // the very moment this state settles must not leak into its last frame.
@@ -64,7 +69,7 @@ public struct TranscriptRules: Sendable {
             let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: offset.endTime)
             let from = offset.value(at: start)
             switch step.event {
-            case let .append(more):
+            case .append(let more):
                 // Sticky: follow only if the view was at the bottom (or on its way there).
                 let wasFollowing = following
                 text += more
@@ -75,7 +80,7 @@ public struct TranscriptRules: Sendable {
                 } else {
                     following = false
                 }
-            case let .scrollBy(dy):
+            case .scrollBy(let dy):
                 // A drag moves the content at once and stops any scroll animation.
                 let target = min(max(from + dy, 0), content.maxOffset)
                 offset.jump(to: target, at: start)
@@ -87,26 +92,36 @@ public struct TranscriptRules: Sendable {
             let settle = max(start, offset.endTime)
             schedules.append(Timeline.Schedule(start: start, settle: settle))
             snapshots.append(offset)
-            infos.append(StateInfo(name: StateNaming.name(index: i + 1, event: step.event.name), content: content,
-                                   following: following, from: from, to: offset.target, animates: settle > start))
+            infos.append(
+                StateInfo(
+                    name: StateNaming.name(index: i + 1, event: step.event.name), content: content,
+                    following: following, from: from, to: offset.target, animates: settle > start))
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return Timeline.markingInterrupted(schedules, infos.indices.map { i in
-            let info = infos[i], schedule = schedules[i]
-            return StateLayout(name: info.name, frames: samples[i].map { s in
-                let o = snapshots[i].value(at: s.absolute)
-                let moving = info.animates && s.absolute < schedule.settle
-                let span = info.to - info.from
-                let progress = abs(span) < 1e-9 ? 1 : min(max((o - info.from) / span, 0), 1)
-                return frame(index: s.index, time: s.time, progress: progress, offset: o, content: info.content,
-                             following: info.following, scrolling: moving, palette: palette)
+        return Timeline.markingInterrupted(
+            schedules,
+            infos.indices.map { i in
+                let info = infos[i]
+                let schedule = schedules[i]
+                return StateLayout(
+                    name: info.name,
+                    frames: samples[i].map { s in
+                        let o = snapshots[i].value(at: s.absolute)
+                        let moving = info.animates && s.absolute < schedule.settle
+                        let span = info.to - info.from
+                        let progress = abs(span) < 1e-9 ? 1 : min(max((o - info.from) / span, 0), 1)
+                        return frame(
+                            index: s.index, time: s.time, progress: progress, offset: o, content: info.content,
+                            following: info.following, scrolling: moving, palette: palette)
+                    })
             })
-        })
     }
 
-    public func frame(index: Int, time: Double, progress: Double, offset: Double, content: Content, following: Bool,
-                      scrolling: Bool, palette: Palette) -> LayoutFrame {
+    public func frame(
+        index: Int, time: Double, progress: Double, offset: Double, content: Content, following: Bool,
+        scrolling: Bool, palette: Palette
+    ) -> LayoutFrame {
         let p = transcript.padding
         let viewRect = Rect(x: view.x, y: view.y, width: view.width, height: content.viewportHeight + 2 * p)
         let viewport = Rect(x: view.x + p, y: view.y + p, width: contentWidth, height: content.viewportHeight)
@@ -116,23 +131,35 @@ public struct TranscriptRules: Sendable {
         // The scroll view clips at its outer frame, text plus padding (docs/fixtures/transcript.md):
         // a glyph rising above the first visible line (a hamza, an emoji's top) and a line
         // scrolled partly out show in the padding instead of being cut flat at the text's edge.
-        ops.append(.text(TextDraw(text: content.text, origin: Point(x: textRect.x, y: textRect.y), baselines: boxes.baselines,
-                                  color: palette.text, clip: viewRect, element: "text")))
+        ops.append(
+            .text(
+                TextDraw(
+                    text: content.text, origin: Point(x: textRect.x, y: textRect.y), baselines: boxes.baselines,
+                    color: palette.text, clip: viewRect, element: "text")))
         let scrollable = content.maxOffset > 0
-        let showIndicator = scrollable && (transcript.indicators == .always || (transcript.indicators == .scrolling && scrolling))
+        let showIndicator =
+            scrollable && (transcript.indicators == .always || (transcript.indicators == .scrolling && scrolling))
         if showIndicator {
-            ops.append(.roundedRect(Self.indicator(viewport: viewport, offset: offset, content: content), cornerRadius: 1.5,
-                                    fill: palette.text.opacity(0.35), continuous: false))
+            ops.append(
+                .roundedRect(
+                    Self.indicator(viewport: viewport, offset: offset, content: content), cornerRadius: 1.5,
+                    fill: palette.text.opacity(0.35), continuous: false))
         }
-        return LayoutFrame(index: index, time: time, progress: progress, elements: [
-            LayoutElement(id: "view", rect: viewRect),
-            LayoutElement(id: "viewport", rect: viewport),
-            LayoutElement(id: "text", rect: textRect, attributes: [
-                ("lines", .int(content.lines)),
-                ("clip", .numbers([viewRect.x, viewRect.y, viewRect.width, viewRect.height])),
-            ]),
-        ], scroll: ScrollInfo(offset: offset, contentHeight: content.contentHeight, viewportHeight: content.viewportHeight,
-                              following: following), drawList: ops)
+        return LayoutFrame(
+            index: index, time: time, progress: progress,
+            elements: [
+                LayoutElement(id: "view", rect: viewRect),
+                LayoutElement(id: "viewport", rect: viewport),
+                LayoutElement(
+                    id: "text", rect: textRect,
+                    attributes: [
+                        ("lines", .int(content.lines)),
+                        ("clip", .numbers([viewRect.x, viewRect.y, viewRect.width, viewRect.height])),
+                    ]),
+            ],
+            scroll: ScrollInfo(
+                offset: offset, contentHeight: content.contentHeight, viewportHeight: content.viewportHeight,
+                following: following), drawList: ops)
     }
 
     /// UIKit's vertical indicator: 3 pt wide, 3 pt from the viewport's right edge, as long as the
