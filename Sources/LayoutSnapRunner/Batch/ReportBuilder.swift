@@ -132,7 +132,7 @@ public struct ReportBuilder: Sendable {
     static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
     private func copyGolden(_ key: String, to path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: goldens + "/" + key) else { return false }
+        guard let data = FileManager.default.contents(atPath: GoldenStore(goldens).path(key)) else { return false }
         return (try? AtomicFile.write([UInt8](data), to: path)) != nil
     }
 

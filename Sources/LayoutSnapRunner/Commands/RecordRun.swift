@@ -119,7 +119,7 @@ public struct RecordRun: Sendable {
             if complete(result) {
                 layouts.append(key)
             } else {
-                try? Posix.unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + key))
+                try? Posix.unlink(GoldenTransaction.pendingPath(GoldenStore(settings.goldens).path(key)))
             }
         }
         for result in results {
@@ -127,7 +127,8 @@ public struct RecordRun: Sendable {
                 if complete(result) {
                     staged[frame.goldenKey] = frame.replacing ?? .absent
                 } else {
-                    try? Posix.unlink(GoldenTransaction.pendingPath(settings.goldens + "/" + frame.goldenKey))
+                    try? Posix.unlink(
+                        GoldenTransaction.pendingPath(GoldenStore(settings.goldens).path(frame.goldenKey)))
                 }
             }
         }

@@ -190,7 +190,7 @@ public struct GoldenAcceptance: Sendable {
     /// Why `frame`'s golden can no longer be replaced: it is not the file verify compared with
     /// (its hash, or its absence); nil when it still is.
     private static func changedSinceVerify(_ frame: FrameEntry, goldens: String) -> Refusal? {
-        let path = goldens + "/" + frame.golden
+        let path = GoldenStore(goldens).path(frame.golden)
         if let outside = GoldenStore.outsideTarget(path, goldens: goldens) {
             return Refusal(
                 golden: frame.golden, reason: "\(path) is a symbolic link to \(outside), outside \(goldens)/")
@@ -238,10 +238,10 @@ public struct GoldenAcceptance: Sendable {
         var pending: [String] = []
         func stageOrUndo(_ bytes: [UInt8], key: String) throws(RunnerError) {
             do {
-                try GoldenTransaction.stage(bytes, goldenPath: goldens + "/" + key)
+                try GoldenTransaction.stage(bytes, goldenPath: GoldenStore(goldens).path(key))
                 pending.append(key)
             } catch {
-                for key in pending { try? Posix.unlink(GoldenTransaction.pendingPath(goldens + "/" + key)) }
+                for key in pending { try? Posix.unlink(GoldenTransaction.pendingPath(GoldenStore(goldens).path(key))) }
                 throw error
             }
         }
@@ -306,7 +306,7 @@ public struct GoldenAcceptance: Sendable {
                         continue
                     }
                     staged[frame.golden] = GoldenTransaction.describe(
-                        goldens + "/" + frame.golden, key: frame.golden, manifest: before)
+                        GoldenStore(goldens).path(frame.golden), key: frame.golden, manifest: before)
                     try stageOrUndo(bytes, key: frame.golden)
                     manifest.previous.removeValue(forKey: frame.golden)
                     manifest.frames[frame.golden] = GoldenManifest.Entry(
@@ -324,7 +324,7 @@ public struct GoldenAcceptance: Sendable {
                     for index in actualCount..<max(actualCount, expectedCount) {
                         let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: index)
                         if manifest.frames.removeValue(forKey: key) != nil
-                            || FileManager.default.fileExists(atPath: goldens + "/" + key)
+                            || FileManager.default.fileExists(atPath: GoldenStore(goldens).path(key))
                         {
                             manifest.previous.removeValue(forKey: key)
                             outcome.removed.append(key)
@@ -351,7 +351,7 @@ public struct GoldenAcceptance: Sendable {
             try GoldenTransaction.commit(
                 staged: staged, layouts: outcome.layouts, goldens: goldens, before: before, after: manifest)
         }
-        for key in outcome.removed { try? Posix.unlink(goldens + "/" + key) }
+        for key in outcome.removed { try? Posix.unlink(GoldenStore(goldens).path(key)) }
         return outcome
     }
 }

@@ -73,7 +73,7 @@ public enum GoldenTransaction {
         // Layouts first: no manifest entry describes them, so before or after the announcement
         // is the same, and a record that changed only layouts has nothing else to swap.
         for key in layouts.sorted() {
-            let path = goldens + "/" + key
+            let path = GoldenStore(goldens).path(key)
             do throws(SystemError) {
                 try Posix.rename(pendingPath(path), path)
             } catch {
@@ -94,7 +94,7 @@ public enum GoldenTransaction {
         { $0 * 1000 }
         for key in keys {
             if let pause { usleep(pause) }
-            let path = goldens + "/" + key
+            let path = GoldenStore(goldens).path(key)
             do throws(SystemError) {
                 try Posix.rename(pendingPath(path), path)
             } catch {
@@ -121,7 +121,7 @@ public enum GoldenTransaction {
         while let item = enumerator.nextObject() as? String {
             let name = (item as NSString).lastPathComponent
             let stale = name.hasPrefix(".") && name.hasSuffix(pendingSuffix) || AtomicWriter.isTemporaryFile(name)
-            if stale, (try? Posix.unlink(goldens + "/" + item)) != nil { removed += 1 }
+            if stale, (try? Posix.unlink(GoldenStore(goldens).path(item))) != nil { removed += 1 }
         }
         return removed
     }

@@ -27,7 +27,7 @@ public final class GoldensLock {
         } catch {
             throw RunnerError.goldens("cannot create the goldens folder \(goldens): \(error.localizedDescription)")
         }
-        let path = goldens + "/" + fileName
+        let path = GoldenStore(goldens).path(fileName)
         for _ in 0..<100 {
             // Never through a link: a hostile goldens folder must not make the lock write elsewhere.
             let fd: Int32

@@ -100,9 +100,10 @@ public enum OrphanCheck {
     /// Deletes orphans (and folders left empty), returning what was removed.
     public static func prune(_ orphans: [Orphan], goldens: String) -> [String] {
         var removed: [String] = []
-        for orphan in orphans where (try? FileManager.default.removeItem(atPath: goldens + "/" + orphan.key)) != nil {
+        for orphan in orphans
+        where (try? FileManager.default.removeItem(atPath: GoldenStore(goldens).path(orphan.key))) != nil {
             removed.append(orphan.key)
-            var dir = (goldens + "/" + orphan.key as NSString).deletingLastPathComponent
+            var dir = (GoldenStore(goldens).path(orphan.key) as NSString).deletingLastPathComponent
             while dir.count > goldens.count,
                 (try? FileManager.default.contentsOfDirectory(atPath: dir))?.isEmpty == true
             {

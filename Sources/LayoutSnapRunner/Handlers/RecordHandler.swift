@@ -33,7 +33,7 @@ public struct RecordHandler: FrameHandler {
 
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
         let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: frame.index)
-        let path = goldens + "/" + key
+        let path = GoldenStore(goldens).path(key)
         let pixelHash = PixelHash.hex(pixels.hash)
         var result = FrameResult(state: state, index: frame.index, status: .unchanged, goldenKey: key)
 
@@ -128,7 +128,7 @@ public struct RecordHandler: FrameHandler {
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult])
         throws(RunnerError) -> FixtureNote?
     {
-        let path = goldens + "/" + GoldenStore.layoutKey(fixture: fixture.id)
+        let path = GoldenStore(goldens).path(GoldenStore.layoutKey(fixture: fixture.id))
         let bytes = LayoutJSON.encode(layout)
         let existing = FileManager.default.contents(atPath: path)
         if let existing, [UInt8](existing) == bytes { return nil }

@@ -28,7 +28,8 @@ public struct VerifyHandler: FrameHandler {
     /// The fixture's golden layout.json, nil when there is none or it cannot be read.
     private func goldenLayout(_ fixture: Fixture) -> LayoutSnapshot? {
         if let cached = goldenLayouts.withLock({ $0[fixture.id] }) { return cached }
-        let data = FileManager.default.contents(atPath: goldens + "/" + GoldenStore.layoutKey(fixture: fixture.id))
+        let data = FileManager.default.contents(
+            atPath: GoldenStore(goldens).path(GoldenStore.layoutKey(fixture: fixture.id)))
         let snapshot = data.flatMap { LayoutSnapshot.parse([UInt8]($0)) }
         goldenLayouts.withLock { $0[fixture.id] = .some(snapshot) }
         return snapshot
@@ -42,7 +43,7 @@ public struct VerifyHandler: FrameHandler {
     public func handle(_ fixture: Fixture, state: String, frame: LayoutFrame, pixels: FramePixels) -> FrameResult {
         let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: frame.index)
         var result = FrameResult(state: state, index: frame.index, status: .passed, goldenKey: key)
-        let path = goldens + "/" + key
+        let path = GoldenStore(goldens).path(key)
         if let outside = GoldenStore.outsideTarget(path, goldens: goldens) {
             result.status = .unreadable
             result.detail =
@@ -143,12 +144,12 @@ public struct VerifyHandler: FrameHandler {
             layout.states.filter { state in
                 let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: state.frames.count)
                 return manifest.map { $0.frames[key] != nil }
-                    ?? FileManager.default.fileExists(atPath: goldens + "/" + key)
+                    ?? FileManager.default.fileExists(atPath: GoldenStore(goldens).path(key))
             }.map(\.name))
         guard !shortened.isEmpty || frames.contains(where: { $0.status != .passed }) else { return nil }
         try? AtomicFile.write(
             LayoutJSON.encode(layout), to: reportDirectory + "/actual/" + GoldenStore.layoutKey(fixture: fixture.id))
-        let goldenPath = goldens + "/" + GoldenStore.layoutKey(fixture: fixture.id)
+        let goldenPath = GoldenStore(goldens).path(GoldenStore.layoutKey(fixture: fixture.id))
         guard
             let golden = cached
                 ?? FileManager.default.contents(atPath: goldenPath).flatMap({ LayoutSnapshot.parse([UInt8]($0)) })
@@ -235,7 +236,7 @@ public struct VerifyHandler: FrameHandler {
                     state: state, index: j, status: offCourse,
                     detail: "removed: the new motion has no frame at this point of the golden's" + why, goldenKey: key)
                 frame.pairing = .removed
-                frame.goldenHash = GoldenTransaction.fileHash(goldens + "/" + key)
+                frame.goldenHash = GoldenTransaction.fileHash(GoldenStore(goldens).path(key))
                 frame.time = j < goldenTimes.count ? goldenTimes[j] : 0
                 frame.progress =
                     j < goldenTimes.count && (goldenTimes.last ?? 0) > 0 ? goldenTimes[j] / goldenTimes.last! : 0
@@ -247,7 +248,7 @@ public struct VerifyHandler: FrameHandler {
         // by index looks exactly like its golden).
         for p in first..<end where frames[p].actualPath == nil {
             let target = reportDirectory + "/actual/" + frames[p].goldenKey
-            if let bytes = FileManager.default.contents(atPath: goldens + "/" + frames[p].goldenKey),
+            if let bytes = FileManager.default.contents(atPath: GoldenStore(goldens).path(frames[p].goldenKey)),
                 (try? AtomicFile.write([UInt8](bytes), to: target)) != nil
             {
                 frames[p].actualPath = target
@@ -265,13 +266,15 @@ public struct VerifyHandler: FrameHandler {
         var j = state.frames.count
         while j < Limits.maxFramesPerFixture {
             let key = GoldenStore.frameKey(fixture: fixture.id, state: state.name, index: j)
-            guard manifest.map({ $0.frames[key] != nil }) ?? FileManager.default.fileExists(atPath: goldens + "/" + key)
+            guard
+                manifest.map({ $0.frames[key] != nil })
+                    ?? FileManager.default.fileExists(atPath: GoldenStore(goldens).path(key))
             else { break }
             var frame = FrameResult(
                 state: state.name, index: j, status: .failed,
                 detail: "removed: the golden has this frame past the new last one", goldenKey: key)
             frame.pairing = .removed
-            frame.goldenHash = GoldenTransaction.fileHash(goldens + "/" + key)
+            frame.goldenHash = GoldenTransaction.fileHash(GoldenStore(goldens).path(key))
             removed.append(frame)
             j += 1
         }
@@ -286,7 +289,7 @@ public struct VerifyHandler: FrameHandler {
         let key = GoldenStore.frameKey(goldenKey: frame.goldenKey, index: j)
         frame.pairedWith = j
         // The frame's pixels: its actual image, or, when it passed by index, its own golden's.
-        let actualFile = frame.actualPath ?? (goldens + "/" + frame.goldenKey)
+        let actualFile = frame.actualPath ?? GoldenStore(goldens).path(frame.goldenKey)
         guard let actualBytes = FileManager.default.contents(atPath: actualFile),
             let actual = try? PNGDecoder.decode([UInt8](actualBytes), maxPixels: Limits.maxGoldenPixels)
         else { return }
@@ -298,7 +301,7 @@ public struct VerifyHandler: FrameHandler {
         // written); the pairing only gives it something to be shown against.
         let kept: FrameStatus? = [.missing, .unreadable].contains(frame.status) ? frame.status : nil
         let keptDetail = kept == nil ? "" : frame.detail.map { $0 + "; " } ?? ""
-        guard let goldenBytes = FileManager.default.contents(atPath: goldens + "/" + key) else {
+        guard let goldenBytes = FileManager.default.contents(atPath: GoldenStore(goldens).path(key)) else {
             frame.status = kept ?? .missing
             frame.detail = keptDetail + "golden frame \(j), at the same point of the golden motion, is missing"
             return
