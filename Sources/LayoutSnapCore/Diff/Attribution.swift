@@ -259,13 +259,18 @@ public enum Attribution {
         var area: Int { max(0, x1 - x0) * max(0, y1 - y0) }
 
         init(_ r: Rect, scale: Double, grow: Int, width: Int, height: Int) {
-            x0 = max(0, Int((r.minX * scale).rounded(.down)) - grow)
-            y0 = max(0, Int((r.minY * scale).rounded(.down)) - grow)
-            x1 = min(width, Int((r.maxX * scale).rounded(.up)) + grow)
-            y1 = min(height, Int((r.maxY * scale).rounded(.up)) + grow)
+            x0 = max(0, Attribution.pixel((r.minX * scale).rounded(.down)) - grow)
+            y0 = max(0, Attribution.pixel((r.minY * scale).rounded(.down)) - grow)
+            x1 = min(width, Attribution.pixel((r.maxX * scale).rounded(.up)) + grow)
+            y1 = min(height, Attribution.pixel((r.maxY * scale).rounded(.up)) + grow)
         }
+    }
 
-        @inline(__always) func contains(_ x: Int, _ y: Int) -> Bool { x >= x0 && x < x1 && y >= y0 && y < y1 }
+    /// A pixel coordinate from a layout number: a golden layout.json is input, and a rect of 1e300
+    /// or a non-finite one must not trap the conversion (it lands off the image instead).
+    static func pixel(_ v: Double) -> Int {
+        guard v.isFinite else { return v > 0 ? 1 << 30 : -(1 << 30) }
+        return Int(max(-1e9, min(1e9, v)))
     }
 
     /// Counts each differing pixel against the innermost element that explains it: first the
@@ -390,8 +395,8 @@ public enum Attribution {
     /// any neighbour's range and fails. Pixels the element is hidden at (where the screen is the
     /// same as the golden's, as under a status bar it scrolled beneath) are not compared.
     static func samePixels(from old: Rect, to new: Rect, _ pixels: Pixels) -> Bool {
-        let dx = Int(((new.x - old.x) * pixels.scale).rounded())
-        let dy = Int(((new.y - old.y) * pixels.scale).rounded())
+        let dx = pixel(((new.x - old.x) * pixels.scale).rounded())
+        let dy = pixel(((new.y - old.y) * pixels.scale).rounded())
         let box = PixelBox(old, scale: pixels.scale, grow: 0, width: pixels.width, height: pixels.height)
         // Only where both places are inside the image.
         let x0 = max(box.x0, -dx)

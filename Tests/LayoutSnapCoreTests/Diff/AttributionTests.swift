@@ -16,7 +16,8 @@ final class AttributionTests: XCTestCase {
         let w = Int(Double(width) * scale)
         let h = Int(Double(height) * scale)
         var image = [UInt32](repeating: Self.background, count: w * h)
-        for (id, r) in elements {
+        // Rects too large to draw (the absurd golden below) are left out of the picture.
+        for (id, r) in elements where [r.x, r.y, r.width, r.height].allSatisfy({ $0.isFinite && abs($0) < 1e6 }) {
             let color = colors[id] ?? 0xFF00_0000
             for y in max(0, Int(r.y * scale))..<min(h, Int((r.y + r.height) * scale)) {
                 for x in max(0, Int(r.x * scale))..<min(w, Int((r.x + r.width) * scale)) { image[y * w + x] = color }
@@ -226,6 +227,22 @@ final class AttributionTests: XCTestCase {
         XCTAssertEqual(causes[0].summary, "message:* appeared")
         XCTAssertEqual(causes[1].summary, "title height +3.58")
         XCTAssertEqual(ids, [2, 2, 2, 1, 1, 1, 1, 1, 3])
+    }
+
+    /// A golden layout.json is input: absurd or non-finite rects are attributed, not trapped on.
+    func testAbsurdGoldenRectsDoNotTrap() {
+        let golden: Elements = [
+            ("message:m1", rect(1e300, 60, 50, 20)), ("message:m2", rect(10, -1e300, .infinity, 30)),
+            ("message:m3", rect(.nan, 10, 5, 5)),
+        ]
+        let actual: Elements = [
+            ("message:m1", rect(40, 28, 50, 20)), ("message:m2", rect(10, 90, 60, 30)),
+            ("message:m3", rect(20, 10, 5, 5)),
+        ]
+        let a = attribute(golden, actual, goldenColors: Self.colors)
+        XCTAssertEqual(a.change(of: "message:m1")?.change, .moved)
+        XCTAssertEqual(a.change(of: "message:m1")?.pixelsUnchanged, false)
+        XCTAssertEqual(a.change(of: "message:m2")?.change, .resized)
     }
 
     /// The diff image: an element that only moved is drawn quietly, not red.
