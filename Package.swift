@@ -49,9 +49,18 @@ let package = Package(
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
-        // Pure Swift: fixture model and decoding, rules, animation timing, layout tree, layout JSON.
-        // Text is measured through the TextMeasuring protocol, so all of it is testable without Pango.
-        .target(name: "LayoutSnapCore"),
+        // Pure Swift, reading no files: fixture model and decoding (the files a fixture names come
+        // through the InputFiles protocol), kinds and their rules, animation timing, layout tree,
+        // lints, generation. Text is measured through the TextMeasuring protocol, so all of it is
+        // testable without Pango.
+        // JSON with positions: the parser (line, column, JSON path of every value), the writer
+        // (canonical, rounded numbers) and ObjectReader (typed fields, did-you-mean on unknown keys).
+        .target(name: "LayoutSnapJSON"),
+        .target(name: "LayoutSnapCore", dependencies: ["LayoutSnapJSON"]),
+        // Comparison: the pixel diff (anti-aliasing, regions, tolerances) that returns a sealed
+        // identical / similar / different, the layout and motion diffs, and attribution of
+        // changed pixels to elements and of failing frames to causes.
+        .target(name: "LayoutSnapDiff", dependencies: ["LayoutSnapCore", "LayoutSnapJSON"]),
         // The one OS boundary: named system calls (each deciding EINTR once) whose errno becomes a
         // typed SystemError at once, and the one atomic file writer (fsync, rename).
         .target(name: "LayoutSnapSystem"),
@@ -66,20 +75,22 @@ let package = Package(
         // results.json, JUnit XML and the self-contained HTML report. Pure Swift; the pages'
         // CSS and JavaScript are files in Resources/, inlined into each page.
         .target(
-            name: "LayoutSnapReport", dependencies: ["LayoutSnapCore", "LayoutSnapSystem"],
+            name: "LayoutSnapReport",
+            dependencies: ["LayoutSnapCore", "LayoutSnapDiff", "LayoutSnapJSON", "LayoutSnapSystem"],
             resources: [.copy("Resources")]),
         // Batches: fixture discovery, worker pool, frame handlers (verify, record, render), goldens.
         .target(
             name: "LayoutSnapRunner",
             dependencies: [
-                "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapSystem",
+                "LayoutSnapCore", "LayoutSnapDiff", "LayoutSnapImaging", "LayoutSnapJSON", "LayoutSnapRender",
+                "LayoutSnapReport", "LayoutSnapSystem",
             ]),
         // The thin command line: one file per subcommand.
         .executableTarget(
             name: "layoutsnap",
             dependencies: [
-                "LayoutSnapCore", "LayoutSnapRunner", "LayoutSnapRender", "LayoutSnapImaging", "LayoutSnapReport",
-                "LayoutSnapSystem",
+                "LayoutSnapCore", "LayoutSnapDiff", "LayoutSnapJSON", "LayoutSnapRunner", "LayoutSnapRender",
+                "LayoutSnapImaging", "LayoutSnapReport", "LayoutSnapSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -89,8 +100,8 @@ let package = Package(
         .target(
             name: "LayoutSnapBenchmarks",
             dependencies: [
-                "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport", "LayoutSnapRunner",
-                "LayoutSnapSystem", "CZlib", "CRenderLibraries",
+                "LayoutSnapCore", "LayoutSnapDiff", "LayoutSnapImaging", "LayoutSnapRender", "LayoutSnapReport",
+                "LayoutSnapRunner", "LayoutSnapSystem", "CZlib", "CRenderLibraries",
             ],
             path: "Benchmarks/LayoutSnapBenchmarks", swiftSettings: importsRenderLibraries),
         .executableTarget(
@@ -109,28 +120,36 @@ let package = Package(
 
         .testTarget(name: "LayoutSnapSystemTests", dependencies: ["LayoutSnapSystem", "LayoutSnapTestSupport"]),
         // What the test targets share, outside the product: one process runner, temporary folders,
-        // the package root, the seeded PRNG, PNG chunks for tests that write or damage them, and the
-        // APNG reader that checks preview's animations (fuzzed too: Fuzz/FuzzAPNGReader links this
+        // the package root, the seeded PRNG, PNG chunks for tests that write or damage them, the fake
+        // text measurer the rules' tests use, and the APNG reader that checks preview's animations (fuzzed too: Fuzz/FuzzAPNGReader links this
         // target, so it imports no XCTest).
         .target(
-            name: "LayoutSnapTestSupport", dependencies: ["LayoutSnapImaging", "LayoutSnapSystem", "CZlib"],
+            name: "LayoutSnapTestSupport",
+            dependencies: ["LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapSystem", "CZlib"],
             path: "Tests/LayoutSnapTestSupport"),
-        .testTarget(name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore", "LayoutSnapTestSupport"]),
+        .testTarget(name: "LayoutSnapJSONTests", dependencies: ["LayoutSnapJSON"]),
+        .testTarget(
+            name: "LayoutSnapDiffTests",
+            dependencies: ["LayoutSnapDiff", "LayoutSnapCore", "LayoutSnapJSON", "LayoutSnapTestSupport"]),
+        .testTarget(
+            name: "LayoutSnapCoreTests", dependencies: ["LayoutSnapCore", "LayoutSnapJSON", "LayoutSnapTestSupport"]),
         .testTarget(
             name: "LayoutSnapImagingTests", dependencies: ["LayoutSnapImaging", "CZlib", "LayoutSnapTestSupport"]),
         .testTarget(
             name: "LayoutSnapReportTests",
-            dependencies: ["LayoutSnapReport", "LayoutSnapCore", "LayoutSnapTestSupport"]),
+            dependencies: ["LayoutSnapReport", "LayoutSnapCore", "LayoutSnapDiff", "LayoutSnapTestSupport"]),
         // The runner library without the command line: outcomes, golden locks, record modes, orphans, sharding.
         .testTarget(
             name: "LayoutSnapRunnerTests",
             dependencies: [
-                "LayoutSnapRunner", "LayoutSnapReport", "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapTestSupport",
+                "LayoutSnapRunner", "LayoutSnapReport", "LayoutSnapCore", "LayoutSnapImaging", "LayoutSnapJSON",
+                "LayoutSnapTestSupport",
             ]),
         .testTarget(
             name: "LayoutSnapRenderTests",
             dependencies: [
-                "LayoutSnapCore", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging", "LayoutSnapTestSupport",
+                "LayoutSnapCore", "LayoutSnapDiff", "LayoutSnapRender", "LayoutSnapRunner", "LayoutSnapImaging",
+                "LayoutSnapTestSupport",
                 "CRenderLibraries",
             ],
             swiftSettings: importsRenderLibraries),
@@ -147,7 +166,7 @@ if Context.environment["LAYOUTSNAP_FUZZ_TARGETS"] == "1" {
     package.targets += [
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         .executableTarget(
-            name: "FuzzJSONParser", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzJSONParser"),
+            name: "FuzzJSONParser", dependencies: ["FuzzSupport", "LayoutSnapJSON"], path: "Fuzz/FuzzJSONParser"),
         .executableTarget(
             name: "FuzzFixtureDecoder", dependencies: ["FuzzSupport", "LayoutSnapCore"], path: "Fuzz/FuzzFixtureDecoder"
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapReport
 import LayoutSnapRunner
 

@@ -1,6 +1,7 @@
 import Foundation
 import LayoutSnapRunner
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapImaging
 
 /// The diff engine's figures for `layoutsnap-bench`: an identical 8-megapixel pair, the same

@@ -1,6 +1,7 @@
 import Foundation
 import LayoutSnapRunner
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapRender
 
 /// `layoutsnap-bench`'s motion figure: how long the motion analysis of one 200-frame failing state

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapReport
 
 /// `layoutsnap-bench page`: how soon the report page is interactive in headless Chromium with

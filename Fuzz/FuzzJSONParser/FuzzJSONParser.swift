@@ -1,7 +1,7 @@
 // libFuzzer target (`.ci/libfuzzer`): the hand-written JSON parser. Any input must parse, or be
 // rejected with a position inside the input (line and column from 1), within the nesting limit.
 import FuzzSupport
-import LayoutSnapCore
+import LayoutSnapJSON
 
 @_cdecl("FuzzJSONParser_main")
 public func entry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapJSON
 
 /// What a CI server shows from a run, drawn from the one verdict like every other output:
 /// GitHub Actions workflow commands (an annotation per fixture that did not pass, warnings for

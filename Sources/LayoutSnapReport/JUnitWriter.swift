@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapDiff
 
 /// JUnit XML for CI test-report parsers (Jenkins, GitLab, GitHub actions such
 /// as dorny/test-reporter or mikepenz/action-junit-report), valid against the JUnit XSD that

@@ -5,6 +5,7 @@
 // Optional properties that are nil are omitted from the JSON (not `null`).
 
 import LayoutSnapCore
+import LayoutSnapDiff
 
 /// Everything one batch run found (`verify`, and the merge of its shards; `record` and `render`
 /// describe their runs with the same value). It is the one verdict of the run: the terminal

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapJSON
 
 /// Reading and writing results.json.
 ///

@@ -245,6 +245,31 @@ extension SystemCall {
         return String(cString: resolved)
     }
 
+    /// The size of the regular file at `path` (symbolic links followed, as opening a file by name
+    /// does) and its first `limit` bytes, all of them when it is smaller.
+    public static func readPrefix(_ path: String, upTo limit: Int) throws(SystemError) -> (size: Int, bytes: [UInt8]) {
+        let fd = try Posix.open(path, O_RDONLY | O_CLOEXEC)
+        defer { try? close(fd) }
+        var info = stat()
+        try check("fstat") { fstat(fd, &info) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw SystemError(call: "open", code: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : ENODEV)
+        }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: min(size, limit))
+        var done = 0
+        while done < bytes.count {
+            let n = try bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in
+                    try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
+                }
+            }.get()
+            if n == 0 { break }  // the file shrank while being read
+            done += n
+        }
+        return (size, Array(bytes[0..<done]))
+    }
+
     /// Opens a regular file for reading, never through a symbolic link in its last component;
     /// returns the descriptor and the file's size. Anything else (a folder, a device) is EISDIR
     /// or ENODEV.

@@ -3,6 +3,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapRunner
+import LayoutSnapJSON
 
 /// `layoutsnap config`: the settings a run here would use, and where each comes from.
 struct Config: ParsableCommand {

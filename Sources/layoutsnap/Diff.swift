@@ -1,5 +1,6 @@
 import ArgumentParser
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapReport
 import LayoutSnapRunner
 

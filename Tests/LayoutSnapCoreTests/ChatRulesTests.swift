@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapTestSupport
 
 /// Chat rules (docs/fixtures/chat.md) against numbers worked out by hand.
 ///

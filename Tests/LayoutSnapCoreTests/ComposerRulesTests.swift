@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapTestSupport
 
 /// Composer rules (docs/fixtures/composer.md, seeds 001 and 004) against numbers worked out by hand.
 ///

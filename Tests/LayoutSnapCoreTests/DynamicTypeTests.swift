@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapTestSupport
 
 /// Dynamic Type (reference/dynamic-type.md): a variant's text size scales every text style,
 /// size and leading, in every kind; the first line stays the natural line of the scaled size
@@ -12,7 +13,7 @@ final class DynamicTypeTests: XCTestCase {
 
     /// The variant's first frame, or with `last` its last state's last frame.
     func layout(_ json: String, variant: String, last: Bool = false) throws -> LayoutFrame {
-        let base = try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
+        let base = try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", folder: .empty())
         let v = try XCTUnwrap(base.variants.first { $0.name == variant }, "\(base.variants.map(\.name))")
         let fixture = v.apply(to: base)
         XCTAssertEqual(fixture.id, "t@" + variant)

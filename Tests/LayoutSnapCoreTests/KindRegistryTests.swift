@@ -51,7 +51,7 @@ final class KindRegistryTests: XCTestCase {
             for file in files {
                 let fixture = try FixtureDecoder.load(
                     path: fixtures.appendingPathComponent(file).path, id: "\(name)s/" + file.dropLast(5),
-                    displayPath: file)
+                    displayPath: file, files: FixtureFolder.bundledFiles)
                 XCTAssertEqual(fixture.kind, kind, "\(file) is in the \(name) folder but is a \(fixture.kind)")
                 let goldens = root.appendingPathComponent("Goldens/\(fixture.id)")
                 let states = (try? fm.contentsOfDirectory(atPath: goldens.path)) ?? []
@@ -65,7 +65,7 @@ final class KindRegistryTests: XCTestCase {
             let generator = FixtureGenerator(kind: kind, seed: 5)
             for i in 0..<20 {
                 let fixture = try FixtureDecoder.decode(
-                    bytes: generator.fixture(at: i), id: "g", file: "g.json", directory: "/")
+                    bytes: generator.fixture(at: i), id: "g", file: "g.json", folder: .empty())
                 XCTAssertEqual(fixture.kind, kind)
             }
 

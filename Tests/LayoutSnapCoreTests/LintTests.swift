@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapTestSupport
 
 /// Each lint rule on hand-built frames: a finding with its numbers, and a near miss that is not
 /// one. FakeMeasurer makes a character 0.5 x size wide; a 20 pt line box is 1.1934 x 20 =

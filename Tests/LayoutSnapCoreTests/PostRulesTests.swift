@@ -1,5 +1,6 @@
 import XCTest
 import LayoutSnapCore
+import LayoutSnapTestSupport
 
 /// Post card geometry against numbers worked out by hand from docs/fixtures/post.md,
 /// with the fake measurer (each character 0.5 x size wide).

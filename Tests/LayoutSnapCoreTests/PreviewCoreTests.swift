@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapTestSupport
 
 /// The pure parts of `layoutsnap preview`: the command-line curve overrides and the overlay
 /// geometry (line boxes and baselines from iOS metrics).

@@ -1,12 +1,13 @@
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapTestSupport
 
 /// `direction: "rtl"` mirrors the view as SwiftUI does: every element's rect is x' = width - x - w,
 /// lines align to the mirrored frame's right edge in their own script's direction, and what sits
 /// inside a text (the composer's caret and selection) follows its line, not the mirror.
 final class RightToLeftTests: XCTestCase {
     func layouts(_ json: String) throws -> (ltr: FixtureLayout, rtl: FixtureLayout, width: Double) {
-        let base = try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
+        let base = try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", folder: .empty())
         let rtl = try XCTUnwrap(base.variants.first { $0.direction == .rtl }).apply(to: base)
         XCTAssertEqual(rtl.direction, .rtl)
         return (

@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapJSON
 
 /// schema/fixture.schema.json and schema/config.schema.json: written from the field tables, the
 /// tables equal to what the decoders read, and a validator from outside the repository (python
@@ -53,17 +54,17 @@ final class SchemaTests: XCTestCase {
                 for json in Self.everyField[kind]! + common {
                     XCTAssertNoThrow(
                         try FixtureDecoder.decode(
-                            bytes: Array(json.utf8), id: "every", file: "every.json", directory: "/"), json)
+                            bytes: Array(json.utf8), id: "every", file: "every.json", folder: .empty()), json)
                 }
                 for url in bundled where try Self.kind(of: url) == kind {
                     _ = try FixtureDecoder.decode(
                         bytes: [UInt8](Data(contentsOf: url)), id: "bundled", file: url.path,
-                        directory: url.deletingLastPathComponent().path)
+                        folder: .bundled(url.deletingLastPathComponent()))
                 }
                 let generator = FixtureGenerator(kind: kind, seed: 11)
                 for i in 0..<100 {
                     _ = try FixtureDecoder.decode(
-                        bytes: generator.fixture(at: i), id: "g", file: "g.json", directory: "/")
+                        bytes: generator.fixture(at: i), id: "g", file: "g.json", folder: .empty())
                 }
             }
             let read = recorder.fieldsByPath
@@ -176,7 +177,7 @@ final class SchemaTests: XCTestCase {
         let verdicts = try Self.validate(documents: Self.cases.map(\.json), schema: "fixture.schema.json")
         for ((json, valid), verdict) in zip(Self.cases, verdicts) {
             let decoded = Result {
-                try FixtureDecoder.decode(bytes: Array(json.utf8), id: "case", file: "case.json", directory: "/")
+                try FixtureDecoder.decode(bytes: Array(json.utf8), id: "case", file: "case.json", folder: .empty())
             }
             XCTAssertEqual((try? decoded.get()) != nil, valid, "the decoder on \(json)")
             XCTAssertEqual(verdict == "valid", valid, "the schema on \(json): \(verdict)")

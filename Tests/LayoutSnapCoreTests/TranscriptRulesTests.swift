@@ -1,5 +1,6 @@
 import XCTest
 import LayoutSnapCore
+import LayoutSnapTestSupport
 
 /// Transcript rules (docs/fixtures/transcript.md) against numbers worked out by hand. Canvas 390 wide,
 /// margin 16 and padding 16: the view is 358 wide, the text 326 (38 fake characters of 8.5 pt).

@@ -6,7 +6,7 @@ import XCTest
 final class VariantTests: XCTestCase {
     func decode(_ variants: String) throws -> Fixture {
         let json = #"{"kind": "post", "title": "T", "summary": "S", "body": "B", "variants": \#(variants)}"#
-        return try FixtureDecoder.decode(bytes: Array(json.utf8), id: "posts/t", file: "t.json", directory: "/")
+        return try FixtureDecoder.decode(bytes: Array(json.utf8), id: "posts/t", file: "t.json", folder: .empty())
     }
 
     func testAMatrixIsEveryCombinationInOrder() throws {
@@ -68,17 +68,18 @@ final class VariantTests: XCTestCase {
     /// `"$schema"` (an editor's pointer to a JSON Schema) is allowed in a fixture, as a string.
     func testASchemaKeyIsAllowed() throws {
         let json = #"{"$schema": "../schema/fixture.schema.json", "kind": "post", "title": "T"}"#
-        XCTAssertNoThrow(try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/"))
+        XCTAssertNoThrow(try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", folder: .empty()))
         XCTAssertThrowsError(
             try FixtureDecoder.decode(
-                bytes: Array(#"{"$schema": 3, "kind": "post"}"#.utf8), id: "t", file: "t.json", directory: "/"))
+                bytes: Array(#"{"$schema": 3, "kind": "post"}"#.utf8), id: "t", file: "t.json", folder: .empty()))
     }
 }
 
 /// layoutsnap.json's `defaults` as FixtureDecoder applies them: as if written in the fixture.
 final class FixtureDefaultsDecodingTests: XCTestCase {
     func decode(_ json: String, _ defaults: FixtureDefaults) throws -> Fixture {
-        try FixtureDecoder.decode(bytes: Array(json.utf8), id: "f", file: "f.json", directory: "/", defaults: defaults)
+        try FixtureDecoder.decode(
+            bytes: Array(json.utf8), id: "f", file: "f.json", folder: .empty(), defaults: defaults)
     }
 
     func testDefaultsFillOnlyWhatTheFixtureDoesNotWrite() throws {

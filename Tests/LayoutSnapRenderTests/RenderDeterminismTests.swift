@@ -2,13 +2,14 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
+import LayoutSnapRunner
 import LayoutSnapTestSupport
 import XCTest
 
 final class RenderDeterminismTests: XCTestCase {
     func fixture(_ name: String) throws -> Fixture {
         let path = TestPaths.packageRoot.appendingPathComponent("Fixtures/posts/\(name).json").path
-        return try FixtureDecoder.load(path: path, id: "posts/\(name)", displayPath: path)
+        return try FixtureDecoder.load(path: path, id: "posts/\(name)", displayPath: path, files: LocalInputFiles())
     }
 
     /// Every frame's pixel hash, rendered with a fresh engine.

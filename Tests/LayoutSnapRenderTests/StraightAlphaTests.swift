@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapImaging
 
 /// Why `diff` reads PNGs straight: premultiplying loses the colour of translucent pixels, and

@@ -2,6 +2,7 @@ import CRenderLibraries
 import Foundation
 import LayoutSnapCore
 @testable import LayoutSnapRender
+import LayoutSnapRunner
 import LayoutSnapTestSupport
 import XCTest
 
@@ -10,7 +11,8 @@ import XCTest
 final class TextEngineHistoryTests: XCTestCase {
     func fixture(_ name: String) throws -> Fixture {
         let path = TestPaths.packageRoot.appendingPathComponent("Tests/Determinism/\(name).json").path
-        return try FixtureDecoder.load(path: path, id: "determinism/\(name)", displayPath: path)
+        return try FixtureDecoder.load(
+            path: path, id: "determinism/\(name)", displayPath: path, files: LocalInputFiles())
     }
 
     /// Every frame's pixel hash, on `engine`, then its cache cleared as between fixtures.

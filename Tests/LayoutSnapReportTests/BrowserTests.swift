@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapTestSupport
+import LayoutSnapDiff
 import XCTest
 @testable import LayoutSnapReport
 

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapReport

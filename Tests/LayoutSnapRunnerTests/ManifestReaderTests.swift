@@ -4,6 +4,7 @@ import LayoutSnapImaging
 @testable import LayoutSnapRunner
 import LayoutSnapTestSupport
 import XCTest
+import LayoutSnapJSON
 
 /// The manifest read frame by frame agrees with the manifest parsed whole, and anything the walk
 /// does not expect goes to the whole parse, whose error names the line.

@@ -1,25 +1,33 @@
 import Foundation
+import LayoutSnapJSON
 
 /// Reads a fixture file strictly (docs/fixtures/README.md): every field known, every value of the right type and
 /// within the limits of docs/fixtures/README.md "Limits", unknown fields rejected (they are usually typos).
 public enum FixtureDecoder {
     public static let idCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._/-")
 
-    /// Reads and decodes `path`. `id` is the fixture id, `displayPath` how messages name the file.
+    /// Reads `path` through `files` and decodes it. `id` is the fixture id, `displayPath` how
+    /// messages name the file.
     public static func load(
-        path: String, id: String, displayPath: String, defaults: FixtureDefaults = FixtureDefaults()
+        path: String, id: String, displayPath: String, files: any InputFiles,
+        defaults: FixtureDefaults = FixtureDefaults()
     ) throws(FixtureError) -> Fixture {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if let size = attributes?[.size] as? Int, size > Limits.maxFixtureFileBytes {
+        let file: InputFileBytes
+        do {
+            file = try files.read(path, upTo: Limits.maxFixtureFileBytes)
+        } catch {
+            switch error {
+            case .notFound: throw FixtureError(file: displayPath, message: "cannot be read (no such file)")
+            case .unreadable(let reason): throw FixtureError(file: displayPath, message: "cannot be read (\(reason))")
+            }
+        }
+        if file.size > Limits.maxFixtureFileBytes {
             throw FixtureError(
                 file: displayPath,
-                message: "the file is \(size) bytes, more than the limit of \(Limits.maxFixtureFileBytes)")
+                message: "the file is \(file.size) bytes, more than the limit of \(Limits.maxFixtureFileBytes)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FixtureError(file: displayPath, message: "cannot be read")
-        }
-        let directory = (path as NSString).deletingLastPathComponent
-        return try decode(bytes: [UInt8](data), id: id, file: displayPath, directory: directory, defaults: defaults)
+        let folder = FixtureFolder(path: (path as NSString).deletingLastPathComponent, files: files)
+        return try decode(bytes: file.prefix, id: id, file: displayPath, folder: folder, defaults: defaults)
     }
 
     /// The variants a fixture's JSON declares at its top level (the project's default when it
@@ -31,7 +39,7 @@ public enum FixtureDecoder {
     }
 
     public static func decode(
-        bytes: [UInt8], id: String, file: String, directory: String,
+        bytes: [UInt8], id: String, file: String, folder: FixtureFolder,
         defaults: FixtureDefaults = FixtureDefaults()
     ) throws(FixtureError) -> Fixture {
         guard !id.isEmpty, id.allSatisfy({ idCharacters.contains($0) }),
@@ -50,7 +58,7 @@ public enum FixtureDecoder {
                 message: "invalid JSON: \(error.message)")
         }
         do {
-            return try decode(JSONElement(root), id: id, file: file, directory: directory, defaults: defaults)
+            return try decode(JSONElement(root), id: id, file: file, folder: folder, defaults: defaults)
         } catch {
             throw FixtureError(
                 file: file, path: error.path.description, line: error.position?.line,
@@ -60,7 +68,7 @@ public enum FixtureDecoder {
 
     /// `defaults` (layoutsnap.json's) stand in for the fields the fixture does not write.
     static func decode(
-        _ element: JSONElement, id: String, file: String, directory: String,
+        _ element: JSONElement, id: String, file: String, folder: FixtureFolder,
         defaults: FixtureDefaults = FixtureDefaults()
     ) throws(JSONDecodingError) -> Fixture {
         let o = try element.object()
@@ -113,7 +121,7 @@ public enum FixtureDecoder {
                 "\(items.count) steps make at least \(items.count + 1) states of a frame or more each, more than the limit of \(Limits.maxFramesPerFixture) frames"
             )
         }
-        let content = try kind.definition.decode(o, directory: directory)
+        let content = try kind.definition.decode(o, folder: folder)
         try o.finish()
         try checkTextSize(element)
         var fixture = Fixture(

@@ -3,6 +3,9 @@
 /// own `device`, `scale`, `fps`, `tolerance` or `variants` always wins (a tolerance or a variants
 /// list replaces the default whole; `"variants": []` has none). They are defaults, not overrides:
 /// `--device`, `--scale` and `--fps` are the overrides.
+
+import LayoutSnapJSON
+
 public struct FixtureDefaults: Sendable, Hashable {
     public var device: Device?
     public var scale: Double?

@@ -1,4 +1,7 @@
 /// A fixture that cannot be used: which file, where in it, and what is wrong.
+
+import LayoutSnapJSON
+
 public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as the user named it.
     public var file: String

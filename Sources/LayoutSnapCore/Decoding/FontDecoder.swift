@@ -1,5 +1,8 @@
 /// A font as a fixture names it (docs/fixtures/README.md "Text"): a text style (`"body"`) or
 /// `{"size": 22, "weight": "bold", "italic": true}`.
+
+import LayoutSnapJSON
+
 enum FontDecoder {
     static func decode(_ element: JSONElement) throws(JSONDecodingError) -> FontSpec {
         if case .string = element.value {

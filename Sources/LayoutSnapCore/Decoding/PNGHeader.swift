@@ -1,16 +1,10 @@
-import Foundation
-
 /// Just enough of PNG to learn an image's size while decoding a fixture (the pixels are decoded
 /// by the renderer, which checks everything).
 public enum PNGHeader {
     public struct Failure: Error { public var message: String }
 
-    public static func read(path: String) throws(Failure) -> (width: Int, height: Int) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw Failure(message: "cannot be read") }
-        defer { try? handle.close() }
-        let bytes = [UInt8]((try? handle.read(upToCount: 24)) ?? Data())
-        return try parse(bytes)
-    }
+    /// The bytes `parse` needs: the signature and the IHDR chunk's width and height.
+    public static let byteCount = 24
 
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> (width: Int, height: Int) {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

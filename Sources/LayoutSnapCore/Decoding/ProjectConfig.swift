@@ -1,6 +1,9 @@
 /// `layoutsnap.json`, the project's settings (looked up from the working directory upward, like
 /// playwright.config): defaults for the command line, which overrides every one of them.
 /// Folders are relative to the file's own folder.
+
+import LayoutSnapJSON
+
 public struct ProjectConfig: Sendable, Equatable {
     public var fixtures: [String]?
     public var goldens: String?

@@ -2,6 +2,9 @@
 /// Numbers are raw tokens (so `NaN`, `1e999` and 30-digit integers survive untouched) and string
 /// contents are raw bytes written between the quotes as they are (so invalid UTF-8, lone `\ud800`
 /// escapes and broken escapes reach the parser exactly as a careless generator would write them).
+
+import LayoutSnapJSON
+
 public indirect enum FuzzJSON: Sendable, Equatable {
     /// A token written as is: a number, `true`, `null`, or anything else.
     case raw([UInt8])

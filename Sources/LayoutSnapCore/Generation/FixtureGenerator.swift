@@ -3,6 +3,9 @@
 /// of `--count 100`, and indices can be generated in any order on any number of threads.
 ///
 ///     let bytes = FixtureGenerator(kind: .chat, seed: 7).fixture(at: 42)   // the JSON file's bytes
+
+import LayoutSnapJSON
+
 public struct FixtureGenerator: Sendable {
     public let kind: FixtureKind
     public let seed: UInt64

@@ -2,6 +2,9 @@
 /// schema), its generator and its lint policy. The kind's content (`KindContent`) lays itself out.
 /// Everything of a kind lives in its folder `Kinds/<Kind>/`; the rest of the tool reaches kinds
 /// only through these two protocols and `KindRegistry` (docs/adding-a-kind.md).
+
+import LayoutSnapJSON
+
 public protocol Kind: Sendable {
     /// `kind` in fixture files, `--kind` of `generate`, and the folder of generated fixtures.
     var name: String { get }
@@ -11,9 +14,9 @@ public protocol Kind: Sendable {
     /// Schema definitions the kind's fields refer to by `.ref(name)` (names unique across kinds).
     var schemaDefinitions: [(name: String, node: SchemaNode)] { get }
     /// Reads the kind's own fields from the fixture's top-level object. Unknown fields are
-    /// rejected afterwards, for every kind at once. `directory` is the fixture's folder (for files
-    /// the fixture names).
-    func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> any KindContent
+    /// rejected afterwards, for every kind at once. `folder` is where the fixture lives: relative paths
+    /// start there, and the files it names are read through it.
+    func decode(_ o: ObjectReader, folder: FixtureFolder) throws(JSONDecodingError) -> any KindContent
     /// A fixed random stream number for `generate` (never `hashValue`, which changes between runs).
     var generatorStream: UInt64 { get }
     /// A valid, varied fixture of this kind for `layoutsnap generate`, from `r` alone.

@@ -1,5 +1,8 @@
 /// The geometry a designer checks a frame against (`layoutsnap preview`): the layout JSON's
 /// element rects with their ids, and the box and baseline of every text line drawn.
+
+import LayoutSnapJSON
+
 public struct FrameOverlay: Sendable, Hashable {
     public struct Element: Sendable, Hashable {
         public var id: String

@@ -1,5 +1,8 @@
 /// The layout JSON of docs/commands.md "render, layout", printed by `layoutsnap layout` and stored as `layout.json` beside
 /// each fixture's goldens. Numbers are rounded to 0.01.
+
+import LayoutSnapJSON
+
 public enum LayoutJSON {
     public static let writer = JSONWriter(style: .pretty, roundingTo: 0.01)
 

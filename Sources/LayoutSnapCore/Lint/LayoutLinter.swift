@@ -4,6 +4,7 @@
 // caret under the keyboard). Geometry is exact here, so a finding names elements and numbers.
 
 import Foundation
+import LayoutSnapJSON
 
 /// What a lint looks for. The raw values are what fixtures, results.json and the terminal say.
 public enum LintRule: String, Sendable, Hashable, CaseIterable, Codable, NamedCases {

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapJSON
 
 /// The field table of a kind's page in docs/fixtures/ (`docs/fixtures/<kind>.md`), written from
 /// the same `Kind.fields` the decoder is held to and the JSON Schema is written from, so the page

@@ -4,6 +4,8 @@
 // field while recording the keys each ObjectReader asked for, path by path, and fails when a
 // field is in the decoder and not in the table, or the other way round.
 
+import LayoutSnapJSON
+
 /// One node of a schema: what a JSON value at one place may be.
 public indirect enum SchemaNode: Sendable {
     /// A value without members: `{"type": "string", "enum": [...]}` and the like.
@@ -175,25 +177,5 @@ public struct JSONSchemaDocument: Sendable {
         }
         walk(node, "$")
         return result
-    }
-}
-
-/// Paths as the schema comparison writes them: JSONPath's spelling with every index as `[*]`.
-public enum SchemaPaths {
-    public static func appending(key: String, to path: String) -> String {
-        JSONPath.isIdentifier(key)
-            ? path + "." + key : path + "[" + JSONWriter(style: .compact).string(.string(key)) + "]"
-    }
-
-    /// `$.steps[3].receive` → `$.steps[*].receive`.
-    public static func normalized(_ path: JSONPath) -> String {
-        var out = "$"
-        for component in path.components {
-            switch component {
-            case .index: out += "[*]"
-            case .key(let key): out = appending(key: key, to: out)
-            }
-        }
-        return out
     }
 }

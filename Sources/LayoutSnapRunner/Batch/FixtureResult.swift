@@ -1,4 +1,5 @@
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapReport
 
 /// The outcome of one fixture in a batch.

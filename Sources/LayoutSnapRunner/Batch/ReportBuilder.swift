@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapReport
 
 /// Turns a verify run into the report folder (docs/report.md): `results.json`, `index.html`, and the

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapJSON
 
 /// The per-fixture time limit (`--timeout`): a fixture that runs longer is stopped with an error
 /// and the batch goes on. Checked cooperatively: before every text measurement (the rules

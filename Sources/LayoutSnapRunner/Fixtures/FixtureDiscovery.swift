@@ -33,7 +33,8 @@ public struct FixtureRef: Sendable, Hashable {
 
     /// Decodes the file and, for a variant, applies it: the one way a ref becomes a fixture.
     public func load() throws(FixtureError) -> Fixture {
-        let base = try FixtureDecoder.load(path: path, id: fileID, displayPath: displayPath, defaults: defaults)
+        let base = try FixtureDecoder.load(
+            path: path, id: fileID, displayPath: displayPath, files: LocalInputFiles(), defaults: defaults)
         return variant.map { $0.apply(to: base) } ?? base
     }
 }

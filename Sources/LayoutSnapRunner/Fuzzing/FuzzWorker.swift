@@ -3,6 +3,7 @@ import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapRender
 import LayoutSnapReport
+import LayoutSnapJSON
 
 /// What one hostile fixture did to the whole pipeline.
 public struct FuzzOutcome: Sendable, Equatable {
@@ -65,7 +66,7 @@ public final class FuzzWorker {
         do {
             decoded = .success(
                 try FixtureDecoder.decode(
-                    bytes: fuzzCase.bytes, id: ref.id, file: file, directory: directories[fuzzCase.base]))
+                    bytes: fuzzCase.bytes, id: ref.id, file: file, folder: .local(directories[fuzzCase.base])))
         } catch {
             return Self.classify(error.diagnostic, file: file)
         }

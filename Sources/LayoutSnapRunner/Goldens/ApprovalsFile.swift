@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapJSON
 
 /// `approvals.json`, the decisions a static report collects for `accept --approvals`
 /// (docs/review.md): which frames were approved, each with the golden hash it was shown.

@@ -1,6 +1,7 @@
 import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
+import LayoutSnapJSON
 
 /// `Goldens/manifest.json` (docs/goldens.md): for every golden frame the hash of its decoded pixels and of
 /// its file, plus the environment that rendered them. Verify trusts a pixel hash only while the

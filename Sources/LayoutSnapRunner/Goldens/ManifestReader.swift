@@ -1,4 +1,5 @@
 import LayoutSnapCore
+import LayoutSnapJSON
 
 /// Reads a manifest.json frame by frame. The manifest of 10,000 fixtures holds some 100,000
 /// frames (14 MB of JSON); parsed whole into a tree with positions it took 80 MB at once. Here

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapImaging
 import LayoutSnapRender
 import LayoutSnapReport

@@ -1,9 +1,11 @@
 import Foundation
 import LayoutSnapSystem
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapImaging
 import LayoutSnapRender
 import LayoutSnapReport
+import LayoutSnapJSON
 
 /// `layoutsnap preview`: one fixture's frames for a designer, per state a filmstrip contact sheet,
 /// an animated PNG at the real frame timing and the frames themselves, plus a page with a scrubber

@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapSystem
+import LayoutSnapJSON
 
 /// What one `layoutsnap review` knows and has decided: the verify run's results (replaced when
 /// `--watch` verifies again), their generation, and the frames approved (written) and rejected

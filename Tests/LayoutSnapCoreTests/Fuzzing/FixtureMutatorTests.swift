@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapJSON
 
 /// The fuzzer's mutations (docs/guarantees.md "Fuzzing"): deterministic per case, each kind of damage actually done,
 /// and the decoder's side of the promise: every mutated fixture decodes or is refused with the
@@ -81,7 +82,8 @@ final class FixtureMutatorTests: XCTestCase {
             let c = mutator.makeCase(i)
             do {
                 _ = try FixtureDecoder.decode(
-                    bytes: c.bytes, id: "case", file: "case.json", directory: Self.bundled[c.base].directory)
+                    bytes: c.bytes, id: "case", file: "case.json",
+                    folder: .bundled(URL(fileURLWithPath: Self.bundled[c.base].directory)))
                 decoded += 1
             } catch {
                 refused += 1

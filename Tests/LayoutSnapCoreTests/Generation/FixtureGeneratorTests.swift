@@ -1,6 +1,7 @@
 import LayoutSnapTestSupport
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapJSON
 
 /// `generate` (docs/commands.md "generate"): deterministic, independent per index, always valid and cheap to render,
 /// and varied enough that every field, step, enum value and rule of docs/fixtures/README.md shows up in a batch.
@@ -80,7 +81,7 @@ final class FixtureGeneratorTests: XCTestCase {
                 let fixture: Fixture
                 do {
                     fixture = try FixtureDecoder.decode(
-                        bytes: bytes, id: id, file: id + ".json", directory: "/nonexistent")
+                        bytes: bytes, id: id, file: id + ".json", folder: .empty("/nonexistent"))
                 } catch {
                     XCTFail("\(id): \(error)\n\(String(decoding: bytes, as: UTF8.self))")
                     continue

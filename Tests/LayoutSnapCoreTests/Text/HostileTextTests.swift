@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayoutSnapCore
+import LayoutSnapJSON
 
 /// The defences against text that is valid but costs quadratic time somewhere (docs/guarantees.md "Fuzzing"
 /// found each of them as a hang).
@@ -44,7 +45,7 @@ final class HostileTextTests: XCTestCase {
             separator: ", ")
         let json = "{\"kind\": \"transcript\", \"text\": \"a\", \"steps\": [\(steps)]}"
         XCTAssertThrowsError(
-            try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
+            try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", folder: .empty())
         ) { error in
             let e = error as! FixtureError
             XCTAssertEqual(e.path, "$.steps[2].append")
@@ -56,7 +57,7 @@ final class HostileTextTests: XCTestCase {
         let steps = Array(repeating: "{\"append\": \"x\"}", count: 10_000).joined(separator: ",")
         let json = "{\"kind\": \"transcript\", \"text\": \"a\", \"steps\": [\(steps)]}"
         XCTAssertThrowsError(
-            try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
+            try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", folder: .empty())
         ) { error in
             let e = error as! FixtureError
             XCTAssertEqual(e.path, "$.steps")

@@ -1,4 +1,7 @@
 /// The `chat` fields of docs/fixtures/chat.md.
+
+import LayoutSnapJSON
+
 enum ChatDecoder {
     static let maxMessages = 100_000
 

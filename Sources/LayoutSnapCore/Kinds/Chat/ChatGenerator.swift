@@ -3,6 +3,9 @@
 /// drafts of one to several lines, the keyboard up at the start, and steps that open, receive
 /// (while following and while scrolled up), send, stream, change the status, drag, scroll back
 /// to the bottom, slide the keyboard and go on and offline.
+
+import LayoutSnapJSON
+
 enum ChatGenerator {
     static func make(_ r: inout SeededRandom) -> JSONOutput {
         var common = CommonFields.random(&r)

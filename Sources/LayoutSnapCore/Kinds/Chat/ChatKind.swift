@@ -1,5 +1,8 @@
 /// The `chat` kind (docs/fixtures/chat.md): a message list anchored to the bottom, with keyboard insets and
 /// sticky auto-scroll.
+
+import LayoutSnapJSON
+
 public struct ChatKind: Kind {
     public var name: String { "chat" }
     public var fields: [SchemaField] { ChatDecoder.fields }
@@ -9,7 +12,7 @@ public struct ChatKind: Kind {
             ("receivedMessage", ChatDecoder.message(roleRequired: false)),
         ]
     }
-    public func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> any KindContent {
+    public func decode(_ o: ObjectReader, folder: FixtureFolder) throws(JSONDecodingError) -> any KindContent {
         try ChatDecoder.decode(o)
     }
     public var generatorStream: UInt64 { 0x6368_6174 }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapJSON
 
 /// The `composer` fields of docs/fixtures/composer.md.
 enum ComposerDecoder {

@@ -5,6 +5,9 @@
 ///
 /// Steps are planned against the tool's own `ComposerEditor`, so every `select` lies inside the
 /// text as it is at that step, however many scalars its emoji and accents take.
+
+import LayoutSnapJSON
+
 enum ComposerGenerator {
     /// Anchorable ICU patterns (docs/fixtures/composer.md), each with pieces that, typed in order into an empty
     /// field, end in a match (the field is unmatched on the way there).

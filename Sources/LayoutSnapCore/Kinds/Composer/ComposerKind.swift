@@ -1,9 +1,12 @@
 /// The `composer` kind (docs/fixtures/composer.md): an auto-height input with a suggestion strip and a caret
 /// that stays visible.
+
+import LayoutSnapJSON
+
 public struct ComposerKind: Kind {
     public var name: String { "composer" }
     public var fields: [SchemaField] { ComposerDecoder.fields }
-    public func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> any KindContent {
+    public func decode(_ o: ObjectReader, folder: FixtureFolder) throws(JSONDecodingError) -> any KindContent {
         try ComposerDecoder.decode(o)
     }
     public var generatorStream: UInt64 { 0x636F_6D70 }

@@ -1,8 +1,8 @@
-import Foundation
+import LayoutSnapJSON
 
 /// The `post` fields of docs/fixtures/post.md.
 enum PostDecoder {
-    static func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> PostFixture {
+    static func decode(_ o: ObjectReader, folder: FixtureFolder) throws(JSONDecodingError) -> PostFixture {
         var post = PostFixture()
         if let e = o.optional("title") { post.title = try e.string() }
         if let e = o.optional("summary") { post.summary = try e.string() }
@@ -14,7 +14,7 @@ enum PostDecoder {
         if let e = o.optional("availableWidth") {
             post.availableWidth = try e.double(in: 1...8192, what: "a width in points")
         }
-        if let e = o.optional("image") { post.image = try decodeImage(e, directory: directory) }
+        if let e = o.optional("image") { post.image = try decodeImage(e, folder: folder) }
         let duration = try o.double("duration", in: Limits.animationDuration, what: "a duration in seconds") ?? 0.3
         post.curve = try FixtureDecoder.decodeCurve(o.optional("curve"), duration: duration)
         if let e = o.optional("steps") {
@@ -23,7 +23,7 @@ enum PostDecoder {
         return post
     }
 
-    static func decodeImage(_ element: JSONElement, directory: String) throws(JSONDecodingError) -> PostImage {
+    static func decodeImage(_ element: JSONElement, folder: FixtureFolder) throws(JSONDecodingError) -> PostImage {
         let o = try element.object()
         let pathElement = o.optional("path")
         let ratioElement = o.optional("aspectRatio")
@@ -31,13 +31,19 @@ enum PostDecoder {
         switch (pathElement, ratioElement) {
         case (let p?, nil):
             let relative = try p.string()
-            let resolved = relative.hasPrefix("/") ? relative : (directory as NSString).appendingPathComponent(relative)
-            guard FileManager.default.fileExists(atPath: resolved) else {
-                throw p.error("image file not found: \(relative) (looked for \(resolved))")
+            let resolved = folder.resolve(relative)
+            let header: InputFileBytes
+            do {
+                header = try folder.files.read(resolved, upTo: PNGHeader.byteCount)
+            } catch {
+                switch error {
+                case .notFound: throw p.error("image file not found: \(relative) (looked for \(resolved))")
+                case .unreadable(let reason): throw p.error("image \(relative): cannot be read (\(reason))")
+                }
             }
             let size: (width: Int, height: Int)
             do {
-                size = try PNGHeader.read(path: resolved)
+                size = try PNGHeader.parse(header.prefix)
             } catch {
                 throw p.error("image \(relative): \(error.message)")
             }

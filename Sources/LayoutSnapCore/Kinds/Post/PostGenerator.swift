@@ -2,6 +2,9 @@
 /// from 1:4 to 4:1, every image state), titles that fit or ellipsize, bodies from one word to
 /// thousands of characters with headings and bullets, every curve, and expand / collapse steps,
 /// some of them interrupting the running animation.
+
+import LayoutSnapJSON
+
 enum PostGenerator {
     static let authors = ["Ada Lovelace", "Motion team", "Coastal guide", "李明", "سارة", "Mika 🎧", "Dr. O'Brien"]
 

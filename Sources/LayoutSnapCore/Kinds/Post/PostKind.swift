@@ -1,9 +1,12 @@
 /// The `post` kind (docs/fixtures/post.md): a card that animates between compact and expanded.
+
+import LayoutSnapJSON
+
 public struct PostKind: Kind {
     public var name: String { "post" }
     public var fields: [SchemaField] { PostDecoder.fields }
-    public func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> any KindContent {
-        try PostDecoder.decode(o, directory: directory)
+    public func decode(_ o: ObjectReader, folder: FixtureFolder) throws(JSONDecodingError) -> any KindContent {
+        try PostDecoder.decode(o, folder: folder)
     }
     public var generatorStream: UInt64 { 0x706F_7374 }
     public func generate(_ r: inout SeededRandom) -> JSONOutput { PostGenerator.make(&r) }

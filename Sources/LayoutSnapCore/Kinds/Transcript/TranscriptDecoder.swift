@@ -1,4 +1,7 @@
 /// The `transcript` fields of docs/fixtures/transcript.md.
+
+import LayoutSnapJSON
+
 enum TranscriptDecoder {
     static func decode(_ o: ObjectReader) throws(JSONDecodingError) -> TranscriptFixture {
         var t = TranscriptFixture()

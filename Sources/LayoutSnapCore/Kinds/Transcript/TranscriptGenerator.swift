@@ -2,6 +2,9 @@
 /// line by line and then scrolls; appends while following and while scrolled up (sticky or
 /// not), drags up and down, scrolls back to the bottom, some steps interrupting a running
 /// scroll; every font form, line limit and indicator mode.
+
+import LayoutSnapJSON
+
 enum TranscriptGenerator {
     static func make(_ r: inout SeededRandom) -> JSONOutput {
         var common = CommonFields.random(&r)

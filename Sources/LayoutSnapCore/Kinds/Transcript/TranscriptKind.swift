@@ -1,8 +1,11 @@
 /// The `transcript` kind (docs/fixtures/transcript.md): live text that grows from 1 to 4 lines, then scrolls.
+
+import LayoutSnapJSON
+
 public struct TranscriptKind: Kind {
     public var name: String { "transcript" }
     public var fields: [SchemaField] { TranscriptDecoder.fields }
-    public func decode(_ o: ObjectReader, directory: String) throws(JSONDecodingError) -> any KindContent {
+    public func decode(_ o: ObjectReader, folder: FixtureFolder) throws(JSONDecodingError) -> any KindContent {
         try TranscriptDecoder.decode(o)
     }
     public var generatorStream: UInt64 { 0x7472_616E }

@@ -3,6 +3,8 @@
 // deltas rounded to 0.01 pt; the change that covers the most frames forms the first cause with
 // every frame that has it, and so on over the frames left. A cause never changes a verdict.
 
+import LayoutSnapCore
+
 /// One explanation shared by failing frames of a run.
 public struct Cause: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable, CaseIterable {

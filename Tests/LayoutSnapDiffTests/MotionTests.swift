@@ -1,5 +1,7 @@
 import XCTest
-@testable import LayoutSnapCore
+import LayoutSnapCore
+import LayoutSnapTestSupport
+@testable import LayoutSnapDiff
 
 /// Motion diffs of a post's expand with one thing changed at a time (docs/fixtures/post.md's card, the fake
 /// measurer): the report names exactly the change made.
@@ -208,7 +210,7 @@ final class MotionTests: XCTestCase {
         func decode(_ tolerance: String) throws -> Fixture {
             let json =
                 #"{"kind": "post", "title": "T", "summary": "S", "body": "B", "author": "A", "tolerance": \#(tolerance)}"#
-            return try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", directory: "/")
+            return try FixtureDecoder.decode(bytes: Array(json.utf8), id: "t", file: "t.json", folder: .empty())
         }
         let timing = try decode(#"{"timing": {"frames": 2}}"#)
         XCTAssertEqual(timing.timingFrames, 2)

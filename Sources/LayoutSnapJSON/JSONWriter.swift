@@ -202,7 +202,7 @@ public struct JSONWriter: Sendable {
     /// Appends `s` as a JSON string literal (RFC 8259 §7): `"` and `\` are
     /// escaped, control characters use the short escapes or `\u00xx`, and
     /// everything else (including non-ASCII) is copied as UTF-8.
-    static func appendEscaped(_ s: String, to out: inout [UInt8]) {
+    public static func appendEscaped(_ s: String, to out: inout [UInt8]) {
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         out.append(0x22)
         for b in s.utf8 {

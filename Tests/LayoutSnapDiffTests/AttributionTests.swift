@@ -1,4 +1,5 @@
 import LayoutSnapCore
+import LayoutSnapDiff
 import XCTest
 
 /// Attribution of a failing frame and grouping into causes (docs/review.md), on layout pairs

@@ -5,6 +5,8 @@
 // `p + bg * (255 - a) / 255`, so for the white background the composite is the integer
 // `p + 255 - a` and the difference of two composites is `(p1 - a1) - (p2 - a2)`: no division.
 
+import LayoutSnapCore
+
 @inline(__always)
 func channel(_ w: UInt32, _ shift: UInt32) -> Int {
     Int(truncatingIfNeeded: (w &>> shift) & 0xFF)

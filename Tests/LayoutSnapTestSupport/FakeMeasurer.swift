@@ -4,14 +4,16 @@ import LayoutSnapCore
 /// at spaces (the space at a break stays at the end of its line, drawing nothing), hard breaks
 /// start a new line, `maxLines` cuts with truncation. Numbers in the tests are worked out by hand
 /// from this rule and the seed's formulas.
-struct FakeMeasurer: TextMeasuring {
+public struct FakeMeasurer: TextMeasuring {
+    public init() {}
+
     /// One line: characters [start, end) are drawn; a breaking space or newline at `end` is not.
-    struct FakeLine {
-        var start: Int
-        var end: Int
+    public struct FakeLine {
+        public var start: Int
+        public var end: Int
     }
 
-    func lines(_ text: StyledText) -> [FakeLine] {
+    public func lines(_ text: StyledText) -> [FakeLine] {
         let charWidth = 0.5 * text.font.size
         var lines: [FakeLine] = []
         var paragraphStart = 0
@@ -35,7 +37,7 @@ struct FakeMeasurer: TextMeasuring {
         return lines
     }
 
-    func measure(_ text: StyledText) throws -> MeasuredText {
+    public func measure(_ text: StyledText) throws -> MeasuredText {
         let charWidth = 0.5 * text.font.size
         var widths = lines(text).map { Double($0.end - $0.start) * charWidth }
         var truncated = false
@@ -52,7 +54,7 @@ struct FakeMeasurer: TextMeasuring {
             lines: widths.map { MeasuredLine(x: 0, width: min($0, text.width ?? $0)) }, truncated: truncated)
     }
 
-    func caret(in text: StyledText, at offset: Int) throws -> CaretPosition {
+    public func caret(in text: StyledText, at offset: Int) throws -> CaretPosition {
         let charWidth = 0.5 * text.font.size
         let all = lines(text)
         // The last line that starts at or before the offset: a soft break belongs to the next line.
@@ -61,7 +63,7 @@ struct FakeMeasurer: TextMeasuring {
         return CaretPosition(line: index, x: Double(min(offset, line.end) - line.start) * charWidth)
     }
 
-    func spans(in text: StyledText, from start: Int, to end: Int) throws -> [LineSpan] {
+    public func spans(in text: StyledText, from start: Int, to end: Int) throws -> [LineSpan] {
         let charWidth = 0.5 * text.font.size
         var spans: [LineSpan] = []
         for (i, line) in lines(text).enumerated() where start <= line.end && end > line.start {

@@ -2,6 +2,7 @@
 // The golden and the actual layout are matched by element id; each differing pixel goes to the
 // innermost element that can explain it. Only failing frames pay for it.
 
+import LayoutSnapCore
 import Foundation
 
 /// What changed in one failing frame, element by element. Elements not listed are unchanged.

@@ -1,5 +1,6 @@
 import XCTest
 import LayoutSnapCore
+import LayoutSnapDiff
 
 final class LayoutDiffTests: XCTestCase {
     func layout(bodyY: Double, withAuthor: Bool = true) -> FixtureLayout {

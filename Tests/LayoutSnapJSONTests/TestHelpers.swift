@@ -1,5 +1,5 @@
 import XCTest
-import LayoutSnapCore
+@testable import LayoutSnapJSON
 
 /// Parses `text` expecting a syntax error and checks message and position.
 func assertSyntaxError(

@@ -1,3 +1,4 @@
+import LayoutSnapCore
 import Foundation
 
 /// The one comparison of an expected and an actual image, shared by `verify`, `record --update

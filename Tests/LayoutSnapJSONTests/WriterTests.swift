@@ -1,5 +1,5 @@
 import XCTest
-@testable import LayoutSnapCore
+@testable import LayoutSnapJSON
 
 final class WriterTests: XCTestCase {
     func format(_ x: Double, _ step: Double? = nil) -> String {

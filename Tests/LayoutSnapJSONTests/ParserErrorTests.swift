@@ -1,5 +1,5 @@
 import XCTest
-@testable import LayoutSnapCore
+@testable import LayoutSnapJSON
 
 final class ParserErrorTests: XCTestCase {
     func testBrokenJSONOnLine3ReportsLine3() {

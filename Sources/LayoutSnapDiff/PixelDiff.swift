@@ -1,5 +1,7 @@
 // The comparison driver.
 
+import LayoutSnapCore
+
 public enum PixelDiff {
     /// At most this many regions are reported; see `DiffResult.regions`.
     public static let maxRegions = 100

@@ -2,6 +2,8 @@
 // (V. Vysniauskas, 2009). Ported to premultiplied ARGB32 words; neighbours are visited in
 // pixelmatch's order (x outer, y inner), which decides which darkest/brightest neighbour wins a tie.
 
+import LayoutSnapCore
+
 struct Neighbourhood<C: Compositor> {
     let width: Int
     let height: Int

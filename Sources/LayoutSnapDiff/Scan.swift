@@ -1,5 +1,7 @@
 // Bulk word comparison: the fast path that makes identical (or nearly identical) images cheap.
 
+import LayoutSnapCore
+
 /// Index of the first `i >= start` with `a[i] != b[i]`, or `count` when there is none.
 /// Compares 32 pixels (128 bytes) per step with wide loads before narrowing down.
 @inline(__always)

@@ -1,5 +1,5 @@
 import XCTest
-@testable import LayoutSnapCore
+@testable import LayoutSnapJSON
 
 final class ReaderTests: XCTestCase {
     let document = """

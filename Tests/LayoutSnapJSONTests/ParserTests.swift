@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import LayoutSnapCore
+@testable import LayoutSnapJSON
 
 final class ParserTests: XCTestCase {
     func testScalars() throws {

@@ -1,3 +1,4 @@
+import LayoutSnapCore
 import Foundation
 
 /// One state's motion: the time of each frame and, for every element property that has a number

@@ -1,4 +1,5 @@
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapTestSupport
 import XCTest
 

@@ -1,5 +1,9 @@
 /// Which elements moved or resized between a golden `layout.json` and the current layout, and by
 /// how much: what a failing frame's report says next to its pixels ("body.y +4.00").
+
+import LayoutSnapCore
+import LayoutSnapJSON
+
 public struct LayoutSnapshot: Sendable {
     /// state name → frame index → element id → rect.
     public var frames: [String: [Int: [(id: String, rect: Rect)]]]

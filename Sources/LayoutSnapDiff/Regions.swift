@@ -5,6 +5,8 @@
 // is finished, its bounding box is handed to a bounded "smallest 100" heap, and its id is recycled.
 // Memory is O(width + 100), whatever the number of differing pixels or clusters.
 
+import LayoutSnapCore
+
 struct RegionCollector {
     struct Cluster {
         var parent: Int32

@@ -4,6 +4,8 @@
 // Pixel format: `width * height` words `0xAARRGGBB` (native endian), premultiplied alpha,
 // rows tightly packed (stride == width).
 
+import LayoutSnapCore
+
 /// An opaque colour used in the diff image.
 public struct DiffColor: Sendable, Hashable {
     public var r: UInt8
