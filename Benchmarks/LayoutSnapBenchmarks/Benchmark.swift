@@ -58,8 +58,9 @@ public struct Benchmark {
         let manifest = try GoldenManifest.load(path: GoldenStore(goldens).manifestPath)
         guard manifest != nil else {
             throw RunnerError.goldens(
-                "bench verifies unchanged frames against \(GoldenStore(goldens).manifestPath): record the goldens first"
-            )
+                Diagnostic(
+                    .error, .golden, file: GoldenStore(goldens).manifestPath,
+                    message: "no manifest: bench verifies unchanged frames against it; record the goldens first"))
         }
 
         // Layout counts and sizes, single thread, one engine.

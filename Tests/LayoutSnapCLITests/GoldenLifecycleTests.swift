@@ -125,7 +125,7 @@ final class GoldenRobustnessTests: XCTestCase {
         try dir.write("Goldens/manifest.json", "{ not json")
         let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
         XCTAssertEqual(verify.status, 0, verify.output)
-        XCTAssertTrue(verify.stderr.contains("manifest.json: invalid JSON"), verify.output)
+        XCTAssertTrue(verify.stderr.contains("manifest.json:1:3: invalid JSON"), verify.output)
         XCTAssertTrue(verify.stderr.contains("every golden will be decoded"), verify.output)
         let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
         XCTAssertEqual(record.status, 0, record.output)

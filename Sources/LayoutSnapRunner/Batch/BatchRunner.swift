@@ -42,7 +42,7 @@ public struct BatchRunner: Sendable {
         do {
             fonts = try FontSystem.shared()
         } catch {
-            throw RunnerError.environment(error.description)
+            throw RunnerError.render(error)
         }
         precondition(given == nil || given?.count == refs.count, "BatchRunner: one cost per ref")
         let overrides = overrides

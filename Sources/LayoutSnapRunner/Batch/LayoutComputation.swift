@@ -10,7 +10,7 @@ public enum LayoutComputation {
         do {
             engine = try TextEngine(fonts: FontSystem.shared())
         } catch {
-            throw RunnerError.environment(error.description)
+            throw RunnerError.render(error)
         }
         return try decodeAndLayout(ref, overrides: overrides, measurer: engine).layout
     }

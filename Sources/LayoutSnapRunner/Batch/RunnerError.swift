@@ -9,14 +9,17 @@ public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
     case input(Diagnostic)
     /// `record` under CI without `--allow-ci`.
     case refusedUnderCI
-    /// The golden store cannot be read or written.
-    case goldens(String)
+    /// The golden store cannot be read or written: the diagnostic names the file (and, for a
+    /// broken manifest, the line, column and JSON path).
+    case goldens(Diagnostic)
     /// A file could not be written (disk full, permissions); what was there before is intact.
     case write(String)
     /// A fixture that cannot be used, as the diagnostic that says where (file, line, column,
     /// JSON path).
     case fixture(Diagnostic)
-    /// Something outside the fixtures (fonts, output folder) failed.
+    /// Cairo, Pango, the fonts or a library beneath them failed, as the renderer said.
+    case render(RenderError)
+    /// Something else outside the fixtures (a process, the output folder, page resources) failed.
     case environment(String)
 
     public var description: String {
@@ -24,7 +27,8 @@ public enum RunnerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .usage(let message): message
         case .refusedUnderCI:
             "goldens are not written when CI is set: they are recorded on purpose and committed, never by a CI job. Run this locally, or pass --allow-ci (for example with --goldens pointing at a temporary folder)."
-        case .goldens(let message): "goldens: \(message)"
+        case .goldens(let diagnostic): "goldens: \(diagnostic)"
+        case .render(let error): error.description
         case .environment(let message): message
         case .fixture(let diagnostic), .input(let diagnostic): diagnostic.description
         case .write(let message): message
@@ -37,9 +41,10 @@ extension RunnerError {
     public func diagnostic(file: String?) -> Diagnostic {
         switch self {
         case .fixture(let diagnostic), .input(let diagnostic): diagnostic
-        case .goldens: Diagnostic(.error, .golden, file: file, message: description)
+        case .goldens(let diagnostic): diagnostic
         case .write: Diagnostic(.error, .io, file: file, message: description)
-        case .usage, .refusedUnderCI, .environment: Diagnostic(.error, .environment, file: file, message: description)
+        case .usage, .refusedUnderCI, .environment, .render:
+            Diagnostic(.error, .environment, file: file, message: description)
         }
     }
 }

@@ -25,7 +25,7 @@ public struct LintRun: Sendable {
         if let empty = selection.empty { return ([], empty.message) }
         let refs = selection.refs
         let fonts: FontSystem
-        do { fonts = try FontSystem.shared() } catch { throw RunnerError.environment(error.description) }
+        do { fonts = try FontSystem.shared() } catch { throw RunnerError.render(error) }
         let overrides = settings.overrides
         let timeout = settings.timeout
         let queue = WorkQueue<Result>(count: refs.count, order: Array(refs.indices))

@@ -46,7 +46,7 @@ public final class FuzzWorker {
         do {
             engine = try TextEngine(fonts: FontSystem.shared())
         } catch {
-            throw RunnerError.environment(error.description)
+            throw RunnerError.render(error)
         }
         self.timeout = timeout
     }

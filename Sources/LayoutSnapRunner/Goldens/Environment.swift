@@ -7,7 +7,7 @@ extension RenderEnvironment {
         do {
             fonts = try FontSystem.shared()
         } catch {
-            throw RunnerError.environment(error.description)
+            throw RunnerError.render(error)
         }
         var hashes: [String: String] = [:]
         for f in fonts.fonts { hashes[f.name] = f.hash }

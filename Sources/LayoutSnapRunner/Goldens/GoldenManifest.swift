@@ -100,20 +100,27 @@ public struct GoldenManifest: Sendable, Equatable {
     public static func load(path: String) throws(RunnerError) -> GoldenManifest? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RunnerError.goldens("\(path) cannot be read")
+            throw RunnerError.goldens(Diagnostic(.error, .golden, file: path, message: "cannot be read"))
         }
         let bytes = [UInt8](data)
         // Frame by frame first (flat in memory); the whole tree only to explain what is wrong.
         if let manifest = ManifestReader.read(bytes) { return manifest }
+        let root: JSONNode
         do {
-            let root = try JSONParser.parse(bytes)
-            return try decode(JSONElement(root))
-        } catch let error as JSONSyntaxError {
-            throw RunnerError.goldens("\(path): invalid JSON: \(error)")
-        } catch let error as JSONDecodingError {
-            throw RunnerError.goldens("\(path): \(error)")
+            root = try JSONParser.parse(bytes)
         } catch {
-            throw RunnerError.goldens("\(path): \(error)")
+            throw RunnerError.goldens(
+                Diagnostic(
+                    .error, .golden, file: path, line: error.position.line, column: error.position.column,
+                    message: "invalid JSON: \(error.message)"))
+        }
+        do {
+            return try decode(JSONElement(root))
+        } catch {
+            throw RunnerError.goldens(
+                Diagnostic(
+                    .error, .golden, file: path, line: error.position?.line, column: error.position?.column,
+                    path: error.path.description, message: error.message))
         }
     }
 

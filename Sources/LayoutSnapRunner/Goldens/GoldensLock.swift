@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import LayoutSnapSystem
 
 /// The exclusive lock of a goldens folder, held for the whole of a `record`, `accept` or
@@ -25,7 +26,9 @@ public final class GoldensLock {
         do {
             try FileManager.default.createDirectory(atPath: goldens, withIntermediateDirectories: true)
         } catch {
-            throw RunnerError.goldens("cannot create the goldens folder \(goldens): \(error.localizedDescription)")
+            throw RunnerError.goldens(
+                Diagnostic(
+                    .error, .golden, file: goldens, message: "cannot create the folder: \(error.localizedDescription)"))
         }
         let path = GoldenStore(goldens).path(fileName)
         for _ in 0..<100 {
@@ -35,12 +38,14 @@ public final class GoldensLock {
                 fd = try Posix.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             } catch {
                 let reason = error.code == ELOOP ? "it is a symbolic link; remove it" : error.reason
-                throw RunnerError.goldens("cannot create the lock \(path): \(reason)")
+                throw RunnerError.goldens(
+                    Diagnostic(.error, .golden, file: path, message: "cannot create the lock: \(reason)"))
             }
             var info = stat()
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
                 try? SystemCall.close(fd)
-                throw RunnerError.goldens("cannot lock \(path): it is not a file; remove it")
+                throw RunnerError.goldens(
+                    Diagnostic(.error, .golden, file: path, message: "cannot lock: it is not a file; remove it"))
             }
             do throws(SystemError) {
                 try Posix.flock(fd, LOCK_EX | LOCK_NB)
@@ -48,12 +53,16 @@ public final class GoldensLock {
                 let holder = Self.holder(fd: fd)
                 try? SystemCall.close(fd)
                 guard error.code == EWOULDBLOCK else {
-                    throw RunnerError.goldens("cannot lock \(path): \(error.reason)")
+                    throw RunnerError.goldens(
+                        Diagnostic(.error, .golden, file: path, message: "cannot lock: \(error.reason)"))
                 }
                 let who = holder.map { "process \($0)" } ?? "another process"
                 throw RunnerError.goldens(
-                    "\(goldens) is locked by \(who) (\(path)): another record, accept or prune is writing these goldens; wait for it to finish, then run again"
-                )
+                    Diagnostic(
+                        .error, .golden, file: goldens,
+                        message:
+                            "is locked by \(who) (\(path)): another record, accept or prune is writing these goldens; wait for it to finish, then run again"
+                    ))
             }
             // The holder before us may have removed the file after we opened it: then our lock is
             // on a file nobody else will see. Lock the file that is there now instead.
@@ -70,7 +79,8 @@ public final class GoldensLock {
             _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
             return GoldensLock(fd: fd, path: path, device: UInt64(opened.st_dev), inode: UInt64(opened.st_ino))
         }
-        throw RunnerError.goldens("cannot lock \(path): it keeps being replaced")
+        throw RunnerError.goldens(
+            Diagnostic(.error, .golden, file: path, message: "cannot lock: it keeps being replaced"))
     }
 
     private init(fd: Int32, path: String, device: UInt64, inode: UInt64) {

@@ -118,7 +118,7 @@ public struct PreviewBuilder: Sendable {
             fonts = try FontSystem.shared()
             engine = try TextEngine(fonts: fonts)
         } catch {
-            throw RunnerError.environment(error.description)
+            throw RunnerError.render(error)
         }
         var summary = Summary()
         summary.inputs = [ref.path]
