@@ -115,7 +115,7 @@ public struct Benchmark {
                 // Bullet markers are laid out when first drawn, so count after rendering.
                 f.layoutsCreated += engine.layoutsCreated
             } catch {
-                throw RunnerError.fixture(.fixtureStage(error, file: ref.displayPath))
+                throw RunnerError.fixture(.fixtureStage(error, ref: ref))
             }
         }
 

@@ -24,6 +24,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
+    /// Whether this path is `other` or lies inside it.
+    public func starts(within other: JSONPath) -> Bool { components.starts(with: other.components) }
+
     public func appending(index: Int) -> JSONPath {
         var copy = self
         copy.components.append(.index(index))
@@ -58,5 +61,31 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             first = false
         }
         return !first
+    }
+}
+
+extension JSONNode {
+    /// Where the value at `path` (as `JSONPath` writes it: `$.steps[1].at`) starts in the
+    /// source, or nil when the document has no such value: for errors found after decoding,
+    /// which know only the path.
+    public func position(at path: String) -> SourcePosition? {
+        func walk(_ node: JSONNode, _ here: JSONPath) -> SourcePosition? {
+            let written = here.description
+            if written == path { return node.position }
+            guard path.hasPrefix(written) else { return nil }
+            switch node.value {
+            case .object(let members):
+                for member in members {
+                    if let found = walk(member.value, here.appending(key: member.key)) { return found }
+                }
+            case .array(let items):
+                for (index, item) in items.enumerated() {
+                    if let found = walk(item, here.appending(index: index)) { return found }
+                }
+            default: break
+            }
+            return nil
+        }
+        return walk(self, .root)
     }
 }

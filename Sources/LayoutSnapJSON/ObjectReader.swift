@@ -158,10 +158,44 @@ public final class ObjectReader: Sendable {
     /// path when absent.
     public func required(_ key: String) throws(JSONDecodingError) -> JSONElement {
         guard let element = optional(key) else {
+            // `"txt"` where `"text"` is required: the misspelling is the mistake, where it is.
+            if let n = misspelling(of: key) {
+                bookkeeping.withLock { $0.used[n] = true }
+                throw unknownField(n, suggesting: key)
+            }
             throw JSONDecodingError(
                 path: path, position: position, message: "missing required field \(quoted(key))")
         }
         return element
+    }
+
+    /// The error for an unread member that looks like a misspelling of one of `candidates`
+    /// (`"receve"` for a step's `receive`), now marked as read; nil when none does. One edit at
+    /// most: the object's other keys may not have been read yet, and "file" is two from "size".
+    public func misspelling(among candidates: [String]) -> JSONDecodingError? {
+        let used = bookkeeping.withLock { $0.used }
+        for n in members.indices where !used[n] {
+            if let meant = Self.suggestion(for: members[n].key, among: candidates, present: indexByKey, within: 1) {
+                bookkeeping.withLock { $0.used[n] = true }
+                return unknownField(n, suggesting: meant)
+            }
+        }
+        return nil
+    }
+
+    /// An unread member one edit from `key` (see `misspelling(among:)`).
+    private func misspelling(of key: String) -> Int? {
+        let used = bookkeeping.withLock { $0.used }
+        return members.indices.first { n in
+            !used[n] && Self.suggestion(for: members[n].key, among: [key], present: indexByKey, within: 1) == key
+        }
+    }
+
+    private func unknownField(_ n: Int, suggesting suggestion: String?) -> JSONDecodingError {
+        let member = members[n]
+        var message = "unknown field \(quoted(member.key))"
+        if let suggestion { message += "; did you mean \(quoted(suggestion))?" }
+        return JSONDecodingError(path: path.appending(key: member.key), position: member.keyPosition, message: message)
     }
 
     /// The member's value, or nil when the key is absent. A present `null`
@@ -177,32 +211,37 @@ public final class ObjectReader: Sendable {
         return JSONElement(members[index].value, path: path.appending(key: key))
     }
 
-    /// Throws for the first member (in source order) that was never asked
-    /// for: `unknown field "colour"; did you mean "color"?`, reported at the
-    /// member's path and key position.
+    /// Throws for the first member (in source order) that was never asked for: `unknown field
+    /// "colour"; did you mean "color"?` (or, without a close key, the fields allowed here),
+    /// reported at the member's key. While errors are being collected (`DecodingErrors`), every
+    /// such member is recorded instead, and decoding goes on.
     public func finish() throws(JSONDecodingError) {
         let (used, asked) = bookkeeping.withLock { ($0.used, $0.asked) }
         FieldRecorder.current?.record(path: path, asked: asked)
-        guard let n = used.firstIndex(of: false) else { return }
-        let member = members[n]
-        var message = "unknown field \(quoted(member.key))"
-        if let suggestion = Self.suggestion(for: member.key, among: asked, present: indexByKey) {
-            message += "; did you mean \(quoted(suggestion))?"
+        for n in members.indices where !used[n] {
+            var error = unknownField(
+                n, suggesting: Self.suggestion(for: members[n].key, among: asked, present: indexByKey))
+            if !error.message.hasSuffix("?") {
+                var allowed: [String] = []
+                for key in asked where !allowed.contains(key) { allowed.append(key) }
+                error.message += "; allowed here: " + allowed.sorted().joined(separator: ", ")
+            }
+            guard let collector = DecodingErrors.current, collector.record(error) else { throw error }
         }
-        throw JSONDecodingError(
-            path: path.appending(key: member.key), position: member.keyPosition, message: message)
     }
 
     /// The closest asked-for key within edit distance 2. Keys that are
     /// themselves present are less likely to be what was meant, so absent
     /// ones win ties. A candidate must also differ in fewer characters than
     /// the unknown key has, so "x" never suggests "y".
-    static func suggestion(for key: String, among asked: [String], present: [String: Int]) -> String? {
+    static func suggestion(
+        for key: String, among asked: [String], present: [String: Int], within maxDistance: Int = 2
+    ) -> String? {
         var best: (key: String, distance: Int, isPresent: Bool)?
         var seen = Set<String>()
         for candidate in asked where seen.insert(candidate).inserted {
             let d = editDistance(key, candidate)
-            guard d <= 2, d < key.count else { continue }
+            guard d <= maxDistance, d < key.count else { continue }
             let isPresent = present[candidate] != nil
             if let b = best, (b.distance, b.isPresent ? 1 : 0) <= (d, isPresent ? 1 : 0) { continue }
             best = (candidate, d, isPresent)

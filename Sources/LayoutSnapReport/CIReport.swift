@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapDiff
 import LayoutSnapJSON
 
 /// What a CI server shows from a run, drawn from the one verdict like every other output:
@@ -12,33 +13,46 @@ public enum CIReport {
     /// relative to the root, as GitHub needs to place them.
     public static func githubAnnotations(_ results: RunResults, workspace: String?, cwd: String) -> [String] {
         var lines: [String] = []
-        for fixture in results.fixtures.noteworthy {
-            var properties = [
-                ("file", repositoryPath(fixture.diagnostic?.file ?? fixture.file, workspace: workspace, cwd: cwd))
-            ]
-            if let line = fixture.diagnostic?.line { properties.append(("line", String(line))) }
-            if let column = fixture.diagnostic?.column { properties.append(("col", String(column))) }
-            if let error = fixture.error {
-                lines.append(
-                    command("error", properties + [("title", "layoutsnap: \(fixture.id) cannot be used")], error))
-                continue
+        // A fixture that cannot be used: one annotation per cause (a mistake in a file is met by
+        // each of its variants), each at its own line.
+        let unusable = results.fixtures.noteworthy.filter { $0.diagnostic != nil }
+        for cause in Diagnostic.byCause(unusable.compactMap(\.diagnostic)) {
+            let ids = unusable.filter { $0.diagnostic?.withoutVariant == cause.withoutVariant }
+            let title = "layoutsnap: \(ids.first.map { FixtureVariant.baseID(of: $0.id) } ?? "fixture") cannot be used"
+            for one in cause.all {
+                var properties = [
+                    ("file", repositoryPath(one.file ?? ids.first?.file ?? "", workspace: workspace, cwd: cwd))
+                ]
+                if let line = one.line { properties.append(("line", String(line))) }
+                if let column = one.column { properties.append(("col", String(column))) }
+                lines.append(command("error", properties + [("title", title)], one.description))
             }
+        }
+        for fixture in results.fixtures.noteworthy where fixture.diagnostic == nil {
+            let properties = [("file", repositoryPath(fixture.file, workspace: workspace, cwd: cwd))]
+            let source = FixtureSource(file: fixture.file, cwd: cwd)
             let failing = fixture.states.filter { $0.frames.contains { $0.status.outcome != .passed } }
             if !failing.isEmpty {
                 let text = failing.map { stateLine($0) }.joined(separator: "\n")
-                // On the step that made the first failing state, when it is not the initial one.
-                var placed = properties
-                if let line = failing.lazy.compactMap({ stepLine(file: fixture.file, cwd: cwd, state: $0.name) }).first
-                {
-                    placed.append(("line", String(line)))
-                }
-                lines.append(command("error", placed + [("title", "layoutsnap: \(fixture.id) failed")], text))
+                // At what changed: the changed element's entry in the fixture, else the step that
+                // made the first failing state, else the fixture's first line.
+                let line =
+                    failing.lazy.flatMap(\.frames).compactMap { frame in
+                        frame.attribution?.elements.lazy.filter { !$0.isMovedUnchanged }.compactMap {
+                            source.elementLine($0.id)
+                        }.first
+                    }.first
+                    ?? failing.lazy.compactMap { source.stepLine(state: $0.name) }.first ?? 1
+                lines.append(
+                    command(
+                        "error", properties + [("line", String(line)), ("title", "layoutsnap: \(fixture.id) failed")],
+                        text))
             }
             // Lint findings: an error when they fail the run (--lint error), else a warning.
             let linted = fixture.states.filter { !$0.lintRanges.isEmpty }
             if !linted.isEmpty {
                 var placed = properties
-                if let line = linted.lazy.compactMap({ stepLine(file: fixture.file, cwd: cwd, state: $0.name) }).first {
+                if let line = linted.lazy.compactMap({ source.stepLine(state: $0.name) }).first {
                     placed.append(("line", String(line)))
                 }
                 let text = linted.flatMap { state in
@@ -95,16 +109,57 @@ public enum CIReport {
         return line
     }
 
-    /// The line of the step that makes state `NN-event` (`steps[NN - 1]`) in the fixture file,
-    /// or nil (the initial state, or a file that cannot be read).
-    static func stepLine(file: String, cwd: String, state: String) -> Int? {
-        guard let dash = state.firstIndex(of: "-"), let n = Int(state[..<dash]), n >= 1 else { return nil }
-        let path = file.hasPrefix("/") ? file : (cwd.hasSuffix("/") ? cwd : cwd + "/") + file
-        guard let data = FileManager.default.contents(atPath: path), let root = try? JSONParser.parse([UInt8](data)),
-            case .object(let members) = root.value, let steps = members.last(where: { $0.key == "steps" })?.value,
-            case .array(let items) = steps.value, n - 1 < items.count
-        else { return nil }
-        return items[n - 1].position.line
+    /// A fixture's file, parsed again to place annotations (only for fixtures that did not pass).
+    struct FixtureSource {
+        let root: JSONNode?
+
+        init(file: String, cwd: String) {
+            let path = file.hasPrefix("/") ? file : (cwd.hasSuffix("/") ? cwd : cwd + "/") + file
+            root = FileManager.default.contents(atPath: path).flatMap { try? JSONParser.parse([UInt8]($0)) }
+        }
+
+        private func member(_ key: String, of node: JSONNode?) -> JSONNode? {
+            guard case .object(let members)? = node?.value else { return nil }
+            return members.last { $0.key == key }?.value
+        }
+
+        private func items(_ node: JSONNode?) -> [JSONNode] {
+            guard case .array(let items)? = node?.value else { return [] }
+            return items
+        }
+
+        /// The line of the step that makes state `NN-event` (`steps[NN - 1]`), or nil (the
+        /// initial state, or a file that cannot be read).
+        func stepLine(state: String) -> Int? {
+            guard let dash = state.firstIndex(of: "-"), let n = Int(state[..<dash]), n >= 1 else { return nil }
+            let steps = items(member("steps", of: root))
+            return n - 1 < steps.count ? steps[n - 1].position.line : nil
+        }
+
+        /// The line where the element `id` of the layout is written: a message's entry (by its
+        /// `id`, or by its place when it has none, or a step that adds it), or the top-level field
+        /// of the same name (`title`, `suggestions`, `input`); nil when the fixture does not write it.
+        func elementLine(_ id: String) -> Int? {
+            if id.hasPrefix("message:") {
+                let name = String(id.dropFirst("message:".count))
+                func named(_ node: JSONNode) -> Bool {
+                    if case .string(let s)? = member("id", of: node)?.value { return s == name }
+                    return false
+                }
+                let messages = items(member("messages", of: root))
+                if let entry = messages.first(where: named) { return entry.position.line }
+                if let n = Int(name), n >= 1, n <= messages.count, member("id", of: messages[n - 1]) == nil {
+                    return messages[n - 1].position.line
+                }
+                for step in items(member("steps", of: root)) {
+                    for event in ["receive", "send", "stream"] {
+                        if let added = member(event, of: step), named(added) { return step.position.line }
+                    }
+                }
+                return nil
+            }
+            return member(id, of: root)?.position.line
+        }
     }
 
     /// `file` relative to the repository root when it lies inside it.

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 
 /// What a batch command prints, drawn from the run's one value (`RunResults`): problems grouped
 /// per fixture and state, each with what to do next, the run's findings, and the summary line.
@@ -248,9 +249,10 @@ public enum TerminalText {
 
     /// Fixtures that could not be used and frames whose golden or file could not be used.
     public static func diagnostics(_ results: RunResults) -> [Line] {
-        var lines: [Line] = []
+        // One line per cause: a file's mistake is met by each of its variants.
+        let causes = Diagnostic.byCause(results.fixtures.notPassed.compactMap(\.diagnostic))
+        var lines: [Line] = causes.flatMap(\.all).map { .error($0.description) }
         for fixture in results.fixtures.notPassed {
-            if let error = fixture.error { lines.append(.error(error)) }
             for state in fixture.states {
                 for frame in state.frames where frame.status.outcome == .error {
                     lines.append(

@@ -11,7 +11,12 @@ enum Diagnostics {
         do {
             outcome = try body()
         } catch let error as RunnerError {
-            printError(error.description)
+            // A file with several errors: one line each, so editors can jump to every one.
+            switch error {
+            case .fixture(let d), .input(let d): for one in d.all { printError(one.description) }
+            case .goldens(let d): for one in d.all { printError(RunnerError.goldens(one).description) }
+            default: printError(error.description)
+            }
             outcome = .error
         } catch let error as ExitCode {
             throw error

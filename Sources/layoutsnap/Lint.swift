@@ -28,9 +28,13 @@ struct Lint: ParsableCommand {
             var ignored = 0
             var frames = 0
             var fixtures = 0
-            for r in results.sorted(by: { $0.ref.id < $1.ref.id }) {
-                if let error = r.error {
-                    Diagnostics.printError(error.description)
+            let sorted = results.sorted(by: { $0.ref.id < $1.ref.id })
+            // One line per cause: a file's mistake is met by each of its variants.
+            for cause in Diagnostic.byCause(sorted.compactMap(\.error)) {
+                for diagnostic in cause.all { Diagnostics.printError(diagnostic.description) }
+            }
+            for r in sorted {
+                if r.error != nil {
                     errors += 1
                     continue
                 }

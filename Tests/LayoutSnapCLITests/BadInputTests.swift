@@ -137,7 +137,8 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("font.json:1:"), r.output)
         XCTAssertTrue(r.stderr.contains("$.fps: expected frames per second from 1 to 240, found 1000"), r.output)
         XCTAssertTrue(
-            r.stderr.contains("frames.json: $.steps: the steps produce 14402 frames, more than the limit of 10000"),
+            r.stderr.contains(
+                "frames.json:1:55: $.steps: the steps produce 14402 frames, more than the limit of 10000"),
             r.output)
         XCTAssertTrue(r.stderr.contains("$.kind: unknown kind \"carousel\""), r.output)
         XCTAssertTrue(r.stderr.contains("$.image.path: image file not found: images/nope.png"), r.output)
@@ -166,10 +167,10 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("$.pattern: \"([a-z\" is not a valid regular expression"), r.output)
         XCTAssertTrue(
             r.stderr.contains(
-                "select.json: $.steps[1].select: the selection [2, 9] ends past the text, which has 4 characters at this step"
+                "select.json:1:88: $.steps[1].select: the selection [2, 9] ends past the text, which has 4 characters at this step"
             ), r.output)
         XCTAssertTrue(r.stderr.contains("$.steps[0].keyboard: expected \"show\" or \"hide\", found \"up\""), r.output)
-        XCTAssertTrue(r.stderr.contains("short.json: $.height: the canvas is 300 pt tall"), r.output)
+        XCTAssertTrue(r.stderr.contains("short.json:1:32: $.height: the canvas is 300 pt tall"), r.output)
         XCTAssertTrue(
             r.stderr.contains("$.selection: the selection ends at 5, past the end of the text (2 characters)"), r.output
         )
@@ -187,7 +188,8 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(
             r.stderr.contains("$.messages[0].role: unknown value \"bot\"; expected one of: user, assistant"), r.output)
         XCTAssertTrue(r.stderr.contains("$.messages[1]: the id \"a\" is used by an earlier message"), r.output)
-        XCTAssertTrue(r.stderr.contains("stream.json: $.steps[0].stream: there is no message to stream into"), r.output)
+        XCTAssertTrue(
+            r.stderr.contains("stream.json:1:39: $.steps[0].stream: there is no message to stream into"), r.output)
         XCTAssertTrue(r.stderr.contains("$.messages[0].image.aspectRatio: expected an aspect ratio"), r.output)
         XCTAssertTrue(r.stdout.contains("8 passed, 0 failed, 4 errors"), r.output)
     }

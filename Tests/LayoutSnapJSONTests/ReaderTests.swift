@@ -132,10 +132,14 @@ final class ReaderTests: XCTestCase {
         let o = try JSONElement(JSONParser.parse("{\"a\": 1, \"zzz\": 2, \"id\": 3}")).object()
         _ = o.optional("a")
         _ = o.optional("at")
-        XCTAssertEqual(decodingErrorDescription { try o.finish() }, "$.zzz: unknown field \"zzz\" (line 1, column 10)")
+        XCTAssertEqual(
+            decodingErrorDescription { try o.finish() },
+            "$.zzz: unknown field \"zzz\"; allowed here: a, at (line 1, column 10)")
         _ = o.optional("zzz")
-        // "id" is two edits from "at", but that is the whole key: no suggestion.
-        XCTAssertEqual(decodingErrorDescription { try o.finish() }, "$.id: unknown field \"id\" (line 1, column 20)")
+        // "id" is two edits from "at", but that is the whole key: no suggestion, the allowed keys.
+        XCTAssertEqual(
+            decodingErrorDescription { try o.finish() },
+            "$.id: unknown field \"id\"; allowed here: a, at, zzz (line 1, column 20)")
         _ = o.optional("id")
         XCTAssertNil(decodingErrorDescription { try o.finish() })
     }

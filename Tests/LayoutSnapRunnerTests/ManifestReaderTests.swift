@@ -76,7 +76,11 @@ final class ManifestReaderTests: XCTestCase {
         defer { removeTemporaryFolder(folder) }
         try Data(bad[4].utf8).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
         XCTAssertThrowsError(try GoldenManifest.load(path: folder + "/manifest.json")) { error in
-            XCTAssertTrue("\(error)".contains("missing required field \"size\" (line 1"), "\(error)")
+            // "sise" for the required "size": the misspelling, where it is.
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "manifest.json:1:95: $.frames[\"a.png\"].sise: unknown field \"sise\"; did you mean \"size\"?"),
+                "\(error)")
         }
     }
 }

@@ -40,7 +40,8 @@ final class TypedErrorTests: XCTestCase {
 
     func testALayoutErrorNamesItsJSONPath() {
         let error = LayoutError(path: "$.steps[1].at", message: "cannot be met")
-        let diagnostic = Diagnostic.fixtureStage(error, file: "Fixtures/x.json")
+        let ref = FixtureRef(id: "x", path: "Fixtures/x.json", displayPath: "Fixtures/x.json")
+        let diagnostic = Diagnostic.fixtureStage(error, ref: ref)
         XCTAssertEqual(
             diagnostic,
             Diagnostic(.error, .fixture, file: "Fixtures/x.json", path: "$.steps[1].at", message: "cannot be met"))

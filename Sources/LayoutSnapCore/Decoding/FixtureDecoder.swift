@@ -57,12 +57,12 @@ public enum FixtureDecoder {
                 file: file, line: error.position.line, column: error.position.column,
                 message: "invalid JSON: \(error.message)")
         }
-        do {
-            return try decode(JSONElement(root), id: id, file: file, folder: folder, defaults: defaults)
+        do throws(DecodingErrors.Collected) {
+            return try DecodingErrors.collecting(limit: Limits.maxErrorsPerFile) { () throws(JSONDecodingError) in
+                try decode(JSONElement(root), id: id, file: file, folder: folder, defaults: defaults)
+            }
         } catch {
-            throw FixtureError(
-                file: file, path: error.path.description, line: error.position?.line,
-                column: error.position?.column, message: error.message)
+            throw FixtureError(file: file, error)
         }
     }
 
@@ -143,6 +143,8 @@ public enum FixtureDecoder {
         var variants: [FixtureVariant] = []
         var places: [String: JSONElement] = [:]
         func add(_ v: FixtureVariant, at e: JSONElement) throws(JSONDecodingError) {
+            var v = v
+            v.origin = FixtureVariant.Origin(path: e.path.description, line: e.position.line)
             guard FixtureVariant.isValidName(v.name) else {
                 throw e.error(
                     "the variant name \"\(v.name)\" is a folder name in the goldens: use 1 to 100 of a-z, A-Z, 0-9, '.', '_', '+' and '-'"
@@ -397,6 +399,7 @@ extension ObjectReader {
         // Asked for one by one (not `contains`), so the schema test sees every event a step may name.
         let present = names.filter { optional($0) != nil }
         guard let name = present.first else {
+            if let misspelt = misspelling(among: names) { throw misspelt }
             throw step.error("a \(kind) step needs one of: \(names.joined(separator: ", "))")
         }
         guard present.count == 1 else {

@@ -11,6 +11,8 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible 
     public var line: Int?
     public var column: Int?
     public var message: String
+    /// The file's other errors, in source order, when decoding went on past this one.
+    public var further: [FixtureError] = []
 
     public init(file: String, path: String? = nil, line: Int? = nil, column: Int? = nil, message: String) {
         self.file = file
@@ -18,6 +20,18 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible 
         self.line = line
         self.column = column
         self.message = message
+    }
+
+    public init(file: String, _ error: JSONDecodingError) {
+        self.init(
+            file: file, path: error.path.description, line: error.position?.line, column: error.position?.column,
+            message: error.message)
+    }
+
+    /// The first of `errors` (source order), carrying the others.
+    init(file: String, _ collected: DecodingErrors.Collected) {
+        self.init(file: file, collected.errors[0])
+        further = collected.errors.dropFirst().map { FixtureError(file: file, $0) }
     }
 
     /// `Fixtures/posts/x.json:4:12: $.steps[1].at: expected a number, found a string`: the
@@ -47,12 +61,12 @@ extension FixtureError {
                 file: file, line: error.position.line, column: error.position.column,
                 message: "invalid JSON: \(error.message)")
         }
-        do {
-            return try read(JSONElement(root))
+        do throws(DecodingErrors.Collected) {
+            return try DecodingErrors.collecting(limit: Limits.maxErrorsPerFile) { () throws(JSONDecodingError) in
+                try read(JSONElement(root))
+            }
         } catch {
-            throw FixtureError(
-                file: file, path: error.path.description, line: error.position?.line, column: error.position?.column,
-                message: error.message)
+            throw FixtureError(file: file, error)
         }
     }
 }

@@ -53,7 +53,14 @@ public struct ProjectConfig: Sendable, Equatable {
     public static let reporters = ["terminal", "github"]
 
     public static func decode(bytes: [UInt8], file: String) throws(FixtureError) -> ProjectConfig {
-        try FixtureError.decoding(bytes, file: file, decode)
+        var config = try FixtureError.decoding(bytes, file: file, decode)
+        // Its variants say they come from here when a fixture fails only in one of them.
+        config.defaults.variants = config.defaults.variants?.map { v in
+            var v = v
+            v.origin?.file = file
+            return v
+        }
+        return config
     }
 
     static func decode(_ element: JSONElement) throws(JSONDecodingError) -> ProjectConfig {

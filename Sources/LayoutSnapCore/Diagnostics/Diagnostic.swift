@@ -32,6 +32,12 @@ public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConver
     /// The JSON path inside the file (`$.steps[1].at`).
     public var path: String?
     public var message: String
+    /// The same file's other errors, in source order, when one reading found several (a fixture
+    /// with a typo in one field and a wrong value in another); nil when there are none.
+    public var also: [Diagnostic]?
+    /// The variant it arose in, when it arises only there, and where that variant was declared:
+    /// `c@AX5 (from layoutsnap.json defaults.variants[1])`. nil for the fixture as written.
+    public var variant: String?
 
     public init(
         _ severity: Severity = .error, _ category: Category, file: String? = nil, line: Int? = nil, column: Int? = nil,
@@ -50,6 +56,7 @@ public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConver
     public func with(category: Category) -> Diagnostic {
         var copy = self
         copy.category = category
+        copy.also = also?.map { $0.with(category: category) }
         return copy
     }
 
@@ -67,13 +74,61 @@ public struct Diagnostic: Error, Sendable, Hashable, Codable, CustomStringConver
             s += ": "
         }
         if let path { s += "\(path): " }
+        if let variant { s += "in \(variant): " }
         return s + message
     }
 }
 
 extension FixtureError {
-    /// The decoding error as a diagnostic of the fixture.
+    /// The decoding error as a diagnostic of the fixture, carrying the file's other errors.
     public var diagnostic: Diagnostic {
-        Diagnostic(.error, .fixture, file: file, line: line, column: column, path: path, message: message)
+        var d = Diagnostic(.error, .fixture, file: file, line: line, column: column, path: path, message: message)
+        if !further.isEmpty { d.also = further.map(\.diagnostic) }
+        return d
+    }
+}
+
+extension Diagnostic {
+    /// This diagnostic and the ones it carries, each once, in source order.
+    public var all: [Diagnostic] {
+        var first = self
+        first.also = nil
+        return [first] + (also ?? [])
+    }
+}
+
+extension Diagnostic {
+    /// The same problem, not tied to a variant.
+    public var withoutVariant: Diagnostic {
+        var d = self
+        d.variant = nil
+        return d
+    }
+
+    /// One diagnostic per cause, in first-met order: a mistake in a file is met by the fixture and
+    /// each of its variants, and a limit only some variants reach by each of them; either is said
+    /// once, naming the variants it arose in.
+    public static func byCause(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var order: [Diagnostic] = []
+        var variants: [Diagnostic: [String]] = [:]
+        var fromBase: Set<Diagnostic> = []
+        for d in diagnostics {
+            let key = d.withoutVariant
+            if variants[key] == nil { order.append(key) }
+            if let variant = d.variant {
+                if variants[key]?.contains(variant) != true { variants[key, default: []].append(variant) }
+            } else {
+                variants[key] = variants[key] ?? []
+                fromBase.insert(key)
+            }
+        }
+        return order.map { key in
+            var d = key
+            // Met by the fixture as written too: the variants add nothing to say.
+            if !fromBase.contains(key), let names = variants[key], !names.isEmpty {
+                d.variant = names.joined(separator: ", ")
+            }
+            return d
+        }
     }
 }

@@ -95,6 +95,8 @@ public enum Limits {
     public static let maxLineBreaks = 5_000
     public static let maxFramesPerFixture = Timeline.maxFramesPerFixture
     public static let maxFixtureFileBytes = 16 * 1024 * 1024
+    /// Errors reported for one file: enough for any real mix of mistakes, few enough to read.
+    public static let maxErrorsPerFile = 20
     public static let maxGoldenPixels = 64 * 1024 * 1024
     public static let animationDuration: ClosedRange<Double> = 0...60
     public static let stepDelay: ClosedRange<Double> = 0...3600

@@ -12,6 +12,36 @@ public struct FixtureVariant: Sendable, Hashable {
     public var textSize: ContentSizeCategory?
     public var appearance: Appearance?
     public var direction: LayoutDirection?
+    /// Where it was declared, for messages about what fails only in it; not part of what it is.
+    public var origin: Origin?
+
+    /// A variant's declaration: the file (nil for the fixture's own `variants`), the JSON path
+    /// and line of its entry.
+    public struct Origin: Sendable, Hashable, CustomStringConvertible {
+        public var file: String?
+        public var path: String
+        public var line: Int
+
+        /// `layoutsnap.json defaults.variants[1]`, `variants[0] (line 7)`.
+        public var description: String {
+            let place = path.hasPrefix("$.") ? String(path.dropFirst(2)) : path
+            return file.map { "\($0) \(place)" } ?? "\(place) (line \(line))"
+        }
+    }
+
+    public static func == (a: FixtureVariant, b: FixtureVariant) -> Bool {
+        (a.name, a.device, a.textSize, a.appearance, a.direction) == (
+            b.name, b.device, b.textSize, b.appearance, b.direction
+        )
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(device)
+        hasher.combine(textSize)
+        hasher.combine(appearance)
+        hasher.combine(direction)
+    }
 
     public init(
         name: String? = nil, device: Device? = nil, textSize: ContentSizeCategory? = nil, appearance: Appearance? = nil,

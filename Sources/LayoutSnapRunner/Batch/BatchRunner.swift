@@ -147,7 +147,7 @@ public struct BatchRunner: Sendable {
             }
             result.seconds = since(started)
         } catch {
-            result.error = .fixtureStage(error, file: ref.displayPath, fixture: fixture, otherwise: .environment)
+            result.error = .fixtureStage(error, ref: ref, fixture: fixture, otherwise: .environment)
         }
         return result
     }

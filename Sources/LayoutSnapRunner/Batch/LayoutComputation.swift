@@ -25,7 +25,7 @@ public enum LayoutComputation {
             let fixture = try overrides.apply(to: ref.load())
             return (fixture, try LayoutEngine.layout(fixture, measurer: measurer))
         } catch {
-            throw RunnerError.fixture(.fixtureStage(error, file: ref.displayPath))
+            throw RunnerError.fixture(.fixtureStage(error, ref: ref))
         }
     }
 }

@@ -51,25 +51,35 @@ extension RunnerError {
 
 extension Diagnostic {
     /// What stopped a fixture between decoding and its last frame, typed: the fixture's own
-    /// errors say where in it; anything else is `otherwise`'s, about the fixture's file.
+    /// errors say where in it; anything else is `otherwise`'s, about the fixture's file. What
+    /// fails only after a variant was applied names the variant and where it was declared.
     public static func fixtureStage(
-        _ error: any Error, file: String, fixture: Fixture? = nil,
-        otherwise: Category = .fixture
+        _ error: any Error, ref: FixtureRef, fixture: Fixture? = nil, otherwise: Category = .fixture
     ) -> Diagnostic {
+        let file = ref.displayPath
+        var d: Diagnostic
         switch error {
-        case let error as FixtureError: error.diagnostic
+        case let error as FixtureError: return error.diagnostic  // the file's own: the same in every variant
         case let error as LayoutError:
-            Diagnostic(.error, .fixture, file: file, path: error.path, message: error.message)
-        case let error as WatchdogExpired: Diagnostic(.error, .watchdog, file: file, message: error.description)
-        case let error as RunnerError: error.diagnostic(file: file)
+            let place = SourcePlaces.position(of: error.path, inFile: ref.path)
+            d = Diagnostic(
+                .error, .fixture, file: file, line: place?.line, column: place?.column, path: error.path,
+                message: error.message)
+        case let error as WatchdogExpired: d = Diagnostic(.error, .watchdog, file: file, message: error.description)
+        case RunnerError.fixture(let diagnostic): return diagnostic  // already placed (decodeAndLayout)
+        case let error as RunnerError: d = error.diagnostic(file: file)
         case RenderError.image(let path, let reason):
             // The image a fixture names: its place in the fixture, when known.
-            Diagnostic(
+            d = Diagnostic(
                 .error, .fixture, file: file, line: fixture?.imageSource(path: path)?.line,
                 column: fixture?.imageSource(path: path)?.column, path: "$.image.path",
                 message: "image \(fixture?.imageSource(path: path)?.written ?? path): \(reason)")
-        case let error as RenderError: Diagnostic(.error, .render, file: file, message: error.description)
-        default: Diagnostic(.error, otherwise, file: file, message: "\(error)")
+        case let error as RenderError: d = Diagnostic(.error, .render, file: file, message: error.description)
+        default: d = Diagnostic(.error, otherwise, file: file, message: "\(error)")
         }
+        if let variant = ref.variant {
+            d.variant = ref.id + (variant.origin.map { " (from \($0))" } ?? "")
+        }
+        return d
     }
 }

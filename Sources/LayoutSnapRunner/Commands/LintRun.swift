@@ -51,7 +51,7 @@ public struct LintRun: Sendable {
                                 frames: state.frames.indices.map { (state.frames[$0].index, lints.frames[s][$0]) })
                         }
                     } catch {
-                        result.error = .fixtureStage(error, file: refs[i].displayPath)
+                        result.error = .fixtureStage(error, ref: refs[i])
                     }
                     engine.clearCache()
                 } else {

@@ -237,7 +237,7 @@ public struct PreviewBuilder: Sendable {
         } catch let error as RunnerError {
             throw error
         } catch {
-            throw RunnerError.fixture(.fixtureStage(error, file: ref.displayPath, fixture: fixture))
+            throw RunnerError.fixture(.fixtureStage(error, ref: ref, fixture: fixture))
         }
     }
 

@@ -13,12 +13,12 @@ enum ChatDecoder {
             if items.count > maxMessages {
                 throw e.error("expected at most \(maxMessages) messages, found \(items.count)")
             }
-            for (i, item) in items.enumerated() {
+            c.messages = try e.enumeratedEach { (i, item) throws(JSONDecodingError) in
                 let m = try decodeMessage(item, defaultID: "\(i + 1)", defaultRole: nil)
                 guard ids.insert(m.id).inserted else {
                     throw item.error("the id \"\(m.id)\" is used by an earlier message")
                 }
-                c.messages.append(m)
+                return m
             }
         }
         c.status = try o.enumeration("status", ChatStatus.self) ?? c.status
@@ -29,7 +29,7 @@ enum ChatDecoder {
             // A message without an id is named by its place in the conversation ("3"), as a sent
             // one is; a name already taken gets a prime.
             var count = c.messages.count
-            for step in try e.array() {
+            c.steps = try e.each { (step) throws(JSONDecodingError) in
                 var next = "\(count + 1)"
                 while ids.contains(next) { next += "'" }
                 let s = try decodeStep(step, nextID: next)
@@ -44,7 +44,7 @@ enum ChatDecoder {
                     count += 1
                 default: break
                 }
-                c.steps.append(s)
+                return s
             }
         }
         return c

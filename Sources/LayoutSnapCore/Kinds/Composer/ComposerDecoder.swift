@@ -38,7 +38,7 @@ enum ComposerDecoder {
         if let e = o.optional("keyboard") { c.keyboard = try e.bool() }
         if let e = o.optional("suggestions") { c.suggestions = try decodeWords(e) }
         if let e = o.optional("steps") {
-            c.steps = try e.array().map { (step) throws(JSONDecodingError) -> ComposerStep in try decodeStep(step) }
+            c.steps = try e.each(decodeStep)
         }
         return c
     }

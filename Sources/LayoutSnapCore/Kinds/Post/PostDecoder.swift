@@ -18,7 +18,7 @@ enum PostDecoder {
         let duration = try o.double("duration", in: Limits.animationDuration, what: "a duration in seconds") ?? 0.3
         post.curve = try FixtureDecoder.decodeCurve(o.optional("curve"), duration: duration)
         if let e = o.optional("steps") {
-            post.steps = try e.array().map { (step) throws(JSONDecodingError) -> PostStep in try decodeStep(step) }
+            post.steps = try e.each(decodeStep)
         }
         return post
     }

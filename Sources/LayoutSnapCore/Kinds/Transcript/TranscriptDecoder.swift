@@ -15,7 +15,7 @@ enum TranscriptDecoder {
         if let e = o.optional("sticky") { t.sticky = try e.bool() }
         t.indicators = try o.enumeration("indicators", IndicatorMode.self) ?? t.indicators
         if let e = o.optional("steps") {
-            t.steps = try e.array().map { (step) throws(JSONDecodingError) -> TranscriptStep in try decodeStep(step) }
+            t.steps = try e.each(decodeStep)
         }
         return t
     }
