@@ -13,16 +13,16 @@ enum Completions {
         // The fixture files and folders on the line: not the program, not an option's value.
         let paths = words.indices.dropFirst().filter { i in !words[i - 1].hasPrefix("--") && !words[i].hasPrefix("-") }
             .map { words[$0] }.filter { $0.hasSuffix(".json") || FileManager.default.fileExists(atPath: $0 + "/") }
-        let defaults = (try? ProjectSettings.load())?.config.defaults ?? FixtureDefaults()
-        guard let refs = try? FixtureDiscovery.discover(paths: paths, defaults: defaults) else { return [] }
+        guard let refs = try? FixtureDiscovery.discover(paths: paths, project: try? ProjectSettings.load()) else {
+            return []
+        }
         return Set(refs.compactMap { $0.variant?.name }).filter { $0.hasPrefix(prefix) }.sorted()
     }
 
     /// `layout --state`: the states of the fixture file on the line.
     static let states = CompletionKind.custom { words, _, prefix in
         guard let file = words.first(where: { $0.hasSuffix(".json") }),
-            let ref = try? FixtureDiscovery.single(
-                file, variant: nil, defaults: (try? ProjectSettings.load())?.config.defaults ?? FixtureDefaults()),
+            let ref = try? FixtureDiscovery.single(file, variant: nil, project: try? ProjectSettings.load()),
             let layout = try? LayoutComputation.layout(ref)
         else { return [] }
         return layout.states.map(\.name).filter { $0.hasPrefix(prefix) }

@@ -14,35 +14,68 @@ struct Config: ParsableCommand {
             "layoutsnap.json is looked up from the working directory upward; its folders are relative to its own folder; flags given to a command override it."
     )
 
+    @Argument(
+        help:
+            "A fixture file or folder: show the layoutsnap.json whose defaults its fixtures get (the nearest at or above it).",
+        completion: .file(extensions: ["json"]))
+    var path: String?
+
     func run() throws {
         try Diagnostics.run {
-            let project = try ProjectSettings.load()
+            let cwd = FileManager.default.currentDirectoryPath
+            let here = try ProjectSettings.load()
+            var project = here
+            if let path {
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw RunnerError.usage("\(path): no such file or folder")
+                }
+                var isFolder: ObjCBool = false
+                FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+                let folder = isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
+                project = try ProjectSettings.load(from: folder.isEmpty ? "." : folder, cwd: cwd)
+                Diagnostics.out(
+                    "config file for \(path): "
+                        + (project.file ?? "none (no layoutsnap.json at or above it: its fixtures get no defaults)"))
+            } else {
+                Diagnostics.out("config file: \(project.file ?? "none (no layoutsnap.json here or above)")")
+            }
             let c = project.config
-            Diagnostics.out("config file: \(project.file ?? "none (no layoutsnap.json here or above)")")
+            // Run settings come from the working directory's file, whichever file a PATH has.
+            let run = here.config
+            let environment = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"]
+            let reporter: (value: String, source: String) =
+                if let chosen = run.reporter, let file = here.file {
+                    (chosen, file)
+                } else if environment == "true" {
+                    ("github", "GITHUB_ACTIONS=true")
+                } else {
+                    ("terminal", "default; github when GITHUB_ACTIONS=true")
+                }
             let rows: [(String, (value: String, source: String))] = [
                 (
                     "fixtures",
-                    project.pick(
-                        nil, c.fixtures?.joined(separator: ", "), default: project.fixtures.joined(separator: ", "))
+                    here.pick(
+                        nil, run.fixtures?.joined(separator: ", "), default: here.fixtures.joined(separator: ", "))
                 ),
-                ("goldens", project.pick(nil, c.goldens, default: project.goldens)),
-                ("report", project.pick(nil, c.report, default: project.report)),
-                ("jobs", project.pick(nil, c.jobs.map(String.init), default: "\(BatchRunner.defaultJobs) (all cores)")),
-                ("timeout", project.pick(nil, c.timeout.map { "\($0) s" }, default: "\(Watchdog.defaultSeconds) s")),
-                (
-                    "reporter",
-                    project.pick(nil, c.reporter, default: "\(Reporter.fromEnvironment.rawValue) (GITHUB_ACTIONS)")
-                ),
+                ("goldens", here.pick(nil, run.goldens, default: here.goldens)),
+                ("report", here.pick(nil, run.report, default: here.report)),
+                ("jobs", here.pick(nil, run.jobs.map(String.init), default: "\(BatchRunner.defaultJobs) (all cores)")),
+                ("timeout", here.pick(nil, run.timeout.map { "\($0) s" }, default: "\(Watchdog.defaultSeconds) s")),
+                ("reporter", reporter),
+                ("lint", here.pick(nil, run.lintMode?.rawValue, default: LintMode.warn.rawValue)),
             ]
             for (name, (value, source)) in rows {
                 Diagnostics.out("\(name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
             }
             let d = c.defaults
-            Diagnostics.out("fixture defaults (a fixture's own field wins):")
+            Diagnostics.out("fixture defaults (a fixture's own field wins; lint ignores are added to its own):")
             let defaults: [(String, (value: String, source: String))] = [
                 ("device", project.pick(nil, d.device?.name, default: "\(Device.defaultName)")),
                 ("scale", project.pick(nil, d.scale.map { JSONWriter.formatNumber($0) }, default: "the device's")),
                 ("fps", project.pick(nil, d.fps.map { JSONWriter.formatNumber($0) }, default: "60")),
+                ("textSize", project.pick(nil, d.textSize?.rawValue, default: ContentSizeCategory.large.rawValue)),
+                ("appearance", project.pick(nil, d.appearance?.rawValue, default: Appearance.light.rawValue)),
+                ("direction", project.pick(nil, d.direction?.rawValue, default: LayoutDirection.ltr.rawValue)),
                 ("tolerance", project.pick(nil, d.tolerance.map(Self.describe), default: "exact")),
                 (
                     "variants",
@@ -50,9 +83,21 @@ struct Config: ParsableCommand {
                         nil, d.variants.map { $0.isEmpty ? "none" : $0.map(\.name).joined(separator: ", ") },
                         default: "none")
                 ),
+                (
+                    "lint",
+                    project.pick(
+                        nil,
+                        d.lintIgnores.isEmpty
+                            ? nil
+                            : d.lintIgnores.map {
+                                "ignore \($0.rule.rawValue)" + ($0.element.map { " on \($0)" } ?? "")
+                            }
+                            .joined(separator: ", "),
+                        default: "no ignores")
+                ),
             ]
             for (name, (value, source)) in defaults {
-                Diagnostics.out("  \(name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
+                Diagnostics.out("  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
             }
             return .passed
         }

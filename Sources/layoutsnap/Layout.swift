@@ -28,7 +28,7 @@ struct Layout: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             let ref = try FixtureDiscovery.single(
-                fixture, variant: variant, defaults: try ProjectSettings.load().config.defaults)
+                fixture, variant: variant, project: try ProjectSettings.load())
             let layout = try LayoutComputation.layout(ref, overrides: render.overrides)
             if let state, !layout.states.contains(where: { $0.name == state }) {
                 throw RunnerError.usage(

@@ -65,6 +65,7 @@ struct BatchOptions: ParsableArguments {
             shard: shard, overrides: render.overrides)
         settings.variant = variant
         settings.defaults = c.defaults
+        settings.project = project
         return settings
     }
 

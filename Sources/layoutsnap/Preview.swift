@@ -76,7 +76,7 @@ struct Preview: ParsableCommand {
     func run() throws {
         try Diagnostics.run {
             let ref = try FixtureDiscovery.single(
-                fixture, variant: variant, defaults: try ProjectSettings.load().config.defaults)
+                fixture, variant: variant, project: try ProjectSettings.load())
             let builder = PreviewBuilder(
                 ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
                 bakeOverlay: overlay, watching: watch, jobs: jobs, against: against)

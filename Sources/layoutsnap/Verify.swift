@@ -36,9 +36,9 @@ struct Verify: ParsableCommand {
 
     @Option(
         help:
-            "Layout lints on every frame: warn (report them, the default), error (a finding not ignored fails the run, exit 1) or off."
+            "Layout lints on every frame: warn (report them, the default), error (a finding not ignored fails the run, exit 1) or off. Default: layoutsnap.json's lint.mode, else warn."
     )
-    var lint: LintMode = .warn
+    var lint: LintMode?
 
     @Flag(
         help:
@@ -57,7 +57,7 @@ struct Verify: ParsableCommand {
             let project = try ProjectSettings.load()
             let report = self.report ?? project.report
             var settings = options.settings(project)
-            settings.lint = lint
+            settings.lint = lint ?? project.config.lintMode ?? .warn
             var run = VerifyRun(
                 settings: settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
                 checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)

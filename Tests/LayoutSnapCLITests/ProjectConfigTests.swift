@@ -102,16 +102,89 @@ final class FixtureDefaultsTests: XCTestCase {
 
         let config = try CLI.run(["config"], in: app)
         XCTAssertEqual(config.status, 0, config.output)
-        XCTAssertTrue(config.stdout.contains("  device    iphone-se  [layoutsnap.json]"), config.stdout)
+        XCTAssertTrue(config.stdout.contains("  device     iphone-se  [layoutsnap.json]"), config.stdout)
         XCTAssertTrue(
-            config.stdout.contains("  tolerance threshold 0.1, maxDiffPixels 5, maxDiffRatio 0  [layoutsnap.json]"),
+            config.stdout.contains("  tolerance  threshold 0.1, maxDiffPixels 5, maxDiffRatio 0  [layoutsnap.json]"),
             config.stdout)
-        XCTAssertTrue(config.stdout.contains("  variants  AX3  [layoutsnap.json]"), config.stdout)
+        XCTAssertTrue(config.stdout.contains("  variants   AX3  [layoutsnap.json]"), config.stdout)
 
         // A broken default is the config's mistake, with its path.
         try dir.write("app/layoutsnap.json", #"{"defaults": {"fps": 0}}"#)
         let bad = try CLI.run(["verify", "--no-progress"], in: app)
         XCTAssertEqual(bad.status, 2, bad.output)
         XCTAssertTrue(bad.stderr.contains("$.defaults.fps: expected frames per second from 1 to 240"), bad.stderr)
+    }
+}
+
+/// A project's config as a new user grows one: every common fixture field as a default, lint
+/// settings, its reach (only the fixtures under its folder), and what `config` says (issue 31).
+final class ProjectSettingsReachTests: XCTestCase {
+    let chat =
+        #"{"kind": "chat", "messages": [{"role": "user", "text": "Hello there"}, {"role": "assistant", "text": "Hi!"}]}"#
+
+    func testDefaultsLintAndReach() throws {
+        let dir = try TempDir()
+        try dir.write(
+            "proj/layoutsnap.json",
+            #"{"lint": {"mode": "error"}, "defaults": {"textSize": "AX3", "appearance": "dark", "direction": "rtl", "lint": {"ignore": [{"rule": "contrast", "reason": "the brand's colours"}]}}}"#
+        )
+        try dir.write("proj/Fixtures/chat.json", chat)
+        try dir.write("elsewhere/chat.json", chat)
+        let proj = dir.path("proj")
+
+        // The project's ignore applies: lint passes; the defaults reach the fixture.
+        let lint = try CLI.run(["lint"], in: proj)
+        XCTAssertEqual(lint.status, 0, lint.output)
+        let layout = try CLI.run(["layout", "Fixtures/chat.json"], in: proj)
+        XCTAssertEqual(layout.status, 0, layout.output)
+        let plain = try CLI.run(["layout", "../elsewhere/chat.json"], in: proj)
+        XCTAssertEqual(plain.status, 0, plain.output)
+        XCTAssertNotEqual(layout.stdout, plain.stdout, "AX3 and rtl lay the project's fixture out differently")
+
+        // A fixture outside the project's folder gets none of its defaults: its contrast findings
+        // are not ignored, and lint fails on them.
+        let outside = try CLI.run(["lint", "../elsewhere"], in: proj)
+        XCTAssertEqual(outside.status, 1, outside.output)
+        XCTAssertTrue(outside.stdout.contains("contrast"), outside.output)
+        let which = try CLI.run(["config", "../elsewhere"], in: proj)
+        XCTAssertTrue(
+            which.stdout.hasPrefix(
+                "config file for ../elsewhere: none (no layoutsnap.json at or above it: its fixtures get no defaults)"),
+            which.output)
+        let own = try CLI.run(["config", "Fixtures/chat.json"], in: proj)
+        XCTAssertTrue(own.stdout.hasPrefix("config file for Fixtures/chat.json: layoutsnap.json\n"), own.output)
+
+        // verify takes lint.mode: a finding not ignored fails the run.
+        try dir.write(
+            "proj/layoutsnap.json", #"{"lint": {"mode": "error"}, "defaults": {"appearance": "dark"}}"#)
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: proj).status, 0)
+        let verify = try CLI.run(["verify", "--no-progress"], in: proj)
+        XCTAssertEqual(verify.status, 1, verify.output)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress", "--lint", "warn"], in: proj).status, 0)
+
+        // Where each value comes from, without implying a detection that did not happen.
+        let config = try CLI.run(["config"], in: proj, removing: ["GITHUB_ACTIONS"])
+        XCTAssertTrue(
+            config.stdout.contains("reporter  terminal  [default; github when GITHUB_ACTIONS=true]"), config.stdout)
+        XCTAssertTrue(config.stdout.contains("lint      error  [layoutsnap.json]"), config.stdout)
+        XCTAssertTrue(config.stdout.contains("  appearance dark  [layoutsnap.json]"), config.stdout)
+        let onGitHub = try CLI.run(["config"], in: proj, environment: ["GITHUB_ACTIONS": "true"])
+        XCTAssertTrue(onGitHub.stdout.contains("reporter  github  [GITHUB_ACTIONS=true]"), onGitHub.stdout)
+    }
+
+    func testEveryConfigKeyHasDidYouMeanAndListsWhatIsAllowed() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/chat.json", chat)
+        try dir.write("layoutsnap.json", #"{"defaults": {"appearence": "dark", "colour": 1}, "repoter": "github"}"#)
+        let r = try CLI.run(["config"], in: dir.url)
+        XCTAssertEqual(r.status, 2, r.output)
+        let errors = r.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            errors,
+            [
+                #"error: layoutsnap.json:1:15: $.defaults.appearence: unknown field "appearence"; did you mean "appearance"?"#,
+                #"error: layoutsnap.json:1:37: $.defaults.colour: unknown field "colour"; allowed here: appearance, device, direction, fps, lint, scale, textSize, tolerance, variants"#,
+                #"error: layoutsnap.json:1:51: $.repoter: unknown field "repoter"; did you mean "reporter"?"#,
+            ], r.output)
     }
 }

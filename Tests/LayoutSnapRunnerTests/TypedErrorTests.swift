@@ -29,7 +29,7 @@ final class TypedErrorTests: XCTestCase {
         let folder = try makeTemporaryFolder("typed-errors-config").path
         defer { removeTemporaryFolder(folder) }
         try Support.write("{\n  \"jobs\": \"many\"\n}", to: folder + "/layoutsnap.json")
-        XCTAssertThrowsError(try ProjectSettings.load(from: folder)) { error in
+        XCTAssertThrowsError(try ProjectSettings.load(from: folder, cwd: folder)) { error in
             guard case .input(let diagnostic)? = error as? RunnerError else { return XCTFail("\(error)") }
             XCTAssertEqual(diagnostic.category, .input)
             XCTAssertEqual(diagnostic.file, "layoutsnap.json")

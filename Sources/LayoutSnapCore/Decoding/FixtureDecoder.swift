@@ -84,8 +84,8 @@ public enum FixtureDecoder {
         _ = try o.optional("$schema")?.string()
         var device = defaults.device ?? Device.named(Device.defaultName)!
         if let d = o.optional("device") { device = try deviceValue(d) }
-        let textSize = try o.optional("textSize").map(textSizeValue)
-        let direction = try o.optional("direction").map(directionValue)
+        let textSize = try o.optional("textSize").map(textSizeValue) ?? defaults.textSize
+        let direction = try o.optional("direction").map(directionValue) ?? defaults.direction
         let variants = try o.optional("variants").map(decodeVariants) ?? defaults.variants ?? []
         let width = try o.double("width", in: Limits.canvasSide, what: "a width in points") ?? device.width
         let height = try o.double("height", in: Limits.canvasSide, what: "a height in points") ?? device.height
@@ -102,11 +102,11 @@ public enum FixtureDecoder {
                 "the canvas is \(canvas.pixelWidth) x \(canvas.pixelHeight) pixels; a side may have at most \(Limits.maxCanvasSidePixels) pixels (Cairo's limit)"
             )
         }
-        let appearance = try o.enumeration("appearance", Appearance.self) ?? .light
+        let appearance = try o.enumeration("appearance", Appearance.self) ?? defaults.appearance ?? .light
         let fps = try o.double("fps", in: Limits.fps, what: "frames per second") ?? defaults.fps ?? 60
         var tolerance: Tolerance?
         var timingFrames = 0
-        let lintIgnores = try o.optional("lint").map(decodeLint) ?? []
+        let lintIgnores = (try o.optional("lint").map(decodeLint) ?? []) + defaults.lintIgnores
         if let e = o.optional("tolerance") {
             (tolerance, timingFrames) = try decodeTolerance(e)
         } else if let t = defaults.tolerance {

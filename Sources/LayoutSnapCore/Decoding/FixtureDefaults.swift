@@ -1,8 +1,8 @@
 /// layoutsnap.json's `defaults`: fixture fields a project sets once. They apply when a fixture is
 /// decoded, as if written in every fixture that does not write the field itself, so a fixture's
-/// own `device`, `scale`, `fps`, `tolerance` or `variants` always wins (a tolerance or a variants
-/// list replaces the default whole; `"variants": []` has none). They are defaults, not overrides:
-/// `--device`, `--scale` and `--fps` are the overrides.
+/// own field always wins (a tolerance or a variants list replaces the default whole;
+/// `"variants": []` has none). The one exception is `lint`: the project's ignores are added to
+/// each fixture's own. They are defaults, not overrides: `--device`, `--scale` and `--fps` are.
 
 import LayoutSnapJSON
 
@@ -10,8 +10,13 @@ public struct FixtureDefaults: Sendable, Hashable {
     public var device: Device?
     public var scale: Double?
     public var fps: Double?
+    public var textSize: ContentSizeCategory?
+    public var appearance: Appearance?
+    public var direction: LayoutDirection?
     public var tolerance: DecodedTolerance?
     public var variants: [FixtureVariant]?
+    /// Lint findings every fixture accepts, besides its own.
+    public var lintIgnores: [LintIgnore] = []
 
     public init() {}
 
@@ -32,8 +37,15 @@ public struct FixtureDefaults: Sendable, Hashable {
         SchemaField("device", .ref("device"), "The device of every fixture that names none."),
         SchemaField("scale", .ref("scale"), "The scale of every fixture that gives none (else its device's)."),
         SchemaField("fps", .ref("fps"), "The frames per second of every fixture that gives none (else 60)."),
+        SchemaField(
+            "textSize", .ref("textSize"), "The Dynamic Type size of every fixture that names none (else large)."),
+        SchemaField("appearance", .ref("appearance"), "The appearance of every fixture that names none (else light)."),
+        SchemaField("direction", .ref("direction"), "The direction of every fixture that names none (else ltr)."),
         SchemaField("tolerance", .ref("tolerance"), "The tolerance of every fixture that has none (else exact)."),
         SchemaField("variants", .ref("variants"), "The variants of every fixture that declares none."),
+        SchemaField(
+            "lint", FixtureSchema.lint, "Lint findings every fixture accepts on purpose, besides its own `lint.ignore`."
+        ),
     ]
 
     /// The fixture schema's definitions the fields above refer to, directly or not.
@@ -47,11 +59,15 @@ public struct FixtureDefaults: Sendable, Hashable {
         d.device = try o.optional("device").map(FixtureDecoder.deviceValue)
         d.scale = try o.double("scale", in: Limits.scale, what: "a scale")
         d.fps = try o.double("fps", in: Limits.fps, what: "frames per second")
+        d.textSize = try o.optional("textSize").map(FixtureDecoder.textSizeValue)
+        d.appearance = try o.enumeration("appearance", Appearance.self)
+        d.direction = try o.optional("direction").map(FixtureDecoder.directionValue)
         if let e = o.optional("tolerance") {
             let (pixels, frames) = try FixtureDecoder.decodeTolerance(e)
             d.tolerance = DecodedTolerance(pixels: pixels, timingFrames: frames)
         }
         d.variants = try o.optional("variants").map(FixtureDecoder.decodeVariants)
+        d.lintIgnores = try o.optional("lint").map(FixtureDecoder.decodeLint) ?? []
         try o.finish()
         return d
     }

@@ -12,6 +12,8 @@ public struct ProjectConfig: Sendable, Equatable {
     public var timeout: Double?
     /// `terminal` or `github`.
     public var reporter: String?
+    /// `lint.mode`: verify's `--lint` when the flag is not given.
+    public var lintMode: LintMode?
     /// `defaults`: fixture fields every fixture of the project has unless it writes its own.
     public var defaults = FixtureDefaults()
 
@@ -33,6 +35,15 @@ public struct ProjectConfig: Sendable, Equatable {
             "Seconds a fixture may take before it is stopped with an error (default 120)."),
         SchemaField(
             "reporter", .enumeration(reporters), "verify's reporter (default: github when GITHUB_ACTIONS=true)."),
+        SchemaField(
+            "lint",
+            .object([
+                SchemaField(
+                    "mode", .enumeration(LintMode.self),
+                    "verify's layout lints when --lint is not given: warn (default), error (a finding fails the run) or off."
+                )
+            ]),
+            "Layout lints for the project; the findings every fixture accepts are defaults.lint.ignore."),
         SchemaField(
             "defaults", .object(FixtureDefaults.fields),
             "Fixture fields every fixture has unless it writes its own, as if written in it; a fixture's tolerance or variants replace these whole (\"variants\": [] for none)."
@@ -99,6 +110,11 @@ public struct ProjectConfig: Sendable, Equatable {
                 throw e.error("unknown reporter \"\(name)\"; expected one of: \(reporters.joined(separator: ", "))")
             }
             c.reporter = name
+        }
+        if let e = o.optional("lint") {
+            let lint = try e.object()
+            c.lintMode = try lint.enumeration("mode", LintMode.self)
+            try lint.finish()
         }
         if let e = o.optional("defaults") { c.defaults = try FixtureDefaults.decode(e) }
         for folder in [c.goldens, c.report].compactMap({ $0 }) + (c.fixtures ?? []) where folder.isEmpty {

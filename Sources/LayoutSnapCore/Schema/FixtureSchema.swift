@@ -28,24 +28,24 @@ public enum FixtureSchema {
         SchemaField(
             "tolerance", .ref("tolerance"),
             "How much a frame may differ from its golden and still pass (default: exact)."),
-        SchemaField(
-            "lint",
-            .object([
-                SchemaField(
-                    "ignore",
-                    .array(
-                        .object(
-                            [
-                                SchemaField("rule", .enumeration(LintRule.self)),
-                                SchemaField(
-                                    "element", .nonEmptyString,
-                                    "The element id (message:* for every message); absent: every element."),
-                                SchemaField(
-                                    "reason", .leaf([("type", "string"), ("pattern", "\\S")]),
-                                    "Why the finding is accepted."),
-                            ], required: ["rule", "reason"])), "Lint findings the fixture accepts on purpose.")
-            ]), "Layout lints: findings accepted on purpose."),
+        SchemaField("lint", lint, "Layout lints: findings accepted on purpose."),
     ]
+
+    /// A fixture's `lint` (and layoutsnap.json's `defaults.lint`): the findings it accepts.
+    static let lint = SchemaNode.object([
+        SchemaField(
+            "ignore",
+            .array(
+                .object(
+                    [
+                        SchemaField("rule", .enumeration(LintRule.self)),
+                        SchemaField(
+                            "element", .nonEmptyString,
+                            "The element id (message:* for every message); absent: every element."),
+                        SchemaField(
+                            "reason", .leaf([("type", "string"), ("pattern", "\\S")]), "Why the finding is accepted."),
+                    ], required: ["rule", "reason"])), "Lint findings the fixture accepts on purpose.")
+    ])
 
     /// Each kind's decoder's fields.
     static func fields(of kind: FixtureKind) -> [SchemaField] { kind.definition.fields }

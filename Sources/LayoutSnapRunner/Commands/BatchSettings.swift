@@ -16,8 +16,11 @@ public struct BatchSettings: Sendable {
     public var timeout: Double
     public var shard: Shard?
     public var overrides: FixtureOverrides
-    /// layoutsnap.json's fixture defaults.
+    /// The fixture defaults, the same for every fixture; ignored when `project` is set.
     public var defaults = FixtureDefaults()
+    /// The layoutsnap.json found from the working directory: each fixture then gets the defaults
+    /// of the nearest layoutsnap.json at or above its own folder.
+    public var project: ProjectSettings?
     /// `--lint`: verify's layout lints (off for record and render).
     public var lint = LintMode.off
 
@@ -63,7 +66,8 @@ public struct BatchSettings: Sendable {
 
     /// The fixtures under the paths that match the filter, and of those this shard's part.
     public func select() throws(RunnerError) -> Selection {
-        let all = try FixtureDiscovery.discover(paths: paths, defaultRoot: defaultRoot, defaults: defaults)
+        let all = try FixtureDiscovery.discover(
+            paths: paths, defaultRoot: defaultRoot, defaults: defaults, project: project)
         // With --variant, a filter may name the fixture file's id (`--filter posts/x --variant rtl`).
         var refs =
             filter.map { glob in

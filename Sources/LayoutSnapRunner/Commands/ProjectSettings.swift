@@ -6,6 +6,8 @@ import LayoutSnapCore
 public struct ProjectSettings: Sendable {
     /// The file as messages show it, or nil when there is none.
     public var file: String?
+    /// The file's absolute path, standardized.
+    public var path: String?
     public var config: ProjectConfig
     /// The file's folder as seen from the working directory: the project's root, where the
     /// default folders (Fixtures, Goldens, .layoutsnap/report) are too.
@@ -29,14 +31,16 @@ public struct ProjectSettings: Sendable {
     public var report: String { config.report ?? defaultFolder(".layoutsnap/report") }
 
     /// The nearest `layoutsnap.json` at or above `directory`; a broken one is bad input (exit 2).
-    public static func load(from directory: String = FileManager.default.currentDirectoryPath) throws(RunnerError)
-        -> ProjectSettings
-    {
-        var folder = URL(fileURLWithPath: directory).standardizedFileURL
+    /// Paths are shown as seen from `cwd` (the working directory).
+    public static func load(
+        from directory: String = FileManager.default.currentDirectoryPath,
+        cwd: String = FileManager.default.currentDirectoryPath
+    ) throws(RunnerError) -> ProjectSettings {
+        var folder = URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL
         while true {
             let candidate = folder.appendingPathComponent(ProjectConfig.fileName).path
             if FileManager.default.fileExists(atPath: candidate) {
-                let shown = display(candidate, from: directory)
+                let shown = display(candidate, from: cwd)
                 guard let data = FileManager.default.contents(atPath: candidate) else {
                     throw RunnerError.usage("\(shown): cannot be read")
                 }
@@ -45,12 +49,14 @@ public struct ProjectSettings: Sendable {
                     // Folders are the file's own: seen from the working directory.
                     let base = (candidate as NSString).deletingLastPathComponent
                     func resolve(_ p: String) -> String {
-                        display(p.hasPrefix("/") ? p : base + "/" + p, from: directory)
+                        display(p.hasPrefix("/") ? p : base + "/" + p, from: cwd)
                     }
                     config.fixtures = config.fixtures?.map(resolve)
                     config.goldens = config.goldens.map(resolve)
                     config.report = config.report.map(resolve)
-                    return ProjectSettings(file: shown, config: config, root: display(base, from: directory))
+                    var settings = ProjectSettings(file: shown, config: config, root: display(base, from: cwd))
+                    settings.path = candidate
+                    return settings
                 } catch {
                     throw RunnerError.input(error.diagnostic.with(category: .input))
                 }
@@ -74,5 +80,22 @@ public struct ProjectSettings: Sendable {
         if let flag { return (flag, "flag") }
         if let fromFile, let file { return (fromFile, file) }
         return (fallback, "default")
+    }
+
+    /// The fixture defaults a fixture file gets: those of the nearest layoutsnap.json at or above
+    /// its folder, this one's when that is this file, none when there is no such file. So a
+    /// project's defaults never reach fixtures outside its folder (`lint /elsewhere/gen`).
+    /// `cache` holds what each folder resolved to, for a batch of files.
+    public func defaults(forFile file: String, cache: inout [String: ProjectSettings]) throws(RunnerError)
+        -> ProjectSettings
+    {
+        let cwd = FileManager.default.currentDirectoryPath
+        let folder = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL
+            .deletingLastPathComponent().path
+        if let known = cache[folder] { return known }
+        var found = try Self.load(from: folder, cwd: cwd)
+        if found.path == path { found = self }
+        cache[folder] = found
+        return found
     }
 }

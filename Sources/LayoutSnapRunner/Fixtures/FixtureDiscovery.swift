@@ -45,12 +45,15 @@ public struct FixtureRef: Sendable, Hashable {
 /// like `posts/x`; a folder elsewhere is its own root; a single file elsewhere is named after its
 /// file name. Folders named `images` hold fixture images and are not searched.
 public enum FixtureDiscovery {
-    /// `defaults`: the project's fixture defaults, which every ref carries (and whose variants
-    /// every fixture without its own has).
+    /// `defaults`: the fixture defaults every ref carries (and whose variants every fixture
+    /// without its own has). With `project` (the layoutsnap.json found from the working
+    /// directory), each file gets those of the nearest layoutsnap.json at or above its folder
+    /// instead, so a project's defaults reach only the fixtures under it.
     public static func discover(
         paths: [String], defaultRoot: String = "Fixtures", filter: String? = nil,
-        defaults: FixtureDefaults = FixtureDefaults()
+        defaults: FixtureDefaults = FixtureDefaults(), project: ProjectSettings? = nil
     ) throws(RunnerError) -> [FixtureRef] {
+        var configs: [String: ProjectSettings] = [:]
         let fm = FileManager.default
         let cwd = fm.currentDirectoryPath
         let rootAbs = absolute(defaultRoot, cwd: cwd)
@@ -81,6 +84,10 @@ public enum FixtureDiscovery {
                 }
                 var rel = String(file.dropFirst(root.count + 1))
                 rel.removeLast(".json".count)
+                let defaults =
+                    try project.map { p throws(RunnerError) in
+                        try p.defaults(forFile: file, cache: &configs).config.defaults
+                    } ?? defaults
                 let ref = FixtureRef(id: rel, path: file, displayPath: display(file, cwd: cwd), defaults: defaults)
                 if let filter, !matches(glob: filter, rel) { continue }
                 // Two files with one id would share (and overwrite) one golden folder.
@@ -106,10 +113,12 @@ public enum FixtureDiscovery {
     }
 
     /// The one fixture file `path` names, or its variant `variant` (layout, preview).
-    public static func single(_ path: String, variant: String?, defaults: FixtureDefaults = FixtureDefaults())
+    public static func single(
+        _ path: String, variant: String?, defaults: FixtureDefaults = FixtureDefaults(), project: ProjectSettings? = nil
+    )
         throws(RunnerError) -> FixtureRef
     {
-        let refs = try discover(paths: [path], defaults: defaults)
+        let refs = try discover(paths: [path], defaults: defaults, project: project)
         let files = refs.filter { $0.variant == nil }
         guard let base = files.first, files.count == 1 else {
             throw RunnerError.usage("\(path): name one fixture file")
