@@ -71,8 +71,8 @@ public enum ResourceLocator {
         return places
     }
 
-    /// The running executable, symbolic links resolved (`/proc/self/exe`); when /proc is not
-    /// mounted (a bare chroot), argv[0] resolved through PATH.
+    /// The running executable, symbolic links resolved: `/proc/self/exe` on Linux; elsewhere
+    /// argv[0], resolved through PATH when it names no folder.
     public static func executablePath() -> String? {
         #if os(Linux)
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
