@@ -113,6 +113,43 @@ final class ActionScriptTests: XCTestCase {
         }
     }
 
+    /// Two shards' reports, joined by the merge-reports input: the outputs and a summary of the whole.
+    func testShardsMergedIntoOneReport() throws {
+        let runner = try Runner()
+        try runner.dir.write("workspace/Fixtures/cards/second.json", smallPost(title: "Second card"))
+        let record = try CLI.run(["record", "--allow-ci", "--no-progress"], in: runner.workspace)
+        XCTAssertEqual(record.status, 0, record.output)
+        var frames = 0
+        for shard in 1...2 {
+            let r = try runner.run([
+                "INPUT_SHARD": "\(shard)/2", "INPUT_REPORT": "downloaded/layoutsnap-report-\(shard)",
+            ])
+            XCTAssertEqual(r.status, 0, r.output)
+            XCTAssertEqual(try runner.outputs()["artifact-name"], "layoutsnap-report-\(shard)")
+            frames += Int(try runner.outputs()["frames"] ?? "") ?? 0
+        }
+        let r = try runner.run([
+            "INPUT_MERGE_REPORTS": "downloaded/layoutsnap-report-*", "INPUT_REPORT": "merged",
+            "INPUT_ARGS": "--junit merged-junit.xml",
+            // Inputs of verify are not merge-reports': a shard input left in the workflow is ignored.
+            "INPUT_SHARD": "1/2",
+        ])
+        XCTAssertEqual(r.status, 0, r.output)
+        XCTAssertTrue(
+            r.stdout.contains("layoutsnap merge-reports downloaded/layoutsnap-report-1 downloaded/layoutsnap-report-2"),
+            r.stdout)
+        let outputs = try runner.outputs()
+        XCTAssertEqual(outputs["outcome"], "passed")
+        XCTAssertEqual(outputs["fixtures"], "2")
+        XCTAssertEqual(outputs["frames"], String(frames))
+        XCTAssertEqual(outputs["artifact-name"], "layoutsnap-report")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: runner.workspace.appendingPathComponent("merged-junit.xml").path))
+        let summary = try runner.summary()
+        XCTAssertTrue(summary.contains("layoutsnap merge-reports: passed"), summary)
+        XCTAssertTrue(summary.contains("\(frames) frames of 2 fixtures from 2 reports"), summary)
+    }
+
     /// Every input action.yml declares reaches a step: its INPUT_ variable is set for a script that
     /// reads it, or action.yml uses it itself.
     func testEveryInputOfTheActionIsUsed() throws {
