@@ -49,6 +49,18 @@ final class ActionScriptTests: XCTestCase {
             return values
         }
 
+        /// The step outputs, each of `expected` checked against its value.
+        @discardableResult
+        func outputs(
+            expecting expected: [String: String], file: StaticString = #filePath, line: UInt = #line
+        ) throws -> [String: String] {
+            let values = try outputs()
+            for (name, value) in expected.sorted(by: { $0.key < $1.key }) {
+                XCTAssertEqual(values[name], value, "output \(name)", file: file, line: line)
+            }
+            return values
+        }
+
         func summary() throws -> String { try String(contentsOf: summaryFile, encoding: .utf8) }
     }
 
@@ -58,12 +70,10 @@ final class ActionScriptTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertFalse(r.stdout.contains("::error"), r.stdout)
         XCTAssertTrue(r.stdout.contains("--shard 1/1"), r.stdout)
-        let outputs = try runner.outputs()
-        XCTAssertEqual(outputs["outcome"], "passed")
-        XCTAssertEqual(outputs["exit-code"], "0")
-        XCTAssertEqual(outputs["failed"], "0")
-        XCTAssertEqual(outputs["fixtures"], "1")
-        XCTAssertEqual(outputs["artifact-name"], "layoutsnap-report-1")
+        let outputs = try runner.outputs(expecting: [
+            "outcome": "passed", "exit-code": "0", "failed": "0", "fixtures": "1",
+            "artifact-name": "layoutsnap-report-1",
+        ])
         let frames = try XCTUnwrap(Int(outputs["frames"] ?? ""))
         XCTAssertGreaterThan(frames, 1)
         XCTAssertEqual(outputs["passed"], String(frames))
@@ -83,12 +93,10 @@ final class ActionScriptTests: XCTestCase {
         XCTAssertTrue(
             r.stdout.contains("::error file=Fixtures/cards/card.json,line="),
             "no annotation on the fixture: \(r.stdout)")
-        let outputs = try runner.outputs()
-        XCTAssertEqual(outputs["outcome"], "failed")
-        XCTAssertEqual(outputs["exit-code"], "1")
+        let outputs = try runner.outputs(expecting: [
+            "outcome": "failed", "exit-code": "1", "artifact-name": "layoutsnap-report", "report": "report",
+        ])
         XCTAssertGreaterThan(Int(outputs["failed"] ?? "") ?? 0, 0, "\(outputs)")
-        XCTAssertEqual(outputs["artifact-name"], "layoutsnap-report")
-        XCTAssertEqual(outputs["report"], "report")
         XCTAssertTrue(
             FileManager.default.fileExists(atPath: runner.workspace.appendingPathComponent("report/index.html").path))
         let summary = try runner.summary()
@@ -101,10 +109,7 @@ final class ActionScriptTests: XCTestCase {
         let runner = try Runner()
         let r = try runner.run(["INPUT_PATHS": "Fixtures/nothing-here.json", "INPUT_CACHE": "cache"])
         XCTAssertEqual(r.status, 2, r.output)
-        let outputs = try runner.outputs()
-        XCTAssertEqual(outputs["exit-code"], "2")
-        XCTAssertNotNil(outputs["outcome"])
-        XCTAssertNotEqual(outputs["outcome"], "passed")
+        try runner.outputs(expecting: ["exit-code": "2", "outcome": "error"])
         XCTAssertTrue(r.stdout.contains("::error title=layoutsnap::verify exited 2"), r.stdout)
         XCTAssertFalse(try runner.summary().isEmpty)
         // Today's verify has no --cache: the input is accepted and ignored with a notice.
@@ -138,11 +143,9 @@ final class ActionScriptTests: XCTestCase {
         XCTAssertTrue(
             r.stdout.contains("layoutsnap merge-reports downloaded/layoutsnap-report-1 downloaded/layoutsnap-report-2"),
             r.stdout)
-        let outputs = try runner.outputs()
-        XCTAssertEqual(outputs["outcome"], "passed")
-        XCTAssertEqual(outputs["fixtures"], "2")
-        XCTAssertEqual(outputs["frames"], String(frames))
-        XCTAssertEqual(outputs["artifact-name"], "layoutsnap-report")
+        try runner.outputs(expecting: [
+            "outcome": "passed", "fixtures": "2", "frames": String(frames), "artifact-name": "layoutsnap-report",
+        ])
         XCTAssertTrue(
             FileManager.default.fileExists(atPath: runner.workspace.appendingPathComponent("merged-junit.xml").path))
         let summary = try runner.summary()
