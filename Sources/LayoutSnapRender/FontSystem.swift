@@ -119,17 +119,14 @@ public final class FontSystem: @unchecked Sendable {
         unsetenv("LANGUAGE")
     }
 
-    /// The bundled fonts: `LAYOUTSNAP_FONTS` when set (for a relocated binary), else the
-    /// package's resource bundle.
+    /// The bundled fonts, where `ResourceLocator` finds them (installed, beside the binary, or
+    /// `$LAYOUTSNAP_RESOURCES/fonts`).
     static func bundledFontDirectory() throws(RenderError) -> String {
-        if let override = ProcessInfo.processInfo.environment["LAYOUTSNAP_FONTS"], !override.isEmpty {
-            return override
+        do {
+            return try ResourceLocator.locate(.fonts)
+        } catch {
+            throw RenderError.fonts(error.description)
         }
-        guard let url = Bundle.module.url(forResource: "Fonts", withExtension: nil) else {
-            throw RenderError.fonts(
-                "the bundled Fonts resource folder is missing; set LAYOUTSNAP_FONTS to a folder with the fonts")
-        }
-        return url.path
     }
 
     static func hashFile(_ path: String) throws(RenderError) -> String {

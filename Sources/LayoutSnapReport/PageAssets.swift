@@ -1,11 +1,13 @@
 import Foundation
+import LayoutSnapSystem
 
 /// The stylesheets and scripts inlined into the report's index.html and the preview page, kept
 /// as files in `Sources/LayoutSnapReport/Resources/` where editors and linters see them. SwiftPM
 /// copies that folder into the target's resource bundle (`layoutsnap_LayoutSnapReport.resources`,
 /// beside the binary in .build/debug and .build/release, static build included), as it does
-/// LayoutSnapRender's fonts; `LAYOUTSNAP_REPORT_RESOURCES` names another copy of the folder, for
-/// a relocated binary (as `LAYOUTSNAP_FONTS` does for the fonts). The files are read once.
+/// LayoutSnapRender's fonts; the Debian package installs it as /usr/share/layoutsnap/page.
+/// `ResourceLocator` finds it (installed, beside the binary, or `$LAYOUTSNAP_RESOURCES/page`).
+/// The files are read once.
 ///
 /// - `report.css`, `report.js`: the report page.
 /// - `preview.css`, `preview.js`: the `layoutsnap preview` page.
@@ -51,25 +53,33 @@ struct PageAssets: Sendable {
         motionPlotJS = try text("motion-plot.js")
     }
 
-    /// The folder of the files: `LAYOUTSNAP_REPORT_RESOURCES` when set, else the resource bundle's.
+    /// The folder of the files, where `ResourceLocator` finds it.
     static func folder() throws(PageAssetError) -> URL {
-        if let override = ProcessInfo.processInfo.environment["LAYOUTSNAP_REPORT_RESOURCES"], !override.isEmpty {
-            return URL(fileURLWithPath: override, isDirectory: true)
+        do {
+            return URL(fileURLWithPath: try ResourceLocator.locate(.page), isDirectory: true)
+        } catch {
+            throw PageAssetError(message: error.description)
         }
-        guard let url = Bundle.module.url(forResource: "Resources", withExtension: nil) else {
-            throw PageAssetError(file: Bundle.module.bundleURL.appendingPathComponent("Resources").path)
-        }
-        return url
     }
 }
 
-/// A page resource that cannot be read: the message names the file and how to fix it.
+/// A page resource that cannot be read: the message names the file, or every place its folder
+/// was looked for, and how to fix it.
 struct PageAssetError: Error, CustomStringConvertible {
-    var file: String
+    var message: String
 
-    var description: String {
-        "the report's page resource \(file) cannot be read: the build copies Sources/LayoutSnapReport/Resources "
-            + "into layoutsnap_LayoutSnapReport.resources beside the layoutsnap binary; keep that folder beside a copied "
-            + "binary, or set LAYOUTSNAP_REPORT_RESOURCES to a folder holding \(PageAssets.fileNames.joined(separator: ", "))"
+    init(message: String) {
+        self.message = message
     }
+
+    init(file: String) {
+        message =
+            "the report's page resource \(file) cannot be read: the build copies Sources/LayoutSnapReport/Resources "
+            + "into layoutsnap_LayoutSnapReport.resources beside the layoutsnap binary (the package into "
+            + "/usr/share/layoutsnap/page); keep that folder beside a copied binary, or set "
+            + "\(ResourceLocator.environmentVariable) to a folder whose page/ holds "
+            + PageAssets.fileNames.joined(separator: ", ")
+    }
+
+    var description: String { message }
 }

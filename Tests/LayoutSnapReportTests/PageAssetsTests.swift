@@ -98,7 +98,7 @@ final class PageAssetsTests: XCTestCase {
             let message = String(describing: error)
             XCTAssertTrue(message.contains(dir.appendingPathComponent("preview.js").path), message)
             XCTAssertTrue(message.contains("layoutsnap_LayoutSnapReport.resources"), message)
-            XCTAssertTrue(message.contains("LAYOUTSNAP_REPORT_RESOURCES"), message)
+            XCTAssertTrue(message.contains("LAYOUTSNAP_RESOURCES"), message)
         }
         try FileManager.default.copyItem(
             at: bundledFolder().appendingPathComponent("preview.js"), to: dir.appendingPathComponent("preview.js"))
