@@ -92,7 +92,10 @@ public struct GoldenAcceptance: Sendable {
         do {
             return try ResultsJSON.decode(data)
         } catch {
-            throw RunnerError.usage("\(resultsPath): not a layoutsnap results file: \(error)")
+            throw RunnerError.input(
+                Diagnostic(
+                    .error, .input, file: resultsPath, path: error.path,
+                    message: "not a layoutsnap results file: \(error.message)"))
         }
     }
 
