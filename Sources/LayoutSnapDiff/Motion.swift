@@ -179,16 +179,14 @@ public struct MotionChange: Codable, Sendable, Hashable {
         switch kind {
         case "appeared": return "\(name) appeared"
         case "disappeared": return "\(name) disappeared"
-        case "start", "end": return "\(name) \(kind) \(MotionChange.signed(largest ?? 0))"
+        case "start", "end": return "\(name) \(kind) \(LayoutSnapshot.signed(largest ?? 0))"
         default:
             var text = "\(name): curve changed"
-            if let largest, let atFrame { text += ", largest \(MotionChange.signed(largest)) at frame \(atFrame)" }
+            if let largest, let atFrame { text += ", largest \(LayoutSnapshot.signed(largest)) at frame \(atFrame)" }
             if let curve { text += " (now \(curve))" }
             return text
         }
     }
-
-    static func signed(_ v: Double) -> String { (v < 0 ? "−" : "+") + String(format: "%.2f", abs(v)) }
 }
 
 public enum MotionAnalysis {

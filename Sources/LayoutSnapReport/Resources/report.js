@@ -72,7 +72,7 @@ function h(tag, props, ...kids) {
 const nf = new Intl.NumberFormat('en-US');
 const int = (n) => nf.format(n);
 function num(x, digits) { x = Number(x); return Number.isFinite(x) ? x.toFixed(digits) : String(x); }
-// `+4.00`, `-22.00`: as verify writes deltas (Attribution.signed).
+// `+4.00`, `-22.00`: as verify writes every signed number (LayoutSnapshot.signed), ASCII minus.
 function signed(x) { x = Number(x) || 0; return (x < 0 ? '-' : '+') + Math.abs(x).toFixed(2); }
 function duration(s) {
   s = Number(s);
