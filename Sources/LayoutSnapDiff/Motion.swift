@@ -199,7 +199,10 @@ public enum MotionAnalysis {
     /// The change from `expected` to `actual`, or nil when every track is the same: then motion
     /// is not the story (colour, text or an image changed) and no kind is reported.
     /// `timingFrames`: the fixture's timing tolerance, the largest shift that is only similar.
+    /// A state of one frame, then and now, has no motion: what changed in it is a layout change
+    /// (the frame's `layoutChanges`), so it has no report either.
     public static func compare(expected e: StateMotion, actual a: StateMotion, timingFrames: Int = 0) -> MotionReport? {
+        if e.times.count <= 1 && a.times.count <= 1 { return nil }
         var changes: [MotionChange] = []
         var kinds = Set<String>()
         let before = e.elements
