@@ -260,7 +260,7 @@ public enum CauseAnalysis {
             var text = changes.map(\.description).joined(separator: ", ")
             if movedUnchanged > 0 {
                 text +=
-                    " (\(movedUnchanged) element\(movedUnchanged == 1 ? "" : "s") moved, pixels unchanged, in \(frames) frame\(frames == 1 ? "" : "s"))"
+                    " (\(Plural.count(movedUnchanged, "element")) moved, pixels unchanged, in \(Plural.count(frames, "frame")))"
             }
             return text
         }

@@ -132,16 +132,16 @@ public struct MotionReport: Codable, Sendable, Hashable {
         var parts: [String] = []
         if kinds.contains("duration") {
             parts.append(
-                "duration \(frames[0]) → \(frames[1]) frames, \(Self.seconds(duration[0])) → \(Self.seconds(duration[1])) s"
+                "duration \(frames[0]) → \(Plural.count(frames[1], "frame")), \(Self.seconds(duration[0])) → \(Self.seconds(duration[1])) s"
             )
         }
         if let shift {
-            parts.append("starts \(abs(shift)) frame\(abs(shift) == 1 ? "" : "s") \(shift > 0 ? "later" : "earlier")")
+            parts.append("starts \(Plural.count(abs(shift), "frame")) \(shift > 0 ? "later" : "earlier")")
         }
         for change in changes.prefix(4) { parts.append(change.description) }
         if changes.count > 4 { parts.append("\(changes.count - 4) more") }
         if tolerated, let shift {
-            parts.append("within the timing tolerance (\(abs(shift)) frame\(abs(shift) == 1 ? "" : "s"))")
+            parts.append("within the timing tolerance (\(Plural.count(abs(shift), "frame")))")
         }
         return parts.joined(separator: "; ")
     }

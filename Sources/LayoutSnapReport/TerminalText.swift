@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 
 /// What a batch command prints, drawn from the run's one value (`RunResults`): problems grouped
 /// per fixture and state, each with what to do next, the run's findings, and the summary line.
@@ -111,11 +112,12 @@ public enum TerminalText {
         let total = causes.reduce(0) { $0 + $1.frames }
         var lines: [Line] = []
         if causes.count == 1 {
-            lines.append(.out("1 cause explains \(total) of \(total) failing frames: \(causes[0].summary)"))
+            lines.append(
+                .out("1 cause explains \(total) of \(Plural.count(total, "failing frame")): \(causes[0].summary)"))
         } else {
             lines.append(
                 .out(
-                    "\(causes.count) causes explain \(total) failing frames; the first explains \(causes[0].frames): \(causes[0].summary)"
+                    "\(causes.count) causes explain \(Plural.count(total, "failing frame")); the first explains \(causes[0].frames): \(causes[0].summary)"
                 ))
         }
         // The states of each cause, in fixture order.
@@ -133,7 +135,7 @@ public enum TerminalText {
         var motionShown = Set<String>()
         for (i, cause) in causes.enumerated() {
             let where_ =
-                "\(count(cause.frames, "frame")) in \(count(cause.states, "state")) of \(count(cause.fixtures, "fixture"))"
+                "\(Plural.count(cause.frames, "frame")) in \(Plural.count(cause.states, "state")) of \(Plural.count(cause.fixtures, "fixture"))"
             lines.append(.out("CAUSE \(cause.id): \(cause.summary) (\(where_))"))
             for (fixture, state, frames) in byCause[i] {
                 // A state's MOTION line, once, before its first frames, when its timing or curve
@@ -168,19 +170,19 @@ public enum TerminalText {
         }
         if !added.isEmpty {
             lines.append(
-                "FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(added.count == 1 ? "its" : "their") point)"
+                "FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(Plural.word(added.count, "its", "their")) point)"
             )
         }
         if !removed.isEmpty {
             lines.append(
-                "FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(removed.count == 1 ? "its" : "their") point)"
+                "FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(Plural.word(removed.count, "its", "their")) point)"
             )
         }
         if !failed.isEmpty {
             let worst = failed.max {
                 ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max)
             }!
-            let verb = failed.count == 1 ? "differs" : "differ"
+            let verb = Plural.word(failed.count, "differs", "differ")
             let most = failed.count == 1 ? "" : "most: frame \(worst.index), "
             lines.append(
                 "FAIL \(fixture.id) \(state.name): \(ranges(failed.map(\.index))) \(verb) (\(most)\(worst.message ?? ""))"
@@ -193,7 +195,7 @@ public enum TerminalText {
         }
         if !missing.isEmpty {
             lines.append(
-                "MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden"
+                "MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(Plural.word(missing.count, "has", "have")) no golden"
             )
         }
         return (lines, !(added.isEmpty && removed.isEmpty && failed.isEmpty && missing.isEmpty))
@@ -220,7 +222,10 @@ public enum TerminalText {
                 let recorded = frames.filter { $0.status == .recorded }
                 if !recorded.isEmpty {
                     let new = recorded.filter { $0.message == "new" }.count
-                    lines.append(.out("recorded \(fixture.id): \(new) new, \(recorded.count - new) changed frames"))
+                    // The noun agrees with the number nearest it: `1 new, 0 changed frames`.
+                    let changed = recorded.count - new
+                    lines.append(
+                        .out("recorded \(fixture.id): \(new) new, \(Plural.count(changed, "changed frame"))"))
                 }
             }
             for key in pruned { lines.append(.out("pruned \(key)")) }
@@ -296,33 +301,34 @@ public enum TerminalText {
             if s.failed > 0 { parts.append("\(s.failed) not updated") }
             if s.missing > 0 { parts.append("\(s.missing) missing") }
         case .render:
-            parts = ["\(s.rendered) frames rendered" + (output.map { " to \($0)" } ?? "")]
+            parts = [Plural.count(s.rendered, "frame") + " rendered" + (output.map { " to \($0)" } ?? "")]
         case .verify:
             parts = ["\(s.passed) passed", "\(s.failed) failed"]
             if s.similar > 0 { parts.append("\(s.similar) similar") }
             if s.missing > 0 { parts.append("\(s.missing) missing") }
         }
-        if s.errors > 0 { parts.append(count(s.errors, "error")) }
-        if s.lints > 0 { parts.append(count(s.lints, "lint finding") + (s.failingLints > 0 ? "" : " (warnings)")) }
-        if s.orphans > 0 { parts.append(count(s.orphans, "orphan")) }
+        if s.errors > 0 { parts.append(Plural.count(s.errors, "error")) }
+        if s.lints > 0 {
+            parts.append(
+                Plural.count(s.lints, "lint finding")
+                    + (s.failingLints > 0 ? "" : " (\(Plural.word(s.lints, "warning")))"))
+        }
+        if s.orphans > 0 { parts.append(Plural.count(s.orphans, "orphan")) }
         for kind in Finding.Kind.allCases where kind != .orphan {
             let n = results.findings.filter { $0.kind == kind && $0.severity != .warning }.count
             guard n > 0 else { continue }
             switch kind {
             case .environment: parts.append("environment differs")
-            case .missingShard: parts.append(n == 1 ? "1 shard missing" : "\(n) shards missing")
+            case .missingShard: parts.append(Plural.count(n, "shard") + " missing")
             case .mixedShards: parts.append("shards of different splits")
             case .versionMismatch: parts.append("shards of different versions")
             case .emptySelection: parts.append("no fixtures matched")
-            case .missingImage: parts.append(count(n, "missing image"))
+            case .missingImage: parts.append(Plural.count(n, "missing image"))
             case .orphan: break
             }
         }
         return parts.joined(separator: ", ")
     }
-
-    /// `1 error`, `3 errors`.
-    public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
 
     /// `frames 1-18`, `frame 3`, `frames 0, 2-4`.
     public static func ranges(_ indices: [Int]) -> String {
@@ -335,7 +341,7 @@ public enum TerminalText {
             parts.append(i == j ? "\(sorted[i])" : "\(sorted[i])-\(sorted[j])")
             i = j + 1
         }
-        return (sorted.count == 1 ? "frame " : "frames ") + parts.joined(separator: ", ")
+        return Plural.word(sorted.count, "frame") + " " + parts.joined(separator: ", ")
     }
 
     /// A path as a shell word: as it is when it has only safe characters, else in single quotes.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapRunner
 
@@ -48,10 +49,12 @@ struct Accept: ParsableCommand {
                     ?? .fixtures(ids))
             for problem in outcome.problems { Diagnostics.printError(problem.description) }
             Diagnostics.out(
-                "\(outcome.accepted.count) frames accepted into \(outcome.goldens)/"
+                Plural.count(outcome.accepted.count, "frame") + " accepted into \(outcome.goldens)/"
                     + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated")
                     + (outcome.removed.isEmpty
-                        ? "" : ", \(outcome.removed.count) golden frames the new motion no longer has removed"))
+                        ? ""
+                        : ", \(Plural.count(outcome.removed.count, "golden frame")) the new motion no longer has removed")
+            )
             return outcome.outcome
         }
     }

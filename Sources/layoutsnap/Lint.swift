@@ -46,7 +46,8 @@ struct Lint: ParsableCommand {
             }
             let ignoredNote = ignored > 0 ? " (\(ignored) ignored)" : ""
             Diagnostics.out(
-                "lint: \(results.count) fixtures, \(frames) frames: \(findings) findings\(ignoredNote) in \(fixtures) fixtures"
+                "lint: \(Plural.count(results.count, "fixture")), \(Plural.count(frames, "frame")): "
+                    + "\(Plural.count(findings, "finding"))\(ignoredNote) in \(Plural.count(fixtures, "fixture"))"
                     + (errors > 0 ? ", \(errors) unreadable" : ""))
             return errors > 0 ? .error : findings > 0 ? .failed : .passed
         }

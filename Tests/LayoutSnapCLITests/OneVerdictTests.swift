@@ -105,7 +105,7 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertTrue(page.stdout.contains("class=\"findings\""), "the findings are in the header")
         XCTAssertTrue(
             page.stdout.contains(
-                "<title>layoutsnap verify FAILED: 1 failed, 1 missing, 1 errors, 1 orphans, 1 other finding</title>"),
+                "<title>layoutsnap verify FAILED: 1 failed, 1 missing, 1 error, 1 orphan, 1 other finding</title>"),
             String(page.stdout.prefix(600)))
     }
 
@@ -121,7 +121,7 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertTrue(try String(contentsOf: dir.path("j.xml"), encoding: .utf8).contains("failures=\"1\""))
         XCTAssertTrue(
             try String(contentsOf: dir.path(".layoutsnap/report/index.html"), encoding: .utf8).contains(
-                "<title>layoutsnap verify FAILED: 1 orphans</title>"))
+                "<title>layoutsnap verify FAILED: 1 orphan</title>"))
 
         let explicit = try CLI.run([
             "verify", dir.path("Fixtures").path, "--goldens", dir.path("Goldens").path, "--check-orphans",
