@@ -46,7 +46,6 @@ public enum TerminalText {
     public static func verify(_ results: RunResults, context: Context) -> [Line] {
         var lines = diagnostics(results)
         var failing: [String] = []
-        var lintLines: [Line] = []
         // Only fixtures that did not pass have FAIL or MISSING lines, and those whose motion
         // changed within their timing tolerance a MOTION line (a spooled run keeps both in memory).
         let noteworthy = results.fixtures.noteworthy
@@ -74,9 +73,15 @@ public enum TerminalText {
                 }
             }
         }
-        for fixture in noteworthy { lintLines += self.lintLines(fixture) }
-        // Lints after the pixel results: what is wrong in a frame, golden or not.
-        lines += lintLines
+        // Lints after the pixel results: what is wrong in a frame, golden or not; grouped per rule
+        // and fixture unless `verbose` (the report has each frame's).
+        let lints = noteworthy.map {
+            lintLines(id: $0.id, ranges: $0.states.flatMap(\.lintRanges), verbose: context.verbose)
+        }
+        lines += lints.flatMap(\.lines).map { .out($0) }
+        if !context.quiet, lints.contains(where: \.grouped) {
+            lines.append(.out("Each lint finding by state and frame: layoutsnap verify --verbose, or the report"))
+        }
         lines += findings(results)
         if !context.quiet {
             if !failing.isEmpty, let report = context.report {
@@ -201,16 +206,41 @@ public enum TerminalText {
         return (lines, !(added.isEmpty && removed.isEmpty && failed.isEmpty && missing.isEmpty))
     }
 
-    /// `LINT posts/x 01-expand frames 2-8: text-overlap: body overlaps summary by 14.2 pt` per
-    /// rule and elements over consecutive frames, quoting the worst frame.
-    public static func lintLines(_ fixture: FixtureEntry) -> [Line] {
-        fixture.states.flatMap { state in
-            state.lintRanges.map { range in
-                Line.out(
-                    "LINT \(fixture.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)"
-                )
+    /// A fixture's lint findings (its states' ranges, in order), for verify and lint alike: one
+    /// line per rule, `LINT posts/x text-overlap: 7 findings in 01-expand frames 2-8: body overlaps
+    /// summary by 14.2 pt (the worst, frame 5)`; `verbose`, one per rule and elements over
+    /// consecutive frames, `LINT posts/x 01-expand frames 2-8: text-overlap: body overlaps summary
+    /// by 14.2 pt`, quoting the worst frame. `grouped`: whether the lines left some of those out.
+    public static func lintLines(id: String, ranges: [LintRange], verbose: Bool) -> (lines: [String], grouped: Bool) {
+        let each = ranges.map { "LINT \(id) \($0.state) \($0.frames): \($0.worst.rule.rawValue): \($0.worst.detail)" }
+        if verbose { return (each, false) }
+        let groups = LintGroup.groups(ranges).map { group in
+            let states = group.frames.count
+            let frames = group.frames.reduce(0) { $0 + $1.indices.count }
+            var line = "LINT \(id) \(group.rule.rawValue): \(Plural.count(group.findings, "finding"))"
+            if group.elements > 1 { line += " on \(Plural.count(group.elements, "element"))" }
+            line +=
+                states == 1
+                ? " in \(group.frames[0].state) \(Self.ranges(group.frames[0].indices))"
+                : " in \(Plural.count(frames, "frame")) of \(Plural.count(states, "state"))"
+            line += ": \(group.worst.detail)"
+            if frames > 1 {
+                line += " (the worst, " + (states == 1 ? "" : group.worstState + " ") + "frame \(group.worstFrame))"
             }
+            return line
         }
+        return (groups, groups.count < each.count)
+    }
+
+    /// `lint: 160 fixtures, 2385 frames: 1443 findings (4 ignored) in 85 fixtures, 2 unreadable`.
+    public static func lintSummary(
+        fixtures: Int, frames: Int, findings: Int, ignored: Int, linted: Int, unreadable: Int
+    )
+        -> String
+    {
+        "lint: \(Plural.count(fixtures, "fixture")), \(Plural.count(frames, "frame")): \(Plural.count(findings, "finding"))"
+            + (ignored > 0 ? " (\(ignored) ignored)" : "") + " in \(Plural.count(linted, "fixture"))"
+            + (unreadable > 0 ? ", \(unreadable) unreadable" : "")
     }
 
     /// The whole output of record.
