@@ -83,17 +83,17 @@ public enum TerminalText {
             lines.append(.out("Each lint finding by state and frame: layoutsnap verify --verbose, or the report"))
         }
         lines += findings(results)
-        if !context.quiet {
-            if !failing.isEmpty, let report = context.report {
+        if !context.quiet, let report = context.report {
+            var options = ""
+            if report != context.defaultReport { options += " --from \(shellQuoted(report + "/results.json"))" }
+            if let goldens = results.goldens, goldens != context.defaultGoldens {
+                options += " --goldens \(shellQuoted(goldens))"
+            }
+            let record =
+                results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
+            if !failing.isEmpty {
                 lines.append(.out("Actual and diff images are in \(report)/ (open \(report)/index.html)."))
                 let ids = failing.count <= 3 ? " " + failing.joined(separator: " ") : ""
-                var options = ""
-                if report != context.defaultReport { options += " --from \(shellQuoted(report + "/results.json"))" }
-                if let goldens = results.goldens, goldens != context.defaultGoldens {
-                    options += " --goldens \(shellQuoted(goldens))"
-                }
-                let record =
-                    results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
                 lines.append(
                     .out(
                         "If the change is intended, accept it: layoutsnap accept\(ids)\(options) (or record again: layoutsnap record\(record))"
@@ -101,12 +101,43 @@ public enum TerminalText {
                 let reviewOptions = report != context.defaultReport ? " --report \(shellQuoted(report))" : ""
                 lines.append(.out("Or review it by cause in the browser: layoutsnap review\(reviewOptions)"))
             }
+            lines += healingLines(results, failing: failing, options: options, record: record)
+        }
+        if !context.quiet {
             if results.outcome != .passed, let report = context.report {
                 lines.append(.out("Report: \(report)/index.html"))
             }
         }
         lines.append(.out(summaryLine(results)))
         return lines
+    }
+
+    /// Goldens that cannot be read are healed as any other golden is written: the line names the
+    /// `accept` that writes the actual frames verify rendered over them (only their fixtures' ids
+    /// when other fixtures failed too, so their changes are not accepted along), and the `record`
+    /// of their fixture files that renders them again. Nothing when every golden could be read.
+    static func healingLines(_ results: RunResults, failing: [String], options: String, record: String) -> [Line] {
+        var ids: [String] = []
+        var files: [String] = []
+        var frames = 0
+        for fixture in results.fixtures.notPassed {
+            let n = fixture.states.reduce(0) { $0 + $1.frames.filter { $0.status == .unreadable }.count }
+            guard n > 0 else { continue }
+            frames += n
+            ids.append(fixture.id)
+            if !files.contains(fixture.file) { files.append(fixture.file) }
+        }
+        guard frames > 0 else { return [] }
+        let named = ids.count <= 3 || !failing.isEmpty
+        let accept = "layoutsnap accept" + (named ? " " + ids.map(shellQuoted).joined(separator: " ") : "") + options
+        let recordFiles =
+            files.count <= 3 || !failing.isEmpty ? " " + files.map(shellQuoted).joined(separator: " ") : ""
+        return [
+            .out(
+                "\(Plural.count(frames, "golden")) cannot be read: \(accept) writes the actual \(Plural.word(frames, "frame")) "
+                    + "over \(Plural.word(frames, "it", "them")) (or record \(Plural.word(frames, "it", "them")) again: layoutsnap record\(recordFiles)\(record))"
+            )
+        ]
     }
 
     /// `1 cause explains 199 of 199 failing frames: message:* width +4.00, message:* x -4.00`,

@@ -15,9 +15,10 @@
 //   body[data-ready="true"], [data-interactive-ms] (ms since navigation start), [data-focused]
 //   (the golden key j/k went to), [data-review="served"|"static"]
 // A state, fixture or cause expands to its frames that did not pass and have an actual image to
-// approve: status failed, missing or similar, or paired with another golden frame (pairedWith);
-// never a `removed` pairing entry (a golden frame the new motion has no counterpart for: there is
-// nothing to write) nor an unreadable or error frame.
+// approve: status failed, missing, unreadable (approving writes a readable golden over the broken
+// one) or similar, or paired with another golden frame (pairedWith); never a `removed` pairing
+// entry (a golden frame the new motion has no counterpart for: there is nothing to write) nor an
+// error frame (it was never rendered or written).
 // Served (`layoutsnap review`: <meta name="layoutsnap-review" content="TOKEN">): decisions go to
 // the server (POST /api/decisions) and `event: results` redraws from results.json. Static (from
 // disk): decisions stay in this browser (localStorage, per run) and become approvals.json.
@@ -102,8 +103,8 @@ const quiet = (e) => e.change === 'moved' && e.pixelsUnchanged === true;
 const keyOf = (fr) => fr.pairing === 'removed' ? fr.golden + '#removed' : fr.golden;
 // Whether approving the frame can write its golden (see the top of this file).
 function approvable(fr) {
-  if (fr.pairing === 'removed' || fr.status === 'unreadable' || fr.status === 'error') return false;
-  return fr.status === 'failed' || fr.status === 'missing' || fr.status === 'similar' || (fr.pairedWith !== undefined && fr.pairedWith !== null);
+  if (fr.pairing === 'removed' || fr.status === 'error') return false;
+  return ['failed', 'missing', 'unreadable', 'similar'].includes(fr.status) || (fr.pairedWith !== undefined && fr.pairedWith !== null);
 }
 
 // ---------- model ----------
