@@ -79,7 +79,9 @@ public enum CIReport {
         var counts: [FrameStatus: Int] = [:]
         for frame in state.frames { counts[frame.status, default: 0] += 1 }
         for status in [FrameStatus.failed, .missing, .unreadable, .error, .similar] where (counts[status] ?? 0) > 0 {
-            parts.append("\(counts[status]!) \(status.rawValue)")
+            // Statuses read as adjectives (`2 failed`), but `error` is a noun: `2 errors`.
+            let n = counts[status]!
+            parts.append(status == .error ? Plural.count(n, "error") : "\(n) \(status.rawValue)")
         }
         var line =
             "\(state.name): " + parts.joined(separator: ", ") + " of " + Plural.count(state.frames.count, "frame")

@@ -88,7 +88,8 @@ const url = (p) => String(p).split('/').map(encodeURIComponent).join('/');
 function pill(kind, text) { return h('span', { class: 'pill ' + kind, text: text || kind }); }
 function counts(c) {
   const wrap = h('span', { class: 'counts' });
-  for (const k of ORDER) if (c[k]) wrap.append(h('span', { class: 'c-' + k, text: int(c[k]) + ' ' + k }));
+  // Statuses read as adjectives (`2 failed`), but `error` is a noun: `2 errors`.
+  for (const k of ORDER) if (c[k]) wrap.append(h('span', { class: 'c-' + k, text: k === 'error' ? Words.count(c[k], k) : int(c[k]) + ' ' + k }));
   return wrap;
 }
 // `message:m4 moved (0.00, -22.00), pixels unchanged`, `body resized (+0.00, +18.00)`: as verify words it.
@@ -336,10 +337,12 @@ function renderHeader() {
         Words.count(fixtures.length, 'fixture')].join(' · ') })),
     (() => {
       const ul = h('ul', { class: 'stats', 'aria-label': 'Summary' });
+      // Counted nouns take the count's number (`1 error`); the verdicts are adjectives.
+      const nouns = { errors: 'error', orphans: 'orphan', lints: 'lint' };
       for (const k of ['failed', 'missing', 'errors', 'orphans', 'lints', 'similar', 'passed']) {
         if ((k === 'orphans' || k === 'lints') && !sum[k]) continue;
         const n = sum[k] || 0;
-        ul.append(h('li', { class: 'stat ' + k + (n ? ' nz' : '') }, h('b', { text: int(n) }), k));
+        ul.append(h('li', { class: 'stat ' + k + (n ? ' nz' : '') }, h('b', { text: int(n) }), nouns[k] ? Words.word(n, nouns[k]) : k));
       }
       return ul;
     })(),
