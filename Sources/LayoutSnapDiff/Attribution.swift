@@ -98,11 +98,11 @@ public struct ElementChange: Codable, Sendable, Hashable {
     public var description: String {
         switch change {
         case .moved:
-            return "\(id) moved (\(Attribution.signed(dx)), \(Attribution.signed(dy)))"
+            return "\(id) moved (\(LayoutSnapshot.signed(dx)), \(LayoutSnapshot.signed(dy)))"
                 + (pixelsUnchanged == true ? ", pixels unchanged" : "")
         case .resized:
-            return "\(id) resized (\(Attribution.signed(dw)), \(Attribution.signed(dh)))"
-                + (dx != 0 || dy != 0 ? " and moved (\(Attribution.signed(dx)), \(Attribution.signed(dy)))" : "")
+            return "\(id) resized (\(LayoutSnapshot.signed(dw)), \(LayoutSnapshot.signed(dh)))"
+                + (dx != 0 || dy != 0 ? " and moved (\(LayoutSnapshot.signed(dx)), \(LayoutSnapshot.signed(dy)))" : "")
         case .appeared, .disappeared, .restyled:
             return "\(id) \(change.rawValue)"
         }
@@ -494,9 +494,4 @@ public enum Attribution {
     }
 
     static func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
-
-    /// `+4.00`, `-22.50`, `+0.00`.
-    public static func signed(_ v: Double) -> String {
-        (v < 0 ? "-" : "+") + LayoutSnapshot.format(abs(v))
-    }
 }

@@ -38,7 +38,7 @@ public struct Cause: Codable, Sendable, Equatable {
 
         /// `message:* width +4.00`, `message:* appeared`.
         public var description: String {
-            "\(element) \(property)" + (delta.map { " " + Attribution.signed($0) } ?? "")
+            "\(element) \(property)" + (delta.map { " " + LayoutSnapshot.signed($0) } ?? "")
         }
 
         public static func < (a: Change, b: Change) -> Bool {
@@ -243,11 +243,11 @@ public enum CauseAnalysis {
         case .timing: return "frames new or removed by a timing change"
         case .unexplained: return "pixels differ; no golden layout.json says where"
         case .scrolled:
-            return "content scrolled " + Attribution.signed(changes.first?.delta ?? 0) + " pt, nothing else changed"
+            return "content scrolled " + LayoutSnapshot.signed(changes.first?.delta ?? 0) + " pt, nothing else changed"
         case .size:
             return "canvas size: "
                 + changes.map {
-                    "\($0.property.replacingOccurrences(of: " px", with: "")) \(Attribution.signed($0.delta ?? 0)) px"
+                    "\($0.property.replacingOccurrences(of: " px", with: "")) \(LayoutSnapshot.signed($0.delta ?? 0)) px"
                 }
                 .joined(separator: ", ")
         case .pixelsOnly:
@@ -260,7 +260,7 @@ public enum CauseAnalysis {
             var text = changes.map(\.description).joined(separator: ", ")
             if movedUnchanged > 0 {
                 text +=
-                    " (\(movedUnchanged) element\(movedUnchanged == 1 ? "" : "s") moved, pixels unchanged, in \(frames) frame\(frames == 1 ? "" : "s"))"
+                    " (\(Plural.count(movedUnchanged, "element")) moved, pixels unchanged, in \(Plural.count(frames, "frame")))"
             }
             return text
         }

@@ -63,7 +63,7 @@ public enum FrameComparison {
         let percent = d.ratio * 100
         let ratio = percent >= 0.01 || d.differentPixels == 0 ? String(format: "%.2f%%", percent) : "<0.01%"
         var s =
-            "\(d.differentPixels) pixels differ (\(ratio)), largest channel difference \(exact.maxChannelDifference)"
+            "\(Plural.count(d.differentPixels, "pixel")) \(Plural.word(d.differentPixels, "differs", "differ")) (\(ratio)), largest channel difference \(exact.maxChannelDifference)"
         if d.antialiasedPixels > 0 { s += ", \(d.antialiasedPixels) anti-aliased not counted" }
         let uncounted = exact.changedPixels - d.differentPixels - d.antialiasedPixels
         if uncounted > 0 { s += ", \(uncounted) changed below the threshold" }

@@ -126,7 +126,7 @@ public struct LayoutSnapshot: Sendable {
             ] {
                 let delta = b - a
                 if abs(delta) >= 0.005 {
-                    result.append("\(id).\(name) \(delta > 0 ? "+" : "-")\(Self.format(abs(delta)))")
+                    result.append("\(id).\(name) \(Self.signed(delta))")
                 }
             }
         }
@@ -134,7 +134,14 @@ public struct LayoutSnapshot: Sendable {
         return result
     }
 
+    /// `+4.00`, `-22.50`, `+0.00`: every signed number layoutsnap writes, in the terminal,
+    /// results.json and the report, with an ASCII hyphen-minus (docs/decisions.md, "Minus sign").
+    public static func signed(_ v: Double) -> String { (v < 0 ? "-" : "+") + format(abs(v)) }
+
+    /// To hundredths, `4.00`; a number past what an Int holds (an absurd golden layout.json) in
+    /// printf's words rather than a trap.
     static func format(_ v: Double) -> String {
+        guard v.isFinite, abs(v) < 1e15 else { return String(format: "%.2f", v) }
         let hundredths = Int((v * 100).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"

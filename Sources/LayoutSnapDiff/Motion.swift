@@ -132,16 +132,16 @@ public struct MotionReport: Codable, Sendable, Hashable {
         var parts: [String] = []
         if kinds.contains("duration") {
             parts.append(
-                "duration \(frames[0]) → \(frames[1]) frames, \(Self.seconds(duration[0])) → \(Self.seconds(duration[1])) s"
+                "duration \(frames[0]) → \(Plural.count(frames[1], "frame")), \(Self.seconds(duration[0])) → \(Self.seconds(duration[1])) s"
             )
         }
         if let shift {
-            parts.append("starts \(abs(shift)) frame\(abs(shift) == 1 ? "" : "s") \(shift > 0 ? "later" : "earlier")")
+            parts.append("starts \(Plural.count(abs(shift), "frame")) \(shift > 0 ? "later" : "earlier")")
         }
         for change in changes.prefix(4) { parts.append(change.description) }
         if changes.count > 4 { parts.append("\(changes.count - 4) more") }
         if tolerated, let shift {
-            parts.append("within the timing tolerance (\(abs(shift)) frame\(abs(shift) == 1 ? "" : "s"))")
+            parts.append("within the timing tolerance (\(Plural.count(abs(shift), "frame")))")
         }
         return parts.joined(separator: "; ")
     }
@@ -179,16 +179,14 @@ public struct MotionChange: Codable, Sendable, Hashable {
         switch kind {
         case "appeared": return "\(name) appeared"
         case "disappeared": return "\(name) disappeared"
-        case "start", "end": return "\(name) \(kind) \(MotionChange.signed(largest ?? 0))"
+        case "start", "end": return "\(name) \(kind) \(LayoutSnapshot.signed(largest ?? 0))"
         default:
             var text = "\(name): curve changed"
-            if let largest, let atFrame { text += ", largest \(MotionChange.signed(largest)) at frame \(atFrame)" }
+            if let largest, let atFrame { text += ", largest \(LayoutSnapshot.signed(largest)) at frame \(atFrame)" }
             if let curve { text += " (now \(curve))" }
             return text
         }
     }
-
-    static func signed(_ v: Double) -> String { (v < 0 ? "−" : "+") + String(format: "%.2f", abs(v)) }
 }
 
 public enum MotionAnalysis {
@@ -201,7 +199,10 @@ public enum MotionAnalysis {
     /// The change from `expected` to `actual`, or nil when every track is the same: then motion
     /// is not the story (colour, text or an image changed) and no kind is reported.
     /// `timingFrames`: the fixture's timing tolerance, the largest shift that is only similar.
+    /// A state of one frame, then and now, has no motion: what changed in it is a layout change
+    /// (the frame's `layoutChanges`), so it has no report either.
     public static func compare(expected e: StateMotion, actual a: StateMotion, timingFrames: Int = 0) -> MotionReport? {
+        if e.times.count <= 1 && a.times.count <= 1 { return nil }
         var changes: [MotionChange] = []
         var kinds = Set<String>()
         let before = e.elements

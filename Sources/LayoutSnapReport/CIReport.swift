@@ -93,13 +93,17 @@ public enum CIReport {
         var counts: [FrameStatus: Int] = [:]
         for frame in state.frames { counts[frame.status, default: 0] += 1 }
         for status in [FrameStatus.failed, .missing, .unreadable, .error, .similar] where (counts[status] ?? 0) > 0 {
-            parts.append("\(counts[status]!) \(status.rawValue)")
+            // Statuses read as adjectives (`2 failed`), but `error` is a noun: `2 errors`.
+            let n = counts[status]!
+            parts.append(status == .error ? Plural.count(n, "error") : "\(n) \(status.rawValue)")
         }
-        var line = "\(state.name): " + parts.joined(separator: ", ") + " of \(state.frames.count) frames"
+        var line =
+            "\(state.name): " + parts.joined(separator: ", ") + " of " + Plural.count(state.frames.count, "frame")
         if let worst = state.frames.compactMap({ f in f.metrics.map { (f, $0) } }).max(by: {
             $0.1.differentPixels < $1.1.differentPixels
         }) {
-            line += "; most: frame \(worst.0.index), \(worst.1.differentPixels) pixels differ"
+            line +=
+                "; most: frame \(worst.0.index), \(Plural.count(worst.1.differentPixels, "pixel")) \(Plural.word(worst.1.differentPixels, "differs", "differ"))"
         }
         if let motion = state.motion {
             line += "; motion: " + motion.description
@@ -196,16 +200,22 @@ public enum CIReport {
         var head = "## layoutsnap \(results.command.rawValue): \(verdict)\n\n"
         var counts = ["\(s.passed) passed", "\(s.failed) failed", "\(s.missing) missing"]
         if s.similar > 0 { counts.append("\(s.similar) similar") }
-        if s.errors > 0 { counts.append("\(s.errors) errors") }
-        if s.orphans > 0 { counts.append("\(s.orphans) orphans") }
-        if s.lints > 0 { counts.append("\(s.lints) lint findings" + (s.failingLints > 0 ? "" : " (warnings)")) }
-        head += "\(s.frames) frames of \(s.fixtures) fixtures: " + counts.joined(separator: ", ") + ".\n\n"
+        if s.errors > 0 { counts.append(Plural.count(s.errors, "error")) }
+        if s.orphans > 0 { counts.append(Plural.count(s.orphans, "orphan")) }
+        if s.lints > 0 {
+            counts.append(
+                Plural.count(s.lints, "lint finding")
+                    + (s.failingLints > 0 ? "" : " (\(Plural.word(s.lints, "warning")))"))
+        }
+        head +=
+            "\(Plural.count(s.frames, "frame")) of \(Plural.count(s.fixtures, "fixture")): "
+            + counts.joined(separator: ", ") + ".\n\n"
         // Thousands of orphans must not push the table out: the first 50 findings, then a count.
         for finding in results.findings.prefix(50) {
             head += "- **\(finding.kind.rawValue)**: \(cell(finding.message))\n"
         }
         if results.findings.count > 50 {
-            head += "- … and \(results.findings.count - 50) more findings (results.json has them all)\n"
+            head += "- … and \(Plural.count(results.findings.count - 50, "more finding")) (results.json has them all)\n"
         }
         if !results.environmentDifferences.isEmpty {
             head += "- **environment**: " + cell(results.environmentDifferences.joined(separator: "; ")) + "\n"
@@ -216,15 +226,16 @@ public enum CIReport {
             let total = results.causes.reduce(0) { $0 + $1.frames }
             head +=
                 results.causes.count == 1
-                ? "1 cause explains \(total) of \(total) failing frames:\n\n"
-                : "\(results.causes.count) causes explain \(total) failing frames:\n\n"
+                ? "1 cause explains \(total) of \(Plural.count(total, "failing frame")):\n\n"
+                : "\(results.causes.count) causes explain \(Plural.count(total, "failing frame")):\n\n"
             for cause in results.causes.prefix(20) {
                 let summary: String = cell(cause.summary).replacingOccurrences(of: "*", with: "\\*")
-                let counts: String = "\(cause.frames) frames in \(cause.states) states of \(cause.fixtures) fixtures"
+                let counts: String =
+                    "\(Plural.count(cause.frames, "frame")) in \(Plural.count(cause.states, "state")) of \(Plural.count(cause.fixtures, "fixture"))"
                 head += "\(cause.id). **" + summary + "**: " + counts + "\n"
             }
             if results.causes.count > 20 {
-                head += "- … and \(results.causes.count - 20) more causes (results.json has them all)\n"
+                head += "- … and \(Plural.count(results.causes.count - 20, "more cause")) (results.json has them all)\n"
             }
             head += "\n"
         }

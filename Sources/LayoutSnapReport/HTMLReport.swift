@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import LayoutSnapSystem
 
 /// The HTML report: one self-contained `index.html` (all CSS and JS inline,
@@ -49,12 +50,12 @@ public enum HTMLReport {
         var titleParts: [String] = []
         if s.failed > 0 { titleParts.append("\(s.failed) failed") }
         if s.missing > 0 { titleParts.append("\(s.missing) missing") }
-        if s.errors > 0 { titleParts.append("\(s.errors) errors") }
-        if s.orphans > 0 { titleParts.append("\(s.orphans) orphans") }
-        if s.failingLints > 0 { titleParts.append("\(s.failingLints) lint findings") }
+        if s.errors > 0 { titleParts.append(Plural.count(s.errors, "error")) }
+        if s.orphans > 0 { titleParts.append(Plural.count(s.orphans, "orphan")) }
+        if s.failingLints > 0 { titleParts.append(Plural.count(s.failingLints, "lint finding")) }
         let otherFindings = s.failingFindings - s.orphans
-        if otherFindings > 0 { titleParts.append("\(otherFindings) other finding\(otherFindings == 1 ? "" : "s")") }
-        if titleParts.isEmpty { titleParts.append("\(s.frames) frames") }
+        if otherFindings > 0 { titleParts.append(Plural.count(otherFindings, "other finding")) }
+        if titleParts.isEmpty { titleParts.append(Plural.count(s.frames, "frame")) }
         let title = "\(results.tool) \(results.command.rawValue) \(verdict): " + titleParts.joined(separator: ", ")
 
         var out = ""
@@ -73,7 +74,9 @@ public enum HTMLReport {
         try emit(Data(out.utf8))
         try ResultsJSON.write(results, pretty: false) { try emit(scriptSafe($0)) }
         try emit(
-            Data("</script>\n<script>\n\(assets.motionPlotJS)\(assets.reportJS)</script>\n</body>\n</html>\n".utf8))
+            Data(
+                "</script>\n<script>\n\(assets.wordsJS)\(assets.motionPlotJS)\(assets.reportJS)</script>\n</body>\n</html>\n"
+                    .utf8))
     }
 
     /// Compact, sorted-keys JSON that is safe inside a `<script>` element:

@@ -140,7 +140,7 @@ public enum JUnitWriter {
                 ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max)
             }!
             parts.append(
-                "\(failed.count) of \(state.frames.count) frames differ (most: frame \(worst.index), \(summaryMessage(worst)))"
+                "\(failed.count) of \(Plural.count(state.frames.count, "frame")) \(Plural.word(failed.count, "differs", "differ")) (most: frame \(worst.index), \(summaryMessage(worst)))"
             )
         }
         for status in [FrameStatus.missing, .unreadable, .error, .similar] {
@@ -155,7 +155,7 @@ public enum JUnitWriter {
         let ranges = state.lintRanges
         if let first = ranges.first {
             parts.append(
-                "\(ranges.count) lint finding\(ranges.count == 1 ? "" : "s") (\(first.worst.rule.rawValue) \(first.frames): \(first.worst.detail))"
+                "\(Plural.count(ranges.count, "lint finding")) (\(first.worst.rule.rawValue) \(first.frames): \(first.worst.detail))"
             )
         }
         return parts.joined(separator: "; ")

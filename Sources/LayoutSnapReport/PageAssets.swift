@@ -13,6 +13,8 @@ import LayoutSnapSystem
 /// - `preview.css`, `preview.js`: the `layoutsnap preview` page.
 /// - `motion-plot.css`, `motion-plot.js`: the one drawing of a motion track (`MotionPlot`), shared
 ///   by both pages: inline SVG written as markup, so no namespace URL is needed.
+/// - `words.js`: counts and signs in words (`Words`), shared by both pages as LayoutSnapCore's
+///   `Plural` is by every Swift output.
 ///
 /// None may reference the network: the pages open from disk (a test checks for "http"). A page
 /// takes each file's text without the file's final newline, as the Swift string literals they
@@ -24,9 +26,10 @@ struct PageAssets: Sendable {
     var previewJS: String
     var motionPlotCSS: String
     var motionPlotJS: String
+    var wordsJS: String
 
     static let fileNames = [
-        "report.css", "report.js", "preview.css", "preview.js", "motion-plot.css", "motion-plot.js",
+        "report.css", "report.js", "preview.css", "preview.js", "motion-plot.css", "motion-plot.js", "words.js",
     ]
 
     /// The bundled files, read on first use.
@@ -51,6 +54,7 @@ struct PageAssets: Sendable {
         previewJS = try text("preview.js")
         motionPlotCSS = try text("motion-plot.css")
         motionPlotJS = try text("motion-plot.js")
+        wordsJS = try text("words.js")
     }
 
     /// The folder of the files, where `ResourceLocator` finds it.

@@ -25,7 +25,8 @@ public enum PreviewPage {
         out += "<div id=\"app\"></div>\n"
         out += "<script type=\"application/json\" id=\"layoutsnap-preview\">"
         out += HTMLReport.scriptSafe(dataJSON)
-        out += "</script>\n<script>\n\(assets.motionPlotJS)\(assets.previewJS)</script>\n</body>\n</html>\n"
+        out +=
+            "</script>\n<script>\n\(assets.wordsJS)\(assets.motionPlotJS)\(assets.previewJS)</script>\n</body>\n</html>\n"
         return out
     }
 }

@@ -46,7 +46,6 @@ public enum TerminalText {
     public static func verify(_ results: RunResults, context: Context) -> [Line] {
         var lines = diagnostics(results)
         var failing: [String] = []
-        var lintLines: [Line] = []
         // Only fixtures that did not pass have FAIL or MISSING lines, and those whose motion
         // changed within their timing tolerance a MOTION line (a spooled run keeps both in memory).
         let noteworthy = results.fixtures.noteworthy
@@ -74,21 +73,27 @@ public enum TerminalText {
                 }
             }
         }
-        for fixture in noteworthy { lintLines += self.lintLines(fixture) }
-        // Lints after the pixel results: what is wrong in a frame, golden or not.
-        lines += lintLines
+        // Lints after the pixel results: what is wrong in a frame, golden or not; grouped per rule
+        // and fixture unless `verbose` (the report has each frame's).
+        let lints = noteworthy.map {
+            lintLines(id: $0.id, ranges: $0.states.flatMap(\.lintRanges), verbose: context.verbose)
+        }
+        lines += lints.flatMap(\.lines).map { .out($0) }
+        if !context.quiet, lints.contains(where: \.grouped) {
+            lines.append(.out("Each lint finding by state and frame: layoutsnap verify --verbose, or the report"))
+        }
         lines += findings(results)
-        if !context.quiet {
-            if !failing.isEmpty, let report = context.report {
+        if !context.quiet, let report = context.report {
+            var options = ""
+            if report != context.defaultReport { options += " --from \(shellQuoted(report + "/results.json"))" }
+            if let goldens = results.goldens, goldens != context.defaultGoldens {
+                options += " --goldens \(shellQuoted(goldens))"
+            }
+            let record =
+                results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
+            if !failing.isEmpty {
                 lines.append(.out("Actual and diff images are in \(report)/ (open \(report)/index.html)."))
                 let ids = failing.count <= 3 ? " " + failing.joined(separator: " ") : ""
-                var options = ""
-                if report != context.defaultReport { options += " --from \(shellQuoted(report + "/results.json"))" }
-                if let goldens = results.goldens, goldens != context.defaultGoldens {
-                    options += " --goldens \(shellQuoted(goldens))"
-                }
-                let record =
-                    results.goldens.map { $0 != context.defaultGoldens ? " --goldens \(shellQuoted($0))" : "" } ?? ""
                 lines.append(
                     .out(
                         "If the change is intended, accept it: layoutsnap accept\(ids)\(options) (or record again: layoutsnap record\(record))"
@@ -96,12 +101,43 @@ public enum TerminalText {
                 let reviewOptions = report != context.defaultReport ? " --report \(shellQuoted(report))" : ""
                 lines.append(.out("Or review it by cause in the browser: layoutsnap review\(reviewOptions)"))
             }
+            lines += healingLines(results, failing: failing, options: options, record: record)
+        }
+        if !context.quiet {
             if results.outcome != .passed, let report = context.report {
                 lines.append(.out("Report: \(report)/index.html"))
             }
         }
         lines.append(.out(summaryLine(results)))
         return lines
+    }
+
+    /// Goldens that cannot be read are healed as any other golden is written: the line names the
+    /// `accept` that writes the actual frames verify rendered over them (only their fixtures' ids
+    /// when other fixtures failed too, so their changes are not accepted along), and the `record`
+    /// of their fixture files that renders them again. Nothing when every golden could be read.
+    static func healingLines(_ results: RunResults, failing: [String], options: String, record: String) -> [Line] {
+        var ids: [String] = []
+        var files: [String] = []
+        var frames = 0
+        for fixture in results.fixtures.notPassed {
+            let n = fixture.states.reduce(0) { $0 + $1.frames.filter { $0.status == .unreadable }.count }
+            guard n > 0 else { continue }
+            frames += n
+            ids.append(fixture.id)
+            if !files.contains(fixture.file) { files.append(fixture.file) }
+        }
+        guard frames > 0 else { return [] }
+        let named = ids.count <= 3 || !failing.isEmpty
+        let accept = "layoutsnap accept" + (named ? " " + ids.map(shellQuoted).joined(separator: " ") : "") + options
+        let recordFiles =
+            files.count <= 3 || !failing.isEmpty ? " " + files.map(shellQuoted).joined(separator: " ") : ""
+        return [
+            .out(
+                "\(Plural.count(frames, "golden")) cannot be read: \(accept) writes the actual \(Plural.word(frames, "frame")) "
+                    + "over \(Plural.word(frames, "it", "them")) (or record \(Plural.word(frames, "it", "them")) again: layoutsnap record\(recordFiles)\(record))"
+            )
+        ]
     }
 
     /// `1 cause explains 199 of 199 failing frames: message:* width +4.00, message:* x -4.00`,
@@ -112,11 +148,12 @@ public enum TerminalText {
         let total = causes.reduce(0) { $0 + $1.frames }
         var lines: [Line] = []
         if causes.count == 1 {
-            lines.append(.out("1 cause explains \(total) of \(total) failing frames: \(causes[0].summary)"))
+            lines.append(
+                .out("1 cause explains \(total) of \(Plural.count(total, "failing frame")): \(causes[0].summary)"))
         } else {
             lines.append(
                 .out(
-                    "\(causes.count) causes explain \(total) failing frames; the first explains \(causes[0].frames): \(causes[0].summary)"
+                    "\(causes.count) causes explain \(Plural.count(total, "failing frame")); the first explains \(causes[0].frames): \(causes[0].summary)"
                 ))
         }
         // The states of each cause, in fixture order.
@@ -134,7 +171,7 @@ public enum TerminalText {
         var motionShown = Set<String>()
         for (i, cause) in causes.enumerated() {
             let where_ =
-                "\(count(cause.frames, "frame")) in \(count(cause.states, "state")) of \(count(cause.fixtures, "fixture"))"
+                "\(Plural.count(cause.frames, "frame")) in \(Plural.count(cause.states, "state")) of \(Plural.count(cause.fixtures, "fixture"))"
             lines.append(.out("CAUSE \(cause.id): \(cause.summary) (\(where_))"))
             for (fixture, state, frames) in byCause[i] {
                 // A state's MOTION line, once, before its first frames, when its timing or curve
@@ -169,19 +206,19 @@ public enum TerminalText {
         }
         if !added.isEmpty {
             lines.append(
-                "FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(added.count == 1 ? "its" : "their") point)"
+                "FAIL \(fixture.id) \(state.name): \(ranges(added.map(\.index))) new (the golden motion has no frame at \(Plural.word(added.count, "its", "their")) point)"
             )
         }
         if !removed.isEmpty {
             lines.append(
-                "FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(removed.count == 1 ? "its" : "their") point)"
+                "FAIL \(fixture.id) \(state.name): golden \(ranges(removed.map(\.index))) removed (the new motion has no frame at \(Plural.word(removed.count, "its", "their")) point)"
             )
         }
         if !failed.isEmpty {
             let worst = failed.max {
                 ($0.metrics?.differentPixels ?? Int.max) < ($1.metrics?.differentPixels ?? Int.max)
             }!
-            let verb = failed.count == 1 ? "differs" : "differ"
+            let verb = Plural.word(failed.count, "differs", "differ")
             let most = failed.count == 1 ? "" : "most: frame \(worst.index), "
             lines.append(
                 "FAIL \(fixture.id) \(state.name): \(ranges(failed.map(\.index))) \(verb) (\(most)\(worst.message ?? ""))"
@@ -194,22 +231,47 @@ public enum TerminalText {
         }
         if !missing.isEmpty {
             lines.append(
-                "MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(missing.count == 1 ? "has" : "have") no golden"
+                "MISSING \(fixture.id) \(state.name): \(ranges(missing.map(\.index))) \(Plural.word(missing.count, "has", "have")) no golden"
             )
         }
         return (lines, !(added.isEmpty && removed.isEmpty && failed.isEmpty && missing.isEmpty))
     }
 
-    /// `LINT posts/x 01-expand frames 2-8: text-overlap: body overlaps summary by 14.2 pt` per
-    /// rule and elements over consecutive frames, quoting the worst frame.
-    public static func lintLines(_ fixture: FixtureEntry) -> [Line] {
-        fixture.states.flatMap { state in
-            state.lintRanges.map { range in
-                Line.out(
-                    "LINT \(fixture.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)"
-                )
+    /// A fixture's lint findings (its states' ranges, in order), for verify and lint alike: one
+    /// line per rule, `LINT posts/x text-overlap: 7 findings in 01-expand frames 2-8: body overlaps
+    /// summary by 14.2 pt (the worst, frame 5)`; `verbose`, one per rule and elements over
+    /// consecutive frames, `LINT posts/x 01-expand frames 2-8: text-overlap: body overlaps summary
+    /// by 14.2 pt`, quoting the worst frame. `grouped`: whether the lines left some of those out.
+    public static func lintLines(id: String, ranges: [LintRange], verbose: Bool) -> (lines: [String], grouped: Bool) {
+        let each = ranges.map { "LINT \(id) \($0.state) \($0.frames): \($0.worst.rule.rawValue): \($0.worst.detail)" }
+        if verbose { return (each, false) }
+        let groups = LintGroup.groups(ranges).map { group in
+            let states = group.frames.count
+            let frames = group.frames.reduce(0) { $0 + $1.indices.count }
+            var line = "LINT \(id) \(group.rule.rawValue): \(Plural.count(group.findings, "finding"))"
+            if group.elements > 1 { line += " on \(Plural.count(group.elements, "element"))" }
+            line +=
+                states == 1
+                ? " in \(group.frames[0].state) \(Self.ranges(group.frames[0].indices))"
+                : " in \(Plural.count(frames, "frame")) of \(Plural.count(states, "state"))"
+            line += ": \(group.worst.detail)"
+            if frames > 1 {
+                line += " (the worst, " + (states == 1 ? "" : group.worstState + " ") + "frame \(group.worstFrame))"
             }
+            return line
         }
+        return (groups, groups.count < each.count)
+    }
+
+    /// `lint: 160 fixtures, 2385 frames: 1443 findings (4 ignored) in 85 fixtures, 2 unreadable`.
+    public static func lintSummary(
+        fixtures: Int, frames: Int, findings: Int, ignored: Int, linted: Int, unreadable: Int
+    )
+        -> String
+    {
+        "lint: \(Plural.count(fixtures, "fixture")), \(Plural.count(frames, "frame")): \(Plural.count(findings, "finding"))"
+            + (ignored > 0 ? " (\(ignored) ignored)" : "") + " in \(Plural.count(linted, "fixture"))"
+            + (unreadable > 0 ? ", \(unreadable) unreadable" : "")
     }
 
     /// The whole output of record.
@@ -221,7 +283,10 @@ public enum TerminalText {
                 let recorded = frames.filter { $0.status == .recorded }
                 if !recorded.isEmpty {
                     let new = recorded.filter { $0.message == "new" }.count
-                    lines.append(.out("recorded \(fixture.id): \(new) new, \(recorded.count - new) changed frames"))
+                    // The noun agrees with the number nearest it: `1 new, 0 changed frames`.
+                    let changed = recorded.count - new
+                    lines.append(
+                        .out("recorded \(fixture.id): \(new) new, \(Plural.count(changed, "changed frame"))"))
                 }
             }
             for key in pruned { lines.append(.out("pruned \(key)")) }
@@ -298,33 +363,34 @@ public enum TerminalText {
             if s.failed > 0 { parts.append("\(s.failed) not updated") }
             if s.missing > 0 { parts.append("\(s.missing) missing") }
         case .render:
-            parts = ["\(s.rendered) frames rendered" + (output.map { " to \($0)" } ?? "")]
+            parts = [Plural.count(s.rendered, "frame") + " rendered" + (output.map { " to \($0)" } ?? "")]
         case .verify:
             parts = ["\(s.passed) passed", "\(s.failed) failed"]
             if s.similar > 0 { parts.append("\(s.similar) similar") }
             if s.missing > 0 { parts.append("\(s.missing) missing") }
         }
-        if s.errors > 0 { parts.append(count(s.errors, "error")) }
-        if s.lints > 0 { parts.append(count(s.lints, "lint finding") + (s.failingLints > 0 ? "" : " (warnings)")) }
-        if s.orphans > 0 { parts.append(count(s.orphans, "orphan")) }
+        if s.errors > 0 { parts.append(Plural.count(s.errors, "error")) }
+        if s.lints > 0 {
+            parts.append(
+                Plural.count(s.lints, "lint finding")
+                    + (s.failingLints > 0 ? "" : " (\(Plural.word(s.lints, "warning")))"))
+        }
+        if s.orphans > 0 { parts.append(Plural.count(s.orphans, "orphan")) }
         for kind in Finding.Kind.allCases where kind != .orphan {
             let n = results.findings.filter { $0.kind == kind && $0.severity != .warning }.count
             guard n > 0 else { continue }
             switch kind {
             case .environment: parts.append("environment differs")
-            case .missingShard: parts.append(n == 1 ? "1 shard missing" : "\(n) shards missing")
+            case .missingShard: parts.append(Plural.count(n, "shard") + " missing")
             case .mixedShards: parts.append("shards of different splits")
             case .versionMismatch: parts.append("shards of different versions")
             case .emptySelection: parts.append("no fixtures matched")
-            case .missingImage: parts.append(count(n, "missing image"))
+            case .missingImage: parts.append(Plural.count(n, "missing image"))
             case .orphan: break
             }
         }
         return parts.joined(separator: ", ")
     }
-
-    /// `1 error`, `3 errors`.
-    public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)" + (n == 1 ? "" : "s") }
 
     /// `frames 1-18`, `frame 3`, `frames 0, 2-4`.
     public static func ranges(_ indices: [Int]) -> String {
@@ -337,7 +403,7 @@ public enum TerminalText {
             parts.append(i == j ? "\(sorted[i])" : "\(sorted[i])-\(sorted[j])")
             i = j + 1
         }
-        return (sorted.count == 1 ? "frame " : "frames ") + parts.joined(separator: ", ")
+        return Plural.word(sorted.count, "frame") + " " + parts.joined(separator: ", ")
     }
 
     /// A path as a shell word: as it is when it has only safe characters, else in single quotes.

@@ -6,7 +6,7 @@ struct Accept: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Promote the actual frames of an earlier verify to goldens, without rendering again.",
         discussion:
-            "Takes failed, missing and similar frames from the report that verify wrote, into the goldens folder that verify checked (results.json says which). With --approvals, only the frames a reviewer approved in a static report, each only while its golden is still the one verify read (docs/review.md). Refuses to run when CI is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes."
+            "Takes failed, missing, unreadable and similar frames from the report that verify wrote, into the goldens folder that verify checked (results.json says which). With --approvals, only the frames a reviewer approved in a static report, each only while its golden is still the one verify read (docs/review.md). A missing or unreadable golden is written like any other; a frame the report has no actual image for is named with the record command that renders it. Refuses to run when CI is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes."
     )
 
     @Argument(help: "Fixture ids or globs to accept (default: every fixture in the results).")
@@ -47,11 +47,7 @@ struct Accept: ParsableCommand {
                 try approvals.map { file throws(RunnerError) in .frames(try ApprovalsFile.load(path: file).approvals) }
                     ?? .fixtures(ids))
             for problem in outcome.problems { Diagnostics.printError(problem.description) }
-            Diagnostics.out(
-                "\(outcome.accepted.count) frames accepted into \(outcome.goldens)/"
-                    + (outcome.layouts.isEmpty ? "" : ", \(outcome.layouts.count) layout.json updated")
-                    + (outcome.removed.isEmpty
-                        ? "" : ", \(outcome.removed.count) golden frames the new motion no longer has removed"))
+            for line in outcome.lines(defaultGoldens: project.goldens) { Diagnostics.out(line) }
             return outcome.outcome
         }
     }

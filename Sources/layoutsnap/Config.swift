@@ -115,7 +115,7 @@ struct Config: ParsableCommand {
         } else {
             parts.append("exact pixels")
         }
-        if t.timingFrames > 0 { parts.append("timing \(t.timingFrames) frames") }
+        if t.timingFrames > 0 { parts.append("timing \(Plural.count(t.timingFrames, "frame"))") }
         return parts.joined(separator: ", ")
     }
 }

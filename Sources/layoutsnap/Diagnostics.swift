@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapRunner
 import LayoutSnapSystem
@@ -80,7 +81,7 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(total) fixtures".utf8))
+        FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(done)/\(Plural.count(total, "fixture"))".utf8))
         if done == total { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

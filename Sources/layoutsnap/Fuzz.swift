@@ -118,9 +118,11 @@ struct Fuzz: ParsableCommand {
     static func summary(_ f: FuzzCampaign.Figures, bases: Int, seed: UInt64) -> String {
         let c = { (k: FuzzOutcome.Kind) in f.counts[k] ?? 0 }
         return
-            "fuzz: \(f.total) cases from \(bases) fixtures (seed \(seed)): \(c(.rendered)) rendered (\(f.frames) frames), "
+            "fuzz: \(Plural.count(f.total, "case")) from \(Plural.count(bases, "fixture")) (seed \(seed)): "
+            + "\(c(.rendered)) rendered (\(Plural.count(f.frames, "frame"))), "
             + "\(c(.rejected)) rejected naming file and place, \(c(.stopped)) stopped by the watchdog; "
-            + "\(f.crashes) crashes, \(f.hangs) hangs, \(f.unclear) unclear errors in \(String(format: "%.1f", f.seconds)) s"
+            + "\(Plural.count(f.crashes, "crash", "crashes")), \(Plural.count(f.hangs, "hang")), "
+            + "\(Plural.count(f.unclear, "unclear error")) in \(String(format: "%.1f", f.seconds)) s"
     }
 
     /// This binary, for the workers: argv[0] may be a bare name found on PATH.

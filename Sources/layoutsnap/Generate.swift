@@ -51,7 +51,7 @@ struct Generate: ParsableCommand {
             let summary = try GeneratedBatch.write(
                 kinds: kinds, count: count, seed: try ArgumentChecks.seed(seed), to: out, jobs: jobs)
             let counts = summary.counts.map { "\($0.count) \($0.kind.rawValue)" }.joined(separator: ", ")
-            Diagnostics.out("generated \(summary.total) fixtures (\(counts)) in \(out)")
+            Diagnostics.out("generated \(Plural.count(summary.total, "fixture")) (\(counts)) in \(out)")
             return .passed
         }
     }

@@ -10,10 +10,13 @@ struct Lint: ParsableCommand {
         abstract:
             "Find visual bugs in every frame from the layout: overlapping text, elements outside their container, cut lines, low contrast, a hidden caret.",
         discussion:
-            "Rules: \(LintRule.allCases.map(\.rawValue).joined(separator: ", ")). A fixture accepts a finding with \"lint\": {\"ignore\": [{\"rule\", \"element\", \"reason\"}]}. Exit 1 when anything not ignored is found, 2 when a fixture cannot be read."
+            "Rules: \(LintRule.allCases.map(\.rawValue).joined(separator: ", ")). A fixture accepts a finding with \"lint\": {\"ignore\": [{\"rule\", \"element\", \"reason\"}]}. Prints one line per rule and fixture with its counts, quoting the worst finding; --verbose prints each. Exit 1 when anything not ignored is found, 2 when a fixture cannot be read."
     )
 
     @OptionGroup var options: BatchOptions
+
+    @Flag(help: "Every finding by state and frames, instead of one line per rule and fixture with its counts.")
+    var verbose = false
 
     func run() throws {
         try Diagnostics.run {
@@ -28,6 +31,7 @@ struct Lint: ParsableCommand {
             var ignored = 0
             var frames = 0
             var fixtures = 0
+            var grouped = false
             let sorted = results.sorted(by: { $0.ref.id < $1.ref.id })
             // One line per cause: a file's mistake is met by each of its variants.
             for cause in Diagnostic.byCause(sorted.compactMap(\.error)) {
@@ -42,16 +46,17 @@ struct Lint: ParsableCommand {
                 findings += r.findings
                 ignored += r.ignored
                 if !r.ranges.isEmpty { fixtures += 1 }
-                for range in r.ranges {
-                    Diagnostics.out(
-                        "LINT \(r.ref.id) \(range.state) \(range.frames): \(range.worst.rule.rawValue): \(range.worst.detail)"
-                    )
-                }
+                let lines = TerminalText.lintLines(id: r.ref.id, ranges: r.ranges, verbose: verbose)
+                for line in lines.lines { Diagnostics.out(line) }
+                grouped = grouped || lines.grouped
             }
-            let ignoredNote = ignored > 0 ? " (\(ignored) ignored)" : ""
+            if grouped && !options.quiet {
+                Diagnostics.out("Each finding by state and frame: layoutsnap lint --verbose")
+            }
             Diagnostics.out(
-                "lint: \(results.count) fixtures, \(frames) frames: \(findings) findings\(ignoredNote) in \(fixtures) fixtures"
-                    + (errors > 0 ? ", \(errors) unreadable" : ""))
+                TerminalText.lintSummary(
+                    fixtures: results.count, frames: frames, findings: findings, ignored: ignored, linted: fixtures,
+                    unreadable: errors))
             return errors > 0 ? .error : findings > 0 ? .failed : .passed
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapRunner
 
@@ -30,7 +31,7 @@ struct MergeReports: ParsableCommand {
                 resultFiles: resultFiles.files)
             if !quiet {
                 Diagnostics.out(
-                    "merged \(reports.count) report\(reports.count == 1 ? "" : "s"), \(results.fixtures.count) fixtures: \(out)/index.html"
+                    "merged \(Plural.count(reports.count, "report")), \(Plural.count(results.fixtures.count, "fixture")): \(out)/index.html"
                 )
             }
             Diagnostics.print(

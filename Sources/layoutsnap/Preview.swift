@@ -109,7 +109,7 @@ struct Preview: ParsableCommand {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             if !quiet {
                 Diagnostics.out(
-                    "preview of \(builder.ref.id): \(summary.states) state\(summary.states == 1 ? "" : "s"), \(summary.frames) frame\(summary.frames == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s"
+                    "preview of \(builder.ref.id): \(Plural.count(summary.states, "state")), \(Plural.count(summary.frames, "frame")) in \(String(format: "%.2f", seconds)) s"
                 )
                 Diagnostics.out("Open \(summary.page)")
             }

@@ -42,7 +42,7 @@ struct Verify: ParsableCommand {
 
     @Flag(
         help:
-            "Every failing state's own lines (motion, frames, layout changes) instead of the failing frames grouped by cause."
+            "Every failing state's own lines (motion, frames, layout changes) instead of the failing frames grouped by cause, and each lint finding instead of one line per rule and fixture."
     )
     var verbose = false
 

@@ -47,7 +47,7 @@ final class FuzzTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.stderr.contains("crash: case 4 ("), r.stderr)
         XCTAssertTrue(r.stderr.contains("signal 11"), r.stderr)
-        XCTAssertTrue(r.stdout.contains("; 1 crashes, 0 hangs, 0 unclear errors"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("; 1 crash, 0 hangs, 0 unclear errors"), r.stdout)
         // The other 11 cases ran, in a second worker after the first died.
         let summary = String(r.stdout.split(separator: "\n").last ?? "")
         let numbers = summary.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
@@ -72,7 +72,7 @@ final class FuzzTests: XCTestCase {
             "--findings", tmp.path("clean").path, "--no-progress",
         ])
         XCTAssertEqual(clean.status, 0, clean.output)
-        XCTAssertTrue(clean.stdout.contains("fuzz: 1 cases from 11 fixtures (seed 1): "), clean.stdout)
+        XCTAssertTrue(clean.stdout.contains("fuzz: 1 case from 11 fixtures (seed 1): "), clean.stdout)
     }
 
     func testAHangIsKilledAfterTheLimitAndTheCampaignGoesOn() throws {
@@ -86,7 +86,7 @@ final class FuzzTests: XCTestCase {
             environment: ["LAYOUTSNAP_FAULT_FUZZ_HANG": "2"])
         XCTAssertEqual(r.status, 1, r.output)
         XCTAssertTrue(r.stderr.contains("hang: case 2 ("), r.stderr)
-        XCTAssertTrue(r.stdout.contains("; 0 crashes, 1 hangs, 0 unclear errors"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("; 0 crashes, 1 hang, 0 unclear errors"), r.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.path("findings/hang-1-2.json").path))
         XCTAssertLessThan(Date().timeIntervalSince(start), 60, "the hang was cut off, not waited out")
     }

@@ -37,7 +37,20 @@ final class LintCommandTests: XCTestCase {
     func testLintFindsEachBrokenRuleAndNothingInCleanFixtures() throws {
         let dir = try TempDir()
         try Self.writeFixtures(dir)
-        let all = try CLI.run(["lint", "--no-progress", "F"], in: dir.url)
+        // One line per rule and fixture, with its counts, quoting the worst finding.
+        let grouped = try CLI.run(["lint", "--no-progress", "F"], in: dir.url)
+        XCTAssertEqual(grouped.status, 1, grouped.output)
+        XCTAssertTrue(
+            grouped.stdout.contains(
+                "LINT faint contrast: 1 finding in initial frame 0: placeholder has contrast 3.44:1 against its background, under 4.5:1"
+            ), grouped.stdout)
+        XCTAssertTrue(
+            grouped.stdout.contains(
+                "LINT leaving-card outside-container: 3 findings in 01-expand frames 1-3: author reaches "),
+            grouped.stdout)
+        XCTAssertTrue(grouped.stdout.contains("lint: 6 fixtures, 15 frames: 7 findings in 4 fixtures"), grouped.stdout)
+        // Every finding by state and frames with --verbose.
+        let all = try CLI.run(["lint", "--no-progress", "--verbose", "F"], in: dir.url)
         XCTAssertEqual(all.status, 1, all.output)
         XCTAssertTrue(
             all.stdout.contains(
@@ -76,6 +89,49 @@ final class LintCommandTests: XCTestCase {
         XCTAssertTrue(noReason.stderr.contains("$.lint.ignore[0]: missing required field \"reason\""), noReason.stderr)
     }
 
+    /// Generated chats find dozens of contrast findings each: the terminal gives one line per rule
+    /// and fixture with its counts, which add up to the summary's, and `--verbose` each range.
+    func testLintGroupsFindingsByRuleAndFixtureWithCounts() throws {
+        let dir = try TempDir()
+        let generated = try CLI.run(
+            ["generate", "--kind", "chat", "--count", "6", "--seed", "1", "--out", "G"], in: dir.url)
+        XCTAssertEqual(generated.status, 0, generated.output)
+        let grouped = try CLI.run(["lint", "--no-progress", "G"], in: dir.url)
+        let verbose = try CLI.run(["lint", "--no-progress", "--verbose", "G"], in: dir.url)
+        XCTAssertEqual(grouped.status, 1, grouped.output)
+        XCTAssertEqual(verbose.status, 1, verbose.output)
+        func lines(_ r: CLI.Result) -> [String] { r.stdout.split(separator: "\n").map(String.init) }
+        let groupLines = lines(grouped).filter { $0.hasPrefix("LINT ") }
+        let rangeLines = lines(verbose).filter { $0.hasPrefix("LINT ") }
+        // `LINT chat/chat-000000 01-offline frames 2-4: contrast: ...`: one per (fixture, rule) pair.
+        let pairs = Set(
+            rangeLines.map { line -> String in
+                let words = line.split(separator: " ")
+                let rule = line.components(separatedBy: ": ")[1]
+                return "\(words[1]) \(rule)"
+            })
+        XCTAssertEqual(groupLines.count, pairs.count, grouped.stdout)
+        XCTAssertGreaterThan(rangeLines.count, groupLines.count * 3, "the 6 chats have many findings each")
+        for pair in pairs { XCTAssertTrue(groupLines.contains { $0.hasPrefix("LINT \(pair): ") }, pair) }
+        // The counts add up: each range is one finding per frame it covers.
+        func findings(_ line: String) -> Int {
+            Int(line.components(separatedBy: ": ")[1].split(separator: " ")[0])!
+        }
+        func covered(_ line: String) -> Int {
+            let frames = line.split(separator: ":")[0].split(separator: " ").last!.split(separator: "-").map {
+                Int($0)!
+            }
+            return frames.count == 1 ? 1 : frames[1] - frames[0] + 1
+        }
+        let total = groupLines.map(findings).reduce(0, +)
+        XCTAssertEqual(total, rangeLines.map(covered).reduce(0, +))
+        XCTAssertTrue(grouped.stdout.contains("lint: 6 fixtures, "), grouped.stdout)
+        XCTAssertTrue(grouped.stdout.contains(": \(total) findings in 6 fixtures"), grouped.stdout)
+        XCTAssertTrue(grouped.stdout.contains("Each finding by state and frame: layoutsnap lint --verbose"))
+        XCTAssertFalse(verbose.stdout.contains("layoutsnap lint --verbose"), verbose.stdout)
+        XCTAssertEqual(lines(grouped).last, lines(verbose).last, "the same summary either way")
+    }
+
     func testVerifyCarriesLintsIntoEveryOutputAndErrorModeFails() throws {
         let dir = try TempDir()
         try Self.writeFixtures(dir)
@@ -87,8 +143,14 @@ final class LintCommandTests: XCTestCase {
         let warn = try CLI.run(["verify", "--no-progress", "F", "--report", "warn"], in: dir.url)
         XCTAssertEqual(warn.status, 0, warn.output)
         XCTAssertTrue(
-            warn.stdout.contains("LINT hidden-caret 01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"),
+            warn.stdout.contains(
+                "LINT hidden-caret caret-hidden: 1 finding in 01-scroll frame 0: caret reaches 52 pt below field"),
             warn.stdout)
+        let verbose = try CLI.run(["verify", "--no-progress", "--verbose", "F", "--report", "warn"], in: dir.url)
+        XCTAssertTrue(
+            verbose.stdout.contains(
+                "LINT hidden-caret 01-scroll frame 0: caret-hidden: caret reaches 52 pt below field"),
+            verbose.stdout)
         XCTAssertTrue(warn.stdout.contains("lint findings (warnings)"), warn.stdout)
         let results = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("warn/results.json"))) as? [String: Any])

@@ -101,6 +101,42 @@ final class MotionDiffTests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("MOTION"), r.output)
         XCTAssertTrue(results.fixtures[0].states.allSatisfy { $0.motion == nil })
     }
+
+    /// A longer message in the bundled chat widens its bubble in every state. Five of its states
+    /// are one frame each: no motion there (it is the FAIL line's layout change), so no MOTION
+    /// line even with --verbose and no `motion` block; the scrolling state keeps its line. Every
+    /// output writes its minus sign as ASCII '-' (docs/decisions.md).
+    func testAOneFrameStateHasNoMotionAndEveryMinusIsASCII() throws {
+        let dir = try TempDir()
+        try dir.copyBundled("Fixtures/chats/new-message.json")
+        try dir.copyBundled("Goldens/chats/new-message")
+        let fixture = try String(contentsOf: dir.path("Fixtures/chats/new-message.json"), encoding: .utf8)
+        XCTAssertTrue(fixture.contains("What pace is steady?"))
+        try dir.write(
+            "Fixtures/chats/new-message.json",
+            fixture.replacingOccurrences(of: "What pace is steady?", with: "What pace is steady, exactly?"))
+        let r = try CLI.run(["verify", "--no-progress", "--verbose"], in: dir.url)
+        XCTAssertEqual(r.status, 1, r.output)
+        let results = try JSONDecoder().decode(
+            Results.self, from: Data(contentsOf: dir.path(".layoutsnap/report/results.json")))
+        let states = results.fixtures[0].states
+        let oneFrame = states.filter { $0.frames.count == 1 }
+        XCTAssertEqual(oneFrame.count, 5, states.map(\.name).joined(separator: ", "))
+        for state in oneFrame {
+            XCTAssertNil(state.motion, state.name)
+            XCTAssertFalse(r.stdout.contains("MOTION chats/new-message \(state.name):"), r.stdout)
+            XCTAssertTrue(r.stdout.contains("FAIL chats/new-message \(state.name): frame 0 differs"), r.stdout)
+        }
+        XCTAssertTrue(r.stdout.contains("  layout: message:m9.x -66.75, message:m9.width +66.75 in initial frame 0"))
+        let scroll = try XCTUnwrap(states.first { $0.frames.count > 1 })
+        XCTAssertTrue(scroll.motion?.summary.contains("message:m9.x end -66.75") == true, r.stdout)
+        XCTAssertTrue(r.stdout.contains("MOTION chats/new-message \(scroll.name): "), r.stdout)
+        let report = try String(contentsOf: dir.path(".layoutsnap/report/index.html"), encoding: .utf8)
+        let json = try String(contentsOf: dir.path(".layoutsnap/report/results.json"), encoding: .utf8)
+        for (name, text) in [("terminal", r.output), ("results.json", json), ("index.html", report)] {
+            XCTAssertFalse(text.contains("\u{2212}"), "\(name) writes a Unicode minus")
+        }
+    }
 }
 
 /// verify spools each fixture's results to a temporary file; without a usable temporary folder

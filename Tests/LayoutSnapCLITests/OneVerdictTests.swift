@@ -98,14 +98,17 @@ final class OneVerdictTests: XCTestCase {
             profile: dir.path("profile"))
         XCTAssertTrue(
             page.stdout.contains("<span class=\"verdict fail\">failed</span>"), String(page.stdout.prefix(3000)))
-        for (stat, n) in [("failed", 1), ("missing", 1), ("errors", 1), ("orphans", 1), ("similar", 1), ("passed", 28)]
-        {
-            XCTAssertTrue(page.stdout.contains("<li class=\"stat \(stat) nz\"><b>\(n)</b>\(stat)</li>"), "\(stat) \(n)")
+        for (stat, n, label) in [
+            ("failed", 1, "failed"), ("missing", 1, "missing"), ("errors", 1, "error"), ("orphans", 1, "orphan"),
+            ("similar", 1, "similar"), ("passed", 28, "passed"),
+        ] {
+            XCTAssertTrue(
+                page.stdout.contains("<li class=\"stat \(stat) nz\"><b>\(n)</b>\(label)</li>"), "\(stat) \(n)")
         }
         XCTAssertTrue(page.stdout.contains("class=\"findings\""), "the findings are in the header")
         XCTAssertTrue(
             page.stdout.contains(
-                "<title>layoutsnap verify FAILED: 1 failed, 1 missing, 1 errors, 1 orphans, 1 other finding</title>"),
+                "<title>layoutsnap verify FAILED: 1 failed, 1 missing, 1 error, 1 orphan, 1 other finding</title>"),
             String(page.stdout.prefix(600)))
     }
 
@@ -121,7 +124,7 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertTrue(try String(contentsOf: dir.path("j.xml"), encoding: .utf8).contains("failures=\"1\""))
         XCTAssertTrue(
             try String(contentsOf: dir.path(".layoutsnap/report/index.html"), encoding: .utf8).contains(
-                "<title>layoutsnap verify FAILED: 1 orphans</title>"))
+                "<title>layoutsnap verify FAILED: 1 orphan</title>"))
 
         let explicit = try CLI.run([
             "verify", dir.path("Fixtures").path, "--goldens", dir.path("Goldens").path, "--check-orphans",

@@ -249,6 +249,42 @@ final class LintRangeAndCostTests: XCTestCase {
             ])
         XCTAssertEqual(ranges.map(\.frames), ["frames 1-2", "frame 4"])
         XCTAssertEqual(ranges.first?.worst.amount, 5)
+        XCTAssertEqual(ranges.map(\.worstFrame), [1, 4])
+    }
+
+    /// The terminal's groups: one per rule over every element, frame and state, counting one
+    /// finding per frame of each range and quoting the worst with its state and frame.
+    func testGroupsCountEveryRangeOfARuleAndQuoteTheWorst() {
+        func on(_ element: String, _ amount: Double, _ rule: LintRule = .contrast) -> LintFinding {
+            LintFinding(
+                rule: rule, elements: [element], detail: "\(element) \(amount)",
+                rect: Rect(x: 0, y: 0, width: 1, height: 1),
+                amount: amount)
+        }
+        let ranges =
+            LintRange.ranges(
+                state: "initial", frames: [(0, [on("banner", 1), on("input", 2), on("body", 3, .outsideContainer)])])
+            + LintRange.ranges(
+                state: "01-send",
+                frames: [
+                    (0, [on("banner", 1)]), (1, [on("banner", 4)]), (2, [on("banner", 1)]), (3, []),
+                    (4, [on("input", 2)]),
+                ])
+        let groups = LintGroup.groups(ranges)
+        XCTAssertEqual(groups.map(\.rule), [.outsideContainer, .contrast], "in the rules' own order")
+        let contrast = groups[1]
+        XCTAssertEqual(contrast.findings, 6)
+        XCTAssertEqual(contrast.elements, 2)
+        XCTAssertEqual(
+            contrast.frames,
+            [
+                LintGroup.StateFrames(state: "initial", indices: [0]),
+                LintGroup.StateFrames(state: "01-send", indices: [0, 1, 2, 4]),
+            ])
+        XCTAssertEqual(contrast.worst.detail, "banner 4.0")
+        XCTAssertEqual(contrast.worstState, "01-send")
+        XCTAssertEqual(contrast.worstFrame, 1)
+        XCTAssertEqual(groups[0].findings, 1)
     }
 
     /// Thousands of lines of two texts side by side, one clipped: no overlap is invented, and the

@@ -67,7 +67,7 @@ final class MotionTests: XCTestCase {
         XCTAssertLessThan(height.largest!, -5)
         XCTAssertTrue((1...17).contains(height.atFrame!))
         XCTAssertEqual(r.pairs, (0..<19).map { [$0, $0] })
-        XCTAssertTrue(r.description.contains(": curve changed, largest −"), r.description)
+        XCTAssertTrue(r.description.contains(": curve changed, largest -"), r.description)
         XCTAssertTrue(r.description.contains("(now easeIn)"), r.description)
     }
 

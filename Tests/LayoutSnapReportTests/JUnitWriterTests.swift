@@ -30,7 +30,7 @@ final class JUnitWriterTests: XCTestCase {
         XCTAssertTrue(xml.contains("<testcase classname=\"posts/long-body\" name=\"01-expand\" time=\"0.000\">"))
         XCTAssertTrue(
             xml.contains(
-                "<failure message=\"cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differ (most: frame 7, 2210 pixels differ (0.41%)); 1 similar (frame 9, 12 pixels differ (0.02%))\" type=\"failed\">"
+                "<failure message=\"cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differs (most: frame 7, 2210 pixels differ (0.41%)); 1 similar (frame 9, 12 pixels differ (0.02%))\" type=\"failed\">"
             ), xml)
         XCTAssertTrue(xml.contains("<testcase classname=\"broken/bad-json\" name=\"fixture\" time=\"0.000\""))
         XCTAssertTrue(
@@ -69,7 +69,7 @@ final class JUnitWriterTests: XCTestCase {
         let xml = JUnitWriter.xml(nastyResults())
         XCTAssertTrue(
             xml.contains(
-                "message=\"cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differ (most: frame 7, golden &lt;b&gt;was&lt;/b&gt; &amp; &quot;quoted&quot; &apos;single&apos; end&#10;second line); 1 similar"
+                "message=\"cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differs (most: frame 7, golden &lt;b&gt;was&lt;/b&gt; &amp; &quot;quoted&quot; &apos;single&apos; end&#10;second line); 1 similar"
             ), xml)
         XCTAssertTrue(xml.contains("failed: golden &lt;b&gt;was&lt;/b&gt; &amp; \"quoted\" 'single' end\nsecond line"))
         for scalar in xml.unicodeScalars {
@@ -101,7 +101,7 @@ final class JUnitWriterTests: XCTestCase {
             xmllint, ["--xpath", "string(//testcase[@name='01-expand']/failure/@message)", file.path], timeout: 30)
         XCTAssertEqual(
             xpath.stdout.hasSuffix("\n") ? String(xpath.stdout.dropLast()) : xpath.stdout,
-            "cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differ (most: frame 7, "
+            "cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differs (most: frame 7, "
                 + Self.nasty.replacingOccurrences(of: "\u{01}\u{1B}\u{7F}", with: "")
                 + "); 1 similar (frame 9, 12 pixels differ (0.02%))")
     }
@@ -166,7 +166,7 @@ final class JUnitWriterTests: XCTestCase {
         XCTAssertEqual(parsed["suiteCasesMatch"] as? Bool, true)
         XCTAssertEqual(
             parsed["message"] as? String,
-            "cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differ (most: frame 7, golden <b>was</b> & \"quoted\" 'single' end\nsecond line); 1 similar (frame 9, 12 pixels differ (0.02%))"
+            "cause 2: pixels differ; no golden layout.json says where; 1 of 12 frames differs (most: frame 7, golden <b>was</b> & \"quoted\" 'single' end\nsecond line); 1 similar (frame 9, 12 pixels differ (0.02%))"
         )
         XCTAssertEqual(
             parsed["fixtureError"] as? String,

@@ -58,10 +58,10 @@ final class PageAssetsTests: XCTestCase {
         }
         let report = try HTMLReport.html(Samples.small())
         let preview = try PreviewPage.html(title: "t", dataJSON: "{}", buildID: "b", watching: false)
-        for name in ["report.css", "report.js", "motion-plot.css", "motion-plot.js"] {
+        for name in ["report.css", "report.js", "motion-plot.css", "motion-plot.js", "words.js"] {
             XCTAssertTrue(report.contains(try file(name)), "the report inlines \(name)")
         }
-        for name in ["preview.css", "preview.js", "motion-plot.css", "motion-plot.js"] {
+        for name in ["preview.css", "preview.js", "motion-plot.css", "motion-plot.js", "words.js"] {
             XCTAssertTrue(preview.contains(try file(name)), "the preview inlines \(name)")
         }
         // The pages open from disk: no file may name the network. The report's one request

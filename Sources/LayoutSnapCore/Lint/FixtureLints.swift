@@ -51,9 +51,14 @@ public struct LintRange: Sendable, Hashable {
     public var first: Int
     public var last: Int
     public var worst: LintFinding
+    /// The frame the worst finding is in.
+    public var worstFrame: Int
 
     /// `frame 3` or `frames 2-8`.
     public var frames: String { first == last ? "frame \(first)" : "frames \(first)-\(last)" }
+
+    /// How many frames it covers, each with one finding.
+    public var count: Int { last - first + 1 }
 
     /// Groups per state: frames (index, findings) in order; a range breaks where a frame lacks the finding.
     public static func ranges(state: String, frames: [(index: Int, findings: [LintFinding])]) -> [LintRange] {
@@ -81,11 +86,14 @@ public struct LintRange: Sendable, Hashable {
                 seen.insert(key)
                 if var r = open[key], let previous, r.last == previous {
                     r.last = index
-                    if f.amount > r.worst.amount { r.worst = f }
+                    if f.amount > r.worst.amount {
+                        r.worst = f
+                        r.worstFrame = index
+                    }
                     open[key] = r
                 } else {
                     if let r = open[key] { done.append(r) }
-                    open[key] = LintRange(state: state, first: index, last: index, worst: f)
+                    open[key] = LintRange(state: state, first: index, last: index, worst: f, worstFrame: index)
                     if !order.contains(key) { order.append(key) }
                 }
             }
@@ -101,4 +109,55 @@ public struct LintRange: Sendable, Hashable {
     }
 
     var key: String { worst.rule.rawValue + "|" + worst.elements.joined(separator: ",") }
+}
+
+/// A fixture's findings of one rule, over every element, frame and state: how the terminal speaks
+/// of them unless asked for each (`--verbose`): `contrast: 51 findings on 12 elements in 8 frames
+/// of 8 states`, quoting the worst.
+public struct LintGroup: Sendable, Hashable {
+    public var rule: LintRule
+    /// Findings, one per frame for each element (or pair) found in it: the ranges' frames summed.
+    public var findings: Int
+    /// The distinct element sets found (`["body", "summary"]` is one).
+    public var elements: Int
+    /// The frames by state, in the order the states came.
+    public var frames: [StateFrames]
+    /// The worst finding, its state and frame.
+    public var worst: LintFinding
+    public var worstState: String
+    public var worstFrame: Int
+
+    public struct StateFrames: Sendable, Hashable {
+        public var state: String
+        /// In order, each once.
+        public var indices: [Int]
+
+        public init(state: String, indices: [Int]) {
+            self.state = state
+            self.indices = indices
+        }
+    }
+
+    /// One group per rule, in the order of `LintRule.allCases`, from a fixture's ranges.
+    public static func groups(_ ranges: [LintRange]) -> [LintGroup] {
+        LintRule.allCases.compactMap { rule in
+            let ofRule = ranges.filter { $0.worst.rule == rule }
+            guard var worst = ofRule.first else { return nil }
+            var frames: [StateFrames] = []
+            var elements = Set<[String]>()
+            for range in ofRule {
+                if range.worst.amount > worst.worst.amount { worst = range }
+                elements.insert(range.worst.elements)
+                if let i = frames.firstIndex(where: { $0.state == range.state }) {
+                    frames[i].indices += Array(range.first...range.last)
+                } else {
+                    frames.append(StateFrames(state: range.state, indices: Array(range.first...range.last)))
+                }
+            }
+            for i in frames.indices { frames[i].indices = Array(Set(frames[i].indices)).sorted() }
+            return LintGroup(
+                rule: rule, findings: ofRule.reduce(0) { $0 + $1.count }, elements: elements.count, frames: frames,
+                worst: worst.worst, worstState: worst.state, worstFrame: worst.worstFrame)
+        }
+    }
 }

@@ -113,10 +113,10 @@
     const key = el('p', { class: 'plot-key' });
     if (D.against) key.append(el('span', { class: 'k-exp' }), ` golden (${D.against})  `);
     key.append(el('span', { class: 'k-act' }), ' now');
-    if (m.more) key.append(` · ${m.more} more moving track${m.more === 1 ? '' : 's'} not plotted`);
+    if (m.more) key.append(` · ${Words.count(m.more, 'more moving track')} not plotted`);
     if (D.against && !g) key.append(` · the goldens have no state ${state().name}`);
     plots.append(key);
-    motion.replaceChildren(el('h2', {}, `Motion of ${state().name}: ${m.keys.length} moving track${m.keys.length === 1 ? '' : 's'}`), plots);
+    motion.replaceChildren(el('h2', {}, `Motion of ${state().name}: ${Words.count(m.keys.length, 'moving track')}`), plots);
   }
 
   function go(k) {
@@ -153,7 +153,7 @@
       kids.push(el('h2', {}, 'Scroll'), el('table', {}, el('tbody', {},
         ...Object.entries(f.scroll).map(([k, v]) => el('tr', {}, el('td', {}, k), el('td', {}, typeof v === 'number' ? fmt(v) : String(v)))))));
     }
-    kids.push(el('p', { class: 'lines-count' }, `${f.lines.length} text line${f.lines.length === 1 ? '' : 's'} drawn`));
+    kids.push(el('p', { class: 'lines-count' }, `${Words.count(f.lines.length, 'text line')} drawn`));
     aside.replaceChildren(...kids);
   }
 

@@ -15,9 +15,10 @@
 //   body[data-ready="true"], [data-interactive-ms] (ms since navigation start), [data-focused]
 //   (the golden key j/k went to), [data-review="served"|"static"]
 // A state, fixture or cause expands to its frames that did not pass and have an actual image to
-// approve: status failed, missing or similar, or paired with another golden frame (pairedWith);
-// never a `removed` pairing entry (a golden frame the new motion has no counterpart for: there is
-// nothing to write) nor an unreadable or error frame.
+// approve: status failed, missing, unreadable (approving writes a readable golden over the broken
+// one) or similar, or paired with another golden frame (pairedWith); never a `removed` pairing
+// entry (a golden frame the new motion has no counterpart for: there is nothing to write) nor an
+// error frame (it was never rendered or written).
 // Served (`layoutsnap review`: <meta name="layoutsnap-review" content="TOKEN">): decisions go to
 // the server (POST /api/decisions) and `event: results` redraws from results.json. Static (from
 // disk): decisions stay in this browser (localStorage, per run) and become approvals.json.
@@ -72,8 +73,7 @@ function h(tag, props, ...kids) {
 const nf = new Intl.NumberFormat('en-US');
 const int = (n) => nf.format(n);
 function num(x, digits) { x = Number(x); return Number.isFinite(x) ? x.toFixed(digits) : String(x); }
-// `+4.00`, `-22.00`: as verify writes deltas (Attribution.signed).
-function signed(x) { x = Number(x) || 0; return (x < 0 ? '-' : '+') + Math.abs(x).toFixed(2); }
+const signed = Words.signed;
 function duration(s) {
   s = Number(s);
   if (!Number.isFinite(s)) return '–';
@@ -82,14 +82,14 @@ function duration(s) {
   return m + ' min ' + String(Math.round(s - m * 60)).padStart(2, '0') + ' s';
 }
 const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
-const plural = (n, word) => int(n) + ' ' + word + (n === 1 ? '' : 's');
 // Paths are relative to the report folder; encode each segment so ids with
 // spaces, '#' or '?' still resolve (and nothing can become a scheme).
 const url = (p) => String(p).split('/').map(encodeURIComponent).join('/');
 function pill(kind, text) { return h('span', { class: 'pill ' + kind, text: text || kind }); }
 function counts(c) {
   const wrap = h('span', { class: 'counts' });
-  for (const k of ORDER) if (c[k]) wrap.append(h('span', { class: 'c-' + k, text: int(c[k]) + ' ' + k }));
+  // Statuses read as adjectives (`2 failed`), but `error` is a noun: `2 errors`.
+  for (const k of ORDER) if (c[k]) wrap.append(h('span', { class: 'c-' + k, text: k === 'error' ? Words.count(c[k], k) : int(c[k]) + ' ' + k }));
   return wrap;
 }
 // `message:m4 moved (0.00, -22.00), pixels unchanged`, `body resized (+0.00, +18.00)`: as verify words it.
@@ -104,8 +104,8 @@ const quiet = (e) => e.change === 'moved' && e.pixelsUnchanged === true;
 const keyOf = (fr) => fr.pairing === 'removed' ? fr.golden + '#removed' : fr.golden;
 // Whether approving the frame can write its golden (see the top of this file).
 function approvable(fr) {
-  if (fr.pairing === 'removed' || fr.status === 'unreadable' || fr.status === 'error') return false;
-  return fr.status === 'failed' || fr.status === 'missing' || fr.status === 'similar' || (fr.pairedWith !== undefined && fr.pairedWith !== null);
+  if (fr.pairing === 'removed' || fr.status === 'error') return false;
+  return ['failed', 'missing', 'unreadable', 'similar'].includes(fr.status) || (fr.pairedWith !== undefined && fr.pairedWith !== null);
 }
 
 // ---------- model ----------
@@ -215,7 +215,7 @@ function decide(keys, decision) {
     for (const k of keys) decisions.set(k, value);
     store();
     refresh(keys);
-    note(plural(keys.length, 'frame') + ' ' + value + '.');
+    note(Words.count(keys.length, 'frame') + ' ' + value + '.');
     return Promise.resolve();
   }
   for (const k of keys) { pending.add(k); refusals.delete(k); }
@@ -232,7 +232,7 @@ function decide(keys, decision) {
         for (const k of res.rejected || []) { decisions.set(k, 'rejected'); refusals.delete(k); }
         for (const r of res.refused || []) refusals.set(r.golden, r.reason || 'refused');
         const refused = (res.refused || []).length;
-        note(plural((res.approved || []).length, 'frame') + ' approved, ' + int((res.rejected || []).length) + ' rejected' +
+        note(Words.count((res.approved || []).length, 'frame') + ' approved, ' + int((res.rejected || []).length) + ' rejected' +
           (refused ? ', ' + int(refused) + ' refused (the reasons are beside the frames)' : '') + '.');
       });
   }
@@ -274,7 +274,7 @@ const groupKeys = new WeakMap();
 function paintGroup(el) {
   const keys = groupKeys.get(el) || [];
   const { a, r } = decisionCounts(keys);
-  el.textContent = a + r === 0 ? plural(keys.length, 'frame') + ' to review' : int(a) + ' approved, ' + int(r) + ' rejected of ' + int(keys.length);
+  el.textContent = a + r === 0 ? Words.count(keys.length, 'frame') + ' to review' : int(a) + ' approved, ' + int(r) + ' rejected of ' + int(keys.length);
   el.classList.toggle('done', a + r === keys.length && keys.length > 0);
 }
 function groupControls(kind, id, keys, label) {
@@ -284,7 +284,8 @@ function groupControls(kind, id, keys, label) {
   paintGroup(status);
   const stop = (e) => e.stopPropagation();
   return h('span', { class: 'review-ctl', onclick: stop },
-    h('button', { type: 'button', class: 'btn approve', ['data-approve-' + kind]: id, title: 'Approve ' + plural(keys.length, 'frame') + ': their actual images become the goldens',
+    h('button', { type: 'button', class: 'btn approve', ['data-approve-' + kind]: id, title: 'Approve ' + Words.count(keys.length, 'frame') + ': ' +
+        Words.word(keys.length, 'its actual image becomes the golden', 'their actual images become the goldens'),
       onclick: () => decide(keys, 'approve') }, 'Approve ' + label),
     h('button', { type: 'button', class: 'btn reject', ['data-reject-' + kind]: id, onclick: () => decide(keys, 'reject') }, 'Reject ' + label),
     status);
@@ -332,14 +333,16 @@ function renderHeader() {
       h('span', { class: 'meta', text: [
         'version ' + data.version,
         duration(data.durationSeconds),
-        plural(sum.frames || 0, 'frame'),
-        plural(fixtures.length, 'fixture')].join(' · ') })),
+        Words.count(sum.frames || 0, 'frame'),
+        Words.count(fixtures.length, 'fixture')].join(' · ') })),
     (() => {
       const ul = h('ul', { class: 'stats', 'aria-label': 'Summary' });
+      // Counted nouns take the count's number (`1 error`); the verdicts are adjectives.
+      const nouns = { errors: 'error', orphans: 'orphan', lints: 'lint' };
       for (const k of ['failed', 'missing', 'errors', 'orphans', 'lints', 'similar', 'passed']) {
         if ((k === 'orphans' || k === 'lints') && !sum[k]) continue;
         const n = sum[k] || 0;
-        ul.append(h('li', { class: 'stat ' + k + (n ? ' nz' : '') }, h('b', { text: int(n) }), k));
+        ul.append(h('li', { class: 'stat ' + k + (n ? ' nz' : '') }, h('b', { text: int(n) }), nouns[k] ? Words.word(n, nouns[k]) : k));
       }
       return ul;
     })(),
@@ -363,14 +366,14 @@ function renderCauses() {
   if (!causes.length) return h('section', { id: 'causes', hidden: true });
   const sec = h('section', { id: 'causes', 'aria-label': 'Causes' });
   sec.append(h('div', { class: 'causes-h' },
-    h('h2', { text: causes.length === 1 ? 'One cause explains the failing frames' : plural(causes.length, 'cause') + ' explain the failing frames' }),
+    h('h2', { text: causes.length === 1 ? 'One cause explains the failing frames' : Words.count(causes.length, 'cause') + ' explain the failing frames' }),
     h('span', { class: 'muted', text: 'Failing frames grouped by what explains them. A cause never changes a verdict.' })));
   const grid = h('div', { class: 'causes' });
   for (const c of causes.slice(0, causesShown)) grid.append(causeCard(c));
   sec.append(grid);
   if (causes.length > causesShown) {
     sec.append(h('button', { type: 'button', class: 'btn more', onclick: () => { causesShown += CAUSES_SHOWN * 4; replaceCauses(); } },
-      'Show ' + int(Math.min(CAUSES_SHOWN * 4, causes.length - causesShown)) + ' more causes'));
+      'Show ' + Words.count(Math.min(CAUSES_SHOWN * 4, causes.length - causesShown), 'more cause')));
   }
   sec.append(reviewHelp());
   return sec;
@@ -382,7 +385,7 @@ function causeCard(c) {
     h('div', { class: 'cause-h' },
       h('h3', null, 'Cause ' + c.id),
       pill('kind', c.kind),
-      h('span', { class: 'cause-counts muted', text: [plural(c.frames, 'frame'), plural(c.states, 'state'), plural(c.fixtures, 'fixture')].join(' · ') })),
+      h('span', { class: 'cause-counts muted', text: [Words.count(c.frames, 'frame'), Words.count(c.states, 'state'), Words.count(c.fixtures, 'fixture')].join(' · ') })),
     h('p', { class: 'cause-summary mono', text: c.summary }));
   // Up to three representative frames, from different fixtures first.
   const picks = [], seen = new Set();
@@ -485,7 +488,7 @@ function download() {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(href), 60000);
-  note('approvals.json: ' + plural(approvals.length, 'approval') + ', ' + int(rejected.length) + ' rejected. Apply it with the command under the causes.');
+  note('approvals.json: ' + Words.count(approvals.length, 'approval') + ', ' + int(rejected.length) + ' rejected. Apply it with the command under the causes.');
 }
 
 // ---------- fixture list ----------
@@ -513,15 +516,15 @@ function renderList() {
   }
   if (!visible.length) {
     frag.append(h('p', { class: 'empty', text: failOnly.checked && !q && causeFilter === null
-      ? 'No failing fixtures. Uncheck “Failures only” to see all ' + plural(fixtures.length, 'fixture') + '.'
+      ? 'No failing fixtures. Uncheck “Failures only” to see all ' + Words.count(fixtures.length, 'fixture') + '.'
       : 'No fixtures match the filter.' }));
   }
   list.replaceChildren(frag);
   countEl.textContent = listed.length < visible.length
-    ? 'Showing ' + int(listed.length) + ' of ' + int(visible.length) + ' matching fixtures (' + int(fixtures.length) + ' in total)'
+    ? 'Showing ' + int(listed.length) + ' of ' + Words.count(visible.length, 'matching fixture') + ' (' + int(fixtures.length) + ' in total)'
     : visible.length < fixtures.length
-      ? 'Showing ' + int(visible.length) + ' of ' + int(fixtures.length) + ' fixtures'
-      : fixtures.length === 1 ? 'Showing 1 fixture' : 'Showing all ' + plural(fixtures.length, 'fixture');
+      ? 'Showing ' + int(visible.length) + ' of ' + Words.count(fixtures.length, 'fixture')
+      : fixtures.length === 1 ? 'Showing 1 fixture' : 'Showing all ' + Words.count(fixtures.length, 'fixture');
 }
 failOnly.addEventListener('change', () => { limit = PAGE; renderList(); });
 search.addEventListener('input', () => { limit = PAGE; renderList(); });
@@ -535,7 +538,7 @@ function setCause(id) {
   causeBar.hidden = !c;
   causeBar.replaceChildren();
   if (c) {
-    causeBar.append(h('span', null, h('b', { text: 'Cause ' + c.id }), ' only: ' + plural(c.frames, 'frame')),
+    causeBar.append(h('span', null, h('b', { text: 'Cause ' + c.id }), ' only: ' + Words.count(c.frames, 'frame')),
       h('button', { type: 'button', class: 'btn', id: 'clear-cause', onclick: () => setCause(null) }, 'Show all frames'));
   }
   for (const fx of fixtures) {
@@ -594,9 +597,9 @@ function buildBody(fx) {
   const body = h('div', { class: 'fx-body', id: 'fx-' + fx.i + '-body' });
   if (!fx.states.length) body.append(h('p', { class: 'muted', text: fx.f.error ? 'No frames were rendered.' : 'No states.' }));
   const passing = fx.states.filter((st) => !st.failing).length;
-  if (passing) body.append(h('p', { class: 'hidden-note', text: plural(passing, 'passing state') + ' hidden by “Failures only”.' }));
+  if (passing) body.append(h('p', { class: 'hidden-note', text: Words.count(passing, 'passing state') + ' hidden by “Failures only”.' }));
   const other = causeFilter === null ? [] : fx.states.filter((st) => st.failing && !st.causes.has(causeFilter));
-  if (other.length) body.append(h('p', { class: 'muted other-cause', text: plural(other.length, 'failing state') + ' without frames of cause ' + causeFilter + ' hidden.' }));
+  if (other.length) body.append(h('p', { class: 'muted other-cause', text: Words.count(other.length, 'failing state') + ' without frames of cause ' + causeFilter + ' hidden.' }));
   for (const st of fx.states) if (!other.includes(st)) body.append(stateView(fx, st));
   return body;
 }
@@ -661,8 +664,8 @@ function stateView(fx, st) {
   const kind = ORDER.find((k) => fails(k) && st.c[k]) || (st.failing ? 'failed' : st.c.similar ? 'similar' : 'passed');
   const wrap = h('div', { class: 'state' + (st.failing ? '' : ' ok') });
   const plain = kind === 'passed' && !frames.some((fr) => fr.expected || fr.actual || fr.diff);
-  wrap.append(h('div', { class: 'st-h' }, pill(kind), st.lints ? pill('lint', plural(st.lints, 'lint frame')) : null, h('h3', { class: 'mono', text: st.s.name }),
-    h('span', { class: 'muted', text: plural(n, 'frame') + (plain && n ? ' · all match their goldens' : '') }), counts(st.c),
+  wrap.append(h('div', { class: 'st-h' }, pill(kind), st.lints ? pill('lint', Words.count(st.lints, 'lint frame')) : null, h('h3', { class: 'mono', text: st.s.name }),
+    h('span', { class: 'muted', text: Words.count(n, 'frame') + (plain && n ? ' · all match their goldens' : '') }), counts(st.c),
     groupControls('state', fx.f.id + '/' + st.s.name, st.keys, 'state')));
   if (!n) { wrap.append(h('p', { class: 'muted', text: 'No frames.' })); return wrap; }
   if (plain) return wrap; // nothing to look at: no images are stored for passing states
@@ -841,7 +844,7 @@ function frameView(fx, st, fr) {
   fact('Time', num(fr.time, 3) + ' s after the step · progress ' + num(fr.progress * 100, 0) + '%');
   const m = fr.metrics;
   if (m) {
-    fact('Pixels', int(m.differentPixels) + ' differ (' + num(m.ratio * 100, 3) + '%) of ' + m.width + '×' + m.height +
+    fact('Pixels', int(m.differentPixels) + ' ' + Words.word(m.differentPixels, 'differs', 'differ') + ' (' + num(m.ratio * 100, 3) + '%) of ' + m.width + '×' + m.height +
       ' · max channel difference ' + m.maxChannelDifference);
     if (m.regions && m.regions.length) {
       const shown = m.regions.slice(0, 8).map((r) => '[' + r.join(', ') + ']').join(' ');
@@ -868,7 +871,7 @@ function attributionView(a) {
   const els = (a.elements || []).slice().sort((x, y) => quiet(x) - quiet(y));
   const SHOWN = 10;
   const chip = (e) => h('span', { class: 'chip ch-' + e.change + (quiet(e) ? ' quiet' : ''), 'data-element': e.id,
-    title: int(e.pixels || 0) + ' differing pixels · [' + (e.rect || []).join(', ') + '] pt', text: describeChange(e) });
+    title: Words.count(e.pixels || 0, 'differing pixel') + ' · [' + (e.rect || []).join(', ') + '] pt', text: describeChange(e) });
   const box = h('div', { class: 'changes attribution' }, h('span', { class: 'lbl', text: 'Changed' }),
     h('span', { class: 'chip kind', text: a.kind + (a.kind === 'scrolled' ? ' (' + signed(a.dx) + ', ' + signed(a.dy) + ')' : '') }),
     ...els.slice(0, SHOWN).map(chip));
@@ -880,7 +883,7 @@ function attributionView(a) {
   if (a.kind === 'size' && a.goldenSize && a.actualSize) {
     box.append(h('span', { class: 'muted', text: 'canvas ' + a.goldenSize.join('×') + ' → ' + a.actualSize.join('×') + ' px' }));
   }
-  if (a.unassignedPixels) box.append(h('span', { class: 'muted', text: int(a.unassignedPixels) + ' differing pixels in no element' }));
+  if (a.unassignedPixels) box.append(h('span', { class: 'muted', text: Words.count(a.unassignedPixels, 'differing pixel') + ' in no element' }));
   if (!els.length && a.kind !== 'size') box.append(h('span', { class: 'muted', text: 'no element changed' }));
   return box;
 }

@@ -123,14 +123,14 @@ public struct BatchRunner: Sendable {
                 lint == .off
                 ? nil
                 : try FixtureLints.lint(fixture, layout: layout, measurer: engine) {
-                    try watchdog.check("linting (\(layout.frameCount) frames)")
+                    try watchdog.check("linting (\(Plural.count(layout.frameCount, "frame")))")
                 }
             result.lintsIgnored = lints?.ignored ?? 0
             result.canvas = layout.canvas
             for (s, state) in layout.states.enumerated() {
                 for (f, frame) in state.frames.enumerated() {
                     try watchdog.check(
-                        "rendering \(state.name) frame \(frame.index) of \(state.frames.count) (\(layout.frameCount) frames in all)"
+                        "rendering \(state.name) frame \(frame.index) of \(state.frames.count) (\(Plural.count(layout.frameCount, "frame")) in all)"
                     )
                     let frameStarted = DispatchTime.now()
                     let pixels = try renderer.render(frame)

@@ -88,7 +88,7 @@ public struct ReportMerger {
                 Finding(
                     kind: .mixedShards, severity: .failure,
                     message:
-                        "\(unnamed.joined(separator: ", ")) \(unnamed.count == 1 ? "is" : "are") not the report of a shard, the others are: the merged report cannot tell which fixtures it misses"
+                        "\(unnamed.joined(separator: ", ")) \(Plural.word(unnamed.count, "is", "are")) not the report of a shard, the others are: the merged report cannot tell which fixtures it misses"
                 ))
         } else if let n = shards.first?.count {
             if shards.contains(where: { $0.count != n }) {

@@ -103,7 +103,7 @@ public struct BatchSettings: Sendable {
                     filter.contains("*") || filter.contains("?")
                     ? "" : " (a glob without * matches one id exactly: \(filter)/* matches a folder)"
                 message =
-                    "no fixtures matched --filter '\(filter)': none of the \(all.count) fixture ids under \(place) matches (ids look like \(example))\(hint)"
+                    "no fixtures matched --filter '\(filter)': none of the \(Plural.count(all.count, "fixture id")) under \(place) matches (ids look like \(example))\(hint)"
             } else {
                 message = "no fixtures matched: there is no .json fixture under \(place)"
             }
@@ -114,7 +114,7 @@ public struct BatchSettings: Sendable {
         guard let shard else { return Selection(refs: refs, costs: nil, empty: nil, shardNote: nil, shardPlan: nil) }
         let selection = Sharding.select(refs, shard: shard, overrides: overrides, jobs: jobs, timeout: timeout)
         let note =
-            "shard \(shard): \(selection.refs.count) of \(selection.totalFixtures) fixtures, \(selection.frames) of \(selection.totalFrames) frames"
+            "shard \(shard): \(selection.refs.count) of \(Plural.count(selection.totalFixtures, "fixture")), \(selection.frames) of \(Plural.count(selection.totalFrames, "frame"))"
         return Selection(
             refs: selection.refs, costs: selection.costs, empty: nil, shardNote: note, shardPlan: selection.plan)
     }

@@ -40,7 +40,7 @@ public struct LintRun: Sendable {
                             refs[i], overrides: overrides,
                             measurer: WatchedMeasurer(base: engine, watchdog: watchdog))
                         let lints = try FixtureLints.lint(fixture, layout: layout, measurer: engine) {
-                            try watchdog.check("linting (\(layout.frameCount) frames)")
+                            try watchdog.check("linting (\(Plural.count(layout.frameCount, "frame")))")
                         }
                         result.frames = layout.frameCount
                         result.findings = lints.count

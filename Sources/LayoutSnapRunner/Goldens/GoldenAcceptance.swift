@@ -6,7 +6,10 @@ import LayoutSnapSystem
 
 /// `accept`: promotes the actual frames of an earlier verify (its report folder) to goldens
 /// without rendering again. Each promoted file is decoded first (a broken or foreign file is
-/// never accepted), written atomically, and entered in the manifest with its hashes.
+/// never accepted), written atomically, and entered in the manifest with its hashes. A frame
+/// whose golden is missing or unreadable is accepted like any other (verify writes its actual
+/// frame too), which heals the golden; one the report has no usable actual frame for is named
+/// with the `record` command that writes it (`Outcome.toRecord`).
 ///
 /// Whole fixtures (`accept [ids]`), or single frames (`accept --approvals`, `review`): a frame
 /// approved by itself is written only while the golden on disk still has the hash verify read
@@ -62,11 +65,34 @@ public struct GoldenAcceptance: Sendable {
         public var removed: [String] = []
         /// Frames that were asked for and not accepted.
         public var problems: [Refusal] = []
+        /// The fixture files (as verify named them) of frames refused because the report has no
+        /// usable actual frame for them: `record` renders and writes those.
+        public var toRecord: [String] = []
         /// The folder the frames went into.
         public var goldens = ""
 
         /// Problems are bad input (exit 2); the one function from a run to its exit code.
         public var outcome: LayoutSnapReport.Outcome { problems.isEmpty ? .passed : .error }
+
+        /// What accept prints after its refusals: `20 frames accepted into Goldens/, 1 layout.json
+        /// updated`, then, for frames the report had no actual frame for, the `record` command that
+        /// writes them (`--goldens` when the folder is not `defaultGoldens`, where record writes).
+        public func lines(defaultGoldens: String) -> [String] {
+            var summary = Plural.count(accepted.count, "frame") + " accepted into \(goldens)/"
+            if !layouts.isEmpty { summary += ", \(layouts.count) layout.json updated" }
+            if !removed.isEmpty {
+                summary += ", \(Plural.count(removed.count, "golden frame")) the new motion no longer has removed"
+            }
+            var lines = [summary]
+            if !toRecord.isEmpty {
+                let options = goldens == defaultGoldens ? "" : " --goldens \(TerminalText.shellQuoted(goldens))"
+                let files = toRecord.map(TerminalText.shellQuoted).joined(separator: " ")
+                lines.append(
+                    "The frames above that the report has no actual image for are rendered and written by record: "
+                        + "layoutsnap record \(files)\(options)")
+            }
+            return lines
+        }
     }
 
     public let resultsPath: String
@@ -134,11 +160,13 @@ public struct GoldenAcceptance: Sendable {
         if refusedUnderCI { throw RunnerError.refusedUnderCI }
     }
 
-    /// A frame accept writes: one that did not pass, or was compared with another golden frame
-    /// (its state's timing changed; its own golden still has the old motion's frame). A removed
-    /// golden frame has no actual image to write.
+    /// A frame accept writes: one that did not pass (its golden differs, is missing or cannot be
+    /// read), or was compared with another golden frame (its state's timing changed; its own
+    /// golden still has the old motion's frame). A removed golden frame has no actual image to
+    /// write, nor has a frame that could not be rendered or written (`error`).
     public static func acceptable(_ frame: FrameEntry) -> Bool {
-        frame.pairing != .removed && ([.failed, .missing, .similar].contains(frame.status) || frame.pairedWith != nil)
+        frame.pairing != .removed
+            && ([.failed, .missing, .unreadable, .similar].contains(frame.status) || frame.pairedWith != nil)
     }
 
     /// The frames a reviewer may approve, by golden key, with their fixture's id: those accept
@@ -207,6 +235,26 @@ public struct GoldenAcceptance: Sendable {
             case (let before?, let now?): "\(path) changed since verify (its hash is \(now), verify read \(before))"
             }
         return Refusal(golden: frame.golden, reason: reason + "; verify again and review the new result")
+    }
+
+    /// Why a new golden cannot be put where `frame`'s goes: a folder stands there (a rename cannot
+    /// replace it), or the golden's own folder leads out of the goldens folder (the new file would
+    /// be written outside it). nil when it can; a golden that is itself a link out is replaced by
+    /// a file, as record replaces it.
+    private static func unwritable(_ frame: FrameEntry, goldens: String) -> Refusal? {
+        let path = GoldenStore(goldens).path(frame.golden)
+        let folder = (path as NSString).deletingLastPathComponent
+        if let outside = GoldenStore.outsideTarget(folder, goldens: goldens) {
+            return Refusal(
+                golden: frame.golden,
+                reason: "its folder \(folder) leads out of \(goldens)/ (to \(outside)): make it a folder of its own")
+        }
+        // (lstat: a link to a folder is a link, which a rename replaces.)
+        if (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeDirectory {
+            return Refusal(
+                golden: frame.golden, reason: "\(path) is a folder, not a golden: remove it, then accept again")
+        }
+        return nil
     }
 
     private func accept(_ selection: Selection, results: RunResults, goldens: String) throws(RunnerError) -> Outcome {
@@ -289,23 +337,29 @@ public struct GoldenAcceptance: Sendable {
                 }
                 let problemsBefore = outcome.problems.count
                 for frame in frames {
+                    if let refusal = Self.unwritable(frame, goldens: goldens) {
+                        outcome.problems.append(refusal)
+                        continue
+                    }
+                    // Without a usable actual frame only a render can write the golden: record's.
+                    func refuse(_ reason: String) {
+                        outcome.problems.append(Refusal(golden: frame.golden, reason: reason))
+                        if !outcome.toRecord.contains(fixture.file) { outcome.toRecord.append(fixture.file) }
+                    }
                     guard let actual = frame.actual, frame.actual != frame.expected else {
-                        outcome.problems.append(Refusal(golden: frame.golden, reason: "the report has no actual frame"))
+                        refuse("the report has no actual frame")
                         continue
                     }
                     guard let bytes = FileManager.default.contents(atPath: report + "/" + actual).map({ [UInt8]($0) })
                     else {
-                        outcome.problems.append(Refusal(golden: frame.golden, reason: "\(report)/\(actual) is gone"))
+                        refuse("\(report)/\(actual) is gone")
                         continue
                     }
                     let image: PixelImage
                     do {
                         image = try PNGDecoder.decode(bytes, maxPixels: Limits.maxGoldenPixels)
                     } catch {
-                        outcome.problems.append(
-                            Refusal(
-                                golden: frame.golden, reason: "\(report)/\(actual) is not usable: \(error.description)")
-                        )
+                        refuse("\(report)/\(actual) is not usable: \(error.description)")
                         continue
                     }
                     staged[frame.golden] = GoldenTransaction.describe(

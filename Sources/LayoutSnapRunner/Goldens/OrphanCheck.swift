@@ -31,7 +31,7 @@ public enum OrphanCheck {
     /// each failing the run.
     public static func findings(_ orphans: [Orphan], goldens: String) -> [Finding] {
         grouped(orphans).map { g in
-            let files = g.count == 1 || !g.group.hasSuffix("/") ? "" : " (\(g.count) files)"
+            let files = g.count == 1 || !g.group.hasSuffix("/") ? "" : " (\(Plural.count(g.count, "file")))"
             return Finding(
                 kind: .orphan, severity: .failure, message: "\(goldens)/\(g.group)\(files): \(g.reason)",
                 subject: g.group)

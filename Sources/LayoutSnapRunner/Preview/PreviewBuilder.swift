@@ -204,7 +204,7 @@ public struct PreviewBuilder: Sendable {
             var apng = APNGWriter(width: canvas.pixelWidth, height: canvas.pixelHeight, frameCount: state.frames.count)
             let sheet = ContactSheet(
                 title:
-                    "\(fixture.id) · \(state.name) · \(state.frames.count) frame\(state.frames.count == 1 ? "" : "s") at \(Self.number(fixture.fps)) fps",
+                    "\(fixture.id) · \(state.name) · \(Plural.count(state.frames.count, "frame")) at \(Self.number(fixture.fps)) fps",
                 frameWidth: canvas.pixelWidth, frameHeight: canvas.pixelHeight,
                 frameCount: state.frames.count, engine: engine)
             var preview = StatePreview(filmstrips: [], overlays: [])

@@ -38,7 +38,7 @@ public struct ReviewWatch: Sendable {
                 }
                 let results = server.session.snapshot.results
                 note(
-                    "verified again (generation \(generation)): \(results.summary.failed) failed, \(results.summary.missing) missing of \(results.summary.frames) frames"
+                    "verified again (generation \(generation)): \(results.summary.failed) failed, \(results.summary.missing) missing of \(Plural.count(results.summary.frames, "frame"))"
                 )
             } catch {
                 note("error: \(error.description)")

@@ -268,7 +268,7 @@ public struct ComposerRules: Sendable {
                     throw LayoutError(
                         path: "$.steps[\(i)].select",
                         message:
-                            "the selection [\(s), \(e)] ends past the text, which has \(editor.count) characters at this step"
+                            "the selection [\(s), \(e)] ends past the text, which has \(Plural.count(editor.count, "character")) at this step"
                     )
                 }
                 if enabled {
