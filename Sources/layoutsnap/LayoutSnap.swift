@@ -14,7 +14,7 @@ struct LayoutSnap: ParsableCommand {
             "Exit codes: 0 everything verified; 1 a frame differs or a golden is missing; 2 bad input (a fixture, a golden or an argument could not be used).",
         version: version,
         subcommands: [
-            Verify.self, Record.self, Accept.self, Review.self, Render.self, Layout.self, Diff.self,
+            Init.self, Verify.self, Record.self, Accept.self, Review.self, Render.self, Layout.self, Diff.self,
             Preview.self, Import.self, Generate.self, MergeReports.self, Fuzz.self, Config.self, Lint.self,
             SchemaCommand.self,
         ],
