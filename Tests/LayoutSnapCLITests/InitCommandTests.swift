@@ -38,7 +38,7 @@ final class InitCommandTests: XCTestCase {
         XCTAssertFalse(verify.stderr.contains("error"), verify.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("app/.layoutsnap/report/index.html").path))
 
-        let lint = try CLI.run(["lint", "--no-progress"], in: app)
+        let lint = try CLI.run(["lint", "--no-progress", "--verbose"], in: app)
         XCTAssertEqual(lint.status, 1, lint.output)
         let findings = lint.stdout.split(separator: "\n").filter { $0.hasPrefix("LINT ") }
         XCTAssertFalse(findings.isEmpty)
