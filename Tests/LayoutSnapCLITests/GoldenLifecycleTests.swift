@@ -119,6 +119,26 @@ final class GoldenRobustnessTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
     }
 
+    /// A fixture's golden folder that is a link to a folder outside Goldens/ is never written
+    /// through: record refuses that fixture, saying what to do, and the files outside stay as they were.
+    func testAFolderLinkedOutOfGoldensIsNeverWrittenThrough() throws {
+        let dir = try recorded()
+        let outside = dir.path("outside")
+        try FileManager.default.moveItem(at: dir.path("Goldens/cards/small"), to: outside)
+        try FileManager.default.createSymbolicLink(at: dir.path("Goldens/cards/small"), withDestinationURL: outside)
+        let before = try Data(contentsOf: outside.appendingPathComponent("initial/000.png"))
+        try dir.write("Fixtures/cards/small.json", smallPost(title: "A new title"))
+        let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(record.status, 2, record.output)
+        XCTAssertTrue(record.output.contains("leads out of Goldens/"), record.output)
+        XCTAssertTrue(record.output.contains("make it a folder of its own"), record.output)
+        XCTAssertEqual(try Data(contentsOf: outside.appendingPathComponent("initial/000.png")), before)
+        let staged = try FileManager.default.subpathsOfDirectory(atPath: outside.path).filter {
+            $0.hasSuffix(".pending")
+        }
+        XCTAssertEqual(staged, [], "nothing staged outside")
+    }
+
     /// A broken manifest is never trusted: verify warns and decodes every golden; record rebuilds it.
     func testCorruptManifestIsNotTrustedAndIsRebuilt() throws {
         let dir = try recorded()

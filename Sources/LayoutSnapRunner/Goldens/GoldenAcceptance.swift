@@ -289,7 +289,7 @@ public struct GoldenAcceptance: Sendable {
         var pending: [String] = []
         func stageOrUndo(_ bytes: [UInt8], key: String) throws(RunnerError) {
             do {
-                try GoldenTransaction.stage(bytes, goldenPath: GoldenStore(goldens).path(key))
+                try GoldenTransaction.stage(bytes, goldenPath: GoldenStore(goldens).path(key), goldens: goldens)
                 pending.append(key)
             } catch {
                 for key in pending { try? Posix.unlink(GoldenTransaction.pendingPath(GoldenStore(goldens).path(key))) }

@@ -31,8 +31,15 @@ public enum GoldenTransaction {
         return (dir.isEmpty ? "" : dir + "/") + "." + name + pendingSuffix
     }
 
-    /// Step 1 for one golden.
-    public static func stage(_ bytes: [UInt8], goldenPath: String) throws(RunnerError) {
+    /// Step 1 for one golden. Never through a folder that leads out of `goldens` (a link to a
+    /// folder elsewhere): the staged file and then the golden would be written there.
+    public static func stage(_ bytes: [UInt8], goldenPath: String, goldens: String) throws(RunnerError) {
+        let folder = (goldenPath as NSString).deletingLastPathComponent
+        if let outside = GoldenStore.outsideTarget(folder, goldens: goldens) {
+            throw RunnerError.write(
+                "cannot write \(goldenPath): its folder \(folder) leads out of \(goldens)/ (to \(outside)); make it a folder of its own, then record again"
+            )
+        }
         try AtomicFile.write(bytes, to: pendingPath(goldenPath))
     }
 

@@ -113,7 +113,7 @@ public struct RecordHandler: FrameHandler {
             pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
         result.replacing = replacing
         do {
-            try GoldenTransaction.stage(png, goldenPath: path)
+            try GoldenTransaction.stage(png, goldenPath: path, goldens: goldens)
         } catch {
             result.status = .error
             result.detail = error.description
@@ -137,7 +137,7 @@ public struct RecordHandler: FrameHandler {
         // missing`, an unreadable one left alone), its layout.json stays the old one too.
         if existing != nil, frames.contains(where: { $0.status == .failed || $0.status == .unreadable }) { return nil }
         // Staged like the frames: it goes into place with them, or not at all.
-        try GoldenTransaction.stage(bytes, goldenPath: path)
+        try GoldenTransaction.stage(bytes, goldenPath: path, goldens: goldens)
         return .layoutStaged
     }
 }
