@@ -16,12 +16,18 @@ public enum CIReport {
         // A fixture that cannot be used: one annotation per cause (a mistake in a file is met by
         // each of its variants), each at its own line.
         let unusable = results.fixtures.noteworthy.filter { $0.diagnostic != nil }
+        // The first fixture of each cause, found once (not a scan per cause: a fuzzed suite has
+        // thousands of both).
+        var firstOf: [Diagnostic: FixtureEntry] = [:]
+        for fixture in unusable {
+            if let key = fixture.diagnostic?.withoutVariant, firstOf[key] == nil { firstOf[key] = fixture }
+        }
         for cause in Diagnostic.byCause(unusable.compactMap(\.diagnostic)) {
-            let ids = unusable.filter { $0.diagnostic?.withoutVariant == cause.withoutVariant }
-            let title = "layoutsnap: \(ids.first.map { FixtureVariant.baseID(of: $0.id) } ?? "fixture") cannot be used"
+            let first = firstOf[cause.withoutVariant]
+            let title = "layoutsnap: \(first.map { FixtureVariant.baseID(of: $0.id) } ?? "fixture") cannot be used"
             for one in cause.all {
                 var properties = [
-                    ("file", repositoryPath(one.file ?? ids.first?.file ?? "", workspace: workspace, cwd: cwd))
+                    ("file", repositoryPath(one.file ?? first?.file ?? "", workspace: workspace, cwd: cwd))
                 ]
                 if let line = one.line { properties.append(("line", String(line))) }
                 if let column = one.column { properties.append(("col", String(column))) }
