@@ -43,9 +43,22 @@ public final class FontSystem: @unchecked Sendable {
         return try result.get()
     }
 
-    private init() throws(RenderError) {
-        try RenderLibraries.load()
-        Self.pinLanguage()
+    /// The font files this process renders with and their hashes, without fontconfig: what the
+    /// environment fingerprint needs (the result cache asks for it before it knows whether
+    /// anything will be rendered). Read once per process.
+    public static func files() throws(RenderError) -> [FontFile] {
+        let result = filesResult.withLock { stored in
+            if let stored { return stored }
+            let made = Result<[FontFile], RenderError> { () throws(RenderError) in try listFiles() }
+            stored = made
+            return made
+        }
+        return try result.get()
+    }
+
+    private static let filesResult = LockedValue<Result<[FontFile], RenderError>?>(nil)
+
+    private static func listFiles() throws(RenderError) -> [FontFile] {
         let bundled = try Self.bundledFontDirectory()
         var files: [(name: String, path: String)] = []
         let names = (try? FileManager.default.contentsOfDirectory(atPath: bundled)) ?? []
@@ -63,6 +76,17 @@ public final class FontSystem: @unchecked Sendable {
             }
             files.append(((packaged.path as NSString).lastPathComponent, packaged.path))
         }
+        var hashed: [FontFile] = []
+        for file in files {
+            hashed.append(FontFile(name: file.name, path: file.path, hash: try Self.hashFile(file.path)))
+        }
+        return hashed
+    }
+
+    private init() throws(RenderError) {
+        try RenderLibraries.load()
+        Self.pinLanguage()
+        let files = try Self.files()
 
         // Owned from here: a set-up that fails below releases it.
         guard let configOwner = FontConfigReference() else { throw RenderError.fonts("FcConfigCreate failed") }
@@ -72,13 +96,11 @@ public final class FontSystem: @unchecked Sendable {
             FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
         }
         guard parsed != 0 else { throw RenderError.fonts("the private fontconfig configuration did not parse") }
-        var hashed: [FontFile] = []
         for file in files {
             let added = file.path.withCString {
                 FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
             }
             guard added != 0 else { throw RenderError.fonts("fontconfig could not load \(file.path)") }
-            hashed.append(FontFile(name: file.name, path: file.path, hash: try Self.hashFile(file.path)))
         }
         guard FcConfigBuildFonts(config) != 0 else { throw RenderError.fonts("FcConfigBuildFonts failed") }
         // Before any Pango font map exists: this also keeps Pango's background FcInit from reading
@@ -86,7 +108,7 @@ public final class FontSystem: @unchecked Sendable {
         guard FcConfigSetCurrent(config) != 0 else { throw RenderError.fonts("FcConfigSetCurrent failed") }
         try Self.pinFaces(config)
         self.configOwner = configOwner
-        self.fonts = hashed
+        self.fonts = files
     }
 
     /// Opens every face of every font file once, through cairo, and keeps it locked for the life
@@ -129,11 +151,14 @@ public final class FontSystem: @unchecked Sendable {
         }
     }
 
+    /// XXH3 of the file, read through a memory map: fonts are tens of megabytes, and mapped
+    /// pages from the page cache are hashed without a copy.
     static func hashFile(_ path: String) throws(RenderError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RenderError.fonts("cannot read \(path)")
+        do {
+            return try SystemCall.withMappedFile(path) { String(format: "%016llx", PixelHash.ofBytes($0)) }
+        } catch {
+            throw RenderError.fonts("cannot read \(path): \(error.reason)")
         }
-        return data.withUnsafeBytes { String(format: "%016llx", PixelHash.ofBytes($0)) }
     }
 
     /// Only the rules rendering needs: scale colour-emoji bitmap strikes to the requested size

@@ -9,6 +9,8 @@ public struct FramePixels {
     public let width: Int
     public let height: Int
     public let pixels: UnsafeBufferPointer<UInt32>
+    /// The hash when it is known already (the result cache takes it before the handler does).
+    public var knownHash: UInt64?
 
     public init(width: Int, height: Int, pixels: UnsafeBufferPointer<UInt32>) {
         precondition(pixels.count == width * height)
@@ -17,7 +19,7 @@ public struct FramePixels {
         self.pixels = pixels
     }
 
-    public var hash: UInt64 { PixelHash.of(pixels) }
+    public var hash: UInt64 { knownHash ?? PixelHash.of(pixels) }
 
     /// An owned copy, for when a frame must outlive the next render.
     public func copy() -> PixelImage { PixelImage(width: width, height: height, pixels: Array(pixels)) }

@@ -182,6 +182,58 @@ extension SystemCall {
         }
     }
 
+    /// A TCP connection to `host:port` (a name or an address, IPv4 or IPv6), each address the
+    /// name resolves to tried in turn, each for at most `milliseconds`; close-on-exec, no Nagle
+    /// (requests are written whole). What failed last is the error (getaddrinfo's as `EHOSTUNREACH`).
+    public static func connect(host: String, port: UInt16, milliseconds: Int32) throws(SystemError) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if os(Linux)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+            hints.ai_socktype = SOCK_STREAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
+            throw SystemError(call: "getaddrinfo", code: EHOSTUNREACH)
+        }
+        defer { freeaddrinfo(first) }
+        var lastError = SystemError(call: "connect", code: EHOSTUNREACH)
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let info = next {
+            next = info.pointee.ai_next
+            do throws(SystemError) {
+                let fd = try check("socket") { socket(info.pointee.ai_family, info.pointee.ai_socktype, 0) }
+                do throws(SystemError) {
+                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                    let flags = fcntl(fd, F_GETFL)
+                    _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+                    if cConnect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
+                        let code = errno
+                        guard code == EINPROGRESS else { throw SystemError(call: "connect", code: code) }
+                        guard try wait(fd, for: Int16(POLLOUT), milliseconds: milliseconds) else {
+                            throw SystemError(call: "connect", code: ETIMEDOUT)
+                        }
+                        var failure: Int32 = 0
+                        var length = socklen_t(MemoryLayout<Int32>.size)
+                        _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length)
+                        if failure != 0 { throw SystemError(call: "connect", code: failure) }
+                    }
+                    _ = fcntl(fd, F_SETFL, flags)
+                    var on: Int32 = 1
+                    _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+                    return fd
+                } catch {
+                    try? close(fd)
+                    throw error
+                }
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
     /// Waits up to `milliseconds` (-1: for ever) for `fd` to have `events` (POLLIN, POLLOUT);
     /// false when the time ran out. An interrupted wait is not retried: the caller's deadline decides.
     public static func wait(_ fd: Int32, for events: Int16, milliseconds: Int32) throws(SystemError) -> Bool {
@@ -245,17 +297,25 @@ extension SystemCall {
         return String(cString: resolved)
     }
 
+    /// `body` over the bytes of the regular file at `path`, mapped read-only (an empty file is
+    /// an empty buffer). The mapping ends when `body` returns.
+    public static func withMappedFile<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) throws(SystemError) -> T
+    {
+        let (fd, size) = try openFollowingLinks(path)
+        defer { try? close(fd) }
+        guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            throw SystemError(call: "mmap", code: errno)
+        }
+        defer { munmap(base, size) }
+        return body(UnsafeRawBufferPointer(start: base, count: size))
+    }
+
     /// The size of the regular file at `path` (symbolic links followed, as opening a file by name
     /// does) and its first `limit` bytes, all of them when it is smaller.
     public static func readPrefix(_ path: String, upTo limit: Int) throws(SystemError) -> (size: Int, bytes: [UInt8]) {
-        let fd = try Posix.open(path, O_RDONLY | O_CLOEXEC)
+        let (fd, size) = try openFollowingLinks(path)
         defer { try? close(fd) }
-        var info = stat()
-        try check("fstat") { fstat(fd, &info) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw SystemError(call: "open", code: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : ENODEV)
-        }
-        let size = Int(info.st_size)
         var bytes = [UInt8](repeating: 0, count: min(size, limit))
         var done = 0
         while done < bytes.count {
@@ -273,6 +333,22 @@ extension SystemCall {
     /// Opens a regular file for reading, never through a symbolic link in its last component;
     /// returns the descriptor and the file's size. Anything else (a folder, a device) is EISDIR
     /// or ENODEV.
+    /// The regular file at `path`, symbolic links followed, opened for reading, and its size.
+    private static func openFollowingLinks(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
+        let fd = try Posix.open(path, O_RDONLY | O_CLOEXEC)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            try? close(fd)
+            throw SystemError(call: "fstat", code: code)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            try? close(fd)
+            throw SystemError(call: "open", code: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : ENODEV)
+        }
+        return (fd, Int(info.st_size))
+    }
+
     public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
         let fd = try Posix.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         var info = stat()
@@ -297,6 +373,9 @@ private func cUnlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
 private func cFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func cFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
 private func cAccess(_ path: UnsafePointer<CChar>, _ mode: Int32) -> Int32 { access(path, mode) }
+private func cConnect(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+    connect(fd, address, length)
+}
 private func cPipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 private func cPoll(_ entry: UnsafeMutablePointer<pollfd>, _ milliseconds: Int32) -> Int32 {
     poll(entry, 1, milliseconds)
