@@ -85,7 +85,7 @@ final class SchemaTests: XCTestCase {
     func testTheConfigSchemaHasExactlyTheFieldsTheDecoderReads() throws {
         let recorder = FieldRecorder()
         let json =
-            #"{"$schema": "s", "fixtures": ["F"], "goldens": "G", "report": "R", "jobs": 2, "timeout": 30, "reporter": "github", "lint": {"mode": "error"}, "defaults": {"device": "iphone-se", "scale": 2, "fps": 30, "textSize": "AX1", "appearance": "dark", "direction": "rtl", "tolerance": {"maxDiffPixels": 4, "timing": {"frames": 1}}, "variants": [{"textSize": "AX3", "name": "big"}], "lint": {"ignore": [{"rule": "contrast", "element": "input", "reason": "brand"}]}}}"#
+            #"{"$schema": "s", "fixtures": ["F"], "goldens": "G", "report": "R", "jobs": 2, "timeout": 30, "reporter": "github", "lint": {"mode": "error"}, "cache": {"local": true, "folder": "C", "maxMegabytes": 64, "remote": "http://cache:8080", "upload": "never", "audit": 0.1}, "defaults": {"device": "iphone-se", "scale": 2, "fps": 30, "textSize": "AX1", "appearance": "dark", "direction": "rtl", "tolerance": {"maxDiffPixels": 4, "timing": {"frames": 1}}, "variants": [{"textSize": "AX3", "name": "big"}], "lint": {"ignore": [{"rule": "contrast", "element": "input", "reason": "brand"}]}}}"#
         let matrix =
             #"{"defaults": {"variants": {"device": ["iphone-se"], "textSize": ["AX3"], "appearance": ["dark"], "direction": ["rtl"]}}}"#
         try FieldRecorder.$current.withValue(recorder) {

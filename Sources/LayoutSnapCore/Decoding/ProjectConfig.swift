@@ -16,8 +16,55 @@ public struct ProjectConfig: Sendable, Equatable {
     public var lintMode: LintMode?
     /// `defaults`: fixture fields every fixture of the project has unless it writes its own.
     public var defaults = FixtureDefaults()
+    /// `cache`: verify's result cache (docs/cache.md).
+    public var cache = Cache()
 
     public init() {}
+
+    /// layoutsnap.json's `cache`: every field optional, each the default of a flag.
+    public struct Cache: Sendable, Equatable {
+        /// `local: false` is `--no-cache`.
+        public var local: Bool?
+        public var folder: String?
+        public var maxMegabytes: Int?
+        public var remote: String?
+        public var upload: CacheUpload?
+        public var audit: Double?
+
+        public init() {}
+
+        static let fields: [SchemaField] = [
+            SchemaField("local", .boolean, "Keep results in a local folder (default true; false is --no-cache)."),
+            SchemaField("folder", .nonEmptyString, "The local folder (default .layoutsnap/cache; --cache)."),
+            SchemaField(
+                "maxMegabytes", .integer(1...1_048_576),
+                "The local folder's bound; least recently used entries go first (default 512)."),
+            SchemaField(
+                "remote", .nonEmptyString,
+                "A Bazel remote cache HTTP server, http://HOST[:PORT][/PATH] (--remote-cache); auth headers only on the command line."
+            ),
+            SchemaField(
+                "upload", .enumeration(CacheUpload.self),
+                "always: results rendered here are uploaded; never: only read (--remote-cache-upload)."),
+            SchemaField(
+                "audit", .number(0...1),
+                "The share of cache hits rendered anyway and compared (default 0.02; --cache-audit)."),
+        ]
+
+        static func decode(_ element: JSONElement) throws(JSONDecodingError) -> Cache {
+            let o = try element.object()
+            var c = Cache()
+            c.local = try o.optional("local")?.bool()
+            c.folder = try o.optional("folder")?.string()
+            if c.folder?.isEmpty == true { throw o.optional("folder")!.error("a folder may not be empty") }
+            c.maxMegabytes = try o.optional("maxMegabytes")?.int(in: 1...1_048_576, what: "megabytes")
+            c.remote = try o.optional("remote")?.string()
+            c.upload = try o.enumeration("upload", CacheUpload.self)
+            c.audit = try o.double("audit", in: 0...1, what: "a share of hits")
+            try o.finish()
+            return c
+        }
+    }
 
     /// The fields `decode` reads, for schema/config.schema.json (a test keeps the two equal).
     static let fields: [SchemaField] = [
@@ -44,6 +91,9 @@ public struct ProjectConfig: Sendable, Equatable {
                 )
             ]),
             "Layout lints for the project; the findings every fixture accepts are defaults.lint.ignore."),
+        SchemaField(
+            "cache", .object(Cache.fields),
+            "verify's result cache: a local folder and a shared Bazel remote cache (docs/cache.md)."),
         SchemaField(
             "defaults", .object(FixtureDefaults.fields),
             "Fixture fields every fixture has unless it writes its own, as if written in it; a fixture's tolerance or variants replace these whole (\"variants\": [] for none)."
@@ -116,6 +166,7 @@ public struct ProjectConfig: Sendable, Equatable {
             c.lintMode = try lint.enumeration("mode", LintMode.self)
             try lint.finish()
         }
+        if let e = o.optional("cache") { c.cache = try Cache.decode(e) }
         if let e = o.optional("defaults") { c.defaults = try FixtureDefaults.decode(e) }
         for folder in [c.goldens, c.report].compactMap({ $0 }) + (c.fixtures ?? []) where folder.isEmpty {
             throw element.error("a folder may not be empty")
@@ -123,4 +174,12 @@ public struct ProjectConfig: Sendable, Equatable {
         try o.finish()
         return c
     }
+}
+
+/// Whether a run uploads what it renders to the remote cache.
+public enum CacheUpload: String, Sendable, CaseIterable {
+    /// Results rendered here are uploaded.
+    case always
+    /// Only read: for untrusted pull requests.
+    case never
 }

@@ -95,6 +95,10 @@ public enum Limits {
     public static let maxLineBreaks = 5_000
     public static let maxFramesPerFixture = Timeline.maxFramesPerFixture
     public static let maxFixtureFileBytes = 16 * 1024 * 1024
+    /// A result cache entry (a fixture's frame hashes and lints): larger is not one.
+    public static let maxCacheEntryBytes = 64 * 1024 * 1024
+    /// A file a fixture names, read whole for its cache key: larger is hashed as unreadable.
+    public static let maxInputFileBytes = 256 * 1024 * 1024
     /// Errors reported for one file: enough for any real mix of mistakes, few enough to read.
     public static let maxErrorsPerFile = 20
     public static let maxGoldenPixels = 64 * 1024 * 1024

@@ -1,0 +1,64 @@
+/// A type that hashes as something other than its stored fields: what it contributes to
+/// pixels, without how the fixture spelled it.
+public protocol CanonicallyHashed {
+    var canonicalValue: Any { get }
+}
+
+extension InputFile: CanonicallyHashed {
+    /// The file by its resolved path (its bytes are hashed on their own); how the fixture wrote
+    /// it and where are for messages only.
+    public var canonicalValue: Any { path }
+}
+
+extension PostImage: CanonicallyHashed {
+    /// The picture by its file (whose bytes are hashed on their own) and shape; where the
+    /// fixture names it is for messages only.
+    public var canonicalValue: Any { (path, aspectRatio) }
+}
+
+/// The result cache's key of one fixture as one variant (docs/cache.md): SHA-256 over everything
+/// a rendering depends on and nothing else.
+public struct ResultKey: Sendable, Hashable, CustomStringConvertible {
+    /// 64 lowercase hex digits.
+    public let hex: String
+
+    public init(hex: String) { self.hex = hex }
+
+    public var description: String { hex }
+
+    /// Bumped when the key's own layout changes (what goes in, in which order).
+    public static let schema = "layoutsnap-result-key 1"
+
+    /// - fixture: decoded, with project defaults, the variant and command-line overrides
+    ///   applied. Its display path and its list of variants are left out: neither changes a
+    ///   pixel of this rendering.
+    /// - inputs: every file the fixture names, by resolved path, with its whole bytes.
+    /// - renderer: the renderer's identity (version and build id).
+    /// - environment: the rendering environment's fingerprint (libraries, fonts, architecture).
+    /// - lints: whether the value holds the layout lints' findings (a run with lints off
+    ///   stores none).
+    public static func of(
+        _ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])], renderer: String, environment: String,
+        lints: Bool
+    ) -> ResultKey {
+        var hasher = SHA256()
+        func field(_ name: String, _ text: String) {
+            hasher.update("\(name)#\(text.utf8.count):")
+            hasher.update(text)
+        }
+        field("schema", schema)
+        field("renderer", renderer)
+        field("environment", environment)
+        field("lints", lints ? "on" : "off")
+        var hashed = fixture
+        hashed.file = ""
+        hashed.variants = []
+        CanonicalHash.update(&hasher, with: hashed)
+        for input in inputs.sorted(by: { $0.path < $1.path }) {
+            field("input", input.path)
+            hasher.update("#\(input.bytes.count):")
+            hasher.update(input.bytes)
+        }
+        return ResultKey(hex: hasher.hex())
+    }
+}
