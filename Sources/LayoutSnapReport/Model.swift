@@ -257,6 +257,11 @@ public struct Finding: Codable, Sendable, Equatable {
         case emptySelection
         /// An image a report names is gone (merge-reports).
         case missingImage
+        /// The result cache could not be used as configured (a server that did not answer, an
+        /// entry refused): a warning; the fixtures ran without it.
+        case cache
+        /// `--cache-audit`: a cached result disagreed with a rendering of the same key.
+        case cacheAudit
     }
 
     public var kind: Kind
@@ -290,6 +295,8 @@ public struct Summary: Codable, Sendable, Equatable {
     public var unchanged = 0
     public var rendered = 0
     public var fixtures = 0
+    /// Frames whose result came from the result cache (counted in passed too).
+    public var cached = 0
     /// States, and those that failed or errored, and fixtures that could not be used: JUnit's
     /// counts (a testcase per state), kept here so its header needs no second pass over a
     /// spooled run. Not written to results.json; derived again when one is read.
@@ -338,6 +345,7 @@ public struct Summary: Codable, Sendable, Equatable {
                 counts.unusableFixtures += 1
             }
             for state in fixture.states {
+                if fixture.cached == true { counts.cached += state.frames.count }
                 counts.states += 1
                 switch state.outcome {
                 case .passed: break
@@ -368,7 +376,7 @@ public struct Summary: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case passed, similar, failed, missing, errors, frames, recorded, unchanged, rendered, fixtures, orphans,
-            failingFindings, lints, failingLints,
+            failingFindings, lints, failingLints, cached,
             outcome, exitCode
     }
 
@@ -391,6 +399,7 @@ public struct Summary: Codable, Sendable, Equatable {
         failingFindings = try count(.failingFindings)
         lints = try count(.lints)
         failingLints = try count(.failingLints)
+        cached = try count(.cached)
         outcome = try c.decodeIfPresent(Outcome.self, forKey: .outcome) ?? .passed
     }
 
@@ -400,7 +409,7 @@ public struct Summary: Codable, Sendable, Equatable {
             (CodingKeys.passed, passed), (.similar, similar), (.failed, failed), (.missing, missing), (.errors, errors),
             (.frames, frames), (.recorded, recorded), (.unchanged, unchanged), (.rendered, rendered),
             (.fixtures, fixtures), (.orphans, orphans), (.failingFindings, failingFindings), (.lints, lints),
-            (.failingLints, failingLints),
+            (.failingLints, failingLints), (.cached, cached),
         ] {
             try c.encode(value, forKey: key)
         }
@@ -424,6 +433,9 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// attribution (the report draws the findings' and the changed elements' rects over the frame
     /// with it).
     public var canvas: [Double]?
+    /// Its frames came from the result cache (docs/cache.md), checked against the goldens
+    /// without rendering. Absent when rendered.
+    public var cached: Bool?
 
     public init(
         id: String, file: String, diagnostic: Diagnostic? = nil, states: [StateEntry] = [],
@@ -441,7 +453,7 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     public var error: String? { diagnostic?.description }
 
     private enum CodingKeys: String, CodingKey {
-        case id, file, error, diagnostic, states, durationSeconds, canvas
+        case id, file, error, diagnostic, states, durationSeconds, canvas, cached
     }
 
     public init(from decoder: any Decoder) throws {
@@ -455,6 +467,7 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
         states = try c.decode([StateEntry].self, forKey: .states)
         durationSeconds = try c.decodeIfPresent(Double.self, forKey: .durationSeconds)
         canvas = try c.decodeIfPresent([Double].self, forKey: .canvas)
+        cached = try c.decodeIfPresent(Bool.self, forKey: .cached)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -466,6 +479,7 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
         try c.encode(states, forKey: .states)
         try c.encodeIfPresent(durationSeconds, forKey: .durationSeconds)
         try c.encodeIfPresent(canvas, forKey: .canvas)
+        try c.encodeIfPresent(cached, forKey: .cached)
     }
 
     /// Whether a state's motion changed (it has a line in the terminal even when it is similar).

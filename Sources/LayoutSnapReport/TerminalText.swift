@@ -365,7 +365,7 @@ public enum TerminalText {
         case .render:
             parts = [Plural.count(s.rendered, "frame") + " rendered" + (output.map { " to \($0)" } ?? "")]
         case .verify:
-            parts = ["\(s.passed) passed", "\(s.failed) failed"]
+            parts = ["\(s.passed) passed" + (s.cached > 0 ? " (\(s.cached) from cache)" : ""), "\(s.failed) failed"]
             if s.similar > 0 { parts.append("\(s.similar) similar") }
             if s.missing > 0 { parts.append("\(s.missing) missing") }
         }
@@ -386,7 +386,8 @@ public enum TerminalText {
             case .versionMismatch: parts.append("shards of different versions")
             case .emptySelection: parts.append("no fixtures matched")
             case .missingImage: parts.append(Plural.count(n, "missing image"))
-            case .orphan: break
+            case .cacheAudit: parts.append(Plural.count(n, "cache audit failure"))
+            case .orphan, .cache: break
             }
         }
         return parts.joined(separator: ", ")

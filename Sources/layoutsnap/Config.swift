@@ -63,6 +63,13 @@ struct Config: ParsableCommand {
                 ("timeout", here.pick(nil, run.timeout.map { "\($0) s" }, default: "\(Watchdog.defaultSeconds) s")),
                 ("reporter", reporter),
                 ("lint", here.pick(nil, run.lintMode?.rawValue, default: LintMode.warn.rawValue)),
+                (
+                    "cache",
+                    run.cache.local == false
+                        ? ("off", here.file ?? "")
+                        : here.pick(nil, run.cache.folder, default: here.cacheFolder)
+                ),
+                ("remote", here.pick(nil, run.cache.remote, default: "none")),
             ]
             for (name, (value, source)) in rows {
                 Diagnostics.out("\(name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)  [\(source)]")

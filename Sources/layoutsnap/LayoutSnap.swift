@@ -16,7 +16,7 @@ struct LayoutSnap: ParsableCommand {
         subcommands: [
             Init.self, Verify.self, Record.self, Accept.self, Review.self, Render.self, Layout.self, Diff.self,
             Preview.self, Import.self, Generate.self, MergeReports.self, Fuzz.self, Config.self, Lint.self,
-            SchemaCommand.self,
+            SchemaCommand.self, CacheCommand.self,
         ],
         defaultSubcommand: Verify.self
     )

@@ -114,6 +114,69 @@ struct ResultFileOptions: ParsableArguments {
     var files: ResultFiles { ResultFiles(junit: junit, json: json) }
 }
 
+/// The result cache's flags (docs/cache.md), for verify and record; each overrides
+/// layoutsnap.json's `cache`.
+struct CacheOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The local result cache folder (default .layoutsnap/cache).", valueName: "dir"))
+    var cache: String?
+
+    @Flag(help: "No local result cache: every fixture is rendered (a --remote-cache is still used).")
+    var noCache = false
+
+    @Option(
+        help: ArgumentHelp(
+            "A shared result cache speaking the Bazel remote cache HTTP protocol (bazel-remote, nginx WebDAV).",
+            valueName: "http://host[:port][/path]"))
+    var remoteCache: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A header sent with every remote cache request, such as \"Authorization: Bearer $TOKEN\" (repeatable).",
+            valueName: "name: value"))
+    var remoteCacheHeader: [String] = []
+
+    @Option(help: "always: upload results rendered here; never: only read (for untrusted pull requests).")
+    var remoteCacheUpload: CacheUpload?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a remote cache connection or request may take before the cache counts as down (default 5).",
+            valueName: "seconds"))
+    var remoteCacheTimeout: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "The share of cache hits rendered anyway and compared; a disagreement fails the run (default 0.02).",
+            valueName: "rate"))
+    var cacheAudit: Double?
+
+    func validate() throws {
+        if let cacheAudit, !(0...1).contains(cacheAudit) {
+            throw ValidationError("--cache-audit must be from 0 to 1, found \(cacheAudit)")
+        }
+        if noCache && cache != nil { throw ValidationError("--cache and --no-cache: give one") }
+        if let remoteCacheTimeout, !(0.01...600).contains(remoteCacheTimeout) {
+            throw ValidationError(
+                "--remote-cache-timeout must be from 0.01 to 600 seconds, found \(remoteCacheTimeout)")
+        }
+    }
+
+    func settings(_ project: ProjectSettings) -> CacheSettings {
+        let c = project.config.cache
+        var s = CacheSettings()
+        s.folder = noCache || (cache == nil && c.local == false) ? nil : cache ?? project.cacheFolder
+        if let mb = c.maxMegabytes { s.maxBytes = mb << 20 }
+        s.remote = remoteCache ?? c.remote
+        s.remoteHeaders = remoteCacheHeader
+        s.upload = remoteCacheUpload ?? c.upload ?? .always
+        s.auditRate = cacheAudit ?? c.audit ?? 0.02
+        if let seconds = remoteCacheTimeout { s.remoteTimeoutMilliseconds = Int32((seconds * 1000).rounded()) }
+        return s
+    }
+}
+
+extension CacheUpload: ExpressibleByArgument {}
+
 /// The checks of arguments that several commands take.
 enum ArgumentChecks {
     /// A `--seed`: a whole number from 0 to 2^64 - 1.

@@ -28,12 +28,16 @@ struct Record: ParsableCommand {
     @Flag(help: "Also delete goldens whose fixture, state or frame no longer exists (whole fixture set only).")
     var prune = false
 
+    @OptionGroup(title: "Result cache (record fills it)") var cache: CacheOptions
+
     func run() throws {
         try Diagnostics.run {
             let project = try ProjectSettings.load()
+            var settings = options.settings(project)
+            settings.cache = cache.settings(project)
+            settings.cacheLints = (project.config.lintMode ?? .warn) != .off
             var run = RecordRun(
-                settings: options.settings(project), mode: update, prune: prune, allowCI: allowCI,
-                version: LayoutSnap.version)
+                settings: settings, mode: update, prune: prune, allowCI: allowCI, version: LayoutSnap.version)
             // --device, --scale and --fps may not overwrite the project's own goldens.
             run.canonicalGoldens = project.goldens
             let outcome = try run.run(note: Diagnostics.print, progress: options.progress("record"))

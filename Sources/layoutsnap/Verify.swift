@@ -19,6 +19,8 @@ struct Verify: ParsableCommand {
 
     @OptionGroup var resultFiles: ResultFileOptions
 
+    @OptionGroup(title: "Result cache") var cache: CacheOptions
+
     @Option(
         help:
             "terminal, or github: also GitHub Actions annotations on stdout and the job summary in $GITHUB_STEP_SUMMARY (the default when GITHUB_ACTIONS=true)."
@@ -58,6 +60,7 @@ struct Verify: ParsableCommand {
             let report = self.report ?? project.report
             var settings = options.settings(project)
             settings.lint = lint ?? project.config.lintMode ?? .warn
+            settings.cache = cache.settings(project)
             var run = VerifyRun(
                 settings: settings, report: report, junit: resultFiles.junit, json: resultFiles.json,
                 checkOrphans: checkOrphans, strictEnv: strictEnv, version: LayoutSnap.version)

@@ -69,3 +69,9 @@ func smallPost(title: String = "Small card", extra: String = "") -> String {
     }
     """
 }
+
+/// `text` with verify's `(N from cache)` taken out of its summary line: for the tests whose
+/// verdicts are the same whether a fixture's frames came from the result cache or were rendered.
+func withoutCacheCount(_ text: String) -> String {
+    text.replacingOccurrences(of: #" \(\d+ from cache\)"#, with: "", options: .regularExpression)
+}

@@ -35,7 +35,9 @@ else
   [ -n "${INPUT_SHARD:-}" ] && args+=(--shard "$INPUT_SHARD")
   [ -n "${INPUT_LINT:-}" ] && args+=(--lint "$INPUT_LINT")
   if [ -n "${INPUT_CACHE:-}" ]; then
-    if "$bin" verify --help 2>/dev/null | grep -q -- '--cache '; then
+    # Read whole, not piped into grep -q: with pipefail, grep's early exit would fail the pipe.
+    help=$("$bin" verify --help 2>/dev/null || true)
+    if [[ "$help" == *"--cache "* ]]; then
       args+=(--cache "$INPUT_CACHE")
     else
       echo "::notice title=layoutsnap::layoutsnap $("$bin" --version) has no --cache option; the cache input is ignored"

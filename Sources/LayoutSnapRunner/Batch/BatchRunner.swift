@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapImaging
 import LayoutSnapRender
 import LayoutSnapSystem
 
@@ -16,6 +17,9 @@ public struct BatchRunner: Sendable {
     public var timeout: Double
     /// Whether every frame's layout is linted too (its findings go with the frame's result).
     public var lint: LintMode
+    /// The result cache (docs/cache.md): hits the handler accepts are not rendered; every
+    /// rendering is stored.
+    public var cache: ResultCache?
 
     public init(
         jobs: Int, overrides: FixtureOverrides = FixtureOverrides(), timeout: Double = Watchdog.defaultSeconds,
@@ -55,31 +59,70 @@ public struct BatchRunner: Sendable {
         let queue = WorkQueue<Void>(count: refs.count, order: order)
         let timeout = timeout
         let lint = lint
+        let cache = cache
+        let files = LocalInputFiles()
         @Sendable func store(_ i: Int, _ result: FixtureResult) {
             finished(i, result)
             queue.complete(progress: progress)
         }
         WorkerThreads.run(threads: min(jobs, max(refs.count, 1))) {
-            // Each worker owns its text engine for every fixture it takes.
-            let engine: TextEngine
-            do {
-                engine = try TextEngine(fonts: fonts)
-            } catch {
-                while let i = queue.take() {
-                    store(
-                        i,
-                        FixtureResult(
-                            ref: refs[i],
-                            error: Diagnostic(.error, .environment, file: refs[i].displayPath, message: "\(error)")))
+            // Each worker owns its text engine for every fixture it takes; made at its first
+            // rendering, so a run of cache hits never sets up Pango.
+            var made: Result<TextEngine, RenderError>?
+            func engine() -> Result<TextEngine, RenderError> {
+                if let made { return made }
+                let engine = Result { () throws(RenderError) in try TextEngine(fonts: fonts) }
+                made = engine
+                return engine
+            }
+            func render(
+                _ i: Int, _ decoded: Result<Fixture, FixtureError>, hashing: Bool, lint: LintMode = lint
+            ) -> FixtureResult {
+                switch engine() {
+                case .success(let engine):
+                    return Self.process(
+                        refs[i], decoded: decoded, engine: engine, handler: handler, timeout: timeout, lint: lint,
+                        hashing: hashing)
+                case .failure(let error):
+                    return FixtureResult(
+                        ref: refs[i],
+                        error: Diagnostic(.error, .environment, file: refs[i].displayPath, message: "\(error)"))
                 }
-                return
             }
             while let i = queue.take() {
-                store(
-                    i,
-                    Self.process(
-                        refs[i], decoded: overrides.decode(refs[i]), engine: engine, handler: handler, timeout: timeout,
-                        lint: lint))
+                let decoded = overrides.decode(refs[i])
+                guard let cache, case .success(let fixture) = decoded, let key = cache.key(fixture, files: files) else {
+                    store(i, render(i, decoded, hashing: false))
+                    continue
+                }
+                // A hit the handler takes and the audit picks is rendered and compared with it.
+                var audited: CachedResult?
+                if let hit = cache.lookup(key), let frames = handler.cachedFrames(fixture, hit) {
+                    cache.counted(hit: true)
+                    if cache.audits() {
+                        audited = hit
+                    } else {
+                        var result = FixtureResult(ref: refs[i], frames: frames)
+                        result.cached = true
+                        result.canvas = hit.canvas
+                        result.lintsIgnored = hit.lintsIgnored
+                        result.layoutHash = hit.layout
+                        store(i, result)
+                        continue
+                    }
+                } else {
+                    cache.counted(hit: false)
+                }
+                // A cache whose entries hold lint findings gets them from a run without lints too
+                // (record): linted for the entry, the run's own result left without them.
+                let lintForCache = cache.lints && lint == .off
+                var result = render(i, decoded, hashing: true, lint: lintForCache ? .warn : lint)
+                cache.store(key, result, audited: audited)
+                if lintForCache {
+                    for f in result.frames.indices { result.frames[f].lints = [] }
+                    result.lintsIgnored = 0
+                }
+                store(i, result)
             }
         }
     }
@@ -98,7 +141,8 @@ public struct BatchRunner: Sendable {
     /// hand each to the handler. Any failure becomes the fixture's error; the batch goes on.
     public static func process(
         _ ref: FixtureRef, decoded: Result<Fixture, FixtureError>, engine: TextEngine,
-        handler: some FrameHandler, timeout: Double = Watchdog.defaultSeconds, lint: LintMode = .off
+        handler: some FrameHandler, timeout: Double = Watchdog.defaultSeconds, lint: LintMode = .off,
+        hashing: Bool = false
     ) -> FixtureResult {
         var result = FixtureResult(ref: ref)
         let started = DispatchTime.now()
@@ -127,14 +171,19 @@ public struct BatchRunner: Sendable {
                 }
             result.lintsIgnored = lints?.ignored ?? 0
             result.canvas = layout.canvas
+            if hashing {
+                result.layoutHash = LayoutJSON.encode(layout).withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
+            }
             for (s, state) in layout.states.enumerated() {
                 for (f, frame) in state.frames.enumerated() {
                     try watchdog.check(
                         "rendering \(state.name) frame \(frame.index) of \(state.frames.count) (\(Plural.count(layout.frameCount, "frame")) in all)"
                     )
                     let frameStarted = DispatchTime.now()
-                    let pixels = try renderer.render(frame)
+                    var pixels = try renderer.render(frame)
+                    if hashing { pixels.knownHash = pixels.hash }
                     var frameResult = handler.handle(fixture, state: state.name, frame: frame, pixels: pixels)
+                    frameResult.pixelHash = pixels.knownHash
                     frameResult.time = frame.time
                     frameResult.progress = frame.progress
                     frameResult.seconds = since(frameStarted)

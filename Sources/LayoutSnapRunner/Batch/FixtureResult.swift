@@ -16,6 +16,10 @@ public struct FixtureResult: Sendable {
     public var lintsIgnored = 0
     /// The canvas the fixture was laid out on (points).
     public var canvas: Canvas?
+    /// With the result cache on: the XXH3 of the fixture's layout.json as rendered.
+    public var layoutHash: String?
+    /// Verify: the frames are the result cache's, checked against the goldens, not rendered.
+    public var cached = false
 
     public init(ref: FixtureRef, error: Diagnostic? = nil, frames: [FrameResult] = [], notes: [FixtureNote] = []) {
         self.ref = ref

@@ -100,6 +100,7 @@ public struct ReportBuilder: Sendable {
         var fixture = FixtureEntry(
             id: f.ref.id, file: f.ref.displayPath, diagnostic: f.error, states: states,
             durationSeconds: f.error == nil ? Self.rounded(f.seconds) : nil)
+        if f.cached { fixture.cached = true }
         // The report draws lint findings and attributed elements (in points) over the frames with it.
         if let canvas = f.canvas, f.frames.contains(where: { !$0.lints.isEmpty || $0.attribution != nil }) {
             fixture.canvas = [canvas.width, canvas.height]

@@ -23,6 +23,11 @@ public struct BatchSettings: Sendable {
     public var project: ProjectSettings?
     /// `--lint`: verify's layout lints (off for record and render).
     public var lint = LintMode.off
+    /// The result cache verify reads and verify and record fill (docs/cache.md); off unless set.
+    public var cache = CacheSettings.off
+    /// Whether the cache's entries hold layout lint findings: verify's `--lint` is not off
+    /// (record lints for the entries when the project's verify would).
+    public var cacheLints = true
 
     public init(
         paths: [String] = [], goldens: String = "Goldens", filter: String? = nil, jobs: Int = BatchRunner.defaultJobs,
@@ -122,19 +127,22 @@ public struct BatchSettings: Sendable {
     /// Runs the selected fixtures through `handler`, each result handed to `finished` as it
     /// comes (see `BatchRunner.run`).
     public func run(
-        _ selection: Selection, handler: some FrameHandler, finished: @escaping @Sendable (Int, FixtureResult) -> Void,
+        _ selection: Selection, handler: some FrameHandler, cache: ResultCache? = nil,
+        finished: @escaping @Sendable (Int, FixtureResult) -> Void,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(RunnerError) {
-        try BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout, lint: lint)
-            .run(selection.refs, costs: selection.costs, handler: handler, finished: finished, progress: progress)
+        var runner = BatchRunner(jobs: jobs, overrides: overrides, timeout: timeout, lint: lint)
+        runner.cache = cache
+        try runner.run(selection.refs, costs: selection.costs, handler: handler, finished: finished, progress: progress)
     }
 
     /// Runs the selected fixtures through `handler` and keeps every result, in order.
-    public func run(_ selection: Selection, handler: some FrameHandler, progress: (@Sendable (Int, Int) -> Void)? = nil)
-        throws(RunnerError) -> [FixtureResult]
-    {
+    public func run(
+        _ selection: Selection, handler: some FrameHandler, cache: ResultCache? = nil,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws(RunnerError) -> [FixtureResult] {
         let results = Collected<FixtureResult>(count: selection.refs.count)
-        try run(selection, handler: handler, finished: { results.put($0, $1) }, progress: progress)
+        try run(selection, handler: handler, cache: cache, finished: { results.put($0, $1) }, progress: progress)
         return results.all()
     }
 }

@@ -29,6 +29,7 @@ public struct ProjectSettings: Sendable {
     public var fixtures: [String] { config.fixtures ?? [defaultFolder("Fixtures")] }
     public var goldens: String { config.goldens ?? defaultFolder("Goldens") }
     public var report: String { config.report ?? defaultFolder(".layoutsnap/report") }
+    public var cacheFolder: String { config.cache.folder ?? defaultFolder(LocalResultStore.defaultFolder) }
 
     /// The nearest `layoutsnap.json` at or above `directory`; a broken one is bad input (exit 2).
     /// Paths are shown as seen from `cwd` (the working directory).
@@ -54,6 +55,7 @@ public struct ProjectSettings: Sendable {
                     config.fixtures = config.fixtures?.map(resolve)
                     config.goldens = config.goldens.map(resolve)
                     config.report = config.report.map(resolve)
+                    config.cache.folder = config.cache.folder.map(resolve)
                     var settings = ProjectSettings(file: shown, config: config, root: display(base, from: cwd))
                     settings.path = candidate
                     return settings

@@ -82,7 +82,10 @@ public struct RecordRun: Sendable {
         GoldenTransaction.removeStale(goldens: settings.goldens)
         let environment = try RenderEnvironment.current()
         let handler = RecordHandler(goldens: settings.goldens, manifest: manifest, mode: mode)
-        var results = try settings.run(selection, handler: handler, progress: progress)
+        // What record renders is what the next verify would: it fills the result cache.
+        let cache = try ResultCache.open(settings.cache, version: version, lints: settings.cacheLints, note: note)
+        defer { cache?.finish() }
+        var results = try settings.run(selection, handler: handler, cache: cache, progress: progress)
 
         // A fixture is recorded whole or not at all: one that failed part-way (a layout error,
         // the watchdog, a frame that could not be staged on a full disk) keeps its old goldens

@@ -63,6 +63,10 @@ public struct VerifyRun: Sendable {
         let builder = lintingBuilder
         builder.clearPrevious()
         let handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
+        // Without a manifest no hit can be checked against the goldens: nothing to read, and
+        // what this run renders is stored all the same.
+        let cache = try ResultCache.open(settings.cache, version: version, lints: settings.lint != .off, note: note)
+        defer { cache?.finish() }
         // Each fixture becomes its report entry as it finishes, spooled to disk (memory stays
         // flat in the number of fixtures); its frame results go with it.
         // Without a writable temporary folder they stay in memory: the run is the same, only
@@ -70,7 +74,7 @@ public struct VerifyRun: Sendable {
         let spool = try? FixtureSpool(count: selection.refs.count)
         let memory = spool == nil ? Collected<FixtureEntry>(count: selection.refs.count) : nil
         try settings.run(
-            selection, handler: handler,
+            selection, handler: handler, cache: cache,
             finished: { i, result in
                 let entry = builder.entry(result, command: .verify)
                 if let spool { spool.put(i, entry) } else { memory?.put(i, entry) }
@@ -95,6 +99,7 @@ public struct VerifyRun: Sendable {
                     message: "the environment cannot be compared: \(why) (--strict-env); record the goldens again"))
         }
         if let finding = Self.environmentFinding(differences, strict: strictEnv) { findings.append(finding) }
+        if let cache { findings += cache.findings }
         if checkOrphans {
             let orphans = OrphanCheck.find(
                 goldens: settings.goldens, entries: fixtures, wholeSet: settings.coversWholeSet)

@@ -59,7 +59,12 @@ public struct GoldenStore: Sendable {
     /// folder (a golden must not read, or be written through to, a file elsewhere); nil when it
     /// stays inside or leads nowhere.
     public static func outsideTarget(_ path: String, goldens: String) -> String? {
-        guard let root = try? SystemCall.resolvedPath(goldens) else { return nil }
+        outsideTarget(path, resolvedGoldens: try? SystemCall.resolvedPath(goldens))
+    }
+
+    /// The same with the goldens folder resolved once (a verify run's every frame asks).
+    public static func outsideTarget(_ path: String, resolvedGoldens root: String?) -> String? {
+        guard let root else { return nil }
         // Nothing there, or a dangling link: reported as a missing golden.
         guard let target = try? SystemCall.resolvedPath(path) else { return nil }
         return target.hasPrefix(root + "/") ? nil : target

@@ -40,6 +40,8 @@ public struct FrameResult: Sendable, Hashable {
     public var attribution: FrameAttribution?
     /// Verify, a frame that did not pass: the XXH3-64 of its golden file as read (nil: none).
     public var goldenHash: String?
+    /// With the result cache on: the hash of the frame's pixels as rendered.
+    public var pixelHash: UInt64?
 
     public init(
         state: String, index: Int, status: FrameStatus, detail: String? = nil,
@@ -64,6 +66,9 @@ public protocol FrameHandler: Sendable {
     /// beyond the frames (record: the layout.json it staged), or nil.
     func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError)
         -> FixtureNote?
+    /// The frames of a result cache hit, when the handler can take them for a rendering (verify:
+    /// every frame's hash is its golden's); nil, and the fixture is rendered.
+    func cachedFrames(_ fixture: Fixture, _ value: CachedResult) -> [FrameResult]?
 }
 
 extension FrameHandler {
@@ -71,4 +76,5 @@ extension FrameHandler {
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult])
         throws(RunnerError) -> FixtureNote?
     { nil }
+    public func cachedFrames(_ fixture: Fixture, _ value: CachedResult) -> [FrameResult]? { nil }
 }

@@ -19,8 +19,11 @@ public struct VerifyHandler: FrameHandler {
     /// Golden layouts read for attribution, by fixture id: read at a fixture's first failing
     /// frame (a passing fixture never reads one) and dropped when it finishes.
     private let goldenLayouts = LockedValue<[String: LayoutSnapshot?]>([:])
+    /// The goldens folder with its links resolved, once: each frame's golden must lie inside.
+    private let resolvedGoldens: String?
 
     public init(goldens: String, manifest: GoldenManifest?, reportDirectory: String) {
+        self.resolvedGoldens = try? SystemCall.resolvedPath(goldens)
         self.goldens = goldens
         self.manifest = manifest
         self.reportDirectory = reportDirectory
@@ -45,7 +48,7 @@ public struct VerifyHandler: FrameHandler {
         let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: frame.index)
         var result = FrameResult(state: state, index: frame.index, status: .passed, goldenKey: key)
         let path = GoldenStore(goldens).path(key)
-        if let outside = GoldenStore.outsideTarget(path, goldens: goldens) {
+        if let outside = GoldenStore.outsideTarget(path, resolvedGoldens: resolvedGoldens) {
             result.status = .unreadable
             result.detail =
                 "unreadable golden \(key): a symbolic link to \(outside), outside \(goldens)/ (goldens are files in the goldens folder)"
@@ -127,6 +130,39 @@ public struct VerifyHandler: FrameHandler {
             writePNG(FramePixels(width: pixels.width, height: pixels.height, pixels: buffer), to: "diff/" + key)
         }
         return result
+    }
+
+    /// A cache hit passes only as the fast path would pass each frame: its golden is a file in
+    /// the goldens folder whose bytes hash to the manifest's entry, and the entry's pixel hash is
+    /// the cached one. No state may have had more golden frames than it now has (that fails).
+    /// Anything else: nil, and the fixture is rendered.
+    public func cachedFrames(_ fixture: Fixture, _ value: CachedResult) -> [FrameResult]? {
+        guard let manifest else { return nil }
+        let store = GoldenStore(goldens)
+        var frames: [FrameResult] = []
+        frames.reserveCapacity(value.frames.count)
+        var counts: [String: Int] = [:]
+        for frame in value.frames {
+            let key = GoldenStore.frameKey(fixture: fixture.id, state: frame.state, index: frame.index)
+            let path = store.path(key)
+            guard GoldenStore.outsideTarget(path, resolvedGoldens: resolvedGoldens) == nil,
+                let fileHash = try? SystemCall.withMappedFile(path, { PixelHash.hex(PixelHash.ofBytes($0)) })
+            else { return nil }
+            guard let entry = manifest.entry(key, fileHash: fileHash), entry.pixels == frame.pixels else { return nil }
+            var result = FrameResult(state: frame.state, index: frame.index, status: .passed, goldenKey: key)
+            result.time = frame.time
+            result.progress = frame.progress
+            result.lints = frame.lints
+            result.goldenHash = fileHash
+            result.pixelHash = UInt64(frame.pixels, radix: 16)
+            frames.append(result)
+            counts[frame.state, default: 0] += 1
+        }
+        for (state, count) in counts
+        where manifest.frames[GoldenStore.frameKey(fixture: fixture.id, state: state, index: count)] != nil {
+            return nil
+        }
+        return frames
     }
 
     /// For a fixture with any frame that is not a plain pass, or a state whose golden has more

@@ -1,0 +1,268 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Just enough HTTP/1.1 for a remote cache: GET and PUT of whole bodies on kept-alive
+/// connections (a pool, one per worker at most), every step bounded by a deadline. Bodies come
+/// with Content-Length or chunked; anything else is an error, and so is a body over the limit.
+final class HTTPClient: Sendable {
+    struct Endpoint: Sendable, Equatable {
+        var host: String
+        var port: UInt16
+        /// The path prefix, without a trailing slash (`` or `/cache`).
+        var path: String
+
+        /// `http://host[:port][/path]`; nil with the reason otherwise.
+        static func parse(_ url: String) -> Result<Endpoint, ArgumentError> {
+            guard url.hasPrefix("http://") else {
+                let scheme = url.split(separator: ":").first.map(String.init) ?? url
+                return .failure(
+                    ArgumentError(
+                        message: scheme == "https" || scheme == "grpc" || scheme == "grpcs"
+                            ? "--remote-cache \(url): \(scheme) is not supported; give the server's http:// address (for TLS, a local proxy such as bazel-remote or stunnel in front of it, docs/cache.md)"
+                            : "--remote-cache \(url): expected http://HOST[:PORT][/PATH]"))
+            }
+            let rest = url.dropFirst("http://".count)
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            let authority = rest[..<slash]
+            var path = String(rest[slash...])
+            while path.hasSuffix("/") { path.removeLast() }
+            guard !authority.contains("@") else {
+                return .failure(
+                    ArgumentError(
+                        message:
+                            "--remote-cache \(url): credentials go in --remote-cache-header (\"Authorization: ...\"), not in the URL"
+                    ))
+            }
+            var host = String(authority)
+            var port: UInt16 = 80
+            if authority.hasPrefix("[") {
+                // [::1]:8080
+                guard let close = authority.firstIndex(of: "]") else {
+                    return .failure(ArgumentError(message: "--remote-cache \(url): an IPv6 address needs its ]"))
+                }
+                host = String(authority[authority.index(after: authority.startIndex)..<close])
+                let after = authority[authority.index(after: close)...]
+                if after.hasPrefix(":") {
+                    guard let p = UInt16(after.dropFirst()), p > 0 else {
+                        return .failure(ArgumentError(message: "--remote-cache \(url): the port must be 1 to 65535"))
+                    }
+                    port = p
+                }
+            } else if let colon = authority.lastIndex(of: ":") {
+                host = String(authority[..<colon])
+                guard let p = UInt16(authority[authority.index(after: colon)...]), p > 0 else {
+                    return .failure(ArgumentError(message: "--remote-cache \(url): the port must be 1 to 65535"))
+                }
+                port = p
+            }
+            guard !host.isEmpty else {
+                return .failure(ArgumentError(message: "--remote-cache \(url): expected http://HOST[:PORT][/PATH]"))
+            }
+            return .success(Endpoint(host: host, port: port, path: path))
+        }
+
+        var hostHeader: String {
+            let name = host.contains(":") ? "[\(host)]" : host
+            return port == 80 ? name : "\(name):\(port)"
+        }
+    }
+
+    struct Response: Sendable {
+        var status: Int
+        var body: [UInt8]
+    }
+
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        var description: String
+    }
+
+    let endpoint: Endpoint
+    let headers: [(String, String)]
+    /// Milliseconds a connection or one request may take.
+    let timeout: Int32
+    let maxBody: Int
+    private let idle = LockedValue<[Int32]>([])
+
+    init(endpoint: Endpoint, headers: [(String, String)], timeout: Int32, maxBody: Int) {
+        self.endpoint = endpoint
+        self.headers = headers
+        self.timeout = timeout
+        self.maxBody = maxBody
+    }
+
+    deinit {
+        for fd in idle.withLock({ $0 }) { try? SystemCall.close(fd) }
+    }
+
+    /// One request. A kept-alive connection the server closed meanwhile is retried once on a
+    /// new one (idempotent methods only: GET and PUT are).
+    func send(_ method: String, _ path: String, body: [UInt8] = []) throws(Failure) -> Response {
+        var head = "\(method) \(endpoint.path)\(path) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
+        head += "User-Agent: layoutsnap\r\nContent-Length: \(body.count)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        let request = Array(head.utf8) + body
+        if let fd = idle.withLock({ $0.popLast() }) {
+            if let response = try? exchange(fd, request) { return response }
+        }
+        let fd: Int32
+        do {
+            fd = try SystemCall.connect(host: endpoint.host, port: endpoint.port, milliseconds: timeout)
+        } catch {
+            throw Failure(description: "cannot connect to \(endpoint.hostHeader): \(error.reason)")
+        }
+        return try exchange(fd, request)
+    }
+
+    /// Sends `request` on `fd` and reads the response; the connection goes back to the pool when
+    /// it can be used again, and is closed otherwise.
+    private func exchange(_ fd: Int32, _ request: [UInt8]) throws(Failure) -> Response {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000
+        var reader = Reader(fd: fd, deadline: deadline, maxBody: maxBody)
+        do throws(Failure) {
+            // withUnsafeBytes only rethrows untyped errors: the typed one comes out as a Result.
+            let sent = request.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in try SystemCall.sendAll(fd, buffer) }
+            }
+            if case .failure(let error) = sent {
+                throw Failure(description: "cannot send to \(endpoint.hostHeader): \(error.reason)")
+            }
+            let (response, reusable) = try reader.response()
+            if reusable { idle.withLock { $0.append(fd) } } else { try? SystemCall.close(fd) }
+            return response
+        } catch {
+            try? SystemCall.close(fd)
+            throw error
+        }
+    }
+
+    /// Reads one response from a socket, waiting at most until the deadline.
+    private struct Reader {
+        let fd: Int32
+        let deadline: UInt64
+        let maxBody: Int
+        var buffer: [UInt8] = []
+        var start = 0
+
+        init(fd: Int32, deadline: UInt64, maxBody: Int) {
+            self.fd = fd
+            self.deadline = deadline
+            self.maxBody = maxBody
+        }
+
+        /// More bytes into the buffer; false at the connection's end.
+        mutating func fill() throws(Failure) -> Bool {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { throw Failure(description: "no answer in time") }
+            let left = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
+            do {
+                guard try SystemCall.wait(fd, for: Int16(POLLIN), milliseconds: left) else {
+                    throw Failure(description: "no answer in time")
+                }
+                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+                let n = try chunk.withUnsafeMutableBytes { buffer throws(SystemError) in
+                    try SystemCall.receive(fd, into: buffer)
+                }
+                if n == 0 { return false }
+                buffer += chunk[0..<n]
+                return true
+            } catch let error as SystemError {
+                throw Failure(description: "the connection failed: \(error.reason)")
+            } catch let error as Failure {
+                throw error
+            } catch {
+                throw Failure(description: "\(error)")
+            }
+        }
+
+        /// The next line (without CRLF), at most 8 KiB.
+        mutating func line() throws(Failure) -> String {
+            while true {
+                if let end = buffer[start...].firstIndex(of: 0x0A) {
+                    var line = buffer[start..<end]
+                    if line.last == 0x0D { line = line.dropLast() }
+                    start = end + 1
+                    return String(decoding: line, as: UTF8.self)
+                }
+                guard buffer.count - start < 8192 else { throw Failure(description: "a response line is too long") }
+                guard try fill() else { throw Failure(description: "the server closed the connection") }
+            }
+        }
+
+        mutating func bytes(_ count: Int) throws(Failure) -> [UInt8] {
+            while buffer.count - start < count {
+                guard try fill() else { throw Failure(description: "the response ended early") }
+            }
+            let out = Array(buffer[start..<start + count])
+            start += count
+            return out
+        }
+
+        mutating func response() throws(Failure) -> (Response, reusable: Bool) {
+            let statusLine = try line()
+            let parts = statusLine.split(separator: " ", maxSplits: 2)
+            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+                throw Failure(description: "not an HTTP response: \(statusLine.prefix(80))")
+            }
+            var length: Int?
+            var chunked = false
+            var close = parts[0] == "HTTP/1.0"
+            var count = 0
+            while true {
+                let header = try line()
+                if header.isEmpty { break }
+                count += 1
+                guard count <= 100 else { throw Failure(description: "too many response headers") }
+                guard let colon = header.firstIndex(of: ":") else { continue }
+                let name = header[..<colon].lowercased()
+                let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                switch name {
+                case "content-length":
+                    guard let n = Int(value), n >= 0 else { throw Failure(description: "a bad Content-Length") }
+                    length = n
+                case "transfer-encoding": chunked = value.lowercased().contains("chunked")
+                case "connection": close = close || value.lowercased() == "close"
+                default: break
+                }
+            }
+            var body: [UInt8] = []
+            if chunked {
+                while true {
+                    let sizeLine = try line()
+                    guard
+                        let size = Int(
+                            sizeLine.split(separator: ";")[0].trimmingCharacters(in: .whitespaces), radix: 16),
+                        size >= 0
+                    else { throw Failure(description: "a bad chunk size") }
+                    if size == 0 {
+                        while !(try line()).isEmpty {}
+                        break
+                    }
+                    guard body.count + size <= maxBody else { throw Failure(description: "the response is too large") }
+                    body += try bytes(size)
+                    _ = try line()
+                }
+            } else if let length {
+                guard length <= maxBody else { throw Failure(description: "the response is too large") }
+                body = try bytes(length)
+            } else if status != 204 && status != 304 && !(100..<200).contains(status) {
+                // Until the connection ends.
+                while try fill() {
+                    guard buffer.count - start <= maxBody else {
+                        throw Failure(description: "the response is too large")
+                    }
+                }
+                body = Array(buffer[start...])
+                start = buffer.count
+                close = true
+            }
+            let leftover = start < buffer.count
+            return (Response(status: status, body: body), !close && !leftover)
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapSystem
+
+/// A shared store over the Bazel remote cache HTTP protocol (docs/cache.md): the entry's bytes
+/// are a blob in the content-addressed store, `PUT /cas/<sha256 of the bytes>`, and the key maps
+/// to it through an action result, `PUT /ac/<key>`, an `ActionResult` protocol buffer with one
+/// output file, `layoutsnap-result.json`, naming the blob's digest. So any server that speaks
+/// the protocol holds it: bazel-remote (which checks action results), BuildBuddy, nginx with
+/// WebDAV. A blob whose bytes do not hash to its name is refused; the first network failure
+/// makes every later lookup a miss without asking (one warning, never a failed run); a server
+/// that refuses an upload stops uploads.
+public final class RemoteResultStore: ResultStore {
+    public typealias Upload = CacheUpload
+
+    static let outputPath = "layoutsnap-result.json"
+    let client: HTTPClient
+    let upload: Upload
+    private let state = LockedValue(State())
+
+    private struct State {
+        var down = false
+        var uploadsStopped = false
+        var problems: [String] = []
+        var hits = 0
+        var uploads = 0
+    }
+
+    /// `url`: http://HOST[:PORT][/PATH]; `headers`: `Name: value` each (auth).
+    public init(
+        url: String, headers: [String] = [], upload: Upload = .always, timeoutMilliseconds: Int32 = 5000
+    ) throws(RunnerError) {
+        let endpoint: HTTPClient.Endpoint
+        switch HTTPClient.Endpoint.parse(url) {
+        case .success(let e): endpoint = e
+        case .failure(let error): throw RunnerError.usage(error.message)
+        }
+        var parsed: [(String, String)] = []
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":"), colon != header.startIndex,
+                !header.contains("\r"), !header.contains("\n")
+            else {
+                throw RunnerError.usage("--remote-cache-header \"\(header)\": expected \"Name: value\"")
+            }
+            parsed.append(
+                (
+                    String(header[..<colon]).trimmingCharacters(in: .whitespaces),
+                    String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                ))
+        }
+        client = HTTPClient(
+            endpoint: endpoint, headers: parsed, timeout: timeoutMilliseconds, maxBody: Limits.maxCacheEntryBytes)
+        self.upload = upload
+    }
+
+    public var problems: [String] { state.withLock { $0.problems } }
+    public var hits: Int { state.withLock { $0.hits } }
+    public var uploads: Int { state.withLock { $0.uploads } }
+
+    private func fail(_ problem: String, down: Bool = false, stopUploads: Bool = false) {
+        state.withLock {
+            if down && !$0.down {
+                $0.down = true
+                $0.problems.append(
+                    "remote cache \(client.endpoint.hostHeader): \(problem); every later lookup is a miss for this run")
+            } else if stopUploads && !$0.uploadsStopped {
+                $0.uploadsStopped = true
+                $0.problems.append("remote cache \(client.endpoint.hostHeader): \(problem); uploads stop for this run")
+            } else if !down && !stopUploads && $0.problems.count < 20 {
+                $0.problems.append("remote cache \(client.endpoint.hostHeader): \(problem)")
+            }
+        }
+    }
+
+    public func get(_ key: ResultKey) -> [UInt8]? {
+        guard !state.withLock({ $0.down }) else { return nil }
+        do throws(HTTPClient.Failure) {
+            let ac = try client.send("GET", "/ac/\(key.hex)")
+            guard ac.status == 200 else {
+                if ac.status != 404 { fail("GET /ac/ answered \(ac.status)", down: true) }
+                return nil
+            }
+            guard let digest = ActionResult.outputDigest(ac.body, path: Self.outputPath) else {
+                fail("the action result of \(key.hex.prefix(12))… is not one layoutsnap wrote; it is a miss")
+                return nil
+            }
+            let cas = try client.send("GET", "/cas/\(digest.hash)")
+            guard cas.status == 200 else {
+                if cas.status != 404 { fail("GET /cas/ answered \(cas.status)", down: true) }
+                return nil
+            }
+            guard cas.body.count == digest.size, SHA256.hex(of: cas.body) == digest.hash else {
+                fail(
+                    "the blob \(digest.hash.prefix(12))… does not hash to its name (truncated or tampered); it is a miss"
+                )
+                return nil
+            }
+            state.withLock { $0.hits += 1 }
+            return cas.body
+        } catch {
+            fail(error.description, down: true)
+            return nil
+        }
+    }
+
+    public func put(_ key: ResultKey, _ bytes: [UInt8]) {
+        guard upload == .always, !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
+        let hash = SHA256.hex(of: bytes)
+        do throws(HTTPClient.Failure) {
+            let cas = try client.send("PUT", "/cas/\(hash)", body: bytes)
+            guard (200..<300).contains(cas.status) else {
+                fail("PUT /cas/ answered \(cas.status)", stopUploads: true)
+                return
+            }
+            let ac = try client.send(
+                "PUT", "/ac/\(key.hex)", body: ActionResult.encode(path: Self.outputPath, hash: hash, size: bytes.count)
+            )
+            guard (200..<300).contains(ac.status) else {
+                fail("PUT /ac/ answered \(ac.status)", stopUploads: true)
+                return
+            }
+            state.withLock { $0.uploads += 1 }
+        } catch {
+            fail(error.description, down: true)
+        }
+    }
+}
+
+/// The part of `build.bazel.remote.execution.v2.ActionResult` a result needs: `output_files`
+/// (field 2) of `OutputFile { path = 1; Digest digest = 2 }`, `Digest { hash = 1; size_bytes =
+/// 2 }`, in protocol buffer wire format.
+enum ActionResult {
+    static func encode(path: String, hash: String, size: Int) -> [UInt8] {
+        var digest: [UInt8] = []
+        field(1, Array(hash.utf8), into: &digest)
+        digest.append(0x10)
+        varint(UInt64(size), into: &digest)
+        var file: [UInt8] = []
+        field(1, Array(path.utf8), into: &file)
+        field(2, digest, into: &file)
+        var result: [UInt8] = []
+        field(2, file, into: &result)
+        return result
+    }
+
+    /// The digest of the output file at `path`, nil when `bytes` is not such a message.
+    static func outputDigest(_ bytes: [UInt8], path wanted: String) -> (hash: String, size: Int)? {
+        guard let fields = parse(bytes[...]) else { return nil }
+        for case (2, .bytes(let file)) in fields {
+            guard let fileFields = parse(file) else { return nil }
+            var path: String?
+            var digest: ArraySlice<UInt8>?
+            for f in fileFields {
+                if case (1, .bytes(let p)) = f { path = String(decoding: p, as: UTF8.self) }
+                if case (2, .bytes(let d)) = f { digest = d }
+            }
+            guard path == wanted, let digest, let digestFields = parse(digest) else { continue }
+            var hash: String?
+            var size = 0
+            for f in digestFields {
+                if case (1, .bytes(let h)) = f { hash = String(decoding: h, as: UTF8.self) }
+                if case (2, .varint(let s)) = f, s <= UInt64(Int.max) { size = Int(s) }
+            }
+            guard let hash, hash.utf8.count == 64,
+                hash.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            else { return nil }
+            return (hash, size)
+        }
+        return nil
+    }
+
+    enum Value {
+        case varint(UInt64)
+        case bytes(ArraySlice<UInt8>)
+        case fixed
+    }
+
+    /// The message's fields, nil when it is not wire format.
+    static func parse(_ bytes: ArraySlice<UInt8>) -> [(Int, Value)]? {
+        var out: [(Int, Value)] = []
+        var i = bytes.startIndex
+        func readVarint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < bytes.endIndex, shift < 64 {
+                let b = bytes[i]
+                i += 1
+                value |= UInt64(b & 0x7F) << shift
+                if b & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        while i < bytes.endIndex {
+            guard let tag = readVarint(), tag >> 3 > 0, tag >> 3 < 1 << 29 else { return nil }
+            let number = Int(tag >> 3)
+            switch tag & 7 {
+            case 0:
+                guard let v = readVarint() else { return nil }
+                out.append((number, .varint(v)))
+            case 1, 5:
+                let width = tag & 7 == 1 ? 8 : 4
+                guard bytes.endIndex - i >= width else { return nil }
+                i += width
+                out.append((number, .fixed))
+            case 2:
+                guard let length = readVarint(), length <= UInt64(bytes.endIndex - i) else { return nil }
+                out.append((number, .bytes(bytes[i..<i + Int(length)])))
+                i += Int(length)
+            default:
+                return nil
+            }
+        }
+        return out
+    }
+
+    private static func field(_ number: Int, _ payload: [UInt8], into out: inout [UInt8]) {
+        varint(UInt64(number << 3 | 2), into: &out)
+        varint(UInt64(payload.count), into: &out)
+        out += payload
+    }
+
+    private static func varint(_ value: UInt64, into out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+}

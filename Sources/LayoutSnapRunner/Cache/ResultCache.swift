@@ -1,0 +1,249 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapImaging
+import LayoutSnapJSON
+import LayoutSnapReport
+import LayoutSnapSystem
+
+/// Where the result cache lives and how it is used (`--cache`, `--no-cache`, `--remote-cache`,
+/// layoutsnap.json's `cache`): docs/cache.md.
+public struct CacheSettings: Sendable, Equatable {
+    /// The local folder; nil: no local store (`--no-cache`).
+    public var folder: String? = LocalResultStore.defaultFolder
+    public var maxBytes = LocalResultStore.defaultMaxBytes
+    public var remote: String?
+    public var remoteHeaders: [String] = []
+    public var upload: RemoteResultStore.Upload = .always
+    public var remoteTimeoutMilliseconds: Int32 = 5000
+    /// The share of hits rendered anyway and compared (`--cache-audit`).
+    public var auditRate = 0.02
+
+    public init() {}
+
+    public static let off: CacheSettings = {
+        var s = CacheSettings()
+        s.folder = nil
+        return s
+    }()
+
+    public var isOff: Bool { folder == nil && remote == nil }
+}
+
+/// The result cache of one run: the key of each fixture as each variant, lookups and stores
+/// through the configured stores, and the audit. It never decides a verdict: a hit is used only
+/// when the handler finds every frame's hash equal to the goldens' manifest (else the fixture
+/// runs as if there were no cache), and an audited hit is rendered and the rendering is what
+/// counts.
+public final class ResultCache: Sendable {
+    public let store: any ResultStore
+    /// The renderer's identity: version and the executable's build id.
+    public let renderer: String
+    /// The rendering environment's fingerprint (libraries, font hashes, architecture).
+    public let environment: String
+    public let auditRate: Double
+    public let lints: Bool
+    private let tally = LockedValue(Counts())
+    private let local: LocalResultStore?
+
+    public struct Counts: Sendable, Equatable {
+        public var hits = 0
+        public var misses = 0
+        public var stored = 0
+        public var audited = 0
+        /// Entries found but unusable (truncated, edited, another format): warnings.
+        public var refused: [String] = []
+        /// Audited hits whose rendering disagreed: the run fails with these.
+        public var disagreements: [String] = []
+    }
+
+    public init(
+        store: any ResultStore, local: LocalResultStore?, renderer: String, environment: String, auditRate: Double,
+        lints: Bool
+    ) {
+        self.store = store
+        self.local = local
+        self.renderer = renderer
+        self.environment = environment
+        self.auditRate = auditRate
+        self.lints = lints
+    }
+
+    /// The cache `settings` describe, or nil when it is off (or this executable cannot be
+    /// identified: `note` then gets a warning).
+    public static func open(
+        _ settings: CacheSettings, version: String, lints: Bool, note: (TerminalText.Line) -> Void = { _ in }
+    ) throws(RunnerError) -> ResultCache? {
+        guard !settings.isOff else { return nil }
+        guard let buildID = BuildID.current else {
+            note(
+                .warning(
+                    "the result cache is off for this run: the layoutsnap executable cannot be read to identify its build"
+                ))
+            return nil
+        }
+        let local = settings.folder.map { LocalResultStore(folder: $0, maxBytes: settings.maxBytes) }
+        let remote = try settings.remote.map { url throws(RunnerError) in
+            try RemoteResultStore(
+                url: url, headers: settings.remoteHeaders, upload: settings.upload,
+                timeoutMilliseconds: settings.remoteTimeoutMilliseconds)
+        }
+        let environment = try RenderEnvironment.current()
+        return ResultCache(
+            store: TieredResultStore(local: local, remote: remote), local: local,
+            renderer: "layoutsnap \(version) \(buildID)",
+            environment: String(decoding: JSONWriter(style: .compact).bytes(environment.json), as: UTF8.self),
+            auditRate: settings.auditRate, lints: lints)
+    }
+
+    public var counts: Counts { tally.withLock { $0 } }
+
+    /// The fixture's key, nil when a file it names cannot be read whole (it then runs uncached
+    /// and its decoding or rendering says what is wrong).
+    public func key(_ fixture: Fixture, files: any InputFiles) -> ResultKey? {
+        var inputs: [(path: String, bytes: [UInt8])] = []
+        for file in fixture.content.inputFiles {
+            guard let read = try? files.read(file.path, upTo: Limits.maxInputFileBytes),
+                read.size == read.prefix.count
+            else { return nil }
+            inputs.append((file.path, read.prefix))
+        }
+        return ResultKey.of(fixture, inputs: inputs, renderer: renderer, environment: environment, lints: lints)
+    }
+
+    /// The stored result of `key`, nil on a miss; an entry that cannot be read is a miss with a
+    /// warning.
+    public func lookup(_ key: ResultKey) -> CachedResult? {
+        guard let bytes = store.get(key) else { return nil }
+        switch CachedResult.decode(bytes, key: key.hex) {
+        case .success(let value): return value
+        case .failure(let error):
+            tally.withLock {
+                if $0.refused.count < 20 { $0.refused.append("cache entry \(key.hex.prefix(12))… refused: \(error)") }
+            }
+            return nil
+        }
+    }
+
+    /// Whether this hit is rendered anyway: each hit with probability `auditRate`.
+    public func audits() -> Bool {
+        auditRate >= 1 || (auditRate > 0 && Double.random(in: 0..<1) < auditRate)
+    }
+
+    public func counted(hit: Bool) { tally.withLock { if hit { $0.hits += 1 } else { $0.misses += 1 } } }
+
+    /// Stores what a rendering produced (a fixture that rendered every frame, whatever its
+    /// verdict); with `audited`, the hit it is checked against first.
+    public func store(_ key: ResultKey, _ result: FixtureResult, audited: CachedResult? = nil) {
+        guard result.error == nil, let value = CachedResult(key: key, result) else { return }
+        if let audited {
+            tally.withLock { $0.audited += 1 }
+            if let difference = audited.difference(from: value) {
+                tally.withLock {
+                    $0.disagreements.append(
+                        "\(result.ref.id): the cached result of key \(key.hex.prefix(12))… disagrees with a rendering (\(difference)): an unsound key or a poisoned store; the rendering was used and the entry replaced"
+                    )
+                }
+            } else {
+                return
+            }
+        }
+        store.put(key, value.encoded())
+        tally.withLock { $0.stored += 1 }
+    }
+
+    /// Warnings for the run: stores that failed, entries refused. Each once.
+    public var warnings: [String] { store.problems + counts.refused }
+
+    /// The run's findings: each warning, and each audit disagreement as a failure.
+    public var findings: [Finding] {
+        warnings.map { Finding(kind: .cache, severity: .warning, message: $0) }
+            + counts.disagreements.map { Finding(kind: .cacheAudit, severity: .failure, message: $0) }
+    }
+
+    /// After the run: the local folder back within its bound.
+    public func finish() {
+        if let local, local.entriesWritten > 0 { local.evict() }
+    }
+}
+
+extension CachedResult {
+    /// The value of a fixture that rendered every frame (each with its pixel hash), nil otherwise.
+    init?(key: ResultKey, _ result: FixtureResult) {
+        guard let canvas = result.canvas, let layout = result.layoutHash else { return nil }
+        var frames: [Frame] = []
+        for f in result.frames {
+            guard let hash = f.pixelHash else { return nil }
+            frames.append(
+                Frame(
+                    state: f.state, index: f.index, time: f.time, progress: f.progress, pixels: PixelHash.hex(hash),
+                    lints: f.lints))
+        }
+        self.init(key: key.hex, layout: layout, canvas: canvas, lintsIgnored: result.lintsIgnored, frames: frames)
+    }
+
+    /// What differs from `other`, nil when they agree on everything a verdict reads.
+    func difference(from other: CachedResult) -> String? {
+        if layout != other.layout { return "layout \(layout) against \(other.layout)" }
+        if frames.count != other.frames.count { return "\(frames.count) frames against \(other.frames.count)" }
+        for (a, b) in zip(frames, other.frames) {
+            if a.state != b.state || a.index != b.index {
+                return "frame \(a.state)/\(a.index) against \(b.state)/\(b.index)"
+            }
+            if a.pixels != b.pixels { return "\(a.state) frame \(a.index): pixels \(a.pixels) against \(b.pixels)" }
+            if a.lints != b.lints { return "\(a.state) frame \(a.index): lint findings" }
+        }
+        return nil
+    }
+}
+
+/// The executable's identity: its GNU build id (a hash the linker writes of the program), read
+/// from the ELF notes of /proc/self/exe; without one, the XXH3 of the whole file.
+public enum BuildID {
+    /// nil when the executable cannot be read: the cache is then off (a key without the
+    /// renderer's identity would be shared by every build).
+    public static let current: String? = {
+        for path in ["/proc/self/exe", ResourceLocator.executablePath()].compactMap({ $0 }) {
+            if let head = try? SystemCall.readPrefix(path, upTo: 1 << 16).bytes, let id = gnuBuildID(head) { return id }
+            if let hash = try? SystemCall.withMappedFile(path, { PixelHash.hex(PixelHash.ofBytes($0)) }) {
+                return "xxh3-" + hash
+            }
+        }
+        return nil
+    }()
+
+    /// The NT_GNU_BUILD_ID note of a little-endian ELF64 file whose program headers and notes
+    /// are within `bytes`.
+    static func gnuBuildID(_ bytes: [UInt8]) -> String? {
+        func u16(_ o: Int) -> Int? { o + 2 <= bytes.count ? Int(bytes[o]) | Int(bytes[o + 1]) << 8 : nil }
+        func u32(_ o: Int) -> Int? {
+            guard o + 4 <= bytes.count else { return nil }
+            return (0..<4).reduce(0) { $0 | Int(bytes[o + $1]) << (8 * $1) }
+        }
+        func u64(_ o: Int) -> Int? {
+            guard o + 8 <= bytes.count else { return nil }
+            let v = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[o + $1]) << (8 * UInt64($1)) }
+            return v <= UInt64(Int.max) ? Int(v) : nil
+        }
+        guard bytes.count >= 64, bytes[0..<4] == [0x7F, 0x45, 0x4C, 0x46], bytes[4] == 2, bytes[5] == 1,
+            let phoff = u64(32), let phentsize = u16(54), let phnum = u16(56)
+        else { return nil }
+        for i in 0..<phnum {
+            let ph = phoff + i * phentsize
+            guard let type = u32(ph), type == 4, let offset = u64(ph + 8), let size = u64(ph + 32) else { continue }
+            var note = offset
+            while note + 12 <= offset + size {
+                guard let nameSize = u32(note), let descSize = u32(note + 4), let noteType = u32(note + 8) else {
+                    return nil
+                }
+                let name = note + 12
+                let desc = name + (nameSize + 3) / 4 * 4
+                guard desc + descSize <= bytes.count else { return nil }
+                if noteType == 3, nameSize == 4, bytes[name..<name + 3] == [0x47, 0x4E, 0x55] {
+                    return "gnu-" + bytes[desc..<desc + descSize].map { String(format: "%02x", $0) }.joined()
+                }
+                note = desc + (descSize + 3) / 4 * 4
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where cache entries live: a local folder, a remote cache server, or both. Every method is
+/// called from worker threads at once. A store never throws at its caller: what goes wrong is a
+/// `CacheProblem` the store reports once, and the entry is a miss.
+public protocol ResultStore: Sendable {
+    /// The entry's bytes, nil on a miss (or any failure, reported through `problems`).
+    func get(_ key: ResultKey) -> [UInt8]?
+    func put(_ key: ResultKey, _ bytes: [UInt8])
+    /// What went wrong so far, each kind once ("the remote cache did not answer").
+    var problems: [String] { get }
+}
+
+/// `.layoutsnap/cache` (or `--cache DIR`): one file per entry, `entries/<first two hex
+/// digits>/<key>`, written to a temporary file and renamed into place, so writers racing on one
+/// key each leave a whole entry and a reader never sees half of one. No fsync: an entry lost to a
+/// power cut is a miss, and one torn is refused by its own check. Least recently used first out:
+/// a hit touches the entry's modification time, and `evict` removes the oldest until the folder
+/// is within its bound.
+public final class LocalResultStore: ResultStore {
+    public let folder: String
+    public let maxBytes: Int
+    private let reported = LockedValue<[String]>([])
+    private let written = LockedValue(0)
+
+    /// Half a gigabyte: some 150,000 entries of a few kilobytes.
+    public static let defaultMaxBytes = 512 << 20
+    public static let defaultFolder = ".layoutsnap/cache"
+
+    public init(folder: String, maxBytes: Int = LocalResultStore.defaultMaxBytes) {
+        self.folder = folder
+        self.maxBytes = maxBytes
+    }
+
+    func path(_ key: ResultKey) -> String {
+        "\(folder)/entries/\(key.hex.prefix(2))/\(key.hex)"
+    }
+
+    public func get(_ key: ResultKey) -> [UInt8]? {
+        let path = path(key)
+        do {
+            let (_, bytes) = try SystemCall.readPrefix(path, upTo: Limits.maxCacheEntryBytes)
+            // Touched for least-recently-used eviction; a read-only cache still reads.
+            _ = utimes(path, nil)
+            return bytes
+        } catch  where error.code == ENOENT {
+            return nil
+        } catch {
+            report("cannot read \(path): \(error.reason)")
+            return nil
+        }
+    }
+
+    public func put(_ key: ResultKey, _ bytes: [UInt8]) {
+        do {
+            try AtomicWriter.write(bytes, to: path(key), durable: false)
+            written.withLock { $0 += 1 }
+        } catch {
+            report("cannot write to \(folder): \(error.description)")
+        }
+    }
+
+    public var problems: [String] { reported.withLock { $0 } }
+
+    private func report(_ problem: String) {
+        reported.withLock { if $0.count < 1 { $0.append(problem) } }
+    }
+
+    /// Entries written by this process.
+    public var entriesWritten: Int { written.withLock { $0 } }
+
+    public struct Stats: Sendable, Equatable {
+        public var entries = 0
+        public var bytes = 0
+        public var oldest: Date?
+        public var newest: Date?
+    }
+
+    /// Every entry with its size and last use, oldest first.
+    func entries() -> [(path: String, size: Int, used: Date)] {
+        let fm = FileManager.default
+        var out: [(String, Int, Date)] = []
+        let root = folder + "/entries"
+        for shard in (try? fm.contentsOfDirectory(atPath: root)) ?? [] {
+            let dir = root + "/" + shard
+            for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] {
+                let path = dir + "/" + name
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                let used = Date(
+                    timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+                out.append((path, Int(info.st_size), used))
+            }
+        }
+        return out.sorted { $0.2 != $1.2 ? $0.2 < $1.2 : $0.0 < $1.0 }
+    }
+
+    public func stats() -> Stats {
+        var s = Stats()
+        for entry in entries() {
+            s.entries += 1
+            s.bytes += entry.size
+            s.oldest = min(s.oldest ?? entry.used, entry.used)
+            s.newest = max(s.newest ?? entry.used, entry.used)
+        }
+        return s
+    }
+
+    /// Removes the least recently used entries until the folder holds at most 90% of
+    /// `maxBytes` (so the next run does not evict again at once); the count removed.
+    @discardableResult
+    public func evict() -> Int {
+        let all = entries()
+        var total = all.reduce(0) { $0 + $1.size }
+        guard total > maxBytes else { return 0 }
+        var removed = 0
+        for entry in all where total > maxBytes / 10 * 9 {
+            if unlink(entry.path) == 0 || errno == ENOENT {
+                total -= entry.size
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// Removes every entry (and leftovers of killed writers); the count removed.
+    @discardableResult
+    public func clear() -> Int {
+        let removed = entries().count
+        try? FileManager.default.removeItem(atPath: folder + "/entries")
+        return removed
+    }
+}
+
+/// The local folder in front of a remote store: a local hit never asks the network; a remote
+/// hit is kept locally; what is stored goes to both (remotely only when uploads are allowed).
+public struct TieredResultStore: ResultStore {
+    public var local: LocalResultStore?
+    public var remote: RemoteResultStore?
+
+    public init(local: LocalResultStore?, remote: RemoteResultStore?) {
+        self.local = local
+        self.remote = remote
+    }
+
+    public func get(_ key: ResultKey) -> [UInt8]? {
+        if let bytes = local?.get(key) { return bytes }
+        guard let bytes = remote?.get(key) else { return nil }
+        local?.put(key, bytes)
+        return bytes
+    }
+
+    public func put(_ key: ResultKey, _ bytes: [UInt8]) {
+        local?.put(key, bytes)
+        remote?.put(key, bytes)
+    }
+
+    public var problems: [String] { (local?.problems ?? []) + (remote?.problems ?? []) }
+}

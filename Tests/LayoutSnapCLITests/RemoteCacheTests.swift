@@ -1,0 +1,201 @@
+import Foundation
+import LayoutSnapSystem
+import LayoutSnapTestSupport
+import XCTest
+
+/// The shared result cache against a real server: Debian's nginx with WebDAV, configured as
+/// Bazel's documentation configures it for its HTTP cache, started by the test on 127.0.0.1.
+/// Then the server going away between runs, mid-run, and one that never answers.
+final class RemoteCacheTests: XCTestCase {
+    /// nginx serving `root` with PUT on a free loopback port, until `stop`.
+    final class Nginx {
+        let folder: URL
+        let port: Int
+        let process: TestProcess
+        var url: String { "http://127.0.0.1:\(port)/cache" }
+        var store: URL { folder.appendingPathComponent("store/cache") }
+
+        init(in dir: TempDir) throws {
+            guard let nginx = TestTools.find(["nginx", "/usr/sbin/nginx"]) else {
+                throw XCTSkip("nginx is not installed (bash .ci/install installs nginx-core)")
+            }
+            folder = dir.path("nginx")
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("store/cache"), withIntermediateDirectories: true)
+            port = try Self.freePort()
+            let f = folder.path
+            let user = geteuid() == 0 ? "user root;" : ""
+            let config = """
+                daemon off; master_process off; worker_processes 1; \(user)
+                pid \(f)/nginx.pid; error_log \(f)/error.log;
+                events { worker_connections 64; }
+                http {
+                  access_log off;
+                  client_body_temp_path \(f)/body; proxy_temp_path \(f)/proxy; fastcgi_temp_path \(f)/fastcgi;
+                  uwsgi_temp_path \(f)/uwsgi; scgi_temp_path \(f)/scgi;
+                  server {
+                    listen 127.0.0.1:\(port);
+                    location /cache/ {
+                      root \(f)/store;
+                      dav_methods PUT;
+                      create_full_put_path on;
+                      client_max_body_size 64m;
+                    }
+                  }
+                }
+                """
+            try Data(config.utf8).write(to: folder.appendingPathComponent("nginx.conf"))
+            process = try TestProcess.start(nginx, ["-p", f, "-c", f + "/nginx.conf", "-e", f + "/error.log"])
+            // Up when it answers.
+            for _ in 0..<200 {
+                if let fd = Self.connect(port) {
+                    close(fd)
+                    return
+                }
+                usleep(10_000)
+            }
+            process.signal(SIGKILL)
+            throw XCTSkip("nginx did not start: \(process.outputSoFar)")
+        }
+
+        func stop() {
+            process.signal(SIGKILL)
+            _ = process.wait(timeout: 10)
+        }
+
+        /// Files the server holds under `/cache/<kind>/`.
+        func count(_ kind: String) -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent(kind).path).count) ?? 0
+        }
+
+        static func freePort() throws -> Int {
+            let (fd, port) = try SystemCall.listenOnLoopback(port: 0)
+            try SystemCall.close(fd)
+            return Int(port)
+        }
+
+        static func connect(_ port: Int) -> Int32? {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+            let ok = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            if ok { return fd }
+            close(fd)
+            return nil
+        }
+    }
+
+    func project(cards: Int = 3) throws -> TempDir {
+        let dir = try TempDir()
+        for n in 0..<cards { try dir.write("Fixtures/cards/c\(n).json", smallPost(title: "Card \(n)")) }
+        let recorded = try CLI.run(["record", "--no-progress", "--allow-ci", "--no-cache"], in: dir.url)
+        XCTAssertEqual(recorded.status, 0, recorded.output)
+        return dir
+    }
+
+    func verify(_ dir: TempDir, _ extra: [String]) throws -> (status: Int32, output: String, cached: Int) {
+        let r = try CLI.run(
+            ["verify", "--no-progress", "--cache-audit", "0", "--json", "out.json"] + extra, in: dir.url)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("out.json"))) as! [String: Any]
+        return (r.status, r.output, (json["summary"] as! [String: Any])["cached"] as! Int)
+    }
+
+    func testTheBazelHTTPProtocolOverNginxWebDAV() throws {
+        let dir = try project()
+        let server = try Nginx(in: dir)
+        defer { server.stop() }
+        let remoteOnly = ["--no-cache", "--remote-cache", server.url]
+
+        // Cold: rendered, uploaded as a blob and an action result per fixture.
+        let cold = try verify(dir, remoteOnly)
+        XCTAssertEqual(cold.status, 0, cold.output)
+        XCTAssertEqual(cold.cached, 0)
+        XCTAssertEqual(server.count("ac"), 3)
+        XCTAssertEqual(server.count("cas"), 3)
+        // Each blob is named by its SHA-256, as Bazel's content-addressed store is.
+        for name in try FileManager.default.contentsOfDirectory(atPath: server.store.appendingPathComponent("cas").path)
+        {
+            let bytes = try Data(contentsOf: server.store.appendingPathComponent("cas/" + name))
+            let sha = try TestProcess.run(
+                URL(fileURLWithPath: "/usr/bin/sha256sum"), [server.store.appendingPathComponent("cas/" + name).path])
+            XCTAssertTrue(sha.stdout.hasPrefix(name), "\(name): \(sha.stdout) (\(bytes.count) bytes)")
+        }
+
+        // Warm from the server alone (another machine, an empty local folder).
+        let warm = try verify(dir, remoteOnly)
+        XCTAssertEqual(warm.status, 0, warm.output)
+        XCTAssertTrue(warm.output.contains("(\(warm.cached) from cache)"), warm.output)
+        XCTAssertGreaterThan(warm.cached, 0)
+
+        // With a local folder in front: the remote's hits are kept locally; then the server goes
+        // away and the local folder answers without a word about the network.
+        let local = try verify(dir, ["--remote-cache", server.url])
+        XCTAssertEqual(local.cached, warm.cached, local.output)
+        server.stop()
+        let offline = try verify(dir, ["--remote-cache", server.url])
+        XCTAssertEqual(offline.status, 0, offline.output)
+        XCTAssertEqual(offline.cached, warm.cached, offline.output)
+        XCTAssertFalse(offline.output.contains("remote cache"), offline.output)
+
+        // The server alone, and it is gone: one warning, everything rendered, the same verdict.
+        let gone = try verify(dir, remoteOnly)
+        XCTAssertEqual(gone.status, 0, gone.output)
+        XCTAssertEqual(gone.cached, 0)
+        XCTAssertEqual(gone.output.components(separatedBy: "remote cache 127.0.0.1").count - 1, 1, gone.output)
+        XCTAssertTrue(gone.output.contains("cannot connect"), gone.output)
+    }
+
+    /// `--remote-cache-upload never` reads and never writes (untrusted pull requests).
+    func testReadOnlyUploadsNothing() throws {
+        let dir = try project(cards: 2)
+        let server = try Nginx(in: dir)
+        defer { server.stop() }
+        let run = try verify(dir, ["--no-cache", "--remote-cache", server.url, "--remote-cache-upload", "never"])
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertEqual(server.count("ac") + server.count("cas"), 0)
+    }
+
+    /// The server stops while the run goes: the lookups after it are misses with one warning,
+    /// the run finishes with every fixture verified.
+    func testAServerThatStopsMidRun() throws {
+        let dir = try project(cards: 40)
+        let server = try Nginx(in: dir)
+        defer { server.stop() }
+        let run = try TestProcess.start(
+            CLI.binary,
+            [
+                "verify", "--no-progress", "--jobs", "1", "--no-cache", "--remote-cache", server.url, "--json",
+                "out.json",
+            ],
+            in: dir.url)
+        // Stopped once it has taken a few uploads.
+        for _ in 0..<20_000 where server.count("ac") < 3 { usleep(500) }
+        server.stop()
+        let out = run.wait(timeout: 300)
+        XCTAssertEqual(out.status, 0, out.output)
+        XCTAssertLessThan(server.count("ac"), 40, "the server stopped before the run ended")
+        XCTAssertTrue(out.output.contains("every later lookup is a miss"), out.output)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("out.json"))) as! [String: Any]
+        XCTAssertEqual((json["fixtures"] as! [Any]).count, 40)
+    }
+
+    /// A server that takes the connection and never answers: the timeout, one warning, a pass.
+    func testAServerThatNeverAnswers() throws {
+        let dir = try project(cards: 2)
+        // Listening, with a backlog that takes connections, and never accepting one.
+        let (listener, port) = try SystemCall.listenOnLoopback(port: 0)
+        defer { try? SystemCall.close(listener) }
+        let started = Date()
+        let run = try verify(
+            dir, ["--no-cache", "--remote-cache", "http://127.0.0.1:\(port)", "--remote-cache-timeout", "0.3"])
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.contains("no answer in time"), run.output)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+    }
+}

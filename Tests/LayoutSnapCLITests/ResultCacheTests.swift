@@ -1,0 +1,191 @@
+import Foundation
+import LayoutSnapTestSupport
+import XCTest
+
+/// The result cache end to end (docs/cache.md): a suite recorded here, verified cold and warm,
+/// with one fixture, one image file and one font changed in turn; poisoned and torn entries.
+/// Every run's verdict is the one a run without the cache gives.
+final class ResultCacheTests: XCTestCase {
+    /// Three fixtures: two cards (one with a dark variant) and a card with an image file.
+    func project() throws -> TempDir {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/a.json", smallPost(title: "Card A"))
+        try dir.write(
+            "Fixtures/cards/b.json",
+            smallPost(title: "Card B", extra: #", "variants": [{"name": "dark", "appearance": "dark"}]"#))
+        try dir.copyBundled("Fixtures/posts/images/landscape-3x2.png", to: "Fixtures/cards/images/photo.png")
+        try dir.write(
+            "Fixtures/cards/photo.json",
+            smallPost(title: "Photo", extra: #", "image": {"path": "images/photo.png"}"#))
+        let recorded = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(recorded.status, 0, recorded.output)
+        return dir
+    }
+
+    struct Run {
+        var status: Int32
+        var output: String
+        /// Fixture id → whether it came from the cache.
+        var cached: [String: Bool]
+        var summary: [String: Any]
+        var findings: [[String: Any]]
+    }
+
+    func verify(_ dir: TempDir, _ extra: [String] = [], binary: URL? = nil) throws -> Run {
+        let arguments = ["verify", "--no-progress", "--cache-audit", "0", "--json", "out.json"] + extra
+        let r =
+            try binary.map {
+                try TestProcess.run($0, arguments, in: dir.url, removing: ["LAYOUTSNAP_RESOURCES"], timeout: 300)
+            } ?? CLI.run(arguments, in: dir.url)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("out.json"))) as! [String: Any]
+        var cached: [String: Bool] = [:]
+        for f in json["fixtures"] as! [[String: Any]] { cached[f["id"] as! String] = (f["cached"] as? Bool) ?? false }
+        return Run(
+            status: r.status, output: r.output, cached: cached, summary: json["summary"] as! [String: Any],
+            findings: json["findings"] as! [[String: Any]])
+    }
+
+    func testWarmVerifyRendersOnlyWhatChangedAndKeepsEveryVerdict() throws {
+        let dir = try project()
+        let ids = ["cards/a", "cards/b", "cards/b@dark", "cards/photo"]
+        // record filled the cache: the first verify renders nothing.
+        let warm = try verify(dir)
+        XCTAssertEqual(warm.status, 0, warm.output)
+        XCTAssertEqual(warm.cached, Dictionary(uniqueKeysWithValues: ids.map { ($0, true) }), warm.output)
+        let frames = warm.summary["frames"] as! Int
+        XCTAssertEqual(warm.summary["cached"] as? Int, frames)
+        XCTAssertTrue(warm.output.contains("\(frames) passed (\(frames) from cache), 0 failed"), warm.output)
+
+        // One fixture changed: it alone is rendered, and fails as it would without a cache.
+        let original = try String(contentsOf: dir.path("Fixtures/cards/a.json"), encoding: .utf8)
+        try dir.write("Fixtures/cards/a.json", original.replacingOccurrences(of: "Body text", with: "Other body"))
+        let changed = try verify(dir)
+        let uncached = try verify(dir, ["--no-cache"])
+        XCTAssertEqual(changed.status, 1, changed.output)
+        XCTAssertEqual(uncached.status, 1, uncached.output)
+        XCTAssertEqual(changed.cached, ["cards/a": false, "cards/b": true, "cards/b@dark": true, "cards/photo": true])
+        XCTAssertEqual(changed.summary["failed"] as? Int, uncached.summary["failed"] as? Int)
+        XCTAssertEqual(changed.summary["passed"] as? Int, uncached.summary["passed"] as? Int)
+        XCTAssertEqual(uncached.summary["cached"] as? Int, 0)
+
+        // Back as it was: its old entry is still there.
+        try dir.write("Fixtures/cards/a.json", original)
+        XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
+
+        // Key order and whitespace are not inputs.
+        try dir.write("Fixtures/cards/a.json", "\n" + original.replacingOccurrences(of: ", ", with: ",\n   "))
+        XCTAssertEqual(try verify(dir).cached["cards/a"], true)
+
+        // One byte of the image file (after its header: the picture, not its size).
+        var image = try Data(contentsOf: dir.path("Fixtures/cards/images/photo.png"))
+        image[image.count - 20] ^= 0x01
+        try image.write(to: dir.path("Fixtures/cards/images/photo.png"))
+        let imageChanged = try verify(dir)
+        XCTAssertEqual(
+            imageChanged.cached, ["cards/a": true, "cards/b": true, "cards/b@dark": true, "cards/photo": false],
+            imageChanged.output)
+        XCTAssertEqual(imageChanged.status, try verify(dir, ["--no-cache"]).status)
+
+        // --device changes the fixture every rendering is made of: nothing is a hit.
+        let device = try verify(dir, ["--device", "iphone-se"])
+        XCTAssertEqual(device.cached.values.filter { $0 }.count, 0, device.output)
+    }
+
+    /// A font file changed: the environment fingerprint changes, every fixture is rendered, and
+    /// the verdict is the one without a cache (the glyphs are the same: the goldens still match,
+    /// the environment's drift is a warning). The binary is a copy installed as the package lays
+    /// it out, so its fonts are files this test may change.
+    func testAChangedFontRendersEverything() throws {
+        let dir = try project()
+        let binary = dir.path("prefix/bin/layoutsnap")
+        try FileManager.default.createDirectory(
+            at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.binary, to: binary)
+        let built = CLI.binary.deletingLastPathComponent()
+        let share = dir.path("prefix/share/layoutsnap")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        for (name, buildPath) in [
+            ("fonts", "layoutsnap_LayoutSnapRender.resources/Fonts"),
+            ("page", "layoutsnap_LayoutSnapReport.resources/Resources"),
+        ] {
+            try FileManager.default.copyItem(
+                at: built.appendingPathComponent(buildPath), to: share.appendingPathComponent(name))
+        }
+        let installed = try verify(dir, binary: binary)
+        XCTAssertEqual(installed.cached.values.filter { $0 }.count, 4, installed.output)
+        let font = share.appendingPathComponent("fonts/Inter-Regular.otf")
+        let handle = try FileHandle(forWritingTo: font)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0, 0, 0, 0]))
+        try handle.close()
+        let run = try verify(dir, binary: binary)
+        XCTAssertEqual(run.cached.values.filter { $0 }.count, 0, run.output)
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.contains("environment differs"), run.output)
+        // And the run stored its renderings under the new environment's keys.
+        XCTAssertEqual(try verify(dir, binary: binary).cached.values.filter { $0 }.count, 4)
+    }
+
+    func entries(_ dir: TempDir) throws -> Set<String> {
+        let root = dir.path(".layoutsnap/cache/entries")
+        return Set(
+            try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.count > 3 }
+                .map { root.appendingPathComponent($0).path })
+    }
+
+    /// An entry whose frame hash was edited is not the golden's: not taken, the fixture is
+    /// rendered and passes. An entry that claims a changed fixture renders as its goldens (a
+    /// poisoned store) would pass it; an audit of every hit renders it, fails the run with a
+    /// finding that names it, and the rendering's verdict stands.
+    func testPoisonedAndTornEntries() throws {
+        let dir = try project()
+        let a = "Fixtures/cards/a.json"
+        XCTAssertEqual(try entries(dir).count, 4)
+        let edited = try XCTUnwrap(try entries(dir).sorted().first)
+        var text = try String(contentsOf: URL(fileURLWithPath: edited), encoding: .utf8)
+        let hash = try XCTUnwrap(text.range(of: #""pixels":"[0-9a-f]{16}""#, options: .regularExpression))
+        text.replaceSubrange(hash, with: #""pixels":"0123456789abcdef""#)
+        try text.write(toFile: edited, atomically: true, encoding: .utf8)
+        let normal = try verify(dir)
+        XCTAssertEqual(normal.status, 0, normal.output)
+        XCTAssertEqual(normal.cached.values.filter { $0 }.count, 3, normal.output)
+
+        // cards/a's entry as recorded, then as changed: the change's key is the new file.
+        try FileManager.default.removeItem(at: dir.path(".layoutsnap/cache"))
+        XCTAssertEqual(try verify(dir, [a]).status, 0)
+        let recorded = try XCTUnwrap(try entries(dir).first)
+        let original = try String(contentsOfFile: recorded, encoding: .utf8)
+        try dir.write(
+            a,
+            try String(contentsOf: dir.path(a), encoding: .utf8).replacingOccurrences(
+                of: "Body text", with: "Other body"))
+        XCTAssertEqual(try verify(dir, [a]).status, 1)
+        let changed = try XCTUnwrap(try entries(dir).subtracting([recorded]).first)
+        let changedKey = (changed as NSString).lastPathComponent
+        let recordedKey = (recorded as NSString).lastPathComponent
+        try original.replacingOccurrences(of: recordedKey, with: changedKey)
+            .write(toFile: changed, atomically: true, encoding: .utf8)
+
+        let trusted = try verify(dir, [a])
+        XCTAssertEqual(trusted.status, 0, "a poisoned entry is a hit: what the audit is for")
+        XCTAssertEqual(trusted.cached["cards/a"], true)
+        let audited = try verify(dir, [a, "--cache-audit", "1"])
+        XCTAssertEqual(audited.status, 1, audited.output)
+        XCTAssertEqual(audited.cached["cards/a"], false)
+        XCTAssertTrue(audited.output.contains("1 cache audit failure"), audited.output)
+        let finding = try XCTUnwrap(audited.findings.first { ($0["kind"] as? String) == "cacheAudit" })
+        XCTAssertTrue((finding["message"] as! String).contains("cards/a"), "\(finding)")
+        XCTAssertTrue((finding["message"] as! String).contains("poisoned"), "\(finding)")
+        // The audit replaced the entry with the rendering: the fixture fails as it should.
+        XCTAssertEqual(try verify(dir, [a]).status, 1)
+
+        // Torn: half an entry is refused with a warning, and the fixture is rendered.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: changed))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: changed))
+        let torn = try verify(dir, [a])
+        XCTAssertEqual(torn.status, 1, torn.output)
+        XCTAssertEqual(torn.cached["cards/a"], false)
+        XCTAssertTrue(torn.output.contains("refused"), torn.output)
+        XCTAssertTrue(torn.findings.contains { ($0["kind"] as? String) == "cache" }, "\(torn.findings)")
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapTestSupport
+import XCTest
+
+@testable import LayoutSnapRunner
+
+/// The result cache's parts: its value, the Bazel action result that points at it, the local
+/// folder's least-recently-used bound, and the executable's build id.
+final class ResultCacheTests: XCTestCase {
+    let key = ResultKey(hex: String(repeating: "ab", count: 32))
+
+    var value: CachedResult {
+        CachedResult(
+            key: key.hex, layout: "0123456789abcdef", canvas: Canvas(width: 393, height: 852, scale: 3),
+            lintsIgnored: 2,
+            frames: [
+                .init(state: "initial", index: 0, time: 0, progress: 0, pixels: "00000000000000ff"),
+                .init(
+                    state: "01-expand", index: 1, time: 1.0 / 60, progress: 0.123456789012345,
+                    pixels: "fedcba9876543210",
+                    lints: [
+                        LintFinding(
+                            rule: .textOverlap, elements: ["body", "summary"],
+                            detail: "body overlaps summary by 14.2 pt",
+                            rect: Rect(x: 1.5, y: 2.25, width: 3, height: 0.1), amount: 14.2)
+                    ]),
+            ])
+    }
+
+    func testValueReadsBackExactly() throws {
+        let bytes = value.encoded()
+        XCTAssertEqual(try CachedResult.decode(bytes, key: key.hex).get(), value)
+    }
+
+    func testTruncatedEditedOrMovedEntriesAreRefused() {
+        let bytes = value.encoded()
+        for cut in [0, 1, bytes.count / 2, bytes.count - 1] {
+            guard case .failure = CachedResult.decode(Array(bytes[..<cut]), key: key.hex) else {
+                return XCTFail("\(cut) bytes of \(bytes.count) read as an entry")
+            }
+        }
+        guard case .failure(let moved) = CachedResult.decode(bytes, key: String(repeating: "cd", count: 32)) else {
+            return XCTFail("an entry under another key was taken")
+        }
+        XCTAssertTrue(moved.message.contains("stored for key"), moved.message)
+        let edited = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+            of: "fedcba9876543210", with: "not a hash")
+        guard case .failure(let e) = CachedResult.decode(Array(edited.utf8), key: key.hex) else {
+            return XCTFail("an edited hash was taken")
+        }
+        XCTAssertTrue(e.message.contains("pixels"), e.message)
+    }
+
+    func testActionResultNamesTheBlob() {
+        let hash = SHA256.hex(of: value.encoded())
+        let message = ActionResult.encode(path: "layoutsnap-result.json", hash: hash, size: 1234)
+        let digest = ActionResult.outputDigest(message, path: "layoutsnap-result.json")
+        XCTAssertEqual(digest?.hash, hash)
+        XCTAssertEqual(digest?.size, 1234)
+        XCTAssertNil(ActionResult.outputDigest(message, path: "other"))
+        // Bazel's own fields around it (exit_code = 4, stdout_raw = 5) are skipped.
+        let withExtras = [0x20, 0x00] + message + [0x2A, 0x02, 0x68, 0x69]
+        XCTAssertEqual(ActionResult.outputDigest(withExtras, path: "layoutsnap-result.json")?.hash, hash)
+        for cut in 1..<message.count {
+            XCTAssertNil(ActionResult.outputDigest(Array(message[..<cut]), path: "layoutsnap-result.json"), "\(cut)")
+        }
+        XCTAssertNil(ActionResult.outputDigest(Array("<html>not found</html>".utf8), path: "layoutsnap-result.json"))
+    }
+
+    func testLocalStoreEvictsTheLeastRecentlyUsed() throws {
+        let folder = try makeTemporaryFolder("cache")
+        defer { removeTemporaryFolder(folder) }
+        let store = LocalResultStore(folder: folder.path, maxBytes: 10_000)
+        let keys = (0..<6).map { ResultKey(hex: String(format: "%02x", $0) + String(repeating: "0", count: 62)) }
+        for (n, k) in keys.enumerated() {
+            store.put(k, [UInt8](repeating: UInt8(n), count: 3000))
+            // Each entry older than the next, 10 s apart.
+            let path = store.path(k)
+            var times = [
+                timeval(tv_sec: 1_000_000 + n * 10, tv_usec: 0), timeval(tv_sec: 1_000_000 + n * 10, tv_usec: 0),
+            ]
+            XCTAssertEqual(utimes(path, &times), 0)
+        }
+        XCTAssertEqual(store.stats().entries, 6)
+        XCTAssertEqual(store.stats().bytes, 18_000)
+        // Reading the oldest makes it the most recently used.
+        XCTAssertEqual(store.get(keys[0]), [UInt8](repeating: 0, count: 3000))
+        XCTAssertEqual(store.evict(), 3)
+        XCTAssertNotNil(store.get(keys[0]))
+        XCTAssertNil(store.get(keys[1]))
+        XCTAssertNil(store.get(keys[2]))
+        XCTAssertNil(store.get(keys[3]))
+        XCTAssertNotNil(store.get(keys[4]))
+        XCTAssertNotNil(store.get(keys[5]))
+        XCTAssertEqual(store.stats().bytes, 9000)
+        XCTAssertEqual(store.clear(), 3)
+        XCTAssertEqual(store.stats().entries, 0)
+        XCTAssertTrue(store.problems.isEmpty, "\(store.problems)")
+    }
+
+    func testBuildIDIsTheLinkersNote() throws {
+        let current = try XCTUnwrap(BuildID.current)
+        XCTAssertTrue(current.hasPrefix("gnu-") || current.hasPrefix("xxh3-"), current)
+        // The test bundle's own note, as readelf shows it.
+        let head = try SystemCallTestHelper.head("/proc/self/exe")
+        if let id = BuildID.gnuBuildID(head) {
+            XCTAssertEqual(id.count, "gnu-".count + 40)
+        }
+        XCTAssertNil(BuildID.gnuBuildID(Array("#!/bin/sh\n".utf8)))
+    }
+
+    func testRemoteURLs() {
+        func parse(_ url: String) -> String {
+            switch HTTPClient.Endpoint.parse(url) {
+            case .success(let e): "\(e.host) \(e.port) \(e.path)"
+            case .failure(let error): error.message
+            }
+        }
+        XCTAssertEqual(parse("http://127.0.0.1:9090"), "127.0.0.1 9090 ")
+        XCTAssertEqual(parse("http://cache.example/team/"), "cache.example 80 /team")
+        XCTAssertEqual(parse("http://[::1]:8080/x"), "::1 8080 /x")
+        XCTAssertTrue(parse("https://cache.example").contains("https is not supported"))
+        XCTAssertTrue(parse("grpc://cache.example").contains("grpc is not supported"))
+        XCTAssertTrue(parse("http://user:pw@cache.example").contains("--remote-cache-header"))
+        XCTAssertTrue(parse("http://cache.example:0").contains("port"))
+    }
+}
+
+enum SystemCallTestHelper {
+    static func head(_ path: String) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        return [UInt8](try handle.read(upToCount: 1 << 16) ?? Data())
+    }
+}
