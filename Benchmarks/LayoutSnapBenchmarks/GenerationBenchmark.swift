@@ -66,7 +66,8 @@ public struct GenerationBenchmark {
         f.verified = try GeneratedBatch.write(kinds: kinds, count: verifyCount, seed: 2, to: fixtures).total
         progress("recording \(verifyCount) generated fixtures")
         let record = try ChildProcess.run(
-            executable, ["record", fixtures, "--goldens", goldens, "--allow-ci", "--no-progress", "--quiet"],
+            executable,
+            ["record", fixtures, "--goldens", goldens, "--allow-ci", "--no-progress", "--quiet", "--no-cache"],
             peakOf: peakOf)
         guard record.status == 0 else {
             throw RunnerError.environment(
@@ -77,7 +78,7 @@ public struct GenerationBenchmark {
         let verify = try ChildProcess.run(
             executable,
             [
-                "verify", fixtures, "--goldens", goldens, "--no-progress", "--report", root + "/report",
+                "verify", fixtures, "--goldens", goldens, "--no-progress", "--no-cache", "--report", root + "/report",
                 "--json", root + "/results.json",
             ], peakOf: peakOf)
         f.verifySeconds = verify.seconds
@@ -98,7 +99,7 @@ public struct GenerationBenchmark {
             let record = try ChildProcess.run(
                 executable,
                 [
-                    "record", folder + "/fixtures", "--goldens", folder + "/goldens", "--allow-ci",
+                    "record", folder + "/fixtures", "--goldens", folder + "/goldens", "--allow-ci", "--no-cache",
                     "--no-progress", "--quiet",
                 ] + small, peakOf: peakOf)
             guard record.status == 0 else {
@@ -109,7 +110,7 @@ public struct GenerationBenchmark {
             let verify = try ChildProcess.run(
                 executable,
                 [
-                    "verify", folder + "/fixtures", "--goldens", folder + "/goldens", "--no-progress",
+                    "verify", folder + "/fixtures", "--goldens", folder + "/goldens", "--no-progress", "--no-cache",
                     "--report", folder + "/report",
                 ] + small, peakOf: peakOf)
             figure.seconds = verify.seconds

@@ -13,7 +13,9 @@ struct LayoutSnapBench: ParsableCommand {
         commandName: "layoutsnap-bench",
         abstract:
             "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
-        subcommands: [Bench.self, DiffSideBySide.self, CausesCommand.self, PageLoad.self, PeakOfCommand.self],
+        subcommands: [
+            Bench.self, DiffSideBySide.self, CausesCommand.self, PageLoad.self, CacheCommand.self, PeakOfCommand.self,
+        ],
         defaultSubcommand: Bench.self)
 }
 
@@ -347,4 +349,92 @@ func printCauses(_ c: CauseBenchmark.Figures) {
         "causes             \(c.frames) failing frames of \(c.width) x \(c.height) px: attribution \(String(format: "%.0f", c.attributionSeconds * 1000)) ms (\(String(format: "%.1f", c.attributionSeconds * 1e6 / Double(c.frames))) µs/frame), grouping \(String(format: "%.0f", c.groupingSeconds * 1000)) ms, together \(String(format: "%.2f", total)) s [target < 1 s]; results.json's causes \(String(format: "%.0f", c.resultsSeconds * 1000)) ms"
     )
     for cause in c.causes.prefix(3) { Diagnostics.out("                   cause: \(cause)") }
+}
+
+/// `layoutsnap-bench cache`: the result cache's targets (docs/cache.md), whole processes side by side.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract:
+            "Time verify cold with 1 and 2 jobs, with the cache on, warm from the local folder and from nginx on loopback, and a large generated suite warm."
+    )
+
+    @Argument(help: "Fixture files or folders (default: Fixtures/).")
+    var paths: [String] = []
+
+    @Option(help: "The goldens folder to verify against.")
+    var goldens: String = "Goldens"
+
+    @Option(help: "Rounds; the fastest of each configuration counts.")
+    var repeats: Int = 5
+
+    @Option(help: "Generated fixtures for the large-suite figures (0 skips them).")
+    var generated: Int = 10_000
+
+    @Option(help: "The layoutsnap binary to time (default: the one beside this program).")
+    var layoutsnap: String?
+
+    func validate() throws {
+        guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
+        guard generated == 0 || (1...FixtureGenerator.maxCount).contains(generated) else {
+            throw ValidationError("--generated must be 0 (skip) or from 1 to \(FixtureGenerator.maxCount)")
+        }
+    }
+
+    func run() throws {
+        try Diagnostics.run {
+            let executable = try BenchBinaries.layoutsnap(layoutsnap)
+            let f = try CacheBenchmark(
+                executable: executable, peakOf: BenchBinaries.this, repeats: repeats, generated: generated,
+                fixtures: paths, goldens: goldens
+            ).run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
+            func s(_ name: String) -> Double { f.seconds[name] ?? .nan }
+            func line(_ name: String, _ value: Double, _ note: String) {
+                Diagnostics.out(
+                    "\(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(String(format: "%6.3f s", value))  \(note)"
+                )
+            }
+            Diagnostics.out(
+                "layoutsnap-bench cache: the bundled suite, \(f.frames) frames, fastest of \(repeats) rounds")
+            line("cold, 1 job", s("cold, 1 job"), "")
+            line(
+                "cold, 2 jobs", s("cold, 2 jobs"),
+                String(format: "= %.2fx 1 job [target ≤ 0.55x]", s("cold, 2 jobs") / s("cold, 1 job")))
+            line(
+                "cold, cache on", s("cold, cache on"),
+                String(format: "= %.2fx without [target ≤ 1.05x]", s("cold, cache on") / s("cold, 2 jobs")))
+            line(
+                "warm, local", s("warm, local"),
+                String(
+                    format: "= %.1f%% of cold [target ≤ 5%%]; %d of %d frames from cache",
+                    100 * s("warm, local") / s("cold, 2 jobs"),
+                    f.warmCached, f.frames))
+            if f.remote {
+                line(
+                    "cold, remote", s("cold, remote"),
+                    String(
+                        format: "= %.2fx without [target ≤ 1.05x] (nginx WebDAV on 127.0.0.1)",
+                        s("cold, remote") / s("cold, 2 jobs")))
+                line(
+                    "warm, remote", s("warm, remote"),
+                    String(format: "= %.1f%% of cold [target ≤ 5%%]", 100 * s("warm, remote") / s("cold, 2 jobs")))
+            } else {
+                Diagnostics.out("remote             nginx is not installed: no remote figures")
+            }
+            if f.generatedFixtures > 0 {
+                line(
+                    "generated, warm", f.generatedWarmSeconds,
+                    "\(f.generatedFixtures) fixtures, \(f.generatedFrames) frames (scale 0.25, 5 fps), \(f.generatedWarmCached) from cache [target < 3 s]; recorded in \(String(format: "%.1f", f.generatedRecordSeconds)) s"
+                )
+                line(
+                    "one changed", f.generatedOneChangedSeconds,
+                    String(
+                        format: "= %.2f s + its own verify %.3f s [target < 3 s + its own]",
+                        f.generatedOneChangedSeconds - f.generatedOneChangedOwnSeconds, f.generatedOneChangedOwnSeconds)
+                )
+            }
+            for failure in f.failures.prefix(5) { Diagnostics.out("unexpected: \(failure)") }
+            return 0
+        }
+    }
 }

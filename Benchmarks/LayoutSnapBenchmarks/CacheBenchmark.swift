@@ -1,0 +1,226 @@
+import Foundation
+import LayoutSnapCore
+import LayoutSnapRunner
+import LayoutSnapSystem
+
+/// The result cache's figures (docs/cache.md), whole processes of the `layoutsnap` binary side by
+/// side in interleaved rounds, the fastest of each counting: the bundled suite cold with 1 and 2
+/// jobs, cold with the cache on (an empty folder each round), warm from the local folder, and,
+/// when Debian's nginx is installed, cold and warm against a WebDAV server on loopback; then a
+/// large generated suite recorded once and verified warm, unchanged and with one fixture changed.
+public struct CacheBenchmark {
+    public let executable: String
+    public let peakOf: String
+    public let repeats: Int
+    /// Generated fixtures for the large-suite figures (0 skips them).
+    public let generated: Int
+    public let fixtures: [String]
+    public let goldens: String
+
+    public init(
+        executable: String, peakOf: String, repeats: Int, generated: Int, fixtures: [String] = [],
+        goldens: String = "Goldens"
+    ) {
+        self.executable = executable
+        self.peakOf = peakOf
+        self.repeats = repeats
+        self.generated = generated
+        self.fixtures = fixtures
+        self.goldens = goldens
+    }
+
+    public struct Figures: Sendable {
+        public var frames = 0
+        /// Seconds, fastest of the rounds, by configuration name.
+        public var seconds: [String: Double] = [:]
+        public var warmCached = 0
+        public var remote = false
+        public var generatedFixtures = 0
+        public var generatedFrames = 0
+        public var generatedRecordSeconds = 0.0
+        public var generatedWarmSeconds = 0.0
+        public var generatedWarmCached = 0
+        public var generatedOneChangedSeconds = 0.0
+        public var generatedOneChangedOwnSeconds = 0.0
+        public var failures: [String] = []
+    }
+
+    public func run(progress: (String) -> Void) throws(RunnerError) -> Figures {
+        var f = Figures()
+        let root = NSTemporaryDirectory() + "layoutsnap-bench-cache-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let base = fixtures + ["--goldens", goldens, "--no-progress", "--cache-audit", "0"]
+        func verify(_ name: String, _ extra: [String]) throws(RunnerError) -> ChildProcess.Outcome {
+            let out = try ChildProcess.run(
+                executable, ["verify"] + base + ["--report", root + "/report-" + name] + extra, peakOf: peakOf)
+            if out.status != 0 { f.failures.append("\(name): exit \(out.status): \(out.stderrTail.suffix(300))") }
+            return out
+        }
+
+        let server = NginxWebDAV.start(in: root + "/nginx")
+        defer { server?.stop() }
+        f.remote = server != nil
+        // The warm stores, filled once.
+        progress("filling the caches")
+        _ = try verify("fill", ["--cache", root + "/warm"])
+        if let server { _ = try verify("fill-remote", ["--no-cache", "--remote-cache", server.url]) }
+
+        var configurations: [(String, () -> [String])] = [
+            ("cold, 1 job", { ["--no-cache", "--jobs", "1"] }),
+            ("cold, 2 jobs", { ["--no-cache", "--jobs", "2"] }),
+            (
+                "cold, cache on",
+                {
+                    try? FileManager.default.removeItem(atPath: root + "/cold")
+                    return ["--cache", root + "/cold", "--jobs", "2"]
+                }
+            ),
+            ("warm, local", { ["--cache", root + "/warm", "--jobs", "2"] }),
+        ]
+        if let server {
+            configurations.append(
+                (
+                    "cold, remote",
+                    {
+                        // A path of its own each round: the server holds nothing under it.
+                        [
+                            "--no-cache", "--remote-cache", server.url + "/\(UInt32.random(in: 0...UInt32.max))",
+                            "--jobs", "2",
+                        ]
+                    }
+                ))
+            configurations.append(("warm, remote", { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
+        }
+        for round in 0..<repeats {
+            for (name, arguments) in configurations {
+                progress("round \(round + 1) of \(repeats): \(name)")
+                let out = try verify(name, arguments())
+                f.seconds[name] = min(f.seconds[name] ?? .infinity, out.seconds)
+                if let passed = out.stdoutLastLine.split(separator: " ").first.flatMap({ Int($0) }) {
+                    f.frames = passed
+                }
+                if name == "warm, local", let cached = Self.fromCache(out.stdoutLastLine) { f.warmCached = cached }
+            }
+        }
+        if generated > 0 { try large(into: &f, root: root, progress: progress) }
+        return f
+    }
+
+    /// `732 passed (700 from cache), 0 failed` → 700.
+    static func fromCache(_ line: String) -> Int? {
+        guard let open = line.firstIndex(of: "(") else { return nil }
+        return Int(line[line.index(after: open)...].prefix { $0.isNumber })
+    }
+
+    /// A generated suite at a quarter of the scale and 5 frames a second, recorded (which fills
+    /// the cache), verified warm; then one fixture changed, verified warm, and that fixture alone
+    /// verified cold (its own rendering).
+    private func large(into f: inout Figures, root: String, progress: (String) -> Void) throws(RunnerError) {
+        let folder = root + "/generated"
+        let small = ["--scale", "0.25", "--fps", "5", "--no-progress", "--goldens", folder + "/goldens"]
+        let cache = ["--cache", folder + "/cache", "--cache-audit", "0"]
+        f.generatedFixtures = try GeneratedBatch.write(
+            kinds: FixtureKind.allCases, count: generated, seed: 3, to: folder + "/fixtures"
+        ).total
+        progress("recording \(generated) generated fixtures (fills the cache)")
+        let record = try ChildProcess.run(
+            executable, ["record", folder + "/fixtures", "--allow-ci", "--quiet"] + small + cache, peakOf: peakOf)
+        guard record.status == 0 else {
+            throw RunnerError.environment("bench: recording failed (exit \(record.status)): \(record.stderrTail)")
+        }
+        f.generatedRecordSeconds = record.seconds
+        func verify(_ paths: [String], _ extra: [String]) throws(RunnerError) -> ChildProcess.Outcome {
+            try ChildProcess.run(
+                executable, ["verify"] + paths + small + ["--report", folder + "/report"] + extra, peakOf: peakOf)
+        }
+        for round in 0..<repeats {
+            progress("round \(round + 1) of \(repeats): \(generated) generated fixtures, warm")
+            let warm = try verify([folder + "/fixtures"], cache)
+            f.generatedWarmSeconds = round == 0 ? warm.seconds : min(f.generatedWarmSeconds, warm.seconds)
+            f.generatedWarmCached = Self.fromCache(warm.stdoutLastLine) ?? 0
+            if let passed = warm.stdoutLastLine.split(separator: " ").first.flatMap({ Int($0) }) {
+                f.generatedFrames = passed
+            }
+        }
+        // One fixture changed: its text, so its frames differ from its goldens (it fails, as it
+        // would without a cache); every other fixture is a hit.
+        let files =
+            FileManager.default.enumerator(atPath: folder + "/fixtures")?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".json") }.sorted() ?? []
+        guard let first = files.first else { return }
+        let path = folder + "/fixtures/" + first
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let quote = text.range(of: "\"text\": \"") ?? text.range(of: "\"title\": \"")
+                ?? text.range(of: "\"body\": \"")
+        else { return }
+        for round in 0..<repeats {
+            // Another text each round: the changed fixture is a miss every time.
+            let changed = text.replacingCharacters(in: quote, with: String(text[quote]) + "Changed \(round) ")
+            try? changed.write(toFile: path, atomically: true, encoding: .utf8)
+            progress("round \(round + 1) of \(repeats): one of \(generated) changed")
+            let one = try verify([folder + "/fixtures"], cache)
+            f.generatedOneChangedSeconds = round == 0 ? one.seconds : min(f.generatedOneChangedSeconds, one.seconds)
+            let own = try verify([path], ["--no-cache"])
+            f.generatedOneChangedOwnSeconds =
+                round == 0 ? own.seconds : min(f.generatedOneChangedOwnSeconds, own.seconds)
+        }
+        try? text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}
+
+/// Debian's nginx serving a WebDAV folder with PUT on a free loopback port, as Bazel's
+/// documentation configures it for its HTTP cache; nil when nginx is not installed.
+final class NginxWebDAV {
+    let pid: pid_t
+    let url: String
+
+    private init(pid: pid_t, url: String) {
+        self.pid = pid
+        self.url = url
+    }
+
+    static func start(in folder: String) -> NginxWebDAV? {
+        let candidates = ["/usr/sbin/nginx", "/usr/bin/nginx"]
+        guard let nginx = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return nil
+        }
+        try? FileManager.default.createDirectory(atPath: folder + "/store/cache", withIntermediateDirectories: true)
+        guard let (listener, port) = try? SystemCall.listenOnLoopback(port: 0) else { return nil }
+        try? SystemCall.close(listener)
+        let user = geteuid() == 0 ? "user root;" : ""
+        let config = """
+            daemon off; master_process off; worker_processes 1; \(user)
+            pid \(folder)/nginx.pid; error_log \(folder)/error.log;
+            events { worker_connections 256; }
+            http {
+              access_log off;
+              client_body_temp_path \(folder)/body; proxy_temp_path \(folder)/proxy;
+              fastcgi_temp_path \(folder)/fastcgi; uwsgi_temp_path \(folder)/uwsgi; scgi_temp_path \(folder)/scgi;
+              server {
+                listen 127.0.0.1:\(port);
+                location /cache/ { root \(folder)/store; dav_methods PUT; create_full_put_path on; client_max_body_size 64m; }
+              }
+            }
+            """
+        let arguments = ["-p", folder, "-c", folder + "/nginx.conf", "-e", folder + "/error.log"]
+        guard (try? config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)) != nil,
+            let pid = try? Spawn.start(nginx, arguments, files: { _ in })
+        else { return nil }
+        let server = NginxWebDAV(pid: pid, url: "http://127.0.0.1:\(port)/cache")
+        for _ in 0..<300 {
+            if let fd = try? SystemCall.connect(host: "127.0.0.1", port: port, milliseconds: 100) {
+                try? SystemCall.close(fd)
+                return server
+            }
+            usleep(10_000)
+        }
+        server.stop()
+        return nil
+    }
+
+    func stop() {
+        kill(pid, SIGKILL)
+        _ = try? Spawn.wait(pid)
+    }
+}
