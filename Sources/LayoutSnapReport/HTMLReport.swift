@@ -17,7 +17,8 @@ public enum HTMLReport {
         let assets = try PageAssets.loaded.get()
         let target = folder.appendingPathComponent("index.html").path
         do throws(AtomicWriter.Failure) {
-            try AtomicWriter.write(to: target) { emit in
+            // Atomic, not fsynced: a report is made again by the next run.
+            try AtomicWriter.write(to: target, durable: false) { emit in
                 var buffer = Data()
                 try page(results, assets) { piece in
                     buffer.append(piece)

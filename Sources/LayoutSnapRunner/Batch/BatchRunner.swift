@@ -42,89 +42,105 @@ public struct BatchRunner: Sendable {
         finished: @escaping @Sendable (Int, FixtureResult) -> Void,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(RunnerError) {
-        let fonts: FontSystem
-        do {
-            fonts = try FontSystem.shared()
-        } catch {
-            throw RunnerError.render(error)
+        // Without a cache every fixture renders: fonts that cannot be set up stop the run at
+        // once. With one, they are set up at the first rendering (a run of hits needs none).
+        if cache == nil {
+            do { _ = try FontSystem.shared() } catch { throw RunnerError.render(error) }
         }
         precondition(given == nil || given?.count == refs.count, "BatchRunner: one cost per ref")
         let overrides = overrides
-        let costs =
-            given
-            ?? WorkerThreads.map(count: refs.count, jobs: jobs) {
-                (try? overrides.decode(refs[$0]).get().estimatedCost) ?? 0
-            }
-        let order = refs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
-        let queue = WorkQueue<Void>(count: refs.count, order: order)
         let timeout = timeout
         let lint = lint
         let cache = cache
         let files = LocalInputFiles()
+        let done = LockedValue(0)
         @Sendable func store(_ i: Int, _ result: FixtureResult) {
             finished(i, result)
-            queue.complete(progress: progress)
+            done.withLock {
+                $0 += 1
+                progress?($0, refs.count)
+            }
         }
-        WorkerThreads.run(threads: min(jobs, max(refs.count, 1))) {
-            // Each worker owns its text engine for every fixture it takes; made at its first
-            // rendering, so a run of cache hits never sets up Pango.
+        // Weighing (decoded on every core, only the cost kept) is also the cache's lookup: a hit
+        // the handler takes is finished here, and only the rest are weighed and rendered.
+        let plans: [Plan] =
+            cache == nil && given != nil
+            ? given!.map { Plan.render(cost: $0, key: nil, audited: nil) }
+            : WorkerThreads.map(count: refs.count, jobs: jobs) { i in
+                let decoded = overrides.decode(refs[i])
+                guard case .success(let fixture) = decoded else { return .render(cost: 0, key: nil, audited: nil) }
+                let cost = given?[i] ?? fixture.estimatedCost
+                guard let cache, let key = cache.key(fixture, files: files) else {
+                    return .render(cost: cost, key: nil, audited: nil)
+                }
+                guard let hit = cache.lookup(key), let frames = handler.cachedFrames(fixture, hit) else {
+                    cache.counted(hit: false)
+                    return .render(cost: cost, key: key, audited: nil)
+                }
+                cache.counted(hit: true)
+                // An audited hit is rendered and compared with it.
+                if cache.audits() { return .render(cost: cost, key: key, audited: hit) }
+                var result = FixtureResult(ref: refs[i], frames: frames)
+                result.cached = true
+                result.canvas = hit.canvas
+                result.lintsIgnored = hit.lintsIgnored
+                result.layoutHash = hit.layout
+                store(i, result)
+                return .done
+            }
+        var costs: [Int: Double] = [:]
+        for (i, plan) in plans.enumerated() { if case .render(let cost, _, _) = plan { costs[i] = cost } }
+        let order = costs.keys.sorted { costs[$0]! != costs[$1]! ? costs[$0]! > costs[$1]! : $0 < $1 }
+        let queue = WorkQueue<Void>(count: order.count, order: order)
+        WorkerThreads.run(threads: min(jobs, max(order.count, 1))) {
+            // Each worker owns its text engine for every fixture it takes, made at its first.
             var made: Result<TextEngine, RenderError>?
             func engine() -> Result<TextEngine, RenderError> {
                 if let made { return made }
-                let engine = Result { () throws(RenderError) in try TextEngine(fonts: fonts) }
+                let engine = Result { () throws(RenderError) in try TextEngine(fonts: FontSystem.shared()) }
                 made = engine
                 return engine
             }
-            func render(
-                _ i: Int, _ decoded: Result<Fixture, FixtureError>, hashing: Bool, lint: LintMode = lint
-            ) -> FixtureResult {
+            while let i = queue.take() {
+                guard case .render(_, let key, let audited) = plans[i] else { continue }
+                let decoded = overrides.decode(refs[i])
+                var result: FixtureResult
                 switch engine() {
-                case .success(let engine):
-                    return Self.process(
-                        refs[i], decoded: decoded, engine: engine, handler: handler, timeout: timeout, lint: lint,
-                        hashing: hashing)
                 case .failure(let error):
-                    return FixtureResult(
+                    result = FixtureResult(
                         ref: refs[i],
                         error: Diagnostic(.error, .environment, file: refs[i].displayPath, message: "\(error)"))
-                }
-            }
-            while let i = queue.take() {
-                let decoded = overrides.decode(refs[i])
-                guard let cache, case .success(let fixture) = decoded, let key = cache.key(fixture, files: files) else {
-                    store(i, render(i, decoded, hashing: false))
-                    continue
-                }
-                // A hit the handler takes and the audit picks is rendered and compared with it.
-                var audited: CachedResult?
-                if let hit = cache.lookup(key), let frames = handler.cachedFrames(fixture, hit) {
-                    cache.counted(hit: true)
-                    if cache.audits() {
-                        audited = hit
-                    } else {
-                        var result = FixtureResult(ref: refs[i], frames: frames)
-                        result.cached = true
-                        result.canvas = hit.canvas
-                        result.lintsIgnored = hit.lintsIgnored
-                        result.layoutHash = hit.layout
-                        store(i, result)
+                case .success(let engine):
+                    guard let cache, let key else {
+                        store(
+                            i,
+                            Self.process(
+                                refs[i], decoded: decoded, engine: engine, handler: handler, timeout: timeout,
+                                lint: lint))
                         continue
                     }
-                } else {
-                    cache.counted(hit: false)
-                }
-                // A cache whose entries hold lint findings gets them from a run without lints too
-                // (record): linted for the entry, the run's own result left without them.
-                let lintForCache = cache.lints && lint == .off
-                var result = render(i, decoded, hashing: true, lint: lintForCache ? .warn : lint)
-                cache.store(key, result, audited: audited)
-                if lintForCache {
-                    for f in result.frames.indices { result.frames[f].lints = [] }
-                    result.lintsIgnored = 0
+                    // A cache whose entries hold lint findings gets them from a run without lints
+                    // too (record): linted for the entry, the run's own result left without them.
+                    let lintForCache = cache.lints && lint == .off
+                    result = Self.process(
+                        refs[i], decoded: decoded, engine: engine, handler: handler, timeout: timeout,
+                        lint: lintForCache ? .warn : lint, hashing: true)
+                    cache.store(key, result, audited: audited)
+                    if lintForCache {
+                        for f in result.frames.indices { result.frames[f].lints = [] }
+                        result.lintsIgnored = 0
+                    }
                 }
                 store(i, result)
             }
         }
+    }
+
+    /// What the weighing decided for a fixture: finished from the cache, or rendered (its cost,
+    /// its cache key, and the hit to compare with when the audit picked it).
+    private enum Plan: Sendable {
+        case done
+        case render(cost: Double, key: ResultKey?, audited: CachedResult?)
     }
 
     /// Results in the order of `refs`, all kept (small batches, tests, bench).

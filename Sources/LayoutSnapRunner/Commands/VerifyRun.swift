@@ -174,8 +174,11 @@ public struct ResultFiles: Sendable {
     }
 
     /// Writes a file made in pieces, buffered, atomically.
-    static func write(_ path: String, _ produce: ((Data) throws -> Void) throws -> Void) throws(RunnerError) {
-        try AtomicFile.write(to: path) { write in
+    /// `durable: false` for the report folder's own files, which a run makes again.
+    static func write(_ path: String, durable: Bool = true, _ produce: ((Data) throws -> Void) throws -> Void)
+        throws(RunnerError)
+    {
+        try AtomicFile.write(to: path, durable: durable) { write in
             try withoutActuallyEscaping(write) { write in
                 var buffer = Data()
                 try produce { piece in
