@@ -31,11 +31,13 @@ struct Preview: ParsableCommand {
     var appearance: String?
 
     @Option(
-        help: "Post cards: easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING.",
+        help: ArgumentHelp(
+            "Post cards: \(CurveOverride.forms) (quote the parentheses).", valueName: "curve"),
         transform: { text throws in try CurveOverride.parse(text).get() })
     var curve: CurveOverride?
 
-    @Option(help: "Post cards: the animation's duration in seconds.")
+    @Option(
+        help: "Post cards with a timing curve: the animation's duration in seconds (a spring settles when it settles).")
     var duration: Double?
 
     @Option(help: "States rendered in parallel (default: all cores).")
@@ -111,6 +113,7 @@ struct Preview: ParsableCommand {
                 Diagnostics.out(
                     "preview of \(builder.ref.id): \(Plural.count(summary.states, "state")), \(Plural.count(summary.frames, "frame")) in \(String(format: "%.2f", seconds)) s"
                 )
+                for motion in summary.motions { Diagnostics.out("  \(motion)") }
                 Diagnostics.out("Open \(summary.page)")
             }
             return summary

@@ -147,6 +147,7 @@
     });
     const kids = [el('h2', {}, `Frame ${f.index} · ${ms(f.time)}`)];
     if (state().note) kids.push(el('div', { class: 'note' }, state().note));
+    if (state().curve) kids.push(el('div', { class: 'curve' }, state().curve));
     kids.push(el('table', {}, el('thead', {}, el('tr', {}, ...['id', 'x', 'y', 'width', 'height', ''].map((t) => el('th', {}, t)))),
       el('tbody', {}, ...rows)));
     if (f.scroll) {
