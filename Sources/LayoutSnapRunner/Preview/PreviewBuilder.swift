@@ -35,6 +35,8 @@ public struct PreviewBuilder: Sendable {
     /// `--against GOLDENS`: the goldens folder whose layout.json of this fixture is plotted
     /// under each track, so a designer sees how the easing changed.
     public var against: String?
+    /// `--export gif|mp4|webm`: also write a state, or every state in turn, as one file.
+    public var export: PreviewExport?
 
     /// How long the last frame shows before the animation loops: a state's last frame is its
     /// settled view, which has no duration of its own.
@@ -42,8 +44,10 @@ public struct PreviewBuilder: Sendable {
 
     public init(
         ref: FixtureRef, output: String, overrides: FixtureOverrides = FixtureOverrides(),
-        bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil
+        bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil,
+        export: PreviewExport? = nil
     ) {
+        self.export = export
         self.ref = ref
         self.output = output
         self.overrides = overrides
@@ -108,6 +112,8 @@ public struct PreviewBuilder: Sendable {
         /// Each state that moves on the fixture's curve, and how long it runs: `01-expand:
         /// spring(response: 0.55, dampingFraction: 1) settles in 0.583 s`.
         public var motions: [String] = []
+        /// What `--export` wrote.
+        public var exported: PreviewExport.Written?
     }
 
     public func build() throws(RunnerError) -> Summary {
@@ -127,6 +133,10 @@ public struct PreviewBuilder: Sendable {
         summary.inputs = [ref.path]
         let (fixture, layout) = try LayoutComputation.decodeAndLayout(ref, overrides: overrides, measurer: engine)
         summary.inputs += fixture.content.inputFiles.map(\.path)
+        // The export's state and encoder, before anything is rendered.
+        let exported = try export.map { (e) throws(RunnerError) in
+            (states: try e.states(of: layout), ffmpeg: try e.encoder())
+        }
 
         // A fresh states folder beside the old one, swapped in at the end: a page open in a
         // browser never sees half a build.
@@ -184,6 +194,11 @@ public struct PreviewBuilder: Sendable {
         try AtomicFile.write(Array(page.utf8), to: output + "/index.html", durable: false)
         try AtomicFile.write(Array("layoutsnapBuild(\"\(buildID)\");\n".utf8), to: output + "/build.js", durable: false)
 
+        if let export, let exported {
+            summary.exported = try export.write(
+                exported.states, fps: fixture.fps, statesFolder: statesDir, previewFolder: output,
+                ffmpeg: exported.ffmpeg)
+        }
         summary.states = layout.states.count
         summary.motions = layout.states.compactMap { s in s.motion.map { "\(s.name): \($0.summary)" } }
         summary.frames = layout.frameCount
