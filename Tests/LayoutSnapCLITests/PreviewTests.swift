@@ -219,6 +219,23 @@ final class PreviewTests: XCTestCase {
         XCTAssertTrue(html.contains("\"overlayBaked\":true"))
     }
 
+    /// An interrupted state's last frame is mid-motion (posts/interrupted-collapse's expand stops
+    /// at progress 0.16 when the collapse arrives at 0.1 s): its animated PNG shows it for one
+    /// frame and loops, and the page's playback knows; the settled collapse holds its last frame 1 s.
+    func testOnlySettledStatesHoldTheirLastFrame() throws {
+        let p = try preview("Fixtures/posts/interrupted-collapse.json")
+        for (state, interrupted) in [("01-expand", true), ("02-collapse", false)] {
+            let apng = try APNGReader(
+                [UInt8](Data(contentsOf: p.out.appendingPathComponent("states/\(state)/animation.png"))))
+            let frames = p.frames(state)
+            XCTAssertEqual(apng.frameCount, frames.count)
+            XCTAssertEqual(apng.frames.last!.delay, interrupted ? 1.0 / 60 : 1, accuracy: 0.0001, state)
+        }
+        XCTAssertLessThan(p.frames("01-expand").last!["progress"] as! Double, 0.2)
+        let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertEqual(html.components(separatedBy: "\"interrupted\":true").count - 1, 1, "only the expand")
+    }
+
     /// Authored curves on the command line: a cubic Bézier runs the given duration; a spring
     /// given as SwiftUI's mass, stiffness and damping runs until it settles, and preview reports
     /// that settling time in the terminal and on the page.

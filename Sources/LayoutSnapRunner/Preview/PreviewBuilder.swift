@@ -38,8 +38,9 @@ public struct PreviewBuilder: Sendable {
     /// `--export gif|mp4|webm`: also write a state, or every state in turn, as one file.
     public var export: PreviewExport?
 
-    /// How long the last frame shows before the animation loops: a state's last frame is its
-    /// settled view, which has no duration of its own.
+    /// How long a settled state's last frame shows before the animation loops: it is the settled
+    /// view, which has no duration of its own. An interrupted state's last frame is mid-motion:
+    /// it shows for one frame, so it never reads as settled.
     public static let holdLastFrame = 1.0
 
     public init(
@@ -227,6 +228,8 @@ public struct PreviewBuilder: Sendable {
                 frameWidth: canvas.pixelWidth, frameHeight: canvas.pixelHeight,
                 frameCount: state.frames.count, engine: engine)
             var preview = StatePreview(filmstrips: [], overlays: [])
+            // As the exports: the settled last frame holds, an interrupted one does not.
+            let delays = ExportTimeline.frames([state], fps: fixture.fps, hold: Self.holdLastFrame)
             for (k, frame) in state.frames.enumerated() {
                 let overlay = try FrameOverlay(frame: frame, measurer: engine)
                 preview.overlays.append(overlay)
@@ -239,8 +242,7 @@ public struct PreviewBuilder: Sendable {
                 if bakeOverlay {
                     pixels = try renderer.paintOver(overlay.drawOps(scale: canvas.scale))
                 }
-                let delay = k + 1 < state.frames.count ? state.frames[k + 1].time - frame.time : Self.holdLastFrame
-                apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delay)
+                apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delays[k].seconds)
                 try sheet.add(pixels, label: Self.label(frame)) { page, sheetPixels in
                     let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
                     try AtomicFile.write(
@@ -284,6 +286,7 @@ public struct PreviewBuilder: Sendable {
             var object: [(String, JSONOutput)] = [("name", .string(state.name))]
             if let note = state.note { object.append(("note", .string(note))) }
             if let motion = state.motion { object.append(("curve", .string(motion.summary))) }
+            if state.interrupted { object.append(("interrupted", .bool(true))) }
             object += [
                 ("animation", .string("states/\(state.name)/animation.png")),
                 ("filmstrips", .array(preview.filmstrips.map { .string($0) })),
