@@ -18,7 +18,7 @@ public struct APNGWriter {
     public let width: Int
     public let height: Int
     public let frameCount: Int
-    private var previous: [UInt32]
+    private var previous: PreviousFrame
     private var written = 0
     private var sequence: UInt32 = 0
     private var out: [UInt8] = []
@@ -33,7 +33,7 @@ public struct APNGWriter {
         self.width = width
         self.height = height
         self.frameCount = frameCount
-        previous = Array(repeating: 0, count: width * height)
+        previous = PreviousFrame(width: width, height: height)
         out.append(contentsOf: PNG.signature)
         var ihdr: [UInt8] = []
         ihdr += PNG.bigEndianBytes(UInt32(width))
@@ -47,15 +47,7 @@ public struct APNGWriter {
     /// seconds.
     public mutating func add(_ pixels: UnsafePointer<UInt32>, stride: Int, delay: Double) {
         precondition(written < frameCount, "APNGWriter: more frames than announced")
-        var region = (x: 0, y: 0, width: width, height: height)
-        if written > 0 {
-            region = changedRegion(pixels, stride: stride) ?? (0, 0, 1, 1)
-        }
-        for row in 0..<height {
-            previous.withUnsafeMutableBufferPointer { p in
-                (p.baseAddress! + row * width).update(from: pixels + row * stride, count: width)
-            }
-        }
+        let region = previous.replace(with: pixels, stride: stride, first: written == 0)
         let origin = pixels + region.y * stride + region.x
         let data = PNGEncoder.compressedRGBA(origin, width: region.width, height: region.height, stride: stride)
 
@@ -82,33 +74,6 @@ public struct APNGWriter {
         precondition(written == frameCount, "APNGWriter: \(written) of \(frameCount) frames added")
         chunk(PNG.IEND, [])
         return out
-    }
-
-    /// The bounding box of the pixels that differ from the previous frame, nil when none do.
-    private func changedRegion(_ pixels: UnsafePointer<UInt32>, stride: Int) -> (
-        x: Int, y: Int, width: Int, height: Int
-    )? {
-        var minX = width
-        var minY = height
-        var maxX = -1
-        var maxY = -1
-        previous.withUnsafeBufferPointer { old in
-            for y in 0..<height {
-                let a = old.baseAddress! + y * width
-                let b = pixels + y * stride
-                guard memcmp(a, b, width * 4) != 0 else { continue }
-                var left = 0
-                while a[left] == b[left] { left += 1 }
-                var right = width - 1
-                while a[right] == b[right] { right -= 1 }
-                minX = min(minX, left)
-                maxX = max(maxX, right)
-                if minY == height { minY = y }
-                maxY = y
-            }
-        }
-        guard maxY >= 0 else { return nil }
-        return (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 
     private mutating func chunk(_ type: UInt32, _ data: [UInt8]) { PNG.appendChunk(type, data, to: &out) }

@@ -83,10 +83,19 @@ public enum ResourceLocator {
         #endif
         guard let first = CommandLine.arguments.first, !first.isEmpty else { return nil }
         if first.contains("/") { return resolved(first) }
+        return onPath(first).flatMap(resolved)
+    }
+
+    /// The first `name` in PATH's folders that may be executed (`ffmpeg` → `/usr/bin/ffmpeg`),
+    /// or nil.
+    public static func onPath(_ name: String) -> String? {
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
-            let candidate = folder + "/" + first
-            if access(candidate, X_OK) == 0 { return resolved(candidate) }
+            let candidate = folder + "/" + name
+            var info = stat()
+            if access(candidate, X_OK) == 0, stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                return candidate
+            }
         }
         return nil
     }

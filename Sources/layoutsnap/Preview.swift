@@ -31,11 +31,13 @@ struct Preview: ParsableCommand {
     var appearance: String?
 
     @Option(
-        help: "Post cards: easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING.",
+        help: ArgumentHelp(
+            "Post cards: \(CurveOverride.forms) (quote the parentheses).", valueName: "curve"),
         transform: { text throws in try CurveOverride.parse(text).get() })
     var curve: CurveOverride?
 
-    @Option(help: "Post cards: the animation's duration in seconds.")
+    @Option(
+        help: "Post cards with a timing curve: the animation's duration in seconds (a spring settles when it settles).")
     var duration: Double?
 
     @Option(help: "States rendered in parallel (default: all cores).")
@@ -52,6 +54,25 @@ struct Preview: ParsableCommand {
             "Plot each track of the goldens' layout.json of this fixture under the new one.", valueName: "goldens"))
     var against: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the motion as a file to share: gif (written by layoutsnap), mp4 or webm (by ffmpeg, found on PATH), at the fixture's fps and the preview's scale (--scale).",
+            valueName: "format"),
+        completion: .list(PreviewExport.Format.allCases.map(\.rawValue)))
+    var export: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The one state to export (default: every state, one after another).", valueName: "state"),
+        completion: Completions.states)
+    var exportState: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where --export writes (default: OUT/export/<state or all-states>.<format>).", valueName: "path"),
+        completion: .file())
+    var exportOut: String?
+
     @Flag(help: "Print only errors.")
     var quiet = false
 
@@ -62,6 +83,17 @@ struct Preview: ParsableCommand {
         }
         if let duration, !Limits.animationDuration.contains(duration) {
             throw ValidationError("--duration must be from 0 to 60 seconds")
+        }
+        if let export, PreviewExport.Format(rawValue: export) == nil {
+            throw ValidationError(
+                "--export must be \(PreviewExport.Format.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(export)\""
+            )
+        }
+        if export == nil, exportState != nil || exportOut != nil {
+            throw ValidationError("--export-state and --export-out go with --export gif|mp4|webm")
+        }
+        if export != nil, watch {
+            throw ValidationError("--export writes one file; leave out --watch (export again after an edit)")
         }
     }
 
@@ -79,7 +111,10 @@ struct Preview: ParsableCommand {
                 fixture, variant: variant, project: try ProjectSettings.load())
             let builder = PreviewBuilder(
                 ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
-                bakeOverlay: overlay, watching: watch, jobs: jobs, against: against)
+                bakeOverlay: overlay, watching: watch, jobs: jobs, against: against,
+                export: export.flatMap(PreviewExport.Format.init(rawValue:)).map {
+                    PreviewExport(format: $0, state: exportState, path: exportOut)
+                })
             guard watch else {
                 let summary = try build(builder)
                 return summary == nil ? .error : .passed
@@ -111,6 +146,8 @@ struct Preview: ParsableCommand {
                 Diagnostics.out(
                     "preview of \(builder.ref.id): \(Plural.count(summary.states, "state")), \(Plural.count(summary.frames, "frame")) in \(String(format: "%.2f", seconds)) s"
                 )
+                for motion in summary.motions { Diagnostics.out("  \(motion)") }
+                if let exported = summary.exported { Diagnostics.out(exported.summary) }
                 Diagnostics.out("Open \(summary.page)")
             }
             return summary

@@ -219,6 +219,56 @@ final class PreviewTests: XCTestCase {
         XCTAssertTrue(html.contains("\"overlayBaked\":true"))
     }
 
+    /// An interrupted state's last frame is mid-motion (posts/interrupted-collapse's expand stops
+    /// at progress 0.16 when the collapse arrives at 0.1 s): its animated PNG shows it for one
+    /// frame and loops, and the page's playback knows; the settled collapse holds its last frame 1 s.
+    func testOnlySettledStatesHoldTheirLastFrame() throws {
+        let p = try preview("Fixtures/posts/interrupted-collapse.json")
+        for (state, interrupted) in [("01-expand", true), ("02-collapse", false)] {
+            let apng = try APNGReader(
+                [UInt8](Data(contentsOf: p.out.appendingPathComponent("states/\(state)/animation.png"))))
+            let frames = p.frames(state)
+            XCTAssertEqual(apng.frameCount, frames.count)
+            XCTAssertEqual(apng.frames.last!.delay, interrupted ? 1.0 / 60 : 1, accuracy: 0.0001, state)
+        }
+        XCTAssertLessThan(p.frames("01-expand").last!["progress"] as! Double, 0.2)
+        let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertEqual(html.components(separatedBy: "\"interrupted\":true").count - 1, 1, "only the expand")
+    }
+
+    /// Authored curves on the command line: a cubic Bézier runs the given duration; a spring
+    /// given as SwiftUI's mass, stiffness and damping runs until it settles, and preview reports
+    /// that settling time in the terminal and on the page.
+    func testAuthoredCurvesAndTheSpringsSettlingTime() throws {
+        let cubic = try preview(
+            "Fixtures/posts/long-body.json", ["--curve", "cubic(0.2, 0, 0, 1)", "--duration", "0.5", "--fps", "10"])
+        // cubic(0.2, 0, 0, 1) is at 0.5 when a fifth of the time has passed: 0.1 s of 0.5 s.
+        XCTAssertEqual(cubic.frames("01-expand").count, 6)
+        XCTAssertEqual(cubic.frames("01-expand")[1]["progress"] as! Double, 0.5, accuracy: 1e-4)
+
+        let dir = try TempDir()
+        let r = try CLI.run([
+            "preview", "Fixtures/posts/long-body.json", "--out", dir.path("p").path, "--curve",
+            "spring(mass: 1, stiffness: 100, damping: 10)",
+        ])
+        XCTAssertEqual(r.status, 0, r.output)
+        let line = try XCTUnwrap(
+            r.stdout.split(separator: "\n").first {
+                $0.contains("01-expand: spring(response: 0.6283, dampingFraction: 0.5) settles in ")
+            },
+            r.stdout)
+        let seconds = try XCTUnwrap(Double(line.split(separator: " ").dropLast().last ?? ""))
+        // The last frame is the first at or after the settling moment (60 fps).
+        let layout =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("p/layout.json"))) as! [String: Any]
+        let frames = (layout["states"] as! [[String: Any]])[1]["frames"] as! [[String: Any]]
+        let last = frames.last!["time"] as! Double
+        XCTAssertTrue(last >= seconds - 0.0005 && last < seconds + 1.0 / 60, "\(seconds) s, last frame at \(last) s")
+        let html = try String(contentsOf: dir.path("p/index.html"), encoding: .utf8)
+        XCTAssertTrue(
+            html.contains("\"curve\":\"spring(response: 0.6283, dampingFraction: 0.5) settles in "), "the page")
+    }
+
     /// Every moving track of every state is plotted under the viewer; `--against Goldens`
     /// plots the committed goldens' tracks beneath (here the bundled card previewed linear and
     /// slower, so the two differ), and the cursor follows the frame.
@@ -258,9 +308,21 @@ final class PreviewTests: XCTestCase {
         for (arguments, message) in [
             (
                 ["preview", "Fixtures/transcripts/growing.json", "--curve", "linear"],
-                "--curve change a post card's animation; a transcript has no curve field"
+                "--curve applies only to post fixtures (the kinds with a `curve` field); a transcript has none"
             ),
             (["preview", "Fixtures/posts/long-body.json", "--curve", "bouncy"], "unknown curve \"bouncy\""),
+            (
+                ["preview", "Fixtures/chats/keyboard.json", "--duration", "0.8"],
+                "--duration applies only to post fixtures (the kinds with a `duration` field); a chat has none"
+            ),
+            (
+                ["preview", "Fixtures/posts/long-body.json", "--curve", "spring", "--duration", "0.8"],
+                "--duration 0.8 does not apply to a spring: a spring's duration is its settling time"
+            ),
+            (
+                ["preview", "Fixtures/posts/long-body.json", "--curve", "cubic(0.2,0,0)"],
+                "--curve cubic(X1,Y1,X2,Y2) takes four numbers"
+            ),
             (
                 ["preview", "Fixtures/posts/long-body.json", "--curve", "spring:0,1"],
                 "spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10"

@@ -32,15 +32,15 @@ final class PreviewCoreTests: XCTestCase {
         XCTAssertEqual(
             try curve(FixtureOverrides(curve: .timing(.linear))), .timing(.linear, duration: 0.3),
             "shape keeps the duration")
-        XCTAssertEqual(
-            try curve(FixtureOverrides(curve: .spring(.default), duration: 2)), .spring(.default),
-            "a spring has no duration")
+        XCTAssertEqual(try curve(FixtureOverrides(curve: .spring(.default))), .spring(.default))
+        XCTAssertThrowsError(
+            try curve(FixtureOverrides(curve: .spring(.default), duration: 2)), "a spring has no duration")
         XCTAssertEqual(try FixtureOverrides(appearance: .dark).apply(to: post).appearance, .dark)
 
         var transcript = post
         transcript.content = TranscriptFixture()
         XCTAssertThrowsError(try FixtureOverrides(curve: .timing(.linear)).apply(to: transcript)) {
-            XCTAssertTrue("\($0)".contains("a transcript has no curve field"), "\($0)")
+            XCTAssertTrue("\($0)".contains("--curve applies only to post fixtures"), "\($0)")
         }
     }
 

@@ -27,8 +27,10 @@ final class SchemaTests: XCTestCase {
     /// present (a spring curve, a font object, an image, both forms of variants, every event).
     static let everyField: [FixtureKind: [String]] = [
         .post: [
-            #"{"$schema": "s", "kind": "post", "device": "iphone-se", "textSize": "AX3", "direction": "rtl", "width": 300, "height": 500, "scale": 2, "appearance": "dark", "fps": 30, "tolerance": {"threshold": 0.2, "maxDiffPixels": 3, "maxDiffRatio": 0.01, "includeAntialiasing": true, "timing": {"frames": 2}}, "variants": {"device": ["iphone-15"], "textSize": ["xSmall"], "appearance": ["light"], "direction": ["ltr"]}, "title": "T", "summary": "S", "body": "B", "author": "A", "aiGenerated": true, "expanded": false, "imageState": "loading", "availableWidth": 250, "image": {"aspectRatio": 1.5}, "duration": 0.2, "curve": {"spring": {"response": 0.5, "dampingFraction": 0.8}}, "steps": [{"expand": true, "at": 0}, {"collapse": true}]}"#,
-            #"{"kind": "post", "variants": [{"device": "iphone-se", "textSize": "AX1", "appearance": "dark", "direction": "rtl", "name": "small"}], "curve": "linear"}"#,
+            #"{"$schema": "s", "kind": "post", "device": "iphone-se", "textSize": "AX3", "direction": "rtl", "width": 300, "height": 500, "scale": 2, "appearance": "dark", "fps": 30, "tolerance": {"threshold": 0.2, "maxDiffPixels": 3, "maxDiffRatio": 0.01, "includeAntialiasing": true, "timing": {"frames": 2}}, "variants": {"device": ["iphone-15"], "textSize": ["xSmall"], "appearance": ["light"], "direction": ["ltr"]}, "title": "T", "summary": "S", "body": "B", "author": "A", "aiGenerated": true, "expanded": false, "imageState": "loading", "availableWidth": 250, "image": {"aspectRatio": 1.5}, "curve": {"spring": {"response": 0.5, "dampingFraction": 0.8}}, "steps": [{"expand": true, "at": 0}, {"collapse": true}]}"#,
+            #"{"kind": "post", "variants": [{"device": "iphone-se", "textSize": "AX1", "appearance": "dark", "direction": "rtl", "name": "small"}], "curve": "linear", "duration": 0.2}"#,
+            #"{"kind": "post", "curve": {"cubic": [0.2, 0, 0, 1]}}"#,
+            #"{"kind": "post", "curve": {"spring": {"mass": 1, "stiffness": 100, "damping": 10}}}"#,
         ],
         .transcript: [
             #"{"kind": "transcript", "text": "a", "font": {"size": 20, "weight": "bold", "italic": true}, "maxLines": 3, "padding": 4, "margin": 4, "sticky": false, "indicators": "always", "steps": [{"append": "b", "at": 0.1}, {"scrollBy": -4}, {"scrollToBottom": true}]}"#
@@ -130,6 +132,8 @@ final class SchemaTests: XCTestCase {
         (#"{"kind": "chat", "steps": [{"receive": {"text": "no role needed here"}}]}"#, true),
         (#"{"kind": "composer", "steps": [{"select": [1, 1]}]}"#, true),
         (#"{"kind": "post", "curve": {"spring": {"response": 0.4, "dampingFraction": 1}}}"#, true),
+        (#"{"kind": "post", "curve": {"spring": {"mass": 3, "stiffness": 1000, "damping": 109.5}}}"#, true),
+        (#"{"kind": "post", "curve": {"cubic": [0.2, -0.5, 0.1, 1.4]}, "duration": 0.5}"#, true),
         (#"{"kind": "transcript", "font": "largeTitle"}"#, true),
         (#"{"kind": "post", "tolerance": {}}"#, true),
         // Unknown fields, at every depth.
@@ -164,6 +168,18 @@ final class SchemaTests: XCTestCase {
         (#"{"kind": "composer", "suggestions": [""]}"#, false),
         (#"{"kind": "post", "image": {"path": "a.png", "aspectRatio": 1}}"#, false),
         (#"{"kind": "post", "curve": "bouncy"}"#, false),
+        (#"{"kind": "post", "curve": "cubic(0.2,0,0,1)"}"#, false),
+        (#"{"kind": "post", "curve": {"cubic": [0.2, 0, 0]}}"#, false),
+        (#"{"kind": "post", "curve": {"cubic": [1.2, 0, 0, 1]}}"#, false),
+        (#"{"kind": "post", "curve": {"cubic": [0.2, 6, 0, 1]}}"#, false),
+        (#"{"kind": "post", "curve": {"cubik": [0.2, 0, 0, 1]}}"#, false),
+        (
+            #"{"kind": "post", "curve": {"cubic": [0.2, 0, 0, 1], "spring": {"response": 1, "dampingFraction": 1}}}"#,
+            false
+        ),
+        (#"{"kind": "post", "curve": {"spring": {"mass": 1, "stiffness": 100}}}"#, false),
+        (#"{"kind": "post", "curve": {"spring": {"mass": 1, "stiffness": 100, "damping": 10, "response": 1}}}"#, false),
+        (#"{"kind": "post", "curve": {"spring": {"mass": 0, "stiffness": 100, "damping": 10}}}"#, false),
         (
             #"{"kind": "post", "lint": {"ignore": [{"rule": "contrast", "element": "author", "reason": "the seed's colour"}]}}"#,
             true

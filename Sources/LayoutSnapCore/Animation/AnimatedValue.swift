@@ -37,20 +37,23 @@ public struct AnimatedValue: Sendable, Hashable {
     /// Moves to `newTarget` at absolute time `time`; without a curve the change is immediate.
     /// A spring settles by the rule of docs/fixtures/README.md "Common fields" in canvas terms: `pointsPerUnit` says how many points
     /// on screen one unit of this value moves (a progress value moves a whole card), and
-    /// `pixelsPerPoint` is the canvas scale.
+    /// `pixelsPerPoint` is the canvas scale. Returns how long the new change runs (0 when it is
+    /// immediate or moves nothing).
+    @discardableResult
     public mutating func set(
         _ newTarget: Double, at time: Double, curve: AnimationCurve?, pixelsPerPoint: Double = 1,
         pointsPerUnit: Double = 1
-    ) {
+    ) -> Double {
         let delta = newTarget - target
-        guard delta != 0 else { return }
+        guard delta != 0 else { return 0 }
         target = newTarget
         guard let curve else {
             changes.append(Change(start: time, delta: delta, curve: nil, end: time))
-            return
+            return 0
         }
         let duration = curve.duration(distance: delta * pointsPerUnit, pixelsPerPoint: pixelsPerPoint)
         changes.append(Change(start: time, delta: delta, curve: duration > 0 ? curve : nil, end: time + duration))
+        return duration
     }
 
     /// Jumps to `value` at `time`, freezing whatever was running there: from then on the value is

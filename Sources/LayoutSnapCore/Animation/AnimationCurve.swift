@@ -16,6 +16,29 @@ public struct CubicBezier: Sendable, Hashable {
     public static let easeInOut = CubicBezier(0.42, 0, 0.58, 1)
     public static let linear = CubicBezier(0, 0, 1, 1)
 
+    /// The named curves, as fixtures and `--curve` spell them; each is exactly the numbers above.
+    public static let presets: [(name: String, curve: CubicBezier)] = [
+        ("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear),
+    ]
+
+    /// Its preset's name, else `cubic(0.2, 0, 0, 1)`.
+    public var name: String {
+        if let preset = Self.presets.first(where: { $0.curve == self }) { return preset.name }
+        return "cubic(\([x1, y1, x2, y2].map(CurveNumber.text).joined(separator: ", ")))"
+    }
+
+    /// Why these control points cannot make a timing curve (x outside 0...1 would run time
+    /// backwards), or nil.
+    public var rangeProblem: String? {
+        let x = Limits.cubicX
+        let y = Limits.cubicY
+        guard x.contains(x1), x.contains(x2), y.contains(y1), y.contains(y2) else {
+            return
+                "x1 and x2 must be from \(CurveNumber.text(x.lowerBound)) to \(CurveNumber.text(x.upperBound)) (the curve's time), y1 and y2 from \(CurveNumber.text(y.lowerBound)) to \(CurveNumber.text(y.upperBound))"
+        }
+        return nil
+    }
+
     private func sample(_ a1: Double, _ a2: Double, _ s: Double) -> Double {
         // B(s) = 3(1-s)^2 s a1 + 3(1-s) s^2 a2 + s^3
         let u = 1 - s
@@ -83,6 +106,30 @@ public struct Spring: Sendable, Hashable {
 
     var omega0: Double { 2 * Double.pi / response }
 
+    /// How mass, stiffness and damping become a response and a damping fraction, for messages.
+    public static let physicalNote =
+        "mass m, stiffness k and damping c make response 2π·√(m/k) and damping fraction c / (2·√(k·m))"
+
+    /// `spring(response: 0.55, dampingFraction: 1)`.
+    public var name: String {
+        "spring(response: \(CurveNumber.text(response)), dampingFraction: \(CurveNumber.text(dampingFraction)))"
+    }
+
+    /// Why this spring is outside the limits (a response or damping fraction from 0.01 to 10),
+    /// or nil. A spring given by mass, stiffness and damping is checked through the two it makes
+    /// (`physicalNote` says how).
+    public var rangeProblem: String? {
+        let r = Limits.springParameter
+        let range = "from \(CurveNumber.text(r.lowerBound)) to \(CurveNumber.text(r.upperBound))"
+        if !r.contains(response) {
+            return "its response is \(CurveNumber.text(response)) s; it must be \(range)"
+        }
+        if !r.contains(dampingFraction) {
+            return "its damping fraction is \(CurveNumber.text(dampingFraction)); it must be \(range)"
+        }
+        return nil
+    }
+
     /// Unit step response from rest: position (0 → 1) and velocity at time t (closed forms of
     /// reference/swiftui-facts.md, plus the overdamped case).
     public func step(at t: Double) -> (position: Double, velocity: Double) {
@@ -145,11 +192,38 @@ public enum AnimationCurve: Sendable, Hashable {
         }
     }
 
+    /// The curve's shape by name: `easeInOut`, `cubic(0.2, 0, 0, 1)`,
+    /// How mass, stiffness and damping become a response and a damping fraction, for messages.
+    public static let physicalNote =
+        "mass m, stiffness k and damping c make response 2π·√(m/k) and damping fraction c / (2·√(k·m))"
+
+    /// `spring(response: 0.55, dampingFraction: 1)`.
+    public var shapeName: String {
+        switch self {
+        case .timing(let curve, _): curve.name
+        case .spring(let spring): spring.name
+        }
+    }
+
     /// How long a move of `distance` points runs.
     public func duration(distance: Double, pixelsPerPoint: Double) -> Double {
         switch self {
         case .timing(_, let duration): max(duration, 0)
         case .spring(let spring): spring.settleTime(distance: distance, pixelsPerPoint: pixelsPerPoint)
         }
+    }
+}
+
+/// Numbers in curve names and messages: at most four significant digits, no trailing zeros
+/// (`0.55`, `1`, `0.6283`).
+enum CurveNumber {
+    static func text(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e9 { return String(Int(d)) }
+        var s = String(format: "%.4g", d)
+        if s.contains("."), !s.contains("e") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s
     }
 }

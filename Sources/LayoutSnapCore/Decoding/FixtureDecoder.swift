@@ -367,29 +367,85 @@ public enum FixtureDecoder {
         return count
     }
 
-    static let curves: [(name: String, curve: CubicBezier)] = [
-        ("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear),
-    ]
-
-    /// `easeInOut` (and the other names) or `{"spring": {"response": r, "dampingFraction": z}}`.
+    /// A timing curve's name (`easeInOut`, ...), `{"cubic": [x1, y1, x2, y2]}`,
+    /// `{"spring": {"response": r, "dampingFraction": z}}` or
+    /// `{"spring": {"mass": m, "stiffness": k, "damping": c}}`.
     static func decodeCurve(_ element: JSONElement?, duration: Double) throws(JSONDecodingError) -> AnimationCurve {
         guard let element else { return .timing(.easeInOut, duration: duration) }
         if case .string = element.value {
             let name = try element.string()
-            guard let curve = curves.first(where: { $0.name == name })?.curve else {
-                throw element.error(
-                    "unknown curve \"\(name)\"; expected easeInOut, easeIn, easeOut, linear or {\"spring\": {...}}")
+            if let preset = CubicBezier.presets.first(where: { $0.name == name }) {
+                return .timing(preset.curve, duration: duration)
             }
-            return .timing(curve, duration: duration)
+            // The command line's spelling: say how a fixture writes the same curve.
+            switch CurveOverride.parse(name) {
+            case .success(.timing(let c)):
+                let numbers = [c.x1, c.y1, c.x2, c.y2].map { JSONWriter.formatNumber($0) }.joined(separator: ", ")
+                throw element.error("a fixture writes the curve \"\(name)\" as {\"cubic\": [\(numbers)]}")
+            case .success(.spring):
+                throw element.error(
+                    "a fixture writes a spring as {\"spring\": {\"response\": r, \"dampingFraction\": z}} or {\"spring\": {\"mass\": m, \"stiffness\": k, \"damping\": c}}"
+                )
+            case .failure: break
+            }
+            throw element.error(
+                "unknown curve \"\(name)\"; expected \(CubicBezier.presets.map(\.name).joined(separator: ", ")), {\"cubic\": [x1, y1, x2, y2]} or {\"spring\": {...}}"
+            )
         }
         let o = try element.object()
-        let spring = try o.required("spring").object()
-        let response = try spring.required("response").double(in: Limits.springParameter, what: "a response in seconds")
-        let damping = try spring.required("dampingFraction").double(
-            in: Limits.springParameter, what: "a damping fraction")
-        try spring.finish()
+        let curve: AnimationCurve
+        switch (o.optional("cubic"), o.optional("spring")) {
+        case (let cubic?, nil): curve = .timing(try decodeCubic(cubic), duration: duration)
+        case (nil, let spring?): curve = .spring(try decodeSpring(spring))
+        case (nil, nil):
+            if let misspelt = o.misspelling(among: ["cubic", "spring"]) { throw misspelt }
+            throw element.error("a curve object holds \"cubic\" or \"spring\"")
+        case (_?, _?): throw element.error("a curve is \"cubic\" or \"spring\", not both")
+        }
         try o.finish()
-        return .spring(Spring(response: response, dampingFraction: damping))
+        return curve
+    }
+
+    /// `[x1, y1, x2, y2]`, as CSS's cubic-bezier() and SwiftUI's timingCurve take them.
+    static func decodeCubic(_ element: JSONElement) throws(JSONDecodingError) -> CubicBezier {
+        let items = try element.array()
+        guard items.count == 4 else {
+            throw element.error("a cubic curve is four numbers [x1, y1, x2, y2], found \(items.count)")
+        }
+        let x = Limits.cubicX
+        let y = Limits.cubicY
+        return CubicBezier(
+            try items[0].double(in: x, what: "x1 (a time fraction)"), try items[1].double(in: y, what: "y1"),
+            try items[2].double(in: x, what: "x2 (a time fraction)"), try items[3].double(in: y, what: "y2"))
+    }
+
+    /// `{"response", "dampingFraction"}` or `{"mass", "stiffness", "damping"}`.
+    static func decodeSpring(_ element: JSONElement) throws(JSONDecodingError) -> Spring {
+        let o = try element.object()
+        let swiftUI = ["response", "dampingFraction"].filter(o.contains)
+        let physical = ["mass", "stiffness", "damping"].filter(o.contains)
+        if !swiftUI.isEmpty && !physical.isEmpty {
+            throw element.error(
+                "a spring is {\"response\", \"dampingFraction\"} or {\"mass\", \"stiffness\", \"damping\"}; found \(Plural.list(swiftUI + physical))"
+            )
+        }
+        let spring: Spring
+        if physical.isEmpty {
+            let r = Limits.springParameter
+            spring = Spring(
+                response: try o.required("response").double(in: r, what: "a response in seconds"),
+                dampingFraction: try o.required("dampingFraction").double(in: r, what: "a damping fraction"))
+        } else {
+            spring = Spring(
+                mass: try o.required("mass").double(in: Limits.springMass, what: "a mass"),
+                stiffness: try o.required("stiffness").double(in: Limits.springStiffness, what: "a stiffness"),
+                damping: try o.required("damping").double(in: Limits.springDamping, what: "a damping coefficient"))
+            if let problem = spring.rangeProblem {
+                throw element.error("this spring cannot be used: \(problem) (\(Spring.physicalNote))")
+            }
+        }
+        try o.finish()
+        return spring
     }
 }
 

@@ -12,4 +12,10 @@ public enum Plural {
     public static func word(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
         n == 1 ? singular : plural ?? singular + "s"
     }
+
+    /// `a`, `a and b`, `a, b and c`.
+    public static func list(_ items: [String]) -> String {
+        guard let last = items.last else { return "" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    }
 }

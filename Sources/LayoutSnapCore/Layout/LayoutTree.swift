@@ -91,11 +91,33 @@ public struct StateLayout: Sendable, Hashable {
     public var note: String?
     /// The next step began before this state settled: its last frame is mid-motion.
     public var interrupted = false
+    /// The curve the state's step moves with and how long that move runs: what preview reports
+    /// (a spring's run is its settling time). nil when the kind names no curve or nothing moved.
+    public var motion: StepMotion?
 
     public init(name: String, frames: [LayoutFrame], note: String? = nil) {
         self.name = name
         self.frames = frames
         self.note = note
+    }
+}
+
+/// A step's move on its fixture's curve: the curve's name and the seconds from the step's start
+/// until the move ends (for a spring, until it settles by the rule of docs/fixtures/README.md).
+public struct StepMotion: Sendable, Hashable {
+    public var curve: String
+    public var seconds: Double
+    public var isSpring: Bool
+
+    public init(curve: AnimationCurve, seconds: Double) {
+        self.curve = curve.shapeName
+        self.seconds = seconds
+        if case .spring = curve { isSpring = true } else { isSpring = false }
+    }
+
+    /// `spring(response: 0.55, dampingFraction: 1) settles in 0.583 s`, `easeInOut runs 0.3 s`.
+    public var summary: String {
+        "\(curve) \(isSpring ? "settles in" : "runs") \(CurveNumber.text((seconds * 1000).rounded() / 1000)) s"
     }
 }
 

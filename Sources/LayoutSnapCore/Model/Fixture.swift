@@ -106,6 +106,15 @@ public enum Limits {
     public static let stepDelay: ClosedRange<Double> = 0...3600
     /// A spring's response (seconds) and damping fraction.
     public static let springParameter: ClosedRange<Double> = 0.01...10
+    /// A spring's physical constants (`spring(mass:stiffness:damping:)`); the response and damping
+    /// fraction they make must also be within `springParameter`.
+    public static let springMass: ClosedRange<Double> = 0.01...100
+    public static let springStiffness: ClosedRange<Double> = 0.01...1_000_000
+    public static let springDamping: ClosedRange<Double> = 0...100_000
+    /// A cubic Bézier's control points: x within the curve's time (as CSS requires, so time
+    /// never runs backwards), y free to overshoot within reason.
+    public static let cubicX: ClosedRange<Double> = 0...1
+    public static let cubicY: ClosedRange<Double> = -5...5
     /// Variants per fixture: each is rendered in full, so this bounds a fixture's cost.
     public static let maxVariants = 64
     /// `tolerance.timing.frames`: ten seconds at 60 fps is far beyond any timing slip worth calling similar.

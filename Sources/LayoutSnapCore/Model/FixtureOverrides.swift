@@ -34,15 +34,19 @@ public struct FixtureOverrides: Sendable, Hashable {
         if let fps { f.fps = fps }
         if let appearance { f.appearance = appearance }
         if curve != nil || duration != nil {
+            if let refused = refusedOptions(for: fixture.kind) {
+                throw FixtureError(file: fixture.file, message: refused)
+            }
             guard var animated = f.content as? any CurveAnimatedContent else {
-                let flags = [curve.map { _ in "--curve" }, duration.map { _ in "--duration" }].compactMap { $0 }
+                throw FixtureError(file: fixture.file, message: "a \(fixture.kind.rawValue) has no curve to change")
+            }
+            let changed = CurveOverride.apply(curve, duration: duration, to: animated.curve)
+            if let duration, case .spring(let spring) = changed {
                 throw FixtureError(
                     file: fixture.file,
-                    message:
-                        "\(flags.joined(separator: " and ")) change a post card's animation; a \(fixture.kind.rawValue) has no curve field (its animations follow its kind's own rules)"
-                )
+                    message: Self.springDurationMessage(duration, spring: spring, fromFixture: curve == nil))
             }
-            animated.curve = CurveOverride.apply(curve, duration: duration, to: animated.curve)
+            animated.curve = changed
             f.content = animated
         }
         let pixels = Double(f.canvas.pixelWidth) * Double(f.canvas.pixelHeight)
@@ -59,42 +63,142 @@ public struct FixtureOverrides: Sendable, Hashable {
     }
 }
 
+extension FixtureOverrides {
+    /// The options that change a kind's own field, and that field: each applies only to the kinds
+    /// whose field table has it.
+    static let kindFieldOptions: [(option: String, field: String)] = [("--curve", "curve"), ("--duration", "duration")]
+
+    /// Why options given here do not apply to a fixture of `kind`, naming the kinds they apply
+    /// to; nil when they all apply.
+    func refusedOptions(for kind: FixtureKind) -> String? {
+        let given = Self.kindFieldOptions.filter { $0.option == "--curve" ? curve != nil : duration != nil }
+        // Options refused alike (the same kinds) are named in one sentence.
+        var groups: [(options: [String], field: String, kinds: [String])] = []
+        for (option, field) in given {
+            let kinds = FixtureKind.allCases.filter { k in k.definition.fields.contains { $0.name == field } }
+            guard !kinds.contains(kind) else { continue }
+            let names = kinds.map(\.rawValue)
+            if let i = groups.firstIndex(where: { $0.kinds == names }) {
+                groups[i].options.append(option)
+            } else {
+                groups.append(([option], field, names))
+            }
+        }
+        guard !groups.isEmpty else { return nil }
+        return groups.map { g in
+            let verb = Plural.word(g.options.count, "applies", "apply")
+            let kinds = g.kinds.isEmpty ? "no kind of fixture" : Plural.list(g.kinds) + " fixtures"
+            return
+                "\(Plural.list(g.options)) \(verb) only to \(kinds) (the kinds with a `\(g.field)` field); a \(kind.rawValue) has none: its animations follow its kind's own rules"
+        }.joined(separator: "; ")
+    }
+
+    /// `--duration` where the curve is a spring: refused, as SwiftUI gives a spring no duration.
+    static func springDurationMessage(_ duration: Double, spring: Spring, fromFixture: Bool) -> String {
+        let whose = fromFixture ? "this fixture's curve, a spring" : "a spring"
+        let slower =
+            "spring(response:\(CurveNumber.text(duration)),dampingFraction:\(CurveNumber.text(spring.dampingFraction)))"
+        return
+            "--duration \(CurveNumber.text(duration)) does not apply to \(whose): a spring's duration is its settling time, computed from the distance it moves (preview prints it for each state). For a slower spring give a longer response, as SwiftUI's spring(duration:bounce:) does: --curve '\(slower)'; for a fixed duration use a timing curve (--curve easeInOut --duration \(CurveNumber.text(duration)))"
+    }
+}
+
 /// Content whose animations follow one curve the fixture names (`curve`, `duration`): what
 /// `--curve` and `--duration` change.
 public protocol CurveAnimatedContent: KindContent {
     var curve: AnimationCurve { get set }
 }
 
-/// `--curve`: `easeInOut`, `easeIn`, `easeOut`, `linear`, `spring` (the default spring) or
-/// `spring:RESPONSE,DAMPING` (`spring:0.4,0.7`), the fixture format's curves in one word.
+/// `--curve`: a preset (`easeInOut`, `easeIn`, `easeOut`, `linear`), `cubic(X1,Y1,X2,Y2)`,
+/// `spring` (the default spring), `spring(response:R,dampingFraction:Z)`,
+/// `spring(mass:M,stiffness:K,damping:C)`, or the older `spring:R,Z`: the fixture format's curves
+/// in one word, spelt as in SwiftUI.
 public enum CurveOverride: Sendable, Hashable {
     case timing(CubicBezier)
     case spring(Spring)
 
-    public static let names: [(String, CubicBezier)] = [
-        ("easeInOut", .easeInOut), ("easeIn", .easeIn), ("easeOut", .easeOut), ("linear", .linear),
-    ]
+    /// What `--curve` accepts, for messages and help.
+    public static let forms =
+        "easeInOut, easeIn, easeOut, linear, cubic(X1,Y1,X2,Y2), spring, spring(response:R,dampingFraction:Z) or spring(mass:M,stiffness:K,damping:C)"
 
-    /// The curve `text` names, or why it names none.
+    /// The curve `text` names, or why it names none. Spaces are ignored (`cubic(0.2, 0, 0, 1)`).
     public static func parse(_ text: String) -> Result<CurveOverride, ArgumentError> {
-        if let named = names.first(where: { $0.0 == text }) { return .success(.timing(named.1)) }
-        if text == "spring" { return .success(.spring(.default)) }
-        if text.hasPrefix("spring:") {
-            let parts = text.dropFirst("spring:".count).split(separator: ",", omittingEmptySubsequences: false)
+        let compact = String(text.filter { !$0.isWhitespace })
+        if let preset = CubicBezier.presets.first(where: { $0.name == compact }) {
+            return .success(.timing(preset.curve))
+        }
+        if compact == "spring" { return .success(.spring(.default)) }
+        if compact.hasPrefix("spring:") {
+            let parts = compact.dropFirst("spring:".count).split(separator: ",", omittingEmptySubsequences: false)
             if parts.count == 2, let response = Double(parts[0]), let damping = Double(parts[1]),
                 Limits.springParameter.contains(response), Limits.springParameter.contains(damping)
             {
                 return .success(.spring(Spring(response: response, dampingFraction: damping)))
             }
-            return .failure(
-                ArgumentError(
-                    message: "--curve spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10, found \"\(text)\""))
+            return failure("--curve spring:RESPONSE,DAMPING takes two numbers from 0.01 to 10, found \"\(text)\"")
         }
-        return .failure(
-            ArgumentError(
-                message:
-                    "unknown curve \"\(text)\"; expected easeInOut, easeIn, easeOut, linear, spring or spring:RESPONSE,DAMPING"
-            ))
+        if let arguments = arguments(of: "cubic", in: compact) {
+            let numbers = arguments.compactMap { Double($0) }.filter(\.isFinite)
+            guard arguments.count == 4, numbers.count == 4 else {
+                return failure("--curve cubic(X1,Y1,X2,Y2) takes four numbers, found \"\(text)\"")
+            }
+            let curve = CubicBezier(numbers[0], numbers[1], numbers[2], numbers[3])
+            if let problem = curve.rangeProblem { return failure("--curve \(text): \(problem)") }
+            return .success(.timing(curve))
+        }
+        if let arguments = arguments(of: "spring", in: compact) {
+            return spring(labelled: arguments, text: text)
+        }
+        return failure("unknown curve \"\(text)\"; expected \(forms)")
+    }
+
+    /// The comma-separated arguments of `name(...)`, or nil when `text` is not that call.
+    private static func arguments(of name: String, in text: String) -> [Substring]? {
+        guard text.hasPrefix(name + "("), text.hasSuffix(")") else { return nil }
+        return text.dropFirst(name.count + 1).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+    }
+
+    /// `spring(response:R,dampingFraction:Z)` or `spring(mass:M,stiffness:K,damping:C)`, the labels
+    /// in any order.
+    private static func spring(labelled arguments: [Substring], text: String) -> Result<CurveOverride, ArgumentError> {
+        var values: [String: Double] = [:]
+        for argument in arguments {
+            let pair = argument.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2, let value = Double(pair[1]), value.isFinite, values[String(pair[0])] == nil else {
+                values = [:]
+                break
+            }
+            values[String(pair[0])] = value
+        }
+        let spring: Spring
+        switch Set(values.keys) {
+        case ["response", "dampingFraction"]:
+            spring = Spring(response: values["response"]!, dampingFraction: values["dampingFraction"]!)
+        case ["mass", "stiffness", "damping"]:
+            let (m, k, c) = (values["mass"]!, values["stiffness"]!, values["damping"]!)
+            for (label, value, range) in [
+                ("mass", m, Limits.springMass), ("stiffness", k, Limits.springStiffness),
+                ("damping", c, Limits.springDamping),
+            ] where !range.contains(value) {
+                return failure(
+                    "--curve \(text): \(label) must be from \(CurveNumber.text(range.lowerBound)) to \(CurveNumber.text(range.upperBound))"
+                )
+            }
+            spring = Spring(mass: m, stiffness: k, damping: c)
+            if let problem = spring.rangeProblem {
+                return failure("--curve \(text): \(problem) (\(Spring.physicalNote))")
+            }
+        default:
+            return failure(
+                "--curve spring(...) takes response: and dampingFraction:, or mass:, stiffness: and damping:, each with a number, found \"\(text)\""
+            )
+        }
+        if let problem = spring.rangeProblem { return failure("--curve \(text): \(problem)") }
+        return .success(.spring(spring))
+    }
+
+    private static func failure(_ message: String) -> Result<CurveOverride, ArgumentError> {
+        .failure(ArgumentError(message: message))
     }
 
     /// The fixture's curve after the overrides: a new timing shape keeps the fixture's duration

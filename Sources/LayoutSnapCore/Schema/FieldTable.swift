@@ -145,6 +145,15 @@ public enum FieldTable {
             return value("minLength") != nil ? "non-empty string" : "string"
         case "boolean":
             return "bool"
+        case "array":
+            // `numbers`: each item named by its description.
+            guard case .array(let items)? = value("prefixItems") else { return type }
+            return "["
+                + items.map { item -> String in
+                    guard case .object(let members) = item else { return "any" }
+                    let name = members.first { $0.key == "description" }.map { literal($0.value) + " " } ?? ""
+                    return name + leaf(members.filter { $0.key != "description" })
+                }.joined(separator: ", ") + "]"
         default:
             return type
         }

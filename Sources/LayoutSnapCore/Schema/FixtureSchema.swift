@@ -131,16 +131,38 @@ public enum FixtureSchema {
         (
             "curve",
             .oneOf([
-                .enumeration(FixtureDecoder.curves.map(\.name)),
+                .enumeration(CubicBezier.presets.map(\.name)),
+                .object(
+                    [
+                        SchemaField(
+                            "cubic",
+                            .numbers([
+                                ("x1", Limits.cubicX), ("y1", Limits.cubicY), ("x2", Limits.cubicX),
+                                ("y2", Limits.cubicY),
+                            ]), "CSS's cubic-bezier(x1, y1, x2, y2): x is time, y progress.")
+                    ], required: ["cubic"]),
                 .object(
                     [
                         SchemaField(
                             "spring",
-                            .object(
-                                [
-                                    SchemaField("response", .number(Limits.springParameter), "Seconds."),
-                                    SchemaField("dampingFraction", .number(Limits.springParameter)),
-                                ], required: ["response", "dampingFraction"]))
+                            .oneOf([
+                                .object(
+                                    [
+                                        SchemaField("response", .number(Limits.springParameter), "Seconds."),
+                                        SchemaField("dampingFraction", .number(Limits.springParameter)),
+                                    ], required: ["response", "dampingFraction"]),
+                                .object(
+                                    [
+                                        SchemaField("mass", .number(Limits.springMass)),
+                                        SchemaField("stiffness", .number(Limits.springStiffness)),
+                                        SchemaField(
+                                            "damping", .number(Limits.springDamping),
+                                            "A coefficient; with mass and stiffness it must make a response and a damping fraction from 0.01 to 10."
+                                        ),
+                                    ], required: ["mass", "stiffness", "damping"]),
+                            ]),
+                            "SwiftUI's spring(response:dampingFraction:) or spring(mass:stiffness:damping:); its duration is its settling time."
+                        )
                     ], required: ["spring"]),
             ])
         ),

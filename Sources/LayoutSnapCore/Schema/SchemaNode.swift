@@ -34,6 +34,16 @@ public indirect enum SchemaNode: Sendable {
         .leaf([("type", "number"), ("exclusiveMinimum", .number(lower)), ("maximum", .number(upper))])
     }
 
+    /// An array of exactly these numbers, each named (its description) and with its own range:
+    /// `[x1, y1, x2, y2]`.
+    public static func numbers(_ items: [(name: String, range: ClosedRange<Double>)]) -> SchemaNode {
+        .leaf([
+            ("type", "array"),
+            ("prefixItems", .array(items.map { JSONSchemaDocument.output(number($0.range), description: $0.name) })),
+            ("items", false), ("minItems", .int(items.count)), ("maxItems", .int(items.count)),
+        ])
+    }
+
     public static func integer(_ range: ClosedRange<Int>) -> SchemaNode {
         .leaf([("type", "integer"), ("minimum", .int(range.lowerBound)), ("maximum", .int(range.upperBound))])
     }

@@ -147,6 +147,7 @@
     });
     const kids = [el('h2', {}, `Frame ${f.index} · ${ms(f.time)}`)];
     if (state().note) kids.push(el('div', { class: 'note' }, state().note));
+    if (state().curve) kids.push(el('div', { class: 'curve' }, state().curve));
     kids.push(el('table', {}, el('thead', {}, el('tr', {}, ...['id', 'x', 'y', 'width', 'height', ''].map((t) => el('th', {}, t)))),
       el('tbody', {}, ...rows)));
     if (f.scroll) {
@@ -210,14 +211,15 @@
     document.body.dataset.playing = 'false';
   }
 
-  // Real speed: frame k shows from its time until the next frame's; the settled last frame
-  // holds for holdLastFrame seconds, then the state plays again (as the APNG does). Timers
+  // Real speed: frame k shows from its time until the next frame's; the last frame of a settled
+  // state holds for holdLastFrame seconds, that of an interrupted one (mid-motion) for one frame,
+  // then the state plays again (as the APNG does). Timers
   // wake exactly at the next frame's time (requestAnimationFrame would add up to a display
   // frame of lag, and does not run in background tabs or headless test runs).
   function advance() {
     if (!playing) return;
     const frames = state().frames;
-    const end = frames[frames.length - 1].time + D.holdLastFrame;
+    const end = frames[frames.length - 1].time + (state().interrupted ? 1 / D.fps : D.holdLastFrame);
     let elapsed = (performance.now() - playStart) / 1000;
     if (elapsed >= end) { playStart += end * 1000; elapsed -= end; if (elapsed >= end) { playStart = performance.now(); elapsed = 0; } }
     let k = 0;

@@ -35,15 +35,20 @@ public struct PreviewBuilder: Sendable {
     /// `--against GOLDENS`: the goldens folder whose layout.json of this fixture is plotted
     /// under each track, so a designer sees how the easing changed.
     public var against: String?
+    /// `--export gif|mp4|webm`: also write a state, or every state in turn, as one file.
+    public var export: PreviewExport?
 
-    /// How long the last frame shows before the animation loops: a state's last frame is its
-    /// settled view, which has no duration of its own.
+    /// How long a settled state's last frame shows before the animation loops: it is the settled
+    /// view, which has no duration of its own. An interrupted state's last frame is mid-motion:
+    /// it shows for one frame, so it never reads as settled.
     public static let holdLastFrame = 1.0
 
     public init(
         ref: FixtureRef, output: String, overrides: FixtureOverrides = FixtureOverrides(),
-        bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil
+        bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil,
+        export: PreviewExport? = nil
     ) {
+        self.export = export
         self.ref = ref
         self.output = output
         self.overrides = overrides
@@ -105,6 +110,11 @@ public struct PreviewBuilder: Sendable {
         public var page = ""
         /// Files the fixture reads (itself and its images): what `--watch` looks at.
         public var inputs: [String] = []
+        /// Each state that moves on the fixture's curve, and how long it runs: `01-expand:
+        /// spring(response: 0.55, dampingFraction: 1) settles in 0.583 s`.
+        public var motions: [String] = []
+        /// What `--export` wrote.
+        public var exported: PreviewExport.Written?
     }
 
     public func build() throws(RunnerError) -> Summary {
@@ -124,6 +134,10 @@ public struct PreviewBuilder: Sendable {
         summary.inputs = [ref.path]
         let (fixture, layout) = try LayoutComputation.decodeAndLayout(ref, overrides: overrides, measurer: engine)
         summary.inputs += fixture.content.inputFiles.map(\.path)
+        // The export's state and encoder, before anything is rendered.
+        let exported = try export.map { (e) throws(RunnerError) in
+            (states: try e.states(of: layout), ffmpeg: try e.encoder())
+        }
 
         // A fresh states folder beside the old one, swapped in at the end: a page open in a
         // browser never sees half a build.
@@ -181,7 +195,13 @@ public struct PreviewBuilder: Sendable {
         try AtomicFile.write(Array(page.utf8), to: output + "/index.html", durable: false)
         try AtomicFile.write(Array("layoutsnapBuild(\"\(buildID)\");\n".utf8), to: output + "/build.js", durable: false)
 
+        if let export, let exported {
+            summary.exported = try export.write(
+                exported.states, fps: fixture.fps, statesFolder: statesDir, previewFolder: output,
+                ffmpeg: exported.ffmpeg)
+        }
         summary.states = layout.states.count
+        summary.motions = layout.states.compactMap { s in s.motion.map { "\(s.name): \($0.summary)" } }
         summary.frames = layout.frameCount
         summary.page = output + "/index.html"
         return summary
@@ -208,6 +228,8 @@ public struct PreviewBuilder: Sendable {
                 frameWidth: canvas.pixelWidth, frameHeight: canvas.pixelHeight,
                 frameCount: state.frames.count, engine: engine)
             var preview = StatePreview(filmstrips: [], overlays: [])
+            // As the exports: the settled last frame holds, an interrupted one does not.
+            let delays = ExportTimeline.frames([state], fps: fixture.fps, hold: Self.holdLastFrame)
             for (k, frame) in state.frames.enumerated() {
                 let overlay = try FrameOverlay(frame: frame, measurer: engine)
                 preview.overlays.append(overlay)
@@ -220,8 +242,7 @@ public struct PreviewBuilder: Sendable {
                 if bakeOverlay {
                     pixels = try renderer.paintOver(overlay.drawOps(scale: canvas.scale))
                 }
-                let delay = k + 1 < state.frames.count ? state.frames[k + 1].time - frame.time : Self.holdLastFrame
-                apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delay)
+                apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delays[k].seconds)
                 try sheet.add(pixels, label: Self.label(frame)) { page, sheetPixels in
                     let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
                     try AtomicFile.write(
@@ -264,6 +285,8 @@ public struct PreviewBuilder: Sendable {
             }
             var object: [(String, JSONOutput)] = [("name", .string(state.name))]
             if let note = state.note { object.append(("note", .string(note))) }
+            if let motion = state.motion { object.append(("curve", .string(motion.summary))) }
+            if state.interrupted { object.append(("interrupted", .bool(true))) }
             object += [
                 ("animation", .string("states/\(state.name)/animation.png")),
                 ("filmstrips", .array(preview.filmstrips.map { .string($0) })),

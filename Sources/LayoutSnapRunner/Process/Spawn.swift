@@ -32,6 +32,42 @@ package enum Spawn {
         return pid
     }
 
+    /// Starts `executable` with one end of a new pipe as its descriptor `childFD` (0: it reads
+    /// what the parent writes; 1: the parent reads what it writes), stderr into the file
+    /// `stderrPath`, and any other standard descriptor from `files`; returns its pid and the
+    /// parent's end, close-on-exec. Under the spawn lock: a child started by another thread must
+    /// not inherit the parent's end, or one side would never see the pipe's end.
+    package static func startPiped(
+        _ executable: String, _ arguments: [String], childFD: Int32, stderrPath: String,
+        files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
+    ) throws(RunnerError) -> (pid: pid_t, parentFD: Int32) {
+        try withLock { () throws(RunnerError) -> (pid_t, Int32) in
+            let ends: (read: Int32, write: Int32)
+            do throws(SystemError) {
+                ends = try Posix.pipe()
+            } catch {
+                throw RunnerError.environment("pipe failed: \(error.reason)")
+            }
+            let (childEnd, parentEnd) = childFD == 0 ? (ends.read, ends.write) : (ends.write, ends.read)
+            defer { try? SystemCall.close(childEnd) }
+            let pid: pid_t
+            do throws(RunnerError) {
+                pid = try startLocked(executable, arguments) { actions in
+                    posix_spawn_file_actions_adddup2(&actions, childEnd, childFD)
+                    posix_spawn_file_actions_addclose(&actions, ends.read)
+                    posix_spawn_file_actions_addclose(&actions, ends.write)
+                    files(&actions)
+                    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                }
+            } catch {
+                try? SystemCall.close(parentEnd)
+                throw error
+            }
+            _ = fcntl(parentEnd, F_SETFD, FD_CLOEXEC)
+            return (pid, parentEnd)
+        }
+    }
+
     private static let lock = Lock()
 
     /// How a child ended, from `waitpid`'s status (WIFEXITED and friends, spelled out: the C

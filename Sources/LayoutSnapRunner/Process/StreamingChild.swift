@@ -17,32 +17,10 @@ final class StreamingChild {
 
     init(_ executable: String, _ arguments: [String]) throws(RunnerError) {
         let stderrPath = NSTemporaryDirectory() + "layoutsnap-fuzz-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
-        // Under the spawn lock: a worker started by another thread must not inherit this pipe's
-        // write end, or this reader would not see end-of-file until that other worker exits too.
-        let (pid, readFD) = try Spawn.withLock { () throws(RunnerError) -> (pid_t, Int32) in
-            let fds: [Int32]
-            do throws(SystemError) {
-                let ends = try Posix.pipe()
-                fds = [ends.read, ends.write]
-            } catch {
-                throw RunnerError.environment("pipe failed: \(error.reason)")
-            }
-            defer { try? SystemCall.close(fds[1]) }
-            let pid: pid_t
-            do throws(RunnerError) {
-                pid = try Spawn.startLocked(executable, arguments) { actions in
-                    posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-                    posix_spawn_file_actions_addclose(&actions, fds[0])
-                    posix_spawn_file_actions_addclose(&actions, fds[1])
-                    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-                }
-            } catch {
-                try? SystemCall.close(fds[0])
-                throw error
-            }
-            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-            return (pid, fds[0])
-        }
+        // Under the spawn lock (Spawn.startPiped): a worker started by another thread must not
+        // inherit this pipe's write end, or this reader would not see end-of-file until that
+        // other worker exits too.
+        let (pid, readFD) = try Spawn.startPiped(executable, arguments, childFD: 1, stderrPath: stderrPath)
         self.pid = pid
         self.readFD = readFD
         self.stderrPath = stderrPath

@@ -128,6 +128,7 @@ struct Coverage {
                 "title", "summary", "body", "image", "imageState=loaded", "imageState=loading", "imageState=failed",
                 "author", "aiGenerated=true", "expanded=true", "expanded=false", "availableWidth", "duration",
                 "curve=easeInOut", "curve=easeIn", "curve=easeOut", "curve=linear", "curve.spring",
+                "curve.cubic", "curve.spring.response", "curve.spring.mass",
                 "step.expand", "step.collapse", "step.at", "body.heading", "body.bullet", "body.blank", "markup.bold",
                 "markup.italic",
                 "image.none", "image.ratio1:4", "image.ratio4:1", "image.square",
@@ -286,7 +287,8 @@ struct Coverage {
                 if key == "messages", !members.contains(where: { $0.key == "id" }) {
                     features.insert("message.defaultID")
                 }
-                if key == "curve" && m.key == "spring" { features.insert("curve.spring") }
+                if key == "curve" && (m.key == "spring" || m.key == "cubic") { features.insert("curve.\(m.key)") }
+                if key == "spring" { features.insert("curve.spring.\(m.key)") }
                 walk(m.value, key: m.key, inStep: inStep || m.key == "steps", depth: depth + 1)
             }
         case .array(let items):

@@ -15,8 +15,15 @@ enum PostDecoder {
             post.availableWidth = try e.double(in: 1...8192, what: "a width in points")
         }
         if let e = o.optional("image") { post.image = try decodeImage(e, folder: folder) }
-        let duration = try o.double("duration", in: Limits.animationDuration, what: "a duration in seconds") ?? 0.3
+        let durationElement = o.optional("duration")
+        let duration = try durationElement?.double(in: Limits.animationDuration, what: "a duration in seconds") ?? 0.3
         post.curve = try FixtureDecoder.decodeCurve(o.optional("curve"), duration: duration)
+        // As in SwiftUI, a spring takes no duration: it runs until it settles.
+        if case .spring = post.curve, let durationElement {
+            throw durationElement.error(
+                "duration applies to timing curves (\(CubicBezier.presets.map(\.name).joined(separator: ", ")), cubic); a spring has none: its duration is its settling time, computed from the distance it moves (docs/fixtures/README.md). Remove duration, or give the spring a longer response to slow it"
+            )
+        }
         if let e = o.optional("steps") {
             post.steps = try e.each(decodeStep)
         }
@@ -93,9 +100,12 @@ extension PostDecoder {
                     SchemaField("aspectRatio", .number(0.01...100), "A placeholder of this width / height."),
                 ], exactlyOneOf: ["path", "aspectRatio"]), "{\"path\": \"images/x.png\"} or {\"aspectRatio\": r}."),
         SchemaField(
-            "duration", .number(Limits.animationDuration), "Seconds of the expand and collapse animation (default 0.3)."
+            "duration", .number(Limits.animationDuration),
+            "Seconds of the expand and collapse animation (default 0.3), for a timing curve; a spring takes none (it runs until it settles)."
         ),
-        SchemaField("curve", .ref("curve")),
+        SchemaField(
+            "curve", .ref("curve"),
+            "A named timing curve, a cubic Bézier [x1, y1, x2, y2] over `duration`, or a spring (default easeInOut)."),
         SchemaField(
             "steps",
             .array(

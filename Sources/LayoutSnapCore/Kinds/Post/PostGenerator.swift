@@ -49,19 +49,19 @@ enum PostGenerator {
         }
 
         var duration = 0.3
-        if r.chance(0.4) {
-            duration = r.double(0.1...0.6)
-            m.add("duration", .number(duration))
-        }
+        let writesDuration = r.chance(0.4)
+        if writesDuration { duration = r.double(0.1...0.6) }
         let springCurve = spring(&r)
         let curve: JSONOutput? = r.weighted(
             [
-                (nil, 0.35), ("easeInOut", 0.1), ("easeIn", 0.12), ("easeOut", 0.12), ("linear", 0.12),
-                (springCurve, 0.19),
+                (nil, 0.3), ("easeInOut", 0.1), ("easeIn", 0.1), ("easeOut", 0.1), ("linear", 0.1),
+                (cubic(&r), 0.1), (springCurve, 0.2),
             ] as [(JSONOutput?, Double)])
-        m.set("curve", curve)
         var isSpring = false
-        if case .object = curve { isSpring = true }
+        if case .object(let members)? = curve, members.first?.key == "spring" { isSpring = true }
+        // A spring takes no duration: it runs until it settles.
+        if writesDuration && !isSpring { m.add("duration", .number(duration)) }
+        m.set("curve", curve)
 
         // Steps: mostly the opposite of the current state, sometimes the same again (nothing
         // moves); later steps sometimes arrive while the previous animation runs.
@@ -89,9 +89,33 @@ enum PostGenerator {
         return out.json
     }
 
+    /// SwiftUI's two spellings: response and damping fraction, or mass, stiffness and damping
+    /// (a mass of 0.5 to 3 with the same response and damping fraction range).
     static func spring(_ r: inout SeededRandom) -> JSONOutput {
         let response = r.double(0.2...0.8)
         let damping = r.double(0.5...1.2)
-        return ["spring": ["response": .number(response), "dampingFraction": .number(damping)]]
+        guard r.chance(0.3) else {
+            return ["spring": ["response": .number(response), "dampingFraction": .number(damping)]]
+        }
+        let mass = r.double(0.5...3)
+        let w0 = 2 * Double.pi / response
+        let stiffness = mass * w0 * w0
+        let coefficient = damping * 2 * (stiffness * mass).squareRoot()
+        return [
+            "spring": [
+                "mass": .number(mass), "stiffness": .number(stiffness.rounded()),
+                "damping": .number((coefficient * 10).rounded() / 10),
+            ]
+        ]
+    }
+
+    /// A cubic Bézier: x within the curve's time, y sometimes overshooting (an anticipation or
+    /// a back-out).
+    static func cubic(_ r: inout SeededRandom) -> JSONOutput {
+        let x1 = r.double(0...1)
+        let y1 = r.double(-0.5...1.5)
+        let x2 = r.double(0...1)
+        let y2 = r.double(-0.5...1.5)
+        return ["cubic": [.number(x1), .number(y1), .number(x2), .number(y2)]]
     }
 }

@@ -7,12 +7,14 @@ extension PostRules {
         var names = ["initial"]
         // Each state is drawn with f as its own step left it (see TranscriptRules).
         var snapshots = [f]
+        var motions: [StepMotion?] = [nil]
         for (i, step) in post.steps.enumerated() {
             let start = Timeline.stepStart(after: schedules[schedules.count - 1], at: step.at, running: f.endTime)
             // f = 1 moves the card's bottom by the whole height difference.
-            f.set(
+            let runs = f.set(
                 step.event == .expand ? 1 : 0, at: start, curve: post.curve, pixelsPerPoint: canvas.scale,
                 pointsPerUnit: max(abs(expandedCardHeight - Self.compactHeight), 1))
+            motions.append(runs > 0 ? StepMotion(curve: post.curve, seconds: runs) : nil)
             schedules.append(Timeline.Schedule(start: start, settle: max(start, f.endTime)))
             names.append(StateNaming.name(index: i + 1, event: step.event.rawValue))
             snapshots.append(f)
@@ -21,11 +23,13 @@ extension PostRules {
         return Timeline.markingInterrupted(
             schedules,
             names.indices.map { i in
-                StateLayout(
+                var state = StateLayout(
                     name: names[i],
                     frames: samples[i].map { s in
                         frame(index: s.index, time: s.time, f: snapshots[i].value(at: s.absolute), palette: palette)
                     })
+                state.motion = motions[i]
+                return state
             })
     }
 }
