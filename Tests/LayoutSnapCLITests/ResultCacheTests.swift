@@ -55,6 +55,14 @@ final class ResultCacheTests: XCTestCase {
         let frames = warm.summary["frames"] as! Int
         XCTAssertEqual(warm.summary["cached"] as? Int, frames)
         XCTAssertTrue(warm.output.contains("\(frames) passed (\(frames) from cache), 0 failed"), warm.output)
+        // The report, in a browser: the run's count and each fixture marked.
+        let chromium = try Browser.chromium()
+        let dom = try Browser.run(
+            chromium, ["--dump-dom", dir.path(".layoutsnap/report/index.html").absoluteString],
+            profile: dir.path("profile")
+        ).stdout
+        XCTAssertTrue(dom.contains("\(frames) frames (\(frames) from cache)"), dom)
+        XCTAssertEqual(dom.components(separatedBy: #"class="cached""#).count - 1, 4, dom)
 
         // One fixture changed: it alone is rendered, and fails as it would without a cache.
         let original = try String(contentsOf: dir.path("Fixtures/cards/a.json"), encoding: .utf8)

@@ -333,7 +333,7 @@ function renderHeader() {
       h('span', { class: 'meta', text: [
         'version ' + data.version,
         duration(data.durationSeconds),
-        Words.count(sum.frames || 0, 'frame'),
+        Words.count(sum.frames || 0, 'frame') + (sum.cached ? ' (' + int(sum.cached) + ' from cache)' : ''),
         Words.count(fixtures.length, 'fixture')].join(' · ') })),
     (() => {
       const ul = h('ul', { class: 'stats', 'aria-label': 'Summary' });
@@ -568,7 +568,9 @@ function section(fx) {
     h('span', { class: 'chev', 'aria-hidden': 'true' }),
     pill(fx.kind),
     h('span', { class: 'fx-id mono', text: fx.f.id }),
-    counts(fx.total));
+    counts(fx.total),
+    // Its frames came from the result cache: checked against the goldens' hashes, not rendered.
+    fx.f.cached ? h('span', { class: 'cached', title: 'from the result cache: not rendered, checked against the goldens\' hashes', text: 'from cache' }) : null);
   fx.section = h('section', { class: 'fixture k-' + fx.kind, id, 'data-fixture': fx.f.id },
     h('h2', { class: 'fx-h' }, fx.toggle, groupControls('fixture', fx.f.id, fx.keys, 'fixture'),
       h('span', { class: 'fx-file mono', title: fx.f.file, text: fx.f.file })),

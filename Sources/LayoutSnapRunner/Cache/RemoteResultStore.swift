@@ -17,6 +17,10 @@ public final class RemoteResultStore: ResultStore {
     let client: HTTPClient
     let upload: Upload
     private let state = LockedValue(State())
+    /// Uploads go one at a time on a queue of their own: a worker that rendered a fixture goes
+    /// on to the next at once instead of waiting for two round trips.
+    private let uploadQueue = DispatchQueue(label: "layoutsnap.remote-cache.uploads")
+    private let pending = DispatchGroup()
 
     private struct State {
         var down = false
@@ -105,6 +109,23 @@ public final class RemoteResultStore: ResultStore {
 
     public func put(_ key: ResultKey, _ bytes: [UInt8]) {
         guard upload == .always, !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
+        pending.enter()
+        uploadQueue.async {
+            defer { self.pending.leave() }
+            self.send(key, bytes)
+        }
+    }
+
+    /// Waits for the queued uploads, at most a few timeouts: a slow server does not hold the
+    /// run, and what is left is dropped (the next run uploads it again).
+    public func finish() {
+        if pending.wait(timeout: .now() + .milliseconds(Int(client.timeout) * 3)) == .timedOut {
+            fail("uploads still waiting at the end of the run were dropped", stopUploads: true)
+        }
+    }
+
+    private func send(_ key: ResultKey, _ bytes: [UInt8]) {
+        guard !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
         let hash = SHA256.hex(of: bytes)
         do throws(HTTPClient.Failure) {
             let cas = try client.send("PUT", "/cas/\(hash)", body: bytes)

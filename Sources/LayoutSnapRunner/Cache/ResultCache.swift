@@ -160,8 +160,17 @@ public final class ResultCache: Sendable {
             + counts.disagreements.map { Finding(kind: .cacheAudit, severity: .failure, message: $0) }
     }
 
-    /// After the run: the local folder back within its bound.
+    private let finished = LockedValue(false)
+
+    /// After the run (once): the remote uploads drained, the local folder back within its bound.
     public func finish() {
+        guard
+            !finished.withLock({ done in
+                defer { done = true }
+                return done
+            })
+        else { return }
+        store.finish()
         if let local, local.entriesWritten > 0 { local.evict() }
     }
 }

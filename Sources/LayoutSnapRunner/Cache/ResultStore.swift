@@ -15,6 +15,12 @@ public protocol ResultStore: Sendable {
     func put(_ key: ResultKey, _ bytes: [UInt8])
     /// What went wrong so far, each kind once ("the remote cache did not answer").
     var problems: [String] { get }
+    /// After the run: what is still being written is finished (within a bound).
+    func finish()
+}
+
+extension ResultStore {
+    public func finish() {}
 }
 
 /// `.layoutsnap/cache` (or `--cache DIR`): one file per entry, `entries/<first two hex
@@ -162,4 +168,6 @@ public struct TieredResultStore: ResultStore {
     }
 
     public var problems: [String] { (local?.problems ?? []) + (remote?.problems ?? []) }
+
+    public func finish() { remote?.finish() }
 }

@@ -99,7 +99,10 @@ public struct VerifyRun: Sendable {
                     message: "the environment cannot be compared: \(why) (--strict-env); record the goldens again"))
         }
         if let finding = Self.environmentFinding(differences, strict: strictEnv) { findings.append(finding) }
-        if let cache { findings += cache.findings }
+        if let cache {
+            cache.finish()
+            findings += cache.findings
+        }
         if checkOrphans {
             let orphans = OrphanCheck.find(
                 goldens: settings.goldens, entries: fixtures, wholeSet: settings.coversWholeSet)
