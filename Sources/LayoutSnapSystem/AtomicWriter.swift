@@ -30,13 +30,23 @@ public enum AtomicWriter {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        do throws(SystemError) { try makeFolders(dir) } catch {
-            throw Failure(description: "cannot create \(dir): \(error.reason)")
-        }
         let temp = "\(dir)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+        var opened: Int32?
+        // The folder is made only when it is missing: most writes go to one that is there, and a
+        // mkdir per file is a system call per file.
+        do throws(SystemError) {
+            opened = try Posix.open(temp, flags, 0o644)
+        } catch where error.code == ENOENT {
+            do throws(SystemError) { try makeFolders(dir) } catch {
+                throw Failure(description: "cannot create \(dir): \(error.reason)")
+            }
+        } catch {
+            throw Failure(description: "cannot create \(temp): \(error.reason)")
+        }
         let fd: Int32
         do throws(SystemError) {
-            fd = try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if let opened { fd = opened } else { fd = try Posix.open(temp, flags, 0o644) }
         } catch {
             throw Failure(description: "cannot create \(temp): \(error.reason)")
         }
