@@ -37,7 +37,7 @@ public enum AtomicWriter {
         // mkdir per file is a system call per file.
         do throws(SystemError) {
             opened = try Posix.open(temp, flags, 0o644)
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             do throws(SystemError) { try makeFolders(dir) } catch {
                 throw Failure(description: "cannot create \(dir): \(error.reason)")
             }

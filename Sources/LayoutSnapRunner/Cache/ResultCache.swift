@@ -147,9 +147,18 @@ public final class ResultCache: Sendable {
                 return
             }
         }
-        store.put(key, value.encoded())
+        let bytes = value.encoded()
         tally.withLock { $0.stored += 1 }
+        // Written on a queue of its own: the worker goes on to its next fixture at once.
+        writing.enter()
+        writer.async {
+            defer { self.writing.leave() }
+            self.store.put(key, bytes)
+        }
     }
+
+    private let writer = DispatchQueue(label: "layoutsnap.result-cache.writes")
+    private let writing = DispatchGroup()
 
     /// Warnings for the run: stores that failed, entries refused. Each once.
     public var warnings: [String] { store.problems + counts.refused }
@@ -170,6 +179,7 @@ public final class ResultCache: Sendable {
                 return done
             })
         else { return }
+        writing.wait()
         store.finish()
         if let local, local.entriesWritten > 0 { local.evict() }
     }
