@@ -352,8 +352,8 @@ public struct LayoutLinter {
         return worst.keys.sorted().map { worst[$0]! }
     }
 
-    /// The opaque colour the ops before `order` leave at `point`; nil under an image (its pixels
-    /// are not known here).
+    /// The opaque colour the ops before `order` leave at `point` (a gradient's colour at that
+    /// height); nil under an image (its pixels are not known here).
     static func background(at point: Point, under order: Int, in ops: [DrawOp]) -> Color? {
         var color = Color.white
         for op in ops.prefix(order) {
@@ -361,6 +361,13 @@ public struct LayoutLinter {
             case .fill(let c): color = over(c, color)
             case .roundedRect(let r, _, let fill, _) where contains(r, point): color = over(fill, color)
             case .image(_, let r, _, let opacity) where contains(r, point) && opacity > 0: return nil
+            case .gradient(let r, let top, let bottom, let clip, _) where contains(r, point) && contains(clip, point):
+                let t = r.height > 0 ? (point.y - r.minY) / r.height : 0
+                func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
+                color = over(
+                    Color(
+                        red: mix(top.red, bottom.red), green: mix(top.green, bottom.green),
+                        blue: mix(top.blue, bottom.blue), alpha: mix(top.alpha, bottom.alpha)), color)
             default: break
             }
         }

@@ -37,18 +37,50 @@ public struct ChatRules: Sendable {
     public static let scrollCurve = AnimationCurve.spring(.default)
 
     public let textSize: ContentSizeCategory
+    /// Only the keyboard reads it (it is drawn pre-mirrored); the frame is mirrored as a whole.
+    public let direction: LayoutDirection
 
-    public init(chat: ChatFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large) {
+    public init(
+        chat: ChatFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
+        direction: LayoutDirection = .ltr
+    ) {
         self.chat = chat
         self.canvas = canvas
         self.device = device
         self.textSize = textSize
+        self.direction = direction
     }
 
     public var bubbleMaxWidth: Double {
         max((canvas.width - 2 * Self.listPaddingH) * Self.bubbleFraction, 2 * Self.bubblePaddingH + 1)
     }
     var bubbleTextWidth: Double { bubbleMaxWidth - 2 * Self.bubblePaddingH }
+    /// A picture without pixels (the fixture gives its aspect ratio only): a neutral gradient
+    /// filling `image`, cut to the bubble's rounded shape, with SF Symbol `photo`'s outline (a
+    /// frame, hills and a sun, 30 x 24 pt) centred on it when there is room for it.
+    static func imagePlaceholder(_ image: Rect, bubble: Rect, palette: Palette) -> [DrawOp] {
+        var ops: [DrawOp] = [
+            .gradient(
+                image, top: palette.placeholderTop, bottom: palette.placeholderBottom, clip: bubble,
+                cornerRadius: bubbleRadius)
+        ]
+        guard image.width >= 48, image.height >= 48 else { return ops }
+        let cx = image.x + image.width / 2
+        let cy = image.y + image.height / 2
+        func p(_ x: Double, _ y: Double) -> Point { Point(x: cx + x, y: cy + y) }
+        ops.append(
+            .strokeRoundedRect(
+                Rect(x: cx - 15, y: cy - 12, width: 30, height: 24), cornerRadius: 4, color: palette.gray,
+                lineWidth: 1.5, continuous: true))
+        ops.append(
+            .strokeLines([[p(-11, 8), p(-3, -1), p(3, 5), p(6, 2), p(11, 8)]], color: palette.gray, lineWidth: 1.5))
+        ops.append(
+            .roundedRect(
+                Rect(x: cx + 4, y: cy - 8, width: 5, height: 5), cornerRadius: 2.5, fill: palette.gray,
+                continuous: false))
+        return ops
+    }
+
     /// The send button as iOS draws it (SF Symbol arrow.up.circle.fill): a filled circle, the
     /// accent colour with a draft and systemGray3 without one, and a white up-arrow drawn as a
     /// path: a shaft half the circle tall and a chevron head, stroked 3 pt with round ends.
@@ -83,15 +115,16 @@ public struct ChatRules: Sendable {
 
     func bubble(_ m: ChatMessage, measurer: some TextMeasuring) throws -> Bubble {
         var width = 0.0
-        var height = 2 * Self.bubblePaddingV
+        var height = 0.0
         var lines = 0
         var minX = 0.0
         var imageHeight = 0.0
         var text: StyledText?
         if let ratio = m.imageAspectRatio {
-            imageHeight = bubbleTextWidth / ratio
+            // The picture is the bubble's full width, with no padding around it (iOS Messages).
+            imageHeight = bubbleMaxWidth / ratio
             width = bubbleMaxWidth
-            height += imageHeight
+            height = imageHeight
         }
         if !m.text.isEmpty {
             let styled = StyledText(markup: m.text, font: textFont, width: bubbleTextWidth)
@@ -99,13 +132,13 @@ public struct ChatRules: Sendable {
             lines = max(measured.lineCount, 1)
             minX = measured.lines.map(\.x).min() ?? 0
             width = max(width, min(measured.maxLineWidth - minX + 2 * Self.bubblePaddingH, bubbleMaxWidth))
-            height += LineMetrics.height(lines: lines, font: textFont) + (imageHeight > 0 ? Self.spacing : 0)
+            height += LineMetrics.height(lines: lines, font: textFont) + 2 * Self.bubblePaddingV
             text = styled
         }
         if m.imageAspectRatio == nil && m.text.isEmpty {
             // An empty message still shows an empty bubble one line tall.
             width = 2 * Self.bubblePaddingH
-            height += LineMetrics.height(lines: 1, font: textFont)
+            height = LineMetrics.height(lines: 1, font: textFont) + 2 * Self.bubblePaddingV
         }
         return Bubble(width: width, height: height, text: text, lines: lines, textMinX: minX, imageHeight: imageHeight)
     }
@@ -186,6 +219,7 @@ public struct ChatRules: Sendable {
     }
 
     public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
+        let keyLabels = try Keyboard.Labels(measurer: measurer)
         // Each distinct message is laid out once for the whole fixture.
         var cache: [ChatMessage: Bubble] = [:]
         func bubble(_ m: ChatMessage) throws -> Bubble {
@@ -322,7 +356,7 @@ public struct ChatRules: Sendable {
                         }
                         return frame(
                             index: s.index, time: s.time, progress: progress, state: info, offset: o, keyboard: k,
-                            palette: palette)
+                            palette: palette, keyLabels: keyLabels)
                     })
             })
     }
@@ -336,7 +370,9 @@ public struct ChatRules: Sendable {
     }
 
     func frame(
-        index: Int, time: Double, progress: Double, state: StateInfo, offset: Double, keyboard: Double, palette: Palette
+        index: Int, time: Double, progress: Double, state: StateInfo, offset: Double, keyboard: Double,
+        palette: Palette,
+        keyLabels: Keyboard.Labels
     ) -> LayoutFrame {
         let c = state.content
         let top = listTop(c)
@@ -353,19 +389,24 @@ public struct ChatRules: Sendable {
             let b = c.bubbles[i]
             let x = m.role == .user ? canvas.width - Self.listPaddingH - b.width : Self.listPaddingH
             let rect = Rect(x: x, y: origin + c.tops[i], width: b.width, height: b.height)
-            ops.append(
-                .roundedRect(
-                    rect, cornerRadius: Self.bubbleRadius, fill: m.role == .user ? palette.accent : palette.bubbleGray,
-                    continuous: true))
-            var textTop = rect.y + Self.bubblePaddingV
-            if b.imageHeight > 0 {
-                let image = Rect(
-                    x: rect.x + Self.bubblePaddingH, y: textTop, width: bubbleTextWidth, height: b.imageHeight)
-                ops.append(
-                    .roundedRect(
-                        image, cornerRadius: Self.imageRadius, fill: palette.gray.opacity(0.5), continuous: true))
-                textTop += b.imageHeight + Self.spacing
+            let fill = m.role == .user ? palette.accent : palette.bubbleGray
+            if b.imageHeight == 0 {
+                ops.append(.roundedRect(rect, cornerRadius: Self.bubbleRadius, fill: fill, continuous: true))
+            } else {
+                // No fill shows around a picture: a picture alone is its own bubble, and a text
+                // under it is filled from 1 pt under the picture's bottom edge down, cut to the
+                // bubble's shape, so no colour fringes the picture's corners.
+                if b.text != nil {
+                    let under = b.imageHeight - 1
+                    ops.append(
+                        .gradient(
+                            Rect(x: rect.x, y: rect.y + under, width: rect.width, height: rect.height - under),
+                            top: fill, bottom: fill, clip: rect, cornerRadius: Self.bubbleRadius))
+                }
+                let image = Rect(x: rect.x, y: rect.y, width: rect.width, height: b.imageHeight)
+                ops += Self.imagePlaceholder(image, bubble: rect, palette: palette)
             }
+            let textTop = rect.y + b.imageHeight + Self.bubblePaddingV
             if let text = b.text {
                 let boxes = LineMetrics.boxes(lines: b.lines, font: textFont)
                 // The text's frame is the bubble's content, narrower than its layout width.
@@ -470,7 +511,8 @@ public struct ChatRules: Sendable {
                 id: "input", rect: bar,
                 attributes: [("lines", .int(c.input.isEmpty ? 1 : c.inputLines)), ("value", .string(c.input))]))
 
-        let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)
+        let keys = Keyboard.layout(
+            canvas: canvas, device: device, shown: keyboard, palette: palette, direction: direction, labels: keyLabels)
         ops.append(contentsOf: keys.ops)
         elements.append(keys.element)
 

@@ -212,6 +212,7 @@ public struct ComposerRules: Sendable {
     }
 
     public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
+        let keyLabels = try Keyboard.Labels(measurer: measurer)
         // Whole-text match, as the seed's `SELF MATCHES` does; checked when decoding.
         let regex = try composer.pattern.map { try NSRegularExpression(pattern: Self.wholeMatch($0)) }
         var editor = ComposerEditor(text: composer.text, selection: composer.selection)
@@ -341,15 +342,17 @@ public struct ComposerRules: Sendable {
                         let span = info.keyboardTo - info.keyboardFrom
                         let progress = abs(span) < 1e-9 ? 1 : min(max((k - info.keyboardFrom) / span, 0), 1)
                         return frame(
-                            index: s.index, time: s.time, progress: progress, state: info, keyboard: k, palette: palette
-                        )
+                            index: s.index, time: s.time, progress: progress, state: info, keyboard: k,
+                            palette: palette,
+                            keyLabels: keyLabels)
                     }, note: info.note)
             })
     }
 
-    func frame(index: Int, time: Double, progress: Double, state: StateInfo, keyboard: Double, palette: Palette)
-        -> LayoutFrame
-    {
+    func frame(
+        index: Int, time: Double, progress: Double, state: StateInfo, keyboard: Double, palette: Palette,
+        keyLabels: Keyboard.Labels
+    ) -> LayoutFrame {
         let c = state.content
         let field = Rect(x: fieldX, y: fieldY, width: fieldWidth, height: c.fieldHeight)
         let offset = state.offset
@@ -414,7 +417,8 @@ public struct ComposerRules: Sendable {
                 x += width + Self.chipSpacing
             }
         }
-        let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)
+        let keys = Keyboard.layout(
+            canvas: canvas, device: device, shown: keyboard, palette: palette, direction: direction, labels: keyLabels)
         ops.append(contentsOf: keys.ops)
 
         var fieldAttributes: [(key: String, value: LayoutValue)] = [
