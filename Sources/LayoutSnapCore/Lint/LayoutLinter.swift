@@ -35,13 +35,30 @@ public struct LintFinding: Sendable, Hashable {
     /// The size of the problem in its own unit (points of overlap, the contrast ratio): how
     /// findings over a range of frames pick the worst one to quote.
     public var amount: Double
+    /// A contrast finding's colours: the text's as drawn (its alpha included) and the opaque
+    /// background under it. What a design's accepted findings are matched on.
+    public var colors: LintColors?
 
-    public init(rule: LintRule, elements: [String], detail: String, rect: Rect, amount: Double) {
+    public init(
+        rule: LintRule, elements: [String], detail: String, rect: Rect, amount: Double, colors: LintColors? = nil
+    ) {
         self.rule = rule
         self.elements = elements
         self.detail = detail
         self.rect = rect
         self.amount = amount
+        self.colors = colors
+    }
+}
+
+/// The colours a contrast finding judged.
+public struct LintColors: Sendable, Hashable {
+    public var text: Color
+    public var background: Color
+
+    public init(text: Color, background: Color) {
+        self.text = text
+        self.background = background
     }
 }
 
@@ -346,7 +363,8 @@ public struct LayoutLinter {
                 rule: .contrast, elements: [line.element],
                 detail:
                     "\(line.element) has contrast \(Self.ratio(ratio)):1 against its background, under \(Self.ratio(required)):1",
-                rect: visible, amount: required - ratio)
+                rect: visible, amount: required - ratio,
+                colors: LintColors(text: line.draw.color, background: background))
             if (worst[line.element]?.amount ?? -1) < finding.amount { worst[line.element] = finding }
         }
         return worst.keys.sorted().map { worst[$0]! }

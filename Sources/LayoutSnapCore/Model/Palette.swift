@@ -12,6 +12,8 @@ public struct Palette: Sendable, Hashable {
     public var red: Color = Color(hex: 0xFF3B30)
     /// The text field's own background (systemBackground in light, the grouped cell grey in dark).
     public var field: Color = Color(hex: 0xFFFFFF)
+    /// Text and glyphs on the accent colour: a user's bubble text, the send button's arrow.
+    public var onAccent: Color = Color(hex: 0xFFFFFF)
     /// The keyboard and the suggestion strip attached to it, its letter keys, its function keys
     /// and the suggestion chips. Not in docs/fixtures/README.md: measured by eye from iOS 17 screenshots.
     public var keyboard: Color = Color(hex: 0xD1D4D9)

@@ -96,7 +96,7 @@ public struct ChatRules: Sendable {
                 [
                     [Point(x: cx, y: cy + 0.25 * d), top],
                     [Point(x: cx - 0.22 * d, y: cy - 0.03 * d), top, Point(x: cx + 0.22 * d, y: cy - 0.03 * d)],
-                ], color: Color(hex: 0xFFFFFF), lineWidth: 0.094 * d),
+                ], color: palette.onAccent, lineWidth: 0.094 * d),
         ]
     }
 
@@ -414,7 +414,7 @@ public struct ChatRules: Sendable {
                     .text(
                         TextDraw(
                             text: text, origin: Point(x: rect.x + Self.bubblePaddingH - b.textMinX, y: textTop),
-                            baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text,
+                            baselines: boxes.baselines, color: m.role == .user ? palette.onAccent : palette.text,
                             clip: list,
                             leadingX: rect.x + Self.bubblePaddingH, element: "message:\(m.id)")))
             }
