@@ -128,4 +128,28 @@ final class KeyboardTests: XCTestCase {
             XCTAssertEqual(b.lineX(line), a.lineX(line), accuracy: 1e-9, a.text.plainText)
         }
     }
+
+    /// The geometry and fonts are the theme's `KeyboardStyle`: rounder keys, a 2 pt shadow and
+    /// 30 pt letters (15 fake points wide) move exactly what they name.
+    func testTheKeyboardStyleDrivesTheDrawing() throws {
+        var style = KeyboardStyle.default
+        style.keyRadius = 8
+        style.shadowOffset = 2
+        style.letterFont = FontSpec(size: 30)
+        let labels = try Keyboard.Labels(measurer: FakeMeasurer(), style: style)
+        let ops = Keyboard.ops(Rect(x: 0, y: 0, width: 375, height: 260), palette: .light, style: style, labels: labels)
+        let q = Rect(x: 3, y: 52, width: 31.5, height: 42)
+        XCTAssertTrue(ops.contains(.roundedRect(q, cornerRadius: 8, fill: Palette.light.key, continuous: false)))
+        XCTAssertTrue(
+            ops.contains(
+                .roundedRect(
+                    Rect(x: 3, y: 54, width: 31.5, height: 42), cornerRadius: 8, fill: Palette.light.keyShadow,
+                    continuous: false)))
+        let first = try XCTUnwrap(labelDraws(ops).first)
+        XCTAssertEqual(first.text.font.size, 30)
+        XCTAssertEqual(first.origin.x, 3 + (31.5 - 15) / 2, accuracy: 1e-9)
+        // The default style is the built-in design's.
+        XCTAssertEqual(Theme.default.keyboard, KeyboardStyle())
+        XCTAssertEqual(Theme.default.palette(.dark), Palette.dark)
+    }
 }

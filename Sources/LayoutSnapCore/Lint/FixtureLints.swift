@@ -32,7 +32,9 @@ public struct FixtureLints: Sendable {
         var ignored = 0
         var accepted = 0
         let kind = fixture.kind.rawValue
-        let palette = Palette.of(fixture.appearance)
+        // The built-in design's own colours, whatever the fixture is drawn with: its entries
+        // accept what it draws, never a theme's.
+        let palette = Theme.default.palette(fixture.appearance)
         var frames: [[[LintFinding]]] = []
         for state in layout.states {
             var perFrame: [[LintFinding]] = []

@@ -42,8 +42,4 @@ public struct Palette: Sendable, Hashable {
         key: Color(hex: 0x6B6B6E), functionKey: Color(hex: 0x464649), chip: Color(hex: 0x3A3A3C),
         keyShadow: Color.black.opacity(0.3), placeholderTop: Color(hex: 0x48484C),
         placeholderBottom: Color(hex: 0x2E2E31), sendDisabled: Color(hex: 0x48484A))
-
-    public static func of(_ appearance: Appearance) -> Palette {
-        appearance == .dark ? .dark : .light
-    }
 }

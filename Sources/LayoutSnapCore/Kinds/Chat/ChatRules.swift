@@ -39,11 +39,14 @@ public struct ChatRules: Sendable {
     public let textSize: ContentSizeCategory
     /// Only the keyboard reads it (it is drawn pre-mirrored); the frame is mirrored as a whole.
     public let direction: LayoutDirection
+    /// The drawn keyboard's geometry and fonts (the theme's).
+    public let keyboardStyle: KeyboardStyle
 
     public init(
         chat: ChatFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
-        direction: LayoutDirection = .ltr
+        direction: LayoutDirection = .ltr, keyboardStyle: KeyboardStyle = .default
     ) {
+        self.keyboardStyle = keyboardStyle
         self.chat = chat
         self.canvas = canvas
         self.device = device
@@ -219,7 +222,7 @@ public struct ChatRules: Sendable {
     }
 
     public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
-        let keyLabels = try Keyboard.Labels(measurer: measurer)
+        let keyLabels = try Keyboard.Labels(measurer: measurer, style: keyboardStyle)
         // Each distinct message is laid out once for the whole fixture.
         var cache: [ChatMessage: Bubble] = [:]
         func bubble(_ m: ChatMessage) throws -> Bubble {
@@ -512,7 +515,9 @@ public struct ChatRules: Sendable {
                 attributes: [("lines", .int(c.input.isEmpty ? 1 : c.inputLines)), ("value", .string(c.input))]))
 
         let keys = Keyboard.layout(
-            canvas: canvas, device: device, shown: keyboard, palette: palette, direction: direction, labels: keyLabels)
+            canvas: canvas, device: device, shown: keyboard, palette: palette, style: keyboardStyle,
+            direction: direction,
+            labels: keyLabels)
         ops.append(contentsOf: keys.ops)
         elements.append(keys.element)
 

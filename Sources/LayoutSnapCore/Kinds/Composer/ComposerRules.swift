@@ -19,6 +19,8 @@ public struct ComposerRules: Sendable {
     /// Right to left, carets, selections and marked text are placed on the lines as the renderer
     /// right-aligns them (the frame itself is mirrored afterwards, `RightToLeft`).
     public let direction: LayoutDirection
+    /// The drawn keyboard's geometry and fonts (the theme's).
+    public let keyboardStyle: KeyboardStyle
 
     public static let insetTop = TextViewInsets.top
     public static let insetBottom = TextViewInsets.bottom
@@ -40,8 +42,9 @@ public struct ComposerRules: Sendable {
     /// `composer.font` is already at `textSize` (a variant resizes the fixture's fonts).
     public init(
         composer: ComposerFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
-        direction: LayoutDirection = .ltr
+        direction: LayoutDirection = .ltr, keyboardStyle: KeyboardStyle = .default
     ) throws {
+        self.keyboardStyle = keyboardStyle
         self.composer = composer
         self.canvas = canvas
         self.device = device
@@ -212,7 +215,7 @@ public struct ComposerRules: Sendable {
     }
 
     public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
-        let keyLabels = try Keyboard.Labels(measurer: measurer)
+        let keyLabels = try Keyboard.Labels(measurer: measurer, style: keyboardStyle)
         // Whole-text match, as the seed's `SELF MATCHES` does; checked when decoding.
         let regex = try composer.pattern.map { try NSRegularExpression(pattern: Self.wholeMatch($0)) }
         var editor = ComposerEditor(text: composer.text, selection: composer.selection)
@@ -418,7 +421,9 @@ public struct ComposerRules: Sendable {
             }
         }
         let keys = Keyboard.layout(
-            canvas: canvas, device: device, shown: keyboard, palette: palette, direction: direction, labels: keyLabels)
+            canvas: canvas, device: device, shown: keyboard, palette: palette, style: keyboardStyle,
+            direction: direction,
+            labels: keyLabels)
         ops.append(contentsOf: keys.ops)
 
         var fieldAttributes: [(key: String, value: LayoutValue)] = [

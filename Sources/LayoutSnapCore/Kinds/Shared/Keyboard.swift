@@ -29,45 +29,26 @@ public enum Keyboard {
     /// keyboard is drawn pre-mirrored, so that once the frame is mirrored it still reads QWERTY
     /// from the left: the system keyboard is not part of the app's mirrored view.
     static func layout(
-        canvas: Canvas, device: Device, shown: Double, palette: Palette, direction: LayoutDirection,
-        labels: Labels
+        canvas: Canvas, device: Device, shown: Double, palette: Palette, style: KeyboardStyle = .default,
+        direction: LayoutDirection, labels: Labels
     ) -> (ops: [DrawOp], element: LayoutElement) {
         let rect = Rect(x: 0, y: canvas.height - shown, width: canvas.width, height: device.keyboardHeight)
         let visible = shown > 0.005
         let mirrorWidth = direction == .rtl ? canvas.width : nil
-        let ops = visible ? self.ops(rect, palette: palette, mirrorWidth: mirrorWidth, labels: labels) : []
+        let ops =
+            visible ? self.ops(rect, palette: palette, style: style, mirrorWidth: mirrorWidth, labels: labels) : []
         return (ops, LayoutElement(id: "keyboard", rect: rect, attributes: [("visible", .bool(visible))]))
     }
 
-    /// The predictive bar's height, and the keys' area below it as iOS lays it out on a 216 pt
-    /// keyboard (an iPhone SE's, 260 pt with the bar): rows of 42 pt keys 12 pt apart from 8 pt
-    /// below the bar. A taller keyboard keeps these keys and leaves the room below them empty (the
-    /// Face ID phones' bottom bar); a shorter one scales them down to fit.
-    static let predictiveBar = 44.0
-    static let keysArea = 216.0
-    static let rowTop = 8.0
-    static let rowHeight = 42.0
-    static let rowGap = 12.0
-    /// Horizontal geometry: ten letter keys share the width with 6 pt gaps and 3 pt side insets;
-    /// shift, delete, 123 and emoji are 1.3 letter keys wide, return 2.75, space takes the rest.
-    static let keyGap = 6.0
-    static let sideInset = 3.0
-    static let keyRadius = 5.0
-    static let functionWidth = 1.3
-    static let returnWidth = 2.75
     static let letterRows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
-    /// Key labels in the system font: letters 22.5 pt, the function keys' words 16 pt (explicit
-    /// sizes: the keyboard does not follow Dynamic Type).
-    static let letterFont = FontSpec(size: 22.5)
-    static let wordFont = FontSpec(size: 16)
     /// Every key label as text with its measured width, measured once per fixture (the frames
     /// only place them).
     public struct Labels: Sendable {
         var texts: [String: (text: StyledText, width: Double)] = [:]
 
-        public init(measurer: some TextMeasuring) throws {
-            for (label, font) in letterRows.joined().map({ (String($0), letterFont) })
-                + ["123", "space", "return"].map({ ($0, wordFont) })
+        public init(measurer: some TextMeasuring, style: KeyboardStyle = .default) throws {
+            for (label, font) in letterRows.joined().map({ (String($0), style.letterFont) })
+                + ["123", "space", "return"].map({ ($0, style.wordFont) })
             {
                 let text = StyledText(runs: [TextRun(label)], font: font, width: nil)
                 texts[label] = (text, try measurer.measure(text).maxLineWidth)
@@ -75,33 +56,39 @@ public enum Keyboard {
         }
     }
 
-    /// The predictive bar's dividers: 0.5 pt wide, 24 pt tall, at a third and two thirds.
-    static let dividerHeight = 24.0
-
     /// The keyboard's display list; with `mirrorWidth` (a right-to-left frame that wide) every op
     /// is placed so that the frame's mirror (`RightToLeft.mirror`) puts it back where it is here:
     /// shapes are mirrored ahead (mirroring twice is the identity), and a label, whose lines end
     /// at `width - leadingX` once mirrored, gets the leading edge that draws it in place.
-    static func ops(_ rect: Rect, palette: Palette, mirrorWidth: Double? = nil, labels: Labels) -> [DrawOp] {
-        let ops = ltrOps(rect, palette: palette, mirrorWidth: mirrorWidth, labels: labels)
+    static func ops(
+        _ rect: Rect, palette: Palette, style: KeyboardStyle = .default, mirrorWidth: Double? = nil, labels: Labels
+    ) -> [DrawOp] {
+        let ops = ltrOps(rect, palette: palette, style: style, mirrorWidth: mirrorWidth, labels: labels)
         guard let w = mirrorWidth else { return ops }
         return ops.map { op in
             if case .text = op { op } else { RightToLeft.mirror(op, width: w) }
         }
     }
 
-    private static func ltrOps(_ rect: Rect, palette: Palette, mirrorWidth: Double?, labels: Labels) -> [DrawOp] {
+    private static func ltrOps(
+        _ rect: Rect, palette: Palette, style: KeyboardStyle, mirrorWidth: Double?, labels: Labels
+    ) -> [DrawOp] {
+        let (predictiveBar, keyGap, sideInset, keyRadius) = (
+            style.predictiveBar, style.keyGap, style.sideInset, style.keyRadius
+        )
+        let (rowTop, rowHeight, rowGap) = (style.rowTop, style.rowHeight, style.rowGap)
         var ops: [DrawOp] = [.roundedRect(rect, cornerRadius: 0, fill: palette.keyboard, continuous: false)]
         for third in 1...2 {
             let x = rect.x + rect.width * Double(third) / 3
             ops.append(
                 .roundedRect(
                     Rect(
-                        x: x - 0.25, y: rect.y + (predictiveBar - dividerHeight) / 2, width: 0.5,
-                        height: dividerHeight), cornerRadius: 0, fill: palette.functionKey, continuous: false))
+                        x: x - style.dividerWidth / 2, y: rect.y + (predictiveBar - style.dividerHeight) / 2,
+                        width: style.dividerWidth, height: style.dividerHeight), cornerRadius: 0,
+                    fill: palette.functionKey, continuous: false))
         }
         let keyWidth = (rect.width - 2 * sideInset - 9 * keyGap) / 10
-        let s = min(1, max(0, rect.height - predictiveBar) / keysArea)
+        let s = min(1, max(0, rect.height - predictiveBar) / style.keysArea)
         guard keyWidth > 0, s > 0 else { return ops }
         let height = rowHeight * s
         /// One keycap: its shadow 1 pt below, then the key.
@@ -110,7 +97,7 @@ public enum Keyboard {
             let r = Rect(x: x, y: y, width: width, height: height)
             ops.append(
                 .roundedRect(
-                    Rect(x: x, y: y + 1, width: width, height: height), cornerRadius: keyRadius,
+                    Rect(x: x, y: y + style.shadowOffset, width: width, height: height), cornerRadius: keyRadius,
                     fill: palette.keyShadow, continuous: false))
             ops.append(
                 .roundedRect(
@@ -135,7 +122,7 @@ public enum Keyboard {
                 label(String(letter), in: key(start + Double(i) * (keyWidth + keyGap), row, keyWidth))
             }
         }
-        let wide = functionWidth * keyWidth
+        let wide = style.functionWidth * keyWidth
         let glyph = min(s, keyWidth / 31.5)
         ops += shiftGlyph(center: key(rect.x + sideInset, 2, wide, function: true).mid, size: glyph, palette.text)
         ops += deleteGlyph(
@@ -145,7 +132,7 @@ public enum Keyboard {
         x += wide + keyGap
         ops += emojiGlyph(center: key(x, 3, wide, function: true).mid, size: glyph, palette.text)
         x += wide + keyGap
-        let returnKey = returnWidth * keyWidth
+        let returnKey = style.returnWidth * keyWidth
         let space = rect.maxX - sideInset - returnKey - keyGap - x
         if space > 0 { label("space", in: key(x, 3, space)) }
         label("return", in: key(rect.maxX - sideInset - returnKey, 3, returnKey, function: true))
