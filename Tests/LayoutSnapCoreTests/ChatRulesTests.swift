@@ -266,4 +266,23 @@ final class ChatRulesTests: XCTestCase {
         let text = f.drawList.compactMap { if case .text(let d) = $0, d.element == "message:a" { d } else { nil } }
         XCTAssertEqual(text.first?.origin.y ?? 0, a.y + 183 + 8, accuracy: 1e-9)
     }
+
+    /// The geometry is the theme's `ChatStyle`: 16 pt bubble padding makes "Hi" 17 + 32 = 49 wide
+    /// and 20.2878 + 24 tall, with 10 pt corners; the default is the built-in design's.
+    func testTheChatStyleDrivesTheBubbles() throws {
+        var style = ChatStyle.default
+        style.bubblePaddingH = 16
+        style.bubblePaddingV = 12
+        style.bubbleRadius = 10
+        let f = try ChatRules(chat: ChatFixture(messages: messages(1)), canvas: canvas, device: device, style: style)
+            .states(fps: 60, palette: .light, measurer: FakeMeasurer())[0].frames[0]
+        let m = rect(f, "message:m1")!
+        XCTAssertEqual(m.width, 49)
+        XCTAssertEqual(m.height, 20.2878 + 24, accuracy: 1e-9)
+        XCTAssertTrue(
+            f.drawList.contains {
+                if case .roundedRect(m, 10, Palette.light.bubbleGray, true) = $0 { true } else { false }
+            })
+        XCTAssertEqual(Theme.default.chat, ChatStyle())
+    }
 }

@@ -1,16 +1,20 @@
-/// The visual tokens a fixture is drawn with: today the colours of each appearance and the
-/// keyboard's geometry and label fonts, with the built-in design's values as the default (issue
-/// 32's themes start here; the kinds' own radii, paddings, text styles and motion are still their
-/// rules' constants). Fixtures are drawn with `Theme.default` until a theme can be read from JSON.
+/// The visual tokens a fixture is drawn with: today the colours of each appearance, the
+/// keyboard's geometry and label fonts and the chat's geometry, with the built-in design's values
+/// as the default (issue 32's themes start here; the other kinds' radii and paddings, the text
+/// styles and the motion are still their rules' constants). Fixtures are drawn with `Theme.default` until a theme can be read from JSON.
 public struct Theme: Sendable, Hashable {
     public var light: Palette
     public var dark: Palette
     public var keyboard: KeyboardStyle
+    public var chat: ChatStyle
 
-    public init(light: Palette = .light, dark: Palette = .dark, keyboard: KeyboardStyle = .default) {
+    public init(
+        light: Palette = .light, dark: Palette = .dark, keyboard: KeyboardStyle = .default, chat: ChatStyle = .default
+    ) {
         self.light = light
         self.dark = dark
         self.keyboard = keyboard
+        self.chat = chat
     }
 
     /// The built-in design: the seeds' iOS look, every bundled golden's.
@@ -52,4 +56,32 @@ public struct KeyboardStyle: Sendable, Hashable {
     public init() {}
 
     public static let `default` = KeyboardStyle()
+}
+
+/// The chat's geometry (docs/fixtures/chat.md): the list's padding and spacing, the bubbles'
+/// width, padding and corners, the banner, the input bar and the send button.
+public struct ChatStyle: Sendable, Hashable {
+    public var listPaddingH = 12.0
+    public var listPaddingV = 8.0
+    /// Between bubbles, and between the last one and the status row.
+    public var spacing = 8.0
+    /// A bubble is at most this fraction of the list's inner width.
+    public var bubbleFraction = 0.75
+    public var bubblePaddingH = 12.0
+    public var bubblePaddingV = 8.0
+    /// Continuous corners of bubbles (and of pictures cut to them) and of the input field.
+    public var bubbleRadius = 18.0
+    /// Below the last bubble or the status row.
+    public var endSpacer = 20.0
+    public var bannerHeight = 32.0
+    /// The input bar: a composer field (body, lineSpacing 2, insets 8/5, 1 to 5 lines) with 8 pt
+    /// around it and a 32 pt send button on its right.
+    public var barPadding = 8.0
+    public var sendSize = 32.0
+    public var inputMaxLines = 5
+    public var inputLineSpacing = 2.0
+
+    public init() {}
+
+    public static let `default` = ChatStyle()
 }

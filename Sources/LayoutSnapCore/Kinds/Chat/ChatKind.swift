@@ -34,7 +34,8 @@ extension ChatFixture: KindContent {
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
         try ChatRules(
             chat: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize,
-            direction: fixture.direction, keyboardStyle: fixture.theme.keyboard
+            direction: fixture.direction, keyboardStyle: fixture.theme.keyboard,
+            style: fixture.theme.chat
         )
         .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
     }
