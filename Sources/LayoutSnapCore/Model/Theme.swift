@@ -1,20 +1,24 @@
 /// The visual tokens a fixture is drawn with: today the colours of each appearance, the
-/// keyboard's geometry and label fonts and the chat's geometry, with the built-in design's values
-/// as the default (issue 32's themes start here; the other kinds' radii and paddings, the text
-/// styles and the motion are still their rules' constants). Fixtures are drawn with `Theme.default` until a theme can be read from JSON.
+/// keyboard's geometry and label fonts, and the chat's and the composer's geometry, with the
+/// built-in design's values as the default (issue 32's themes start here; the post's and the
+/// transcript's radii and paddings, the text styles and the motion are still their rules'
+/// constants). Fixtures are drawn with `Theme.default` until a theme can be read from JSON.
 public struct Theme: Sendable, Hashable {
     public var light: Palette
     public var dark: Palette
     public var keyboard: KeyboardStyle
     public var chat: ChatStyle
+    public var composer: ComposerStyle
 
     public init(
-        light: Palette = .light, dark: Palette = .dark, keyboard: KeyboardStyle = .default, chat: ChatStyle = .default
+        light: Palette = .light, dark: Palette = .dark, keyboard: KeyboardStyle = .default, chat: ChatStyle = .default,
+        composer: ComposerStyle = .default
     ) {
         self.light = light
         self.dark = dark
         self.keyboard = keyboard
         self.chat = chat
+        self.composer = composer
     }
 
     /// The built-in design: the seeds' iOS look, every bundled golden's.
@@ -84,4 +88,23 @@ public struct ChatStyle: Sendable, Hashable {
     public init() {}
 
     public static let `default` = ChatStyle()
+}
+
+/// The composer's geometry (docs/fixtures/composer.md): the field's corners, the caret, and the
+/// suggestion strip and its chips.
+public struct ComposerStyle: Sendable, Hashable {
+    /// Continuous corners of a field with a border.
+    public var borderRadius = 20.0
+    public var caretWidth = 2.0
+    public var stripHeight = 44.0
+    /// Space kept between the field's bottom and the strip when the field is as tall as it gets.
+    public var stripGap = 8.0
+    /// Suggestion chips: capsules this tall, their text padded this much each side, this far apart.
+    public var chipHeight = 32.0
+    public var chipPadding = 12.0
+    public var chipSpacing = 8.0
+
+    public init() {}
+
+    public static let `default` = ComposerStyle()
 }
