@@ -102,6 +102,19 @@ public final class FrameRenderer {
             try paintShadow(rect: rect, radius: radius, blur: blur, color: color, cr)
         case .image(let source, let rect, let radius, let opacity):
             try paintImage(source, rect: rect, radius: radius, opacity: opacity, cr)
+        case .gradient(let rect, let top, let bottom, let clip, let radius):
+            guard rect.width > 0, rect.height > 0, clip.width > 0, clip.height > 0 else { return }
+            cairo_save(cr)
+            addPath(RoundedRectPath.path(clip, radius: radius, continuous: true), cr)
+            cairo_clip(cr)
+            let pattern = cairo_pattern_create_linear(0, rect.minY, 0, rect.maxY)
+            defer { cairo_pattern_destroy(pattern) }
+            cairo_pattern_add_color_stop_rgba(pattern, 0, top.red, top.green, top.blue, top.alpha)
+            cairo_pattern_add_color_stop_rgba(pattern, 1, bottom.red, bottom.green, bottom.blue, bottom.alpha)
+            cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+            cairo_set_source(cr, pattern)
+            cairo_fill(cr)
+            cairo_restore(cr)
         case .text(let draw):
             try engine.draw(draw, on: cr)
         case .strokeLines(let lines, let color, let lineWidth):

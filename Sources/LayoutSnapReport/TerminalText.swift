@@ -263,14 +263,19 @@ public enum TerminalText {
         return (groups, groups.count < each.count)
     }
 
-    /// `lint: 160 fixtures, 2385 frames: 1443 findings (4 ignored) in 85 fixtures, 2 unreadable`.
+    /// `lint: 160 fixtures, 2385 frames: 1443 findings (4 ignored, 47 accepted by the built-in
+    /// design) in 85 fixtures, 2 unreadable`.
     public static func lintSummary(
-        fixtures: Int, frames: Int, findings: Int, ignored: Int, linted: Int, unreadable: Int
+        fixtures: Int, frames: Int, findings: Int, ignored: Int, accepted: Int = 0, linted: Int, unreadable: Int
     )
         -> String
     {
-        "lint: \(Plural.count(fixtures, "fixture")), \(Plural.count(frames, "frame")): \(Plural.count(findings, "finding"))"
-            + (ignored > 0 ? " (\(ignored) ignored)" : "") + " in \(Plural.count(linted, "fixture"))"
+        let left =
+            (ignored > 0 ? ["\(ignored) ignored"] : [])
+            + (accepted > 0 ? ["\(accepted) accepted by the built-in design"] : [])
+        return
+            "lint: \(Plural.count(fixtures, "fixture")), \(Plural.count(frames, "frame")): \(Plural.count(findings, "finding"))"
+            + (left.isEmpty ? "" : " (" + left.joined(separator: ", ") + ")") + " in \(Plural.count(linted, "fixture"))"
             + (unreadable > 0 ? ", \(unreadable) unreadable" : "")
     }
 

@@ -29,6 +29,7 @@ struct Lint: ParsableCommand {
             var errors = 0
             var findings = 0
             var ignored = 0
+            var accepted = 0
             var frames = 0
             var fixtures = 0
             var grouped = false
@@ -45,6 +46,7 @@ struct Lint: ParsableCommand {
                 frames += r.frames
                 findings += r.findings
                 ignored += r.ignored
+                accepted += r.accepted
                 if !r.ranges.isEmpty { fixtures += 1 }
                 let lines = TerminalText.lintLines(id: r.ref.id, ranges: r.ranges, verbose: verbose)
                 for line in lines.lines { Diagnostics.out(line) }
@@ -55,7 +57,8 @@ struct Lint: ParsableCommand {
             }
             Diagnostics.out(
                 TerminalText.lintSummary(
-                    fixtures: results.count, frames: frames, findings: findings, ignored: ignored, linted: fixtures,
+                    fixtures: results.count, frames: frames, findings: findings, ignored: ignored, accepted: accepted,
+                    linted: fixtures,
                     unreadable: errors))
             return errors > 0 ? .error : findings > 0 ? .failed : .passed
         }

@@ -223,4 +223,66 @@ final class ChatRulesTests: XCTestCase {
             }
         }
     }
+
+    /// An image fills its bubble's width with no frame: 274.5 wide, 274.5 / 1.5 = 183 tall, then the
+    /// text's padded line below (36.2878); the bubble's fill starts 1 pt under the picture's bottom
+    /// edge, cut to the bubble's shape. A picture alone (0.75: 366 tall) is its own bubble, unfilled.
+    func testImagesFillTheBubbleWithoutAFrame() throws {
+        let c = ChatFixture(messages: [
+            ChatMessage(id: "a", role: .user, text: "Hi", imageAspectRatio: 1.5),
+            ChatMessage(id: "b", role: .user, text: "", imageAspectRatio: 0.75),
+        ])
+        let f = try states(c)[0].frames[0]
+        let a = rect(f, "message:a")!
+        let b = rect(f, "message:b")!
+        XCTAssertEqual(a.width, 274.5)
+        XCTAssertEqual(a.height, 183 + bubble, accuracy: 1e-9)
+        XCTAssertEqual(b.width, 274.5)
+        XCTAssertEqual(b.height, 366, accuracy: 1e-9)
+        XCTAssertEqual(b.y - a.maxY, 8, accuracy: 1e-9)
+        let gradients = f.drawList.compactMap { op -> (Rect, Color, Color, Rect, Double)? in
+            if case .gradient(let r, let top, let bottom, let clip, let radius) = op {
+                (r, top, bottom, clip, radius)
+            } else {
+                nil
+            }
+        }
+        XCTAssertEqual(gradients.count, 3)
+        // a: the accent under its text, from 182 down, then the picture, both cut to the bubble.
+        XCTAssertEqual(gradients[0].0, Rect(x: a.x, y: a.y + 182, width: 274.5, height: a.height - 182))
+        XCTAssertEqual(gradients[0].1, Palette.light.accent)
+        XCTAssertEqual(gradients[0].2, Palette.light.accent)
+        XCTAssertEqual(gradients[1].0, Rect(x: a.x, y: a.y, width: 274.5, height: 183))
+        XCTAssertEqual(gradients[1].1, Palette.light.placeholderTop)
+        XCTAssertEqual(gradients[1].2, Palette.light.placeholderBottom)
+        XCTAssertEqual(gradients[2].0, b)
+        for g in gradients { XCTAssertEqual(g.4, 18) }
+        XCTAssertEqual(gradients[0].3, a)
+        XCTAssertEqual(gradients[2].3, b)
+        // No bubble fill as a rounded rectangle for either, and no coloured frame.
+        XCTAssertFalse(
+            f.drawList.contains { if case .roundedRect(let r, 18, _, _) = $0 { r == a || r == b } else { false } })
+        // a's text sits 8 under the picture.
+        let text = f.drawList.compactMap { if case .text(let d) = $0, d.element == "message:a" { d } else { nil } }
+        XCTAssertEqual(text.first?.origin.y ?? 0, a.y + 183 + 8, accuracy: 1e-9)
+    }
+
+    /// The geometry is the theme's `ChatStyle`: 16 pt bubble padding makes "Hi" 17 + 32 = 49 wide
+    /// and 20.2878 + 24 tall, with 10 pt corners; the default is the built-in design's.
+    func testTheChatStyleDrivesTheBubbles() throws {
+        var style = ChatStyle.default
+        style.bubblePaddingH = 16
+        style.bubblePaddingV = 12
+        style.bubbleRadius = 10
+        let f = try ChatRules(chat: ChatFixture(messages: messages(1)), canvas: canvas, device: device, style: style)
+            .states(fps: 60, palette: .light, measurer: FakeMeasurer())[0].frames[0]
+        let m = rect(f, "message:m1")!
+        XCTAssertEqual(m.width, 49)
+        XCTAssertEqual(m.height, 20.2878 + 24, accuracy: 1e-9)
+        XCTAssertTrue(
+            f.drawList.contains {
+                if case .roundedRect(m, 10, Palette.light.bubbleGray, true) = $0 { true } else { false }
+            })
+        XCTAssertEqual(Theme.default.chat, ChatStyle())
+    }
 }

@@ -217,11 +217,12 @@ final class ComposerRulesTests: XCTestCase {
         XCTAssertEqual(try field("kim@example").1, Palette.light.red)
         XCTAssertEqual(try field("").0, false)
         XCTAssertEqual(try field("").1, Palette.light.gray)
-        // No pattern: no `matched`. No border: no stroke.
+        // No pattern: no `matched`. No border: no stroke of the field's (the keyboard's emoji key
+        // strokes a circle of its own).
         XCTAssertNil(try first(ComposerFixture(text: "x")).element("field")!["matched"])
         XCTAssertFalse(
             try first(ComposerFixture(text: "x", border: false)).drawList.contains {
-                if case .strokeRoundedRect = $0 { true } else { false }
+                if case .strokeRoundedRect(_, 20, _, _, _) = $0 { true } else { false }
             })
     }
 
@@ -298,5 +299,25 @@ final class ComposerRulesTests: XCTestCase {
         { error in
             XCTAssertEqual((error as? LayoutError)?.path, "$.height")
         }
+    }
+
+    /// The strip and chips are the theme's `ComposerStyle`: a 50 pt strip over the 336 pt keyboard
+    /// is at 852 - 336 - 50 = 466; a 36 pt chip centred in it at 466 + 7 = 473, "word" (4 x 7.5 =
+    /// 30 fake points of 15 pt subheadline) padded 16 each side: 62 wide, from the 16 pt margin,
+    /// with capsule corners of 18.
+    func testTheComposerStyleDrivesTheStripAndChips() throws {
+        var style = ComposerStyle.default
+        style.stripHeight = 50
+        style.chipHeight = 36
+        style.chipPadding = 16
+        let f = try ComposerRules(
+            composer: ComposerFixture(text: "hi", suggestions: ["word"]), canvas: canvas, device: device, style: style
+        ).states(fps: 60, palette: .light, measurer: FakeMeasurer())[0].frames[0]
+        XCTAssertTrue(
+            f.drawList.contains(
+                .roundedRect(
+                    Rect(x: 16, y: 473, width: 62, height: 36), cornerRadius: 18, fill: Palette.light.chip,
+                    continuous: true)), "\(f.drawList)")
+        XCTAssertEqual(Theme.default.composer, ComposerStyle())
     }
 }

@@ -185,6 +185,22 @@ final class LintRuleTests: XCTestCase {
         XCTAssertEqual(try lint(.post, elements, onCard, settled: false), [], "a fade is not judged mid-animation")
     }
 
+    /// A gradient's colour at the point's height, inside its clip only: black to white over 0...100
+    /// is 25% white at y 25 (over the white canvas colour it starts from), and nothing outside the clip.
+    func testContrastReadsAGradientAtTheLinesHeight() {
+        let ops: [DrawOp] = [
+            .fill(.white),
+            .gradient(
+                Rect(x: 0, y: 0, width: 100, height: 100), top: .black, bottom: .white,
+                clip: Rect(x: 0, y: 0, width: 50, height: 100), cornerRadius: 0),
+        ]
+        let at25 = LayoutLinter.background(at: Point(x: 10, y: 25), under: 2, in: ops)!
+        XCTAssertEqual(at25.red, 0.25, accuracy: 1e-12)
+        XCTAssertEqual(at25.blue, 0.25, accuracy: 1e-12)
+        XCTAssertEqual(LayoutLinter.background(at: Point(x: 75, y: 25), under: 2, in: ops), .white)
+        XCTAssertEqual(LayoutLinter.background(at: Point(x: 10, y: 25), under: 1, in: ops), .white)
+    }
+
     // MARK: caret-hidden
 
     func testAFocusedCaretMustBeInsideTheFieldAndClearOfStripAndKeyboard() throws {

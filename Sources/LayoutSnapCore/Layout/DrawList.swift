@@ -57,6 +57,10 @@ public enum DrawOp: Sendable, Hashable {
     case shadow(Rect, cornerRadius: Double, blur: Double, color: Color)
     /// An image scaled to fill `rect` (aspect-fill, centred) and clipped to its rounded corners.
     case image(ImageSource, Rect, cornerRadius: Double, opacity: Double)
+    /// `rect` filled with a vertical linear gradient from `top` (its top edge) to `bottom` (its
+    /// bottom edge), painted only inside `clip`'s continuous rounded rectangle: an image
+    /// placeholder cut to its bubble's shape.
+    case gradient(Rect, top: Color, bottom: Color, clip: Rect, cornerRadius: Double)
     case text(TextDraw)
     /// Open polylines stroked with round caps and joins (a glyph drawn as a path: the send
     /// button's arrow).

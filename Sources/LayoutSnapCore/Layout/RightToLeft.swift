@@ -40,6 +40,9 @@ public enum RightToLeft {
             return .shadow(mirror(r, width: w), cornerRadius: radius, blur: blur, color: color)
         case .image(let source, let r, let radius, let opacity):
             return .image(source, mirror(r, width: w), cornerRadius: radius, opacity: opacity)
+        case .gradient(let r, let top, let bottom, let clip, let radius):
+            return .gradient(
+                mirror(r, width: w), top: top, bottom: bottom, clip: mirror(clip, width: w), cornerRadius: radius)
         case .strokeLines(let lines, let color, let lineWidth):
             return .strokeLines(
                 lines.map { $0.map { Point(x: w - $0.x, y: $0.y) } }, color: color, lineWidth: lineWidth)

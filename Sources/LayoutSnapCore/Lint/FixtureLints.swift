@@ -8,12 +8,15 @@ public enum LintMode: String, Sendable, CaseIterable {
     case error
 }
 
-/// A fixture's lint findings, frame by frame, with its ignores applied.
+/// A fixture's lint findings, frame by frame, with its ignores and the built-in design's accepted
+/// findings (`BuiltInDesign`) applied.
 public struct FixtureLints: Sendable {
     /// Per state (in the layout's order), per frame: what was found and not ignored.
     public var frames: [[[LintFinding]]]
-    /// Findings the fixture's `lint.ignore` left out.
+    /// Findings the fixture's `lint.ignore` (or the project's) left out.
     public var ignored: Int
+    /// Findings the built-in design accepts (`BuiltInDesign.accepted`) that no ignore covered.
+    public var accepted: Int = 0
 
     public var count: Int { frames.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } } }
 
@@ -27,19 +30,29 @@ public struct FixtureLints: Sendable {
     ) throws -> FixtureLints {
         let linter = LayoutLinter(kind: fixture.kind, canvas: layout.canvas, measurer: measurer)
         var ignored = 0
+        var accepted = 0
+        let kind = fixture.kind.rawValue
+        // The built-in design's own colours, whatever the fixture is drawn with: its entries
+        // accept what it draws, never a theme's.
+        let palette = Theme.default.palette(fixture.appearance)
         var frames: [[[LintFinding]]] = []
         for state in layout.states {
             var perFrame: [[LintFinding]] = []
             for (i, frame) in state.frames.enumerated() {
                 try check()
-                let found = try linter.lint(frame, settled: i == state.frames.count - 1 && !state.interrupted)
-                let kept = found.filter { finding in !fixture.lintIgnores.contains { $0.covers(finding) } }
-                ignored += found.count - kept.count
+                let settled = i == state.frames.count - 1 && !state.interrupted
+                let found = try linter.lint(frame, settled: settled)
+                let own = found.filter { finding in !fixture.lintIgnores.contains { $0.covers(finding) } }
+                let kept = own.filter {
+                    BuiltInDesign.acceptance(for: $0, kind: kind, palette: palette, settled: settled) == nil
+                }
+                ignored += found.count - own.count
+                accepted += own.count - kept.count
                 perFrame.append(kept)
             }
             frames.append(perFrame)
         }
-        return FixtureLints(frames: frames, ignored: ignored)
+        return FixtureLints(frames: frames, ignored: ignored, accepted: accepted)
     }
 }
 

@@ -35,13 +35,30 @@ public struct LintFinding: Sendable, Hashable {
     /// The size of the problem in its own unit (points of overlap, the contrast ratio): how
     /// findings over a range of frames pick the worst one to quote.
     public var amount: Double
+    /// A contrast finding's colours: the text's as drawn (its alpha included) and the opaque
+    /// background under it. What a design's accepted findings are matched on.
+    public var colors: LintColors?
 
-    public init(rule: LintRule, elements: [String], detail: String, rect: Rect, amount: Double) {
+    public init(
+        rule: LintRule, elements: [String], detail: String, rect: Rect, amount: Double, colors: LintColors? = nil
+    ) {
         self.rule = rule
         self.elements = elements
         self.detail = detail
         self.rect = rect
         self.amount = amount
+        self.colors = colors
+    }
+}
+
+/// The colours a contrast finding judged.
+public struct LintColors: Sendable, Hashable {
+    public var text: Color
+    public var background: Color
+
+    public init(text: Color, background: Color) {
+        self.text = text
+        self.background = background
     }
 }
 
@@ -346,14 +363,15 @@ public struct LayoutLinter {
                 rule: .contrast, elements: [line.element],
                 detail:
                     "\(line.element) has contrast \(Self.ratio(ratio)):1 against its background, under \(Self.ratio(required)):1",
-                rect: visible, amount: required - ratio)
+                rect: visible, amount: required - ratio,
+                colors: LintColors(text: line.draw.color, background: background))
             if (worst[line.element]?.amount ?? -1) < finding.amount { worst[line.element] = finding }
         }
         return worst.keys.sorted().map { worst[$0]! }
     }
 
-    /// The opaque colour the ops before `order` leave at `point`; nil under an image (its pixels
-    /// are not known here).
+    /// The opaque colour the ops before `order` leave at `point` (a gradient's colour at that
+    /// height); nil under an image (its pixels are not known here).
     static func background(at point: Point, under order: Int, in ops: [DrawOp]) -> Color? {
         var color = Color.white
         for op in ops.prefix(order) {
@@ -361,6 +379,13 @@ public struct LayoutLinter {
             case .fill(let c): color = over(c, color)
             case .roundedRect(let r, _, let fill, _) where contains(r, point): color = over(fill, color)
             case .image(_, let r, _, let opacity) where contains(r, point) && opacity > 0: return nil
+            case .gradient(let r, let top, let bottom, let clip, _) where contains(r, point) && contains(clip, point):
+                let t = r.height > 0 ? (point.y - r.minY) / r.height : 0
+                func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
+                color = over(
+                    Color(
+                        red: mix(top.red, bottom.red), green: mix(top.green, bottom.green),
+                        blue: mix(top.blue, bottom.blue), alpha: mix(top.alpha, bottom.alpha)), color)
             default: break
             }
         }

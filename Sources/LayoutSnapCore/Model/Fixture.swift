@@ -42,6 +42,8 @@ public struct Fixture: Sendable {
     /// The variants the fixture asks for (`variants`); each is rendered as a fixture of its own,
     /// `<id>@<variant name>`, beside this one, the base.
     public var variants: [FixtureVariant] = []
+    /// The visual tokens it is drawn with: the built-in design until themes are read from JSON.
+    public var theme: Theme = .default
     /// `lint.ignore`: lint findings the fixture accepts, each with its reason.
     public var lintIgnores: [LintIgnore] = []
     /// The kind-specific part (`Kinds/<Kind>/`), which knows its kind and lays itself out.
@@ -61,7 +63,7 @@ public struct Fixture: Sendable {
         self.content = content
     }
 
-    public var palette: Palette { .of(appearance) }
+    public var palette: Palette { theme.palette(appearance) }
 
     public var kind: FixtureKind { content.kind }
 

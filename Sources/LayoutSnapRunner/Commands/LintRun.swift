@@ -16,6 +16,8 @@ public struct LintRun: Sendable {
         public var ranges: [LintRange] = []
         public var findings = 0
         public var ignored = 0
+        /// Findings the built-in design accepts.
+        public var accepted = 0
     }
 
     public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) throws(RunnerError) -> (
@@ -45,6 +47,7 @@ public struct LintRun: Sendable {
                         result.frames = layout.frameCount
                         result.findings = lints.count
                         result.ignored = lints.ignored
+                        result.accepted = lints.accepted
                         for (s, state) in layout.states.enumerated() {
                             result.ranges += LintRange.ranges(
                                 state: state.name,

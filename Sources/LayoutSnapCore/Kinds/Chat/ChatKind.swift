@@ -32,8 +32,12 @@ extension ChatFixture: KindContent {
     public var kind: FixtureKind { .chat }
 
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
-        try ChatRules(chat: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize)
-            .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
+        try ChatRules(
+            chat: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize,
+            direction: fixture.direction, keyboardStyle: fixture.theme.keyboard,
+            style: fixture.theme.chat
+        )
+        .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
     }
 
     /// The chat's text styles are its rules', which read `fixture.textSize` themselves.

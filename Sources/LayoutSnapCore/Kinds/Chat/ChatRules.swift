@@ -10,22 +10,8 @@ public struct ChatRules: Sendable {
     public let canvas: Canvas
     public let device: Device
 
-    public static let listPaddingH = 12.0
-    public static let listPaddingV = 8.0
-    public static let spacing = 8.0
-    public static let bubbleFraction = 0.75
-    public static let bubblePaddingH = 12.0
-    public static let bubblePaddingV = 8.0
-    public static let bubbleRadius = 18.0
-    public static let imageRadius = 12.0
-    public static let endSpacer = 20.0
-    public static let bannerHeight = 32.0
-    /// The input bar: a composer field (body, lineSpacing 2, insets 8/5, 1 to 5 lines) with 8 pt
-    /// around it and a 32 pt send button on its right.
-    public static let barPadding = 8.0
-    public static let sendSize = 32.0
-    public static let inputMaxLines = 5
-    static let inputLineSpacing = 2.0
+    /// The theme's geometry of the chat (docs/fixtures/chat.md).
+    public let style: ChatStyle
     /// The bubbles' text and the input field are body, the status row subheadline, the offline
     /// banner footnote: all follow the text size.
     var inputFont: FontSpec { TextStyle.body.font(at: textSize) }
@@ -37,18 +23,54 @@ public struct ChatRules: Sendable {
     public static let scrollCurve = AnimationCurve.spring(.default)
 
     public let textSize: ContentSizeCategory
+    /// Only the keyboard reads it (it is drawn pre-mirrored); the frame is mirrored as a whole.
+    public let direction: LayoutDirection
+    /// The drawn keyboard's geometry and fonts (the theme's).
+    public let keyboardStyle: KeyboardStyle
 
-    public init(chat: ChatFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large) {
+    public init(
+        chat: ChatFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
+        direction: LayoutDirection = .ltr, keyboardStyle: KeyboardStyle = .default, style: ChatStyle = .default
+    ) {
+        self.keyboardStyle = keyboardStyle
+        self.style = style
         self.chat = chat
         self.canvas = canvas
         self.device = device
         self.textSize = textSize
+        self.direction = direction
     }
 
     public var bubbleMaxWidth: Double {
-        max((canvas.width - 2 * Self.listPaddingH) * Self.bubbleFraction, 2 * Self.bubblePaddingH + 1)
+        max((canvas.width - 2 * style.listPaddingH) * style.bubbleFraction, 2 * style.bubblePaddingH + 1)
     }
-    var bubbleTextWidth: Double { bubbleMaxWidth - 2 * Self.bubblePaddingH }
+    var bubbleTextWidth: Double { bubbleMaxWidth - 2 * style.bubblePaddingH }
+    /// A picture without pixels (the fixture gives its aspect ratio only): a neutral gradient
+    /// filling `image`, cut to the bubble's rounded shape, with SF Symbol `photo`'s outline (a
+    /// frame, hills and a sun, 30 x 24 pt) centred on it when there is room for it.
+    func imagePlaceholder(_ image: Rect, bubble: Rect, palette: Palette) -> [DrawOp] {
+        var ops: [DrawOp] = [
+            .gradient(
+                image, top: palette.placeholderTop, bottom: palette.placeholderBottom, clip: bubble,
+                cornerRadius: style.bubbleRadius)
+        ]
+        guard image.width >= 48, image.height >= 48 else { return ops }
+        let cx = image.x + image.width / 2
+        let cy = image.y + image.height / 2
+        func p(_ x: Double, _ y: Double) -> Point { Point(x: cx + x, y: cy + y) }
+        ops.append(
+            .strokeRoundedRect(
+                Rect(x: cx - 15, y: cy - 12, width: 30, height: 24), cornerRadius: 4, color: palette.gray,
+                lineWidth: 1.5, continuous: true))
+        ops.append(
+            .strokeLines([[p(-11, 8), p(-3, -1), p(3, 5), p(6, 2), p(11, 8)]], color: palette.gray, lineWidth: 1.5))
+        ops.append(
+            .roundedRect(
+                Rect(x: cx + 4, y: cy - 8, width: 5, height: 5), cornerRadius: 2.5, fill: palette.gray,
+                continuous: false))
+        return ops
+    }
+
     /// The send button as iOS draws it (SF Symbol arrow.up.circle.fill): a filled circle, the
     /// accent colour with a draft and systemGray3 without one, and a white up-arrow drawn as a
     /// path: a shaft half the circle tall and a chevron head, stroked 3 pt with round ends.
@@ -64,11 +86,11 @@ public struct ChatRules: Sendable {
                 [
                     [Point(x: cx, y: cy + 0.25 * d), top],
                     [Point(x: cx - 0.22 * d, y: cy - 0.03 * d), top, Point(x: cx + 0.22 * d, y: cy - 0.03 * d)],
-                ], color: Color(hex: 0xFFFFFF), lineWidth: 0.094 * d),
+                ], color: palette.onAccent, lineWidth: 0.094 * d),
         ]
     }
 
-    var fieldWidth: Double { max(canvas.width - 2 * Self.barPadding - Self.sendSize - Self.barPadding, 11) }
+    var fieldWidth: Double { max(canvas.width - 2 * style.barPadding - style.sendSize - style.barPadding, 11) }
 
     /// A message as laid out once: its bubble's size and where its text sits inside.
     public struct Bubble: Sendable {
@@ -83,29 +105,30 @@ public struct ChatRules: Sendable {
 
     func bubble(_ m: ChatMessage, measurer: some TextMeasuring) throws -> Bubble {
         var width = 0.0
-        var height = 2 * Self.bubblePaddingV
+        var height = 0.0
         var lines = 0
         var minX = 0.0
         var imageHeight = 0.0
         var text: StyledText?
         if let ratio = m.imageAspectRatio {
-            imageHeight = bubbleTextWidth / ratio
+            // The picture is the bubble's full width, with no padding around it (iOS Messages).
+            imageHeight = bubbleMaxWidth / ratio
             width = bubbleMaxWidth
-            height += imageHeight
+            height = imageHeight
         }
         if !m.text.isEmpty {
             let styled = StyledText(markup: m.text, font: textFont, width: bubbleTextWidth)
             let measured = try measurer.measure(styled)
             lines = max(measured.lineCount, 1)
             minX = measured.lines.map(\.x).min() ?? 0
-            width = max(width, min(measured.maxLineWidth - minX + 2 * Self.bubblePaddingH, bubbleMaxWidth))
-            height += LineMetrics.height(lines: lines, font: textFont) + (imageHeight > 0 ? Self.spacing : 0)
+            width = max(width, min(measured.maxLineWidth - minX + 2 * style.bubblePaddingH, bubbleMaxWidth))
+            height += LineMetrics.height(lines: lines, font: textFont) + 2 * style.bubblePaddingV
             text = styled
         }
         if m.imageAspectRatio == nil && m.text.isEmpty {
             // An empty message still shows an empty bubble one line tall.
-            width = 2 * Self.bubblePaddingH
-            height += LineMetrics.height(lines: 1, font: textFont)
+            width = 2 * style.bubblePaddingH
+            height = LineMetrics.height(lines: 1, font: textFont) + 2 * style.bubblePaddingV
         }
         return Bubble(width: width, height: height, text: text, lines: lines, textMinX: minX, imageHeight: imageHeight)
     }
@@ -126,8 +149,10 @@ public struct ChatRules: Sendable {
         var inputText: StyledText
         public var inputLines: Int
         public var fieldHeight: Double
-        public var barHeight: Double { fieldHeight + 2 * ChatRules.barPadding }
     }
+
+    /// The input bar: the field with the bar's padding above and below it.
+    func barHeight(_ c: Content) -> Double { c.fieldHeight + 2 * style.barPadding }
 
     func content(
         messages: [ChatMessage], bubbles: [Bubble], status: ChatStatus, online: Bool, input: String,
@@ -135,17 +160,17 @@ public struct ChatRules: Sendable {
     ) throws -> Content {
         var tops: [Double] = []
         tops.reserveCapacity(bubbles.count)
-        var y = Self.listPaddingV
+        var y = style.listPaddingV
         for b in bubbles {
             tops.append(y)
-            y += b.height + Self.spacing
+            y += b.height + style.spacing
         }
         var statusTop: Double?
         if status != .idle {
             statusTop = y
-            y += statusFont.firstLineHeight + Self.spacing
+            y += statusFont.firstLineHeight + style.spacing
         }
-        let contentHeight = y + Self.endSpacer + Self.listPaddingV
+        let contentHeight = y + style.endSpacer + style.listPaddingV
         let statusText = StyledText(runs: [TextRun("Thinking")], font: statusFont, width: nil)
         let statusTextWidth = status == .idle ? 0 : try measurer.measure(statusText).maxLineWidth
         let inputText = StyledText(
@@ -154,7 +179,7 @@ public struct ChatRules: Sendable {
         let inputLines = max(try measurer.measure(inputText).lineCount, 1)
         let fieldHeight =
             LineMetrics.height(
-                lines: min(inputLines, Self.inputMaxLines), font: inputFont, lineSpacing: Self.inputLineSpacing)
+                lines: min(inputLines, style.inputMaxLines), font: inputFont, lineSpacing: style.inputLineSpacing)
             + TextViewInsets.top + TextViewInsets.bottom
         return Content(
             messages: messages, bubbles: bubbles, tops: tops, status: status, statusTop: statusTop,
@@ -163,9 +188,9 @@ public struct ChatRules: Sendable {
             inputLines: inputLines, fieldHeight: fieldHeight)
     }
 
-    public func listTop(_ c: Content) -> Double { device.safeAreaTop + (c.online ? 0 : Self.bannerHeight) }
+    public func listTop(_ c: Content) -> Double { device.safeAreaTop + (c.online ? 0 : style.bannerHeight) }
     public func barTop(_ c: Content, keyboard: Double) -> Double {
-        canvas.height - max(keyboard, device.safeAreaBottom) - c.barHeight
+        canvas.height - max(keyboard, device.safeAreaBottom) - barHeight(c)
     }
     public func viewport(_ c: Content, keyboard: Double) -> Double {
         max(0, barTop(c, keyboard: keyboard) - listTop(c))
@@ -186,6 +211,7 @@ public struct ChatRules: Sendable {
     }
 
     public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
+        let keyLabels = try Keyboard.Labels(measurer: measurer, style: keyboardStyle)
         // Each distinct message is laid out once for the whole fixture.
         var cache: [ChatMessage: Bubble] = [:]
         func bubble(_ m: ChatMessage) throws -> Bubble {
@@ -322,7 +348,7 @@ public struct ChatRules: Sendable {
                         }
                         return frame(
                             index: s.index, time: s.time, progress: progress, state: info, offset: o, keyboard: k,
-                            palette: palette)
+                            palette: palette, keyLabels: keyLabels)
                     })
             })
     }
@@ -336,7 +362,9 @@ public struct ChatRules: Sendable {
     }
 
     func frame(
-        index: Int, time: Double, progress: Double, state: StateInfo, offset: Double, keyboard: Double, palette: Palette
+        index: Int, time: Double, progress: Double, state: StateInfo, offset: Double, keyboard: Double,
+        palette: Palette,
+        keyLabels: Keyboard.Labels
     ) -> LayoutFrame {
         let c = state.content
         let top = listTop(c)
@@ -351,31 +379,36 @@ public struct ChatRules: Sendable {
         for i in visible {
             let m = c.messages[i]
             let b = c.bubbles[i]
-            let x = m.role == .user ? canvas.width - Self.listPaddingH - b.width : Self.listPaddingH
+            let x = m.role == .user ? canvas.width - style.listPaddingH - b.width : style.listPaddingH
             let rect = Rect(x: x, y: origin + c.tops[i], width: b.width, height: b.height)
-            ops.append(
-                .roundedRect(
-                    rect, cornerRadius: Self.bubbleRadius, fill: m.role == .user ? palette.accent : palette.bubbleGray,
-                    continuous: true))
-            var textTop = rect.y + Self.bubblePaddingV
-            if b.imageHeight > 0 {
-                let image = Rect(
-                    x: rect.x + Self.bubblePaddingH, y: textTop, width: bubbleTextWidth, height: b.imageHeight)
-                ops.append(
-                    .roundedRect(
-                        image, cornerRadius: Self.imageRadius, fill: palette.gray.opacity(0.5), continuous: true))
-                textTop += b.imageHeight + Self.spacing
+            let fill = m.role == .user ? palette.accent : palette.bubbleGray
+            if b.imageHeight == 0 {
+                ops.append(.roundedRect(rect, cornerRadius: style.bubbleRadius, fill: fill, continuous: true))
+            } else {
+                // No fill shows around a picture: a picture alone is its own bubble, and a text
+                // under it is filled from 1 pt under the picture's bottom edge down, cut to the
+                // bubble's shape, so no colour fringes the picture's corners.
+                if b.text != nil {
+                    let under = b.imageHeight - 1
+                    ops.append(
+                        .gradient(
+                            Rect(x: rect.x, y: rect.y + under, width: rect.width, height: rect.height - under),
+                            top: fill, bottom: fill, clip: rect, cornerRadius: style.bubbleRadius))
+                }
+                let image = Rect(x: rect.x, y: rect.y, width: rect.width, height: b.imageHeight)
+                ops += imagePlaceholder(image, bubble: rect, palette: palette)
             }
+            let textTop = rect.y + b.imageHeight + style.bubblePaddingV
             if let text = b.text {
                 let boxes = LineMetrics.boxes(lines: b.lines, font: textFont)
                 // The text's frame is the bubble's content, narrower than its layout width.
                 ops.append(
                     .text(
                         TextDraw(
-                            text: text, origin: Point(x: rect.x + Self.bubblePaddingH - b.textMinX, y: textTop),
-                            baselines: boxes.baselines, color: m.role == .user ? Color(hex: 0xFFFFFF) : palette.text,
+                            text: text, origin: Point(x: rect.x + style.bubblePaddingH - b.textMinX, y: textTop),
+                            baselines: boxes.baselines, color: m.role == .user ? palette.onAccent : palette.text,
                             clip: list,
-                            leadingX: rect.x + Self.bubblePaddingH, element: "message:\(m.id)")))
+                            leadingX: rect.x + style.bubblePaddingH, element: "message:\(m.id)")))
             }
             messageElements.append(
                 LayoutElement(
@@ -389,7 +422,7 @@ public struct ChatRules: Sendable {
             // "Thinking" and three 6 pt dots, 4 pt apart, 4 pt in from the list's padding (the
             // seed's `.padding(.horizontal, 4)`).
             let height = statusFont.firstLineHeight
-            let x = Self.listPaddingH + 4
+            let x = style.listPaddingH + 4
             let y = origin + statusTop
             ops.append(
                 .text(
@@ -415,7 +448,7 @@ public struct ChatRules: Sendable {
                 Rect(x: 0, y: 0, width: canvas.width, height: top), cornerRadius: 0, fill: palette.canvas,
                 continuous: false))
         if !c.online {
-            let banner = Rect(x: 0, y: device.safeAreaTop, width: canvas.width, height: Self.bannerHeight)
+            let banner = Rect(x: 0, y: device.safeAreaTop, width: canvas.width, height: style.bannerHeight)
             ops.append(.roundedRect(banner, cornerRadius: 0, fill: palette.bubbleGray, continuous: false))
             let label = StyledText(runs: [TextRun("Offline")], font: bannerFont, width: canvas.width)
             let line = LineMetrics.boxes(lines: 1, font: bannerFont)
@@ -423,7 +456,7 @@ public struct ChatRules: Sendable {
                 .text(
                     TextDraw(
                         text: label,
-                        origin: Point(x: Self.listPaddingH, y: banner.y + (Self.bannerHeight - line.height) / 2),
+                        origin: Point(x: style.listPaddingH, y: banner.y + (style.bannerHeight - line.height) / 2),
                         baselines: line.baselines, color: palette.secondary, clip: banner, element: "banner")))
             elements.append(LayoutElement(id: "banner", rect: banner))
         }
@@ -436,7 +469,7 @@ public struct ChatRules: Sendable {
 
         // The input bar, riding on the keyboard or the bottom safe area.
         let barTop = barTop(c, keyboard: keyboard)
-        let bar = Rect(x: 0, y: barTop, width: canvas.width, height: c.barHeight)
+        let bar = Rect(x: 0, y: barTop, width: canvas.width, height: barHeight(c))
         ops.append(
             .roundedRect(
                 Rect(x: 0, y: barTop, width: canvas.width, height: canvas.height - barTop), cornerRadius: 0,
@@ -445,13 +478,14 @@ public struct ChatRules: Sendable {
             .roundedRect(
                 Rect(x: 0, y: barTop, width: canvas.width, height: 0.5), cornerRadius: 0, fill: palette.separator,
                 continuous: false))
-        let field = Rect(x: Self.barPadding, y: barTop + Self.barPadding, width: fieldWidth, height: c.fieldHeight)
-        ops.append(.roundedRect(field, cornerRadius: Self.bubbleRadius, fill: palette.field, continuous: true))
+        let field = Rect(x: style.barPadding, y: barTop + style.barPadding, width: fieldWidth, height: c.fieldHeight)
+        ops.append(.roundedRect(field, cornerRadius: style.bubbleRadius, fill: palette.field, continuous: true))
         ops.append(
             .strokeRoundedRect(
-                field, cornerRadius: Self.bubbleRadius, color: palette.gray.opacity(0.5), lineWidth: 1, continuous: true
+                field, cornerRadius: style.bubbleRadius, color: palette.gray.opacity(0.5), lineWidth: 1,
+                continuous: true
             ))
-        let inputBoxes = LineMetrics.boxes(lines: c.inputLines, font: inputFont, lineSpacing: Self.inputLineSpacing)
+        let inputBoxes = LineMetrics.boxes(lines: c.inputLines, font: inputFont, lineSpacing: style.inputLineSpacing)
         ops.append(
             .text(
                 TextDraw(
@@ -460,9 +494,9 @@ public struct ChatRules: Sendable {
                     clip: field,
                     element: "input")))
         let send = Rect(
-            x: field.maxX + Self.barPadding,
-            y: field.maxY - (LineMetrics.height(lines: 1, font: inputFont) + 16 + Self.sendSize) / 2,
-            width: Self.sendSize, height: Self.sendSize)
+            x: field.maxX + style.barPadding,
+            y: field.maxY - (LineMetrics.height(lines: 1, font: inputFont) + 16 + style.sendSize) / 2,
+            width: style.sendSize, height: style.sendSize)
         ops += Self.sendButton(send, enabled: !c.input.isEmpty, palette: palette)
         elements.append(LayoutElement(id: "send", rect: send, attributes: [("enabled", .bool(!c.input.isEmpty))]))
         elements.append(
@@ -470,7 +504,10 @@ public struct ChatRules: Sendable {
                 id: "input", rect: bar,
                 attributes: [("lines", .int(c.input.isEmpty ? 1 : c.inputLines)), ("value", .string(c.input))]))
 
-        let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)
+        let keys = Keyboard.layout(
+            canvas: canvas, device: device, shown: keyboard, palette: palette, style: keyboardStyle,
+            direction: direction,
+            labels: keyLabels)
         ops.append(contentsOf: keys.ops)
         elements.append(keys.element)
 

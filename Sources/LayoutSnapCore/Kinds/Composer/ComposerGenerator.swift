@@ -178,7 +178,7 @@ enum ComposerGenerator {
         let device = common.device
         let below =
             (keyboardEverShown ? max(device.keyboardHeight, device.safeAreaBottom) : device.safeAreaBottom)
-            + (stripEverShown ? ComposerRules.stripHeight : 0) + ComposerRules.stripGap
+            + (stripEverShown ? ComposerStyle.default.stripHeight : 0) + ComposerStyle.default.stripGap
         let least = margin + ComposerRules.insetTop + ComposerRules.insetBottom + font.firstLineHeight + below
         if r.chance(0.8) || device.height < least + 1 {
             common.height = (least + Double(r.int(1...350))).rounded(.up)

@@ -30,7 +30,7 @@ extension ComposerFixture: KindContent {
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
         try ComposerRules(
             composer: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize,
-            direction: fixture.direction
+            direction: fixture.direction, keyboardStyle: fixture.theme.keyboard, style: fixture.theme.composer
         )
         .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
     }

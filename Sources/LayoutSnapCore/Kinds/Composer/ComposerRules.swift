@@ -19,29 +19,27 @@ public struct ComposerRules: Sendable {
     /// Right to left, carets, selections and marked text are placed on the lines as the renderer
     /// right-aligns them (the frame itself is mirrored afterwards, `RightToLeft`).
     public let direction: LayoutDirection
+    /// The drawn keyboard's geometry and fonts (the theme's).
+    public let keyboardStyle: KeyboardStyle
+    /// The theme's geometry of the field, the caret and the suggestion strip.
+    public let style: ComposerStyle
 
     public static let insetTop = TextViewInsets.top
     public static let insetBottom = TextViewInsets.bottom
     public static let insetSide = TextViewInsets.side
-    public static let caretWidth = 2.0
     /// Room kept around the caret when it is scrolled into view (docs/fixtures/composer.md).
     public static let caretRoomAbove = 12.0
     public static let caretRoomBelow = 18.0
-    public static let borderRadius = 20.0
-    public static let stripHeight = 44.0
-    /// Space kept between the field's bottom and the strip when the field is as tall as it gets.
-    public static let stripGap = 8.0
     /// Suggestion chips: subheadline text (it follows the text size) in capsules.
     var chipFont: FontSpec { TextStyle.subheadline.font(at: textSize) }
-    static let chipHeight = 32.0
-    static let chipPadding = 12.0
-    static let chipSpacing = 8.0
 
     /// `composer.font` is already at `textSize` (a variant resizes the fixture's fonts).
     public init(
         composer: ComposerFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
-        direction: LayoutDirection = .ltr
+        direction: LayoutDirection = .ltr, keyboardStyle: KeyboardStyle = .default, style: ComposerStyle = .default
     ) throws {
+        self.keyboardStyle = keyboardStyle
+        self.style = style
         self.composer = composer
         self.canvas = canvas
         self.device = device
@@ -54,7 +52,7 @@ public struct ComposerRules: Sendable {
         let bottom =
             canvas.height
             - (keyboardEverShown ? max(device.keyboardHeight, device.safeAreaBottom) : device.safeAreaBottom)
-            - (stripEverShown ? Self.stripHeight : 0) - Self.stripGap
+            - (stripEverShown ? style.stripHeight : 0) - style.stripGap
         let room = bottom - composer.margin - Self.insetTop - Self.insetBottom
         let font = composer.font
         guard room >= font.firstLineHeight else {
@@ -147,8 +145,8 @@ public struct ComposerRules: Sendable {
         }
         let position = try measurer.caret(in: valueText, at: editor.caret)
         // UIKit keeps the caret inside the text container, even after a hanging trailing space.
-        let caretX = min(max(position.x, 0), max(textWidth - Self.caretWidth, 0))
-        let caret = box(line: position.line, x: caretX, width: Self.caretWidth, clamp: true)
+        let caretX = min(max(position.x, 0), max(textWidth - style.caretWidth, 0))
+        let caret = box(line: position.line, x: caretX, width: style.caretWidth, clamp: true)
         var selection: [Rect] = []
         var marked: [Rect] = []
         if placeholder == nil {
@@ -212,6 +210,7 @@ public struct ComposerRules: Sendable {
     }
 
     public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
+        let keyLabels = try Keyboard.Labels(measurer: measurer, style: keyboardStyle)
         // Whole-text match, as the seed's `SELF MATCHES` does; checked when decoding.
         let regex = try composer.pattern.map { try NSRegularExpression(pattern: Self.wholeMatch($0)) }
         var editor = ComposerEditor(text: composer.text, selection: composer.selection)
@@ -341,15 +340,17 @@ public struct ComposerRules: Sendable {
                         let span = info.keyboardTo - info.keyboardFrom
                         let progress = abs(span) < 1e-9 ? 1 : min(max((k - info.keyboardFrom) / span, 0), 1)
                         return frame(
-                            index: s.index, time: s.time, progress: progress, state: info, keyboard: k, palette: palette
-                        )
+                            index: s.index, time: s.time, progress: progress, state: info, keyboard: k,
+                            palette: palette,
+                            keyLabels: keyLabels)
                     }, note: info.note)
             })
     }
 
-    func frame(index: Int, time: Double, progress: Double, state: StateInfo, keyboard: Double, palette: Palette)
-        -> LayoutFrame
-    {
+    func frame(
+        index: Int, time: Double, progress: Double, state: StateInfo, keyboard: Double, palette: Palette,
+        keyLabels: Keyboard.Labels
+    ) -> LayoutFrame {
         let c = state.content
         let field = Rect(x: fieldX, y: fieldY, width: fieldWidth, height: c.fieldHeight)
         let offset = state.offset
@@ -360,7 +361,7 @@ public struct ComposerRules: Sendable {
         let unmatched = c.matched == false && !c.editor.value.isEmpty
 
         var ops: [DrawOp] = [.fill(palette.canvas)]
-        let radius = composer.border ? Self.borderRadius : 0
+        let radius = composer.border ? style.borderRadius : 0
         ops.append(.roundedRect(field, cornerRadius: radius, fill: palette.field, continuous: true))
         for span in c.marked {
             if let r = place(span).intersection(field) {
@@ -391,30 +392,33 @@ public struct ComposerRules: Sendable {
 
         // The strip rides on the keyboard's top, or on the safe area while the keyboard is down.
         let strip = Rect(
-            x: 0, y: canvas.height - max(keyboard, device.safeAreaBottom) - Self.stripHeight, width: canvas.width,
-            height: Self.stripHeight)
+            x: 0, y: canvas.height - max(keyboard, device.safeAreaBottom) - style.stripHeight, width: canvas.width,
+            height: style.stripHeight)
         let stripShown = !c.chips.isEmpty
         if stripShown {
             ops.append(.roundedRect(strip, cornerRadius: 0, fill: palette.keyboard, continuous: false))
             var x = composer.margin
-            let top = strip.y + (Self.stripHeight - Self.chipHeight) / 2
+            let top = strip.y + (style.stripHeight - style.chipHeight) / 2
             let chipLine = LineMetrics.boxes(lines: 1, font: chipFont)
             for chip in c.chips where x < canvas.width {
-                let width = chip.width + 2 * Self.chipPadding
+                let width = chip.width + 2 * style.chipPadding
                 ops.append(
                     .roundedRect(
-                        Rect(x: x, y: top, width: width, height: Self.chipHeight), cornerRadius: Self.chipHeight / 2,
+                        Rect(x: x, y: top, width: width, height: style.chipHeight), cornerRadius: style.chipHeight / 2,
                         fill: palette.chip, continuous: true))
                 ops.append(
                     .text(
                         TextDraw(
                             text: chip.text,
-                            origin: Point(x: x + Self.chipPadding, y: top + (Self.chipHeight - chipLine.height) / 2),
+                            origin: Point(x: x + style.chipPadding, y: top + (style.chipHeight - chipLine.height) / 2),
                             baselines: chipLine.baselines, color: palette.text, clip: strip, element: "suggestions")))
-                x += width + Self.chipSpacing
+                x += width + style.chipSpacing
             }
         }
-        let keys = Keyboard.layout(canvas: canvas, device: device, shown: keyboard, palette: palette)
+        let keys = Keyboard.layout(
+            canvas: canvas, device: device, shown: keyboard, palette: palette, style: keyboardStyle,
+            direction: direction,
+            labels: keyLabels)
         ops.append(contentsOf: keys.ops)
 
         var fieldAttributes: [(key: String, value: LayoutValue)] = [

@@ -23,6 +23,8 @@ public struct PostRules: Sendable {
     /// `.shadow` is black at 33%; it darkens through a card that is only 90% opaque.
     public static let shadowColor = Color.black.opacity(0.33 * 0.9)
     public static let cardFill = Color.white.opacity(0.9)
+    /// The author line's colour once expanded (it fades in with f).
+    public static let authorColor = Color.black.opacity(0.5)
     public static let titleFont = FontSpec(size: 22, weight: .bold)
     public static let summaryFont = FontSpec(size: 15, italic: true)
     /// The author line follows the text size (subheadline); the title and summary are explicit
@@ -204,7 +206,7 @@ public struct PostRules: Sendable {
                     .text(
                         TextDraw(
                             text: author.text, origin: authorOrigin, baselines: boxes.baselines,
-                            color: Color.black.opacity(0.5 * min(f, 1)), element: "author")))
+                            color: Self.authorColor.opacity(min(f, 1)), element: "author")))
             }
         }
 
