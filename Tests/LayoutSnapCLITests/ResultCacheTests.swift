@@ -99,6 +99,33 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(device.cached.values.filter { $0 }.count, 0, device.output)
     }
 
+    /// Keys are remembered under a hash of what each fixture was decoded from. A remembered key
+    /// that is torn is worked out again; one pointing at another fixture's entry (a poisoned
+    /// folder) finds hashes that are not this fixture's goldens: rendered, and the verdict holds.
+    func testRememberedKeysAreAShortcutNeverAVerdict() throws {
+        let dir = try project()
+        let keys = dir.path(".layoutsnap/cache/keys")
+        let memos = try FileManager.default.subpathsOfDirectory(atPath: keys.path).filter { $0.count > 3 }.sorted()
+        XCTAssertEqual(memos.count, 4, "one per fixture and variant: \(memos)")
+        XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
+
+        for memo in memos { try Data("torn".utf8).write(to: keys.appendingPathComponent(memo)) }
+        let torn = try verify(dir)
+        XCTAssertEqual(torn.cached.values.filter { $0 }.count, 4, torn.output)
+        XCTAssertEqual(
+            try String(contentsOf: keys.appendingPathComponent(memos[0]), encoding: .utf8).count, 64,
+            "worked out again and remembered")
+
+        // Every memo names the first one's key: three fixtures are sent to another's entry.
+        let first = try String(contentsOf: keys.appendingPathComponent(memos[0]), encoding: .utf8)
+        for memo in memos { try Data(first.utf8).write(to: keys.appendingPathComponent(memo)) }
+        let poisoned = try verify(dir)
+        XCTAssertEqual(poisoned.status, 0, poisoned.output)
+        XCTAssertEqual(poisoned.cached.values.filter { $0 }.count, 1, poisoned.output)
+        // What they rendered went under their own keys, worked out again, and their memos with it.
+        XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
+    }
+
     /// A font file changed: the environment fingerprint changes, every fixture is rendered, and
     /// the verdict is the one without a cache (the glyphs are the same: the goldens still match,
     /// the environment's drift is a warning). The binary is a copy installed as the package lays

@@ -70,16 +70,20 @@ public struct BatchRunner: Sendable {
                 let decoded = overrides.decode(refs[i])
                 guard case .success(let fixture) = decoded else { return .render(cost: 0, key: nil, audited: nil) }
                 let cost = given?[i] ?? fixture.estimatedCost
-                guard let cache, let key = cache.key(fixture, files: files) else {
+                guard let cache, let found = cache.key(fixture, ref: refs[i], overrides: overrides, files: files)
+                else {
                     return .render(cost: cost, key: nil, audited: nil)
                 }
-                guard let hit = cache.lookup(key), let frames = handler.cachedFrames(fixture, hit) else {
+                func confirmedKey() -> ResultKey? {
+                    cache.confirmed(found, fixture, ref: refs[i], overrides: overrides, files: files)
+                }
+                guard let hit = cache.lookup(found.key), let frames = handler.cachedFrames(fixture, hit) else {
                     cache.counted(hit: false)
-                    return .render(cost: cost, key: key, audited: nil)
+                    return .render(cost: cost, key: confirmedKey(), audited: nil)
                 }
                 cache.counted(hit: true)
                 // An audited hit is rendered and compared with it.
-                if cache.audits() { return .render(cost: cost, key: key, audited: hit) }
+                if cache.audits() { return .render(cost: cost, key: confirmedKey(), audited: hit) }
                 var result = FixtureResult(ref: refs[i], frames: frames)
                 result.cached = true
                 result.canvas = hit.canvas

@@ -99,7 +99,47 @@ public final class ResultCache: Sendable {
 
     /// The fixture's key, nil when a file it names cannot be read whole (it then runs uncached
     /// and its decoding or rendering says what is wrong).
-    public func key(_ fixture: Fixture, files: any InputFiles) -> ResultKey? {
+    ///
+    /// With a local folder the key is remembered under a hash of what the decoded fixture was
+    /// made from: the fixture file's bytes, its id, defaults, variant and overrides, the files it
+    /// names, and this build (decoding is a function of these). Walking the decoded fixture is
+    /// most of a warm run's work; reading the fixture file again is a small part of it. A
+    /// remembered key serves lookups only (a hit is still checked against the goldens):
+    /// `confirmed` works the key out before a rendering is stored under it.
+    public func key(
+        _ fixture: Fixture, ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles
+    ) -> (key: ResultKey, remembered: Bool)? {
+        guard let inputs = inputs(of: fixture, files: files) else { return nil }
+        guard let local, let memo = memo(ref: ref, overrides: overrides, inputs: inputs, files: files) else {
+            return (exactKey(fixture, inputs: inputs), false)
+        }
+        if let known = local.rememberedKey(memo) { return (known, true) }
+        let key = exactKey(fixture, inputs: inputs)
+        local.remember(key, for: memo)
+        return (key, false)
+    }
+
+    /// The key a rendering is stored under: a remembered one worked out again (a miss renders
+    /// anyway, so the walk costs nothing noticeable), and remembered anew when it was wrong.
+    public func confirmed(
+        _ found: (key: ResultKey, remembered: Bool), _ fixture: Fixture, ref: FixtureRef,
+        overrides: FixtureOverrides, files: any InputFiles
+    ) -> ResultKey? {
+        guard found.remembered else { return found.key }
+        guard let inputs = inputs(of: fixture, files: files) else { return nil }
+        let key = exactKey(fixture, inputs: inputs)
+        if key != found.key, let local, let memo = memo(ref: ref, overrides: overrides, inputs: inputs, files: files) {
+            local.remember(key, for: memo)
+        }
+        return key
+    }
+
+    private func exactKey(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])]) -> ResultKey {
+        ResultKey.of(fixture, inputs: inputs, renderer: renderer, environment: environment, lints: lints)
+    }
+
+    /// Every file the fixture names, whole; nil when one cannot be read so.
+    private func inputs(of fixture: Fixture, files: any InputFiles) -> [(path: String, bytes: [UInt8])]? {
         var inputs: [(path: String, bytes: [UInt8])] = []
         for file in fixture.content.inputFiles {
             guard let read = try? files.read(file.path, upTo: Limits.maxInputFileBytes),
@@ -107,7 +147,32 @@ public final class ResultCache: Sendable {
             else { return nil }
             inputs.append((file.path, read.prefix))
         }
-        return ResultKey.of(fixture, inputs: inputs, renderer: renderer, environment: environment, lints: lints)
+        return inputs
+    }
+
+    /// What the remembered key is filed under; nil when the fixture file cannot be read again.
+    private func memo(
+        ref: FixtureRef, overrides: FixtureOverrides, inputs: [(path: String, bytes: [UInt8])],
+        files: any InputFiles
+    ) -> ResultKey? {
+        guard let source = try? files.read(ref.path, upTo: Limits.maxFixtureFileBytes),
+            source.size == source.prefix.count
+        else { return nil }
+        var hasher = SHA256()
+        for (name, text) in [
+            ("memo", "layoutsnap-key-memo 1"), ("renderer", renderer), ("environment", environment),
+            ("lints", lints ? "on" : "off"), ("id", ref.id),
+        ] {
+            hasher.update("\(name)#\(text.utf8.count):\(text)")
+        }
+        hasher.update("file#\(source.prefix.count):")
+        hasher.update(source.prefix)
+        CanonicalHash.update(&hasher, with: (ref.defaults, ref.variant as Any, overrides))
+        for input in inputs.sorted(by: { $0.path < $1.path }) {
+            hasher.update("input#\(input.path.utf8.count):\(input.path)#\(input.bytes.count):")
+            hasher.update(input.bytes)
+        }
+        return ResultKey(hex: hasher.hex())
     }
 
     /// The stored result of `key`, nil on a miss; an entry that cannot be read is a miss with a

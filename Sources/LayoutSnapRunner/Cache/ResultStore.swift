@@ -81,6 +81,27 @@ public final class LocalResultStore: ResultStore {
     /// Entries written by this process.
     public var entriesWritten: Int { written.withLock { $0 } }
 
+    func memoPath(_ memo: ResultKey) -> String {
+        "\(folder)/keys/\(memo.hex.prefix(2))/\(memo.hex)"
+    }
+
+    /// The key remembered for `memo` (see `ResultCache.key`), nil when there is none or what is
+    /// there is not a key (a torn write).
+    func rememberedKey(_ memo: ResultKey) -> ResultKey? {
+        guard let (_, bytes) = try? SystemCall.readPrefix(memoPath(memo), upTo: 65), bytes.count == 64,
+            bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        return ResultKey(hex: String(decoding: bytes, as: UTF8.self))
+    }
+
+    func remember(_ key: ResultKey, for memo: ResultKey) {
+        do {
+            try AtomicWriter.write(Array(key.hex.utf8), to: memoPath(memo), durable: false)
+        } catch {
+            report("cannot write to \(folder): \(error.description)")
+        }
+    }
+
     public struct Stats: Sendable, Equatable {
         public var entries = 0
         public var bytes = 0
@@ -92,16 +113,18 @@ public final class LocalResultStore: ResultStore {
     func entries() -> [(path: String, size: Int, used: Date)] {
         let fm = FileManager.default
         var out: [(String, Int, Date)] = []
-        let root = folder + "/entries"
-        for shard in (try? fm.contentsOfDirectory(atPath: root)) ?? [] {
-            let dir = root + "/" + shard
-            for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] {
-                let path = dir + "/" + name
-                var info = stat()
-                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                let used = Date(
-                    timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-                out.append((path, Int(info.st_size), used))
+        // The entries, and the remembered keys beside them (64 bytes each).
+        for root in [folder + "/entries", folder + "/keys"] {
+            for shard in (try? fm.contentsOfDirectory(atPath: root)) ?? [] {
+                let dir = root + "/" + shard
+                for name in (try? fm.contentsOfDirectory(atPath: dir)) ?? [] {
+                    let path = dir + "/" + name
+                    var info = stat()
+                    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                    let used = Date(
+                        timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+                    out.append((path, Int(info.st_size), used))
+                }
             }
         }
         return out.sorted { $0.2 != $1.2 ? $0.2 < $1.2 : $0.0 < $1.0 }
@@ -110,7 +133,7 @@ public final class LocalResultStore: ResultStore {
     public func stats() -> Stats {
         var s = Stats()
         for entry in entries() {
-            s.entries += 1
+            if entry.path.hasPrefix(folder + "/entries/") { s.entries += 1 }
             s.bytes += entry.size
             s.oldest = min(s.oldest ?? entry.used, entry.used)
             s.newest = max(s.newest ?? entry.used, entry.used)
@@ -138,8 +161,9 @@ public final class LocalResultStore: ResultStore {
     /// Removes every entry (and leftovers of killed writers); the count removed.
     @discardableResult
     public func clear() -> Int {
-        let removed = entries().count
+        let removed = entries().filter { $0.path.hasPrefix(folder + "/entries/") }.count
         try? FileManager.default.removeItem(atPath: folder + "/entries")
+        try? FileManager.default.removeItem(atPath: folder + "/keys")
         return removed
     }
 }
