@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapJSON
+import LayoutSnapSystem
 
 /// Reading and writing results.json.
 ///
@@ -23,26 +24,7 @@ public enum ResultsJSON {
         let newline = pretty ? "\n" : ""
         let separator = pretty ? " : " : ":"
         func encoded<T: Encodable>(_ value: T, depth: Int) -> Data {
-            let data: Data
-            do {
-                data = try encoder.encode(value)
-            } catch {
-                // Only non-finite numbers can make this model fail to encode, and the strategy
-                // writes those as strings.
-                preconditionFailure("RunResults failed to encode: \(error)")
-            }
-            guard pretty, depth > 0 else { return data }
-            // JSON strings never hold a raw newline, so every newline starts a line to indent.
-            let indent = [UInt8](repeating: 0x20, count: 2 * depth)
-            var out = Data(capacity: data.count + data.count / 8)
-            // (Not before an empty line: the encoder writes an empty array as "[", "", "]".)
-            for i in data.indices {
-                out.append(data[i])
-                if data[i] == 0x0A, data.index(after: i) == data.endIndex || data[data.index(after: i)] != 0x0A {
-                    out.append(contentsOf: indent)
-                }
-            }
-            return out
+            Self.encoded(value, depth: depth, pretty: pretty, encoder: encoder)
         }
         var first = true
         func key(_ key: String) -> Data {
@@ -65,10 +47,15 @@ public enum ResultsJSON {
         if results.fixtures.isEmpty {
             try emit(Data("[]".utf8))
         } else {
-            for (i, fixture) in results.fixtures.enumerated() {
-                try emit(
-                    Data(((i == 0 ? "[" : ",") + newline + (pretty ? "    " : "")).utf8)
-                        + encoded(results.withCauses(fixture), depth: 2))
+            // Fixtures are encoded a batch at a time on every core (Foundation's encoder is most
+            // of a large run's report), and emitted in order: the same bytes, memory bounded by
+            // the batch.
+            var index = 0
+            for batch in Batches(results.fixtures, size: 256) {
+                for piece in Self.encodedInParallel(batch.map(results.withCauses), depth: 2, pretty: pretty) {
+                    try emit(Data(((index == 0 ? "[" : ",") + newline + (pretty ? "    " : "")).utf8) + piece)
+                    index += 1
+                }
             }
             try emit(Data((newline + (pretty ? "  " : "") + "]").utf8))
         }
@@ -83,6 +70,48 @@ public enum ResultsJSON {
             if let piece { try emit(piece) }
         }
         try emit(Data((newline + "}" + (pretty ? "\n" : "")).utf8))
+    }
+
+    /// One value's JSON: sorted keys and, when `pretty`, indented to `depth`.
+    static func encoded<T: Encodable>(_ value: T, depth: Int, pretty: Bool, encoder: JSONEncoder) -> Data {
+        let data: Data
+        do {
+            data = try encoder.encode(value)
+        } catch {
+            // Only non-finite numbers can make this model fail to encode, and the strategy
+            // writes those as strings.
+            preconditionFailure("RunResults failed to encode: \(error)")
+        }
+        guard pretty, depth > 0 else { return data }
+        // JSON strings never hold a raw newline, so every newline starts a line to indent.
+        let indent = [UInt8](repeating: 0x20, count: 2 * depth)
+        var out = Data(capacity: data.count + data.count / 8)
+        // (Not before an empty line: the encoder writes an empty array as "[", "", "]".)
+        for i in data.indices {
+            out.append(data[i])
+            if data[i] == 0x0A, data.index(after: i) == data.endIndex || data[data.index(after: i)] != 0x0A {
+                out.append(contentsOf: indent)
+            }
+        }
+        return out
+    }
+
+    /// `values` encoded on two threads, each with its own encoder, in order.
+    static func encodedInParallel<T: Encodable & Sendable>(_ values: [T], depth: Int, pretty: Bool) -> [Data] {
+        guard values.count > 8 else {
+            let encoder = makeEncoder(pretty: pretty)
+            return values.map { encoded($0, depth: depth, pretty: pretty, encoder: encoder) }
+        }
+        let parts = 2
+        let pieces = LockedValue([Data](repeating: Data(), count: values.count))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let encoder = makeEncoder(pretty: pretty)
+            for i in stride(from: part, to: values.count, by: parts) {
+                let piece = encoded(values[i], depth: depth, pretty: pretty, encoder: encoder)
+                pieces.withLock { $0[i] = piece }
+            }
+        }
+        return pieces.withLock { $0 }
     }
 
     public static func decode(_ data: Data) throws(ResultsJSONError) -> RunResults {
@@ -182,5 +211,22 @@ public struct ResultsJSONError: Error, Equatable, CustomStringConvertible, Local
         default:
             describeOther(String(describing: type))
         }
+    }
+}
+
+/// A sequence's elements a batch at a time (the last batch may be shorter).
+struct Batches<Base: Sequence>: Sequence, IteratorProtocol {
+    var base: Base.Iterator
+    let size: Int
+
+    init(_ base: Base, size: Int) {
+        self.base = base.makeIterator()
+        self.size = size
+    }
+
+    mutating func next() -> [Base.Element]? {
+        var batch: [Base.Element] = []
+        while batch.count < size, let element = base.next() { batch.append(element) }
+        return batch.isEmpty ? nil : batch
     }
 }

@@ -14,6 +14,34 @@ final class ResultsJSONTests: XCTestCase {
         XCTAssertEqual(ResultsJSON.encode(decoded), data)
     }
 
+    /// A run large enough for fixtures to be encoded in batches on two threads: the same document
+    /// as one encoder writing them in order, and it reads back as the run.
+    func testBatchesOnTwoThreadsWriteTheSameBytes() throws {
+        let one = Samples.small().fixtures[0]
+        var results = Samples.small()
+        results.fixtures = FixtureEntries(
+            (0..<600).map { i in
+                var f = one
+                f.id = "cards/c\(i)"
+                f.cached = i % 3 == 0 ? true : nil
+                return f
+            })
+        let data = ResultsJSON.encode(results)
+        XCTAssertEqual(try ResultsJSON.decode(data), results)
+        // The fixtures array, each element as a single encoder writes it in order.
+        let encoder = ResultsJSON.makeEncoder(pretty: true)
+        let sequential = results.fixtures.map {
+            ResultsJSON.encoded(results.withCauses($0), depth: 2, pretty: true, encoder: encoder)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        var searchFrom = text.startIndex
+        for piece in sequential {
+            let range = try XCTUnwrap(
+                text.range(of: String(decoding: piece, as: UTF8.self), range: searchFrom..<text.endIndex))
+            searchFrom = range.upperBound
+        }
+    }
+
     func testOutputIsPrettySortedAndOmitsNils() throws {
         let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
         XCTAssertTrue(text.hasSuffix("}\n"))
