@@ -330,27 +330,21 @@ extension SystemCall {
         return (size, Array(bytes[0..<done]))
     }
 
+    /// The regular file at `path`, symbolic links followed, opened for reading, and its size.
+    private static func openFollowingLinks(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
+        try openRegular(path, flags: O_RDONLY | O_CLOEXEC)
+    }
+
     /// Opens a regular file for reading, never through a symbolic link in its last component;
     /// returns the descriptor and the file's size. Anything else (a folder, a device) is EISDIR
     /// or ENODEV.
-    /// The regular file at `path`, symbolic links followed, opened for reading, and its size.
-    private static func openFollowingLinks(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
-        let fd = try Posix.open(path, O_RDONLY | O_CLOEXEC)
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            try? close(fd)
-            throw SystemError(call: "fstat", code: code)
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            try? close(fd)
-            throw SystemError(call: "open", code: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : ENODEV)
-        }
-        return (fd, Int(info.st_size))
+    public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
+        try openRegular(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     }
 
-    public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
-        let fd = try Posix.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    /// `path` opened with `flags`, refused (and closed) unless it is a regular file.
+    private static func openRegular(_ path: String, flags: Int32) throws(SystemError) -> (fd: Int32, size: Int) {
+        let fd = try Posix.open(path, flags)
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
