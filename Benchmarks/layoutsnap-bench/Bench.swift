@@ -14,7 +14,8 @@ struct LayoutSnapBench: ParsableCommand {
         abstract:
             "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
         subcommands: [
-            Bench.self, DiffSideBySide.self, CausesCommand.self, PageLoad.self, CacheCommand.self, PeakOfCommand.self,
+            Bench.self, DiffSideBySide.self, CausesCommand.self, PageLoad.self, CacheCommand.self, ThemeCommand.self,
+            PeakOfCommand.self,
         ],
         defaultSubcommand: Bench.self)
 }
@@ -352,6 +353,36 @@ func printCauses(_ c: CauseBenchmark.Figures) {
 }
 
 /// `layoutsnap-bench cache`: the result cache's targets (docs/cache.md), whole processes side by side.
+struct ThemeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "theme",
+        abstract: "Time verify of the bundled suite with every theme token spelt out at its default, against without.")
+
+    @Option(help: "Rounds; the fastest of each counts.")
+    var repeats: Int = 5
+
+    @Option(help: "The layoutsnap binary to time (default: the one beside this program).")
+    var layoutsnap: String?
+
+    func run() throws {
+        try Diagnostics.run {
+            guard repeats >= 1 else { throw RunnerError.usage("--repeats must be 1 or more") }
+            let f = try ThemeBenchmark(
+                executable: try BenchBinaries.layoutsnap(layoutsnap), peakOf: BenchBinaries.this, repeats: repeats
+            ).run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
+            Diagnostics.out("layoutsnap-bench theme: the bundled suite, --no-cache, fastest of \(repeats) rounds")
+            Diagnostics.out(String(format: "without a theme     %6.3f s", f.without))
+            Diagnostics.out(
+                String(
+                    format: "with %d tokens      %6.3f s  = %.3fx without [target ≤ 1.02x]", f.tokens, f.with,
+                    f.with / f.without))
+            Diagnostics.out("last run: \(f.passed)")
+            for failure in f.failures { FileHandle.standardError.write(Data("failed: \(failure)\n".utf8)) }
+            return f.failures.isEmpty ? 0 : 1
+        }
+    }
+}
+
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",

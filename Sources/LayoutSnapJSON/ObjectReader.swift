@@ -251,7 +251,7 @@ public final class ObjectReader: Sendable {
 
     /// Optimal-string-alignment distance (Levenshtein plus adjacent
     /// transpositions, so "fsp" is one edit from "fps"), over characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         if a.isEmpty { return b.count }

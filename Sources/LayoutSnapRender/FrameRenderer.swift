@@ -102,6 +102,13 @@ public final class FrameRenderer {
             try paintShadow(rect: rect, radius: radius, blur: blur, color: color, cr)
         case .image(let source, let rect, let radius, let opacity):
             try paintImage(source, rect: rect, radius: radius, opacity: opacity, cr)
+        case .picture(let source, let rect, let clip, let radius):
+            guard clip.width > 0, clip.height > 0 else { return }
+            cairo_save(cr)
+            addPath(RoundedRectPath.path(clip, radius: radius, continuous: true), cr)
+            cairo_clip(cr)
+            try paintImage(source, rect: rect, radius: 0, opacity: 1, cr)
+            cairo_restore(cr)
         case .gradient(let rect, let top, let bottom, let clip, let radius):
             guard rect.width > 0, rect.height > 0, clip.width > 0, clip.height > 0 else { return }
             cairo_save(cr)

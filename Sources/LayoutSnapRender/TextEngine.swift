@@ -230,7 +230,7 @@ public final class TextEngine: TextMeasuring {
         utf8.withCString { pango_layout_set_text(layout, $0, -1) }
 
         let description = pango_font_description_new()
-        pango_font_description_set_family(description, "Inter")
+        pango_font_description_set_family(description, text.font.family ?? "Inter")
         pango_font_description_set_absolute_size(description, text.font.size * Double(PANGO_SCALE))
         pango_font_description_set_weight(description, PangoWeight(rawValue: UInt32(text.font.weight.numeric)))
         pango_font_description_set_style(description, text.font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)

@@ -20,6 +20,13 @@ struct Config: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var path: String?
 
+    @Option(
+        name: .customLong("theme"),
+        help: ArgumentHelp(
+            "Print every token of this theme (default: the project's own) with the source of each value.",
+            valueName: "name"))
+    var theme: String?
+
     func run() throws {
         try Diagnostics.run {
             let cwd = FileManager.default.currentDirectoryPath
@@ -106,7 +113,33 @@ struct Config: ParsableCommand {
             for (name, (value, source)) in defaults {
                 Diagnostics.out("  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
             }
+            try printTheme(d.themes, file: project.file)
             return .passed
+        }
+    }
+
+    /// The theme's tokens and where each value comes from: every token with `--theme`, else
+    /// only those the project's file sets (the rest are the built-in design's).
+    func printTheme(_ book: ThemeBook, file: String?) throws {
+        let name = theme ?? ThemeBook.defaultName
+        guard book.theme(named: name) != nil else {
+            throw RunnerError.usage(
+                "--theme \(name): no such theme; this project has \(book.names.joined(separator: ", "))")
+        }
+        let where_ = file ?? "layoutsnap.json"
+        var layers: [(patch: ThemePatch, source: String)] = [(book.project, "\(where_) theme")]
+        if name != ThemeBook.defaultName, let named = book.named[name] {
+            layers.append((named, "\(where_) themes.\(name)"))
+        }
+        let effective = layers.reduce(Theme.default) { $1.patch.applied(to: $0) }
+        let set = ThemeTokens.all.filter { t in layers.contains { $0.patch.values[t.path] != nil } }
+        let others = book.names.dropFirst().joined(separator: ", ")
+        Diagnostics.out(
+            "theme \(name) (\(set.count) of \(ThemeTokens.all.count) tokens set, the rest built-in"
+                + (others.isEmpty ? "" : "; named themes: \(others)") + "):")
+        for token in theme == nil ? set : ThemeTokens.all {
+            let source = layers.last { $0.patch.values[token.path] != nil }?.source ?? "built-in"
+            Diagnostics.out("  \(token.path)  \(token.read(effective).text)  [\(source)]")
         }
     }
 

@@ -270,11 +270,11 @@ final class ChatRulesTests: XCTestCase {
     /// The geometry is the theme's `ChatStyle`: 16 pt bubble padding makes "Hi" 17 + 32 = 49 wide
     /// and 20.2878 + 24 tall, with 10 pt corners; the default is the built-in design's.
     func testTheChatStyleDrivesTheBubbles() throws {
-        var style = ChatStyle.default
-        style.bubblePaddingH = 16
-        style.bubblePaddingV = 12
-        style.bubbleRadius = 10
-        let f = try ChatRules(chat: ChatFixture(messages: messages(1)), canvas: canvas, device: device, style: style)
+        var theme = Theme.default
+        theme.chat.bubblePaddingH = 16
+        theme.chat.bubblePaddingV = 12
+        theme.chat.bubbleRadius = 10
+        let f = try ChatRules(chat: ChatFixture(messages: messages(1)), canvas: canvas, device: device, theme: theme)
             .states(fps: 60, palette: .light, measurer: FakeMeasurer())[0].frames[0]
         let m = rect(f, "message:m1")!
         XCTAssertEqual(m.width, 49)

@@ -306,12 +306,12 @@ final class ComposerRulesTests: XCTestCase {
     /// 30 fake points of 15 pt subheadline) padded 16 each side: 62 wide, from the 16 pt margin,
     /// with capsule corners of 18.
     func testTheComposerStyleDrivesTheStripAndChips() throws {
-        var style = ComposerStyle.default
-        style.stripHeight = 50
-        style.chipHeight = 36
-        style.chipPadding = 16
+        var theme = Theme.default
+        theme.composer.stripHeight = 50
+        theme.composer.chipHeight = 36
+        theme.composer.chipPadding = 16
         let f = try ComposerRules(
-            composer: ComposerFixture(text: "hi", suggestions: ["word"]), canvas: canvas, device: device, style: style
+            composer: ComposerFixture(text: "hi", suggestions: ["word"]), canvas: canvas, device: device, theme: theme
         ).states(fps: 60, palette: .light, measurer: FakeMeasurer())[0].frames[0]
         XCTAssertTrue(
             f.drawList.contains(

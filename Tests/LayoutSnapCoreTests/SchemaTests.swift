@@ -43,6 +43,14 @@ final class SchemaTests: XCTestCase {
         ],
     ]
 
+    /// Theme objects that between them reach every token and both forms of every curve and spring.
+    static let everyTheme: [String] = [
+        JSONWriter(style: .compact).string(ThemePatch.whole(.default).json),
+        #"{"motion": {"expand": {"curve": {"cubic": [0.2, 0, 0, 1]}}, "keyboard": {"mass": 3, "stiffness": 1000, "damping": 100}, "scroll": {"mass": 1, "stiffness": 100, "damping": 20}}}"#,
+        #"{"motion": {"expand": {"curve": {"spring": {"response": 0.5, "dampingFraction": 0.8}}}}}"#,
+        #"{"motion": {"expand": {"curve": {"spring": {"mass": 1, "stiffness": 100, "damping": 10}}}}}"#,
+    ]
+
     func testTheSchemaHasExactlyTheFieldsTheDecodersRead() throws {
         let bundled = try Self.bundledFixtures()
         for kind in FixtureKind.allCases {
@@ -53,7 +61,12 @@ final class SchemaTests: XCTestCase {
                     #"{"$schema": "s", "kind": "KIND", "lint": {"ignore": [{"rule": "contrast", "element": "x", "reason": "why"}]}, "device": "iphone-se", "textSize": "AX3", "direction": "rtl", "width": 300, "height": 500, "scale": 2, "appearance": "dark", "fps": 30, "tolerance": {"threshold": 0.2, "maxDiffPixels": 3, "maxDiffRatio": 0.01, "includeAntialiasing": true, "timing": {"frames": 2}}, "variants": {"device": ["iphone-15"], "textSize": ["xSmall"], "appearance": ["light"], "direction": ["ltr"]}}"#,
                     #"{"kind": "KIND", "variants": [{"device": "iphone-se", "textSize": "AX1", "appearance": "dark", "direction": "rtl", "name": "small"}]}"#,
                 ].map { $0.replacingOccurrences(of: "KIND", with: kind.rawValue) }
-                for json in Self.everyField[kind]! + common {
+                let themed =
+                    Self.everyTheme.map { #"{"kind": "\#(kind.rawValue)", "theme": \#($0)}"# } + [
+                        #"{"kind": "\#(kind.rawValue)", "theme": "default", "variants": {"theme": ["default"]}}"#,
+                        #"{"kind": "\#(kind.rawValue)", "variants": [{"theme": "default"}]}"#,
+                    ]
+                for json in Self.everyField[kind]! + common + themed {
                     XCTAssertNoThrow(
                         try FixtureDecoder.decode(
                             bytes: Array(json.utf8), id: "every", file: "every.json", folder: .empty()), json)
@@ -91,17 +104,22 @@ final class SchemaTests: XCTestCase {
         let matrix =
             #"{"defaults": {"variants": {"device": ["iphone-se"], "textSize": ["AX3"], "appearance": ["dark"], "direction": ["rtl"]}}}"#
         try FieldRecorder.$current.withValue(recorder) {
-            for config in [json, matrix] {
+            let themes = Self.everyTheme.map {
+                #"{"theme": \#($0), "themes": {"brand": \#($0)}, "defaults": {"variants": [{"theme": "brand"}]}}"#
+            }
+            for config in [json, matrix] + themes {
                 _ = try ProjectConfig.decode(bytes: Array(config.utf8), file: "layoutsnap.json")
             }
         }
         let read = recorder.fieldsByPath
         let table = ProjectConfig.document.fieldsByPath(from: ProjectConfig.document.root)
         // The defaults' tolerance and variants are the fixture's own objects, read by the same decoders.
-        for path in Set(read.keys).union(table.keys).sorted() {
+        // `themes` holds the user's names, each a theme object as `theme` is (checked there).
+        for path in Set(read.keys).union(table.keys).sorted() where !path.hasPrefix("$.themes") {
             XCTAssertEqual(read[path] ?? [], table[path] ?? [], "layoutsnap.json \(path)")
         }
         XCTAssertNotNil(read["$.defaults.tolerance.timing"])
+        XCTAssertEqual(read["$.themes.brand"], read["$.theme"])
     }
 
     // MARK: A real validator agrees

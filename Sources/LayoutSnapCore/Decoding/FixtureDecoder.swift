@@ -35,7 +35,8 @@ public enum FixtureDecoder {
     public static func variants(in bytes: [UInt8], defaults: FixtureDefaults = FixtureDefaults()) -> [FixtureVariant]? {
         guard let root = try? JSONParser.parse(bytes), case .object(let members) = root.value else { return nil }
         guard let node = members.last(where: { $0.key == "variants" })?.value else { return defaults.variants ?? [] }
-        return try? decodeVariants(JSONElement(node, path: JSONPath.root.appending(key: "variants")))
+        return try? decodeVariants(
+            JSONElement(node, path: JSONPath.root.appending(key: "variants")), themes: defaults.themes)
     }
 
     public static func decode(
@@ -86,7 +87,20 @@ public enum FixtureDecoder {
         if let d = o.optional("device") { device = try deviceValue(d) }
         let textSize = try o.optional("textSize").map(textSizeValue) ?? defaults.textSize
         let direction = try o.optional("direction").map(directionValue) ?? defaults.direction
-        let variants = try o.optional("variants").map(decodeVariants) ?? defaults.variants ?? []
+        let variants =
+            try o.optional("variants").map { (e: JSONElement) throws(JSONDecodingError) in
+                try decodeVariants(e, themes: defaults.themes)
+            } ?? defaults.variants ?? []
+        var theme = defaults.themes.theme()!
+        var ownTheme = ThemePatch()
+        if let e = o.optional("theme") {
+            if case .string = e.value {
+                theme = try defaults.themes.theme(named: e)
+            } else {
+                ownTheme = try ThemePatch.decode(e)
+                theme = ownTheme.applied(to: theme)
+            }
+        }
         let width = try o.double("width", in: Limits.canvasSide, what: "a width in points") ?? device.width
         let height = try o.double("height", in: Limits.canvasSide, what: "a height in points") ?? device.height
         let scale = try o.double("scale", in: Limits.scale, what: "a scale") ?? defaults.scale ?? device.scale
@@ -128,7 +142,10 @@ public enum FixtureDecoder {
             id: id, file: file, device: device, canvas: canvas, appearance: appearance,
             fps: fps, tolerance: tolerance, content: content)
         fixture.timingFrames = timingFrames
-        if let textSize { fixture = fixture.at(textSize) }
+        fixture.ownTheme = ownTheme
+        fixture.theme = theme
+        // Always, so the fonts and the motion the fixture leaves out are the theme's.
+        fixture = fixture.at(textSize ?? .large)
         fixture.direction = direction ?? .ltr
         fixture.variants = variants
         fixture.lintIgnores = lintIgnores
@@ -139,7 +156,8 @@ public enum FixtureDecoder {
     /// "direction": [...]}`, every combination, device varying slowest) or a list of objects with
     /// one value per key and an optional `name`. Names are unique folder names. `[]` is none (a
     /// fixture's way out of the project's default variants).
-    static func decodeVariants(_ element: JSONElement) throws(JSONDecodingError) -> [FixtureVariant] {
+    static func decodeVariants(_ element: JSONElement, themes: ThemeBook) throws(JSONDecodingError) -> [FixtureVariant]
+    {
         var variants: [FixtureVariant] = []
         var places: [String: JSONElement] = [:]
         func add(_ v: FixtureVariant, at e: JSONElement) throws(JSONDecodingError) {
@@ -183,15 +201,26 @@ public enum FixtureDecoder {
                 try e.enumeration(Appearance.self)
             }
             let directions = try values("direction", directionValue)
+            let themeNames = try values("theme") { (e: JSONElement) throws(JSONDecodingError) in
+                (try e.string(), try themes.theme(named: e))
+            }
             try o.finish()
-            if devices == [nil] && sizes == [nil] && appearances == [nil] && directions == [nil] {
-                throw element.error("a variants matrix needs at least one of: device, textSize, appearance, direction")
+            if devices == [nil] && sizes == [nil] && appearances == [nil] && directions == [nil]
+                && o.optional("theme") == nil
+            {
+                throw element.error(
+                    "a variants matrix needs at least one of: device, textSize, appearance, direction, theme")
             }
             for d in devices {
                 for t in sizes {
                     for a in appearances {
                         for r in directions {
-                            try add(FixtureVariant(device: d, textSize: t, appearance: a, direction: r), at: element)
+                            for th in themeNames {
+                                try add(
+                                    FixtureVariant(
+                                        device: d, textSize: t, appearance: a, direction: r, theme: th?.0,
+                                        themeBase: th?.1), at: element)
+                            }
                         }
                     }
                 }
@@ -204,14 +233,18 @@ public enum FixtureDecoder {
                 let textSize = try o.optional("textSize").map(textSizeValue)
                 let appearance = try o.enumeration("appearance", Appearance.self)
                 let direction = try o.optional("direction").map(directionValue)
+                let theme = try o.optional("theme").map { (e: JSONElement) throws(JSONDecodingError) in
+                    (try e.string(), try themes.theme(named: e))
+                }
                 let name = try o.optional("name")?.string()
                 try o.finish()
-                if device == nil && textSize == nil && appearance == nil && direction == nil {
-                    throw e.error("a variant needs at least one of: device, textSize, appearance, direction")
+                if device == nil && textSize == nil && appearance == nil && direction == nil && theme == nil {
+                    throw e.error("a variant needs at least one of: device, textSize, appearance, direction, theme")
                 }
                 try add(
                     FixtureVariant(
-                        name: name, device: device, textSize: textSize, appearance: appearance, direction: direction),
+                        name: name, device: device, textSize: textSize, appearance: appearance, direction: direction,
+                        theme: theme?.0, themeBase: theme?.1),
                     at: e)
             }
         default:

@@ -17,6 +17,9 @@ public struct FixtureDefaults: Sendable, Hashable {
     public var variants: [FixtureVariant]?
     /// Lint findings every fixture accepts, besides its own.
     public var lintIgnores: [LintIgnore] = []
+    /// layoutsnap.json's `theme` and `themes` (top-level, not in `defaults`): what a fixture is
+    /// drawn in and the names its `theme` and its variants may give.
+    public var themes = ThemeBook()
 
     public init() {}
 
@@ -50,12 +53,14 @@ public struct FixtureDefaults: Sendable, Hashable {
 
     /// The fixture schema's definitions the fields above refer to, directly or not.
     static let definitionsUsed: Set<String> = [
-        "device", "scale", "fps", "tolerance", "variants", "textSize", "appearance", "direction",
+        "device", "scale", "fps", "tolerance", "variants", "textSize", "appearance", "direction", "theme", "curve",
     ]
 
-    static func decode(_ element: JSONElement) throws(JSONDecodingError) -> FixtureDefaults {
+    /// `themes`: the project's, decoded first, so the variants' theme names are checked.
+    static func decode(_ element: JSONElement, themes: ThemeBook) throws(JSONDecodingError) -> FixtureDefaults {
         let o = try element.object()
         var d = FixtureDefaults()
+        d.themes = themes
         d.device = try o.optional("device").map(FixtureDecoder.deviceValue)
         d.scale = try o.double("scale", in: Limits.scale, what: "a scale")
         d.fps = try o.double("fps", in: Limits.fps, what: "frames per second")
@@ -66,7 +71,9 @@ public struct FixtureDefaults: Sendable, Hashable {
             let (pixels, frames) = try FixtureDecoder.decodeTolerance(e)
             d.tolerance = DecodedTolerance(pixels: pixels, timingFrames: frames)
         }
-        d.variants = try o.optional("variants").map(FixtureDecoder.decodeVariants)
+        d.variants = try o.optional("variants").map { (e: JSONElement) throws(JSONDecodingError) in
+            try FixtureDecoder.decodeVariants(e, themes: themes)
+        }
         d.lintIgnores = try o.optional("lint").map(FixtureDecoder.decodeLint) ?? []
         try o.finish()
         return d

@@ -95,6 +95,12 @@ public struct ProjectConfig: Sendable, Equatable {
             "cache", .object(Cache.fields),
             "verify's result cache: a local folder and a shared Bazel remote cache (docs/cache.md)."),
         SchemaField(
+            "theme", .ref("theme"),
+            "The project's theme over the built-in design: colours, geometry, text styles and motion (docs/themes.md)."),
+        SchemaField(
+            "themes", .leaf([("type", "object"), ("additionalProperties", .object([("$ref", "#/$defs/theme")]))]),
+            "More themes by name, each over the project's; a fixture's theme or a variant names one."),
+        SchemaField(
             "defaults", .object(FixtureDefaults.fields),
             "Fixture fields every fixture has unless it writes its own, as if written in it; a fixture's tolerance or variants replace these whole (\"variants\": [] for none)."
         ),
@@ -167,7 +173,27 @@ public struct ProjectConfig: Sendable, Equatable {
             try lint.finish()
         }
         if let e = o.optional("cache") { c.cache = try Cache.decode(e) }
-        if let e = o.optional("defaults") { c.defaults = try FixtureDefaults.decode(e) }
+        var themes = ThemeBook()
+        if let e = o.optional("theme") { themes.project = try ThemePatch.decode(e) }
+        if let e = o.optional("themes") {
+            let named = try e.object()
+            for key in named.keys {
+                let item = named.optional(key)!
+                guard key != ThemeBook.defaultName else {
+                    throw item.error(
+                        "\"default\" is the project's own theme (layoutsnap.json's \"theme\"); name this one otherwise")
+                }
+                guard FixtureVariant.isValidName(key) else {
+                    throw item.error(
+                        "a theme's name is a variant's folder name in the goldens: use 1 to 100 of a-z, A-Z, 0-9, '.', '_', '+' and '-'"
+                    )
+                }
+                themes.named[key] = try ThemePatch.decode(item)
+            }
+            try named.finish()
+        }
+        c.defaults.themes = themes
+        if let e = o.optional("defaults") { c.defaults = try FixtureDefaults.decode(e, themes: themes) }
         for folder in [c.goldens, c.report].compactMap({ $0 }) + (c.fixtures ?? []) where folder.isEmpty {
             throw element.error("a folder may not be empty")
         }

@@ -35,10 +35,11 @@ public protocol KindContent: Sendable {
     /// A rough count of the frames at `fps`, known before any layout: what the batch uses to
     /// start the most expensive fixtures first.
     func estimatedFrames(fps: Double) -> Double
-    /// The content with the fonts it names by text style at `textSize` (explicit sizes stay).
-    /// Required, so a new kind decides: a kind whose rules read `fixture.textSize` themselves
-    /// returns `self`.
-    func at(_ textSize: ContentSizeCategory) -> Self
+    /// The content with the fonts it names set in `theme` at `textSize` (explicit sizes keep
+    /// their size and take the theme's family), and the theme's defaults for what the fixture
+    /// leaves out. Required, so a new kind decides: a kind whose rules read `fixture.textSize`
+    /// and `fixture.theme` themselves returns `self`.
+    func at(_ textSize: ContentSizeCategory, theme: Theme) -> Self
     /// The files the content reads besides the fixture (images), with where the fixture names
     /// each: the path as written, line and column.
     var inputFiles: [InputFile] { get }

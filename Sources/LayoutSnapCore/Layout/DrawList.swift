@@ -61,6 +61,9 @@ public enum DrawOp: Sendable, Hashable {
     /// bottom edge), painted only inside `clip`'s continuous rounded rectangle: an image
     /// placeholder cut to its bubble's shape.
     case gradient(Rect, top: Color, bottom: Color, clip: Rect, cornerRadius: Double)
+    /// A picture covering `rect` (aspect-fill, centred), painted only inside `clip`'s continuous
+    /// rounded rectangle: a chat picture cut to its bubble's shape.
+    case picture(ImageSource, Rect, clip: Rect, cornerRadius: Double)
     case text(TextDraw)
     /// Open polylines stroked with round caps and joins (a glyph drawn as a path: the send
     /// button's arrow).

@@ -43,6 +43,8 @@ public enum RightToLeft {
         case .gradient(let r, let top, let bottom, let clip, let radius):
             return .gradient(
                 mirror(r, width: w), top: top, bottom: bottom, clip: mirror(clip, width: w), cornerRadius: radius)
+        case .picture(let source, let r, let clip, let radius):
+            return .picture(source, mirror(r, width: w), clip: mirror(clip, width: w), cornerRadius: radius)
         case .strokeLines(let lines, let color, let lineWidth):
             return .strokeLines(
                 lines.map { $0.map { Point(x: w - $0.x, y: $0.y) } }, color: color, lineWidth: lineWidth)

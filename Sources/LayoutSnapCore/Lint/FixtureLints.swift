@@ -35,6 +35,7 @@ public struct FixtureLints: Sendable {
         // The built-in design's own colours, whatever the fixture is drawn with: its entries
         // accept what it draws, never a theme's.
         let palette = Theme.default.palette(fixture.appearance)
+        let builtInGeometry = BuiltInDesign.hasBuiltInGeometry(fixture.theme, kind: kind)
         var frames: [[[LintFinding]]] = []
         for state in layout.states {
             var perFrame: [[LintFinding]] = []
@@ -44,7 +45,9 @@ public struct FixtureLints: Sendable {
                 let found = try linter.lint(frame, settled: settled)
                 let own = found.filter { finding in !fixture.lintIgnores.contains { $0.covers(finding) } }
                 let kept = own.filter {
-                    BuiltInDesign.acceptance(for: $0, kind: kind, palette: palette, settled: settled) == nil
+                    BuiltInDesign.acceptance(
+                        for: $0, kind: kind, palette: palette, settled: settled, builtInGeometry: builtInGeometry)
+                        == nil
                 }
                 ignored += found.count - own.count
                 accepted += own.count - kept.count

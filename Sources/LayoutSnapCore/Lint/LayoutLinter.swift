@@ -379,6 +379,7 @@ public struct LayoutLinter {
             case .fill(let c): color = over(c, color)
             case .roundedRect(let r, _, let fill, _) where contains(r, point): color = over(fill, color)
             case .image(_, let r, _, let opacity) where contains(r, point) && opacity > 0: return nil
+            case .picture(_, let r, let clip, _) where contains(r, point) && contains(clip, point): return nil
             case .gradient(let r, let top, let bottom, let clip, _) where contains(r, point) && contains(clip, point):
                 let t = r.height > 0 ? (point.y - r.minY) / r.height : 0
                 func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }

@@ -42,8 +42,11 @@ public struct Fixture: Sendable {
     /// The variants the fixture asks for (`variants`); each is rendered as a fixture of its own,
     /// `<id>@<variant name>`, beside this one, the base.
     public var variants: [FixtureVariant] = []
-    /// The visual tokens it is drawn with: the built-in design until themes are read from JSON.
+    /// The visual tokens it is drawn with: its theme (a named one or the project's) with its own
+    /// `theme` object over it.
     public var theme: Theme = .default
+    /// Its own `theme` object, kept to lay it over a variant's theme.
+    public var ownTheme = ThemePatch()
     /// `lint.ignore`: lint findings the fixture accepts, each with its reason.
     public var lintIgnores: [LintIgnore] = []
     /// The kind-specific part (`Kinds/<Kind>/`), which knows its kind and lays itself out.

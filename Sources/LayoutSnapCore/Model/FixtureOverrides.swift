@@ -47,6 +47,7 @@ public struct FixtureOverrides: Sendable, Hashable {
                     message: Self.springDurationMessage(duration, spring: spring, fromFixture: curve == nil))
             }
             animated.curve = changed
+            animated.ownsCurve = true
             f.content = animated
         }
         let pixels = Double(f.canvas.pixelWidth) * Double(f.canvas.pixelHeight)
@@ -107,6 +108,8 @@ extension FixtureOverrides {
 /// `--curve` and `--duration` change.
 public protocol CurveAnimatedContent: KindContent {
     var curve: AnimationCurve { get set }
+    /// Whether the curve is the fixture's own (or the command line's) rather than its theme's.
+    var ownsCurve: Bool { get set }
 }
 
 /// `--curve`: a preset (`easeInOut`, `easeIn`, `easeOut`, `linear`), `cubic(X1,Y1,X2,Y2)`,

@@ -12,6 +12,10 @@ public struct FixtureVariant: Sendable, Hashable {
     public var textSize: ContentSizeCategory?
     public var appearance: Appearance?
     public var direction: LayoutDirection?
+    /// A theme of the project's by name (`default` is the project's own), and that theme: the
+    /// fixture's own `theme` object is laid over it.
+    public var theme: String?
+    public var themeBase: Theme?
     /// Where it was declared, for messages about what fails only in it; not part of what it is.
     public var origin: Origin?
 
@@ -30,9 +34,9 @@ public struct FixtureVariant: Sendable, Hashable {
     }
 
     public static func == (a: FixtureVariant, b: FixtureVariant) -> Bool {
-        (a.name, a.device, a.textSize, a.appearance, a.direction) == (
-            b.name, b.device, b.textSize, b.appearance, b.direction
-        )
+        (a.name, a.device, a.textSize, a.appearance, a.direction, a.theme) == (
+            b.name, b.device, b.textSize, b.appearance, b.direction, b.theme
+        ) && a.themeBase == b.themeBase
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -41,12 +45,15 @@ public struct FixtureVariant: Sendable, Hashable {
         hasher.combine(textSize)
         hasher.combine(appearance)
         hasher.combine(direction)
+        hasher.combine(theme)
     }
 
     public init(
         name: String? = nil, device: Device? = nil, textSize: ContentSizeCategory? = nil, appearance: Appearance? = nil,
-        direction: LayoutDirection? = nil
+        direction: LayoutDirection? = nil, theme: String? = nil, themeBase: Theme? = nil
     ) {
+        self.theme = theme
+        self.themeBase = themeBase
         self.device = device
         self.textSize = textSize
         self.appearance = appearance
@@ -55,11 +62,11 @@ public struct FixtureVariant: Sendable, Hashable {
         self.name = name ?? defaultName
     }
 
-    /// Its values joined by `+` in the order device, textSize, appearance, direction
-    /// (`iphone-se+AX3`, `dark+rtl`).
+    /// Its values joined by `+` in the order device, textSize, appearance, direction, theme
+    /// (`iphone-se+AX3`, `dark+rtl`, `dark+brand`).
     public var defaultName: String {
-        [device?.name, textSize?.rawValue, appearance?.rawValue, direction?.rawValue].compactMap { $0 }.joined(
-            separator: "+")
+        [device?.name, textSize?.rawValue, appearance?.rawValue, direction?.rawValue, theme].compactMap { $0 }
+            .joined(separator: "+")
     }
 
     /// A variant's fixture id, `<base id>@<name>`: also its folder in the goldens.
@@ -95,6 +102,7 @@ public struct FixtureVariant: Sendable, Hashable {
             f.device = device
             f.canvas = Canvas(width: device.width, height: device.height, scale: device.scale)
         }
+        if let themeBase { f = f.themed(base.ownTheme.applied(to: themeBase)) }
         if let textSize { f = f.at(textSize) }
         if let appearance { f.appearance = appearance }
         if let direction { f.direction = direction }
@@ -108,7 +116,16 @@ extension Fixture {
     public func at(_ textSize: ContentSizeCategory) -> Fixture {
         var f = self
         f.textSize = textSize
-        f.content = content.at(textSize)
+        f.content = content.at(textSize, theme: theme)
+        return f
+    }
+
+    /// The fixture drawn in `theme`: its fonts set in the theme and the theme's defaults for
+    /// what the fixture leaves out (`KindContent.at(_:theme:)`).
+    public func themed(_ theme: Theme) -> Fixture {
+        var f = self
+        f.theme = theme
+        f.content = content.at(textSize, theme: theme)
         return f
     }
 }

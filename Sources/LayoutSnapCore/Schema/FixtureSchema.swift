@@ -29,6 +29,9 @@ public enum FixtureSchema {
             "tolerance", .ref("tolerance"),
             "How much a frame may differ from its golden and still pass (default: exact)."),
         SchemaField("lint", lint, "Layout lints: findings accepted on purpose."),
+        SchemaField(
+            "theme", .oneOf([.nonEmptyString, .ref("theme")]),
+            "A theme of layoutsnap.json's by name, or tokens over the project's theme (docs/themes.md)."),
     ]
 
     /// A fixture's `lint` (and layoutsnap.json's `defaults.lint`): the findings it accepts.
@@ -66,6 +69,7 @@ public enum FixtureSchema {
     /// Definitions shared by several places (and by schema/config.schema.json's `defaults`).
     static let definitions: [(name: String, node: SchemaNode)] = [
         ("device", .enumeration(Device.allNames)),
+        ("theme", ThemePatch.schema),
         (
             "textSize",
             .anyCase(
@@ -103,6 +107,9 @@ public enum FixtureSchema {
                         SchemaField("textSize", matrix("textSize")),
                         SchemaField("appearance", matrix("appearance")),
                         SchemaField("direction", matrix("direction")),
+                        SchemaField(
+                            "theme", .array(variantName, minItems: 1),
+                            "Theme names: default (the project's) or one of layoutsnap.json's themes."),
                     ], atLeastOneOf: variantKeys),
                 .array(
                     .object(
@@ -111,6 +118,7 @@ public enum FixtureSchema {
                             SchemaField("textSize", .ref("textSize")),
                             SchemaField("appearance", .ref("appearance")),
                             SchemaField("direction", .ref("direction")),
+                            SchemaField("theme", variantName, "A theme's name: default or one of layoutsnap.json's."),
                             SchemaField(
                                 "name", variantName, "The variant's folder name (default: its values joined by +)."),
                         ], atLeastOneOf: variantKeys), maxItems: Limits.maxVariants),
@@ -145,22 +153,7 @@ public enum FixtureSchema {
                     [
                         SchemaField(
                             "spring",
-                            .oneOf([
-                                .object(
-                                    [
-                                        SchemaField("response", .number(Limits.springParameter), "Seconds."),
-                                        SchemaField("dampingFraction", .number(Limits.springParameter)),
-                                    ], required: ["response", "dampingFraction"]),
-                                .object(
-                                    [
-                                        SchemaField("mass", .number(Limits.springMass)),
-                                        SchemaField("stiffness", .number(Limits.springStiffness)),
-                                        SchemaField(
-                                            "damping", .number(Limits.springDamping),
-                                            "A coefficient; with mass and stiffness it must make a response and a damping fraction from 0.01 to 10."
-                                        ),
-                                    ], required: ["mass", "stiffness", "damping"]),
-                            ]),
+                            springObject,
                             "SwiftUI's spring(response:dampingFraction:) or spring(mass:stiffness:damping:); its duration is its settling time."
                         )
                     ], required: ["spring"]),
@@ -168,7 +161,26 @@ public enum FixtureSchema {
         ),
     ]
 
-    static let variantKeys = ["device", "textSize", "appearance", "direction"]
+    /// A spring's parameters: SwiftUI's response and damping fraction, or mass, stiffness and
+    /// damping (a curve's `spring`, a theme's `motion.keyboard`).
+    static let springObject = SchemaNode.oneOf([
+        .object(
+            [
+                SchemaField("response", .number(Limits.springParameter), "Seconds."),
+                SchemaField("dampingFraction", .number(Limits.springParameter)),
+            ], required: ["response", "dampingFraction"]),
+        .object(
+            [
+                SchemaField("mass", .number(Limits.springMass)),
+                SchemaField("stiffness", .number(Limits.springStiffness)),
+                SchemaField(
+                    "damping", .number(Limits.springDamping),
+                    "A coefficient; with mass and stiffness it must make a response and a damping fraction from 0.01 to 10."
+                ),
+            ], required: ["mass", "stiffness", "damping"]),
+    ])
+
+    static let variantKeys = ["device", "textSize", "appearance", "direction", "theme"]
 
     /// The whole schema: `kind` picks one kind's definition, which refuses every other field.
     public static let document = JSONSchemaDocument(

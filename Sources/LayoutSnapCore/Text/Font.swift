@@ -27,6 +27,8 @@ public struct FontSpec: Sendable, Hashable {
     /// The text style it came from (it scales with the text size); nil for an explicit size,
     /// which stays fixed as on a device.
     public var style: TextStyle?
+    /// The family a theme sets it in; nil is the bundled Inter, the stand-in for SF Pro.
+    public var family: String?
 
     /// SF Pro's natural line: ascender 0.952 em + descender 0.241 em, no line gap.
     public static let naturalLineRatio = 1.1934

@@ -5,7 +5,7 @@ import LayoutSnapJSON
 enum ChatDecoder {
     static let maxMessages = 100_000
 
-    static func decode(_ o: ObjectReader) throws(JSONDecodingError) -> ChatFixture {
+    static func decode(_ o: ObjectReader, folder: FixtureFolder) throws(JSONDecodingError) -> ChatFixture {
         var c = ChatFixture()
         var ids = Set<String>()
         if let e = o.optional("messages") {
@@ -14,7 +14,7 @@ enum ChatDecoder {
                 throw e.error("expected at most \(maxMessages) messages, found \(items.count)")
             }
             c.messages = try e.enumeratedEach { (i, item) throws(JSONDecodingError) in
-                let m = try decodeMessage(item, defaultID: "\(i + 1)", defaultRole: nil)
+                let m = try decodeMessage(item, defaultID: "\(i + 1)", defaultRole: nil, folder: folder)
                 guard ids.insert(m.id).inserted else {
                     throw item.error("the id \"\(m.id)\" is used by an earlier message")
                 }
@@ -32,7 +32,7 @@ enum ChatDecoder {
             c.steps = try e.each { (step) throws(JSONDecodingError) in
                 var next = "\(count + 1)"
                 while ids.contains(next) { next += "'" }
-                let s = try decodeStep(step, nextID: next)
+                let s = try decodeStep(step, nextID: next, folder: folder)
                 switch s.event {
                 case .receive(let m):
                     guard ids.insert(m.id).inserted else {
@@ -52,7 +52,9 @@ enum ChatDecoder {
 
     /// `{"id", "role", "text", "image": {"aspectRatio": r}}`; a missing id is the message's
     /// position, a missing role in `receive` is the assistant's.
-    static func decodeMessage(_ element: JSONElement, defaultID: String, defaultRole: ChatRole?)
+    static func decodeMessage(
+        _ element: JSONElement, defaultID: String, defaultRole: ChatRole?, folder: FixtureFolder
+    )
         throws(JSONDecodingError) -> ChatMessage
     {
         let o = try element.object()
@@ -72,21 +74,23 @@ enum ChatDecoder {
         }
         var text = ""
         if let e = o.optional("text") { text = try e.string() }
-        var ratio: Double?
-        if let e = o.optional("image") {
-            let image = try e.object()
-            ratio = try image.required("aspectRatio").double(in: 0.05...20, what: "an aspect ratio (width / height)")
-            try image.finish()
+        let image = try o.optional("image").map { (e: JSONElement) throws(JSONDecodingError) in
+            try PostDecoder.decodeImage(e, folder: folder, ratios: imageRatios)
         }
         try o.finish()
-        return ChatMessage(id: id, role: role, text: text, imageAspectRatio: ratio)
+        return ChatMessage(id: id, role: role, text: text, image: image)
     }
 
     static let eventNames = [
         "open", "receive", "send", "stream", "status", "scrollBy", "scrollToBottom", "keyboard", "online",
     ]
 
-    static func decodeStep(_ element: JSONElement, nextID: String) throws(JSONDecodingError) -> ChatStep {
+    /// A picture's width / height: from a tall phone screenshot to a wide panorama.
+    static let imageRatios: ClosedRange<Double> = 0.05...20
+
+    static func decodeStep(_ element: JSONElement, nextID: String, folder: FixtureFolder)
+        throws(JSONDecodingError) -> ChatStep
+    {
         let o = try element.object()
         let name = try o.stepEvent(eventNames, kind: "chat", step: element)
         let value = try o.required(name)
@@ -95,7 +99,9 @@ enum ChatDecoder {
         case "open":
             try value.isTrue()
             event = .open
-        case "receive": event = .receive(try decodeMessage(value, defaultID: nextID, defaultRole: .assistant))
+        case "receive":
+            event = .receive(
+                try decodeMessage(value, defaultID: nextID, defaultRole: .assistant, folder: folder))
         case "send": event = .send(try value.string())
         case "stream": event = .stream(try value.string())
         case "status": event = .status(try value.enumeration(ChatStatus.self))
@@ -126,10 +132,9 @@ extension ChatDecoder {
                 SchemaField("role", .enumeration(ChatRole.self)),
                 SchemaField("text", .string, "The text (**bold** and *italic*)."),
                 SchemaField(
-                    "image",
-                    .object(
-                        [SchemaField("aspectRatio", .number(0.05...20), "width / height")], required: ["aspectRatio"]),
-                    "A placeholder image above the text."),
+                    "image", PostDecoder.imageNode(ratios: imageRatios),
+                    "A picture above the text, edge to edge and cut to the bubble: {\"path\": \"images/x.png\"} or a placeholder {\"aspectRatio\": r}."
+                ),
             ], required: roleRequired ? ["role"] : [])
     }
 

@@ -12,14 +12,16 @@ public struct ChatMessage: Sendable, Hashable {
     public var role: ChatRole
     /// Inline `**bold**` and `*italic*` as everywhere else.
     public var text: String
-    /// An image attachment shown as a placeholder of this width / height ratio above the text.
-    public var imageAspectRatio: Double?
+    /// A picture above the text: a PNG file's pixels, or a placeholder of an aspect ratio.
+    public var image: PostImage?
+    /// The picture's width / height.
+    public var imageAspectRatio: Double? { image?.aspectRatio }
 
-    public init(id: String, role: ChatRole, text: String, imageAspectRatio: Double? = nil) {
+    public init(id: String, role: ChatRole, text: String, imageAspectRatio: Double? = nil, image: PostImage? = nil) {
         self.id = id
         self.role = role
         self.text = text
-        self.imageAspectRatio = imageAspectRatio
+        self.image = image ?? imageAspectRatio.map { PostImage(path: nil, aspectRatio: $0) }
     }
 }
 

@@ -13,7 +13,7 @@ public struct ChatKind: Kind {
         ]
     }
     public func decode(_ o: ObjectReader, folder: FixtureFolder) throws(JSONDecodingError) -> any KindContent {
-        try ChatDecoder.decode(o)
+        try ChatDecoder.decode(o, folder: folder)
     }
     public var generatorStream: UInt64 { 0x6368_6174 }
     public func generate(_ r: inout SeededRandom) -> JSONOutput { ChatGenerator.make(&r) }
@@ -34,14 +34,24 @@ extension ChatFixture: KindContent {
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
         try ChatRules(
             chat: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize,
-            direction: fixture.direction, keyboardStyle: fixture.theme.keyboard,
-            style: fixture.theme.chat
+            direction: fixture.direction, theme: fixture.theme
         )
         .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
     }
 
+    /// The pictures the messages show, in `messages` and in `receive` steps.
+    public var inputFiles: [InputFile] {
+        let received = steps.compactMap { step -> ChatMessage? in
+            if case .receive(let m) = step.event { m } else { nil }
+        }
+        return (messages + received).compactMap { m in
+            guard let image = m.image, let path = image.path, let source = image.source else { return nil }
+            return InputFile(path: path, written: source.written, line: source.line, column: source.column)
+        }
+    }
+
     /// The chat's text styles are its rules', which read `fixture.textSize` themselves.
-    public func at(_ textSize: ContentSizeCategory) -> ChatFixture { self }
+    public func at(_ textSize: ContentSizeCategory, theme: Theme) -> ChatFixture { self }
 
     /// Keyboard springs and scrolls to the bottom animate; other steps are one frame.
     public func estimatedFrames(fps: Double) -> Double {

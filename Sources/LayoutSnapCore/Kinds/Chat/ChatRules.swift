@@ -14,26 +14,27 @@ public struct ChatRules: Sendable {
     public let style: ChatStyle
     /// The bubbles' text and the input field are body, the status row subheadline, the offline
     /// banner footnote: all follow the text size.
-    var inputFont: FontSpec { TextStyle.body.font(at: textSize) }
-    var statusFont: FontSpec { TextStyle.subheadline.font(at: textSize) }
-    var textFont: FontSpec { TextStyle.body.font(at: textSize) }
-    var bannerFont: FontSpec { TextStyle.footnote.font(at: textSize) }
+    var inputFont: FontSpec { theme.font(.body, at: textSize) }
+    var statusFont: FontSpec { theme.font(.subheadline, at: textSize) }
+    var textFont: FontSpec { theme.font(.body, at: textSize) }
+    var bannerFont: FontSpec { theme.font(.footnote, at: textSize) }
     /// Following is re-engaged within this distance of the bottom (docs/fixtures/chat.md).
     public static let followSlack = 1.0
-    public static let scrollCurve = AnimationCurve.spring(.default)
 
     public let textSize: ContentSizeCategory
     /// Only the keyboard reads it (it is drawn pre-mirrored); the frame is mirrored as a whole.
     public let direction: LayoutDirection
     /// The drawn keyboard's geometry and fonts (the theme's).
-    public let keyboardStyle: KeyboardStyle
+    public var keyboardStyle: KeyboardStyle { theme.keyboard }
+    /// Every visual token: the style above, the text styles, the motion.
+    public let theme: Theme
 
     public init(
         chat: ChatFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
-        direction: LayoutDirection = .ltr, keyboardStyle: KeyboardStyle = .default, style: ChatStyle = .default
+        direction: LayoutDirection = .ltr, theme: Theme = .default
     ) {
-        self.keyboardStyle = keyboardStyle
-        self.style = style
+        self.theme = theme
+        self.style = theme.chat
         self.chat = chat
         self.canvas = canvas
         self.device = device
@@ -282,7 +283,9 @@ public struct ChatRules: Sendable {
             case .scrollToBottom:
                 scrollsToBottom = true
             case .keyboard(let show):
-                keyboard.set(show ? keyboardHeight : 0, at: start, curve: Keyboard.curve, pixelsPerPoint: canvas.scale)
+                keyboard.set(
+                    show ? keyboardHeight : 0, at: start, curve: .spring(theme.motion.keyboard),
+                    pixelsPerPoint: canvas.scale)
             case .online(let on):
                 online = on
             }
@@ -300,13 +303,13 @@ public struct ChatRules: Sendable {
             } else if scrollsToBottom && mode != .pinned {
                 // From where the content shows now, with the default spring, to the bottom.
                 scroll.jump(to: shown, at: start)
-                scroll.set(finalBottom, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
+                scroll.set(finalBottom, at: start, curve: .spring(theme.motion.scroll), pixelsPerPoint: canvas.scale)
                 mode = .free
                 following = true
                 unseen = 0
             } else if mode == .free && following && scroll.target != finalBottom {
                 // Still on its way down: the bottom moved, so does the target (added on top).
-                scroll.set(finalBottom, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
+                scroll.set(finalBottom, at: start, curve: .spring(theme.motion.scroll), pixelsPerPoint: canvas.scale)
             } else if mode == .free && !following {
                 // The offset holds; a viewport that grew past the content's end clamps it.
                 let held = min(max(shown, min(0, finalBottom)), finalBottom)
@@ -396,7 +399,11 @@ public struct ChatRules: Sendable {
                             top: fill, bottom: fill, clip: rect, cornerRadius: style.bubbleRadius))
                 }
                 let image = Rect(x: rect.x, y: rect.y, width: rect.width, height: b.imageHeight)
-                ops += imagePlaceholder(image, bubble: rect, palette: palette)
+                if let path = m.image?.path {
+                    ops.append(.picture(.file(path), image, clip: rect, cornerRadius: style.bubbleRadius))
+                } else {
+                    ops += imagePlaceholder(image, bubble: rect, palette: palette)
+                }
             }
             let textTop = rect.y + b.imageHeight + style.bubblePaddingV
             if let text = b.text {

@@ -30,7 +30,7 @@ extension ComposerFixture: KindContent {
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
         try ComposerRules(
             composer: self, canvas: fixture.canvas, device: fixture.device, textSize: fixture.textSize,
-            direction: fixture.direction, keyboardStyle: fixture.theme.keyboard, style: fixture.theme.composer
+            direction: fixture.direction, theme: fixture.theme
         )
         .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
     }
@@ -41,9 +41,9 @@ extension ComposerFixture: KindContent {
         return 1 + Double(steps.count) + Double(keyboardSteps) * 0.5 * fps
     }
 
-    public func at(_ textSize: ContentSizeCategory) -> ComposerFixture {
+    public func at(_ textSize: ContentSizeCategory, theme: Theme) -> ComposerFixture {
         var c = self
-        c.font = font.at(textSize)
+        c.font = theme.textStyles.restyle(font, at: textSize)
         return c
     }
 }

@@ -20,7 +20,9 @@ public struct ComposerRules: Sendable {
     /// right-aligns them (the frame itself is mirrored afterwards, `RightToLeft`).
     public let direction: LayoutDirection
     /// The drawn keyboard's geometry and fonts (the theme's).
-    public let keyboardStyle: KeyboardStyle
+    public var keyboardStyle: KeyboardStyle { theme.keyboard }
+    /// Every visual token: the styles above, the text styles, the motion.
+    public let theme: Theme
     /// The theme's geometry of the field, the caret and the suggestion strip.
     public let style: ComposerStyle
 
@@ -31,15 +33,16 @@ public struct ComposerRules: Sendable {
     public static let caretRoomAbove = 12.0
     public static let caretRoomBelow = 18.0
     /// Suggestion chips: subheadline text (it follows the text size) in capsules.
-    var chipFont: FontSpec { TextStyle.subheadline.font(at: textSize) }
+    var chipFont: FontSpec { theme.font(.subheadline, at: textSize) }
 
     /// `composer.font` is already at `textSize` (a variant resizes the fixture's fonts).
     public init(
         composer: ComposerFixture, canvas: Canvas, device: Device, textSize: ContentSizeCategory = .large,
-        direction: LayoutDirection = .ltr, keyboardStyle: KeyboardStyle = .default, style: ComposerStyle = .default
+        direction: LayoutDirection = .ltr, theme: Theme = .default
     ) throws {
-        self.keyboardStyle = keyboardStyle
-        self.style = style
+        self.theme = theme
+        self.style = theme.composer
+        let style = theme.composer
         self.composer = composer
         self.canvas = canvas
         self.device = device
@@ -302,7 +305,9 @@ public struct ComposerRules: Sendable {
             case .enable(let on):
                 enabled = on
             case .keyboard(let show):
-                keyboard.set(show ? keyboardHeight : 0, at: start, curve: Keyboard.curve, pixelsPerPoint: canvas.scale)
+                keyboard.set(
+                    show ? keyboardHeight : 0, at: start, curve: .spring(theme.motion.keyboard),
+                    pixelsPerPoint: canvas.scale)
                 // Showing the keyboard is the user tapping into the field: the caret comes back.
                 if show && enabled { editing = true }
             }

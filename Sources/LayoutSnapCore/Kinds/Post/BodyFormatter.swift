@@ -10,14 +10,15 @@ public enum BodyBlock: Sendable, Hashable {
 
 public enum BodyFormatter {
     /// Both follow the text size (title3 semibold, body).
-    public static func headingFont(_ textSize: ContentSizeCategory = .large) -> FontSpec {
-        TextStyle.title3.font(at: textSize).with(weight: .semibold)
+    public static func headingFont(_ textSize: ContentSizeCategory = .large, theme: Theme = .default) -> FontSpec {
+        theme.font(.title3, at: textSize).with(weight: .semibold)
     }
-    public static func bodyFont(_ textSize: ContentSizeCategory = .large) -> FontSpec {
-        TextStyle.body.font(at: textSize)
+    public static func bodyFont(_ textSize: ContentSizeCategory = .large, theme: Theme = .default) -> FontSpec {
+        theme.font(.body, at: textSize)
     }
-    /// Where a bullet's text starts; the bullet sits at the left edge.
-    public static let bulletIndent = 20.0
+    /// Where a bullet's text starts by default (the theme's `post.bulletIndent`); the bullet
+    /// sits at the left edge.
+    public static let bulletIndent = PostStyle.default.bulletIndent
     public static let bulletMarker = "\u{2022}"
 
     /// One block per source line: a hard line break is a new line either way, and a block per
@@ -52,7 +53,7 @@ public struct FormattedBody: Sendable, Hashable {
     /// one and ends up at the right edge, where a right-to-left layout's leading edge is.
     public init(
         body: String, width: Double, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large,
-        direction: LayoutDirection = .ltr
+        direction: LayoutDirection = .ltr, theme: Theme = .default
     ) throws {
         var pieces: [Piece] = []
         var bottom = 0.0
@@ -71,18 +72,18 @@ public struct FormattedBody: Sendable, Hashable {
             let source: String
             switch block {
             case .blank:
-                _ = placeLine(BodyFormatter.bodyFont(textSize))
+                _ = placeLine(BodyFormatter.bodyFont(textSize, theme: theme))
                 continue
             case .heading(let s):
-                font = BodyFormatter.headingFont(textSize)
+                font = BodyFormatter.headingFont(textSize, theme: theme)
                 x = 0
                 source = s
             case .bullet(let s):
-                font = BodyFormatter.bodyFont(textSize)
-                x = BodyFormatter.bulletIndent
+                font = BodyFormatter.bodyFont(textSize, theme: theme)
+                x = theme.post.bulletIndent
                 source = s
             case .paragraph(let s):
-                font = BodyFormatter.bodyFont(textSize)
+                font = BodyFormatter.bodyFont(textSize, theme: theme)
                 x = 0
                 source = s
             }

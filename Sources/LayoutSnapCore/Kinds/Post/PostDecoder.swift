@@ -18,6 +18,7 @@ enum PostDecoder {
         let durationElement = o.optional("duration")
         let duration = try durationElement?.double(in: Limits.animationDuration, what: "a duration in seconds") ?? 0.3
         post.curve = try FixtureDecoder.decodeCurve(o.optional("curve"), duration: duration)
+        post.ownsCurve = o.contains("curve") || durationElement != nil
         // As in SwiftUI, a spring takes no duration: it runs until it settles.
         if case .spring = post.curve, let durationElement {
             throw durationElement.error(
@@ -30,7 +31,11 @@ enum PostDecoder {
         return post
     }
 
-    static func decodeImage(_ element: JSONElement, folder: FixtureFolder) throws(JSONDecodingError) -> PostImage {
+    /// `{"path": "images/x.png"}` (its aspect ratio read from the PNG's header) or
+    /// `{"aspectRatio": r}`: a post's and a chat message's picture.
+    static func decodeImage(
+        _ element: JSONElement, folder: FixtureFolder, ratios: ClosedRange<Double> = 0.01...100
+    ) throws(JSONDecodingError) -> PostImage {
         let o = try element.object()
         let pathElement = o.optional("path")
         let ratioElement = o.optional("aspectRatio")
@@ -59,13 +64,21 @@ enum PostDecoder {
                 source: (relative, p.position.line, p.position.column))
         case (nil, let r?):
             return PostImage(
-                path: nil, aspectRatio: try r.double(in: 0.01...100, what: "an aspect ratio (width / height)"))
+                path: nil, aspectRatio: try r.double(in: ratios, what: "an aspect ratio (width / height)"))
         case (nil, nil):
             throw element.error("an image needs \"path\" (a PNG file) or \"aspectRatio\" (a placeholder)")
         case (_?, _?):
             throw element.error(
                 "give either \"path\" or \"aspectRatio\", not both: a file's aspect ratio comes from the file")
         }
+    }
+
+    static func imageNode(ratios: ClosedRange<Double>) -> SchemaNode {
+        .object(
+            [
+                SchemaField("path", .nonEmptyString, "A PNG file, relative to the fixture."),
+                SchemaField("aspectRatio", .number(ratios), "A placeholder of this width / height."),
+            ], exactlyOneOf: ["path", "aspectRatio"])
     }
 
     static func decodeStep(_ element: JSONElement) throws(JSONDecodingError) -> PostStep {
@@ -92,13 +105,7 @@ extension PostDecoder {
         SchemaField("imageState", .enumeration(ImageState.self), "Default loaded."),
         SchemaField(
             "availableWidth", .number(1...8192), "The content width in points (default 350); the card is 20 pt wider."),
-        SchemaField(
-            "image",
-            .object(
-                [
-                    SchemaField("path", .nonEmptyString, "A PNG file, relative to the fixture."),
-                    SchemaField("aspectRatio", .number(0.01...100), "A placeholder of this width / height."),
-                ], exactlyOneOf: ["path", "aspectRatio"]), "{\"path\": \"images/x.png\"} or {\"aspectRatio\": r}."),
+        SchemaField("image", imageNode(ratios: 0.01...100), "{\"path\": \"images/x.png\"} or {\"aspectRatio\": r}."),
         SchemaField(
             "duration", .number(Limits.animationDuration),
             "Seconds of the expand and collapse animation (default 0.3), for a timing curve; a spring takes none (it runs until it settles)."

@@ -53,6 +53,9 @@ public struct PostFixture: Sendable, Hashable {
     /// The seed's content width; the card is 20 pt wider.
     public var availableWidth: Double
     public var curve: AnimationCurve
+    /// Whether the fixture (or `--curve`/`--duration`) gave the curve or the duration; a curve
+    /// it leaves out is its theme's `motion.expand`.
+    public var ownsCurve = false
     public var steps: [PostStep]
 
     public init(

@@ -27,7 +27,7 @@ extension PostFixture: KindContent, CurveAnimatedContent {
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
         try PostRules(
             post: self, canvas: fixture.canvas, measurer: measurer, textSize: fixture.textSize,
-            direction: fixture.direction
+            direction: fixture.direction, theme: fixture.theme
         )
         .states(fps: fixture.fps, palette: fixture.palette)
     }
@@ -41,8 +41,14 @@ extension PostFixture: KindContent, CurveAnimatedContent {
         return 1 + Double(steps.count) * perStep
     }
 
-    /// The card's text styles are fixed by its rules, which read `fixture.textSize` themselves.
-    public func at(_ textSize: ContentSizeCategory) -> PostFixture { self }
+    /// The card's text styles are its rules', which read `fixture.textSize` and `fixture.theme`
+    /// themselves; a curve the fixture leaves out is the theme's expand motion.
+    public func at(_ textSize: ContentSizeCategory, theme: Theme) -> PostFixture {
+        guard !ownsCurve else { return self }
+        var post = self
+        post.curve = theme.motion.expand
+        return post
+    }
 
     public var inputFiles: [InputFile] {
         guard let image, let path = image.path, let source = image.source else { return [] }

@@ -2,35 +2,23 @@
 /// `layout` measures the text once per fixture (a post's text never changes between states) and
 /// then evaluates every frame from the expansion progress f alone.
 public struct PostRules: Sendable {
-    // The seed's constants.
-    public static let compactHeight = 100.0
-    public static let cardTop = 12.0
-    public static let thumbnailSize = 80.0
-    /// Compact image y: (100 - 80) / 2 + 8. The seed also has (80 - 80) / 2 + 8 = 8 in one place;
-    /// docs/fixtures/post.md settles on 18 everywhere.
-    public static let compactImageY = 18.0
-    public static let titleSummaryPadding = 8.0
-    public static let titleSummarySpacing = 4.0
-    public static let thumbnailTrailingPadding = 96.0
-    public static let gapBelowImage = 16.0
-    public static let gapAboveAuthor = 24.0
-    public static let authorHeight = 15.0
-    public static let bottomPadding = 16.0
-    public static let contentInset = 10.0
-    public static let cornerRadius = 12.0
-    public static let imageCornerRadius = 12.0
-    public static let shadowRadius = 2.0
-    /// `.shadow` is black at 33%; it darkens through a card that is only 90% opaque.
-    public static let shadowColor = Color.black.opacity(0.33 * 0.9)
-    public static let cardFill = Color.white.opacity(0.9)
-    /// The author line's colour once expanded (it fades in with f).
-    public static let authorColor = Color.black.opacity(0.5)
-    public static let titleFont = FontSpec(size: 22, weight: .bold)
-    public static let summaryFont = FontSpec(size: 15, italic: true)
+    /// The card's numbers and colours: the theme's (`PostStyle`, the seed's by default).
+    public let style: PostStyle
+    public let textStyles: TextStyles
     /// The author line follows the text size (subheadline); the title and summary are explicit
     /// sizes and stay fixed, as on a device.
-    public static func authorFont(_ textSize: ContentSizeCategory) -> FontSpec {
-        TextStyle.subheadline.font(at: textSize)
+    public static func authorFont(_ textSize: ContentSizeCategory, theme: Theme = .default) -> FontSpec {
+        theme.font(.subheadline, at: textSize)
+    }
+    public static func titleFont(_ theme: Theme) -> FontSpec {
+        var font = FontSpec(size: theme.post.titleSize, weight: theme.post.titleWeight)
+        font.family = theme.textStyles.family
+        return font
+    }
+    public static func summaryFont(_ theme: Theme) -> FontSpec {
+        var font = FontSpec(size: theme.post.summarySize, italic: true)
+        font.family = theme.textStyles.family
+        return font
     }
     public static let aiAuthor = "\u{1F453} librarian"
 
@@ -55,16 +43,19 @@ public struct PostRules: Sendable {
 
     public init(
         post: PostFixture, canvas: Canvas, measurer: some TextMeasuring, textSize: ContentSizeCategory = .large,
-        direction: LayoutDirection = .ltr
+        direction: LayoutDirection = .ltr, theme: Theme = .default
     ) throws {
         self.post = post
+        self.style = theme.post
+        self.textStyles = theme.textStyles
+        let style = theme.post
         self.canvas = canvas
         self.textSize = textSize
         let aw = post.availableWidth
         let cardWidth = aw + 20
         let hasImage = post.image != nil
         let blockWidth = max(
-            cardWidth - 2 * Self.titleSummaryPadding - (hasImage ? Self.thumbnailTrailingPadding : 0), 1)
+            cardWidth - 2 * style.titleSummaryPadding - (hasImage ? style.thumbnailTrailingPadding : 0), 1)
 
         func measureBlock(_ source: String, font: FontSpec, maxLines: Int) throws -> (StyledText, MeasuredText, Double)?
         {
@@ -73,20 +64,20 @@ public struct PostRules: Sendable {
             let m = try measurer.measure(text)
             return (text, m, LineMetrics.height(lines: m.lineCount, font: font))
         }
-        let title = try measureBlock(post.title, font: Self.titleFont, maxLines: 1)
-        let summary = try measureBlock(post.summary, font: Self.summaryFont, maxLines: 2)
+        let title = try measureBlock(post.title, font: Self.titleFont(theme), maxLines: 1)
+        let summary = try measureBlock(post.summary, font: Self.summaryFont(theme), maxLines: 2)
         // The VStack's spacing only stands between two present texts.
-        var tsHeight = 2 * Self.titleSummaryPadding + (title?.2 ?? 0) + (summary?.2 ?? 0)
-        if title != nil && summary != nil { tsHeight += Self.titleSummarySpacing }
+        var tsHeight = 2 * style.titleSummaryPadding + (title?.2 ?? 0) + (summary?.2 ?? 0)
+        if title != nil && summary != nil { tsHeight += style.titleSummarySpacing }
 
         let aspect = (post.imageState == .loaded ? post.image?.aspectRatio : nil) ?? 1.0
         let body = try FormattedBody(
-            body: post.body, width: aw, measurer: measurer, textSize: textSize, direction: direction)
+            body: post.body, width: aw, measurer: measurer, textSize: textSize, direction: direction, theme: theme)
 
         let authorSource = post.aiGenerated ? Self.aiAuthor : post.author
         var author: (StyledText, Int, Double)?
         if let authorSource, !authorSource.isEmpty {
-            let text = StyledText(markup: authorSource, font: Self.authorFont(textSize), width: aw)
+            let text = StyledText(markup: authorSource, font: Self.authorFont(textSize, theme: theme), width: aw)
             let m = try measurer.measure(text)
             author = (text, m.lineCount, LineMetrics.height(lines: m.lineCount, font: text.font))
         }
@@ -98,8 +89,8 @@ public struct PostRules: Sendable {
     public var cardX: Double { (canvas.width - measured.cardWidth) / 2 }
     public var expandedImageHeight: Double { measured.hasImage ? post.availableWidth / measured.aspectRatio : 0 }
     public var expandedCardHeight: Double {
-        measured.titleSummaryHeight + Self.gapBelowImage + expandedImageHeight + Self.gapBelowImage
-            + measured.body.height + Self.gapAboveAuthor + Self.authorHeight + Self.bottomPadding
+        measured.titleSummaryHeight + style.gapBelowImage + expandedImageHeight + style.gapBelowImage
+            + measured.body.height + style.gapAboveAuthor + style.authorHeight + style.bottomPadding
     }
 
     /// Card-relative geometry at expansion progress f (the seed's lerps).
@@ -114,21 +105,21 @@ public struct PostRules: Sendable {
     public func geometry(f: Double) -> Geometry {
         let aw = post.availableWidth
         let m = measured
-        let imageX = lerp(aw - Self.thumbnailSize + 8, Self.contentInset, f)
+        let imageX = lerp(aw - style.thumbnailSize + 8, style.contentInset, f)
         // With no image the y stays at its expanded value (docs/fixtures/post.md): lerping it from the
         // thumbnail's 18 pt put the body's top inside the title block in the first frames.
-        let imageY = m.hasImage ? lerp(Self.compactImageY, m.titleSummaryHeight + 8, f) : m.titleSummaryHeight + 8
-        let imageW = m.hasImage ? lerp(Self.thumbnailSize, aw, f) : 0
-        let imageH = m.hasImage ? lerp(Self.thumbnailSize, expandedImageHeight, f) : 0
-        let bodyTop = imageY + imageH + Self.gapBelowImage
+        let imageY = m.hasImage ? lerp(style.compactImageY, m.titleSummaryHeight + 8, f) : m.titleSummaryHeight + 8
+        let imageW = m.hasImage ? lerp(style.thumbnailSize, aw, f) : 0
+        let imageH = m.hasImage ? lerp(style.thumbnailSize, expandedImageHeight, f) : 0
+        let bodyTop = imageY + imageH + style.gapBelowImage
         return Geometry(
-            cardHeight: lerp(Self.compactHeight, expandedCardHeight, f),
+            cardHeight: lerp(style.compactHeight, expandedCardHeight, f),
             image: Rect(x: imageX, y: imageY, width: imageW, height: imageH),
             bodyTop: bodyTop,
             // A spring may overshoot f past 1 (or under 0): the mask cannot reveal more than the
             // body, nor less than nothing.
             revealed: min(max(lerp(0, m.body.height, f), 0), m.body.height),
-            authorTop: bodyTop + m.body.height + Self.gapAboveAuthor)
+            authorTop: bodyTop + m.body.height + style.gapAboveAuthor)
     }
 
     /// One frame: layout facts and the display list.
@@ -136,21 +127,21 @@ public struct PostRules: Sendable {
         let g = geometry(f: f)
         let m = measured
         let ox = cardX
-        let oy = Self.cardTop
+        let oy = style.cardTop
         let card = Rect(x: ox, y: oy, width: m.cardWidth, height: g.cardHeight)
         var elements: [LayoutElement] = [LayoutElement(id: "card", rect: card)]
         var ops: [DrawOp] = [
             .fill(palette.canvas),
-            .shadow(card, cornerRadius: Self.cornerRadius, blur: Self.shadowRadius, color: Self.shadowColor),
-            .roundedRect(card, cornerRadius: Self.cornerRadius, fill: Self.cardFill, continuous: true),
+            .shadow(card, cornerRadius: style.cornerRadius, blur: style.shadowRadius, color: style.shadowColor),
+            .roundedRect(card, cornerRadius: style.cornerRadius, fill: style.cardFill, continuous: true),
         ]
 
         // Post cards keep black text on white in both appearances, as the seed does.
-        var y = oy + Self.titleSummaryPadding
-        let x = ox + Self.titleSummaryPadding
-        for (id, block, color) in [("title", m.title, Color.black), ("summary", m.summary, Color.black.opacity(0.8))] {
+        var y = oy + style.titleSummaryPadding
+        let x = ox + style.titleSummaryPadding
+        for (id, block, color) in [("title", m.title, style.titleColor), ("summary", m.summary, style.summaryColor)] {
             guard let block else { continue }
-            if id == "summary" && m.title != nil { y += Self.titleSummarySpacing }
+            if id == "summary" && m.title != nil { y += style.titleSummarySpacing }
             let rect = Rect(x: x, y: y, width: block.text.width ?? 0, height: block.height)
             elements.append(
                 LayoutElement(
@@ -173,7 +164,7 @@ public struct PostRules: Sendable {
                 LayoutElement(id: "image", rect: imageRect, attributes: [("state", .string(post.imageState.rawValue))]))
         }
         let bodyRect = Rect(
-            x: ox + Self.contentInset, y: oy + g.bodyTop, width: post.availableWidth, height: m.body.height)
+            x: ox + style.contentInset, y: oy + g.bodyTop, width: post.availableWidth, height: m.body.height)
         if !m.body.pieces.isEmpty {
             elements.append(
                 LayoutElement(
@@ -182,7 +173,7 @@ public struct PostRules: Sendable {
                         ("lines", .int(m.body.lineCount)), ("revealed", .number(g.revealed)),
                     ]))
         }
-        let authorOrigin = Point(x: ox + Self.contentInset, y: oy + g.authorTop)
+        let authorOrigin = Point(x: ox + style.contentInset, y: oy + g.authorTop)
         if let author = m.author {
             let rect = Rect(x: authorOrigin.x, y: authorOrigin.y, width: post.availableWidth, height: author.height)
             elements.append(
@@ -198,7 +189,7 @@ public struct PostRules: Sendable {
                     .text(
                         TextDraw(
                             text: piece.text, origin: Point(x: bodyRect.x + piece.x, y: bodyRect.y),
-                            baselines: piece.baselines, color: .black, clip: mask, element: "body")))
+                            baselines: piece.baselines, color: style.bodyColor, clip: mask, element: "body")))
             }
             if let author = m.author {
                 let boxes = LineMetrics.boxes(lines: author.lines, font: author.text.font)
@@ -206,17 +197,17 @@ public struct PostRules: Sendable {
                     .text(
                         TextDraw(
                             text: author.text, origin: authorOrigin, baselines: boxes.baselines,
-                            color: Self.authorColor.opacity(min(f, 1)), element: "author")))
+                            color: style.authorColor.opacity(min(f, 1)), element: "author")))
             }
         }
 
         if m.hasImage {
             if post.imageState == .loaded, let path = post.image?.path {
-                ops.append(.image(.file(path), imageRect, cornerRadius: Self.imageCornerRadius, opacity: 1))
+                ops.append(.image(.file(path), imageRect, cornerRadius: style.imageCornerRadius, opacity: 1))
             } else {
                 ops.append(
                     .roundedRect(
-                        imageRect, cornerRadius: Self.imageCornerRadius, fill: palette.gray.opacity(0.3),
+                        imageRect, cornerRadius: style.imageCornerRadius, fill: palette.gray.opacity(0.3),
                         continuous: true))
             }
         }

@@ -13,7 +13,7 @@ extension PostRules {
             // f = 1 moves the card's bottom by the whole height difference.
             let runs = f.set(
                 step.event == .expand ? 1 : 0, at: start, curve: post.curve, pixelsPerPoint: canvas.scale,
-                pointsPerUnit: max(abs(expandedCardHeight - Self.compactHeight), 1))
+                pointsPerUnit: max(abs(expandedCardHeight - style.compactHeight), 1))
             motions.append(runs > 0 ? StepMotion(curve: post.curve, seconds: runs) : nil)
             schedules.append(Timeline.Schedule(start: start, settle: max(start, f.endTime)))
             names.append(StateNaming.name(index: i + 1, event: step.event.rawValue))

@@ -23,7 +23,7 @@ extension TranscriptFixture: KindContent {
     public var kind: FixtureKind { .transcript }
 
     public func states(of fixture: Fixture, measurer: some TextMeasuring) throws -> [StateLayout] {
-        try TranscriptRules(transcript: self, canvas: fixture.canvas)
+        try TranscriptRules(transcript: self, canvas: fixture.canvas, theme: fixture.theme)
             .states(fps: fixture.fps, palette: fixture.palette, measurer: measurer)
     }
 
@@ -32,9 +32,9 @@ extension TranscriptFixture: KindContent {
         1 + Double(steps.count) * (0.8 * fps + 1)
     }
 
-    public func at(_ textSize: ContentSizeCategory) -> TranscriptFixture {
+    public func at(_ textSize: ContentSizeCategory, theme: Theme) -> TranscriptFixture {
         var t = self
-        t.font = font.at(textSize)
+        t.font = theme.textStyles.restyle(font, at: textSize)
         return t
     }
 }

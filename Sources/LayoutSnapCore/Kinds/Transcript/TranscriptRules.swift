@@ -14,9 +14,15 @@ public struct TranscriptRules: Sendable {
         public var maxOffset: Double { max(0, contentHeight - viewportHeight) }
     }
 
-    public init(transcript: TranscriptFixture, canvas: Canvas) {
+    /// The scroll indicator's look and the scroll spring (the theme's).
+    public let style: TranscriptStyle
+    public let motion: MotionStyle
+
+    public init(transcript: TranscriptFixture, canvas: Canvas, theme: Theme = .default) {
         self.transcript = transcript
         self.canvas = canvas
+        self.style = theme.transcript
+        self.motion = theme.motion
     }
 
     public var view: Rect {
@@ -46,9 +52,6 @@ public struct TranscriptRules: Sendable {
         var animates: Bool
     }
 
-    /// The default spring of iOS 17's `withAnimation`.
-    public static let scrollCurve = AnimationCurve.spring(.default)
-
     public func states(fps: Double, palette: Palette, measurer: some TextMeasuring) throws -> [StateLayout] {
         var text = transcript.text
         var content = try content(text, measurer: measurer)
@@ -75,7 +78,8 @@ public struct TranscriptRules: Sendable {
                 text += more
                 content = try self.content(text, measurer: measurer)
                 if !transcript.sticky || wasFollowing {
-                    offset.set(content.maxOffset, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
+                    offset.set(
+                        content.maxOffset, at: start, curve: .spring(motion.scroll), pixelsPerPoint: canvas.scale)
                     following = true
                 } else {
                     following = false
@@ -86,7 +90,7 @@ public struct TranscriptRules: Sendable {
                 offset.jump(to: target, at: start)
                 following = target >= content.maxOffset - 1
             case .scrollToBottom:
-                offset.set(content.maxOffset, at: start, curve: Self.scrollCurve, pixelsPerPoint: canvas.scale)
+                offset.set(content.maxOffset, at: start, curve: .spring(motion.scroll), pixelsPerPoint: canvas.scale)
                 following = true
             }
             let settle = max(start, offset.endTime)
@@ -142,8 +146,9 @@ public struct TranscriptRules: Sendable {
         if showIndicator {
             ops.append(
                 .roundedRect(
-                    Self.indicator(viewport: viewport, offset: offset, content: content), cornerRadius: 1.5,
-                    fill: palette.text.opacity(0.35), continuous: false))
+                    indicator(viewport: viewport, offset: offset, content: content),
+                    cornerRadius: style.indicatorWidth / 2, fill: palette.text.opacity(style.indicatorOpacity),
+                    continuous: false))
         }
         return LayoutFrame(
             index: index, time: time, progress: progress,
@@ -162,12 +167,14 @@ public struct TranscriptRules: Sendable {
                 following: following), drawList: ops)
     }
 
-    /// UIKit's vertical indicator: 3 pt wide, 3 pt from the viewport's right edge, as long as the
-    /// visible fraction of the content (at least 12 pt), moving with the offset.
-    static func indicator(viewport: Rect, offset: Double, content: Content) -> Rect {
-        let length = max(viewport.height * viewport.height / content.contentHeight, 12)
+    /// UIKit's vertical indicator (by default 3 pt wide, 3 pt from the viewport's right edge), as
+    /// long as the visible fraction of the content (at least 12 pt), moving with the offset.
+    func indicator(viewport: Rect, offset: Double, content: Content) -> Rect {
+        let length = max(viewport.height * viewport.height / content.contentHeight, style.indicatorMinLength)
         let travel = max(viewport.height - length, 0)
         let fraction = content.maxOffset > 0 ? min(max(offset / content.maxOffset, 0), 1) : 0
-        return Rect(x: viewport.maxX - 6, y: viewport.y + travel * fraction, width: 3, height: length)
+        return Rect(
+            x: viewport.maxX - style.indicatorInset - style.indicatorWidth, y: viewport.y + travel * fraction,
+            width: style.indicatorWidth, height: length)
     }
 }
