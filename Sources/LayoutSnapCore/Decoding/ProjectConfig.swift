@@ -18,6 +18,8 @@ public struct ProjectConfig: Sendable, Equatable {
     public var defaults = FixtureDefaults()
     /// `cache`: verify's result cache (docs/cache.md).
     public var cache = Cache()
+    /// `fonts`: the project's font files by family name (BrandFont).
+    public var fonts: [BrandFont] = []
 
     public init() {}
 
@@ -95,6 +97,10 @@ public struct ProjectConfig: Sendable, Equatable {
             "cache", .object(Cache.fields),
             "verify's result cache: a local folder and a shared Bazel remote cache (docs/cache.md)."),
         SchemaField(
+            "fonts", BrandFont.schema,
+            "The project's font files by family name: a path (relative to this file's folder), {\"file\", \"face\"} or an array of them (TTF, OTF, TTC, variable fonts). Loaded into layoutsnap's private fontconfig only, under this name; their bytes are part of the rendering environment."
+        ),
+        SchemaField(
             "defaults", .object(FixtureDefaults.fields),
             "Fixture fields every fixture has unless it writes its own, as if written in it; a fixture's tolerance or variants replace these whole (\"variants\": [] for none)."
         ),
@@ -167,6 +173,7 @@ public struct ProjectConfig: Sendable, Equatable {
             try lint.finish()
         }
         if let e = o.optional("cache") { c.cache = try Cache.decode(e) }
+        if let e = o.optional("fonts") { c.fonts = try BrandFont.decodeAll(e) }
         if let e = o.optional("defaults") { c.defaults = try FixtureDefaults.decode(e) }
         for folder in [c.goldens, c.report].compactMap({ $0 }) + (c.fixtures ?? []) where folder.isEmpty {
             throw element.error("a folder may not be empty")
