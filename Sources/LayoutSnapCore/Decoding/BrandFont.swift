@@ -58,10 +58,19 @@ public struct BrandFont: Sendable, Hashable {
             ], required: ["file"]),
     ])
 
-    /// `fonts`' schema: family names (any but the bundled ones, no commas) to a file or a list.
+    /// `fonts`' schema: family names (not blank, no commas, none of the bundled ones in any case)
+    /// to a file or a list.
     static let schema = SchemaNode.leaf([
         ("type", "object"),
-        ("propertyNames", ["minLength": 1, "pattern": "^[^,]+$"]),
+        (
+            "propertyNames",
+            [
+                "pattern": "^[^,]*[^,\\s][^,]*$",
+                "not": [
+                    "pattern": .string("^(" + bundledFamilies.map(SchemaNode.caseless).joined(separator: "|") + ")$")
+                ],
+            ]
+        ),
         (
             "additionalProperties",
             JSONSchemaDocument.output(.oneOf([fileNode, .array(fileNode, minItems: 1)]), description: nil)
