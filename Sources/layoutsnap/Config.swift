@@ -124,10 +124,8 @@ struct Config: ParsableCommand {
         }
         let engine: TextEngine
         do { engine = try TextEngine(fonts: FontSystem.shared()) } catch { throw RunnerError.render(error) }
-        var families: [String] = []
-        for font in fonts where !families.contains(font.family) { families.append(font.family) }
         Diagnostics.out("fonts     (brand families, then the bundled ones for what they lack)")
-        for family in families {
+        for family in project.config.fontFamilies {
             let files = fonts.filter { $0.family == family }.map { $0.file + ($0.face.map { " (\($0))" } ?? "") }
             // What Pango lays Latin text of the family out with: the proof that the name reaches
             // the file.

@@ -21,6 +21,14 @@ public struct ProjectConfig: Sendable, Equatable {
     /// `fonts`: the project's font files by family name (BrandFont).
     public var fonts: [BrandFont] = []
 
+    /// The brand families, each once, in the order written: the names a text's `FontSpec.family`
+    /// may give besides the bundled Inter (a theme's text styles are checked against them).
+    public var fontFamilies: [String] {
+        var families: [String] = []
+        for font in fonts where !families.contains(font.family) { families.append(font.family) }
+        return families
+    }
+
     public init() {}
 
     /// layoutsnap.json's `cache`: every field optional, each the default of a flag.
