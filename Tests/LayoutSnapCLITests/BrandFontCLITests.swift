@@ -48,6 +48,15 @@ final class BrandFontCLITests: XCTestCase {
             below.stdout.contains("/app/Fonts/Brand.ttf; regular text: Brand.ttf  [/")
                 && below.stdout.contains("/app/layoutsnap.json]"), below.stdout)
 
+        // The user's fontconfig never joins: one that sends the family to the system's fonts
+        // changes nothing.
+        let userConfig = try dir.write(
+            "fonts.conf",
+            #"<?xml version="1.0"?><fontconfig><dir>/usr/share/fonts</dir><alias binding="strong"><family>Brand Sans</family><prefer><family>DejaVu Sans</family></prefer></alias></fontconfig>"#
+        )
+        let user = try CLI.run(["config"], in: app, environment: ["FONTCONFIG_FILE": userConfig.path])
+        XCTAssertTrue(user.stdout.contains("  Brand Sans: Fonts/Brand.ttf; regular text: Brand.ttf  ["), user.output)
+
         let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: app)
         XCTAssertEqual(record.status, 0, record.output)
         let recorded = try Self.manifestFonts(dir)
