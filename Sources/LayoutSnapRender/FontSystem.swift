@@ -139,7 +139,8 @@ public final class FontSystem: @unchecked Sendable {
                 do {
                     hash = try Self.hashFile(path)
                 } catch {
-                    throw project.error(font, "cannot read \(font.file)")
+                    // Checked when layoutsnap.json was read; this is a file changed since.
+                    throw project.error(font, "\(font.file): cannot be read")
                 }
                 hashed.append(FontFile(name: brandFileName(font), path: path, hash: hash, family: font.family))
             }
