@@ -1,5 +1,6 @@
 import CRenderLibraries
 import Foundation
+import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapSystem
 
@@ -15,9 +16,15 @@ public final class FontSystem: @unchecked Sendable {
         public var name: String
         public var path: String
         public var hash: String
+        /// The brand family it is loaded under (layoutsnap.json's `fonts`); nil for a bundled font,
+        /// which keeps its own family names.
+        public var family: String?
     }
 
     public let fonts: [FontFile]
+    /// The project's brand families (layoutsnap.json's `fonts`), in the order written: names a
+    /// text's `FontSpec.family` may give.
+    public let brandFamilies: [String]
     /// The FcConfig every font map uses. Owned by this object for the life of the process.
     private let configOwner: FontConfigReference
     var config: OpaquePointer { configOwner.pointer }
@@ -36,11 +43,56 @@ public final class FontSystem: @unchecked Sendable {
     public static func shared() throws(RenderError) -> FontSystem {
         let result = sharedResult.withLock { stored in
             if let stored { return stored }
-            let made = Result<FontSystem, RenderError> { () throws(RenderError) in try FontSystem() }
+            let made = Result<FontSystem, RenderError> { () throws(RenderError) in
+                try FontSystem(projectFonts: projectFonts())
+            }
             stored = made
             return made
         }
         return try result.get()
+    }
+
+    /// The project's font files (layoutsnap.json's `fonts`, paths resolved) and the config file
+    /// that names them: set before the first `files()` or `shared()`, which read it once.
+    public struct ProjectFonts: Sendable, Equatable {
+        public var fonts: [BrandFont]
+        /// layoutsnap.json as messages show it.
+        public var configFile: String
+
+        public init(fonts: [BrandFont], configFile: String) {
+            self.fonts = fonts
+            self.configFile = configFile
+        }
+
+        /// `layoutsnap.json:4:17: $.fonts["Brand Sans"]: ` followed by `message`: the place that
+        /// names the file, as every other mistake in the file is reported.
+        func error(_ font: BrandFont, _ message: String) -> RenderError {
+            .fonts("\(configFile):\(font.position.line):\(font.position.column): \(font.key): \(message)")
+        }
+    }
+
+    private static let project = LockedValue<(fonts: ProjectFonts?, read: Bool)>((nil, false))
+
+    /// Adds the project's fonts to this process's. Only before fonts are in use: the font system
+    /// and the environment fingerprint are both built once per process.
+    public static func useProjectFonts(_ fonts: ProjectFonts) throws(RenderError) {
+        let refused = project.withLock { state -> Bool in
+            if state.read { return state.fonts != fonts }
+            state.fonts = fonts
+            return false
+        }
+        if refused { throw RenderError.fonts("the project's fonts were set after fonts were in use") }
+    }
+
+    /// Whether the project gave fonts of its own (not fixing them: they may still be set).
+    public static var hasProjectFonts: Bool { project.withLock { $0.fonts?.fonts.isEmpty == false } }
+
+    /// The project's fonts, now fixed for the life of the process.
+    static func projectFonts() -> ProjectFonts? {
+        project.withLock { state in
+            state.read = true
+            return state.fonts
+        }
     }
 
     /// The font files this process renders with and their hashes, without fontconfig: what the
@@ -80,13 +132,36 @@ public final class FontSystem: @unchecked Sendable {
         for file in files {
             hashed.append(FontFile(name: file.name, path: file.path, hash: try Self.hashFile(file.path)))
         }
+        if let project = projectFonts() {
+            for font in project.fonts {
+                let path = font.resolved ?? font.file
+                let hash: String
+                do {
+                    hash = try Self.hashFile(path)
+                } catch {
+                    // Checked when layoutsnap.json was read; this is a file changed since.
+                    throw project.error(font, "\(font.file): cannot be read")
+                }
+                hashed.append(FontFile(name: brandFileName(font), path: path, hash: hash, family: font.family))
+            }
+        }
         return hashed
     }
 
-    private init() throws(RenderError) {
+    /// The fingerprint's name for a brand file: its family, file name and face, not its folder
+    /// (the same project checked out elsewhere has the same environment).
+    static func brandFileName(_ font: BrandFont) -> String {
+        "\(font.family): \((font.file as NSString).lastPathComponent)" + (font.face.map { " (\($0))" } ?? "")
+    }
+
+    /// The shared system's set-up, with the project's fonts; the tests also make systems of their
+    /// own with other brand fonts (each makes its config fontconfig's current one).
+    init(projectFonts project: ProjectFonts?) throws(RenderError) {
         try RenderLibraries.load()
         Self.pinLanguage()
-        let files = try Self.files()
+        // The brand files are added below under their brand family, never under their own.
+        let allFiles = try Self.files()
+        let files = allFiles.filter { $0.family == nil }
 
         // Owned from here: a set-up that fails below releases it.
         guard let configOwner = FontConfigReference() else { throw RenderError.fonts("FcConfigCreate failed") }
@@ -102,13 +177,124 @@ public final class FontSystem: @unchecked Sendable {
             }
             guard added != 0 else { throw RenderError.fonts("fontconfig could not load \(file.path)") }
         }
+        if let project { try Self.addBrandFonts(project, to: config) }
         guard FcConfigBuildFonts(config) != 0 else { throw RenderError.fonts("FcConfigBuildFonts failed") }
         // Before any Pango font map exists: this also keeps Pango's background FcInit from reading
         // /etc/fonts and the user's configuration.
         guard FcConfigSetCurrent(config) != 0 else { throw RenderError.fonts("FcConfigSetCurrent failed") }
         try Self.pinFaces(config)
         self.configOwner = configOwner
-        self.fonts = files
+        self.fonts = allFiles
+        var families: [String] = []
+        for font in project?.fonts ?? [] where !families.contains(font.family) { families.append(font.family) }
+        self.brandFamilies = families
+    }
+
+    /// Adds each brand file's faces under the family the config gives them, in place of their
+    /// own: the faces fontconfig reads from the file (every face of a collection, every named
+    /// instance of a variable font, or those `face` names), each with its family replaced, so
+    /// that "Brand Sans" matches them and nothing else, and their weight and slant still choose
+    /// among them. Renaming the scanned patterns, rather than a <match> that rewrites a family
+    /// in the private config, keeps the file's own family name (which may be "Inter") from
+    /// mixing its faces with the bundled ones.
+    static func addBrandFonts(_ project: ProjectFonts, to config: OpaquePointer) throws(RenderError) {
+        guard let target = FcConfigGetFonts(config, FcSetApplication) else {
+            throw RenderError.fonts("fontconfig has no application font set")
+        }
+        let bundledFamilies = Set(familyNames(in: target).map { $0.lowercased() })
+        for font in project.fonts {
+            if bundledFamilies.contains(font.family.lowercased()) {
+                throw project.error(
+                    font, "\"\(font.family)\" is a bundled family; give the brand font a name of its own")
+            }
+            guard let scanned = FcFontSetCreate() else { throw RenderError.fonts("FcFontSetCreate failed") }
+            defer { FcFontSetDestroy(scanned) }
+            var count: Int32 = 0
+            let path = font.resolved ?? font.file
+            // All faces and named instances (id -1); fontconfig's own blanks are unused since 2.13.
+            let faces = path.withCString {
+                FcFreeTypeQueryAll(
+                    UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32.max, nil, &count, scanned)
+            }
+            let patterns = (0..<Int(scanned.pointee.nfont)).compactMap { scanned.pointee.fonts[$0] }
+            guard faces > 0, !patterns.isEmpty else {
+                throw project.error(font, "\(font.file) is not a font file FreeType can read")
+            }
+            let chosen = try choose(patterns, of: font, project)
+            for pattern in chosen {
+                guard let copy = FcPatternDuplicate(pattern) else {
+                    throw RenderError.fonts("FcPatternDuplicate failed")
+                }
+                FcPatternDel(copy, FC_FAMILY)
+                FcPatternDel(copy, FC_FAMILYLANG)
+                let added = font.family.withCString {
+                    FcPatternAddString(copy, FC_FAMILY, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
+                }
+                // The set owns the pattern once added.
+                guard added != 0, FcFontSetAdd(target, copy) != 0 else {
+                    FcPatternDestroy(copy)
+                    throw RenderError.fonts("fontconfig could not add \(font.file)")
+                }
+            }
+        }
+    }
+
+    /// The faces of one file a brand family takes: those `face` names, or every face when the
+    /// file's faces are of one family. A collection of several families without `face` is an
+    /// error: fontconfig would pick among same-weight faces of different designs by their order.
+    private static func choose(_ patterns: [OpaquePointer], of font: BrandFont, _ project: ProjectFonts)
+        throws(RenderError) -> [OpaquePointer]
+    {
+        let ownFamilies = familyNames(in: patterns)
+        guard let face = font.face else {
+            if ownFamilies.count > 1 {
+                throw project.error(
+                    font,
+                    "\(font.file) holds faces of \(ownFamilies.count) families (\(ownFamilies.joined(separator: ", "))): choose one with {\"file\": ..., \"face\": ...}"
+                )
+            }
+            return patterns
+        }
+        let wanted = face.lowercased()
+        let chosen = patterns.filter { pattern in
+            [FC_FAMILY, FC_FULLNAME, FC_STYLE].contains { object in
+                strings(pattern, object).contains { $0.lowercased() == wanted }
+            }
+        }
+        if chosen.isEmpty {
+            let styles = patterns.flatMap { strings($0, FC_STYLE).prefix(1) }
+            var names = ownFamilies
+            for style in styles where !names.contains(style) { names.append(style) }
+            throw project.error(
+                font, "\(font.file) has no face \"\(face)\"; its families and styles: \(names.joined(separator: ", "))")
+        }
+        return chosen
+    }
+
+    /// Every value of a string property of a pattern (a face has its family in several languages).
+    static func strings(_ pattern: OpaquePointer, _ object: String) -> [String] {
+        var values: [String] = []
+        var n: Int32 = 0
+        while true {
+            var value: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(pattern, object, n, &value) == FcResultMatch, let value else { break }
+            values.append(String(cString: value))
+            n += 1
+        }
+        return values
+    }
+
+    /// The first family name of each pattern, each once, in order.
+    static func familyNames(in patterns: [OpaquePointer]) -> [String] {
+        var names: [String] = []
+        for pattern in patterns {
+            if let name = strings(pattern, FC_FAMILY).first, !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    static func familyNames(in set: UnsafeMutablePointer<FcFontSet>) -> [String] {
+        familyNames(in: (0..<Int(set.pointee.nfont)).compactMap { set.pointee.fonts[$0] })
     }
 
     /// Opens every face of every font file once, through cairo, and keeps it locked for the life

@@ -152,6 +152,38 @@ public final class TextEngine: TextMeasuring {
         return spans
     }
 
+    /// A font face Pango drew a run of text with: its file, its index in the file (a face of a
+    /// collection, or a variable font's named instance in the high 16 bits), and the family
+    /// fontconfig knows it by.
+    public struct UsedFace: Sendable, Hashable {
+        public var file: String
+        public var index: Int
+        public var family: String
+    }
+
+    /// The faces the runs of `text` resolved to, in order, each once: which file a family name
+    /// reached (`layoutsnap config` shows a brand family's, the tests check it).
+    public func faces(of text: StyledText) throws(RenderError) -> [UsedFace] {
+        let built = try layout(for: text)
+        guard let iter = pango_layout_get_iter(built.layout) else { return [] }
+        defer { pango_layout_iter_free(iter) }
+        var faces: [UsedFace] = []
+        repeat {
+            guard let run = pango_layout_iter_get_run_readonly(iter), let pattern = layoutsnap_run_font_pattern(run)
+            else { continue }
+            var file: UnsafeMutablePointer<FcChar8>?
+            var family: UnsafeMutablePointer<FcChar8>?
+            var index: Int32 = 0
+            guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
+            FcPatternGetString(pattern, FC_FAMILY, 0, &family)
+            FcPatternGetInteger(pattern, FC_INDEX, 0, &index)
+            let face = UsedFace(
+                file: String(cString: file), index: Int(index), family: family.map { String(cString: $0) } ?? "")
+            if !faces.contains(face) { faces.append(face) }
+        } while pango_layout_iter_next_run(iter) != 0
+        return faces
+    }
+
     func layout(for text: StyledText) throws(RenderError) -> CachedLayout {
         clock += 1
         if let cached = cache[text] {
@@ -230,7 +262,7 @@ public final class TextEngine: TextMeasuring {
         utf8.withCString { pango_layout_set_text(layout, $0, -1) }
 
         let description = pango_font_description_new()
-        pango_font_description_set_family(description, text.font.family ?? "Inter")
+        pango_font_description_set_family(description, text.font.family ?? FontSpec.defaultFamily)
         pango_font_description_set_absolute_size(description, text.font.size * Double(PANGO_SCALE))
         pango_font_description_set_weight(description, PangoWeight(rawValue: UInt32(text.font.weight.numeric)))
         pango_font_description_set_style(description, text.font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)

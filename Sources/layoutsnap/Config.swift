@@ -4,6 +4,7 @@ import LayoutSnapCore
 import LayoutSnapReport
 import LayoutSnapRunner
 import LayoutSnapJSON
+import LayoutSnapRender
 
 /// `layoutsnap config`: the settings a run here would use, and where each comes from.
 struct Config: ParsableCommand {
@@ -39,7 +40,7 @@ struct Config: ParsableCommand {
                 var isFolder: ObjCBool = false
                 FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
                 let folder = isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
-                project = try ProjectSettings.load(from: folder.isEmpty ? "." : folder, cwd: cwd)
+                project = try ProjectSettings.load(from: folder.isEmpty ? "." : folder, cwd: cwd, usesFonts: false)
                 Diagnostics.out(
                     "config file for \(path): "
                         + (project.file ?? "none (no layoutsnap.json at or above it: its fixtures get no defaults)"))
@@ -81,6 +82,7 @@ struct Config: ParsableCommand {
             for (name, (value, source)) in rows {
                 Diagnostics.out("\(name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)  [\(source)]")
             }
+            try Self.printFonts(here)
             let d = c.defaults
             Diagnostics.out("fixture defaults (a fixture's own field wins; lint ignores are added to its own):")
             let defaults: [(String, (value: String, source: String))] = [
@@ -140,6 +142,31 @@ struct Config: ParsableCommand {
         for token in theme == nil ? set : ThemeTokens.all {
             let source = layers.last { $0.patch.values[token.path] != nil }?.source ?? "built-in"
             Diagnostics.out("  \(token.path)  \(token.read(effective).text)  [\(source)]")
+        }
+    }
+
+    /// The brand families (a run setting: the working directory's file's), each with its files,
+    /// after loading them into the private fontconfig, so that a file fontconfig cannot use is
+    /// reported here as it would be by a render.
+    static func printFonts(_ project: ProjectSettings) throws(RunnerError) {
+        let fonts = project.config.fonts
+        guard let file = project.file, !fonts.isEmpty else {
+            Diagnostics.out(
+                "fonts     bundled only (Inter, Noto Sans Arabic, Noto Sans CJK, Noto Color Emoji)  [default]")
+            return
+        }
+        let engine: TextEngine
+        do { engine = try TextEngine(fonts: FontSystem.shared()) } catch { throw RunnerError.render(error) }
+        Diagnostics.out("fonts     (brand families, then the bundled ones for what they lack)")
+        for family in project.config.fontFamilies {
+            let files = fonts.filter { $0.family == family }.map { $0.file + ($0.face.map { " (\($0))" } ?? "") }
+            // What Pango lays Latin text of the family out with: the proof that the name reaches
+            // the file.
+            let sample = StyledText(runs: [TextRun("Ag")], font: FontSpec(size: 17, family: family), width: nil)
+            let faces: [TextEngine.UsedFace]
+            do { faces = try engine.faces(of: sample) } catch { throw RunnerError.render(error) }
+            let regular = faces.map { ($0.file as NSString).lastPathComponent }.joined(separator: ", ")
+            Diagnostics.out("  \(family): \(files.joined(separator: ", ")); regular text: \(regular)  [\(file)]")
         }
     }
 

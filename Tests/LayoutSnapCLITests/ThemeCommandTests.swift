@@ -101,4 +101,33 @@ final class ThemeCommandTests: XCTestCase {
         XCTAssertTrue(team.output.contains("contrast"), team.output)
         XCTAssertTrue(team.output.contains("message:hi"), team.output)
     }
+
+    /// A Debian font as a brand family, in a named theme reached by a variant and in a fixture's
+    /// own theme: the variant's text is set in DejaVu Serif (wider than Inter: "Hello there"
+    /// takes more room), the base's stays in Inter, and `config` says where the family comes from.
+    func testABrandFontReachesTextThroughAThemeInAFixtureAndAVariant() throws {
+        let dir = try TempDir()
+        try FileManager.default.createDirectory(at: dir.path("Fonts"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: BrandFontCLITests.dejaVuSerif, toPath: dir.path("Fonts/Brand.ttf").path)
+        try dir.write(
+            "layoutsnap.json",
+            #"{"fonts": {"Brand Serif": "Fonts/Brand.ttf"}, "themes": {"serif": {"textStyles": {"family": "Brand Serif"}}}}"#
+        )
+        let text = #""kind": "transcript", "width": 400, "height": 120, "scale": 1, "text": "Hello there""#
+        try dir.write("Fixtures/v.json", "{\(text), \"variants\": {\"theme\": [\"serif\"]}}")
+        try dir.write("Fixtures/own.json", "{\(text), \"theme\": {\"textStyles\": {\"family\": \"Brand Serif\"}}}")
+        let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(record.status, 0, record.output)
+        func png(_ fixture: String) throws -> Data {
+            try Data(contentsOf: dir.path("Goldens/\(fixture)/initial/000.png"))
+        }
+        XCTAssertNotEqual(try png("v"), try png("v@serif"), "the variant's theme sets the text in the brand font")
+        XCTAssertEqual(try png("own"), try png("v@serif"), "the fixture's own theme does the same")
+        let config = try CLI.run(["config", "--theme", "serif"], in: dir.url)
+        XCTAssertTrue(
+            config.stdout.contains(#"textStyles.family  "Brand Serif"  [layoutsnap.json themes.serif]"#), config.stdout)
+        let wrong = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(wrong.status, 0, wrong.output)
+    }
 }

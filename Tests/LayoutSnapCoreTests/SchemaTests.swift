@@ -237,6 +237,18 @@ final class SchemaTests: XCTestCase {
             (#"{"defaults": {"title": "not a default"}}"#, false),
             (#"{"defaults": {"fps": 1000}}"#, false),
             (#"{"defaults": {"device": "pixel-8"}}"#, false),
+            (#"{"fonts": {"Brand Sans": "Fonts/Brand.ttf", "Brand Serif": ["a.ttf", "b.otf"]}}"#, true),
+            (#"{"fonts": {"Brand CJK": {"file": "c.ttc", "face": "Brand CJK SC"}}}"#, true),
+            (#"{"fonts": {"Brand": [{"file": "c.ttc"}, "b.otf"]}}"#, true),
+            (#"{"fonts": {"Brand": {"fil": "c.ttc"}}}"#, false),
+            (#"{"fonts": {"Brand": {"file": "c.ttc", "face": ""}}}"#, false),
+            (#"{"fonts": {"Brand": []}}"#, false),
+            (#"{"fonts": {"Brand": ""}}"#, false),
+            (#"{"fonts": {"Brand": 3}}"#, false),
+            (#"{"fonts": {"Brand, Sans": "a.ttf"}}"#, false),
+            (#"{"fonts": {" ": "a.ttf"}}"#, false),
+            (#"{"fonts": {"inter": "a.ttf"}}"#, false),
+            (#"{"fonts": "a.ttf"}"#, false),
         ]
         let verdicts = try Self.validate(documents: cases.map(\.0), schema: "config.schema.json")
         for ((json, valid), verdict) in zip(cases, verdicts) {

@@ -121,6 +121,12 @@ final class ThemeTests: XCTestCase {
         let variant = message(##"{"kind": "chat", "variants": {"theme": ["default", "nope"]}}"##)
         XCTAssertTrue(variant.contains("$.variants.theme[1]"), variant)
         XCTAssertTrue(variant.contains("themes: default"), variant)
+        let family = message(
+            ##"{"kind": "chat", "theme": {"textStyles": {"family": "Brand Snas"}}}"##,
+            project: ##"{"fonts": {"Brand Sans": "b.ttf"}}"##)
+        XCTAssertTrue(
+            family.contains("$.theme.textStyles.family: no font family \"Brand Snas\"; did you mean \"Brand Sans\"?"),
+            family)
         XCTAssertThrowsError(try config(##"{"themes": {"default": {}}}"##))
         XCTAssertThrowsError(try config(##"{"theme": {"motion": {"keyboard": {"response": 0}}}}"##))
     }
@@ -173,7 +179,7 @@ final class ThemeTests: XCTestCase {
     /// transcript in body at AX3 with body 44 / 50 there is 1.1934 x 44 + 50 tall for two lines.
     func testTextStylesComeFromTheThemeAtEverySize() throws {
         let project = #"""
-            {"theme": {"textStyles": {"family": "Brand Sans", "body": {"size": {"AX3": 44}, "leading": {"AX3": 50}}}}}
+            {"fonts": {"Brand Sans": "Fonts/Brand.ttf"}, "theme": {"textStyles": {"family": "Brand Sans", "body": {"size": {"AX3": 44}, "leading": {"AX3": 50}}}}}
             """#
         let json = #"{"kind": "transcript", "text": "One\nTwo", "variants": {"textSize": ["AX3", "large"]}}"#
         let base = try fixture(json, project: project)

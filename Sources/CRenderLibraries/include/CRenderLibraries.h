@@ -79,6 +79,14 @@ static inline cairo_scaled_font_t *layoutsnap_run_scaled_font(PangoLayoutRun *ru
     if (!PANGO_IS_CAIRO_FONT(font)) return NULL;
     return pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
 }
+/* The fontconfig pattern of the font Pango chose for a layout run (its file, index and family),
+ * or NULL: which file a family resolved to. Owned by the font. */
+static inline FcPattern *layoutsnap_run_font_pattern(PangoLayoutRun *run) {
+    if (run == NULL || run->item == NULL || run->item->analysis.font == NULL) return NULL;
+    PangoFont *font = run->item->analysis.font;
+    if (!PANGO_IS_FC_FONT(font)) return NULL;
+    return pango_fc_font_get_pattern(PANGO_FC_FONT(font));
+}
 static inline const char *layoutsnap_harfbuzz_version(void) { return hb_version_string(); }
 static inline const char *layoutsnap_pango_version(void) { return pango_version_string(); }
 #endif

@@ -97,7 +97,7 @@ public enum FixtureDecoder {
             if case .string = e.value {
                 theme = try defaults.themes.theme(named: e)
             } else {
-                ownTheme = try ThemePatch.decode(e)
+                ownTheme = try ThemePatch.decode(e, families: defaults.themes.families)
                 theme = ownTheme.applied(to: theme)
             }
         }

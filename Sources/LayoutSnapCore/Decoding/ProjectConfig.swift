@@ -18,6 +18,16 @@ public struct ProjectConfig: Sendable, Equatable {
     public var defaults = FixtureDefaults()
     /// `cache`: verify's result cache (docs/cache.md).
     public var cache = Cache()
+    /// `fonts`: the project's font files by family name (BrandFont).
+    public var fonts: [BrandFont] = []
+
+    /// The brand families, each once, in the order written: the names a text's `FontSpec.family`
+    /// may give besides the bundled Inter (a theme's text styles are checked against them).
+    public var fontFamilies: [String] {
+        var families: [String] = []
+        for font in fonts where !families.contains(font.family) { families.append(font.family) }
+        return families
+    }
 
     public init() {}
 
@@ -101,6 +111,10 @@ public struct ProjectConfig: Sendable, Equatable {
             "themes", .leaf([("type", "object"), ("additionalProperties", .object([("$ref", "#/$defs/theme")]))]),
             "More themes by name, each over the project's; a fixture's theme or a variant names one."),
         SchemaField(
+            "fonts", BrandFont.schema,
+            "The project's font files by family name: a path (relative to this file's folder), {\"file\", \"face\"} or an array of them (TTF, OTF, TTC, variable fonts). Loaded into layoutsnap's private fontconfig only, under this name; their bytes are part of the rendering environment."
+        ),
+        SchemaField(
             "defaults", .object(FixtureDefaults.fields),
             "Fixture fields every fixture has unless it writes its own, as if written in it; a fixture's tolerance or variants replace these whole (\"variants\": [] for none)."
         ),
@@ -173,8 +187,10 @@ public struct ProjectConfig: Sendable, Equatable {
             try lint.finish()
         }
         if let e = o.optional("cache") { c.cache = try Cache.decode(e) }
+        if let e = o.optional("fonts") { c.fonts = try BrandFont.decodeAll(e) }
         var themes = ThemeBook()
-        if let e = o.optional("theme") { themes.project = try ThemePatch.decode(e) }
+        themes.families = c.fontFamilies + BrandFont.bundledFamilies
+        if let e = o.optional("theme") { themes.project = try ThemePatch.decode(e, families: themes.families) }
         if let e = o.optional("themes") {
             let named = try e.object()
             for key in named.keys {
@@ -188,7 +204,7 @@ public struct ProjectConfig: Sendable, Equatable {
                         "a theme's name is a variant's folder name in the goldens: use 1 to 100 of a-z, A-Z, 0-9, '.', '_', '+' and '-'"
                     )
                 }
-                themes.named[key] = try ThemePatch.decode(item)
+                themes.named[key] = try ThemePatch.decode(item, families: themes.families)
             }
             try named.finish()
         }

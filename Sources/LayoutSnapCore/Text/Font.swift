@@ -27,8 +27,13 @@ public struct FontSpec: Sendable, Hashable {
     /// The text style it came from (it scales with the text size); nil for an explicit size,
     /// which stays fixed as on a device.
     public var style: TextStyle?
-    /// The family a theme sets it in; nil is the bundled Inter, the stand-in for SF Pro.
+    /// The family Pango asks for: a brand family of layoutsnap.json's `fonts`, or nil for the
+    /// bundled Inter (`FontSpec.defaultFamily`). Scripts the family lacks fall back to the
+    /// bundled Noto fonts, then Inter, as for Inter itself.
     public var family: String?
+
+    /// The family text is set in when a font names none: the stand-in for SF Pro.
+    public static let defaultFamily = "Inter"
 
     /// SF Pro's natural line: ascender 0.952 em + descender 0.241 em, no line gap.
     public static let naturalLineRatio = 1.1934
@@ -37,13 +42,14 @@ public struct FontSpec: Sendable, Hashable {
 
     public init(
         size: Double, weight: FontWeight = .regular, italic: Bool = false, leading: Double? = nil,
-        style: TextStyle? = nil
+        style: TextStyle? = nil, family: String? = nil
     ) {
         self.size = size
         self.weight = weight
         self.italic = italic
         self.leading = leading
         self.style = style
+        self.family = family
     }
 
     /// The same font at another text size: a text style's size and leading from the Dynamic Type
@@ -66,10 +72,11 @@ public struct FontSpec: Sendable, Hashable {
     /// Distance from the baseline to the bottom of a line box.
     public var descent: Double { firstLineHeight - ascent }
 
-    public func with(weight: FontWeight? = nil, italic: Bool? = nil) -> FontSpec {
+    public func with(weight: FontWeight? = nil, italic: Bool? = nil, family: String? = nil) -> FontSpec {
         var copy = self
         if let weight { copy.weight = weight }
         if let italic { copy.italic = italic }
+        if let family { copy.family = family }
         return copy
     }
 }

@@ -53,20 +53,32 @@ public struct ThemePatch: Sendable, Hashable {
         static let root = build(ThemeTokens.all.map { ($0.keys[...], $0) })
     }
 
-    public static func decode(_ element: JSONElement) throws(JSONDecodingError) -> ThemePatch {
+    /// `families`: the font families a family token may name (the bundled ones and
+    /// layoutsnap.json's `fonts`); any other would silently be set in Inter.
+    public static func decode(_ element: JSONElement, families: [String]) throws(JSONDecodingError) -> ThemePatch {
         var patch = ThemePatch()
-        try decode(element, tree: KeyTree.root, into: &patch)
+        try decode(element, tree: KeyTree.root, families: families, into: &patch)
         return patch
     }
 
-    static func decode(_ element: JSONElement, tree: KeyTree, into patch: inout ThemePatch) throws(JSONDecodingError) {
+    static func decode(
+        _ element: JSONElement, tree: KeyTree, families: [String], into patch: inout ThemePatch
+    ) throws(JSONDecodingError) {
         let o = try element.object()
         for (key, child) in tree.children {
             guard let e = o.optional(key) else { continue }
             if let token = child.token {
-                patch.values[token.path] = try value(e, token.type)
+                let value = try value(e, token.type)
+                if case .family(let name?) = value, !families.contains(name) {
+                    let close = families.first { ObjectReader.editDistance($0.lowercased(), name.lowercased()) <= 2 }
+                    throw e.error(
+                        "no font family \"\(name)\"" + (close.map { "; did you mean \"\($0)\"?" } ?? "")
+                            + " (families: \(families.joined(separator: ", ")); layoutsnap.json's \"fonts\" adds a family from its files)"
+                    )
+                }
+                patch.values[token.path] = value
             } else {
-                try decode(e, tree: child, into: &patch)
+                try decode(e, tree: child, families: families, into: &patch)
             }
         }
         try o.finish()
@@ -157,6 +169,8 @@ extension Theme: CanonicallyHashed {
 public struct ThemeBook: Sendable, Hashable {
     public var project = ThemePatch()
     public var named: [String: ThemePatch] = [:]
+    /// The font families a theme may name: the bundled ones and layoutsnap.json's `fonts`.
+    public var families = BrandFont.bundledFamilies
 
     public init() {}
 

@@ -43,8 +43,10 @@ public struct BatchRunner: Sendable {
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(RunnerError) {
         // Without a cache every fixture renders: fonts that cannot be set up stop the run at
-        // once. With one, they are set up at the first rendering (a run of hits needs none).
-        if cache == nil {
+        // once. With one, they are set up at the first rendering (a run of hits needs none),
+        // unless the project has fonts of its own: a brand file fontconfig cannot use is the
+        // user's one mistake, reported once rather than as every fixture's error.
+        if cache == nil || FontSystem.hasProjectFonts {
             do { _ = try FontSystem.shared() } catch { throw RunnerError.render(error) }
         }
         precondition(given == nil || given?.count == refs.count, "BatchRunner: one cost per ref")

@@ -1,5 +1,7 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapJSON
+import LayoutSnapRender
 
 /// The project's `layoutsnap.json`, found from the working directory upward, and where each
 /// effective setting comes from: a flag, the file, or the default (`layoutsnap config`).
@@ -33,9 +35,13 @@ public struct ProjectSettings: Sendable {
 
     /// The nearest `layoutsnap.json` at or above `directory`; a broken one is bad input (exit 2).
     /// Paths are shown as seen from `cwd` (the working directory).
+    /// `usesFonts`: whether this is the run's own file, whose `fonts` this process renders with
+    /// (fonts are a run setting, like jobs: a fixture folder's own layoutsnap.json gives its
+    /// fixtures defaults, never fonts).
     public static func load(
         from directory: String = FileManager.default.currentDirectoryPath,
-        cwd: String = FileManager.default.currentDirectoryPath
+        cwd: String = FileManager.default.currentDirectoryPath,
+        usesFonts: Bool = true
     ) throws(RunnerError) -> ProjectSettings {
         var folder = URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL
         while true {
@@ -45,7 +51,8 @@ public struct ProjectSettings: Sendable {
                 guard let data = FileManager.default.contents(atPath: candidate) else {
                     throw RunnerError.usage("\(shown): cannot be read")
                 }
-                do {
+                let settings: ProjectSettings
+                do throws(FixtureError) {
                     var config = try ProjectConfig.decode(bytes: [UInt8](data), file: shown)
                     // Folders are the file's own: seen from the working directory.
                     let base = (candidate as NSString).deletingLastPathComponent
@@ -56,17 +63,54 @@ public struct ProjectSettings: Sendable {
                     config.goldens = config.goldens.map(resolve)
                     config.report = config.report.map(resolve)
                     config.cache.folder = config.cache.folder.map(resolve)
-                    var settings = ProjectSettings(file: shown, config: config, root: display(base, from: cwd))
-                    settings.path = candidate
-                    return settings
+                    for i in config.fonts.indices {
+                        let written = config.fonts[i].file
+                        let absolute = written.hasPrefix("/") ? written : base + "/" + written
+                        config.fonts[i].resolved = URL(fileURLWithPath: absolute).standardizedFileURL.path
+                        config.fonts[i].file = resolve(written)
+                        if let problem = fontFileProblem(config.fonts[i]) {
+                            throw FixtureError(file: shown, config.fonts[i].error(problem))
+                        }
+                    }
+                    var found = ProjectSettings(file: shown, config: config, root: display(base, from: cwd))
+                    found.path = candidate
+                    settings = found
                 } catch {
                     throw RunnerError.input(error.diagnostic.with(category: .input))
                 }
+                if usesFonts && !settings.config.fonts.isEmpty {
+                    do {
+                        try FontSystem.useProjectFonts(.init(fonts: settings.config.fonts, configFile: shown))
+                    } catch {
+                        throw RunnerError.render(error)
+                    }
+                }
+                return settings
             }
             let parent = folder.deletingLastPathComponent()
             if parent.path == folder.path { return ProjectSettings() }
             folder = parent
         }
+    }
+
+    /// Why a brand font file cannot be used, checked before anything renders so that the mistake
+    /// is one error at its place in layoutsnap.json: missing, a folder, unreadable, or not a
+    /// TrueType or OpenType font (by its first four bytes; fontconfig reads the rest later).
+    static func fontFileProblem(_ font: BrandFont) -> String? {
+        let path = font.resolved ?? font.file
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return "\(font.file): no such file"
+        }
+        if isFolder.boolValue { return "\(font.file) is a folder, not a font file" }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "\(font.file): cannot be read" }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4)).map { [UInt8]($0) }
+        guard let head else { return "\(font.file): cannot be read" }
+        if !BrandFont.isFontSignature(head) {
+            return "\(font.file) is not a font file: expected TrueType or OpenType (.ttf, .otf, .ttc)"
+        }
+        return nil
     }
 
     /// `path` relative to `directory` when it lies below it, else as it is.
@@ -95,7 +139,7 @@ public struct ProjectSettings: Sendable {
         let folder = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL
             .deletingLastPathComponent().path
         if let known = cache[folder] { return known }
-        var found = try Self.load(from: folder, cwd: cwd)
+        var found = try Self.load(from: folder, cwd: cwd, usesFonts: false)
         if found.path == path { found = self }
         cache[folder] = found
         return found
