@@ -207,6 +207,59 @@ public struct PreviewBuilder: Sendable {
         return summary
     }
 
+    /// `--watch` after an edit that cannot be previewed: tells the open page (which polls
+    /// build.js) the error, and it shows it over the last good frames, dimmed. The frames and the
+    /// page stay; the next good build replaces build.js again.
+    public func writeFailure(_ message: String) throws(RunnerError) {
+        guard FileManager.default.fileExists(atPath: output + "/index.html") else { return }
+        let id = PixelHash.hex(Array(message.utf8).withUnsafeBytes { PixelHash.ofBytes($0) })
+        let text = String(decoding: JSONWriter(style: .compact).bytes(.string(message)), as: UTF8.self)
+        try AtomicFile.write(
+            Array("layoutsnapBuild(\"\(id)\", \(text));\n".utf8), to: output + "/build.js", durable: false)
+    }
+
+    /// The timeline (`PreviewTimeline`) with its moving tracks over all the states, on the
+    /// timeline's clock: a track a state lacks is a gap.
+    func timelineJSON(_ states: [StateLayout]) -> JSONOutput {
+        let timeline = PreviewTimeline(states, hold: Self.holdLastFrame)
+        guard case .object(var members) = timeline.json else { return .null }
+        let all = StateLayout(name: "timeline", frames: states.flatMap(\.frames))
+        members.append(
+            ("motion", Self.motionJSON(all, times: timeline.segments.flatMap(\.frameTimes), golden: nil, name: nil)))
+        return .object(members)
+    }
+
+    /// The plotted tracks of `state`'s frames at `times`, with the golden's of the state `name`
+    /// when there are goldens: keys (at most maxPlotsPerState), how many more, and the series.
+    static func motionJSON(_ state: StateLayout, times: [Double], golden: [String: StateMotion]?, name: String?)
+        -> JSONOutput
+    {
+        var now = StateMotion(state.frames)
+        now.times = times
+        let before = name.flatMap { golden?[$0] }
+        let moving = plotted(state, now: now, golden: before)
+        let keys = Array(moving.prefix(maxPlotsPerState))
+        func series(_ m: StateMotion) -> JSONOutput {
+            .object([
+                ("times", .array(m.times.map { .number($0) })),
+                (
+                    "tracks",
+                    .object(
+                        keys.compactMap { key in
+                            m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
+                        })
+                ),
+            ])
+        }
+        var motion: [(String, JSONOutput)] = [
+            ("keys", .array(keys.map { .string($0) })),
+            ("more", .number(Double(moving.count - keys.count))),
+            ("now", series(now)),
+        ]
+        if golden != nil { motion.append(("golden", before.map(series) ?? .null)) }
+        return .object(motion)
+    }
+
     /// What the page needs of one rendered state.
     struct StatePreview: Sendable {
         var filmstrips: [String]
@@ -294,30 +347,8 @@ public struct PreviewBuilder: Sendable {
             ]
             // Every track that moves, for the plots under the viewer (and the golden's with
             // --against).
-            let now = StateMotion(state.frames)
-            let before = golden?[state.name]
-            let keys = Self.plotted(state, now: now, golden: before)
-            func series(_ m: StateMotion, _ keys: [String]) -> JSONOutput {
-                .object([
-                    ("times", .array(m.times.map { .number($0) })),
-                    (
-                        "tracks",
-                        .object(
-                            keys.compactMap { key in
-                                m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
-                            })
-                    ),
-                ])
-            }
-            var motion: [(String, JSONOutput)] = [
-                ("keys", .array(keys.prefix(Self.maxPlotsPerState).map { .string($0) })),
-                ("more", .number(Double(max(0, keys.count - Self.maxPlotsPerState)))),
-                ("now", series(now, Array(keys.prefix(Self.maxPlotsPerState)))),
-            ]
-            if golden != nil {
-                motion.append(("golden", before.map { series($0, Array(keys.prefix(Self.maxPlotsPerState))) } ?? .null))
-            }
-            object.append(("motion", .object(motion)))
+            object.append(
+                ("motion", Self.motionJSON(state, times: state.frames.map(\.time), golden: golden, name: state.name)))
             return .object(object)
         }
         return .object([
@@ -336,6 +367,7 @@ public struct PreviewBuilder: Sendable {
             ("holdLastFrame", .number(Self.holdLastFrame)),
             ("overlayBaked", .bool(bakeOverlay)),
             ("against", against.map { .string($0) } ?? .null),
+            ("timeline", timelineJSON(layout.states)),
             ("states", .array(stateObjects)),
         ])
     }
