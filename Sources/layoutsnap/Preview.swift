@@ -155,6 +155,7 @@ struct Preview: ParsableCommand {
             // A fixture error is the user's to fix; the other kinds (disk, fonts) stop the run.
             guard case .fixture = error else { throw error }
             Diagnostics.printError(error.description)
+            if watch { try builder.writeFailure(error.description) }
             return nil
         }
     }
