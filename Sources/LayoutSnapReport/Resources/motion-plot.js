@@ -6,7 +6,8 @@ const MotionPlot = (() => {
   // shared by the plots of a state so their cursors line up. opts (the preview's):
   // width and height; every: a dot on each frame of the series that has `entries` (the frame
   // it jumps to when clicked); targets: [{ t0, t1, value }]; overshoots: [{ t, value, label }];
-  // bands: [{ t, label }], where a state begins.
+  // bands: [{ t, label }], where a state begins; holdAfter: a gap between two frames longer than
+  // this (seconds) is a hold then a jump, not a slope (an instant step changes a value at once).
   function svg(label, series, tmax, opts = {}) {
     const W = opts.width || 300, H = opts.height || 96;
     tmax = Math.max(1e-9, tmax);
@@ -33,11 +34,13 @@ const MotionPlot = (() => {
         + '<title>target ' + esc(fixed(m.value)) + '</title></line>';
     }
     for (const s of series) {
-      let d = '', pen = false;
+      let d = '', pen = false, before = 0;
       s.values.forEach((v, i) => {
         if (v === null || v === undefined || i >= s.times.length) { pen = false; return; }
+        if (pen && opts.holdAfter && s.times[i] - s.times[i - 1] > opts.holdAfter) d += 'L' + X(s.times[i]).toFixed(1) + ' ' + Y(before).toFixed(1);
         d += (pen ? 'L' : 'M') + X(s.times[i]).toFixed(1) + ' ' + Y(v).toFixed(1);
         pen = true;
+        before = v;
       });
       out += '<path class="' + s.cls + '" d="' + d + '"/>';
     }

@@ -280,7 +280,7 @@
       const { targets, overshoots } = values ? marks(v, values, m.now.times) : { targets: [], overshoots: [] };
       const box = el('figure', { class: 'plot', 'data-track': key });
       box.innerHTML = MotionPlot.svg(`${key} over time`, series, tmax,
-        { width, height: 190, every: true, targets, overshoots, bands });
+        { width, height: 190, every: true, targets, overshoots, bands, holdAfter: 1.5 / D.fps });
       const caption = el('figcaption', {}, el('strong', {}, key));
       if (!v.timeline && state().curve) caption.append(` · now ${D.states[vi - 1].curve}`);
       if (g && !g.tracks[key]) caption.append(' (not in the goldens)');
