@@ -61,7 +61,7 @@ const MotionPlot = (() => {
       const x = X(o.t), y = Y(o.value);
       const right = x < W - 160;
       out += '<circle class="overshoot" cx="' + x.toFixed(1) + '" cy="' + y.toFixed(1) + '" r="5"/>'
-        + '<text class="overshoot-label" x="' + (right ? x + 8 : x - 8).toFixed(1) + '" y="' + Math.max(T + 10, y - 6).toFixed(1)
+        + '<text class="overshoot-label" x="' + (right ? x + 8 : x - 8).toFixed(1) + '" y="' + (y < H / 2 ? y + 16 : y - 8).toFixed(1)
         + '"' + (right ? '' : ' text-anchor="end"') + '>' + esc(o.label) + '</text>';
     }
     return out + '<line class="cursor" x1="' + L + '" x2="' + L + '" y1="' + T + '" y2="' + (H - B) + '" data-x0="' + L + '" data-x1="' + (W - R) + '"/></svg>';
