@@ -73,6 +73,12 @@ struct Preview: ParsableCommand {
         completion: .file())
     var exportOut: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also render every frame at N times the device scale (2 to 8), so the page zooms up to Nx on re-rendered detail, not enlarged pixels.",
+            valueName: "N"))
+    var zoom: Int?
+
     @Flag(help: "Print only errors.")
     var quiet = false
 
@@ -89,6 +95,7 @@ struct Preview: ParsableCommand {
                 "--export must be \(PreviewExport.Format.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(export)\""
             )
         }
+        if let zoom, !(2...8).contains(zoom) { throw ValidationError("--zoom must be from 2 to 8, found \(zoom)") }
         if export == nil, exportState != nil || exportOut != nil {
             throw ValidationError("--export-state and --export-out go with --export gif|mp4|webm")
         }
@@ -114,7 +121,7 @@ struct Preview: ParsableCommand {
                 bakeOverlay: overlay, watching: watch, jobs: jobs, against: against,
                 export: export.flatMap(PreviewExport.Format.init(rawValue:)).map {
                     PreviewExport(format: $0, state: exportState, path: exportOut)
-                })
+                }, zoom: zoom)
             guard watch else {
                 let summary = try build(builder)
                 return summary == nil ? .error : .passed

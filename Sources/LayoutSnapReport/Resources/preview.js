@@ -39,7 +39,7 @@
     return parts.map((p) => { const span = { ...p, from, to: from + p.count - 1 }; from += p.count; return span; });
   }
 
-  let vi = 0, ei = 0, now = 0, speed = 1, playing = false, playStart = 0, timer = 0, hoverId = null;
+  let ready = false, vi = 0, ei = 0, now = 0, speed = 1, playing = false, playStart = 0, timer = 0, hoverId = null;
   const view = () => views[vi];
   const entry = () => view().entries[ei];
   const state = () => D.states[entry().s];
@@ -85,7 +85,13 @@
   }
 
   const cw = D.canvas.width, ch = D.canvas.height;
-  const zoom = Math.min(1.25, Math.max(0.3, (window.innerHeight - 230) / ch), 560 / cw);
+  // The frame fits the window (CSS px per point); with --zoom N the page also shows it at 2x to Nx
+  // the device's scale (N device pixels per pixel of the frame), from frames rendered at N times
+  // the scale, so no level enlarges pixels. `magnify` 1 is the fitted view.
+  const fit = Math.min(1.25, Math.max(0.3, (window.innerHeight - 230) / ch), 560 / cw);
+  let magnify = 1;
+  const pointScale = () => (magnify > 1 ? D.canvas.scale * magnify / (window.devicePixelRatio || 1) : fit);
+  const source = (f) => (magnify > 1 ? f.zoomed : f.image);
 
   const app = document.getElementById('app');
   const header = el('header', {}, el('h1', {}, D.fixture),
@@ -94,7 +100,32 @@
   const nav = el('nav', { id: 'states', 'aria-label': 'Timeline and states' });
   const img = el('img', { id: 'frame', alt: 'frame' });
   const overlay = el('canvas', { id: 'overlay' });
-  const stage = el('div', { class: 'stage', style: `width:${cw * zoom}px;height:${ch * zoom}px` }, img, overlay);
+  const layer = el('div', { class: 'layer', style: `width:${cw * fit}px;height:${ch * fit}px` }, img, overlay);
+  const stage = el('div', { class: 'stage', style: `width:${cw * fit}px;height:${ch * fit}px` }, layer);
+  // Drag to pan a zoomed frame (the wheel and scrollbars pan too).
+  let drag = null;
+  stage.addEventListener('mousedown', (e) => { if (magnify > 1) { drag = { x: e.clientX, y: e.clientY, left: stage.scrollLeft, top: stage.scrollTop }; e.preventDefault(); } });
+  window.addEventListener('mousemove', (e) => { if (drag) { stage.scrollLeft = drag.left - (e.clientX - drag.x); stage.scrollTop = drag.top - (e.clientY - drag.y); } });
+  window.addEventListener('mouseup', () => { drag = null; });
+  const zooms = el('span', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' },
+    ...Array.from({ length: D.zoom }, (_, i) => i + 1).map((z) => el('button', {
+      'data-zoom': String(z), title: z === 1 ? 'Fit the window' : `${z} device pixels to a pixel of the frame, re-rendered`,
+      onclick: () => setZoom(z) }, z === 1 ? 'Fit' : `${z}x`)));
+  if (D.zoom === 1) zooms.append(el('span', { class: 'hint', title: 'preview FIXTURE --zoom 8' }, 'zoom: --zoom N'));
+  // Zooming keeps the point at the viewport's centre where it is.
+  function setZoom(z) {
+    const cx = (stage.scrollLeft + stage.clientWidth / 2) / layer.offsetWidth;
+    const cy = (stage.scrollTop + stage.clientHeight / 2) / layer.offsetHeight;
+    magnify = Math.max(1, Math.min(D.zoom, z));
+    const k = pointScale();
+    layer.style.width = `${cw * k}px`; layer.style.height = `${ch * k}px`;
+    stage.classList.toggle('zoomed', magnify > 1);
+    stage.scrollLeft = cx * cw * k - stage.clientWidth / 2;
+    stage.scrollTop = cy * ch * k - stage.clientHeight / 2;
+    for (const b of zooms.querySelectorAll('button')) b.setAttribute('aria-pressed', String(Number(b.dataset.zoom) === magnify));
+    document.body.dataset.zoom = String(magnify);
+    if (ready) { go(ei, now); }
+  }
   const range = el('input', { type: 'range', min: '0', value: '0', class: 'scrubber', 'aria-label': 'Frame' });
   range.addEventListener('input', () => {
     pause();
@@ -110,6 +141,7 @@
     el('button', { title: 'Next frame (→)', onclick: () => { pause(); go(ei + 1); } }, '▶'),
     el('button', { title: 'Last frame (End)', onclick: () => { pause(); go(view().entries.length - 1); } }, '⏭'),
     range, speeds);
+  const zoomRow = el('div', { class: 'controls' }, el('span', {}, 'Zoom'), zooms);
   // The timeline's axis: each state's span, instants as diamonds, interruptions as red ticks.
   const playhead = el('div', { class: 'playhead' });
   const axisTrack = el('div', { class: 'axis-track', title: 'Click to go to that moment' });
@@ -133,7 +165,7 @@
   toggles.append(el('span', {}, el('kbd', {}, '←'), ' ', el('kbd', {}, '→'), ' frames · ', el('kbd', {}, 'space'), ' play · ',
     el('kbd', {}, '↑'), ' ', el('kbd', {}, '↓'), ' timeline and states'));
   // As wide as the frame (or the controls' least), so the table beside it keeps its room.
-  const viewer = el('section', { class: 'viewer', style: `width:${Math.max(cw * zoom, 520)}px` }, stage, controls, axis, readout, toggles);
+  const viewer = el('section', { class: 'viewer', style: `width:${Math.max(cw * fit, 520)}px` }, stage, controls, zoomRow, axis, readout, toggles);
   const aside = el('aside', {});
   const strips = el('section', { class: 'strips' });
   const motion = el('section', { class: 'motion', id: 'motion' });
@@ -150,6 +182,7 @@
     p.set('t', now.toFixed(4));
     if (!v.timeline) p.set('p', String(frame().progress));
     if (speed !== 1) p.set('speed', String(speed));
+    if (magnify !== 1) p.set('zoom', String(magnify));
     for (const [k, x] of Object.entries(show)) p.set(k, x ? '1' : '0');
     history.replaceState(null, '', '#' + p.toString());
   }
@@ -333,7 +366,7 @@
     ei = Math.max(0, Math.min(n - 1, k));
     now = at === undefined ? entry().t : at;
     const f = frame(), st = state();
-    img.src = f.image;
+    img.src = source(f);
     range.value = v.timeline ? String(Math.round(now * 1000)) : String(ei);
     const last = st.frames.length - 1;
     readout.textContent = v.timeline
@@ -351,7 +384,7 @@
     remember();
     // The neighbours, so stepping and playing do not wait for the disk.
     for (const j of [ei + 1, ei + 2, ei - 1]) {
-      if (j >= 0 && j < n) new Image().src = D.states[v.entries[j].s].frames[v.entries[j].k].image;
+      if (j >= 0 && j < n) new Image().src = source(D.states[v.entries[j].s].frames[v.entries[j].k]);
     }
   }
 
@@ -391,12 +424,13 @@
 
   function drawOverlay() {
     const ratio = window.devicePixelRatio || 1;
-    const w = Math.round(cw * zoom * ratio), h = Math.round(ch * zoom * ratio);
+    const k = pointScale();
+    const w = Math.round(cw * k * ratio), h = Math.round(ch * k * ratio);
     if (overlay.width !== w || overlay.height !== h) { overlay.width = w; overlay.height = h; }
     const g = overlay.getContext('2d');
     g.setTransform(1, 0, 0, 1, 0, 0);
     g.clearRect(0, 0, w, h);
-    const s = zoom * ratio;
+    const s = k * ratio;
     g.setTransform(s, 0, 0, s, 0, 0);
     const f = frame();
     let drawn = 0, hidden = 0;
@@ -434,7 +468,7 @@
     playing = true;
     playButton.textContent = 'Pause';
     document.body.dataset.playing = 'true';
-    for (const e of view().entries) new Image().src = D.states[e.s].frames[e.k].image;
+    for (const e of view().entries) new Image().src = source(D.states[e.s].frames[e.k]);
     if (ei === view().entries.length - 1) go(0);
     playStart = performance.now() - now * 1000 / speed;
     advance();
@@ -501,6 +535,8 @@
 
   renderView();
   setSpeed(speed);
+  setZoom(Number(params.get('zoom')) || 1);
   go(ei, now);
+  ready = true;
   document.body.dataset.ready = 'true';
 })();

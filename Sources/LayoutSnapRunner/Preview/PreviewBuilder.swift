@@ -19,6 +19,7 @@ import LayoutSnapJSON
 /// OUT/states/<state>/animation.png       APNG, every frame at its real duration, looping
 /// OUT/states/<state>/filmstrip.png       contact sheet (filmstrip-2.png, ... for long states)
 /// OUT/states/<state>/frames/<NNN>.png    every frame, for the scrubber
+/// OUT/states/<state>/zoom/<NNN>.png      with --zoom N: every frame at N times the scale
 /// ```
 /// The layout is computed once; states are rendered in parallel, each on its own text engine.
 /// Files are renamed into place but not fsynced: a preview is made again by running it again.
@@ -37,6 +38,13 @@ public struct PreviewBuilder: Sendable {
     public var against: String?
     /// `--export gif|mp4|webm`: also write a state, or every state in turn, as one file.
     public var export: PreviewExport?
+    /// `--zoom N`: every frame also rendered at N times the device scale, for the page's zoom
+    /// (re-rendered, so a corner or the caret shows its real detail, not enlarged pixels).
+    public var zoom: Int?
+
+    /// The most pixels a zoomed frame may have: 8x of a 390 x 650 pt card at scale 1 (and one
+    /// frame's surface, 4 bytes a pixel, stays under 100 MB on each worker).
+    public static let maxZoomedPixels = 16_300_000
 
     /// How long a settled state's last frame shows before the animation loops: it is the settled
     /// view, which has no duration of its own. An interrupted state's last frame is mid-motion:
@@ -46,9 +54,10 @@ public struct PreviewBuilder: Sendable {
     public init(
         ref: FixtureRef, output: String, overrides: FixtureOverrides = FixtureOverrides(),
         bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil,
-        export: PreviewExport? = nil
+        export: PreviewExport? = nil, zoom: Int? = nil
     ) {
         self.export = export
+        self.zoom = zoom
         self.ref = ref
         self.output = output
         self.overrides = overrides
@@ -135,6 +144,15 @@ public struct PreviewBuilder: Sendable {
         let (fixture, layout) = try LayoutComputation.decodeAndLayout(ref, overrides: overrides, measurer: engine)
         summary.inputs += fixture.content.inputFiles.map(\.path)
         // The export's state and encoder, before anything is rendered.
+        if let zoom {
+            let pixels = fixture.canvas.pixelWidth * fixture.canvas.pixelHeight * zoom * zoom
+            if pixels > Self.maxZoomedPixels {
+                let most = Int((Double(Self.maxZoomedPixels) / Double(pixels / (zoom * zoom))).squareRoot())
+                throw RunnerError.usage(
+                    "--zoom \(zoom) of a \(fixture.canvas.pixelWidth) x \(fixture.canvas.pixelHeight) px canvas makes frames of \(pixels) pixels, more than \(Self.maxZoomedPixels): "
+                        + (most >= 2 ? "use --zoom \(most) or less" : "lower --scale"))
+            }
+        }
         let exported = try export.map { (e) throws(RunnerError) in
             (states: try e.states(of: layout), ffmpeg: try e.encoder())
         }
@@ -273,6 +291,13 @@ public struct PreviewBuilder: Sendable {
         do {
             let engine = try TextEngine(fonts: fonts)
             let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
+            // The same layout drawn at N times the scale (text is laid out once, in points).
+            let zoomRenderer = try zoom.map { (n) throws(RenderError) in
+                try FrameRenderer(
+                    canvas: Canvas(
+                        width: fixture.canvas.width, height: fixture.canvas.height,
+                        scale: fixture.canvas.scale * Double(n)), engine: engine)
+            }
             let canvas = fixture.canvas
             var apng = APNGWriter(width: canvas.pixelWidth, height: canvas.pixelHeight, frameCount: state.frames.count)
             let sheet = ContactSheet(
@@ -287,22 +312,18 @@ public struct PreviewBuilder: Sendable {
                 let overlay = try FrameOverlay(frame: frame, measurer: engine)
                 preview.overlays.append(overlay)
                 var pixels = try renderer.render(frame)
-                try AtomicFile.write(
-                    PNGEncoder.encode(
-                        pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
-                        stride: pixels.width),
-                    to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))", durable: false)
+                try Self.writePNG(pixels, to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))")
+                if let zoomRenderer {
+                    try Self.writePNG(
+                        zoomRenderer.render(frame), to: "\(dir)/zoom/\(GoldenStore.frameName(frame.index))")
+                }
                 if bakeOverlay {
                     pixels = try renderer.paintOver(overlay.drawOps(scale: canvas.scale))
                 }
                 apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delays[k].seconds)
                 try sheet.add(pixels, label: Self.label(frame)) { page, sheetPixels in
                     let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
-                    try AtomicFile.write(
-                        PNGEncoder.encode(
-                            pixels: sheetPixels.pixels.baseAddress!, width: sheetPixels.width,
-                            height: sheetPixels.height, stride: sheetPixels.width), to: "\(dir)/\(name)", durable: false
-                    )
+                    try Self.writePNG(sheetPixels, to: "\(dir)/\(name)")
                     preview.filmstrips.append("states/\(state.name)/\(name)")
                 }
             }
@@ -313,6 +334,15 @@ public struct PreviewBuilder: Sendable {
         } catch {
             throw RunnerError.fixture(.fixtureStage(error, ref: ref, fixture: fixture))
         }
+    }
+
+    /// A rendered image as a PNG, renamed into place but not fsynced (a preview is made again by
+    /// running it again).
+    static func writePNG(_ image: FramePixels, to path: String) throws(RunnerError) {
+        try AtomicFile.write(
+            PNGEncoder.encode(
+                pixels: image.pixels.baseAddress!, width: image.width, height: image.height, stride: image.width),
+            to: path, durable: false)
     }
 
     /// "#7 · 116.7 ms · p 0.42": a contact sheet cell's label.
@@ -331,6 +361,10 @@ public struct PreviewBuilder: Sendable {
             let frames = zip(state.frames, preview.overlays).map { frame, overlay -> JSONOutput in
                 guard case .object(var members) = LayoutJSON.json(frame) else { return .null }
                 members.append(("image", .string("states/\(state.name)/frames/\(GoldenStore.frameName(frame.index))")))
+                if zoom != nil {
+                    members.append(
+                        ("zoomed", .string("states/\(state.name)/zoom/\(GoldenStore.frameName(frame.index))")))
+                }
                 if case .object(let o) = overlay.json, let lines = o.first(where: { $0.0 == "lines" }) {
                     members.append(lines)
                 }
@@ -366,6 +400,7 @@ public struct PreviewBuilder: Sendable {
             ("appearance", .string(fixture.appearance.rawValue)),
             ("holdLastFrame", .number(Self.holdLastFrame)),
             ("overlayBaked", .bool(bakeOverlay)),
+            ("zoom", .int(zoom ?? 1)),
             ("against", against.map { .string($0) } ?? .null),
             ("timeline", timelineJSON(layout.states)),
             ("states", .array(stateObjects)),
