@@ -70,6 +70,15 @@ extension PreviewTests {
               if (dot) dot.dispatchEvent(new MouseEvent('click', { bubbles: true }));
               ok(at() === '01-expand 4', 'a plot dot goes to its frame: ' + at());
               ok(document.querySelectorAll('figure[data-track="card.height"] line.target').length === 1, 'the settled collapse has a target line');
+              // Id labels keep off the text: none overlaps a text line of the frame.
+              for (const box of document.querySelectorAll('input[data-overlay=ids]')) { box.checked = true; fire(box, 'change'); }
+              const data = JSON.parse(document.getElementById('layoutsnap-preview').textContent);
+              const lines = data.states[1].frames[4].lines.map((l) => l.box);
+              const labels = document.getElementById('overlay').labelBoxes;
+              const meets = (a, c) => a[0] < c[0] + c[2] && c[0] < a[0] + a[2] && a[1] < c[1] + c[3] && c[1] < a[1] + a[3];
+              ok(labels.length + Number(document.getElementById('overlay').dataset.hiddenLabels) === 6, 'a label or a reason for each of 6 elements');
+              ok(labels.length >= 4, 'most labels find room: ' + labels.length);
+              ok(!labels.some((a) => lines.some((l) => meets(a, l))), 'a label covers text: ' + JSON.stringify(labels));
               key('ArrowDown'); ok(b.view === 'initial', 'ArrowDown: the first state: ' + b.view);
               key('ArrowUp'); ok(b.view === 'timeline', 'ArrowUp: the timeline again');
               document.querySelector('button[data-speed="0.25"]').click();

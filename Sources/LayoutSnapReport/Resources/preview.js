@@ -461,6 +461,8 @@
     }
     overlay.dataset.shapes = String(drawn);
     overlay.dataset.hiddenLabels = String(hidden);
+    // Where the labels went, in points (the tests check them against the text lines).
+    overlay.labelBoxes = taken.slice(f.lines.length);
   }
 
   function play() {
