@@ -77,3 +77,48 @@ extension PreviewTests {
         XCTAssertTrue(nine.stderr.contains("--zoom must be from 2 to 8"), nine.stderr)
     }
 }
+
+extension PreviewTests {
+    /// The pixel loupe reads the frame's own pixels (through pixels/NNN.js, as a page opened from
+    /// disk cannot read its images): the colour it names is the PNG's.
+    func testPixelLoupeNamesTheFramesColour() throws {
+        let chromium = try Browser.chromium()
+        let p = try preview("Fixtures/posts/interrupted-collapse.json")
+        let frame = try p.png("states/02-collapse/frames/003.png")
+        // Inside the landscape image at 150 ms: colours of the picture, not the card's white. The
+        // pointer lands on whole CSS pixels, so the loupe may read a neighbour: each one's colour.
+        var colours: [String] = []
+        for y in 98...102 {
+            for x in 198...202 {
+                let word = frame.pixels[y * frame.width + x]
+                colours.append(
+                    "'\(x),\(y)': '"
+                        + String(format: "#%02x%02x%02x", (word >> 16) & 0xFF, (word >> 8) & 0xFF, word & 0xFF)
+                        + "'")
+            }
+        }
+        let script = #"""
+              const box = document.querySelector('input[data-tool=loupe]');
+              box.checked = true; fire(box, 'change');
+              const r = document.querySelector('.layer').getBoundingClientRect();
+              document.querySelector('.stage').dispatchEvent(new MouseEvent('mousemove', { bubbles: true,
+                clientX: r.left + 200.5 / 390 * r.width, clientY: r.top + 100.5 / 350 * r.height }));
+              const check = (n) => {
+                if (document.body.dataset.loupe || n === 0) {
+                  const [where, colour] = (document.body.dataset.loupe || ' ').split(' ');
+                  ok(COLOURS[where] && COLOURS[where] === colour, 'the loupe reads ' + document.body.dataset.loupe);
+                  ok(colour !== '#ffffff', 'a colour of the picture');
+                  ok(!document.querySelector('.loupe').hidden, 'the loupe is shown');
+                  ok(document.querySelector('.loupe-text').textContent.includes(colour), 'and names the colour');
+                  done();
+                } else setTimeout(() => check(n - 1), 50);
+              };
+              check(60);
+            """#
+        XCTAssertEqual(
+            try Browser.drive(
+                chromium, page: p.out.appendingPathComponent("index.html"), hash: "#view=timeline&t=0.15",
+                script: script.replacingOccurrences(of: "COLOURS", with: "{" + colours.joined(separator: ", ") + "}"),
+                profile: p.dir.path("profile")), "ok")
+    }
+}

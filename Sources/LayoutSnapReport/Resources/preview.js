@@ -162,14 +162,81 @@
     const swatch = el('span', { class: 'swatch', style: `background:${COLORS[key] || COLORS.rects}` });
     toggles.append(el('label', {}, box, swatch, label));
   }
+  const loupeBox = el('input', { type: 'checkbox', 'data-tool': 'loupe' });
+  loupeBox.checked = params.get('loupe') === '1';
+  loupeBox.addEventListener('change', () => { loupe.hidden = true; remember(); });
+  toggles.append(el('label', { title: 'The pixels under the pointer, magnified, with their colour' }, loupeBox, ' Pixel loupe'));
   toggles.append(el('span', {}, el('kbd', {}, '←'), ' ', el('kbd', {}, '→'), ' frames · ', el('kbd', {}, 'space'), ' play · ',
     el('kbd', {}, '↑'), ' ', el('kbd', {}, '↓'), ' timeline and states'));
   // As wide as the frame (or the controls' least), so the table beside it keeps its room.
+  // The loupe: the device pixels around the pointer, 11 x 11 magnified, with the colour of the
+  // one under it. A page opened from disk cannot read its images' pixels (a canvas that draws a
+  // file:// image is tainted), so each frame's PNG also comes as a script (pixels/NNN.js) that
+  // hands over a data: URL, which can be read.
+  const loupeCanvas = el('canvas', { width: '154', height: '154' });
+  const loupeText = el('div', { class: 'loupe-text' });
+  const loupe = el('div', { class: 'loupe', hidden: '' }, loupeCanvas, loupeText);
+  const pixelCache = new Map(), waiting = new Map();
+  window.layoutsnapPixels = (path, url) => { const take = waiting.get(path); if (take) take(url); };
+  function pixelsOf(f) {
+    if (!pixelCache.has(f.image)) {
+      if (pixelCache.size > 24) pixelCache.clear();
+      pixelCache.set(f.image, new Promise((resolve, reject) => {
+        waiting.set(f.image, (url) => {
+          waiting.delete(f.image);
+          const im = new Image();
+          im.onload = () => {
+            const c = document.createElement('canvas');
+            c.width = im.naturalWidth; c.height = im.naturalHeight;
+            const g = c.getContext('2d');
+            g.drawImage(im, 0, 0);
+            resolve(g.getImageData(0, 0, c.width, c.height));
+          };
+          im.onerror = reject;
+          im.src = url;
+        });
+        const script = el('script', { src: f.pixels });
+        script.onload = () => script.remove();
+        script.onerror = () => { script.remove(); reject(new Error('no pixels for ' + f.image)); };
+        document.head.append(script);
+      }));
+    }
+    return pixelCache.get(f.image);
+  }
+  const hex = (v) => v.toString(16).padStart(2, '0');
+  stage.addEventListener('mousemove', (e) => {
+    if (!loupeBox.checked || drag) return;
+    const r = layer.getBoundingClientRect();
+    const x = (e.clientX - r.left) / r.width * cw, y = (e.clientY - r.top) / r.height * ch;
+    const px = Math.floor(x * D.canvas.scale), py = Math.floor(y * D.canvas.scale);
+    const f = frame();
+    pixelsOf(f).then((data) => {
+      if (frame() !== f || px < 0 || py < 0 || px >= data.width || py >= data.height) { loupe.hidden = true; return; }
+      const g = loupeCanvas.getContext('2d');
+      g.imageSmoothingEnabled = false;
+      g.fillStyle = '#fff'; g.fillRect(0, 0, 154, 154);
+      for (let dy = -5; dy <= 5; dy++) for (let dx = -5; dx <= 5; dx++) {
+        const qx = px + dx, qy = py + dy;
+        if (qx < 0 || qy < 0 || qx >= data.width || qy >= data.height) continue;
+        const i = (qy * data.width + qx) * 4;
+        g.fillStyle = `rgba(${data.data[i]},${data.data[i + 1]},${data.data[i + 2]},${data.data[i + 3] / 255})`;
+        g.fillRect((dx + 5) * 14, (dy + 5) * 14, 14, 14);
+      }
+      g.strokeStyle = '#ff2d55'; g.lineWidth = 2; g.strokeRect(5 * 14, 5 * 14, 14, 14);
+      const i = (py * data.width + px) * 4, d = data.data;
+      const colour = `#${hex(d[i])}${hex(d[i + 1])}${hex(d[i + 2])}`;
+      loupeText.textContent = `${fmt(x)}, ${fmt(y)} pt · pixel ${px}, ${py} · ${colour} · rgba(${d[i]}, ${d[i + 1]}, ${d[i + 2]}, ${fmt(d[i + 3] / 255)})`;
+      document.body.dataset.loupe = `${px},${py} ${colour}`;
+      loupe.style.left = `${e.clientX + 18}px`; loupe.style.top = `${e.clientY + 18}px`;
+      loupe.hidden = false;
+    }, () => { loupe.hidden = true; });
+  });
+  stage.addEventListener('mouseleave', () => { loupe.hidden = true; });
   const viewer = el('section', { class: 'viewer', style: `width:${Math.max(cw * fit, 520)}px` }, stage, controls, zoomRow, axis, readout, toggles);
   const aside = el('aside', {});
   const strips = el('section', { class: 'strips' });
   const motion = el('section', { class: 'motion', id: 'motion' });
-  app.append(banner, header, nav, el('main', {}, viewer, aside), motion, strips);
+  app.append(loupe, banner, header, nav, el('main', {}, viewer, aside), motion, strips);
 
   views.forEach((v, i) => nav.append(el('button', v.timeline
     ? { 'data-view': 'timeline', onclick: () => selectView(i) } : { 'data-state': v.name, onclick: () => selectView(i) },
@@ -183,6 +250,7 @@
     if (!v.timeline) p.set('p', String(frame().progress));
     if (speed !== 1) p.set('speed', String(speed));
     if (magnify !== 1) p.set('zoom', String(magnify));
+    if (loupeBox.checked) p.set('loupe', '1');
     for (const [k, x] of Object.entries(show)) p.set(k, x ? '1' : '0');
     history.replaceState(null, '', '#' + p.toString());
   }

@@ -20,6 +20,7 @@ import LayoutSnapJSON
 /// OUT/states/<state>/filmstrip.png       contact sheet (filmstrip-2.png, ... for long states)
 /// OUT/states/<state>/frames/<NNN>.png    every frame, for the scrubber
 /// OUT/states/<state>/zoom/<NNN>.png      with --zoom N: every frame at N times the scale
+/// OUT/states/<state>/pixels/<NNN>.js     each frame's PNG as a script, for the page's pixel loupe
 /// ```
 /// The layout is computed once; states are rendered in parallel, each on its own text engine.
 /// Files are renamed into place but not fsynced: a preview is made again by running it again.
@@ -312,7 +313,8 @@ public struct PreviewBuilder: Sendable {
                 let overlay = try FrameOverlay(frame: frame, measurer: engine)
                 preview.overlays.append(overlay)
                 var pixels = try renderer.render(frame)
-                try Self.writePNG(pixels, to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))")
+                let png = try Self.writePNG(pixels, to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))")
+                try Self.writePixelsScript(png, state: state.name, index: frame.index, into: staging)
                 if let zoomRenderer {
                     try Self.writePNG(
                         zoomRenderer.render(frame), to: "\(dir)/zoom/\(GoldenStore.frameName(frame.index))")
@@ -338,11 +340,32 @@ public struct PreviewBuilder: Sendable {
 
     /// A rendered image as a PNG, renamed into place but not fsynced (a preview is made again by
     /// running it again).
-    static func writePNG(_ image: FramePixels, to path: String) throws(RunnerError) {
+    @discardableResult
+    static func writePNG(_ image: FramePixels, to path: String) throws(RunnerError) -> [UInt8] {
+        let png = PNGEncoder.encode(
+            pixels: image.pixels.baseAddress!, width: image.width, height: image.height, stride: image.width)
+        try AtomicFile.write(png, to: path, durable: false)
+        return png
+    }
+
+    /// `states/<state>/frames/NNN.png`, as the page names a frame.
+    static func framePath(_ state: String, _ index: Int) -> String {
+        "states/\(state)/frames/\(GoldenStore.frameName(index))"
+    }
+
+    /// `states/<state>/pixels/NNN.js`: the frame's PNG as a script for the page's pixel loupe.
+    static func pixelsPath(_ state: String, _ index: Int) -> String {
+        "states/\(state)/pixels/\(GoldenStore.frameName(index).replacingOccurrences(of: ".png", with: ".js"))"
+    }
+
+    /// The page's pixel loupe reads a frame's pixels from `pixels/NNN.js`, a script that hands it
+    /// the PNG as a data: URL: a page opened from disk cannot read the pixels of its own images (a
+    /// canvas that draws a file:// image is tainted), but it can load scripts beside it.
+    static func writePixelsScript(_ png: [UInt8], state: String, index: Int, into staging: String) throws(RunnerError) {
+        let call =
+            "layoutsnapPixels(\"\(framePath(state, index))\", \"data:image/png;base64,\(Data(png).base64EncodedString())\");\n"
         try AtomicFile.write(
-            PNGEncoder.encode(
-                pixels: image.pixels.baseAddress!, width: image.width, height: image.height, stride: image.width),
-            to: path, durable: false)
+            Array(call.utf8), to: "\(staging)/\(pixelsPath(state, index).dropFirst("states/".count))", durable: false)
     }
 
     /// "#7 · 116.7 ms · p 0.42": a contact sheet cell's label.
@@ -360,7 +383,8 @@ public struct PreviewBuilder: Sendable {
         let stateObjects = zip(layout.states, states).map { state, preview -> JSONOutput in
             let frames = zip(state.frames, preview.overlays).map { frame, overlay -> JSONOutput in
                 guard case .object(var members) = LayoutJSON.json(frame) else { return .null }
-                members.append(("image", .string("states/\(state.name)/frames/\(GoldenStore.frameName(frame.index))")))
+                members.append(("image", .string(Self.framePath(state.name, frame.index))))
+                members.append(("pixels", .string(Self.pixelsPath(state.name, frame.index))))
                 if zoom != nil {
                     members.append(
                         ("zoomed", .string("states/\(state.name)/zoom/\(GoldenStore.frameName(frame.index))")))
