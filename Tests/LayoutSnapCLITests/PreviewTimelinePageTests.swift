@@ -29,6 +29,38 @@ extension PreviewTests {
         XCTAssertTrue((motion["keys"] as! [String]).contains("card.height"))
     }
 
+    /// A chat's keyboard shown, then hidden 0.2 s later, before it settled: one motion on the
+    /// timeline, the show cut where the hide begins, the hide running to its end.
+    func testTimelineOfAKeyboardHiddenBeforeItSettled() throws {
+        let dir = try TempDir()
+        let fixture = try dir.write(
+            "keyboard.json",
+            #"{"kind": "chat", "device": "iphone-se", "scale": 1, "height": 480, "fps": 60, "messages": [{"id": "m1", "role": "user", "text": "Hello"}], "steps": [{"keyboard": "show"}, {"keyboard": "hide", "at": 0.2}]}"#
+        )
+        let p = try preview(fixture.path)
+        let timeline = try XCTUnwrap(p.pageData()["timeline"] as? [String: Any])
+        let segments = try XCTUnwrap(timeline["segments"] as? [[String: Any]])
+        XCTAssertEqual(segments.map { $0["state"] as! String }, ["initial", "01-keyboard-show", "02-keyboard-hide"])
+        XCTAssertEqual(segments.map { $0["start"] as! Double }, [0, 0, 0.2])
+        XCTAssertEqual(segments.map { $0["interrupted"] as! Bool }, [false, true, false])
+        // The show keeps its frames before 0.2 s: 0 to 11/60.
+        XCTAssertEqual((segments[1]["times"] as! [Double]).count, 12)
+        let hide = segments[2]["times"] as! [Double]
+        XCTAssertEqual(hide.first, 0.2)
+        XCTAssertEqual(timeline["end"] as? Double, hide.last)
+        let all = segments.flatMap { $0["times"] as! [Double] }
+        XCTAssertEqual(all, all.sorted(), "one time axis, never going back")
+        let cuts = try XCTUnwrap(timeline["cuts"] as? [[String: Any]])
+        XCTAssertEqual(cuts.map { $0["time"] as! Double }, [0.2])
+        // keyboard.y moves up through the show and back down through the hide, in one track.
+        let motion = try XCTUnwrap(timeline["motion"] as? [String: Any])
+        let tracks = try XCTUnwrap((motion["now"] as? [String: Any])?["tracks"] as? [String: [Double?]])
+        let keyboard = try XCTUnwrap(tracks["keyboard.y"]).compactMap { $0 }
+        let top = try XCTUnwrap(keyboard.min())
+        XCTAssertLessThan(top, keyboard.first!)
+        XCTAssertEqual(keyboard.last, keyboard.first, "hidden again at the end")
+    }
+
     /// The timeline page: scrubbed by time, stepped through the instant, its axis marks, a
     /// filmstrip cell and a plot dot clicked, and played at a quarter of real speed.
     func testTimelineInChromium() throws {

@@ -367,8 +367,9 @@
     if (!m || !m.keys.length) { motion.replaceChildren(); tmax = 0; return; }
     const g = v.timeline ? null : m.golden;
     tmax = Math.max(v.length, ...(g ? g.times : []));
-    // The section's width less its padding; two plots to a row (the flex gap is 14 px).
-    const room = Math.max(320, (motion.clientWidth || 1240) - 44);
+    // The section's width less its padding and a scrollbar the page may grow; two plots to a
+    // row (the flex gap is 14 px). The CSS lets a plot shrink to fit, so a row never breaks.
+    const room = Math.max(320, (motion.clientWidth || 1240) - 60);
     const width = Math.floor(m.keys.length > 1 ? Math.max(320, (room - 14) / 2) : room);
     const labels = v.entries.map((e) => `${D.states[e.s].name} #${e.k} · ${ms(e.t)}`);
     const bands = v.timeline ? TL.segments.filter((s) => s.duration > 0).map((s) => ({ t: s.start, label: s.state })) : [];
