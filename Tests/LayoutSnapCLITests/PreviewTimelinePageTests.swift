@@ -97,6 +97,20 @@ extension PreviewTests {
               cells[10].click();
               ok(at() === '02-collapse 3', 'a filmstrip cell goes to its frame: ' + at());
               ok(cells[10].getAttribute('aria-current') === 'true', 'and marks itself current');
+              // Measuring: two table rows, then an element clicked on the frame.
+              const shown = JSON.parse(document.getElementById('layoutsnap-preview').textContent).states[2].frames[3].elements;
+              const rect = (id) => shown.find((e) => e.id === id).rect;
+              const gap = (a, b) => Math.round((rect(b)[1] - rect(a)[1] - rect(a)[3]) * 100) / 100;
+              document.querySelector('aside tr[data-id=title]').click();
+              document.querySelector('aside tr[data-id=image]').click();
+              ok(b.measure === 'title image vertical gap=' + gap('title', 'image'), 'title to image: ' + b.measure);
+              const layerBox = document.querySelector('.layer').getBoundingClientRect();
+              const clickAt = (id) => { const [x, y, w, h] = rect(id); document.querySelector('.stage').dispatchEvent(new MouseEvent('click', { bubbles: true,
+                clientX: layerBox.left + (x + w / 2) / 390 * layerBox.width, clientY: layerBox.top + (y + h / 2) / 350 * layerBox.height })); };
+              clickAt('image');
+              ok(b.measure === '', 'clicking a picked element lets it go: ' + b.measure);
+              clickAt('summary');
+              ok(b.measure === 'title summary vertical gap=' + gap('title', 'summary'), 'title to summary, the smallest element under the click: ' + b.measure);
               const dot = document.querySelector('figure[data-track="card.height"] circle.frame-dot[data-entry="5"]');
               ok(dot, 'card.height has a dot per frame');
               if (dot) dot.dispatchEvent(new MouseEvent('click', { bubbles: true }));

@@ -11,8 +11,8 @@
   };
   const ms = (t) => (t * 1000).toFixed(1) + ' ms';
   const fmt = (n) => (Math.round(n * 100) / 100).toString();
-  const COLORS = { rects: '#ff2d55', lines: 'rgba(50,173,230,0.30)', baselines: '#ff9500' };
-  const show = { rects: D.overlayBaked, ids: D.overlayBaked, lines: D.overlayBaked, baselines: D.overlayBaked };
+  const COLORS = { rects: '#ff2d55', ids: '#ff2d55', lines: 'rgba(50,173,230,0.30)', baselines: '#ff9500', rulers: '#8e8e93' };
+  const show = { rects: D.overlayBaked, ids: D.overlayBaked, lines: D.overlayBaked, baselines: D.overlayBaked, rulers: false };
   const SPEEDS = [1, 0.5, 0.25];
   const TL = D.timeline;
 
@@ -39,6 +39,8 @@
     return parts.map((p) => { const span = { ...p, from, to: from + p.count - 1 }; from += p.count; return span; });
   }
 
+  // Elements picked for measuring (by id, so the distances follow them through the frames).
+  let picked = [];
   let ready = false, vi = 0, ei = 0, now = 0, speed = 1, playing = false, playStart = 0, timer = 0, hoverId = null;
   const view = () => views[vi];
   const entry = () => view().entries[ei];
@@ -155,11 +157,11 @@
   const axis = el('div', { class: 'axis', id: 'axis' }, axisTrack, axisLegend);
   const readout = el('div', { class: 'readout', 'aria-live': 'polite' });
   const toggles = el('div', { class: 'toggles' });
-  for (const [key, label] of [['rects', 'Element rects'], ['ids', 'Ids'], ['lines', 'Line boxes'], ['baselines', 'Baselines']]) {
+  for (const [key, label] of [['rects', 'Element rects'], ['ids', 'Ids'], ['lines', 'Line boxes'], ['baselines', 'Baselines'], ['rulers', 'Rulers (pt)']]) {
     const box = el('input', { type: 'checkbox', 'data-overlay': key });
     box.checked = show[key];
     box.addEventListener('change', () => { show[key] = box.checked; drawOverlay(); remember(); });
-    const swatch = el('span', { class: 'swatch', style: `background:${COLORS[key] || COLORS.rects}` });
+    const swatch = el('span', { class: 'swatch', style: `background:${COLORS[key]}` });
     toggles.append(el('label', {}, box, swatch, label));
   }
   const loupeBox = el('input', { type: 'checkbox', 'data-tool': 'loupe' });
@@ -462,7 +464,8 @@
     const rows = f.elements.map((e) => {
       const extra = Object.entries(e).filter(([k]) => k !== 'id' && k !== 'rect')
         .map(([k, v]) => `${k}: ${typeof v === 'number' ? fmt(v) : JSON.stringify(v)}`).join(', ');
-      const tr = el('tr', { 'data-id': e.id, onmouseenter: () => { hoverId = e.id; tr.classList.add('hover'); drawOverlay(); },
+      const tr = el('tr', { 'data-id': e.id, class: picked.includes(e.id) ? 'picked' : null, title: 'Click to measure from or to this element',
+        onclick: () => pick(e.id), onmouseenter: () => { hoverId = e.id; tr.classList.add('hover'); drawOverlay(); },
         onmouseleave: () => { hoverId = null; tr.classList.remove('hover'); drawOverlay(); } },
         el('td', {}, e.id), ...e.rect.map((v) => el('td', {}, fmt(v))), el('td', { class: 'extra' }, extra));
       return tr;
@@ -477,8 +480,56 @@
         ...Object.entries(f.scroll).map(([k, v]) => el('tr', {}, el('td', {}, k), el('td', {}, typeof v === 'number' ? fmt(v) : String(v)))))));
     }
     kids.push(el('p', { class: 'lines-count' }, `${Words.count(f.lines.length, 'text line')} drawn`));
+    const measured = measure(f);
+    kids.push(el('h2', {}, 'Distances'), el('p', { class: 'measure' }, measured
+      ? `${measured.a} to ${measured.b}: ${measured.lines.map((m) => `${m.what} ${fmt(m.length)} pt`).join(', ')}`
+      : picked.length === 1 ? `${picked[0]} picked: pick another (a table row, or the element on the frame).`
+        : 'Pick two elements (table rows, or on the frame) to measure between them.'));
+    document.body.dataset.measure = measured ? `${measured.a} ${measured.b} ${measured.lines.map((m) => `${m.what}=${fmt(m.length)}`).join(' ')}` : '';
     aside.replaceChildren(...kids);
   }
+
+  // Picking a third element lets go of the first; picking a picked one lets go of it.
+  function pick(id) {
+    picked = picked.includes(id) ? picked.filter((x) => x !== id) : picked.concat(id).slice(-2);
+    renderTable();
+    drawOverlay();
+  }
+
+  // Between two picked elements of the frame: the gaps between them when they are apart (a
+  // line across each gap), or each edge's inset when one overlaps the other.
+  function measure(f) {
+    if (picked.length < 2) return null;
+    const [ea, eb] = picked.map((id) => f.elements.find((e) => e.id === id));
+    if (!ea || !eb) return null;
+    const [ax, ay, aw, ah] = ea.rect, [bx, by, bw, bh] = eb.rect;
+    const midY = (Math.max(ay, by) + Math.min(ay + ah, by + bh)) / 2, midX = (Math.max(ax, bx) + Math.min(ax + aw, bx + bw)) / 2;
+    const lines = [];
+    if (bx >= ax + aw) lines.push({ what: 'horizontal gap', x0: ax + aw, y0: midY, x1: bx, y1: midY });
+    else if (ax >= bx + bw) lines.push({ what: 'horizontal gap', x0: bx + bw, y0: midY, x1: ax, y1: midY });
+    if (by >= ay + ah) lines.push({ what: 'vertical gap', x0: midX, y0: ay + ah, x1: midX, y1: by });
+    else if (ay >= by + bh) lines.push({ what: 'vertical gap', x0: midX, y0: by + bh, x1: midX, y1: ay });
+    if (!lines.length) {
+      const cy = (Math.max(ay, by) + Math.min(ay + ah, by + bh)) / 2, cx = midX;
+      lines.push({ what: 'left', x0: Math.min(ax, bx), y0: cy, x1: Math.max(ax, bx), y1: cy },
+        { what: 'right', x0: Math.min(ax + aw, bx + bw), y0: cy, x1: Math.max(ax + aw, bx + bw), y1: cy },
+        { what: 'top', x0: cx, y0: Math.min(ay, by), x1: cx, y1: Math.max(ay, by) },
+        { what: 'bottom', x0: cx, y0: Math.min(ay + ah, by + bh), x1: cx, y1: Math.max(ay + ah, by + bh) });
+    }
+    for (const m of lines) m.length = Math.abs(m.x1 - m.x0) + Math.abs(m.y1 - m.y0);
+    return { a: ea.id, b: eb.id, rects: [ea.rect, eb.rect], lines };
+  }
+
+  // A click on the frame picks the smallest element under it (a drag to pan is not a click).
+  let downAt = null;
+  stage.addEventListener('mousedown', (e) => { downAt = [e.clientX, e.clientY]; });
+  stage.addEventListener('click', (e) => {
+    if (downAt && Math.abs(e.clientX - downAt[0]) + Math.abs(e.clientY - downAt[1]) > 3) return;
+    const r = layer.getBoundingClientRect();
+    const x = (e.clientX - r.left) / r.width * cw, y = (e.clientY - r.top) / r.height * ch;
+    const under = frame().elements.filter(({ rect: [ex, ey, ew, eh] }) => x >= ex && x < ex + ew && y >= ey && y < ey + eh);
+    if (under.length) pick(under.reduce((a, b) => (a.rect[2] * a.rect[3] <= b.rect[2] * b.rect[3] ? a : b)).id);
+  });
 
   // An id label goes just outside its element (above, below, then inside at the right), at the
   // first place that covers no text line and no other label; with no such place it is left out
@@ -527,6 +578,34 @@
         g.fillStyle = 'rgba(255,255,255,0.85)'; g.fillRect(at[0], at[1], at[2], at[3]);
         g.fillStyle = COLORS.rects; g.fillText(e.id, at[0] + 3 / s * ratio, at[1] + 11 / s * ratio); drawn++;
       }
+    }
+    const measured = measure(f);
+    if (measured) {
+      g.strokeStyle = '#007aff'; g.lineWidth = 2 / s;
+      for (const [x, y, ew, eh] of measured.rects) g.strokeRect(x, y, ew, eh);
+      g.font = `600 ${11 / s * ratio}px system-ui, sans-serif`;
+      for (const m of measured.lines) {
+        if (m.length < 1e-6) continue;
+        g.beginPath(); g.moveTo(m.x0, m.y0); g.lineTo(m.x1, m.y1); g.stroke();
+        const text = fmt(m.length), tw = g.measureText(text).width + 6 / s * ratio, th = 14 / s * ratio;
+        const lx = (m.x0 + m.x1) / 2 + (m.y0 === m.y1 ? -tw / 2 : 3 / s), ly = (m.y0 + m.y1) / 2 + (m.y0 === m.y1 ? 2 / s : -th / 2);
+        g.fillStyle = '#007aff'; g.fillRect(lx, ly, tw, th);
+        g.fillStyle = '#fff'; g.fillText(text, lx + 3 / s * ratio, ly + 11 / s * ratio);
+        drawn++;
+      }
+    }
+    if (show.rulers) {
+      // Ticks every 10 pt along the top and left edges, longer and numbered every 50 pt.
+      g.strokeStyle = 'rgba(0,0,0,0.55)'; g.fillStyle = 'rgba(0,0,0,0.7)'; g.lineWidth = 1 / s;
+      g.font = `${9 / s * ratio}px system-ui, sans-serif`;
+      g.beginPath();
+      for (let t = 0; t <= Math.max(cw, ch); t += 10) {
+        const long = t % 50 === 0 ? 8 : 4;
+        if (t <= cw) { g.moveTo(t, 0); g.lineTo(t, long / s); if (long === 8 && t) g.fillText(String(t), t + 2 / s, 16 / s * ratio); }
+        if (t <= ch) { g.moveTo(0, t); g.lineTo(long / s, t); if (long === 8 && t) g.fillText(String(t), 2 / s, t - 2 / s); }
+      }
+      g.stroke();
+      drawn++;
     }
     overlay.dataset.shapes = String(drawn);
     overlay.dataset.hiddenLabels = String(hidden);
