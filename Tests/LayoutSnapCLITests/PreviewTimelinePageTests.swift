@@ -202,6 +202,24 @@ extension PreviewTests {
         }
     }
 
+    /// A state's view reloads at the progress it showed: the address a 0.3 s expand wrote at
+    /// frame 9 (progress 0.50), opened on the page of the same card at 0.6 s, shows frame 18,
+    /// half open again, not frame 9 (progress 0.13).
+    func testAStateReloadsAtTheProgressItShowed() throws {
+        let chromium = try Browser.chromium()
+        let p = try preview("Fixtures/posts/long-body.json", ["--curve", "easeInOut", "--duration", "0.6"])
+        let script = #"""
+              const b = document.body.dataset;
+              ok(b.view === '01-expand' && b.frame === '18', 'the frame half open: ' + b.view + ' ' + b.frame);
+              ok(Math.abs(Number(b.progress) - 0.5) < 0.01, 'progress ' + b.progress);
+              done();
+            """#
+        XCTAssertEqual(
+            try Browser.drive(
+                chromium, page: p.out.appendingPathComponent("index.html"),
+                hash: "#state=01-expand&frame=9&t=0.1500&p=0.5", script: script, profile: p.dir.path("profile")), "ok")
+    }
+
     /// Opens PAGE in Chromium over the DevTools pipe, then for each edit file in turn copies it
     /// over FIXTURE and waits until the page shows it (a new build, or the error banner); prints
     /// JSON: per step the page's view, frame, time, build, error flag, banner text, the frame's
