@@ -17,6 +17,12 @@ extension PreviewTests {
         XCTAssertEqual((segments[2]["times"] as! [Double])[3], 0.15, "the collapse's frame 3 is 0.05 s after 0.1 s")
         XCTAssertEqual(timeline["end"] as? Double, 0.4)
         XCTAssertEqual(timeline["hold"] as? Double, 1)
+        // The whole timeline as one contact sheet: 26 frames of 390 x 350 at scale 1, 200 pt
+        // thumbnails seven to a row, so four rows.
+        XCTAssertEqual(timeline["filmstrips"] as? [String], ["states/timeline/filmstrip.png"])
+        let sheet = try p.png("states/timeline/filmstrip.png")
+        XCTAssertGreaterThan(sheet.height, 4 * 170)
+        XCTAssertGreaterThan(sheet.width, 7 * 200)
         let instants = try XCTUnwrap(timeline["instants"] as? [[String: Any]])
         XCTAssertEqual(instants.map { $0["state"] as! String }, ["initial"])
         let cuts = try XCTUnwrap(timeline["cuts"] as? [[String: Any]])

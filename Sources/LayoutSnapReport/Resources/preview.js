@@ -350,7 +350,10 @@
     const kids = [el('h2', {}, v.timeline
       ? `Filmstrip of the timeline: ${Words.count(v.entries.length, 'frame')} in ${v.length.toFixed(3)} s`
       : `Filmstrip of ${v.name}`), cells];
-    if (!v.timeline) {
+    if (v.timeline) {
+      kids.push(el('h2', {}, 'Contact sheet of the timeline'),
+        ...TL.filmstrips.map((src) => el('img', { src, loading: 'lazy', alt: 'filmstrip of the timeline' })));
+    } else {
       const st = D.states[vi - 1];
       kids.push(el('h2', {}, `Contact sheet of ${st.name}`),
         ...st.filmstrips.map((src) => el('img', { src, loading: 'lazy', alt: `filmstrip of ${st.name}` })),

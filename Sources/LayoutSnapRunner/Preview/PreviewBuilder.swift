@@ -21,6 +21,7 @@ import LayoutSnapJSON
 /// OUT/states/<state>/frames/<NNN>.png    every frame, for the scrubber
 /// OUT/states/<state>/zoom/<NNN>.png      with --zoom N: every frame at N times the scale
 /// OUT/states/<state>/pixels/<NNN>.js     each frame's PNG as a script, for the page's pixel loupe
+/// OUT/states/timeline/filmstrip.png      contact sheet of the whole timeline (filmstrip-2.png, ...)
 /// ```
 /// The layout is computed once; states are rendered in parallel, each on its own text engine.
 /// Files are renamed into place but not fsynced: a preview is made again by running it again.
@@ -188,6 +189,14 @@ public struct PreviewBuilder: Sendable {
             }
         }
 
+        let timelineSheets: [String]
+        do {
+            timelineSheets = try writeTimelineFilmstrip(layout, fixture: fixture, engine: engine, into: staging)
+        } catch {
+            try? fm.removeItem(atPath: staging)
+            throw error
+        }
+
         if fm.fileExists(atPath: statesDir) {
             do throws(SystemError) { try Posix.rename(statesDir, retired) } catch {
                 throw RunnerError.write("cannot replace \(statesDir): \(error.reason)")
@@ -198,7 +207,8 @@ public struct PreviewBuilder: Sendable {
         }
         try? fm.removeItem(atPath: retired)
 
-        let data = pageData(fixture: fixture, layout: layout, states: states, golden: golden)
+        let data = pageData(
+            fixture: fixture, layout: layout, states: states, golden: golden, timelineFilmstrips: timelineSheets)
         // Times keep their precision (the readout shows 116.7 ms); the page rounds what it shows.
         let dataBytes = JSONWriter(style: .compact, roundingTo: 0.0001).bytes(data)
         let buildID = PixelHash.hex(dataBytes.withUnsafeBytes { PixelHash.ofBytes($0) })
@@ -239,9 +249,10 @@ public struct PreviewBuilder: Sendable {
 
     /// The timeline (`PreviewTimeline`) with its moving tracks over all the states, on the
     /// timeline's clock: a track a state lacks is a gap.
-    func timelineJSON(_ states: [StateLayout]) -> JSONOutput {
+    func timelineJSON(_ states: [StateLayout], filmstrips: [String]) -> JSONOutput {
         let timeline = PreviewTimeline(states, hold: Self.holdLastFrame)
         guard case .object(var members) = timeline.json else { return .null }
+        members.append(("filmstrips", .array(filmstrips.map { .string($0) })))
         let all = StateLayout(name: "timeline", frames: states.flatMap(\.frames))
         members.append(
             ("motion", Self.motionJSON(all, times: timeline.segments.flatMap(\.frameTimes), golden: nil, name: nil)))
@@ -277,6 +288,50 @@ public struct PreviewBuilder: Sendable {
         ]
         if golden != nil { motion.append(("golden", before.map(series) ?? .null)) }
         return .object(motion)
+    }
+
+    /// The whole timeline as one contact sheet, `states/timeline/filmstrip.png` (and
+    /// `filmstrip-2.png`, ...; "timeline" is no state's name), each cell labelled with its state,
+    /// frame and time on the timeline: the frames written by the states' workers, read back in
+    /// the timeline's order. Returns the sheets' paths as the page names them.
+    func writeTimelineFilmstrip(_ layout: FixtureLayout, fixture: Fixture, engine: TextEngine, into staging: String)
+        throws(RunnerError) -> [String]
+    {
+        let timeline = PreviewTimeline(layout.states, hold: Self.holdLastFrame)
+        let canvas = fixture.canvas
+        var sheets: [String] = []
+        do {
+            let sheet = ContactSheet(
+                title:
+                    "\(fixture.id) · timeline · \(Plural.count(layout.frameCount, "frame")) in \(String(format: "%.3f", timeline.end)) s",
+                frameWidth: canvas.pixelWidth, frameHeight: canvas.pixelHeight, frameCount: layout.frameCount,
+                engine: engine)
+            for (state, segment) in zip(layout.states, timeline.segments) {
+                for (frame, time) in zip(state.frames, segment.frameTimes) {
+                    let path = "\(staging)/\(state.name)/frames/\(GoldenStore.frameName(frame.index))"
+                    guard let data = FileManager.default.contents(atPath: path) else {
+                        throw RunnerError.environment("cannot read the preview's frame \(path)")
+                    }
+                    let image = try PNGDecoder.decode([UInt8](data))
+                    try image.pixels.withUnsafeBufferPointer { words in
+                        let label = "\(state.name) #\(frame.index) · \(String(format: "%.1f", time * 1000)) ms"
+                        try sheet.add(
+                            FramePixels(width: image.width, height: image.height, pixels: words), label: label
+                        ) {
+                            page, sheetPixels in
+                            let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
+                            try Self.writePNG(sheetPixels, to: "\(staging)/timeline/\(name)")
+                            sheets.append("states/timeline/\(name)")
+                        }
+                    }
+                }
+            }
+        } catch let error as RunnerError {
+            throw error
+        } catch {
+            throw RunnerError.environment("cannot draw the timeline's filmstrip: \(error)")
+        }
+        return sheets
     }
 
     /// What the page needs of one rendered state.
@@ -377,7 +432,10 @@ public struct PreviewBuilder: Sendable {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
-    func pageData(fixture: Fixture, layout: FixtureLayout, states: [StatePreview], golden: [String: StateMotion]? = nil)
+    func pageData(
+        fixture: Fixture, layout: FixtureLayout, states: [StatePreview], golden: [String: StateMotion]? = nil,
+        timelineFilmstrips: [String] = []
+    )
         -> JSONOutput
     {
         let stateObjects = zip(layout.states, states).map { state, preview -> JSONOutput in
@@ -426,7 +484,7 @@ public struct PreviewBuilder: Sendable {
             ("overlayBaked", .bool(bakeOverlay)),
             ("zoom", .int(zoom ?? 1)),
             ("against", against.map { .string($0) } ?? .null),
-            ("timeline", timelineJSON(layout.states)),
+            ("timeline", timelineJSON(layout.states, filmstrips: timelineFilmstrips)),
             ("states", .array(stateObjects)),
         ])
     }
