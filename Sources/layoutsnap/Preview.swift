@@ -7,7 +7,7 @@ import LayoutSnapRunner
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Preview a fixture's frames: per state a filmstrip contact sheet, an animated PNG and a page with a frame scrubber and overlays.",
+            "Preview a fixture's frames: per state a filmstrip contact sheet and an animated PNG, and a page that plays the states as one timeline, with a scrubber, overlays and motion plots.",
         discussion: "Open OUT/index.html in a browser. Nothing is compared and nothing is written to the goldens.")
 
     @Argument(help: "The fixture file.", completion: .file(extensions: ["json"]))
@@ -16,7 +16,10 @@ struct Preview: ParsableCommand {
     @Option(help: "The output folder (default: .layoutsnap/preview/<fixture id>).")
     var out: String?
 
-    @Flag(help: "Render again when the fixture or its images change (Ctrl-C stops).")
+    @Flag(
+        help:
+            "Render again when the fixture or its images change; the open page reloads at the same time, or shows a broken edit's error (Ctrl-C stops)."
+    )
     var watch = false
 
     @Flag(
