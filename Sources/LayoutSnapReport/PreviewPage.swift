@@ -1,11 +1,14 @@
-/// The page `layoutsnap preview` writes: a frame scrubber (slider, arrow keys, play/pause at the
-/// frames' real timing) over one fixture's states, overlays of the layout's geometry (element
-/// rects with ids, line boxes, baselines) drawn from the layout JSON, the frame's elements as a
-/// table, and the state's filmstrips and animation. Self-contained: it opens from disk, with no
-/// network. Its stylesheet and script are `preview.css` and `preview.js` (`PageAssets`).
+/// The page `layoutsnap preview` writes: one fixture's states played as one timeline and each on
+/// its own, with a scrubber (slider, arrow keys, play/pause at 1x, 0.5x or 0.25x of the frames'
+/// real timing), overlays of the layout's geometry (element rects with ids, line boxes,
+/// baselines, rulers, distances) drawn from the layout JSON, a pixel loupe and zoom, the frame's
+/// elements as a table, motion plots, and clickable filmstrips. Self-contained: it opens from
+/// disk, with no network. Its stylesheet and script are `preview.css` and `preview.js`
+/// (`PageAssets`).
 ///
-/// The data is the preview's JSON (fixture, canvas, and per state its frames: the layout JSON's
-/// frame plus `image` and the text `lines`), embedded in a `<script type="application/json">`.
+/// The data is the preview's JSON (fixture, canvas, the `timeline`, and per state its frames: the
+/// layout JSON's frame plus `image`, `pixels` and the text `lines`), embedded in a
+/// `<script type="application/json">`.
 public enum PreviewPage {
     /// Throws when the page's stylesheet or script cannot be read (a broken installation): what
     /// `preview` checks before it renders anything.

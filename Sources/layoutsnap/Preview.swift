@@ -7,7 +7,7 @@ import LayoutSnapRunner
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Preview a fixture's frames: per state a filmstrip contact sheet, an animated PNG and a page with a frame scrubber and overlays.",
+            "Preview a fixture's frames: per state a filmstrip contact sheet and an animated PNG, and a page that plays the states as one timeline, with a scrubber, overlays and motion plots.",
         discussion: "Open OUT/index.html in a browser. Nothing is compared and nothing is written to the goldens.")
 
     @Argument(help: "The fixture file.", completion: .file(extensions: ["json"]))
@@ -16,7 +16,10 @@ struct Preview: ParsableCommand {
     @Option(help: "The output folder (default: .layoutsnap/preview/<fixture id>).")
     var out: String?
 
-    @Flag(help: "Render again when the fixture or its images change (Ctrl-C stops).")
+    @Flag(
+        help:
+            "Render again when the fixture or its images change; the open page reloads at the same time, or shows a broken edit's error (Ctrl-C stops)."
+    )
     var watch = false
 
     @Flag(
@@ -73,6 +76,12 @@ struct Preview: ParsableCommand {
         completion: .file())
     var exportOut: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also render every frame at N times the device scale (2 to 8), so the page zooms up to Nx on re-rendered detail, not enlarged pixels.",
+            valueName: "N"))
+    var zoom: Int?
+
     @Flag(help: "Print only errors.")
     var quiet = false
 
@@ -89,6 +98,7 @@ struct Preview: ParsableCommand {
                 "--export must be \(PreviewExport.Format.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(export)\""
             )
         }
+        if let zoom, !(2...8).contains(zoom) { throw ValidationError("--zoom must be from 2 to 8, found \(zoom)") }
         if export == nil, exportState != nil || exportOut != nil {
             throw ValidationError("--export-state and --export-out go with --export gif|mp4|webm")
         }
@@ -114,7 +124,7 @@ struct Preview: ParsableCommand {
                 bakeOverlay: overlay, watching: watch, jobs: jobs, against: against,
                 export: export.flatMap(PreviewExport.Format.init(rawValue:)).map {
                     PreviewExport(format: $0, state: exportState, path: exportOut)
-                })
+                }, zoom: zoom)
             guard watch else {
                 let summary = try build(builder)
                 return summary == nil ? .error : .passed
@@ -155,6 +165,7 @@ struct Preview: ParsableCommand {
             // A fixture error is the user's to fix; the other kinds (disk, fonts) stop the run.
             guard case .fixture = error else { throw error }
             Diagnostics.printError(error.description)
+            if watch { try builder.writeFailure(error.description) }
             return nil
         }
     }

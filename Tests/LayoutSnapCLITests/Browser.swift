@@ -41,4 +41,75 @@ enum Browser {
             dom.contains("<path class=\"actual\" d=\"M"), "the new track is not drawn", file: file, line: line)
         XCTAssertTrue(dom.contains("<line class=\"cursor\""), "no cursor line", file: file, line: line)
     }
+
+    /// Runs `script` in a copy of `page` (a preview's index.html, beside it) after the page's own
+    /// script, opened at `hash`: the script has `ok(cond, what)`, `fire(el, type)`, `key(k)` and
+    /// `done()`, which it calls when finished. Returns "ok", or what failed.
+    static func drive(_ chromium: URL, page: URL, hash: String = "", script: String, profile: URL) throws -> String? {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let driver = """
+            <script>
+            (() => {
+              const log = [];
+              const ok = (cond, what) => { if (!cond) log.push(what); };
+              const fire = (el, type) => el.dispatchEvent(new Event(type, { bubbles: true }));
+              const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+              const done = () => document.body.setAttribute('data-test-result', log.length ? log.join(' | ') : 'ok');
+            \(script)
+            })();
+            </script>
+            """
+        let copy = page.deletingLastPathComponent().appendingPathComponent("drive.html")
+        try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(
+            to: copy, atomically: true, encoding: .utf8)
+        let dom = try run(chromium, ["--dump-dom", copy.absoluteString + hash], profile: profile)
+        XCTAssertEqual(dom.status, 0, dom.stderr)
+        return attribute("data-test-result", in: dom.stdout)
+    }
+
+    /// Python for the tests that drive Chromium over the DevTools pipe: `open_browser(chromium,
+    /// profile)` starts it headless (returning the process) and `call(method, params, session)`
+    /// sends one command and returns its result. The test's script follows it.
+    static let devToolsPipe = #"""
+        import json, os, subprocess
+
+        def open_browser(chromium, profile):
+            global out, inp, buffer, next_id
+            to_browser_r, to_browser_w = os.pipe()
+            from_browser_r, from_browser_w = os.pipe()
+
+            def child_fds():
+                # The browser reads commands on fd 3 and writes replies on fd 4.
+                a, b = os.dup(to_browser_r), os.dup(from_browser_w)
+                os.dup2(a, 3); os.dup2(b, 4)
+
+            os.makedirs(profile, exist_ok=True)
+            proc = subprocess.Popen([chromium, '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+                                     '--no-first-run', '--user-data-dir=' + profile, '--remote-debugging-pipe', 'about:blank'],
+                                    preexec_fn=child_fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os.close(to_browser_r); os.close(from_browser_w)
+            out = os.fdopen(to_browser_w, 'wb', buffering=0)
+            inp = os.fdopen(from_browser_r, 'rb', buffering=0)
+            buffer = b''
+            next_id = 0
+            return proc
+
+        def call(method, params=None, session=None):
+            global next_id, buffer
+            next_id += 1
+            message = {'id': next_id, 'method': method, 'params': params or {}}
+            if session: message['sessionId'] = session
+            out.write(json.dumps(message).encode() + b'\0')
+            while True:
+                while b'\0' not in buffer:
+                    chunk = inp.read(65536)
+                    if not chunk: raise SystemExit('chromium closed the pipe')
+                    buffer += chunk
+                raw, buffer = buffer.split(b'\0', 1)
+                reply = json.loads(raw)
+                if reply.get('id') == next_id:
+                    if 'error' in reply: raise SystemExit('%s: %s' % (method, reply['error']))
+                    return reply['result']
+
+        """#
 }

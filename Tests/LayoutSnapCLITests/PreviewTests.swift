@@ -16,6 +16,14 @@ final class PreviewTests: XCTestCase {
         func frames(_ state: String) -> [[String: Any]] {
             states().first { $0["name"] as? String == state }!["frames"] as! [[String: Any]]
         }
+        /// The page's data: the JSON embedded in index.html.
+        func pageData() throws -> [String: Any] {
+            let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+            let open = "<script type=\"application/json\" id=\"layoutsnap-preview\">"
+            let start = try XCTUnwrap(html.range(of: open)).upperBound
+            let end = try XCTUnwrap(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
+            return try JSONSerialization.jsonObject(with: Data(html[start..<end].utf8)) as! [String: Any]
+        }
         func png(_ relative: String) throws -> PixelImage {
             try PNGDecoder.decode([UInt8](Data(contentsOf: out.appendingPathComponent(relative))))
         }
@@ -120,15 +128,8 @@ final class PreviewTests: XCTestCase {
     func testScrubberInChromium() throws {
         let chromium = try Browser.chromium()
         let p = try preview()
-        let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
-        let driver = #"""
-            <script>
-            (() => {
-              const log = [];
-              const ok = (cond, what) => { if (!cond) log.push(what); };
+        let script = #"""
               const frame = () => document.body.dataset.frame;
-              const fire = (el, type) => el.dispatchEvent(new Event(type, { bubbles: true }));
-              const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
               const shapes = () => parseInt(document.getElementById('overlay').dataset.shapes, 10);
               const range = document.querySelector('input.scrubber');
               ok(document.body.dataset.state === '01-expand' && frame() === '4', 'opens where the hash says: ' + document.body.dataset.state + ' ' + frame());
@@ -163,19 +164,15 @@ final class PreviewTests: XCTestCase {
                 const paused = frame();
                 setTimeout(() => {
                   ok(frame() === paused, 'paused stays on frame ' + paused + ', now ' + frame());
-                  document.body.setAttribute('data-test-result', log.length ? log.join(' | ') : 'ok');
+                  done();
                 }, 200);
               }, 158);
-            })();
-            </script>
             """#
-        let page = p.out.appendingPathComponent("drive.html")
-        try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(
-            to: page, atomically: true, encoding: .utf8)
-        let dom = try Browser.run(
-            chromium, ["--dump-dom", page.absoluteString + "#state=01-expand&frame=4"], profile: p.dir.path("profile"))
-        XCTAssertEqual(dom.status, 0)
-        XCTAssertEqual(Browser.attribute("data-test-result", in: dom.stdout), "ok")
+        XCTAssertEqual(
+            try Browser.drive(
+                chromium, page: p.out.appendingPathComponent("index.html"), hash: "#state=01-expand&frame=4",
+                script: script,
+                profile: p.dir.path("profile")), "ok")
 
         let shot = p.dir.path("page.png")
         _ = try Browser.run(
@@ -232,8 +229,9 @@ final class PreviewTests: XCTestCase {
             XCTAssertEqual(apng.frames.last!.delay, interrupted ? 1.0 / 60 : 1, accuracy: 0.0001, state)
         }
         XCTAssertLessThan(p.frames("01-expand").last!["progress"] as! Double, 0.2)
-        let html = try String(contentsOf: p.out.appendingPathComponent("index.html"), encoding: .utf8)
-        XCTAssertEqual(html.components(separatedBy: "\"interrupted\":true").count - 1, 1, "only the expand")
+        let data = try p.pageData()
+        let interrupted = (data["states"] as! [[String: Any]]).filter { $0["interrupted"] as? Bool == true }
+        XCTAssertEqual(interrupted.map { $0["name"] as! String }, ["01-expand"])
     }
 
     /// Authored curves on the command line: a cubic Bézier runs the given duration; a spring
@@ -285,9 +283,15 @@ final class PreviewTests: XCTestCase {
         Browser.assertMotionPlot(dom.stdout, track: "card.height")
         XCTAssertTrue(dom.stdout.contains("Motion of 01-expand: "), "no motion section")
         XCTAssertTrue(dom.stdout.contains("golden (Goldens)"), "no key for the golden track")
-        // Frame 15 of 0.5 s at 60 fps is t = 0.25: half way along the plot (x from 46 to 292).
-        XCTAssertTrue(
-            dom.stdout.contains("<line class=\"cursor\" x1=\"169.0\""), "the cursor is not at the frame shown")
+        // Frame 15 of 0.5 s at 60 fps is t = 0.25: half way along the plot (x from data-x0 to data-x1).
+        let cursor = try XCTUnwrap(
+            dom.stdout.range(of: "<line class=\"cursor\"[^>]*>", options: .regularExpression).map {
+                String(dom.stdout[$0])
+            })
+        let x = try XCTUnwrap(Browser.attribute("x1", in: cursor).flatMap(Double.init))
+        let x0 = try XCTUnwrap(Browser.attribute("data-x0", in: cursor).flatMap(Double.init))
+        let x1 = try XCTUnwrap(Browser.attribute("data-x1", in: cursor).flatMap(Double.init))
+        XCTAssertEqual((x - x0) / (x1 - x0), 0.5, accuracy: 0.005, "the cursor is not at the frame shown: \(cursor)")
 
         // Without --against: the same plots, no golden line; a folder without the fixture is an error.
         let plain = try preview("Fixtures/posts/long-body.json")
@@ -405,83 +409,51 @@ final class PreviewTests: XCTestCase {
     /// Decodes an APNG with Chromium's ImageDecoder (WebCodecs) over the DevTools pipe and prints
     /// JSON: animated, frame count, repetition count, and per frame its duration (µs) and the
     /// sums of its R, G, B and A values. Arguments: CHROMIUM FILE.png PROFILE_DIR.
-    static let apngCheck = #"""
-        import base64, json, os, subprocess, sys
+    static let apngCheck =
+        Browser.devToolsPipe + #"""
+            import base64, sys
 
-        chromium, path, profile = sys.argv[1], sys.argv[2], sys.argv[3]
-        to_browser_r, to_browser_w = os.pipe()
-        from_browser_r, from_browser_w = os.pipe()
+            chromium, path, profile = sys.argv[1], sys.argv[2], sys.argv[3]
+            proc = open_browser(chromium, profile)
+            page = os.path.join(profile, 'blank.html')
+            open(page, 'w').write('<!DOCTYPE html><title>apng</title>')
 
-        def child_fds():
-            # The browser reads commands on fd 3 and writes replies on fd 4.
-            a, b = os.dup(to_browser_r), os.dup(from_browser_w)
-            os.dup2(a, 3); os.dup2(b, 4)
-
-        os.makedirs(profile, exist_ok=True)
-        page = os.path.join(profile, 'blank.html')
-        open(page, 'w').write('<!DOCTYPE html><title>apng</title>')
-        proc = subprocess.Popen([chromium, '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-                                 '--no-first-run', '--user-data-dir=' + profile, '--remote-debugging-pipe', 'about:blank'],
-                                preexec_fn=child_fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(to_browser_r); os.close(from_browser_w)
-        out = os.fdopen(to_browser_w, 'wb', buffering=0)
-        inp = os.fdopen(from_browser_r, 'rb', buffering=0)
-        buffer = b''
-        next_id = 0
-
-        def call(method, params=None, session=None):
-            global next_id, buffer
-            next_id += 1
-            message = {'id': next_id, 'method': method, 'params': params or {}}
-            if session: message['sessionId'] = session
-            out.write(json.dumps(message).encode() + b'\0')
-            while True:
-                while b'\0' not in buffer:
-                    chunk = inp.read(65536)
-                    if not chunk: raise SystemExit('chromium closed the pipe')
-                    buffer += chunk
-                raw, buffer = buffer.split(b'\0', 1)
-                reply = json.loads(raw)
-                if reply.get('id') == next_id:
-                    if 'error' in reply: raise SystemExit('%s: %s' % (method, reply['error']))
-                    return reply['result']
-
-        try:
-            target = call('Target.createTarget', {'url': 'about:blank'})['targetId']
-            session = call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
-            # A file:// page is a secure context, which WebCodecs needs; wait until it has loaded.
-            call('Page.navigate', {'url': 'file://' + page}, session)
-            call('Runtime.evaluate', {'expression': '''new Promise((done) => { const check = () =>
-                location.protocol === 'file:' && document.readyState === 'complete' ? done() : setTimeout(check, 20); check(); })''',
-                'awaitPromise': True}, session)
-            data = base64.b64encode(open(path, 'rb').read()).decode()
-            script = '''(async () => {
-              const bytes = Uint8Array.from(atob("%s"), (c) => c.charCodeAt(0));
-              const decoder = new ImageDecoder({ data: bytes, type: 'image/png' });
-              await decoder.tracks.ready;
-              const track = decoder.tracks.selectedTrack;
-              const frames = [];
-              for (let i = 0; i < track.frameCount; i++) {
-                const { image } = await decoder.decode({ frameIndex: i });
-                const canvas = new OffscreenCanvas(image.displayWidth, image.displayHeight);
-                const g = canvas.getContext('2d');
-                g.drawImage(image, 0, 0);
-                const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
-                const sums = [0, 0, 0, 0];
-                for (let j = 0; j < px.length; j++) sums[j & 3] += px[j];
-                frames.push({ duration: image.duration, sums });
-                image.close();
-              }
-              return JSON.stringify({ animated: track.animated, frameCount: track.frameCount,
-                                      repetitionCount: String(track.repetitionCount), frames });
-            })()''' % data
-            result = call('Runtime.evaluate', {'expression': script, 'awaitPromise': True, 'returnByValue': True}, session)
-            if 'exceptionDetails' in result:
-                raise SystemExit('exception: ' + json.dumps(result['exceptionDetails'])[:2000])
-            print(result['result']['value'])
-        finally:
-            try: call('Browser.close')
-            except BaseException: pass
-            proc.wait(timeout=30)
-        """#
+            try:
+                target = call('Target.createTarget', {'url': 'about:blank'})['targetId']
+                session = call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
+                # A file:// page is a secure context, which WebCodecs needs; wait until it has loaded.
+                call('Page.navigate', {'url': 'file://' + page}, session)
+                call('Runtime.evaluate', {'expression': '''new Promise((done) => { const check = () =>
+                    location.protocol === 'file:' && document.readyState === 'complete' ? done() : setTimeout(check, 20); check(); })''',
+                    'awaitPromise': True}, session)
+                data = base64.b64encode(open(path, 'rb').read()).decode()
+                script = '''(async () => {
+                  const bytes = Uint8Array.from(atob("%s"), (c) => c.charCodeAt(0));
+                  const decoder = new ImageDecoder({ data: bytes, type: 'image/png' });
+                  await decoder.tracks.ready;
+                  const track = decoder.tracks.selectedTrack;
+                  const frames = [];
+                  for (let i = 0; i < track.frameCount; i++) {
+                    const { image } = await decoder.decode({ frameIndex: i });
+                    const canvas = new OffscreenCanvas(image.displayWidth, image.displayHeight);
+                    const g = canvas.getContext('2d');
+                    g.drawImage(image, 0, 0);
+                    const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
+                    const sums = [0, 0, 0, 0];
+                    for (let j = 0; j < px.length; j++) sums[j & 3] += px[j];
+                    frames.push({ duration: image.duration, sums });
+                    image.close();
+                  }
+                  return JSON.stringify({ animated: track.animated, frameCount: track.frameCount,
+                                          repetitionCount: String(track.repetitionCount), frames });
+                })()''' % data
+                result = call('Runtime.evaluate', {'expression': script, 'awaitPromise': True, 'returnByValue': True}, session)
+                if 'exceptionDetails' in result:
+                    raise SystemExit('exception: ' + json.dumps(result['exceptionDetails'])[:2000])
+                print(result['result']['value'])
+            finally:
+                try: call('Browser.close')
+                except BaseException: pass
+                proc.wait(timeout=30)
+            """#
 }

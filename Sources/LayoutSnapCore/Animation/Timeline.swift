@@ -44,11 +44,13 @@ public struct Timeline: Sendable {
         at.map { previous.start + $0 } ?? max(previous.start, running)
     }
 
-    /// The states, each marked `interrupted` when the next step began before it settled: its last
-    /// frame is mid-motion, not the settled view.
-    public static func markingInterrupted(_ schedules: [Schedule], _ states: [StateLayout]) -> [StateLayout] {
+    /// The states placed on the fixture's clock: each gets its step's start, and is marked
+    /// `interrupted` when the next step began before it settled (its last frame is mid-motion,
+    /// not the settled view).
+    public static func placingOnTimeline(_ schedules: [Schedule], _ states: [StateLayout]) -> [StateLayout] {
         states.enumerated().map { i, state in
             var s = state
+            s.start = schedules[i].start
             s.interrupted = i + 1 < schedules.count && schedules[i + 1].start < schedules[i].settle
             return s
         }

@@ -91,6 +91,9 @@ public struct StateLayout: Sendable, Hashable {
     public var note: String?
     /// The next step began before this state settled: its last frame is mid-motion.
     public var interrupted = false
+    /// Seconds from the fixture's first step to this state's step (the clock every frame's
+    /// `time` is counted from): where the state sits on the fixture's timeline.
+    public var start = 0.0
     /// The curve the state's step moves with and how long that move runs: what preview reports
     /// (a spring's run is its settling time). nil when the kind names no curve or nothing moved.
     public var motion: StepMotion?

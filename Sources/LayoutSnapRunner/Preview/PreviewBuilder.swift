@@ -19,6 +19,9 @@ import LayoutSnapJSON
 /// OUT/states/<state>/animation.png       APNG, every frame at its real duration, looping
 /// OUT/states/<state>/filmstrip.png       contact sheet (filmstrip-2.png, ... for long states)
 /// OUT/states/<state>/frames/<NNN>.png    every frame, for the scrubber
+/// OUT/states/<state>/zoom/<NNN>.png      with --zoom N: every frame at N times the scale
+/// OUT/states/<state>/pixels/<NNN>.js     each frame's PNG as a script, for the page's pixel loupe
+/// OUT/states/timeline/filmstrip.png      contact sheet of the whole timeline (filmstrip-2.png, ...)
 /// ```
 /// The layout is computed once; states are rendered in parallel, each on its own text engine.
 /// Files are renamed into place but not fsynced: a preview is made again by running it again.
@@ -37,6 +40,13 @@ public struct PreviewBuilder: Sendable {
     public var against: String?
     /// `--export gif|mp4|webm`: also write a state, or every state in turn, as one file.
     public var export: PreviewExport?
+    /// `--zoom N`: every frame also rendered at N times the device scale, for the page's zoom
+    /// (re-rendered, so a corner or the caret shows its real detail, not enlarged pixels).
+    public var zoom: Int?
+
+    /// The most pixels a zoomed frame may have: 8x of a 390 x 650 pt card at scale 1 (and one
+    /// frame's surface, 4 bytes a pixel, stays under 100 MB on each worker).
+    public static let maxZoomedPixels = 16_300_000
 
     /// How long a settled state's last frame shows before the animation loops: it is the settled
     /// view, which has no duration of its own. An interrupted state's last frame is mid-motion:
@@ -46,9 +56,10 @@ public struct PreviewBuilder: Sendable {
     public init(
         ref: FixtureRef, output: String, overrides: FixtureOverrides = FixtureOverrides(),
         bakeOverlay: Bool = false, watching: Bool = false, jobs: Int = BatchRunner.defaultJobs, against: String? = nil,
-        export: PreviewExport? = nil
+        export: PreviewExport? = nil, zoom: Int? = nil
     ) {
         self.export = export
+        self.zoom = zoom
         self.ref = ref
         self.output = output
         self.overrides = overrides
@@ -135,6 +146,15 @@ public struct PreviewBuilder: Sendable {
         let (fixture, layout) = try LayoutComputation.decodeAndLayout(ref, overrides: overrides, measurer: engine)
         summary.inputs += fixture.content.inputFiles.map(\.path)
         // The export's state and encoder, before anything is rendered.
+        if let zoom {
+            let pixels = fixture.canvas.pixelWidth * fixture.canvas.pixelHeight * zoom * zoom
+            if pixels > Self.maxZoomedPixels {
+                let most = Int((Double(Self.maxZoomedPixels) / Double(pixels / (zoom * zoom))).squareRoot())
+                throw RunnerError.usage(
+                    "--zoom \(zoom) of a \(fixture.canvas.pixelWidth) x \(fixture.canvas.pixelHeight) px canvas makes frames of \(pixels) pixels, more than \(Self.maxZoomedPixels): "
+                        + (most >= 2 ? "use --zoom \(most) or less" : "lower --scale"))
+            }
+        }
         let exported = try export.map { (e) throws(RunnerError) in
             (states: try e.states(of: layout), ffmpeg: try e.encoder())
         }
@@ -169,6 +189,14 @@ public struct PreviewBuilder: Sendable {
             }
         }
 
+        let timelineSheets: [String]
+        do {
+            timelineSheets = try writeTimelineFilmstrip(layout, fixture: fixture, engine: engine, into: staging)
+        } catch {
+            try? fm.removeItem(atPath: staging)
+            throw error
+        }
+
         if fm.fileExists(atPath: statesDir) {
             do throws(SystemError) { try Posix.rename(statesDir, retired) } catch {
                 throw RunnerError.write("cannot replace \(statesDir): \(error.reason)")
@@ -179,7 +207,8 @@ public struct PreviewBuilder: Sendable {
         }
         try? fm.removeItem(atPath: retired)
 
-        let data = pageData(fixture: fixture, layout: layout, states: states, golden: golden)
+        let data = pageData(
+            fixture: fixture, layout: layout, states: states, golden: golden, timelineFilmstrips: timelineSheets)
         // Times keep their precision (the readout shows 116.7 ms); the page rounds what it shows.
         let dataBytes = JSONWriter(style: .compact, roundingTo: 0.0001).bytes(data)
         let buildID = PixelHash.hex(dataBytes.withUnsafeBytes { PixelHash.ofBytes($0) })
@@ -207,6 +236,104 @@ public struct PreviewBuilder: Sendable {
         return summary
     }
 
+    /// `--watch` after an edit that cannot be previewed: tells the open page (which polls
+    /// build.js) the error, and it shows it over the last good frames, dimmed. The frames and the
+    /// page stay; the next good build replaces build.js again.
+    public func writeFailure(_ message: String) throws(RunnerError) {
+        guard FileManager.default.fileExists(atPath: output + "/index.html") else { return }
+        let id = PixelHash.hex(Array(message.utf8).withUnsafeBytes { PixelHash.ofBytes($0) })
+        let text = String(decoding: JSONWriter(style: .compact).bytes(.string(message)), as: UTF8.self)
+        try AtomicFile.write(
+            Array("layoutsnapBuild(\"\(id)\", \(text));\n".utf8), to: output + "/build.js", durable: false)
+    }
+
+    /// The timeline (`PreviewTimeline`) with its moving tracks over all the states, on the
+    /// timeline's clock: a track a state lacks is a gap.
+    func timelineJSON(_ states: [StateLayout], filmstrips: [String]) -> JSONOutput {
+        let timeline = PreviewTimeline(states, hold: Self.holdLastFrame)
+        guard case .object(var members) = timeline.json else { return .null }
+        members.append(("filmstrips", .array(filmstrips.map { .string($0) })))
+        let all = StateLayout(name: "timeline", frames: states.flatMap(\.frames))
+        members.append(
+            ("motion", Self.motionJSON(all, times: timeline.segments.flatMap(\.frameTimes), golden: nil, name: nil)))
+        return .object(members)
+    }
+
+    /// The plotted tracks of `state`'s frames at `times`, with the golden's of the state `name`
+    /// when there are goldens: keys (at most maxPlotsPerState), how many more, and the series.
+    static func motionJSON(_ state: StateLayout, times: [Double], golden: [String: StateMotion]?, name: String?)
+        -> JSONOutput
+    {
+        var now = StateMotion(state.frames)
+        now.times = times
+        let before = name.flatMap { golden?[$0] }
+        let moving = plotted(state, now: now, golden: before)
+        let keys = Array(moving.prefix(maxPlotsPerState))
+        func series(_ m: StateMotion) -> JSONOutput {
+            .object([
+                ("times", .array(m.times.map { .number($0) })),
+                (
+                    "tracks",
+                    .object(
+                        keys.compactMap { key in
+                            m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
+                        })
+                ),
+            ])
+        }
+        var motion: [(String, JSONOutput)] = [
+            ("keys", .array(keys.map { .string($0) })),
+            ("more", .number(Double(moving.count - keys.count))),
+            ("now", series(now)),
+        ]
+        if golden != nil { motion.append(("golden", before.map(series) ?? .null)) }
+        return .object(motion)
+    }
+
+    /// The whole timeline as one contact sheet, `states/timeline/filmstrip.png` (and
+    /// `filmstrip-2.png`, ...; "timeline" is no state's name), each cell labelled with its state,
+    /// frame and time on the timeline: the frames written by the states' workers, read back in
+    /// the timeline's order. Returns the sheets' paths as the page names them.
+    func writeTimelineFilmstrip(_ layout: FixtureLayout, fixture: Fixture, engine: TextEngine, into staging: String)
+        throws(RunnerError) -> [String]
+    {
+        let timeline = PreviewTimeline(layout.states, hold: Self.holdLastFrame)
+        let canvas = fixture.canvas
+        var sheets: [String] = []
+        do {
+            let sheet = ContactSheet(
+                title:
+                    "\(fixture.id) · timeline · \(Plural.count(layout.frameCount, "frame")) in \(String(format: "%.3f", timeline.end)) s",
+                frameWidth: canvas.pixelWidth, frameHeight: canvas.pixelHeight, frameCount: layout.frameCount,
+                engine: engine)
+            for (state, segment) in zip(layout.states, timeline.segments) {
+                for (frame, time) in zip(state.frames, segment.frameTimes) {
+                    let path = "\(staging)/\(state.name)/frames/\(GoldenStore.frameName(frame.index))"
+                    guard let data = FileManager.default.contents(atPath: path) else {
+                        throw RunnerError.environment("cannot read the preview's frame \(path)")
+                    }
+                    let image = try PNGDecoder.decode([UInt8](data))
+                    try image.pixels.withUnsafeBufferPointer { words in
+                        let label = "\(state.name) #\(frame.index) · \(String(format: "%.1f", time * 1000)) ms"
+                        try sheet.add(
+                            FramePixels(width: image.width, height: image.height, pixels: words), label: label
+                        ) {
+                            page, sheetPixels in
+                            let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
+                            try Self.writePNG(sheetPixels, to: "\(staging)/timeline/\(name)")
+                            sheets.append("states/timeline/\(name)")
+                        }
+                    }
+                }
+            }
+        } catch let error as RunnerError {
+            throw error
+        } catch {
+            throw RunnerError.environment("cannot draw the timeline's filmstrip: \(error)")
+        }
+        return sheets
+    }
+
     /// What the page needs of one rendered state.
     struct StatePreview: Sendable {
         var filmstrips: [String]
@@ -220,6 +347,13 @@ public struct PreviewBuilder: Sendable {
         do {
             let engine = try TextEngine(fonts: fonts)
             let renderer = try FrameRenderer(canvas: fixture.canvas, engine: engine)
+            // The same layout drawn at N times the scale (text is laid out once, in points).
+            let zoomRenderer = try zoom.map { (n) throws(RenderError) in
+                try FrameRenderer(
+                    canvas: Canvas(
+                        width: fixture.canvas.width, height: fixture.canvas.height,
+                        scale: fixture.canvas.scale * Double(n)), engine: engine)
+            }
             let canvas = fixture.canvas
             var apng = APNGWriter(width: canvas.pixelWidth, height: canvas.pixelHeight, frameCount: state.frames.count)
             let sheet = ContactSheet(
@@ -234,22 +368,19 @@ public struct PreviewBuilder: Sendable {
                 let overlay = try FrameOverlay(frame: frame, measurer: engine)
                 preview.overlays.append(overlay)
                 var pixels = try renderer.render(frame)
-                try AtomicFile.write(
-                    PNGEncoder.encode(
-                        pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
-                        stride: pixels.width),
-                    to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))", durable: false)
+                let png = try Self.writePNG(pixels, to: "\(dir)/frames/\(GoldenStore.frameName(frame.index))")
+                try Self.writePixelsScript(png, state: state.name, index: frame.index, into: staging)
+                if let zoomRenderer {
+                    try Self.writePNG(
+                        zoomRenderer.render(frame), to: "\(dir)/zoom/\(GoldenStore.frameName(frame.index))")
+                }
                 if bakeOverlay {
                     pixels = try renderer.paintOver(overlay.drawOps(scale: canvas.scale))
                 }
                 apng.add(pixels.pixels.baseAddress!, stride: pixels.width, delay: delays[k].seconds)
                 try sheet.add(pixels, label: Self.label(frame)) { page, sheetPixels in
                     let name = page == 1 ? "filmstrip.png" : "filmstrip-\(page).png"
-                    try AtomicFile.write(
-                        PNGEncoder.encode(
-                            pixels: sheetPixels.pixels.baseAddress!, width: sheetPixels.width,
-                            height: sheetPixels.height, stride: sheetPixels.width), to: "\(dir)/\(name)", durable: false
-                    )
+                    try Self.writePNG(sheetPixels, to: "\(dir)/\(name)")
                     preview.filmstrips.append("states/\(state.name)/\(name)")
                 }
             }
@@ -262,6 +393,36 @@ public struct PreviewBuilder: Sendable {
         }
     }
 
+    /// A rendered image as a PNG, renamed into place but not fsynced (a preview is made again by
+    /// running it again).
+    @discardableResult
+    static func writePNG(_ image: FramePixels, to path: String) throws(RunnerError) -> [UInt8] {
+        let png = PNGEncoder.encode(
+            pixels: image.pixels.baseAddress!, width: image.width, height: image.height, stride: image.width)
+        try AtomicFile.write(png, to: path, durable: false)
+        return png
+    }
+
+    /// `states/<state>/frames/NNN.png`, as the page names a frame.
+    static func framePath(_ state: String, _ index: Int) -> String {
+        "states/\(state)/frames/\(GoldenStore.frameName(index))"
+    }
+
+    /// `states/<state>/pixels/NNN.js`: the frame's PNG as a script for the page's pixel loupe.
+    static func pixelsPath(_ state: String, _ index: Int) -> String {
+        "states/\(state)/pixels/\(GoldenStore.frameName(index).replacingOccurrences(of: ".png", with: ".js"))"
+    }
+
+    /// The page's pixel loupe reads a frame's pixels from `pixels/NNN.js`, a script that hands it
+    /// the PNG as a data: URL: a page opened from disk cannot read the pixels of its own images (a
+    /// canvas that draws a file:// image is tainted), but it can load scripts beside it.
+    static func writePixelsScript(_ png: [UInt8], state: String, index: Int, into staging: String) throws(RunnerError) {
+        let call =
+            "layoutsnapPixels(\"\(framePath(state, index))\", \"data:image/png;base64,\(Data(png).base64EncodedString())\");\n"
+        try AtomicFile.write(
+            Array(call.utf8), to: "\(staging)/\(pixelsPath(state, index).dropFirst("states/".count))", durable: false)
+    }
+
     /// "#7 · 116.7 ms · p 0.42": a contact sheet cell's label.
     static func label(_ frame: LayoutFrame) -> String {
         "#\(frame.index) · \(String(format: "%.1f", frame.time * 1000)) ms · p \(String(format: "%.2f", frame.progress))"
@@ -271,13 +432,21 @@ public struct PreviewBuilder: Sendable {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 
-    func pageData(fixture: Fixture, layout: FixtureLayout, states: [StatePreview], golden: [String: StateMotion]? = nil)
+    func pageData(
+        fixture: Fixture, layout: FixtureLayout, states: [StatePreview], golden: [String: StateMotion]? = nil,
+        timelineFilmstrips: [String] = []
+    )
         -> JSONOutput
     {
         let stateObjects = zip(layout.states, states).map { state, preview -> JSONOutput in
             let frames = zip(state.frames, preview.overlays).map { frame, overlay -> JSONOutput in
                 guard case .object(var members) = LayoutJSON.json(frame) else { return .null }
-                members.append(("image", .string("states/\(state.name)/frames/\(GoldenStore.frameName(frame.index))")))
+                members.append(("image", .string(Self.framePath(state.name, frame.index))))
+                members.append(("pixels", .string(Self.pixelsPath(state.name, frame.index))))
+                if zoom != nil {
+                    members.append(
+                        ("zoomed", .string("states/\(state.name)/zoom/\(GoldenStore.frameName(frame.index))")))
+                }
                 if case .object(let o) = overlay.json, let lines = o.first(where: { $0.0 == "lines" }) {
                     members.append(lines)
                 }
@@ -294,30 +463,8 @@ public struct PreviewBuilder: Sendable {
             ]
             // Every track that moves, for the plots under the viewer (and the golden's with
             // --against).
-            let now = StateMotion(state.frames)
-            let before = golden?[state.name]
-            let keys = Self.plotted(state, now: now, golden: before)
-            func series(_ m: StateMotion, _ keys: [String]) -> JSONOutput {
-                .object([
-                    ("times", .array(m.times.map { .number($0) })),
-                    (
-                        "tracks",
-                        .object(
-                            keys.compactMap { key in
-                                m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
-                            })
-                    ),
-                ])
-            }
-            var motion: [(String, JSONOutput)] = [
-                ("keys", .array(keys.prefix(Self.maxPlotsPerState).map { .string($0) })),
-                ("more", .number(Double(max(0, keys.count - Self.maxPlotsPerState)))),
-                ("now", series(now, Array(keys.prefix(Self.maxPlotsPerState)))),
-            ]
-            if golden != nil {
-                motion.append(("golden", before.map { series($0, Array(keys.prefix(Self.maxPlotsPerState))) } ?? .null))
-            }
-            object.append(("motion", .object(motion)))
+            object.append(
+                ("motion", Self.motionJSON(state, times: state.frames.map(\.time), golden: golden, name: state.name)))
             return .object(object)
         }
         return .object([
@@ -335,7 +482,9 @@ public struct PreviewBuilder: Sendable {
             ("appearance", .string(fixture.appearance.rawValue)),
             ("holdLastFrame", .number(Self.holdLastFrame)),
             ("overlayBaked", .bool(bakeOverlay)),
+            ("zoom", .int(zoom ?? 1)),
             ("against", against.map { .string($0) } ?? .null),
+            ("timeline", timelineJSON(layout.states, filmstrips: timelineFilmstrips)),
             ("states", .array(stateObjects)),
         ])
     }

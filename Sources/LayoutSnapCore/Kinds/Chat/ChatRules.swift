@@ -328,7 +328,7 @@ public struct ChatRules: Sendable {
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return Timeline.markingInterrupted(
+        return Timeline.placingOnTimeline(
             schedules,
             infos.indices.map { i in
                 let info = infos[i]

@@ -334,7 +334,7 @@ public struct ComposerRules: Sendable {
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return Timeline.markingInterrupted(
+        return Timeline.placingOnTimeline(
             schedules,
             infos.indices.map { i in
                 let info = infos[i]

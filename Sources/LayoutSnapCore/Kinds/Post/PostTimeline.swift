@@ -20,7 +20,7 @@ extension PostRules {
             snapshots.append(f)
         }
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps, advice: "lower fps or the durations")
-        return Timeline.markingInterrupted(
+        return Timeline.placingOnTimeline(
             schedules,
             names.indices.map { i in
                 var state = StateLayout(

@@ -103,7 +103,7 @@ public struct TranscriptRules: Sendable {
         }
 
         let samples = try Timeline.checkedSamples(schedules: schedules, fps: fps)
-        return Timeline.markingInterrupted(
+        return Timeline.placingOnTimeline(
             schedules,
             infos.indices.map { i in
                 let info = infos[i]
