@@ -43,8 +43,8 @@ public struct ThemeBenchmark {
         func absolute(_ p: String) -> String { p.hasPrefix("/") ? p : cwd + "/" + p }
         for project in [plain, themed] {
             try? FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
-            try? FileManager.default.createSymbolicLink(
-                atPath: project + "/Fixtures", withDestinationPath: absolute(fixtures))
+            // Copies, not links: a fixture's layoutsnap.json is looked up from its real folder.
+            try? FileManager.default.copyItem(atPath: absolute(fixtures), toPath: project + "/Fixtures")
         }
         // Every token at its built-in value, minus those 8-bit hex cannot spell exactly.
         var patch = ThemePatch.whole(.default)

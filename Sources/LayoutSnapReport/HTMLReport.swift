@@ -13,14 +13,20 @@ public enum HTMLReport {
     /// needed. The page is written in pieces, the embedded results fixture by fixture, so a run
     /// of any size is never held as one string; it replaces an existing index.html atomically.
     /// A page resource that cannot be read is thrown before anything is written.
-    public static func write(_ results: RunResults, to folder: URL) throws {
+    /// `json` writes the embedded results (compact, sorted keys) to the emit it is given: by
+    /// default `ResultsJSON.write`; a caller that also writes results.json passes
+    /// `ResultsJSON.writeBoth` so the run is encoded once.
+    public static func write(
+        _ results: RunResults, to folder: URL,
+        json: ((Data) throws -> Void) throws -> Void = { _ in }
+    ) throws {
         let assets = try PageAssets.loaded.get()
         let target = folder.appendingPathComponent("index.html").path
         do throws(AtomicWriter.Failure) {
             // Atomic, not fsynced: a report is made again by the next run.
             try AtomicWriter.write(to: target, durable: false) { emit in
                 var buffer = Data()
-                try page(results, assets) { piece in
+                try page(results, assets, json: json) { piece in
                     buffer.append(piece)
                     if buffer.count >= 1 << 20 {
                         try buffer.withUnsafeBytes { try emit($0) }
@@ -35,16 +41,22 @@ public enum HTMLReport {
         }
     }
 
+    /// Whether the page's stylesheet and script can be read (else `write` throws).
+    public static var canWrite: Bool { (try? PageAssets.loaded.get()) != nil }
+
     /// The complete page, as one string (tests and small runs). Throws when the page's
     /// stylesheet or script cannot be read.
     public static func html(_ results: RunResults) throws -> String {
         var data = Data()
-        page(results, try PageAssets.loaded.get()) { data.append($0) }
+        try page(results, try PageAssets.loaded.get()) { data.append($0) }
         return String(decoding: data, as: UTF8.self)
     }
 
     /// The page in pieces, in order.
-    static func page(_ results: RunResults, _ assets: PageAssets, _ emit: (Data) throws -> Void) rethrows {
+    static func page(
+        _ results: RunResults, _ assets: PageAssets, json: ((Data) throws -> Void) throws -> Void = { _ in },
+        _ emit: (Data) throws -> Void
+    ) throws {
         let s = results.summary
         // The badge is the run's outcome, the same value the exit code comes from.
         let verdict = s.outcome == .passed ? "passed" : "FAILED"
@@ -73,7 +85,14 @@ public enum HTMLReport {
         out += "<div id=\"app\"></div>\n"
         out += "<script type=\"application/json\" id=\"layoutsnap-results\">"
         try emit(Data(out.utf8))
-        try ResultsJSON.write(results, pretty: false) { try emit(scriptSafe($0)) }
+        var embedded = false
+        try withoutActuallyEscaping(emit) { emit in
+            try json { piece in
+                embedded = true
+                try emit(scriptSafe(piece))
+            }
+        }
+        if !embedded { try ResultsJSON.write(results, pretty: false) { try emit(scriptSafe($0)) } }
         try emit(
             Data(
                 "</script>\n<script>\n\(assets.wordsJS)\(assets.motionPlotJS)\(assets.reportJS)</script>\n</body>\n</html>\n"

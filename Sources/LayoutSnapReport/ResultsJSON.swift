@@ -72,6 +72,97 @@ public enum ResultsJSON {
         try emit(Data((newline + "}" + (pretty ? "\n" : "")).utf8))
     }
 
+    /// The document encoded once, compact, and handed both to `compact` and, re-indented as
+    /// JSONEncoder's pretty printing does, to `pretty`: the report's index.html embeds the one
+    /// and results.json is the other, so the run's slowest encoding is done once. The same
+    /// bytes as `write` with each setting.
+    public static func writeBoth(
+        _ results: RunResults, compact: (Data) throws -> Void, pretty: (Data) throws -> Void
+    ) rethrows {
+        // An empty fixtures array is written "[]" in the pretty document, unlike the encoder's.
+        guard !results.fixtures.isEmpty else {
+            try write(results, pretty: false, compact)
+            try write(results, pretty: true, pretty)
+            return
+        }
+        var printer = PrettyPrinter()
+        try write(results, pretty: false) { piece in
+            try compact(piece)
+            try pretty(printer.indent(piece))
+        }
+        try pretty(Data("\n".utf8))
+    }
+
+    /// Re-indents compact JSON into JSONEncoder's `.prettyPrinted` form (two spaces a level,
+    /// `"key" : value`, an empty array or object as an empty line), piece by piece: it keeps
+    /// whether it is inside a string, and holds back an opening bracket until it sees whether
+    /// the container is empty.
+    struct PrettyPrinter {
+        private var depth = 0
+        private var inString = false
+        private var escaped = false
+        private var heldOpen: UInt8?
+
+        private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        private static let openers: Set<UInt8> = [UInt8(ascii: "{"), UInt8(ascii: "[")]
+        private static let closers: Set<UInt8> = [UInt8(ascii: "}"), UInt8(ascii: "]")]
+
+        private func newline(_ out: inout [UInt8], depth: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+        }
+
+        mutating func indent(_ piece: Data) -> Data {
+            var out: [UInt8] = []
+            out.reserveCapacity(piece.count * 2)
+            for byte in piece {
+                if let open = heldOpen {
+                    heldOpen = nil
+                    out.append(open)
+                    if Self.closers.contains(byte) {
+                        // The encoder's empty container: an empty line, then the closer.
+                        out.append(0x0A)
+                        newline(&out, depth: depth)
+                        out.append(byte)
+                        continue
+                    }
+                    depth += 1
+                    newline(&out, depth: depth)
+                }
+                if inString {
+                    out.append(byte)
+                    if escaped {
+                        escaped = false
+                    } else if byte == Self.backslash {
+                        escaped = true
+                    } else if byte == Self.quote {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case Self.quote:
+                    inString = true
+                    out.append(byte)
+                case _ where Self.openers.contains(byte):
+                    heldOpen = byte
+                case _ where Self.closers.contains(byte):
+                    depth -= 1
+                    newline(&out, depth: depth)
+                    out.append(byte)
+                case UInt8(ascii: ","):
+                    out.append(byte)
+                    newline(&out, depth: depth)
+                case UInt8(ascii: ":"):
+                    out.append(contentsOf: [0x20, byte, 0x20])
+                default:
+                    out.append(byte)
+                }
+            }
+            return Data(out)
+        }
+    }
+
     /// One value's JSON: sorted keys and, when `pretty`, indented to `depth`.
     static func encoded<T: Encodable>(_ value: T, depth: Int, pretty: Bool, encoder: JSONEncoder) -> Data {
         let data: Data

@@ -42,6 +42,24 @@ final class ResultsJSONTests: XCTestCase {
         }
     }
 
+    /// The report encodes a run once for index.html (compact) and results.json (re-indented):
+    /// byte for byte what each setting of `write` gives, for runs small, large, with hostile
+    /// strings and with none.
+    func testEncodingOnceForBothFilesWritesTheSameBytes() throws {
+        var tricky = Samples.small()
+        tricky.fixtures[0].states[0].frames[0].message = #"a "quoted" \ , : { } [ ] \" end"#
+        var empty = Samples.small()
+        empty.fixtures = FixtureEntries([])
+        for results in [Samples.small(), Samples.large(fixtureCount: 300, framesPerAnimation: 3), tricky, empty] {
+            var compact = Data()
+            var pretty = Data()
+            ResultsJSON.writeBoth(results, compact: { compact.append($0) }, pretty: { pretty.append($0) })
+            XCTAssertEqual(compact, ResultsJSON.encode(results, pretty: false))
+            XCTAssertEqual(
+                String(decoding: pretty, as: UTF8.self), String(decoding: ResultsJSON.encode(results), as: UTF8.self))
+        }
+    }
+
     func testOutputIsPrettySortedAndOmitsNils() throws {
         let text = String(decoding: ResultsJSON.encode(Samples.small()), as: UTF8.self)
         XCTAssertTrue(text.hasSuffix("}\n"))

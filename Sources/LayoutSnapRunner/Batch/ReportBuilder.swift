@@ -147,10 +147,19 @@ public struct ReportBuilder: Sendable {
     /// Writes results.json and index.html into the report folder.
     public func write(_ results: RunResults) throws(RunnerError) {
         do {
-            try ResultFiles.write(reportDirectory + "/results.json", durable: false) { emit in
-                try ResultsJSON.write(results, emit)
+            // Encoded once for both files (the report's slowest part on a run of cache hits);
+            // results.json alone when the page cannot be made, so accept still has it.
+            guard HTMLReport.canWrite else {
+                try ResultFiles.write(reportDirectory + "/results.json", durable: false) { emit in
+                    try ResultsJSON.write(results, emit)
+                }
+                return try HTMLReport.write(results, to: URL(fileURLWithPath: reportDirectory))
             }
-            try HTMLReport.write(results, to: URL(fileURLWithPath: reportDirectory))
+            try ResultFiles.write(reportDirectory + "/results.json", durable: false) { emitPretty in
+                try HTMLReport.write(results, to: URL(fileURLWithPath: reportDirectory)) { emitCompact in
+                    try ResultsJSON.writeBoth(results, compact: emitCompact, pretty: emitPretty)
+                }
+            }
         } catch let error as RunnerError {
             throw error
         } catch {
