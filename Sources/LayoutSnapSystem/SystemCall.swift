@@ -364,6 +364,7 @@ private func cOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t)
 private func cRename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
 private func cMkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
 private func cUnlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
+private func cLink(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { link(from, to) }
 private func cFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 private func cFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
 private func cAccess(_ path: UnsafePointer<CChar>, _ mode: Int32) -> Int32 { access(path, mode) }
@@ -394,6 +395,12 @@ public enum Posix {
     /// Never retried: the first attempt may have moved the file.
     public static func rename(_ from: String, _ to: String) throws(SystemError) {
         try SystemCall.check("rename", retryingInterrupts: false) { cRename(from, to) }
+    }
+
+    /// A second name for `from`'s file (a hard link). Never retried: the first attempt may have
+    /// made it (the retry would say EEXIST).
+    public static func link(_ from: String, _ to: String) throws(SystemError) {
+        try SystemCall.check("link", retryingInterrupts: false) { cLink(from, to) }
     }
 
     /// Never retried: the first attempt may have removed the file (the retry would say ENOENT).

@@ -58,6 +58,22 @@ final class ReportAndLifecycleTests: XCTestCase {
         // The report must work without network.
         let html = try String(contentsOf: dir.path(".layoutsnap/report/index.html"), encoding: .utf8)
         XCTAssertFalse(html.contains("https://") || html.contains("http://"))
+
+        // The report's golden is the golden's file, linked (same disk), not a copy; accepting
+        // gives the golden a new file and leaves the report's as it was.
+        func inode(_ path: String) throws -> UInt64 {
+            try XCTUnwrap(
+                FileManager.default.attributesOfItem(atPath: dir.path(path).path)[.systemFileNumber] as? UInt64)
+        }
+        let reportCopy = ".layoutsnap/report/expected/cards/small/01-expand/006.png"
+        let golden = "Goldens/cards/small/01-expand/006.png"
+        XCTAssertEqual(try inode(reportCopy), try inode(golden))
+        let before = try Data(contentsOf: dir.path(reportCopy))
+        let accept = try CLI.run(["accept", "--allow-ci"], in: dir.url)
+        XCTAssertEqual(accept.status, 0, accept.output)
+        XCTAssertNotEqual(try inode(reportCopy), try inode(golden))
+        XCTAssertEqual(try Data(contentsOf: dir.path(reportCopy)), before, "the report still shows the old golden")
+        XCTAssertNotEqual(try Data(contentsOf: dir.path(golden)), before, "the golden is the accepted frame")
     }
 
     func testAcceptPromotesActualFramesWithoutRendering() throws {

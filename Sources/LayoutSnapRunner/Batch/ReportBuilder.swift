@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapSystem
 import LayoutSnapCore
 import LayoutSnapDiff
 import LayoutSnapReport
@@ -130,11 +131,38 @@ public struct ReportBuilder: Sendable {
             goldenHash: f.status == .passed && f.pairedWith == nil ? nil : f.goldenHash)
     }
 
+    /// Links `golden` at `path`, making the folder or replacing an older file there once; false
+    /// when the two are on different disks (or linking fails otherwise): then it is copied.
+    private func linkGolden(_ golden: String, to path: String) -> Bool {
+        for _ in 0..<2 {
+            do throws(SystemError) {
+                try Posix.link(golden, path)
+                return true
+            } catch {
+                switch error.code {
+                case ENOENT:
+                    guard FileManager.default.fileExists(atPath: golden) else { return false }
+                    try? FileManager.default.createDirectory(
+                        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                case EEXIST: try? Posix.unlink(path)
+                default: return false
+                }
+            }
+        }
+        return false
+    }
+
     /// Milliseconds are all a time needs.
     static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
     private func copyGolden(_ key: String, to path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: GoldenStore(goldens).path(key)) else { return false }
+        let golden = GoldenStore(goldens).path(key)
+        // A hard link when the report is on the goldens' disk: no bytes read or written (a run
+        // of cache hits with lint findings shows thousands of goldens). Safe because nothing
+        // writes a report or golden file in place: every writer replaces files by rename, which
+        // gives the name a new file and leaves the other name's alone.
+        if linkGolden(golden, to: path) { return true }
+        guard let data = FileManager.default.contents(atPath: golden) else { return false }
         // Not fsynced: the report is made again by the next run, and a verify that passes
         // because of lint findings copies thousands of these.
         return (try? AtomicFile.write([UInt8](data), to: path, durable: false)) != nil
