@@ -311,6 +311,28 @@ extension SystemCall {
         return body(UnsafeRawBufferPointer(start: base, count: size))
     }
 
+    /// `body` over the bytes of the regular file at `path`, which must not be a symbolic link,
+    /// read into `buffer` (grown as needed, kept by the caller across files): for many small
+    /// files, where a mapping's two calls and page faults cost more than one read.
+    public static func withReadFile<T>(
+        _ path: String, buffer: inout [UInt8], _ body: (UnsafeRawBufferPointer) -> T
+    ) throws(SystemError) -> T {
+        let (fd, size) = try openRegularFile(path)
+        defer { try? close(fd) }
+        if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
+        var done = 0
+        while done < size {
+            let n = try buffer.withUnsafeMutableBytes { all in
+                Result { () throws(SystemError) in
+                    try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: all[done..<size]))
+                }
+            }.get()
+            if n == 0 { break }  // the file shrank while being read
+            done += n
+        }
+        return buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<done])) }
+    }
+
     /// The size of the regular file at `path` (symbolic links followed, as opening a file by name
     /// does) and its first `limit` bytes, all of them when it is smaller.
     public static func readPrefix(_ path: String, upTo limit: Int) throws(SystemError) -> (size: Int, bytes: [UInt8]) {

@@ -142,12 +142,33 @@ public struct VerifyHandler: FrameHandler {
         var frames: [FrameResult] = []
         frames.reserveCapacity(value.frames.count)
         var counts: [String: Int] = [:]
+        // A hit reads every golden it vouches for: the state's folder is resolved once, and a
+        // golden that is no symbolic link is then inside the goldens when its folder is; a link
+        // is resolved on its own, as a rendered frame's golden is.
+        var folderInside: [String: Bool] = [:]
+        var buffer: [UInt8] = []
         for frame in value.frames {
             let key = GoldenStore.frameKey(fixture: fixture.id, state: frame.state, index: frame.index)
             let path = store.path(key)
-            guard GoldenStore.outsideTarget(path, resolvedGoldens: resolvedGoldens) == nil,
-                let fileHash = try? SystemCall.withMappedFile(path, { PixelHash.hex(PixelHash.ofBytes($0)) })
-            else { return nil }
+            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+            let inside =
+                folderInside[folder]
+                ?? {
+                    let answer =
+                        resolvedGoldens.map { root in
+                            (try? SystemCall.resolvedPath(folder)).map { $0 == root || $0.hasPrefix(root + "/") }
+                                ?? false
+                        } ?? true
+                    folderInside[folder] = answer
+                    return answer
+                }()
+            guard inside else { return nil }
+            var fileHash = try? SystemCall.withReadFile(path, buffer: &buffer) { PixelHash.hex(PixelHash.ofBytes($0)) }
+            if fileHash == nil {
+                guard GoldenStore.outsideTarget(path, resolvedGoldens: resolvedGoldens) == nil else { return nil }
+                fileHash = try? SystemCall.withMappedFile(path, { PixelHash.hex(PixelHash.ofBytes($0)) })
+            }
+            guard let fileHash else { return nil }
             guard let entry = manifest.entry(key, fileHash: fileHash), entry.pixels == frame.pixels else { return nil }
             var result = FrameResult(state: frame.state, index: frame.index, status: .passed, goldenKey: key)
             result.time = frame.time
