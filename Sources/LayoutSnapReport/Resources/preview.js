@@ -333,7 +333,7 @@
       return;
     }
     imgB.src = sourceB(p.f);
-    overImg.src = imgB.src;
+    overImg.src = sourceB(p.f);
     overImg.style.width = `${bw * pointScale()}px`; overImg.style.height = `${bh * pointScale()}px`;
     bReadout.textContent = `B · ${p.st.name} frame ${p.f.index} · ${ms(p.t)}${view().timeline ? ` (${ms(p.f.time)} into it)` : ''} · progress ${p.f.progress.toFixed(2)} · paired by ${sync}`;
     Object.assign(document.body.dataset, { bState: p.st.name, bFrame: String(p.f.index), bTime: p.t.toFixed(4), bProgress: String(p.f.progress) });
