@@ -232,13 +232,29 @@ struct CompareOptions: ParsableArguments {
         help: "Post cards with a timing curve: compare with this duration in seconds.")
     var duration: Double?
 
+    @Option(
+        name: .customLong("compare-goldens"),
+        help: ArgumentHelp(
+            "Compare with the fixture's recorded golden frames in this goldens folder.", valueName: "goldens"),
+        completion: .directory)
+    var goldens: String?
+
     var given: Bool {
-        fixture != nil || variant != nil || appearance != nil || textSize != nil || device != nil || curve != nil
+        goldens != nil || fixture != nil || variant != nil || appearance != nil || textSize != nil || device != nil
+            || curve != nil
             || duration != nil
     }
 
     /// The values' own checks, as A's options have them.
     func check() throws {
+        if goldens != nil,
+            fixture != nil || variant != nil || appearance != nil || textSize != nil || device != nil
+                || curve != nil || duration != nil
+        {
+            throw ValidationError(
+                "--compare-goldens compares with the frames as they were recorded; leave out the other --compare options"
+            )
+        }
         if let appearance, Appearance(rawValue: appearance) == nil {
             throw ValidationError("--compare-appearance must be light or dark, found \"\(appearance)\"")
         }
@@ -266,6 +282,7 @@ struct CompareOptions: ParsableArguments {
     func comparison(with ref: FixtureRef, fixture file: String, overrides: FixtureOverrides, variant own: String?)
         throws -> PreviewComparison
     {
+        if let goldens { return PreviewComparison(.goldens(goldens), label: "goldens \(goldens)") }
         let project = try ProjectSettings.load()
         let found = Result { () throws(RunnerError) in
             try FixtureDiscovery.single(

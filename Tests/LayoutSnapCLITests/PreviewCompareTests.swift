@@ -137,6 +137,38 @@ extension PreviewTests {
         XCTAssertEqual(try drive(chromium, p, script), "ok")
     }
 
+    /// The recorded goldens as side B: their own frames, copied beside the page, paired with a
+    /// new curve's by time; a folder without the fixture is refused before anything renders.
+    func testCompareWithTheGoldensShowsTheRecordedFrames() throws {
+        let dir = try TempDir()
+        let fixture = try dir.write("Fixtures/card.json", Self.expandingCard)
+        let record = try CLI.run(["record", "--no-progress", "--allow-ci", "--goldens", "G"], in: dir.url)
+        XCTAssertEqual(record.status, 0, record.output)
+        let goldens = dir.path("G").path
+        let p = try preview(fixture.path, ["--compare-goldens", goldens, "--curve", "easeIn"])
+        let compare = try XCTUnwrap(p.pageData()["compare"] as? [String: Any])
+        XCTAssertEqual(compare["b"] as? String, "goldens \(goldens)")
+        let states = try XCTUnwrap((compare["data"] as? [String: Any])?["states"] as? [[String: Any]])
+        XCTAssertEqual(states.map { $0["name"] as? String }, ["initial", "01-expand"])
+        let frames = try XCTUnwrap(states[1]["frames"] as? [[String: Any]])
+        XCTAssertEqual(frames.count, 7)
+        XCTAssertEqual(frames[3]["image"] as? String, "states/01-expand/frames/003.png")
+        let copied = try Data(contentsOf: p.out.appendingPathComponent("compare/states/01-expand/frames/003.png"))
+        XCTAssertEqual(copied, try Data(contentsOf: dir.path("G/card/01-expand/003.png")), "the golden frame itself")
+        XCTAssertNotEqual(
+            try p.png("states/01-expand/frames/003.png").pixels,
+            try p.png("compare/states/01-expand/frames/003.png").pixels, "easeIn is elsewhere at 0.15 s than easeInOut")
+        let pairs = try XCTUnwrap((compare["pairs"] as? [String: Any])?["states"] as? [[String: Any]])
+        XCTAssertEqual(pairs[1]["time"] as? [Int], Array(0..<7))
+        let missing = try CLI.run([
+            "preview", fixture.path, "--out", dir.path("out").path, "--compare-goldens", dir.path("none").path,
+        ])
+        XCTAssertEqual(missing.status, 2, missing.output)
+        XCTAssertTrue(missing.stderr.contains("cannot be read (record card into"), missing.stderr)
+        let mixed = try CLI.run(["preview", fixture.path, "--compare-goldens", goldens, "--compare-appearance", "dark"])
+        XCTAssertTrue(mixed.stderr.contains("leave out the other --compare options"), mixed.stderr)
+    }
+
     /// Runs `script` on the comparison's page (`Browser.drive`).
     func drive(_ chromium: URL, _ p: Preview, hash: String = "", _ script: String) throws -> String? {
         try Browser.drive(

@@ -112,7 +112,8 @@
   let magnify = 1;
   const pointScale = () => (magnify > 1 ? D.canvas.scale * magnify / (window.devicePixelRatio || 1) : fit);
   const source = (f) => (magnify > 1 ? f.zoomed : f.image);
-  const sourceB = (f) => C.folder + '/' + source(f);
+  // Goldens have no zoomed frames: B is then shown from its frames, scaled.
+  const sourceB = (f) => C.folder + '/' + (magnify > 1 && f.zoomed ? f.zoomed : f.image);
   const bw = B ? B.canvas.width : 0, bh = B ? B.canvas.height : 0;
 
   const app = document.getElementById('app');

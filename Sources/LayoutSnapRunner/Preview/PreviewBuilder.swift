@@ -137,11 +137,17 @@ public struct PreviewBuilder: Sendable {
         try OutputPaths.folder(output, option: "--out")
         // The other side first: an option refused there stops the build before A is rendered.
         guard let compare else { return try buildSide(comparedWith: nil).summary }
-        var other = PreviewBuilder(
-            ref: compare.ref, output: output + "/" + PreviewComparison.folder, overrides: compare.overrides,
-            bakeOverlay: bakeOverlay, jobs: jobs, zoom: zoom)
-        other.compareLabel = compare.label
-        let b = try other.buildSide(comparedWith: nil)
+        let b: Side
+        switch compare.source {
+        case .fixture(let otherRef, let otherOverrides):
+            var other = PreviewBuilder(
+                ref: otherRef, output: output + "/" + PreviewComparison.folder, overrides: otherOverrides,
+                bakeOverlay: bakeOverlay, jobs: jobs, zoom: zoom)
+            other.compareLabel = compare.label
+            b = try other.buildSide(comparedWith: nil)
+        case .goldens(let folder):
+            b = try goldenSide(folder, label: compare.label)
+        }
         var built = try buildSide(comparedWith: b)
         built.summary.inputs += b.summary.inputs.filter { !built.summary.inputs.contains($0) }
         return built.summary
