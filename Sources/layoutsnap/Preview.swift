@@ -105,10 +105,6 @@ struct Preview: ParsableCommand {
         if export == nil, exportState != nil || exportOut != nil {
             throw ValidationError("--export-state and --export-out go with --export gif|mp4|webm")
         }
-        if export != nil, compare.given {
-            throw ValidationError(
-                "--export writes one side; leave out the --compare options (export each side on its own)")
-        }
         if export != nil, watch {
             throw ValidationError("--export writes one file; leave out --watch (export again after an edit)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapImaging
 import LayoutSnapTestSupport
 import XCTest
 
@@ -193,5 +194,47 @@ extension PreviewTests {
         ])
         XCTAssertNotEqual(typo.status, 0)
         XCTAssertTrue(typo.stderr.contains("--compare-text-size: unknown text size \"huge\""), typo.stderr)
+    }
+}
+
+/// A comparison exported: B's frames to the right of A's in one file.
+extension ExportTests {
+    /// The card against itself at twice the duration, as a GIF at 20 fps: A's 7 frames of 0.3 s,
+    /// then A's last again beside B's 6 later ones, B's end held 1 s: 13 frames, 1.6 s, 200 + 8 +
+    /// 200 px wide. Each half decodes back to that side's rendered frame.
+    func testAComparisonAsAGIFSideBySide() throws {
+        let (_, ffprobe) = try tools()
+        let dir = try TempDir()
+        let fixture = try dir.write("card.json", PreviewTests.expandingCard)
+        let (out, stdout) = try preview(
+            [fixture.path, "--compare-duration", "0.6", "--export", "gif", "--export-state", "01-expand"], in: dir)
+        let file = out.appendingPathComponent("export/01-expand-compared.gif")
+        XCTAssertTrue(stdout.contains("export: \(file.path), 13 frames, 1.60 s, 408 x 160"), stdout)
+        XCTAssertEqual(
+            try probe(file, ffprobe), Probe(codec: "gif", frames: 13, duration: 1.6, width: 408, height: 160))
+        let gif = try GIFReader([UInt8](Data(contentsOf: file)))
+        XCTAssertEqual(gif.frames.map(\.centiseconds), Array(repeating: 5, count: 12) + [100])
+        func half(_ image: PixelImage, from left: Int) -> PixelImage {
+            var pixels: [UInt32] = []
+            for y in 0..<160 {
+                let start = y * image.width + left
+                pixels += image.pixels[start..<(start + 200)]
+            }
+            return PixelImage(width: 200, height: 160, pixels: pixels)
+        }
+        func frame(_ side: String, _ k: Int) throws -> PixelImage {
+            try PNGDecoder.decode(
+                [UInt8](
+                    Data(
+                        contentsOf: out.appendingPathComponent(
+                            "\(side)states/01-expand/frames/\(String(format: "%03d", k)).png"))))
+        }
+        for k in 0..<13 {
+            let a = difference(half(gif.images[k], from: 0), try frame("", min(k, 6)))
+            let b = difference(half(gif.images[k], from: 208), try frame("compare/", k))
+            XCTAssertLessThan(a.mean, 0.05, "A at frame \(k)")
+            XCTAssertLessThan(b.mean, 0.05, "B at frame \(k)")
+        }
+        XCTAssertEqual(gif.images[0].pixels[204], 0xFFD1_D1D6, "the gutter")
     }
 }

@@ -242,10 +242,12 @@ public struct PreviewBuilder: Sendable {
 
         var data = pageData(
             fixture: fixture, layout: layout, states: states, golden: golden, timelineFilmstrips: timelineSheets)
-        if let other, case .object(var members) = data {
-            let pairing = PreviewPairing(
+        let pairing = other.map {
+            PreviewPairing(
                 a: PreviewPairing.Side(layout.states, hold: Self.holdLastFrame),
-                b: PreviewPairing.Side(other.states, hold: Self.holdLastFrame))
+                b: PreviewPairing.Side($0.states, hold: Self.holdLastFrame))
+        }
+        if let other, let pairing, case .object(var members) = data {
             members.append(
                 (
                     "compare",
@@ -275,10 +277,27 @@ public struct PreviewBuilder: Sendable {
         try AtomicFile.write(Array(page.utf8), to: output + "/index.html", durable: false)
         try AtomicFile.write(Array("layoutsnapBuild(\"\(buildID)\");\n".utf8), to: output + "/build.js", durable: false)
 
-        if let export, let exported {
+        if var export, let exported {
+            var shown = ExportTimeline.frames(exported.states, fps: fixture.fps, hold: Self.holdLastFrame)
+            var beside: (folder: String, width: Int, height: Int)?
+            if let other, let pairing {
+                // The exported states and their pairs: all of them, or the one --export-state names.
+                let chosen = zip(layout.states, pairing.states).filter { s, _ in
+                    exported.states.contains { $0.name == s.name }
+                }
+                var only = pairing
+                only.states = chosen.map(\.1)
+                shown = ExportTimeline.compared(
+                    chosen.map(\.0), with: other.states, pairing: only, fps: fixture.fps, hold: Self.holdLastFrame)
+                beside = (
+                    output + "/" + PreviewComparison.folder + "/states", other.canvas.pixelWidth,
+                    other.canvas.pixelHeight
+                )
+                export.compared = true
+            }
             summary.exported = try export.write(
-                exported.states, fps: fixture.fps, statesFolder: statesDir, previewFolder: output,
-                ffmpeg: exported.ffmpeg)
+                shown, fps: fixture.fps, statesFolder: statesDir, previewFolder: output, ffmpeg: exported.ffmpeg,
+                beside: beside)
         }
         summary.states = layout.states.count
         summary.motions = layout.states.compactMap { s in s.motion.map { "\(s.name): \($0.summary)" } }
