@@ -526,7 +526,10 @@
     if (D.against && !v.timeline && !g) key.append(` · the goldens have no state ${v.name}`);
     if (D.against && v.timeline) key.append(' · the goldens are plotted in each state\'s view');
     plots.append(key);
-    const curves = v.timeline ? D.states.filter((s) => s.curve).map((s) => `${s.name}: ${s.curve}`) : [];
+    const curves = v.timeline ? D.states.filter((s) => s.curve).map((s) => `${C ? 'A · ' : ''}${s.name}: ${s.curve}`) : [];
+    // B's curves, which a --compare-curve or --compare-duration changed.
+    const bStates = !C ? [] : v.timeline ? B.states : [B.states[C.pairs.states[vi - 1].state]].filter(Boolean);
+    for (const s of bStates) if (s.curve) curves.push(`B · ${s.name}: ${s.curve}`);
     motion.replaceChildren(el('h2', {}, `Motion of ${v.timeline ? 'the timeline' : v.name}: ${Words.count(keys.length, 'moving track')}`),
       ...curves.map((c) => el('p', { class: 'curve' }, c)), plots);
   }

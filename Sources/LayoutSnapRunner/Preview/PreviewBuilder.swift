@@ -22,6 +22,7 @@ import LayoutSnapJSON
 /// OUT/states/<state>/zoom/<NNN>.png      with --zoom N: every frame at N times the scale
 /// OUT/states/<state>/pixels/<NNN>.js     each frame's PNG as a script, for the page's pixel loupe
 /// OUT/states/timeline/filmstrip.png      contact sheet of the whole timeline (filmstrip-2.png, ...)
+/// OUT/compare/                           with --compare ...: side B's preview (PreviewComparison)
 /// ```
 /// The layout is computed once; states are rendered in parallel, each on its own text engine.
 /// Files are renamed into place but not fsynced: a preview is made again by running it again.
