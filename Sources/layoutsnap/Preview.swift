@@ -129,8 +129,7 @@ struct Preview: ParsableCommand {
                     PreviewExport(format: $0, state: exportState, path: exportOut)
                 }, zoom: zoom)
             if compare.given {
-                builder.compare = try compare.comparison(
-                    with: ref, fixture: fixture, overrides: overrides, variant: variant)
+                builder.compare = try compare.comparison(fixture: fixture, overrides: overrides, variant: variant)
                 builder.compareLabel = CompareOptions.label(
                     ref.id,
                     [
@@ -275,8 +274,8 @@ struct CompareOptions: ParsableArguments {
 
     /// Side B: the fixture (`--compare`, else A's) and variant (`--compare-variant`, else A's when
     /// the fixture is A's), with A's overrides and each given here in their place.
-    func comparison(with ref: FixtureRef, fixture file: String, overrides: FixtureOverrides, variant own: String?)
-        throws -> PreviewComparison
+    func comparison(fixture file: String, overrides: FixtureOverrides, variant own: String?) throws
+        -> PreviewComparison
     {
         if let goldens { return PreviewComparison(.goldens(goldens), label: "goldens \(goldens)") }
         let project = try ProjectSettings.load()
