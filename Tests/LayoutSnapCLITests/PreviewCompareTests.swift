@@ -170,6 +170,31 @@ extension PreviewTests {
         XCTAssertTrue(mixed.stderr.contains("leave out the other --compare options"), mixed.stderr)
     }
 
+    /// A variant and a text size as side B: the variant's own device and size, and AX3's larger
+    /// text, laid out as the fixture would be.
+    func testCompareAVariantAndATextSize() throws {
+        let variant = try preview("Fixtures/chats/one-message.json", ["--compare-variant", "iphone-se+AX3+dark"])
+        let compare = try XCTUnwrap(variant.pageData()["compare"] as? [String: Any])
+        XCTAssertEqual(compare["b"] as? String, "chats/one-message@iphone-se+AX3+dark")
+        XCTAssertEqual(compare["sameCanvas"] as? Bool, false)
+        let canvas = try XCTUnwrap((compare["data"] as? [String: Any])?["canvas"] as? [String: Double])
+        XCTAssertEqual([canvas["width"], canvas["height"]], [375, 667])
+
+        func bubbleHeight(_ data: [String: Any]) throws -> Double {
+            let states = try XCTUnwrap(data["states"] as? [[String: Any]])
+            let elements = try XCTUnwrap((states[0]["frames"] as? [[String: Any]])?[0]["elements"] as? [[String: Any]])
+            let bubble = try XCTUnwrap(elements.first { $0["id"] as? String == "message:m1" })
+            return try XCTUnwrap((bubble["rect"] as? [Double])?[3])
+        }
+        let large = try preview("Fixtures/chats/one-message.json", ["--compare-text-size", "ax3"])
+        let data = try large.pageData()
+        let sized = try XCTUnwrap(data["compare"] as? [String: Any])
+        XCTAssertEqual(sized["b"] as? String, "chats/one-message · text size AX3")
+        XCTAssertEqual(sized["sameCanvas"] as? Bool, true)
+        XCTAssertGreaterThan(
+            try bubbleHeight(try XCTUnwrap(sized["data"] as? [String: Any])), 2 * (try bubbleHeight(data)))
+    }
+
     /// Runs `script` on the comparison's page (`Browser.drive`).
     func drive(_ chromium: URL, _ p: Preview, hash: String = "", _ script: String) throws -> String? {
         try Browser.drive(
