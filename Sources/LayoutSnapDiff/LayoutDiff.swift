@@ -9,6 +9,11 @@ public struct LayoutSnapshot: Sendable {
     public var frames: [String: [Int: [(id: String, rect: Rect)]]]
     /// state name → its motion (every numeric property over time), for the motion diff.
     public var motion: [String: StateMotion] = [:]
+    /// The states in order, their frames as stored (for preview's `--compare-goldens`); no
+    /// start or interruption, which layout.json does not store.
+    public var states: [StateLayout] = []
+    /// The canvas layout.json names.
+    public var canvas: Canvas?
 
     public init(frames: [String: [Int: [(id: String, rect: Rect)]]]) { self.frames = frames }
 
@@ -34,6 +39,7 @@ public struct LayoutSnapshot: Sendable {
         else { return nil }
         var frames: [String: [Int: [(id: String, rect: Rect)]]] = [:]
         var motion: [String: StateMotion] = [:]
+        var ordered: [StateLayout] = []
         for stateNode in stateNodes {
             guard case .object(let s) = stateNode.value,
                 case .string(let name)? = s.first(where: { $0.key == "name" })?.value.value,
@@ -73,6 +79,8 @@ public struct LayoutSnapshot: Sendable {
                 byIndex[Int(index)] = elements
                 var time = 0.0
                 if case .number(let t)? = f.first(where: { $0.key == "time" })?.value.value { time = t }
+                var progress = 0.0
+                if case .number(let p)? = f.first(where: { $0.key == "progress" })?.value.value { progress = p }
                 var scroll: ScrollInfo?
                 if case .object(let sc)? = f.first(where: { $0.key == "scroll" })?.value.value,
                     case .number(let offset)? = sc.first(where: { $0.key == "offset" })?.value.value
@@ -81,14 +89,25 @@ public struct LayoutSnapshot: Sendable {
                 }
                 layoutFrames.append(
                     LayoutFrame(
-                        index: Int(index), time: time, progress: 0, elements: layoutElements, scroll: scroll,
+                        index: Int(index), time: time, progress: progress, elements: layoutElements, scroll: scroll,
                         drawList: []))
             }
             frames[name] = byIndex
             motion[name] = StateMotion(layoutFrames)
+            ordered.append(StateLayout(name: name, frames: layoutFrames))
         }
         var snapshot = LayoutSnapshot(frames: frames)
         snapshot.motion = motion
+        snapshot.states = ordered
+        if case .object(let c)? = members.first(where: { $0.key == "canvas" })?.value.value {
+            let number = { (key: String) -> Double? in
+                guard case .number(let n)? = c.first(where: { $0.key == key })?.value.value else { return nil }
+                return n
+            }
+            if let w = number("width"), let h = number("height"), let s = number("scale") {
+                snapshot.canvas = Canvas(width: w, height: h, scale: s)
+            }
+        }
         return snapshot
     }
 

@@ -2,7 +2,8 @@
 /// its own, with a scrubber (slider, arrow keys, play/pause at 1x, 0.5x or 0.25x of the frames'
 /// real timing), overlays of the layout's geometry (element rects with ids, line boxes,
 /// baselines, rulers, distances) drawn from the layout JSON, a pixel loupe and zoom, the frame's
-/// elements as a table, motion plots, and clickable filmstrips. Self-contained: it opens from
+/// elements as a table, motion plots, and clickable filmstrips; with `--compare`, side B beside A
+/// or over it (onion skin, difference), scrubbed with it by time or progress. Self-contained: it opens from
 /// disk, with no network. Its stylesheet and script are `preview.css` and `preview.js`
 /// (`PageAssets`).
 ///

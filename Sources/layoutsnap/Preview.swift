@@ -7,7 +7,7 @@ import LayoutSnapRunner
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Preview a fixture's frames: per state a filmstrip contact sheet and an animated PNG, and a page that plays the states as one timeline, with a scrubber, overlays and motion plots.",
+            "Preview a fixture's frames: per state a filmstrip contact sheet and an animated PNG, and a page that plays the states as one timeline, with a scrubber, overlays and motion plots; --compare puts another fixture or other options beside it.",
         discussion: "Open OUT/index.html in a browser. Nothing is compared and nothing is written to the goldens.")
 
     @Argument(help: "The fixture file.", completion: .file(extensions: ["json"]))
@@ -36,8 +36,8 @@ struct Preview: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Post cards: \(CurveOverride.forms) (quote the parentheses).", valueName: "curve"),
-        transform: { text throws in try CurveOverride.parse(text).get() })
-    var curve: CurveOverride?
+        transform: { text throws in (text: text, curve: try CurveOverride.parse(text).get()) })
+    var curve: (text: String, curve: CurveOverride)?
 
     @Option(
         help: "Post cards with a timing curve: the animation's duration in seconds (a spring settles when it settles).")
@@ -82,11 +82,14 @@ struct Preview: ParsableCommand {
             valueName: "N"))
     var zoom: Int?
 
+    @OptionGroup(title: "Compare") var compare: CompareOptions
+
     @Flag(help: "Print only errors.")
     var quiet = false
 
     func validate() throws {
         try ArgumentChecks.jobs(jobs)
+        try compare.check()
         if let appearance, Appearance(rawValue: appearance) == nil {
             throw ValidationError("--appearance must be light or dark, found \"\(appearance)\"")
         }
@@ -110,7 +113,7 @@ struct Preview: ParsableCommand {
     var overrides: FixtureOverrides {
         var o = render.overrides
         o.appearance = appearance.flatMap(Appearance.init(rawValue:))
-        o.curve = curve
+        o.curve = curve?.curve
         o.duration = duration
         return o
     }
@@ -119,12 +122,21 @@ struct Preview: ParsableCommand {
         try Diagnostics.run {
             let ref = try FixtureDiscovery.single(
                 fixture, variant: variant, project: try ProjectSettings.load())
-            let builder = PreviewBuilder(
+            var builder = PreviewBuilder(
                 ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
                 bakeOverlay: overlay, watching: watch, jobs: jobs, against: against,
                 export: export.flatMap(PreviewExport.Format.init(rawValue:)).map {
                     PreviewExport(format: $0, state: exportState, path: exportOut)
                 }, zoom: zoom)
+            if compare.given {
+                builder.compare = try compare.comparison(fixture: fixture, overrides: overrides, variant: variant)
+                builder.compareLabel = CompareOptions.label(
+                    ref.id,
+                    [
+                        ("appearance", appearance), ("curve", curve?.text), ("duration", duration.map { "\($0) s" }),
+                        ("device", render.device),
+                    ])
+            }
             guard watch else {
                 let summary = try build(builder)
                 return summary == nil ? .error : .passed
@@ -168,5 +180,130 @@ struct Preview: ParsableCommand {
             if watch { try builder.writeFailure(error.description) }
             return nil
         }
+    }
+}
+
+/// `--compare FIXTURE` and `--compare-<option>`: side B of a comparison, another fixture or this
+/// one with one or more options changed; every option not changed is A's.
+struct CompareOptions: ParsableArguments {
+    @Option(
+        name: .customLong("compare"),
+        help: ArgumentHelp(
+            "Compare with another fixture file: shown beside or over this one, scrubbed together.",
+            valueName: "fixture"),
+        completion: .file(extensions: ["json"]))
+    var fixture: String?
+
+    @Option(
+        name: .customLong("compare-variant"),
+        help: "Compare with one of the fixture's variants (with --compare, of that one's).",
+        completion: Completions.variants)
+    var variant: String?
+
+    @Option(
+        name: .customLong("compare-appearance"), help: "Compare with the fixture in light or dark.",
+        completion: .list(Appearance.allCases.map(\.rawValue)))
+    var appearance: String?
+
+    @Option(
+        name: .customLong("compare-text-size"),
+        help: "Compare with the fixture at this Dynamic Type size (Large, AX3, ...).",
+        completion: .list(ContentSizeCategory.allCases.map(\.rawValue)))
+    var textSize: String?
+
+    @Option(
+        name: .customLong("compare-device"), help: "Compare with the fixture on this device preset.",
+        completion: .list(Device.allNames))
+    var device: String?
+
+    @Option(
+        name: .customLong("compare-curve"),
+        help: ArgumentHelp("Post cards: compare with this curve (the forms of --curve).", valueName: "curve"),
+        completion: .list(["easeInOut", "easeIn", "easeOut", "linear", "spring"]))
+    var curve: String?
+
+    @Option(
+        name: .customLong("compare-duration"),
+        help: "Post cards with a timing curve: compare with this duration in seconds.")
+    var duration: Double?
+
+    @Option(
+        name: .customLong("compare-goldens"),
+        help: ArgumentHelp(
+            "Compare with the fixture's recorded golden frames in this goldens folder.", valueName: "goldens"),
+        completion: .directory)
+    var goldens: String?
+
+    var given: Bool {
+        goldens != nil || fixture != nil || variant != nil || appearance != nil || textSize != nil || device != nil
+            || curve != nil
+            || duration != nil
+    }
+
+    /// The values' own checks, as A's options have them.
+    func check() throws {
+        if goldens != nil,
+            fixture != nil || variant != nil || appearance != nil || textSize != nil || device != nil
+                || curve != nil || duration != nil
+        {
+            throw ValidationError(
+                "--compare-goldens compares with the frames as they were recorded; leave out the other --compare options"
+            )
+        }
+        if let appearance, Appearance(rawValue: appearance) == nil {
+            throw ValidationError("--compare-appearance must be light or dark, found \"\(appearance)\"")
+        }
+        if let textSize, ContentSizeCategory.named(textSize) == nil {
+            throw ValidationError(
+                "--compare-text-size: unknown text size \"\(textSize)\"; expected one of: \(ContentSizeCategory.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        if let device, Device.named(device) == nil {
+            throw ValidationError(
+                "--compare-device: unknown device \"\(device)\"; expected one of: \(Device.allNames.joined(separator: ", "))"
+            )
+        }
+        if let curve, case .failure(let error) = CurveOverride.parse(curve) {
+            let message = error.message.replacingOccurrences(of: "--curve", with: "--compare-curve")
+            throw ValidationError(message.hasPrefix("--compare-curve") ? message : "--compare-curve: " + message)
+        }
+        if let duration, !Limits.animationDuration.contains(duration) {
+            throw ValidationError("--compare-duration must be from 0 to 60 seconds")
+        }
+    }
+
+    /// Side B: the fixture (`--compare`, else A's) and variant (`--compare-variant`, else A's when
+    /// the fixture is A's), with A's overrides and each given here in their place.
+    func comparison(fixture file: String, overrides: FixtureOverrides, variant own: String?) throws
+        -> PreviewComparison
+    {
+        if let goldens { return PreviewComparison(.goldens(goldens), label: "goldens \(goldens)") }
+        let project = try ProjectSettings.load()
+        let found = Result { () throws(RunnerError) in
+            try FixtureDiscovery.single(
+                fixture ?? file, variant: variant ?? (fixture == nil ? own : nil), project: project)
+        }
+        if case .failure(.usage(let message)) = found {
+            throw RunnerError.usage((fixture != nil ? "--compare: " : "--compare-variant: ") + message)
+        }
+        let other = try found.get()
+        var o = overrides
+        if let appearance { o.appearance = Appearance(rawValue: appearance) }
+        if let textSize { o.textSize = ContentSizeCategory.named(textSize) }
+        if let device { o.device = Device.named(device) }
+        if let curve { o.curve = try CurveOverride.parse(curve).get() }
+        if let duration { o.duration = duration }
+        let label = Self.label(
+            other.id,
+            [
+                ("appearance", appearance), ("text size", textSize.flatMap(ContentSizeCategory.named)?.rawValue),
+                ("device", device), ("curve", curve), ("duration", duration.map { "\($0) s" }),
+            ])
+        return PreviewComparison(ref: other, overrides: o, label: label)
+    }
+
+    /// "posts/card · curve easeIn · duration 0.6 s": a side's fixture and the options it was given.
+    static func label(_ id: String, _ options: [(String, String?)]) -> String {
+        ([id] + options.compactMap { name, value in value.map { "\(name) \($0)" } }).joined(separator: " · ")
     }
 }

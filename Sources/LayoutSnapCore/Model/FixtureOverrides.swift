@@ -8,6 +8,11 @@ public struct FixtureOverrides: Sendable, Hashable {
     /// A timing curve's shape or a spring; `duration` replaces a timing curve's length.
     public var curve: CurveOverride?
     public var duration: Double?
+    /// A Dynamic Type size instead of the fixture's (preview's `--compare-text-size`).
+    public var textSize: ContentSizeCategory?
+    /// How the messages spell the options: `--` (`--curve`), or `--compare-` for the other side of
+    /// a preview's comparison, so a refusal names the option the user typed.
+    public var optionPrefix = "--"
 
     public init(
         device: Device? = nil, scale: Double? = nil, fps: Double? = nil, appearance: Appearance? = nil,
@@ -33,6 +38,8 @@ public struct FixtureOverrides: Sendable, Hashable {
         if let scale { f.canvas.scale = scale }
         if let fps { f.fps = fps }
         if let appearance { f.appearance = appearance }
+        // Before the curve: a text size restyles the content from its theme.
+        if let textSize { f = f.at(textSize) }
         if curve != nil || duration != nil {
             if let refused = refusedOptions(for: fixture.kind) {
                 throw FixtureError(file: fixture.file, message: refused)
@@ -44,7 +51,8 @@ public struct FixtureOverrides: Sendable, Hashable {
             if let duration, case .spring(let spring) = changed {
                 throw FixtureError(
                     file: fixture.file,
-                    message: Self.springDurationMessage(duration, spring: spring, fromFixture: curve == nil))
+                    message: Self.springDurationMessage(
+                        duration, spring: spring, fromFixture: curve == nil, prefix: optionPrefix))
             }
             animated.curve = changed
             animated.ownsCurve = true
@@ -67,12 +75,13 @@ public struct FixtureOverrides: Sendable, Hashable {
 extension FixtureOverrides {
     /// The options that change a kind's own field, and that field: each applies only to the kinds
     /// whose field table has it.
-    static let kindFieldOptions: [(option: String, field: String)] = [("--curve", "curve"), ("--duration", "duration")]
+    static let kindFieldOptions: [(option: String, field: String)] = [("curve", "curve"), ("duration", "duration")]
 
     /// Why options given here do not apply to a fixture of `kind`, naming the kinds they apply
     /// to; nil when they all apply.
     func refusedOptions(for kind: FixtureKind) -> String? {
-        let given = Self.kindFieldOptions.filter { $0.option == "--curve" ? curve != nil : duration != nil }
+        let given = Self.kindFieldOptions.filter { $0.option == "curve" ? curve != nil : duration != nil }
+            .map { (option: optionPrefix + $0.option, field: $0.field) }
         // Options refused alike (the same kinds) are named in one sentence.
         var groups: [(options: [String], field: String, kinds: [String])] = []
         for (option, field) in given {
@@ -95,12 +104,14 @@ extension FixtureOverrides {
     }
 
     /// `--duration` where the curve is a spring: refused, as SwiftUI gives a spring no duration.
-    static func springDurationMessage(_ duration: Double, spring: Spring, fromFixture: Bool) -> String {
+    static func springDurationMessage(_ duration: Double, spring: Spring, fromFixture: Bool, prefix: String = "--")
+        -> String
+    {
         let whose = fromFixture ? "this fixture's curve, a spring" : "a spring"
         let slower =
             "spring(response:\(CurveNumber.text(duration)),dampingFraction:\(CurveNumber.text(spring.dampingFraction)))"
         return
-            "--duration \(CurveNumber.text(duration)) does not apply to \(whose): a spring's duration is its settling time, computed from the distance it moves (preview prints it for each state). For a slower spring give a longer response, as SwiftUI's spring(duration:bounce:) does: --curve '\(slower)'; for a fixed duration use a timing curve (--curve easeInOut --duration \(CurveNumber.text(duration)))"
+            "\(prefix)duration \(CurveNumber.text(duration)) does not apply to \(whose): a spring's duration is its settling time, computed from the distance it moves (preview prints it for each state). For a slower spring give a longer response, as SwiftUI's spring(duration:bounce:) does: \(prefix)curve '\(slower)'; for a fixed duration use a timing curve (\(prefix)curve easeInOut \(prefix)duration \(CurveNumber.text(duration)))"
     }
 }
 

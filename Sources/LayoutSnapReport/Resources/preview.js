@@ -15,21 +15,36 @@
   const show = { rects: D.overlayBaked, ids: D.overlayBaked, lines: D.overlayBaked, baselines: D.overlayBaked, rulers: false };
   const SPEEDS = [1, 0.5, 0.25];
   const TL = D.timeline;
+  // preview A --compare ...: side B is a preview of its own in C.folder, its frames paired with
+  // A's in Swift (PreviewPairing): for each of A's frames, B's by time and by progress, in the
+  // timeline and in each state's view.
+  const C = D.compare || null;
+  const B = C ? C.data : null;
+  const bEntries = B ? B.timeline.segments.flatMap((seg, s) => seg.times.map((t, k) => ({ s, k, t }))) : [];
+  const MODES = [['side', 'Side by side'], ['onion', 'Onion skin'], ['difference', 'Difference']];
+  const SYNCS = [['time', 'By time'], ['progress', 'By progress']];
 
   // A view is what the scrubber plays: the whole timeline (the fixture's clock, data from Swift's
   // PreviewTimeline) or one state on its own clock. Its entries are the frames in order (state s,
   // frame k, time t on the view's clock); it plays to `length`, shows the last frame until
   // `loop`, then plays again.
+  // Comparing with a longer B, a view goes on to B's end: A's last frame again at each of B's
+  // later frames (`tail`, from Swift), so scrubbing by time reaches them.
+  const tailOf = (pairs, s, k) => (C ? pairs.tail.map((t) => ({ s, k, t, tail: true })) : []);
+  const lastSegment = TL.segments.length - 1;
+  const tlEnd = C && C.pairs.timeline.tail.length ? C.pairs.timeline.tail[C.pairs.timeline.tail.length - 1] : TL.end;
   const views = [{
-    name: 'timeline', timeline: true, motion: TL.motion, length: TL.end, loop: TL.end + TL.hold,
-    entries: TL.segments.flatMap((seg, s) => seg.times.map((t, k) => ({ s, k, t }))),
+    name: 'timeline', timeline: true, motion: TL.motion, length: tlEnd, loop: tlEnd + TL.hold,
+    entries: TL.segments.flatMap((seg, s) => seg.times.map((t, k) => ({ s, k, t })))
+      .concat(tailOf(C && C.pairs.timeline, lastSegment, TL.segments[lastSegment].times.length - 1)),
     spans: spansOf(TL.segments.map((seg, s) => ({ s, count: seg.times.length, end: seg.start + seg.duration }))),
   }].concat(D.states.map((st, s) => {
-    const length = st.frames[st.frames.length - 1].time;
+    const tail = tailOf(C && C.pairs.states[s], s, st.frames.length - 1);
+    const length = tail.length ? tail[tail.length - 1].t : st.frames[st.frames.length - 1].time;
     return {
       name: st.name, timeline: false, motion: st.motion, length,
-      loop: length + (st.interrupted ? 1 / D.fps : D.holdLastFrame),
-      entries: st.frames.map((f, k) => ({ s, k, t: f.time })),
+      loop: length + (st.interrupted && !tail.length ? 1 / D.fps : D.holdLastFrame),
+      entries: st.frames.map((f, k) => ({ s, k, t: f.time })).concat(tail),
       spans: spansOf([{ s, count: st.frames.length, end: null }]),
     };
   }));
@@ -65,6 +80,9 @@
   vi = params.get('view') !== 'timeline' && named >= 0 ? named + 1 : 0;
   if (SPEEDS.includes(Number(params.get('speed')))) speed = Number(params.get('speed'));
   for (const key of Object.keys(show)) if (params.has(key)) show[key] = params.get(key) === '1';
+  let compareMode = MODES.some(([m]) => m === params.get('compare')) ? params.get('compare') : 'side';
+  let sync = params.get('sync') === 'progress' ? 'progress' : 'time';
+  let onion = params.has('opacity') ? Math.min(1, Math.max(0, Number(params.get('opacity')) || 0)) : 0.5;
   ei = placeOnLoad(params);
   now = params.has('t') && view().timeline ? Math.min(Math.max(0, Number(params.get('t')) || 0), view().length) : entry().t;
 
@@ -94,6 +112,9 @@
   let magnify = 1;
   const pointScale = () => (magnify > 1 ? D.canvas.scale * magnify / (window.devicePixelRatio || 1) : fit);
   const source = (f) => (magnify > 1 ? f.zoomed : f.image);
+  // Goldens have no zoomed frames: B is then shown from its frames, scaled.
+  const sourceB = (f) => C.folder + '/' + (magnify > 1 && f.zoomed ? f.zoomed : f.image);
+  const bw = B ? B.canvas.width : 0, bh = B ? B.canvas.height : 0;
 
   const app = document.getElementById('app');
   const header = el('header', {}, el('h1', {}, D.fixture),
@@ -104,6 +125,15 @@
   const overlay = el('canvas', { id: 'overlay' });
   const layer = el('div', { class: 'layer', style: `width:${cw * fit}px;height:${ch * fit}px` }, img, overlay);
   const stage = el('div', { class: 'stage', style: `width:${cw * fit}px;height:${ch * fit}px` }, layer);
+  // Side B: its own stage beside A's, each at its canvas's size (the same points to pixels), and
+  // an image over A's frame for the onion skin and the difference, aligned top-left.
+  const imgB = el('img', { id: 'frame-b', alt: 'frame of B' });
+  const layerB = el('div', { class: 'layer', style: `width:${bw * fit}px;height:${bh * fit}px` }, imgB);
+  const stageB = el('div', { class: 'stage', style: `width:${bw * fit}px;height:${bh * fit}px` }, layerB);
+  const overImg = el('img', { id: 'frame-over', class: 'over', alt: 'frame of B over A' });
+  if (C) layer.insertBefore(overImg, overlay);
+  const bReadout = el('div', { class: 'readout b-readout', 'aria-live': 'polite' });
+  stage.addEventListener('scroll', () => { stageB.scrollLeft = stage.scrollLeft; stageB.scrollTop = stage.scrollTop; });
   // Drag to pan a zoomed frame (the wheel and scrollbars pan too).
   let drag = null;
   stage.addEventListener('mousedown', (e) => { if (magnify > 1) { drag = { x: e.clientX, y: e.clientY, left: stage.scrollLeft, top: stage.scrollTop }; e.preventDefault(); } });
@@ -121,7 +151,9 @@
     magnify = Math.max(1, Math.min(D.zoom, z));
     const k = pointScale();
     layer.style.width = `${cw * k}px`; layer.style.height = `${ch * k}px`;
+    layerB.style.width = `${bw * k}px`; layerB.style.height = `${bh * k}px`;
     stage.classList.toggle('zoomed', magnify > 1);
+    stageB.classList.toggle('zoomed', magnify > 1);
     stage.scrollLeft = cx * cw * k - stage.clientWidth / 2;
     stage.scrollTop = cy * ch * k - stage.clientHeight / 2;
     for (const b of zooms.querySelectorAll('button')) b.setAttribute('aria-pressed', String(Number(b.dataset.zoom) === magnify));
@@ -234,7 +266,79 @@
     }, () => { loupe.hidden = true; });
   });
   stage.addEventListener('mouseleave', () => { loupe.hidden = true; });
-  const viewer = el('section', { class: 'viewer', style: `width:${Math.max(cw * fit, 520)}px` }, stage, controls, zoomRow, axis, readout, toggles);
+  const compareRow = el('div', { class: 'compare-controls', id: 'compare' });
+  const captionA = el('span', {}, C ? C.a : '');
+  const sides = C
+    ? el('div', { class: 'sides' }, el('figure', { class: 'side side-a' }, el('figcaption', {}, el('b', {}, 'A '), captionA), stage),
+      el('figure', { class: 'side side-b' }, el('figcaption', {}, el('b', {}, 'B '), C.b), stageB))
+    : stage;
+  const viewerWidth = C ? Math.max((cw + bw) * fit + 16, 620) : Math.max(cw * fit, 520);
+  const viewer = el('section', { class: 'viewer', style: `width:${viewerWidth}px` }, sides, controls, zoomRow, compareRow, axis, readout, bReadout, toggles);
+  if (C) { buildCompareControls(); document.body.classList.add('comparing'); } else { compareRow.hidden = true; bReadout.hidden = true; }
+
+  // Side by side, onion skin (B over A at the slider's opacity) or difference (B over A with
+  // the difference blend: what is the same is black); scrubbed together by time or by progress.
+  function buildCompareControls() {
+    const group = (label, items, current, pick, attr) => el('span', { class: 'choices', role: 'group', 'aria-label': label },
+      ...items.map(([value, text]) => el('button', { [attr]: value, 'aria-pressed': String(value === current()),
+        onclick: () => { pick(value); } }, text)));
+    const slider = el('input', { type: 'range', min: '0', max: '100', value: String(Math.round(onion * 100)), class: 'opacity',
+      'aria-label': 'Opacity of B over A' });
+    slider.addEventListener('input', () => { onion = Number(slider.value) / 100; showCompare(); });
+    const note = C.sameCanvas ? null : el('p', { class: 'compare-note' },
+      `The canvases differ: A is ${fmt(cw)} × ${fmt(ch)} pt, B ${fmt(bw)} × ${fmt(bh)} pt. Side by side shows each at its size; `
+      + 'the onion skin and the difference align their top-left corners.');
+    compareRow.replaceChildren(
+      el('div', {}, el('span', { class: 'label' }, 'Compare'),
+        group('Comparison', MODES, () => compareMode, (m) => { compareMode = m; showCompare(); }, 'data-compare-mode'),
+        el('label', { class: 'opacity-label' }, 'B opacity ', slider)),
+      el('div', {}, el('span', { class: 'label' }, 'Scrub together'),
+        group('Scrub together', SYNCS, () => sync, (x) => { sync = x; if (ready) go(ei, now); showCompare(); }, 'data-sync')),
+      ...(note ? [note] : []));
+  }
+
+  function showCompare() {
+    if (!C) return;
+    for (const b of compareRow.querySelectorAll('[data-compare-mode]')) b.setAttribute('aria-pressed', String(b.dataset.compareMode === compareMode));
+    for (const b of compareRow.querySelectorAll('[data-sync]')) b.setAttribute('aria-pressed', String(b.dataset.sync === sync));
+    const over = compareMode !== 'side';
+    stageB.parentElement.hidden = over;
+    overImg.hidden = !over;
+    captionA.textContent = over ? `${C.a}, with B (${C.b}) over it, ${compareMode === 'onion' ? 'at the slider\'s opacity' : 'as the difference: the same is black'}` : C.a;
+    overImg.style.opacity = compareMode === 'onion' ? String(onion) : '1';
+    overImg.style.mixBlendMode = compareMode === 'difference' ? 'difference' : 'normal';
+    compareRow.querySelector('.opacity-label').hidden = compareMode !== 'onion';
+    // Over A, the stage is as large as the larger canvas, B's corner on A's.
+    const w = over ? Math.max(cw, bw) : cw, h = over ? Math.max(ch, bh) : ch;
+    stage.style.width = `${w * fit}px`; stage.style.height = `${h * fit}px`;
+    Object.assign(document.body.dataset, { compare: compareMode, sync, opacity: String(onion) });
+    if (ready) remember();
+  }
+
+  // B's frame beside A's current one, as paired in Swift: { st, f, t } or null.
+  function pairedB() {
+    const v = view(), pv = v.timeline ? C.pairs.timeline : C.pairs.states[vi - 1];
+    const j = pv[sync][ei];
+    if (j === null || j === undefined) return null;
+    if (v.timeline) { const e = bEntries[j]; return { st: B.states[e.s], f: B.states[e.s].frames[e.k], t: e.t }; }
+    const st = B.states[pv.state];
+    return { st, f: st.frames[j], t: st.frames[j].time };
+  }
+
+  function showB() {
+    const p = pairedB();
+    if (!p) {
+      imgB.removeAttribute('src'); overImg.removeAttribute('src');
+      bReadout.textContent = `B has no state ${state().name}`;
+      Object.assign(document.body.dataset, { bState: '', bFrame: '', bTime: '', bProgress: '' });
+      return;
+    }
+    imgB.src = sourceB(p.f);
+    overImg.src = sourceB(p.f);
+    overImg.style.width = `${bw * pointScale()}px`; overImg.style.height = `${bh * pointScale()}px`;
+    bReadout.textContent = `B · ${p.st.name} frame ${p.f.index} · ${ms(p.t)}${view().timeline ? ` (${ms(p.f.time)} into it)` : ''} · progress ${p.f.progress.toFixed(2)} · paired by ${sync}`;
+    Object.assign(document.body.dataset, { bState: p.st.name, bFrame: String(p.f.index), bTime: p.t.toFixed(4), bProgress: String(p.f.progress) });
+  }
   const aside = el('aside', {});
   const strips = el('section', { class: 'strips' });
   const motion = el('section', { class: 'motion', id: 'motion' });
@@ -242,7 +346,10 @@
 
   views.forEach((v, i) => nav.append(el('button', v.timeline
     ? { 'data-view': 'timeline', onclick: () => selectView(i) } : { 'data-state': v.name, onclick: () => selectView(i) },
-  v.timeline ? `Timeline (${Words.count(v.entries.length, 'frame')}, ${v.length.toFixed(2)} s)` : `${v.name} (${v.entries.length})`)));
+  v.timeline ? `Timeline (${Words.count(framesOf(v), 'frame')}, ${TL.end.toFixed(2)} s)` : `${v.name} (${framesOf(v)})`)));
+
+  // A view's own frames, without the tail of a longer B.
+  function framesOf(v) { return v.entries.filter((e) => !e.tail).length; }
 
   function remember() {
     const v = view();
@@ -253,6 +360,7 @@
     if (speed !== 1) p.set('speed', String(speed));
     if (magnify !== 1) p.set('zoom', String(magnify));
     if (loupeBox.checked) p.set('loupe', '1');
+    if (C) { p.set('compare', compareMode); p.set('sync', sync); p.set('opacity', String(onion)); }
     for (const [k, x] of Object.entries(show)) p.set(k, x ? '1' : '0');
     history.replaceState(null, '', '#' + p.toString());
   }
@@ -299,7 +407,7 @@
   function renderAxis() {
     axis.hidden = !view().timeline;
     if (axis.hidden) return;
-    const span = Math.max(TL.end, 1e-9);
+    const span = Math.max(views[0].length, 1e-9);
     const pct = (t) => (100 * t / span).toFixed(3) + '%';
     const kids = TL.segments.filter((s) => s.duration > 0).map((s) => el('div', {
       class: 'segment' + (s.interrupted ? ' interrupted' : '') + (s.instant ? ' held' : ''), 'data-state': s.state,
@@ -327,7 +435,7 @@
       legend.push(el('span', {}, el('i', { class: 'k-cut' }), ' interrupted: ',
         TL.cuts.map((m) => `${m.state} at ${ms(m.time)}`).join(', ')));
     }
-    legend.push(el('span', {}, ms(TL.end)));
+    legend.push(el('span', {}, ms(TL.end) + (views[0].length > TL.end ? ` · B runs on to ${ms(views[0].length)}` : '')));
     axisLegend.replaceChildren(...legend);
   }
 
@@ -338,6 +446,7 @@
     const cells = el('div', { class: 'cells', role: 'list' });
     let previous = -1;
     v.entries.forEach((e, i) => {
+      if (e.tail) return;
       const st = D.states[e.s], f = st.frames[e.k];
       const starts = v.timeline && e.s !== previous;
       previous = e.s;
@@ -348,7 +457,7 @@
       el('span', {}, (starts ? st.name + ' ' : '') + `#${e.k} · ${ms(e.t)}`)));
     });
     const kids = [el('h2', {}, v.timeline
-      ? `Filmstrip of the timeline: ${Words.count(v.entries.length, 'frame')} in ${v.length.toFixed(3)} s`
+      ? `Filmstrip of the timeline: ${Words.count(framesOf(v), 'frame')} in ${TL.end.toFixed(3)} s`
       : `Filmstrip of ${v.name}`), cells];
     if (v.timeline) {
       kids.push(el('h2', {}, 'Contact sheet of the timeline'),
@@ -367,21 +476,29 @@
   // per frame (click to go there), each settled state's target dashed and its largest overshoot
   // ringed; with --against the golden's track dashed beneath. The cursor follows the frame.
   let tmax = 0;
+  // B's tracks in the view (from Swift: every track either side moves), or null when B has no
+  // state paired with A's.
+  function motionB() {
+    if (!C) return null;
+    return view().timeline ? C.motion.timeline : C.motion.states[vi - 1];
+  }
   function renderMotion() {
-    const v = view(), m = v.motion;
-    if (!m || !m.keys.length) { motion.replaceChildren(); tmax = 0; return; }
+    const v = view(), m = v.motion, mb = motionB();
+    const keys = m ? m.keys.concat(mb ? mb.keys.filter((k) => !m.keys.includes(k)) : []) : [];
+    if (!keys.length) { motion.replaceChildren(); tmax = 0; return; }
     const g = v.timeline ? null : m.golden;
-    tmax = Math.max(v.length, ...(g ? g.times : []));
+    tmax = Math.max(v.length, ...(g ? g.times : []), ...(mb ? mb.now.times : []));
     // The section's width less its padding and a scrollbar the page may grow; two plots to a
     // row (the flex gap is 14 px). The CSS lets a plot shrink to fit, so a row never breaks.
     const room = Math.max(320, (motion.clientWidth || 1240) - 60);
-    const width = Math.floor(m.keys.length > 1 ? Math.max(320, (room - 14) / 2) : room);
+    const width = Math.floor(keys.length > 1 ? Math.max(320, (room - 14) / 2) : room);
     const labels = v.entries.map((e) => `${D.states[e.s].name} #${e.k} · ${ms(e.t)}`);
     const bands = v.timeline ? TL.segments.filter((s) => s.duration > 0).map((s) => ({ t: s.start, label: s.state })) : [];
     const plots = el('div', { class: 'plots', role: 'group', 'aria-label': `Motion of ${v.name}` });
-    for (const key of m.keys) {
+    for (const key of keys) {
       const series = [];
       if (g && g.tracks[key]) series.push({ values: g.tracks[key], times: g.times, cls: 'expected' });
+      if (mb && mb.now.tracks[key]) series.push({ values: mb.now.tracks[key], times: mb.now.times, cls: 'compare-b' });
       const values = m.now.tracks[key];
       if (values) series.push({ values, times: m.now.times, cls: 'actual', entries: values.map((_, i) => i), labels });
       const { targets, overshoots } = values ? marks(v, values, m.now.times) : { targets: [], overshoots: [] };
@@ -392,10 +509,16 @@
       if (!v.timeline && state().curve) caption.append(` · now ${D.states[vi - 1].curve}`);
       if (g && !g.tracks[key]) caption.append(' (not in the goldens)');
       if (g && !m.now.tracks[key]) caption.append(' (only in the goldens)');
+      if (mb && !mb.now.tracks[key]) caption.append(' (not in B)');
+      if (mb && !m.now.tracks[key]) caption.append(' (only in B)');
       box.append(caption);
       plots.append(box);
     }
     const key = el('p', { class: 'plot-key' });
+    if (C) {
+      key.append(el('span', { class: 'k-act' }), ` A: ${C.a} · `, el('span', { class: 'k-b' }), ` B: ${C.b}, dashed`
+        + (mb ? '' : ` (B has no state ${v.name})`) + ' · ');
+    }
     if (D.against && !v.timeline) key.append(el('span', { class: 'k-exp' }), ` golden (${D.against})  `);
     key.append(el('span', { class: 'k-act' }), ' now, a dot per frame (click to go there) · ', el('span', { class: 'k-target' }),
       ' target · ', el('span', { class: 'k-over' }), ' overshoot');
@@ -403,8 +526,11 @@
     if (D.against && !v.timeline && !g) key.append(` · the goldens have no state ${v.name}`);
     if (D.against && v.timeline) key.append(' · the goldens are plotted in each state\'s view');
     plots.append(key);
-    const curves = v.timeline ? D.states.filter((s) => s.curve).map((s) => `${s.name}: ${s.curve}`) : [];
-    motion.replaceChildren(el('h2', {}, `Motion of ${v.timeline ? 'the timeline' : v.name}: ${Words.count(m.keys.length, 'moving track')}`),
+    const curves = v.timeline ? D.states.filter((s) => s.curve).map((s) => `${C ? 'A · ' : ''}${s.name}: ${s.curve}`) : [];
+    // B's curves, which a --compare-curve or --compare-duration changed.
+    const bStates = !C ? [] : v.timeline ? B.states : [B.states[C.pairs.states[vi - 1].state]].filter(Boolean);
+    for (const s of bStates) if (s.curve) curves.push(`B · ${s.name}: ${s.curve}`);
+    motion.replaceChildren(el('h2', {}, `Motion of ${v.timeline ? 'the timeline' : v.name}: ${Words.count(keys.length, 'moving track')}`),
       ...curves.map((c) => el('p', { class: 'curve' }, c)), plots);
   }
 
@@ -441,14 +567,16 @@
     now = at === undefined ? entry().t : at;
     const f = frame(), st = state();
     img.src = source(f);
+    if (C) showB();
     range.value = v.timeline ? String(Math.round(now * 1000)) : String(ei);
     const last = st.frames.length - 1;
     readout.textContent = v.timeline
       ? `timeline · ${ms(now)} of ${ms(v.length)} · ${st.name} frame ${f.index} of ${last} (${ms(f.time)} into it) · progress ${f.progress.toFixed(2)}`
         + (TL.segments[entry().s].instant ? ' · instant step' : '') + (st.interrupted && entry().k === last ? ' · cut by the next step' : '')
       : `${st.name} · frame ${f.index} of ${last} · ${ms(f.time)} · progress ${f.progress.toFixed(2)}`;
+    if (entry().tail) readout.textContent += ` · A ended at ${ms(v.timeline ? TL.end : f.time)}; B runs on (${ms(now)})`;
     Object.assign(document.body.dataset, { state: st.name, frame: String(entry().k), entry: String(ei), time: now.toFixed(4), progress: String(f.progress) });
-    playhead.style.left = (100 * now / Math.max(TL.end, 1e-9)).toFixed(3) + '%';
+    playhead.style.left = (100 * now / Math.max(views[0].length, 1e-9)).toFixed(3) + '%';
     for (const c of strips.querySelectorAll('.cell[aria-current]')) c.removeAttribute('aria-current');
     const cell = strips.querySelector(`.cell[data-entry="${ei}"]`);
     if (cell) cell.setAttribute('aria-current', 'true');
@@ -473,7 +601,7 @@
         el('td', {}, e.id), ...e.rect.map((v) => el('td', {}, fmt(v))), el('td', { class: 'extra' }, extra));
       return tr;
     });
-    const kids = [el('h2', {}, `${state().name} · frame ${f.index} · ${ms(f.time)}`)];
+    const kids = [el('h2', {}, `${C ? 'A · ' : ''}${state().name} · frame ${f.index} · ${ms(f.time)}`)];
     if (state().note) kids.push(el('div', { class: 'note' }, state().note));
     if (state().curve) kids.push(el('div', { class: 'curve' }, state().curve));
     kids.push(el('table', {}, el('thead', {}, el('tr', {}, ...['id', 'x', 'y', 'width', 'height', ''].map((t) => el('th', {}, t)))),
@@ -687,6 +815,7 @@
   }
 
   renderView();
+  showCompare();
   setSpeed(speed);
   setZoom(Number(params.get('zoom')) || 1);
   go(ei, now);

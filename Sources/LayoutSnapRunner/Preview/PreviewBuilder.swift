@@ -22,6 +22,7 @@ import LayoutSnapJSON
 /// OUT/states/<state>/zoom/<NNN>.png      with --zoom N: every frame at N times the scale
 /// OUT/states/<state>/pixels/<NNN>.js     each frame's PNG as a script, for the page's pixel loupe
 /// OUT/states/timeline/filmstrip.png      contact sheet of the whole timeline (filmstrip-2.png, ...)
+/// OUT/compare/                           with --compare ...: side B's preview (PreviewComparison)
 /// ```
 /// The layout is computed once; states are rendered in parallel, each on its own text engine.
 /// Files are renamed into place but not fsynced: a preview is made again by running it again.
@@ -43,6 +44,11 @@ public struct PreviewBuilder: Sendable {
     /// `--zoom N`: every frame also rendered at N times the device scale, for the page's zoom
     /// (re-rendered, so a corner or the caret shows its real detail, not enlarged pixels).
     public var zoom: Int?
+    /// `--compare ...`: the other side, shown beside or over this one and scrubbed with it.
+    public var compare: PreviewComparison?
+    /// How the page's comparison names this side (the CLI says what it is: the fixture and its
+    /// options).
+    public var compareLabel = ""
 
     /// The most pixels a zoomed frame may have: 8x of a 390 x 650 pt card at scale 1 (and one
     /// frame's surface, 4 bytes a pixel, stays under 100 MB on each worker).
@@ -130,6 +136,34 @@ public struct PreviewBuilder: Sendable {
 
     public func build() throws(RunnerError) -> Summary {
         try OutputPaths.folder(output, option: "--out")
+        // The other side first: an option refused there stops the build before A is rendered.
+        guard let compare else { return try buildSide(comparedWith: nil).summary }
+        let b: Side
+        switch compare.source {
+        case .fixture(let otherRef, let otherOverrides):
+            var other = PreviewBuilder(
+                ref: otherRef, output: output + "/" + PreviewComparison.folder, overrides: otherOverrides,
+                bakeOverlay: bakeOverlay, jobs: jobs, zoom: zoom)
+            other.compareLabel = compare.label
+            b = try other.buildSide(comparedWith: nil)
+        case .goldens(let folder):
+            b = try goldenSide(folder, label: compare.label)
+        }
+        var built = try buildSide(comparedWith: b)
+        built.summary.inputs += b.summary.inputs.filter { !built.summary.inputs.contains($0) }
+        return built.summary
+    }
+
+    /// One side's build: its summary, and what the other side's page needs of it.
+    struct Side {
+        var summary: Summary
+        var data: JSONOutput
+        var states: [StateLayout]
+        var canvas: Canvas
+        var label: String
+    }
+
+    func buildSide(comparedWith other: Side?) throws(RunnerError) -> Side {
         // The page's stylesheet and script, before any frame is rendered (a broken installation).
         do { try PreviewPage.checkResources() } catch { throw RunnerError.environment("\(error)") }
         let golden = try goldenMotion()
@@ -207,8 +241,28 @@ public struct PreviewBuilder: Sendable {
         }
         try? fm.removeItem(atPath: retired)
 
-        let data = pageData(
+        var data = pageData(
             fixture: fixture, layout: layout, states: states, golden: golden, timelineFilmstrips: timelineSheets)
+        let pairing = other.map {
+            PreviewPairing(
+                a: PreviewPairing.Side(layout.states, hold: Self.holdLastFrame),
+                b: PreviewPairing.Side($0.states, hold: Self.holdLastFrame))
+        }
+        if let other, let pairing, case .object(var members) = data {
+            members.append(
+                (
+                    "compare",
+                    .object([
+                        ("a", .string(compareLabel)), ("b", .string(other.label)),
+                        ("folder", .string(PreviewComparison.folder)),
+                        ("sameCanvas", .bool(other.canvas == fixture.canvas)),
+                        ("pairs", pairing.json),
+                        ("motion", Self.comparedMotion(a: layout.states, b: other.states, pairing: pairing)),
+                        ("data", other.data),
+                    ])
+                ))
+            data = .object(members)
+        }
         // Times keep their precision (the readout shows 116.7 ms); the page rounds what it shows.
         let dataBytes = JSONWriter(style: .compact, roundingTo: 0.0001).bytes(data)
         let buildID = PixelHash.hex(dataBytes.withUnsafeBytes { PixelHash.ofBytes($0) })
@@ -224,16 +278,33 @@ public struct PreviewBuilder: Sendable {
         try AtomicFile.write(Array(page.utf8), to: output + "/index.html", durable: false)
         try AtomicFile.write(Array("layoutsnapBuild(\"\(buildID)\");\n".utf8), to: output + "/build.js", durable: false)
 
-        if let export, let exported {
+        if var export, let exported {
+            var shown = ExportTimeline.frames(exported.states, fps: fixture.fps, hold: Self.holdLastFrame)
+            var beside: (folder: String, width: Int, height: Int)?
+            if let other, let pairing {
+                // The exported states and their pairs: all of them, or the one --export-state names.
+                let chosen = zip(layout.states, pairing.states).filter { s, _ in
+                    exported.states.contains { $0.name == s.name }
+                }
+                var only = pairing
+                only.states = chosen.map(\.1)
+                shown = ExportTimeline.compared(
+                    chosen.map(\.0), with: other.states, pairing: only, fps: fixture.fps, hold: Self.holdLastFrame)
+                beside = (
+                    output + "/" + PreviewComparison.folder + "/states", other.canvas.pixelWidth,
+                    other.canvas.pixelHeight
+                )
+                export.compared = true
+            }
             summary.exported = try export.write(
-                exported.states, fps: fixture.fps, statesFolder: statesDir, previewFolder: output,
-                ffmpeg: exported.ffmpeg)
+                shown, fps: fixture.fps, statesFolder: statesDir, previewFolder: output, ffmpeg: exported.ffmpeg,
+                beside: beside)
         }
         summary.states = layout.states.count
         summary.motions = layout.states.compactMap { s in s.motion.map { "\(s.name): \($0.summary)" } }
         summary.frames = layout.frameCount
         summary.page = output + "/index.html"
-        return summary
+        return Side(summary: summary, data: data, states: layout.states, canvas: fixture.canvas, label: compareLabel)
     }
 
     /// `--watch` after an edit that cannot be previewed: tells the open page (which polls
@@ -269,25 +340,52 @@ public struct PreviewBuilder: Sendable {
         let before = name.flatMap { golden?[$0] }
         let moving = plotted(state, now: now, golden: before)
         let keys = Array(moving.prefix(maxPlotsPerState))
-        func series(_ m: StateMotion) -> JSONOutput {
-            .object([
-                ("times", .array(m.times.map { .number($0) })),
-                (
-                    "tracks",
-                    .object(
-                        keys.compactMap { key in
-                            m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
-                        })
-                ),
-            ])
-        }
         var motion: [(String, JSONOutput)] = [
             ("keys", .array(keys.map { .string($0) })),
             ("more", .number(Double(moving.count - keys.count))),
-            ("now", series(now)),
+            ("now", series(now, keys: keys)),
         ]
-        if golden != nil { motion.append(("golden", before.map(series) ?? .null)) }
+        if golden != nil { motion.append(("golden", before.map { series($0, keys: keys) } ?? .null)) }
         return .object(motion)
+    }
+
+    /// A motion's times and its values of `keys`, as the page plots them.
+    static func series(_ m: StateMotion, keys: [String]) -> JSONOutput {
+        .object([
+            ("times", .array(m.times.map { .number($0) })),
+            (
+                "tracks",
+                .object(
+                    keys.compactMap { key in
+                        m.tracks[key].map { (key, .array($0.map { $0.map(JSONOutput.number) ?? .null })) }
+                    })
+            ),
+        ])
+    }
+
+    /// Side B's tracks for each of A's views (the timeline, then each state with B's paired
+    /// state): every track that moves on either side, so a track that moves in A and stands
+    /// still in B is drawn flat rather than left out.
+    static func comparedMotion(a: [StateLayout], b: [StateLayout], pairing: PreviewPairing) -> JSONOutput {
+        func view(_ mine: StateLayout, times: [Double], _ other: StateLayout, otherTimes: [Double]) -> JSONOutput {
+            var now = StateMotion(mine.frames)
+            now.times = times
+            var theirs = StateMotion(other.frames)
+            theirs.times = otherTimes
+            let keys = Array(plotted(mine, now: now, golden: theirs).prefix(maxPlotsPerState))
+            return .object([("keys", .array(keys.map { .string($0) })), ("now", series(theirs, keys: keys))])
+        }
+        let hold = holdLastFrame
+        let timeline = view(
+            StateLayout(name: "timeline", frames: a.flatMap(\.frames)),
+            times: PreviewTimeline(a, hold: hold).segments.flatMap(\.frameTimes),
+            StateLayout(name: "timeline", frames: b.flatMap(\.frames)),
+            otherTimes: PreviewTimeline(b, hold: hold).segments.flatMap(\.frameTimes))
+        let states = zip(a, pairing.states).map { state, paired -> JSONOutput in
+            guard let j = paired.state else { return .null }
+            return view(state, times: state.frames.map(\.time), b[j], otherTimes: b[j].frames.map(\.time))
+        }
+        return .object([("timeline", timeline), ("states", .array(states))])
     }
 
     /// The whole timeline as one contact sheet, `states/timeline/filmstrip.png` (and

@@ -15,8 +15,11 @@ public struct PreviewExport: Sendable {
     public var format: Format
     /// One state, or nil for every state in order.
     public var state: String?
-    /// Where the file goes; nil: `OUT/export/<state or "all-states">.<format>`.
+    /// Where the file goes; nil: `OUT/export/<state or "all-states">.<format>` (`-compared`
+    /// before the extension for a comparison).
     public var path: String?
+    /// Exporting a comparison: B's frames beside A's.
+    var compared = false
 
     public init(format: Format, state: String? = nil, path: String? = nil) {
         self.format = format
@@ -64,7 +67,8 @@ public struct PreviewExport: Sendable {
 
     /// The export's file, its folder made.
     func outputPath(previewFolder: String) throws(RunnerError) -> String {
-        let file = path ?? "\(previewFolder)/export/\(state ?? "all-states").\(format.rawValue)"
+        let file =
+            path ?? "\(previewFolder)/export/\(state ?? "all-states")\(compared ? "-compared" : "").\(format.rawValue)"
         let folder = (file as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             do {
@@ -76,21 +80,28 @@ public struct PreviewExport: Sendable {
         return file
     }
 
-    /// Writes the export of `states` from the frames under `statesFolder`
-    /// (`<state>/frames/NNN.png`).
+    /// Writes the export of `shown` from the frames under `statesFolder`
+    /// (`<state>/frames/NNN.png`); a comparison's (`besideFolder`, B's states folder, and B's
+    /// frame size) with B's frame to the right of each of A's.
     func write(
-        _ states: [StateLayout], fps: Double, statesFolder: String, previewFolder: String, ffmpeg: String?
+        _ shown: [ExportTimeline.Frame], fps: Double, statesFolder: String, previewFolder: String, ffmpeg: String?,
+        beside: (folder: String, width: Int, height: Int)? = nil
     ) throws(RunnerError) -> Written {
-        let shown = ExportTimeline.frames(states, fps: fps, hold: PreviewBuilder.holdLastFrame)
         let file = try outputPath(previewFolder: previewFolder)
-        func image(_ frame: ExportTimeline.Frame) throws(RunnerError) -> PixelImage {
-            let path = "\(statesFolder)/\(frame.state)/frames/\(GoldenStore.frameName(frame.index))"
+        func read(_ folder: String, _ state: String, _ index: Int) throws(RunnerError) -> PixelImage {
+            let path = "\(folder)/\(state)/frames/\(GoldenStore.frameName(index))"
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw RunnerError.environment("cannot read the preview's frame \(path)")
             }
             do { return try PNGDecoder.decode([UInt8](data)) } catch {
                 throw RunnerError.environment("cannot decode the preview's frame \(path): \(error)")
             }
+        }
+        func image(_ frame: ExportTimeline.Frame) throws(RunnerError) -> PixelImage {
+            let a = try read(statesFolder, frame.state, frame.index)
+            guard let beside else { return a }
+            let b = try frame.beside.map { (f) throws(RunnerError) in try read(beside.folder, f.state, f.index) }
+            return Self.sideBySide(a, b, width: beside.width, height: beside.height)
         }
         var size = (width: 0, height: 0)
         var count = 0
@@ -137,6 +148,26 @@ public struct PreviewExport: Sendable {
         return Written(path: file, frames: count, seconds: seconds, width: size.width, height: size.height)
     }
 
+    /// Between the two sides of a comparison, in pixels.
+    static let gutter = 8
+
+    /// A's frame at the left and B's (`width` x `height`; blank when B has no frame there) to its
+    /// right after the gutter, top-aligned as the page's side by side, on light gray.
+    static func sideBySide(_ a: PixelImage, _ b: PixelImage?, width: Int, height: Int) -> PixelImage {
+        let w = a.width + gutter + width
+        let h = max(a.height, height)
+        var pixels = [UInt32](repeating: 0xFFD1_D1D6, count: w * h)
+        for (image, left) in [(a, 0), (b, a.width + gutter)] {
+            guard let image else { continue }
+            for y in 0..<image.height {
+                pixels.replaceSubrange(
+                    (y * w + left)..<(y * w + left + image.width),
+                    with: image.pixels[(y * image.width)..<((y + 1) * image.width)])
+            }
+        }
+        return PixelImage(width: w, height: h, pixels: pixels)
+    }
+
     /// ffmpeg reading raw premultiplied ARGB32 words (bgra in memory; the frames are opaque) at
     /// `fps`, padding an odd side by repeating the last row or column, in BT.709 4:2:0 as players
     /// expect: H.264 in MP4 (`+faststart`, so it plays while downloading) or VP9 in WebM.
@@ -169,12 +200,21 @@ public enum ExportTimeline {
         public var seconds: Double
         /// The state's last frame: kept when a GIF merges frames too short for it.
         public var endsState: Bool
+        /// Exporting a comparison: side B's frame shown beside this one (its state and index),
+        /// nil when B has none there.
+        public var beside: Beside?
 
-        public init(state: String, index: Int, seconds: Double, endsState: Bool) {
+        public struct Beside: Sendable, Equatable {
+            public var state: String
+            public var index: Int
+        }
+
+        public init(state: String, index: Int, seconds: Double, endsState: Bool, beside: Beside? = nil) {
             self.state = state
             self.index = index
             self.seconds = seconds
             self.endsState = endsState
+            self.beside = beside
         }
     }
 
@@ -188,6 +228,26 @@ public enum ExportTimeline {
                 let seconds =
                     last ? (state.interrupted ? 1 / fps : hold) : state.frames[k + 1].time - state.frames[k].time
                 return Frame(state: state.name, index: state.frames[k].index, seconds: seconds, endsState: last)
+            }
+        }
+    }
+
+    /// A comparison's frames: each of A's states in turn as `frames` has them, each of A's frames
+    /// with B's paired by time (`PreviewPairing`); when B runs on after A's last frame, A's last
+    /// frame shows again beside each of B's later ones, and the hold comes after B's end.
+    public static func compared(
+        _ states: [StateLayout], with other: [StateLayout], pairing: PreviewPairing, fps: Double, hold: Double
+    ) -> [Frame] {
+        zip(states, pairing.states).flatMap { state, view in
+            let times = state.frames.map(\.time) + view.tail
+            return times.indices.map { k in
+                let last = k == times.count - 1
+                let seconds = last ? (state.interrupted && view.tail.isEmpty ? 1 / fps : hold) : times[k + 1] - times[k]
+                let frame = state.frames[min(k, state.frames.count - 1)]
+                let beside = view.state.flatMap { j in
+                    view.byTime[k].map { Frame.Beside(state: other[j].name, index: other[j].frames[$0].index) }
+                }
+                return Frame(state: state.name, index: frame.index, seconds: seconds, endsState: last, beside: beside)
             }
         }
     }
