@@ -14,11 +14,15 @@ enum Browser {
     /// Runs Chromium headless with `arguments` (a page and --dump-dom or --screenshot) and
     /// returns what it printed. Virtual time makes timers (the scrubber's playback) run the same
     /// on a busy machine.
-    static func run(_ chromium: URL, _ arguments: [String], profile: URL) throws -> TestProcess.Output {
+    /// `budget`: milliseconds of the page's virtual time before the DOM is dumped; a page that
+    /// waits on decoding large images needs more when the machine is busy.
+    static func run(_ chromium: URL, _ arguments: [String], profile: URL, budget: Int = 3000) throws
+        -> TestProcess.Output
+    {
         try TestProcess.run(
             chromium,
             TestTools.headlessChromium(profile: profile)
-                + ["--window-size=1280,1000", "--virtual-time-budget=3000"] + arguments)
+                + ["--window-size=1280,1000", "--virtual-time-budget=\(budget)"] + arguments)
     }
 
     /// The value of `name="..."` in dumped HTML.
@@ -45,7 +49,9 @@ enum Browser {
     /// Runs `script` in a copy of `page` (a preview's index.html, beside it) after the page's own
     /// script, opened at `hash`: the script has `ok(cond, what)`, `fire(el, type)`, `key(k)` and
     /// `done()`, which it calls when finished. Returns "ok", or what failed.
-    static func drive(_ chromium: URL, page: URL, hash: String = "", script: String, profile: URL) throws -> String? {
+    static func drive(
+        _ chromium: URL, page: URL, hash: String = "", script: String, profile: URL, budget: Int = 3000
+    ) throws -> String? {
         let html = try String(contentsOf: page, encoding: .utf8)
         let driver = """
             <script>
@@ -62,7 +68,7 @@ enum Browser {
         let copy = page.deletingLastPathComponent().appendingPathComponent("drive.html")
         try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(
             to: copy, atomically: true, encoding: .utf8)
-        let dom = try run(chromium, ["--dump-dom", copy.absoluteString + hash], profile: profile)
+        let dom = try run(chromium, ["--dump-dom", copy.absoluteString + hash], profile: profile, budget: budget)
         XCTAssertEqual(dom.status, 0, dom.stderr)
         return attribute("data-test-result", in: dom.stdout)
     }

@@ -63,7 +63,7 @@ extension PreviewTests {
         XCTAssertEqual(
             try Browser.drive(
                 chromium, page: p.out.appendingPathComponent("index.html"), hash: "#view=timeline&t=0.15",
-                script: script, profile: p.dir.path("profile")), "ok")
+                script: script, profile: p.dir.path("profile"), budget: 20000), "ok")
 
         // A zoom whose frames would be too large says which zoom fits.
         let r = try CLI.run([
