@@ -167,8 +167,20 @@ extension Theme: CanonicallyHashed {
 /// A project's themes: layoutsnap.json's `theme` over the built-in design (the one named
 /// `default`), and its `themes`, each over that.
 public struct ThemeBook: Sendable, Hashable {
-    public var project = ThemePatch()
-    public var named: [String: ThemePatch] = [:]
+    /// Each patch is merged once, when set: every fixture decoded asks for its theme.
+    public var project = ThemePatch() {
+        didSet { resolve() }
+    }
+    public var named: [String: ThemePatch] = [:] {
+        didSet { resolve() }
+    }
+    private var projectTheme = Theme.default
+    private var namedThemes: [String: Theme] = [:]
+
+    private mutating func resolve() {
+        projectTheme = project.applied(to: .default)
+        namedThemes = named.mapValues { $0.applied(to: projectTheme) }
+    }
     /// The font families a theme may name: the bundled ones and layoutsnap.json's `fonts`.
     public var families = BrandFont.bundledFamilies
 
@@ -181,9 +193,8 @@ public struct ThemeBook: Sendable, Hashable {
 
     /// The theme named `name` (nil or `default`: the project's), or nil when there is none.
     public func theme(named name: String? = nil) -> Theme? {
-        let base = project.applied(to: .default)
-        guard let name, name != Self.defaultName else { return base }
-        return named[name].map { $0.applied(to: base) }
+        guard let name, name != Self.defaultName else { return projectTheme }
+        return namedThemes[name]
     }
 
     /// The theme `element` names, or an error listing the names there are.
