@@ -78,6 +78,13 @@ struct Preview: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "A comparison's export: B's frame beside A's at the same time (default) or at the same progress of the motion.",
+            valueName: "time|progress"),
+        completion: .list(PreviewExport.Pairing.allCases.map(\.rawValue)))
+    var exportPairing: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Also render every frame at N times the device scale (2 to 8), so the page zooms up to Nx on re-rendered detail, not enlarged pixels.",
             valueName: "N"))
     var zoom: Int?
@@ -102,8 +109,17 @@ struct Preview: ParsableCommand {
             )
         }
         if let zoom, !(2...8).contains(zoom) { throw ValidationError("--zoom must be from 2 to 8, found \(zoom)") }
-        if export == nil, exportState != nil || exportOut != nil {
-            throw ValidationError("--export-state and --export-out go with --export gif|mp4|webm")
+        if export == nil, exportState != nil || exportOut != nil || exportPairing != nil {
+            throw ValidationError("--export-state, --export-out and --export-pairing go with --export gif|mp4|webm")
+        }
+        if let exportPairing {
+            guard PreviewExport.Pairing(rawValue: exportPairing) != nil else {
+                throw ValidationError("--export-pairing must be time or progress, found \"\(exportPairing)\"")
+            }
+            guard compare.given else {
+                throw ValidationError(
+                    "--export-pairing pairs a comparison's frames: give --compare or a --compare-* option")
+            }
         }
         if export != nil, watch {
             throw ValidationError("--export writes one file; leave out --watch (export again after an edit)")
@@ -126,7 +142,9 @@ struct Preview: ParsableCommand {
                 ref: ref, output: out ?? ".layoutsnap/preview/\(ref.id)", overrides: overrides,
                 bakeOverlay: overlay, watching: watch, jobs: jobs, against: against,
                 export: export.flatMap(PreviewExport.Format.init(rawValue:)).map {
-                    PreviewExport(format: $0, state: exportState, path: exportOut)
+                    PreviewExport(
+                        format: $0, state: exportState, path: exportOut,
+                        pairing: exportPairing.flatMap(PreviewExport.Pairing.init(rawValue:)) ?? .time)
                 }, zoom: zoom)
             if compare.given {
                 builder.compare = try compare.comparison(fixture: fixture, overrides: overrides, variant: variant)

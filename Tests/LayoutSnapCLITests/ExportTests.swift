@@ -203,7 +203,11 @@ final class ExportTests: XCTestCase {
     func testExportArgumentsAreChecked() throws {
         for (arguments, message) in [
             (["--export", "avi"], "--export must be gif, mp4, webm, found \"avi\""),
-            (["--export-state", "01-expand"], "--export-state and --export-out go with --export gif|mp4|webm"),
+            (
+                ["--export-state", "01-expand"],
+                "--export-state, --export-out and --export-pairing go with --export gif|mp4|webm"
+            ),
+            (["--export", "gif", "--export-pairing", "speed"], "--export-pairing must be time or progress"),
             (["--export", "gif", "--watch"], "--export writes one file; leave out --watch"),
             (
                 ["--export", "gif", "--export-state", "02-collapse"],

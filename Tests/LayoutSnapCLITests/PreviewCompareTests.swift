@@ -261,5 +261,30 @@ extension ExportTests {
             XCTAssertLessThan(b.mean, 0.05, "B at frame \(k)")
         }
         XCTAssertEqual(gif.images[0].pixels[204], 0xFFD1_D1D6, "the gutter")
+
+        // Paired by progress: the same curve over twice the time is at A's progress of frame k
+        // at its frame 2k, and after A's end B's last frame stays beside A's.
+        let (byProgress, said) = try preview(
+            [
+                fixture.path, "--compare-duration", "0.6", "--export", "gif", "--export-state", "01-expand",
+                "--export-pairing", "progress",
+            ], in: dir)
+        let progressFile = byProgress.appendingPathComponent("export/01-expand-compared.gif")
+        XCTAssertTrue(said.contains("13 frames, 1.60 s, 408 x 160"), said)
+        let paired = try GIFReader([UInt8](Data(contentsOf: progressFile)))
+        for k in 0..<13 {
+            let b = difference(
+                half(paired.images[k], from: 208),
+                try PNGDecoder.decode(
+                    [UInt8](
+                        Data(
+                            contentsOf: byProgress.appendingPathComponent(
+                                "compare/states/01-expand/frames/\(String(format: "%03d", min(2 * k, 12))).png")))))
+            XCTAssertLessThan(b.mean, 0.05, "B beside A's frame \(k) by progress")
+        }
+        let lone = try CLI.run(
+            ["preview", fixture.path, "--export", "gif", "--export-pairing", "progress"], in: dir.url)
+        XCTAssertEqual(lone.status, 2, lone.output)
+        XCTAssertTrue(lone.stderr.contains("--export-pairing pairs a comparison's frames"), lone.stderr)
     }
 }

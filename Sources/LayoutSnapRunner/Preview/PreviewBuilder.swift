@@ -289,7 +289,8 @@ public struct PreviewBuilder: Sendable {
                 var only = pairing
                 only.states = chosen.map(\.1)
                 shown = ExportTimeline.compared(
-                    chosen.map(\.0), with: other.states, pairing: only, fps: fixture.fps, hold: Self.holdLastFrame)
+                    chosen.map(\.0), with: other.states, pairing: only, fps: fixture.fps, hold: Self.holdLastFrame,
+                    by: export.pairing)
                 beside = (
                     output + "/" + PreviewComparison.folder + "/states", other.canvas.pixelWidth,
                     other.canvas.pixelHeight

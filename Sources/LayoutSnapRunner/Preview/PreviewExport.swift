@@ -20,11 +20,19 @@ public struct PreviewExport: Sendable {
     public var path: String?
     /// Exporting a comparison: B's frames beside A's.
     var compared = false
+    /// A comparison's frames side by side at the same time, or at the same progress of the
+    /// motion (`PreviewPairing`, as the page scrubs them).
+    public var pairing: Pairing = .time
 
-    public init(format: Format, state: String? = nil, path: String? = nil) {
+    public enum Pairing: String, Sendable, CaseIterable {
+        case time, progress
+    }
+
+    public init(format: Format, state: String? = nil, path: String? = nil, pairing: Pairing = .time) {
         self.format = format
         self.state = state
         self.path = path
+        self.pairing = pairing
     }
 
     /// What was written: for the terminal, and checked by the tests against ffprobe.
@@ -233,10 +241,12 @@ public enum ExportTimeline {
     }
 
     /// A comparison's frames: each of A's states in turn as `frames` has them, each of A's frames
-    /// with B's paired by time (`PreviewPairing`); when B runs on after A's last frame, A's last
-    /// frame shows again beside each of B's later ones, and the hold comes after B's end.
+    /// with B's paired by time or by progress (`PreviewPairing`); when B runs on after A's last
+    /// frame, A's last frame shows again beside each of B's later ones, and the hold comes after
+    /// B's end.
     public static func compared(
-        _ states: [StateLayout], with other: [StateLayout], pairing: PreviewPairing, fps: Double, hold: Double
+        _ states: [StateLayout], with other: [StateLayout], pairing: PreviewPairing, fps: Double, hold: Double,
+        by: PreviewExport.Pairing = .time
     ) -> [Frame] {
         zip(states, pairing.states).flatMap { state, view in
             let times = state.frames.map(\.time) + view.tail
@@ -245,7 +255,9 @@ public enum ExportTimeline {
                 let seconds = last ? (state.interrupted && view.tail.isEmpty ? 1 / fps : hold) : times[k + 1] - times[k]
                 let frame = state.frames[min(k, state.frames.count - 1)]
                 let beside = view.state.flatMap { j in
-                    view.byTime[k].map { Frame.Beside(state: other[j].name, index: other[j].frames[$0].index) }
+                    (by == .time ? view.byTime : view.byProgress)[k].map {
+                        Frame.Beside(state: other[j].name, index: other[j].frames[$0].index)
+                    }
                 }
                 return Frame(state: state.name, index: frame.index, seconds: seconds, endsState: last, beside: beside)
             }
