@@ -19,13 +19,6 @@ public struct ThemePatch: Sendable, Hashable {
         return t
     }
 
-    /// This patch, then `other` over it.
-    public func merged(with other: ThemePatch) -> ThemePatch {
-        var p = self
-        p.values.merge(other.values) { _, new in new }
-        return p
-    }
-
     // MARK: decoding
 
     /// The token paths as a tree of object keys.

@@ -22,7 +22,6 @@ public enum Keyboard {
     /// UIKit's CASpringAnimation reports is not a physical coefficient: taken as one, the spring is
     /// overdamped and crawls for over 3 s, which no keyboard does.
     public static let spring = Spring(mass: 3, stiffness: 1000, dampingRatio: 1)
-    public static let curve = AnimationCurve.spring(spring)
 
     /// The keyboard with `shown` points of it on the canvas (a hidden one sits just below), its
     /// display list (empty while hidden) and its layout element. Under a right-to-left layout the
