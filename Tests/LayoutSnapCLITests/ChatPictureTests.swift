@@ -47,6 +47,15 @@ final class ChatPictureTests: XCTestCase {
         XCTAssertEqual(missing.status, 2, missing.output)
         XCTAssertTrue(
             missing.output.contains("$.messages[0].image.path: image file not found: images/red.png"), missing.output)
+
+        // A PNG whose header reads but whose pixels do not: found when it is drawn, and named at
+        // its own place in the fixture (not a post's `$.image.path`).
+        let png = [UInt8](solid(0xFFFF_0000))
+        try Data(png.prefix(40)).write(to: dir.path("Fixtures/images/red.png"))
+        let truncated = try CLI.run(["verify", "--no-progress", "--no-cache"], in: dir.url)
+        XCTAssertEqual(truncated.status, 2, truncated.output)
+        XCTAssertTrue(
+            truncated.stderr.contains("$.messages[0].image.path: image images/red.png:"), truncated.stderr)
     }
 }
 

@@ -61,12 +61,15 @@ public struct InputFile: Sendable, Hashable {
     public var written: String
     public var line: Int
     public var column: Int
+    /// Where in the fixture it is named (`$.image.path`, `$.messages[2].image.path`).
+    public var jsonPath: String
 
-    public init(path: String, written: String, line: Int, column: Int) {
+    public init(path: String, written: String, line: Int, column: Int, jsonPath: String) {
         self.path = path
         self.written = written
         self.line = line
         self.column = column
+        self.jsonPath = jsonPath
     }
 }
 

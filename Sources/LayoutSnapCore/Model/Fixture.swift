@@ -71,8 +71,8 @@ public struct Fixture: Sendable {
     public var kind: FixtureKind { content.kind }
 
     /// The fixture's image file at `path` as the fixture names it, with its place in the file.
-    public func imageSource(path: String) -> (written: String, line: Int, column: Int)? {
-        content.inputFiles.first { $0.path == path }.map { ($0.written, $0.line, $0.column) }
+    public func imageSource(path: String) -> InputFile? {
+        content.inputFiles.first { $0.path == path }
     }
 
     /// A rough count of the frames the fixture renders, known before any layout: what the batch

@@ -70,10 +70,10 @@ extension Diagnostic {
         case let error as RunnerError: d = error.diagnostic(file: file)
         case RenderError.image(let path, let reason):
             // The image a fixture names: its place in the fixture, when known.
+            let source = fixture?.imageSource(path: path)
             d = Diagnostic(
-                .error, .fixture, file: file, line: fixture?.imageSource(path: path)?.line,
-                column: fixture?.imageSource(path: path)?.column, path: "$.image.path",
-                message: "image \(fixture?.imageSource(path: path)?.written ?? path): \(reason)")
+                .error, .fixture, file: file, line: source?.line, column: source?.column,
+                path: source?.jsonPath ?? "$.image.path", message: "image \(source?.written ?? path): \(reason)")
         case let error as RenderError: d = Diagnostic(.error, .render, file: file, message: error.description)
         default: d = Diagnostic(.error, otherwise, file: file, message: "\(error)")
         }

@@ -46,7 +46,9 @@ extension ChatFixture: KindContent {
         }
         return (messages + received).compactMap { m in
             guard let image = m.image, let path = image.path, let source = image.source else { return nil }
-            return InputFile(path: path, written: source.written, line: source.line, column: source.column)
+            return InputFile(
+                path: path, written: source.written, line: source.line, column: source.column, jsonPath: source.jsonPath
+            )
         }
     }
 

@@ -61,7 +61,7 @@ enum PostDecoder {
             }
             return PostImage(
                 path: resolved, aspectRatio: Double(size.width) / Double(size.height),
-                source: (relative, p.position.line, p.position.column))
+                source: (relative, p.position.line, p.position.column, p.path.description))
         case (nil, let r?):
             return PostImage(
                 path: nil, aspectRatio: try r.double(in: ratios, what: "an aspect ratio (width / height)"))

@@ -10,9 +10,11 @@ public struct PostImage: Sendable, Hashable {
     public var aspectRatio: Double
     /// Where the fixture names the file, for messages about it: the path as written, and the
     /// line and column of `image.path`.
-    public var source: (written: String, line: Int, column: Int)?
+    public var source: (written: String, line: Int, column: Int, jsonPath: String)?
 
-    public init(path: String?, aspectRatio: Double, source: (written: String, line: Int, column: Int)? = nil) {
+    public init(
+        path: String?, aspectRatio: Double, source: (written: String, line: Int, column: Int, jsonPath: String)? = nil
+    ) {
         self.path = path
         self.aspectRatio = aspectRatio
         self.source = source

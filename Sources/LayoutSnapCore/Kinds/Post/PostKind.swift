@@ -52,6 +52,10 @@ extension PostFixture: KindContent, CurveAnimatedContent {
 
     public var inputFiles: [InputFile] {
         guard let image, let path = image.path, let source = image.source else { return [] }
-        return [InputFile(path: path, written: source.written, line: source.line, column: source.column)]
+        return [
+            InputFile(
+                path: path, written: source.written, line: source.line, column: source.column, jsonPath: source.jsonPath
+            )
+        ]
     }
 }
