@@ -112,8 +112,9 @@ final class ResultCacheTests: XCTestCase {
         for memo in memos { try Data("torn".utf8).write(to: keys.appendingPathComponent(memo)) }
         let torn = try verify(dir)
         XCTAssertEqual(torn.cached.values.filter { $0 }.count, 4, torn.output)
-        XCTAssertEqual(
-            try String(contentsOf: keys.appendingPathComponent(memos[0]), encoding: .utf8).count, 64,
+        XCTAssertTrue(
+            try String(contentsOf: keys.appendingPathComponent(memos[0]), encoding: .utf8).hasPrefix(
+                "layoutsnap key memo 1\nkey "),
             "worked out again and remembered")
 
         // Every memo names the first one's key: three fixtures are sent to another's entry.

@@ -52,6 +52,25 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertTrue(e.message.contains("pixels"), e.message)
     }
 
+    /// A remembered key's record reads back exactly, whatever bytes its paths hold, and every
+    /// cut of it is refused.
+    func testKeyMemoReadsBackAndRefusesTornRecords() {
+        let memo = KeyMemo(
+            key: key,
+            inputs: [
+                ("images/a b.png", String(repeating: "0f", count: 32)),
+                ("odd\nname 12:3.png", String(repeating: "e1", count: 32)), ("", String(repeating: "00", count: 32)),
+            ])
+        let bytes = memo.encoded()
+        XCTAssertEqual(KeyMemo.parse(bytes), memo)
+        XCTAssertEqual(KeyMemo.parse(KeyMemo(key: key, inputs: []).encoded())?.inputs.count, 0)
+        for cut in 0..<bytes.count {
+            XCTAssertNil(KeyMemo.parse(Array(bytes[..<cut])), "a record cut at \(cut) of \(bytes.count) read")
+        }
+        XCTAssertNil(KeyMemo.parse(Array(key.hex.utf8)), "a key alone (the old format) is no record")
+        XCTAssertNil(KeyMemo.parse(bytes + [0x41]))
+    }
+
     func testActionResultNamesTheBlob() {
         let hash = SHA256.hex(of: value.encoded())
         let message = ActionResult.encode(path: "layoutsnap-result.json", hash: hash, size: 1234)

@@ -69,23 +69,36 @@ public struct BatchRunner: Sendable {
             cache == nil && given != nil
             ? given!.map { Plan.render(cost: $0, key: nil, audited: nil) }
             : WorkerThreads.map(count: refs.count, jobs: jobs) { i in
-                let decoded = overrides.decode(refs[i])
-                guard case .success(let fixture) = decoded else { return .render(cost: 0, key: nil, audited: nil) }
-                let cost = given?[i] ?? fixture.estimatedCost
-                guard let cache, let found = cache.key(fixture, ref: refs[i], overrides: overrides, files: files)
-                else {
-                    return .render(cost: cost, key: nil, audited: nil)
+                // A remembered key is found without decoding; a fixture is decoded only when
+                // it will be rendered, or to work out its key.
+                let remembered = cache?.rememberedKey(ref: refs[i], overrides: overrides, files: files)
+                var decoded: Result<Fixture, FixtureError>?
+                func fixture() -> Fixture? {
+                    if decoded == nil { decoded = overrides.decode(refs[i]) }
+                    return try? decoded?.get()
                 }
-                func confirmedKey() -> ResultKey? {
-                    cache.confirmed(found, fixture, ref: refs[i], overrides: overrides, files: files)
+                func render(key: ResultKey?, audited: CachedResult?) -> Plan {
+                    guard let fixture = fixture() else { return .render(cost: 0, key: nil, audited: nil) }
+                    let key =
+                        key.flatMap { known in
+                            known == remembered
+                                ? cache?.confirmed(known, fixture, ref: refs[i], overrides: overrides, files: files)
+                                : known
+                        }
+                    return .render(cost: given?[i] ?? fixture.estimatedCost, key: key, audited: audited)
                 }
-                guard let hit = cache.lookup(found.key), let frames = handler.cachedFrames(fixture, hit) else {
+                guard let cache else { return render(key: nil, audited: nil) }
+                guard
+                    let key = remembered
+                        ?? fixture().flatMap({ cache.key($0, ref: refs[i], overrides: overrides, files: files) })
+                else { return render(key: nil, audited: nil) }
+                guard let hit = cache.lookup(key), let frames = handler.cachedFrames(id: refs[i].id, hit) else {
                     cache.counted(hit: false)
-                    return .render(cost: cost, key: confirmedKey(), audited: nil)
+                    return render(key: key, audited: nil)
                 }
                 cache.counted(hit: true)
                 // An audited hit is rendered and compared with it.
-                if cache.audits() { return .render(cost: cost, key: confirmedKey(), audited: hit) }
+                if cache.audits() { return render(key: key, audited: hit) }
                 var result = FixtureResult(ref: refs[i], frames: frames)
                 result.cached = true
                 result.canvas = hit.canvas

@@ -97,41 +97,59 @@ public final class ResultCache: Sendable {
 
     public var counts: Counts { tally.withLock { $0 } }
 
-    /// The fixture's key, nil when a file it names cannot be read whole (it then runs uncached
-    /// and its decoding or rendering says what is wrong).
+    /// The key remembered for the fixture at `ref`, found without decoding it; nil when there
+    /// is none (no local folder, never seen, its file or a file it names changed since).
     ///
-    /// With a local folder the key is remembered under a hash of what the decoded fixture was
-    /// made from: the fixture file's bytes, its id, defaults, variant and overrides, the files it
-    /// names, and this build (decoding is a function of these). Walking the decoded fixture is
-    /// most of a warm run's work; reading the fixture file again is a small part of it. A
-    /// remembered key serves lookups only (a hit is still checked against the goldens):
-    /// `confirmed` works the key out before a rendering is stored under it.
+    /// With a local folder, each key is remembered under a hash of what the decoded fixture is
+    /// made from apart from the files it names (the fixture file's bytes, its id and path,
+    /// defaults, variant, overrides, this build), with the hash of each file it names beside it.
+    /// Decoding is a function of these, so when the file's bytes and every named file's hash
+    /// are the same, so is the key. Decoding and walking the decoded fixture are most of a warm
+    /// run's work. A remembered key serves lookups only (a hit is still checked against the
+    /// goldens): `confirmed` works the key out before a rendering is stored under it.
+    public func rememberedKey(ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles) -> ResultKey? {
+        guard let local, let memo = memo(ref: ref, overrides: overrides, files: files),
+            let record = local.rememberedRecord(memo), let remembered = KeyMemo.parse(record)
+        else { return nil }
+        for input in remembered.inputs {
+            guard let read = try? files.read(input.path, upTo: Limits.maxInputFileBytes),
+                read.size == read.prefix.count, SHA256.hex(of: read.prefix) == input.sha256
+            else { return nil }
+        }
+        return remembered.key
+    }
+
+    /// The fixture's key, worked out from the decoded fixture and remembered (see
+    /// `rememberedKey`); nil when a file it names cannot be read whole (it then runs uncached
+    /// and its decoding or rendering says what is wrong).
     public func key(
         _ fixture: Fixture, ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles
-    ) -> (key: ResultKey, remembered: Bool)? {
+    ) -> ResultKey? {
         guard let inputs = inputs(of: fixture, files: files) else { return nil }
-        guard let local, let memo = memo(ref: ref, overrides: overrides, inputs: inputs, files: files) else {
-            return (exactKey(fixture, inputs: inputs), false)
-        }
-        if let known = local.rememberedKey(memo) { return (known, true) }
         let key = exactKey(fixture, inputs: inputs)
-        local.remember(key, for: memo)
-        return (key, false)
+        remember(key, ref: ref, overrides: overrides, inputs: inputs, files: files)
+        return key
     }
 
     /// The key a rendering is stored under: a remembered one worked out again (a miss renders
     /// anyway, so the walk costs nothing noticeable), and remembered anew when it was wrong.
     public func confirmed(
-        _ found: (key: ResultKey, remembered: Bool), _ fixture: Fixture, ref: FixtureRef,
-        overrides: FixtureOverrides, files: any InputFiles
+        _ remembered: ResultKey, _ fixture: Fixture, ref: FixtureRef, overrides: FixtureOverrides,
+        files: any InputFiles
     ) -> ResultKey? {
-        guard found.remembered else { return found.key }
         guard let inputs = inputs(of: fixture, files: files) else { return nil }
         let key = exactKey(fixture, inputs: inputs)
-        if key != found.key, let local, let memo = memo(ref: ref, overrides: overrides, inputs: inputs, files: files) {
-            local.remember(key, for: memo)
-        }
+        if key != remembered { remember(key, ref: ref, overrides: overrides, inputs: inputs, files: files) }
         return key
+    }
+
+    private func remember(
+        _ key: ResultKey, ref: FixtureRef, overrides: FixtureOverrides, inputs: [(path: String, bytes: [UInt8])],
+        files: any InputFiles
+    ) {
+        guard let local, let memo = memo(ref: ref, overrides: overrides, files: files) else { return }
+        let record = KeyMemo(key: key, inputs: inputs.map { ($0.path, SHA256.hex(of: $0.bytes)) })
+        local.remember(record.encoded(), for: memo)
     }
 
     private func exactKey(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])]) -> ResultKey {
@@ -150,29 +168,43 @@ public final class ResultCache: Sendable {
         return inputs
     }
 
-    /// What the remembered key is filed under; nil when the fixture file cannot be read again.
-    private func memo(
-        ref: FixtureRef, overrides: FixtureOverrides, inputs: [(path: String, bytes: [UInt8])],
-        files: any InputFiles
-    ) -> ResultKey? {
+    /// What the remembered key is filed under; nil when the fixture file cannot be read.
+    private func memo(ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles) -> ResultKey? {
         guard let source = try? files.read(ref.path, upTo: Limits.maxFixtureFileBytes),
             source.size == source.prefix.count
         else { return nil }
         var hasher = SHA256()
         for (name, text) in [
-            ("memo", "layoutsnap-key-memo 1"), ("renderer", renderer), ("environment", environment),
-            ("lints", lints ? "on" : "off"), ("id", ref.id),
+            ("memo", "layoutsnap-key-memo 2"), ("renderer", renderer), ("environment", environment),
+            ("lints", lints ? "on" : "off"), ("id", ref.id), ("path", ref.path),
         ] {
             hasher.update("\(name)#\(text.utf8.count):\(text)")
         }
+        hasher.update("settings:")
+        hasher.update(settingsDigest(ref: ref, overrides: overrides))
         hasher.update("file#\(source.prefix.count):")
         hasher.update(source.prefix)
-        CanonicalHash.update(&hasher, with: (ref.defaults, ref.variant as Any, overrides))
-        for input in inputs.sorted(by: { $0.path < $1.path }) {
-            hasher.update("input#\(input.path.utf8.count):\(input.path)#\(input.bytes.count):")
-            hasher.update(input.bytes)
-        }
         return ResultKey(hex: hasher.hex())
+    }
+
+    private struct Settings: Hashable {
+        var defaults: FixtureDefaults
+        var variant: FixtureVariant?
+        var overrides: FixtureOverrides
+    }
+    private let settingsDigests = LockedValue([Settings: [UInt8]]())
+
+    /// The canonical hash of a fixture's defaults, variant and overrides, worked out once for
+    /// each distinct value: the defaults carry the project's themes, hundreds of tokens walked
+    /// by reflection, and every fixture of a folder shares them.
+    private func settingsDigest(ref: FixtureRef, overrides: FixtureOverrides) -> [UInt8] {
+        let settings = Settings(defaults: ref.defaults, variant: ref.variant, overrides: overrides)
+        if let known = settingsDigests.withLock({ $0[settings] }) { return known }
+        var hasher = SHA256()
+        CanonicalHash.update(&hasher, with: (ref.defaults, ref.variant as Any, overrides))
+        let digest = hasher.finish()
+        settingsDigests.withLock { $0[settings] = digest }
+        return digest
     }
 
     /// The stored result of `key`, nil on a miss; an entry that cannot be read is a miss with a

@@ -85,18 +85,22 @@ public final class LocalResultStore: ResultStore {
         "\(folder)/keys/\(memo.hex.prefix(2))/\(memo.hex)"
     }
 
-    /// The key remembered for `memo` (see `ResultCache.key`), nil when there is none or what is
-    /// there is not a key (a torn write).
-    func rememberedKey(_ memo: ResultKey) -> ResultKey? {
-        guard let (_, bytes) = try? SystemCall.readPrefix(memoPath(memo), upTo: 65), bytes.count == 64,
-            bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+    /// The record remembered for `memo` (see `ResultCache.rememberedKey`), nil when there is
+    /// none; `KeyMemo.parse` refuses a torn one.
+    func rememberedRecord(_ memo: ResultKey) -> [UInt8]? {
+        guard let (size, bytes) = try? SystemCall.readPrefix(memoPath(memo), upTo: Self.maxMemoBytes),
+            size == bytes.count
         else { return nil }
-        return ResultKey(hex: String(decoding: bytes, as: UTF8.self))
+        return bytes
     }
 
-    func remember(_ key: ResultKey, for memo: ResultKey) {
+    /// The most a remembered record may be: a key and the hashes of the files one fixture names.
+    static let maxMemoBytes = 1 << 20
+
+    func remember(_ record: [UInt8], for memo: ResultKey) {
+        guard record.count <= Self.maxMemoBytes else { return }
         do {
-            try AtomicWriter.write(Array(key.hex.utf8), to: memoPath(memo), durable: false)
+            try AtomicWriter.write(record, to: memoPath(memo), durable: false)
         } catch {
             report("cannot write to \(folder): \(error.description)")
         }
@@ -113,7 +117,7 @@ public final class LocalResultStore: ResultStore {
     func entries() -> [(path: String, size: Int, used: Date)] {
         let fm = FileManager.default
         var out: [(String, Int, Date)] = []
-        // The entries, and the remembered keys beside them (64 bytes each).
+        // The entries, and the remembered keys beside them.
         for root in [folder + "/entries", folder + "/keys"] {
             for shard in (try? fm.contentsOfDirectory(atPath: root)) ?? [] {
                 let dir = root + "/" + shard

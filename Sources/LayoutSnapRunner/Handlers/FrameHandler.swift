@@ -67,8 +67,9 @@ public protocol FrameHandler: Sendable {
     func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult]) throws(RunnerError)
         -> FixtureNote?
     /// The frames of a result cache hit, when the handler can take them for a rendering (verify:
-    /// every frame's hash is its golden's); nil, and the fixture is rendered.
-    func cachedFrames(_ fixture: Fixture, _ value: CachedResult) -> [FrameResult]?
+    /// every frame's hash is its golden's); nil, and the fixture is rendered. `id` is the
+    /// fixture's: a hit is taken before the fixture is decoded.
+    func cachedFrames(id: String, _ value: CachedResult) -> [FrameResult]?
 }
 
 extension FrameHandler {
@@ -76,5 +77,5 @@ extension FrameHandler {
     public func fixtureFinished(_ fixture: Fixture, layout: FixtureLayout, frames: inout [FrameResult])
         throws(RunnerError) -> FixtureNote?
     { nil }
-    public func cachedFrames(_ fixture: Fixture, _ value: CachedResult) -> [FrameResult]? { nil }
+    public func cachedFrames(id: String, _ value: CachedResult) -> [FrameResult]? { nil }
 }

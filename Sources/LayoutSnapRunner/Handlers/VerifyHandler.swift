@@ -136,7 +136,7 @@ public struct VerifyHandler: FrameHandler {
     /// the goldens folder whose bytes hash to the manifest's entry, and the entry's pixel hash is
     /// the cached one. No state may have had more golden frames than it now has (that fails).
     /// Anything else: nil, and the fixture is rendered.
-    public func cachedFrames(_ fixture: Fixture, _ value: CachedResult) -> [FrameResult]? {
+    public func cachedFrames(id: String, _ value: CachedResult) -> [FrameResult]? {
         guard let manifest else { return nil }
         let store = GoldenStore(goldens)
         var frames: [FrameResult] = []
@@ -148,7 +148,7 @@ public struct VerifyHandler: FrameHandler {
         var folderInside: [String: Bool] = [:]
         var buffer: [UInt8] = []
         for frame in value.frames {
-            let key = GoldenStore.frameKey(fixture: fixture.id, state: frame.state, index: frame.index)
+            let key = GoldenStore.frameKey(fixture: id, state: frame.state, index: frame.index)
             let path = store.path(key)
             let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
             let inside =
@@ -180,7 +180,7 @@ public struct VerifyHandler: FrameHandler {
             counts[frame.state, default: 0] += 1
         }
         for (state, count) in counts
-        where manifest.frames[GoldenStore.frameKey(fixture: fixture.id, state: state, index: count)] != nil {
+        where manifest.frames[GoldenStore.frameKey(fixture: id, state: state, index: count)] != nil {
             return nil
         }
         return frames

@@ -1,0 +1,71 @@
+import LayoutSnapCore
+
+/// What the local folder remembers for a fixture (`ResultCache.rememberedKey`): its key, and the
+/// SHA-256 of each file it names, so that a warm run checks those files without decoding the
+/// fixture to learn which they are. Text, one line each; a path is written with its length, so
+/// any byte may be in it:
+///
+///     layoutsnap key memo 1
+///     key <64 hex digits>
+///     input <64 hex digits> <bytes>:<path>
+///     end
+///
+/// The last line says the record is whole: a cut one must not pass with fewer inputs checked.
+struct KeyMemo: Equatable {
+    var key: ResultKey
+    var inputs: [(path: String, sha256: String)]
+
+    static let header = "layoutsnap key memo 1\n"
+
+    static func == (a: KeyMemo, b: KeyMemo) -> Bool {
+        a.key == b.key && a.inputs.map(\.path) == b.inputs.map(\.path)
+            && a.inputs.map(\.sha256) == b.inputs.map(\.sha256)
+    }
+
+    func encoded() -> [UInt8] {
+        var out = Array(Self.header.utf8) + Array("key \(key.hex)\n".utf8)
+        for input in inputs {
+            out += Array("input \(input.sha256) \(input.path.utf8.count):".utf8)
+            out += Array(input.path.utf8)
+            out.append(0x0A)
+        }
+        return out + Array("end\n".utf8)
+    }
+
+    /// nil for anything that is not a whole record (a torn write, another format).
+    static func parse(_ bytes: [UInt8]) -> KeyMemo? {
+        var at = 0
+        func take(_ text: String) -> Bool {
+            let expected = Array(text.utf8)
+            guard bytes.count - at >= expected.count, bytes[at..<at + expected.count].elementsEqual(expected) else {
+                return false
+            }
+            at += expected.count
+            return true
+        }
+        func hex() -> String? {
+            guard bytes.count - at >= 64 else { return nil }
+            let digits = bytes[at..<at + 64]
+            guard digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+            at += 64
+            return String(decoding: digits, as: UTF8.self)
+        }
+        guard take(header), take("key "), let key = hex(), take("\n") else { return nil }
+        var inputs: [(path: String, sha256: String)] = []
+        while !take("end\n") {
+            guard take("input "), let sha = hex(), take(" ") else { return nil }
+            var count = 0
+            var digits = 0
+            while at < bytes.count, (0x30...0x39).contains(bytes[at]), digits < 9 {
+                count = count * 10 + Int(bytes[at] - 0x30)
+                at += 1
+                digits += 1
+            }
+            guard digits > 0, take(":"), bytes.count - at >= count + 1, bytes[at + count] == 0x0A else { return nil }
+            inputs.append((String(decoding: bytes[at..<at + count], as: UTF8.self), sha))
+            at += count + 1
+        }
+        guard at == bytes.count else { return nil }
+        return KeyMemo(key: ResultKey(hex: key), inputs: inputs)
+    }
+}
