@@ -46,6 +46,13 @@ public struct FixtureEntries: RandomAccessCollection, MutableCollection, Express
         }
     }
 
+    /// The entry at `position` as the spool wrote it, compact JSON from `ResultsJSON`'s encoder;
+    /// nil when it is not spooled (held in memory, or not a pass).
+    public func compactJSON(at position: Int) -> Data? {
+        guard case .spooled(let spool) = storage else { return nil }
+        return spool.bytes(position)
+    }
+
     /// The fixtures whose outcome is not a pass, in order, without reading spooled passes back.
     public var notPassed: [FixtureEntry] {
         switch storage {
@@ -152,10 +159,19 @@ public final class FixtureSpool: Sendable {
     }
 
     func entry(_ index: Int) -> FixtureEntry {
-        let found = state.withLock { s -> (kept: FixtureEntry?, place: (offset: Int64, length: Int)) in
-            (s.kept[index], s.places[index])
+        if let kept = state.withLock({ $0.kept[index] }) { return kept }
+        guard let data = bytes(index), let entry = try? Self.decoder.decode(FixtureEntry.self, from: data) else {
+            preconditionFailure("FixtureSpool: entry \(index) cannot be read back from the temporary file")
         }
-        if let kept = found.kept { return kept }
+        return entry
+    }
+
+    /// The JSON spooled for `index`; nil when the entry is kept in memory instead.
+    func bytes(_ index: Int) -> Data? {
+        let found = state.withLock { s -> (kept: Bool, place: (offset: Int64, length: Int)) in
+            (s.kept[index] != nil, s.places[index])
+        }
+        if found.kept { return nil }
         let place = found.place
         var data = Data(count: place.length)
         let read =
@@ -164,10 +180,10 @@ public final class FixtureSpool: Sendable {
             }) != nil
         // The file is ours alone and unlinked: reading back what was written cannot fail short
         // of the disk failing under the run.
-        guard read, let entry = try? Self.decoder.decode(FixtureEntry.self, from: data) else {
+        guard read else {
             preconditionFailure("FixtureSpool: entry \(index) cannot be read back from the temporary file")
         }
-        return entry
+        return data
     }
 
     var notPassed: [FixtureEntry] {

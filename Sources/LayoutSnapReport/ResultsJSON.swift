@@ -50,9 +50,18 @@ public enum ResultsJSON {
             // Fixtures are encoded a batch at a time on every core (Foundation's encoder is most
             // of a large run's report), and emitted in order: the same bytes, memory bounded by
             // the batch.
+            // A spooled pass is already its compact JSON, from this encoder (a pass has no
+            // cause to add): written as it was spooled, not read back and encoded again.
             var index = 0
-            for batch in Batches(results.fixtures, size: 256) {
-                for piece in Self.encodedInParallel(batch.map(results.withCauses), depth: 2, pretty: pretty) {
+            for start in stride(from: 0, to: results.fixtures.count, by: 256) {
+                let range = start..<min(start + 256, results.fixtures.count)
+                let spooled = pretty ? [] : range.map { results.fixtures.compactJSON(at: $0) }
+                let fresh = range.indices.filter { pretty || spooled[$0 - start] == nil }
+                var encoded = Self.encodedInParallel(
+                    fresh.map { results.withCauses(results.fixtures[$0]) }, depth: 2, pretty: pretty
+                ).makeIterator()
+                for i in range {
+                    let piece = (pretty ? nil : spooled[i - start]) ?? encoded.next()!
                     try emit(Data(((index == 0 ? "[" : ",") + newline + (pretty ? "    " : "")).utf8) + piece)
                     index += 1
                 }
@@ -302,22 +311,5 @@ public struct ResultsJSONError: Error, Equatable, CustomStringConvertible, Local
         default:
             describeOther(String(describing: type))
         }
-    }
-}
-
-/// A sequence's elements a batch at a time (the last batch may be shorter).
-struct Batches<Base: Sequence>: Sequence, IteratorProtocol {
-    var base: Base.Iterator
-    let size: Int
-
-    init(_ base: Base, size: Int) {
-        self.base = base.makeIterator()
-        self.size = size
-    }
-
-    mutating func next() -> [Base.Element]? {
-        var batch: [Base.Element] = []
-        while batch.count < size, let element = base.next() { batch.append(element) }
-        return batch.isEmpty ? nil : batch
     }
 }

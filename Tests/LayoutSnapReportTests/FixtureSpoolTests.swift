@@ -27,6 +27,8 @@ final class FixtureSpoolTests: XCTestCase {
             XCTAssertEqual(spooled.fixtures.count, results.fixtures.count)
             XCTAssertEqual(spooled.fixtures.notPassed, Array(results.fixtures).filter { $0.outcome != .passed })
             XCTAssertEqual(ResultsJSON.encode(spooled), ResultsJSON.encode(results))
+            // The compact form writes spooled passes as they were spooled.
+            XCTAssertEqual(ResultsJSON.encode(spooled, pretty: false), ResultsJSON.encode(results, pretty: false))
             XCTAssertEqual(try HTMLReport.html(spooled), try HTMLReport.html(results))
             XCTAssertEqual(JUnitWriter.xml(spooled), JUnitWriter.xml(results))
             XCTAssertEqual(
