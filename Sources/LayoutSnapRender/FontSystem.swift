@@ -171,12 +171,7 @@ public final class FontSystem: @unchecked Sendable {
             FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
         }
         guard parsed != 0 else { throw RenderError.fonts("the private fontconfig configuration did not parse") }
-        for file in files {
-            let added = file.path.withCString {
-                FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
-            }
-            guard added != 0 else { throw RenderError.fonts("fontconfig could not load \(file.path)") }
-        }
+        try Self.addFiles(files.map(\.path), to: config)
         if let project { try Self.addBrandFonts(project, to: config) }
         guard FcConfigBuildFonts(config) != 0 else { throw RenderError.fonts("FcConfigBuildFonts failed") }
         // Before any Pango font map exists: this also keeps Pango's background FcInit from reading
@@ -188,6 +183,66 @@ public final class FontSystem: @unchecked Sendable {
         var families: [String] = []
         for font in project?.fonts ?? [] where !families.contains(font.family) { families.append(font.family) }
         self.brandFamilies = families
+    }
+
+    /// Adds every face of `paths` to the config's application fonts, in order, as
+    /// `FcConfigAppFontAddFile` would one file after another (the private config has no scan
+    /// rules, so its patterns are FreeType's query as it is). Reading every glyph of the two CJK
+    /// collections is most of a cold run's start, so the files after the first are read on every
+    /// core, each into a set of its own, and their faces added in order: the same fonts in the
+    /// same order, whichever read finished first.
+    static func addFiles(_ paths: [String], to config: OpaquePointer) throws(RenderError) {
+        guard let first = paths.first else { return }
+        // The first file through fontconfig itself: it makes the application set.
+        let added = first.withCString {
+            FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
+        }
+        guard added != 0, let target = FcConfigGetFonts(config, FcSetApplication) else {
+            throw RenderError.fonts("fontconfig could not load \(first)")
+        }
+        let rest = Array(paths.dropFirst())
+        let sets = LockedValue([UnsafeMutablePointer<FcFontSet>?](repeating: nil, count: rest.count))
+        // Largest first, so that the two collections start at once.
+        let sizes = rest.map { path -> Int in
+            var info = stat()
+            return stat(path, &info) == 0 ? Int(info.st_size) : 0
+        }
+        let order = rest.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+        let next = LockedValue(0)
+        DispatchQueue.concurrentPerform(iterations: min(rest.count, ProcessInfo.processInfo.activeProcessorCount)) {
+            _ in
+            while true {
+                let taken = next.withLock { n -> Int? in
+                    defer { n += 1 }
+                    return n < order.count ? order[n] : nil
+                }
+                guard let i = taken, let set = FcFontSetCreate() else { return }
+                var count: Int32 = 0
+                let faces = rest[i].withCString {
+                    FcFreeTypeQueryAll(
+                        UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32.max, nil, &count, set)
+                }
+                if faces > 0, set.pointee.nfont > 0 {
+                    sets.withLock { $0[i] = set }
+                } else {
+                    FcFontSetDestroy(set)
+                }
+            }
+        }
+        let scanned = sets.withLock { $0 }
+        defer { for set in scanned { if let set { FcFontSetDestroy(set) } } }
+        for (i, set) in scanned.enumerated() {
+            guard let set else { throw RenderError.fonts("fontconfig could not load \(rest[i])") }
+            for f in 0..<Int(set.pointee.nfont) {
+                guard let pattern = set.pointee.fonts[f] else { continue }
+                // The set frees its own reference when it goes; the config keeps this one.
+                FcPatternReference(pattern)
+                guard FcFontSetAdd(target, pattern) != 0 else {
+                    FcPatternDestroy(pattern)
+                    throw RenderError.fonts("fontconfig could not add \(rest[i])")
+                }
+            }
+        }
     }
 
     /// Adds each brand file's faces under the family the config gives them, in place of their
