@@ -66,6 +66,7 @@ public final class ResultCache: Sendable {
         self.environment = environment
         self.auditRate = auditRate
         self.lints = lints
+        memoPrefix = Self.memoPrefix(renderer: renderer, environment: environment, lints: lints)
     }
 
     /// The cache `settings` describe, or nil when it is off (or this executable cannot be
@@ -173,11 +174,8 @@ public final class ResultCache: Sendable {
         guard let source = try? files.read(ref.path, upTo: Limits.maxFixtureFileBytes),
             source.size == source.prefix.count
         else { return nil }
-        var hasher = SHA256()
-        for (name, text) in [
-            ("memo", "layoutsnap-key-memo 2"), ("renderer", renderer), ("environment", environment),
-            ("lints", lints ? "on" : "off"), ("id", ref.id), ("path", ref.path),
-        ] {
+        var hasher = memoPrefix
+        for (name, text) in [("id", ref.id), ("path", ref.path)] {
             hasher.update("\(name)#\(text.utf8.count):\(text)")
         }
         hasher.update("settings:")
@@ -185,6 +183,21 @@ public final class ResultCache: Sendable {
         hasher.update("file#\(source.prefix.count):")
         hasher.update(source.prefix)
         return ResultKey(hex: hasher.hex())
+    }
+
+    /// The memo hash over what every fixture of the run shares (the environment alone is a few
+    /// kilobytes), hashed once and copied for each fixture.
+    private let memoPrefix: SHA256
+
+    private static func memoPrefix(renderer: String, environment: String, lints: Bool) -> SHA256 {
+        var hasher = SHA256()
+        for (name, text) in [
+            ("memo", "layoutsnap-key-memo 2"), ("renderer", renderer), ("environment", environment),
+            ("lints", lints ? "on" : "off"),
+        ] {
+            hasher.update("\(name)#\(text.utf8.count):\(text)")
+        }
+        return hasher
     }
 
     private struct Settings: Hashable {
