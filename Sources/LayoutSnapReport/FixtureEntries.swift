@@ -130,14 +130,13 @@ public final class FixtureSpool: Sendable {
     /// Puts the entry for `index`. A write that fails keeps the entry in memory instead: the run
     /// loses nothing, it only stops being flat.
     public func put(_ index: Int, _ entry: FixtureEntry) {
-        let data = (try? Self.encoder.encode(entry)) ?? Data()
+        let kept = entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || entry.hasLints
+        let data = kept ? Data() : PassEntryJSON.bytes(entry) ?? (try? Self.encoder.encode(entry)) ?? Data()
         state.withLock { s in
             precondition(
                 !s.sealed && s.places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
             s.tally.add(entry)
-            if entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || entry.hasLints || data.isEmpty
-                || !write(data, at: s.end)
-            {
+            if kept || data.isEmpty || !write(data, at: s.end) {
                 s.kept[index] = entry
                 s.places[index] = (0, 0)
                 return
