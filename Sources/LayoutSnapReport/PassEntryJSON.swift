@@ -97,20 +97,16 @@ enum PassEntryJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static func array(_ values: [Double], into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "["))
-        for (i, value) in values.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            number(value, into: &out)
-        }
-        out.append(UInt8(ascii: "]"))
-    }
+    private static func array(_ values: [Double], into out: inout [UInt8]) { array(values, into: &out, number) }
+    private static func array(_ values: [String], into out: inout [UInt8]) { array(values, into: &out, string) }
 
-    private static func array(_ values: [String], into out: inout [UInt8]) {
+    private static func array<T>(
+        _ values: [T], into out: inout [UInt8], _ element: (T, inout [UInt8]) -> Void
+    ) {
         out.append(UInt8(ascii: "["))
         for (i, value) in values.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            string(value, into: &out)
+            element(value, &out)
         }
         out.append(UInt8(ascii: "]"))
     }
