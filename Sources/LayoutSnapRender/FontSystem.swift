@@ -145,6 +145,7 @@ public final class FontSystem: @unchecked Sendable {
                 hashed.append(FontFile(name: brandFileName(font), path: path, hash: hash, family: font.family))
             }
         }
+        hashMemo.withLock { $0 }?.save()
         return hashed
     }
 
@@ -395,12 +396,22 @@ public final class FontSystem: @unchecked Sendable {
     /// XXH3 of the file, read through a memory map: fonts are tens of megabytes, and mapped
     /// pages from the page cache are hashed without a copy.
     static func hashFile(_ path: String) throws(RenderError) -> String {
+        func read(_ path: String) throws(SystemError) -> String {
+            try SystemCall.withMappedFile(path) { String(format: "%016llx", PixelHash.ofBytes($0)) }
+        }
         do {
-            return try SystemCall.withMappedFile(path) { String(format: "%016llx", PixelHash.ofBytes($0)) }
+            guard let memo = hashMemo.withLock({ $0 }) else { return try read(path) }
+            return try memo.hash(path, read)
         } catch {
             throw RenderError.fonts("cannot read \(path): \(error.reason)")
         }
     }
+
+    private static let hashMemo = LockedValue<FileHashMemo?>(nil)
+
+    /// Font hashes are remembered in `memo` (the result cache's folder) from now on: hashing
+    /// 67 MB of fonts was a fifth of a warm run. Call before the environment is first read.
+    public static func rememberHashes(in memo: FileHashMemo) { hashMemo.withLock { $0 = memo } }
 
     /// Only the rules rendering needs: scale colour-emoji bitmap strikes to the requested size
     /// (otherwise they draw at their 136 px strike), map the `emoji` family to Noto Color Emoji,

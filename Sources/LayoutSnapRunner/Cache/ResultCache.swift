@@ -3,6 +3,7 @@ import LayoutSnapCore
 import LayoutSnapImaging
 import LayoutSnapJSON
 import LayoutSnapReport
+import LayoutSnapRender
 import LayoutSnapSystem
 
 /// Where the result cache lives and how it is used (`--cache`, `--no-cache`, `--remote-cache`,
@@ -88,6 +89,7 @@ public final class ResultCache: Sendable {
                 url: url, headers: settings.remoteHeaders, upload: settings.upload,
                 timeoutMilliseconds: settings.remoteTimeoutMilliseconds)
         }
+        if let folder = settings.folder { FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts")) }
         let environment = try RenderEnvironment.current()
         return ResultCache(
             store: TieredResultStore(local: local, remote: remote), local: local,

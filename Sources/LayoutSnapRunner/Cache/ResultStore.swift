@@ -168,6 +168,7 @@ public final class LocalResultStore: ResultStore {
         let removed = entries().filter { $0.path.hasPrefix(folder + "/entries/") }.count
         try? FileManager.default.removeItem(atPath: folder + "/entries")
         try? FileManager.default.removeItem(atPath: folder + "/keys")
+        try? FileManager.default.removeItem(atPath: folder + "/fonts")
         return removed
     }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import LayoutSnapTestSupport
+import XCTest
+
+@testable import LayoutSnapSystem
+
+/// A remembered hash stands for a file only while `stat` says the same of it, and only a file
+/// that has been still for the settling time is remembered.
+final class FileHashMemoTests: XCTestCase {
+    func testRemembersAStillFileUntilItChanges() throws {
+        let folder = try makeTemporaryFolder("hash-memo").path
+        defer { removeTemporaryFolder(URL(fileURLWithPath: folder)) }
+        let file = folder + "/font.ttf"
+        let memoPath = folder + "/cache/fonts"
+        try Data("first".utf8).write(to: URL(fileURLWithPath: file))
+        var hashed = 0
+        func hash(_ path: String) throws(SystemError) -> String {
+            hashed += 1
+            return String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+
+        let first = FileHashMemo(path: memoPath, settle: 0)
+        XCTAssertEqual(try first.hash(file, hash), "first")
+        first.save()
+        XCTAssertEqual(hashed, 1)
+        XCTAssertEqual(try FileHashMemo(path: memoPath, settle: 0).hash(file, hash), "first", "remembered")
+        XCTAssertEqual(hashed, 1, "not read again")
+
+        // The same size, other bytes: its times moved, so it is hashed again.
+        try Data("other".utf8).write(to: URL(fileURLWithPath: file))
+        let second = FileHashMemo(path: memoPath, settle: 0)
+        XCTAssertEqual(try second.hash(file, hash), "other")
+        XCTAssertEqual(hashed, 2)
+        second.save()
+        XCTAssertEqual(try FileHashMemo(path: memoPath, settle: 0).hash(file, hash), "other")
+        XCTAssertEqual(hashed, 2)
+
+        // A file changed within the settling time is not remembered.
+        try Data("third".utf8).write(to: URL(fileURLWithPath: file))
+        let settling = FileHashMemo(path: memoPath)
+        XCTAssertEqual(try settling.hash(file, hash), "third")
+        settling.save()
+        XCTAssertEqual(try FileHashMemo(path: memoPath).hash(file, hash), "third")
+        XCTAssertEqual(hashed, 4, "hashed both times")
+    }
+
+    func testLinesThatDoNotReadAreIgnored() throws {
+        let folder = try makeTemporaryFolder("hash-memo").path
+        defer { removeTemporaryFolder(URL(fileURLWithPath: folder)) }
+        let file = folder + "/font.ttf"
+        try Data("bytes".utf8).write(to: URL(fileURLWithPath: file))
+        let memoPath = folder + "/fonts"
+        let memo = FileHashMemo(path: memoPath, settle: 0)
+        _ = try memo.hash(file) { (_: String) throws(SystemError) in "h" }
+        memo.save()
+        let good = try String(contentsOfFile: memoPath, encoding: .utf8)
+        for torn in [
+            "", "garbage\n", String(good.dropLast(3)) + "\n", good.replacingOccurrences(of: " ", with: "  "),
+            good.replacingOccurrences(of: ":", with: ";"),
+        ] {
+            try torn.write(toFile: memoPath, atomically: true, encoding: .utf8)
+            var called = false
+            XCTAssertEqual(
+                try FileHashMemo(path: memoPath, settle: 0).hash(file) { (_: String) throws(SystemError) in
+                    called = true
+                    return "h"
+                }, "h")
+            XCTAssertTrue(called, "\(torn.debugDescription) was taken as a memo")
+        }
+    }
+}
