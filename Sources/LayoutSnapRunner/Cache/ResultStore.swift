@@ -23,8 +23,9 @@ extension ResultStore {
     public func finish() {}
 }
 
-/// `.layoutsnap/cache` (or `--cache DIR`): one file per entry, `entries/<first two hex
-/// digits>/<key>`, written to a temporary file and renamed into place, so writers racing on one
+/// `.layoutsnap/cache` (or `--cache DIR`): one file per entry, `entries/<first hex
+/// digit>/<key>` (sixteen folders: making a folder costs an empty cache more than the entry
+/// written into it, and ext4 indexes a folder of many thousand files), written to a temporary file and renamed into place, so writers racing on one
 /// key each leave a whole entry and a reader never sees half of one. No fsync: an entry lost to a
 /// power cut is a miss, and one torn is refused by its own check. Least recently used first out:
 /// a hit touches the entry's modification time, and `evict` removes the oldest until the folder
@@ -45,7 +46,7 @@ public final class LocalResultStore: ResultStore {
     }
 
     func path(_ key: ResultKey) -> String {
-        "\(folder)/entries/\(key.hex.prefix(2))/\(key.hex)"
+        "\(folder)/entries/\(key.hex.prefix(1))/\(key.hex)"
     }
 
     public func get(_ key: ResultKey) -> [UInt8]? {
@@ -82,7 +83,7 @@ public final class LocalResultStore: ResultStore {
     public var entriesWritten: Int { written.withLock { $0 } }
 
     func memoPath(_ memo: ResultKey) -> String {
-        "\(folder)/keys/\(memo.hex.prefix(2))/\(memo.hex)"
+        "\(folder)/keys/\(memo.hex.prefix(1))/\(memo.hex)"
     }
 
     /// The record remembered for `memo` (see `ResultCache.rememberedKey`), nil when there is
