@@ -141,10 +141,30 @@ public enum FixtureDiscovery {
             return ([], false)
         }
         // Without default variants, a file without the word has none: most files are not parsed twice.
-        if defaults.variants == nil, data.range(of: Data("\"variants\"".utf8)) == nil { return ([], false) }
+        if defaults.variants == nil, !contains(data, "\"variants\"") { return ([], false) }
         // nil: a broken file, or broken variants.
         guard let variants = FixtureDecoder.variants(in: [UInt8](data), defaults: defaults) else { return ([], true) }
         return (variants, false)
+    }
+
+    /// Whether `data` holds `word`'s bytes, found with memchr and a compare (`Data.range(of:)`
+    /// was a tenth of a warm run over 2,000 fixtures).
+    static func contains(_ data: Data, _ word: String) -> Bool {
+        let needle = Array(word.utf8)
+        guard let first = needle.first else { return true }
+        return data.withUnsafeBytes { (haystack: UnsafeRawBufferPointer) -> Bool in
+            guard let base = haystack.baseAddress else { return false }
+            var at = 0
+            while haystack.count - at >= needle.count {
+                guard let hit = memchr(base + at, Int32(first), haystack.count - at - needle.count + 1) else {
+                    return false
+                }
+                let offset = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + offset, needle, needle.count) == 0 { return true }
+                at = offset + 1
+            }
+            return false
+        }
     }
 
     /// True when `path` is a folder that is its own fixtures root: the default root itself, or a
