@@ -76,6 +76,27 @@ final class ReportAndLifecycleTests: XCTestCase {
         XCTAssertNotEqual(try Data(contentsOf: dir.path(golden)), before, "the golden is the accepted frame")
     }
 
+    /// A passing run after a failing one leaves none of its images: the earlier folders are
+    /// renamed aside and removed while the run goes on, and the run waits for that before it
+    /// ends. What a killed run left aside goes too; a folder of the user's own stays.
+    func testAPassingRunClearsTheEarlierReport() throws {
+        let dir = try project()
+        let original = try String(contentsOf: dir.path("Fixtures/cards/small.json"), encoding: .utf8)
+        try change(dir)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 1)
+        let report = dir.path(".layoutsnap/report").path
+        XCTAssertTrue(FileManager.default.fileExists(atPath: report + "/actual/cards/small/01-expand/006.png"))
+        try FileManager.default.createDirectory(
+            atPath: report + "/.layoutsnap-clearing-1-expected/x", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: report + "/mine", withIntermediateDirectories: true)
+        try dir.write("Fixtures/cards/small.json", original)
+        let passing = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(passing.status, 0, passing.output)
+        // (expected/ is this run's: the card's lint findings show its frames.)
+        let left = try FileManager.default.contentsOfDirectory(atPath: report).sorted()
+        XCTAssertEqual(left.filter { $0 != "expected" }, ["index.html", "mine", "results.json"], "\(left)")
+    }
+
     func testAcceptPromotesActualFramesWithoutRendering() throws {
         let dir = try project()
         try change(dir)

@@ -22,11 +22,49 @@ public struct ReportBuilder: Sendable {
     /// Removes what an earlier verify left in the report folder, and only that: only when the
     /// folder holds a layoutsnap results.json, so `--report .` or a folder of the user's own never
     /// loses an `actual/` or `diff/` that layoutsnap did not write.
-    public func clearPrevious() {
-        guard Self.isLayoutsnapResults(reportDirectory + "/results.json") else { return }
-        for item in ["actual", "expected", "diff", "index.html", "results.json"] {
-            try? FileManager.default.removeItem(atPath: reportDirectory + "/" + item)
+    ///
+    /// The folders are renamed out of the way at once and removed on another thread while the run
+    /// goes on (removing thousands of linked goldens was a twentieth of a warm run);
+    /// `Clearing.wait` waits for that. A folder left by a run that was killed meanwhile goes with
+    /// the next clearing.
+    @discardableResult
+    public func clearPrevious() -> Clearing {
+        let clearing = Clearing()
+        guard Self.isLayoutsnapResults(reportDirectory + "/results.json") else { return clearing }
+        let fm = FileManager.default
+        var doomed: [String] = []
+        for name in (try? fm.contentsOfDirectory(atPath: reportDirectory)) ?? []
+        where name.hasPrefix(Self.clearingPrefix) {
+            doomed.append(reportDirectory + "/" + name)
         }
+        for item in ["actual", "expected", "diff"] {
+            let path = reportDirectory + "/" + item
+            let aside = "\(reportDirectory)/\(Self.clearingPrefix)\(getpid())-\(item)"
+            if (try? Posix.rename(path, aside)) != nil {
+                doomed.append(aside)
+            } else {
+                try? fm.removeItem(atPath: path)
+            }
+        }
+        for item in ["index.html", "results.json"] { try? fm.removeItem(atPath: reportDirectory + "/" + item) }
+        guard !doomed.isEmpty else { return clearing }
+        let paths = doomed
+        clearing.group.enter()
+        DispatchQueue.global(qos: .utility).async {
+            for path in paths { try? FileManager.default.removeItem(atPath: path) }
+            clearing.group.leave()
+        }
+        return clearing
+    }
+
+    /// What an earlier report's folders are renamed to while they are removed.
+    static let clearingPrefix = ".layoutsnap-clearing-"
+
+    /// An earlier report being removed in the background.
+    public final class Clearing: Sendable {
+        let group = DispatchGroup()
+        /// Returns when the earlier report's files are gone.
+        public func wait() { group.wait() }
     }
 
     /// Whether `path` is a results.json layoutsnap wrote, told from its ends without reading it

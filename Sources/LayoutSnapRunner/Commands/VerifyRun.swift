@@ -61,7 +61,8 @@ public struct VerifyRun: Sendable {
         var lintingBuilder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
         lintingBuilder.lintSeverity = settings.lint == .error ? .failure : .warning
         let builder = lintingBuilder
-        builder.clearPrevious()
+        let clearing = builder.clearPrevious()
+        defer { clearing.wait() }
         let handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
         // Without a manifest no hit can be checked against the goldens: nothing to read, and
         // what this run renders is stored all the same.
