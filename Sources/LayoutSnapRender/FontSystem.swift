@@ -128,9 +128,16 @@ public final class FontSystem: @unchecked Sendable {
             }
             files.append(((packaged.path as NSString).lastPathComponent, packaged.path))
         }
+        // On every core: 67 MB of fonts, and the first thing a cold run waits for.
+        let paths = files.map(\.path)
+        let hashes = LockedValue([Result<String, RenderError>?](repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { i in
+            let hash = Result { () throws(RenderError) in try Self.hashFile(paths[i]) }
+            hashes.withLock { $0[i] = hash }
+        }
         var hashed: [FontFile] = []
-        for file in files {
-            hashed.append(FontFile(name: file.name, path: file.path, hash: try Self.hashFile(file.path)))
+        for (file, hash) in zip(files, hashes.withLock { $0 }) {
+            hashed.append(FontFile(name: file.name, path: file.path, hash: try hash!.get()))
         }
         if let project = projectFonts() {
             for font in project.fonts {
