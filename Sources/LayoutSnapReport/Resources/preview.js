@@ -108,10 +108,17 @@
   // The frame fits the window (CSS px per point); with --zoom N the page also shows it at 2x to Nx
   // the device's scale (N device pixels per pixel of the frame), from frames rendered at N times
   // the scale, so no level enlarges pixels. `magnify` 1 is the fitted view.
+  // Served by `preview --serve` (PreviewServer puts its token in a meta tag), the zoom goes on to
+  // 8x: past the frames rendered up front, the server renders the region in view at that scale
+  // (GET zoom?...), drawn over the frame enlarged until it arrives.
+  const SERVED = document.querySelector('meta[name="layoutsnap-preview-server"]');
+  const TOKEN = SERVED ? SERVED.getAttribute('content') : null;
+  const MAX_ZOOM = SERVED ? Math.max(8, D.zoom) : D.zoom;
   const fit = Math.min(1.25, Math.max(0.3, (window.innerHeight - 230) / ch), 560 / cw);
   let magnify = 1;
   const pointScale = () => (magnify > 1 ? D.canvas.scale * magnify / (window.devicePixelRatio || 1) : fit);
-  const source = (f) => (magnify > 1 ? f.zoomed : f.image);
+  // Past the pre-rendered zoom, the largest frames there are (enlarged; the region covers them).
+  const source = (f) => (magnify > 1 && D.zoom > 1 ? f.zoomed : f.image);
   // Goldens have no zoomed frames: B is then shown from its frames, scaled.
   const sourceB = (f) => C.folder + '/' + (magnify > 1 && f.zoomed ? f.zoomed : f.image);
   const bw = B ? B.canvas.width : 0, bh = B ? B.canvas.height : 0;
@@ -123,7 +130,9 @@
   const nav = el('nav', { id: 'states', 'aria-label': 'Timeline and states' });
   const img = el('img', { id: 'frame', alt: 'frame' });
   const overlay = el('canvas', { id: 'overlay' });
-  const layer = el('div', { class: 'layer', style: `width:${cw * fit}px;height:${ch * fit}px` }, img, overlay);
+  // The region the server rendered at the current zoom, placed over the same points of the frame.
+  const regionImg = el('img', { id: 'region', class: 'region', alt: '', hidden: '' });
+  const layer = el('div', { class: 'layer', style: `width:${cw * fit}px;height:${ch * fit}px` }, img, regionImg, overlay);
   const stage = el('div', { class: 'stage', style: `width:${cw * fit}px;height:${ch * fit}px` }, layer);
   // Side B: its own stage beside A's, each at its canvas's size (the same points to pixels), and
   // an image over A's frame for the onion skin and the difference, aligned top-left.
@@ -140,15 +149,16 @@
   window.addEventListener('mousemove', (e) => { if (drag) { stage.scrollLeft = drag.left - (e.clientX - drag.x); stage.scrollTop = drag.top - (e.clientY - drag.y); } });
   window.addEventListener('mouseup', () => { drag = null; });
   const zooms = el('span', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' },
-    ...Array.from({ length: D.zoom }, (_, i) => i + 1).map((z) => el('button', {
-      'data-zoom': String(z), title: z === 1 ? 'Fit the window' : `${z} device pixels to a pixel of the frame, re-rendered`,
+    ...Array.from({ length: MAX_ZOOM }, (_, i) => i + 1).map((z) => el('button', {
+      'data-zoom': String(z), title: z === 1 ? 'Fit the window' : `${z} device pixels to a pixel of the frame, re-rendered`
+        + (z > D.zoom ? ' by the server, the region in view' : ''),
       onclick: () => setZoom(z) }, z === 1 ? 'Fit' : `${z}x`)));
-  if (D.zoom === 1) zooms.append(el('span', { class: 'hint', title: 'preview FIXTURE --zoom 8' }, 'zoom: --zoom N'));
+  if (D.zoom === 1 && !SERVED) zooms.append(el('span', { class: 'hint', title: 'preview FIXTURE --serve, or --zoom 8' }, 'zoom: --serve or --zoom N'));
   // Zooming keeps the point at the viewport's centre where it is.
   function setZoom(z) {
     const cx = (stage.scrollLeft + stage.clientWidth / 2) / layer.offsetWidth;
     const cy = (stage.scrollTop + stage.clientHeight / 2) / layer.offsetHeight;
-    magnify = Math.max(1, Math.min(D.zoom, z));
+    magnify = Math.max(1, Math.min(MAX_ZOOM, z));
     const k = pointScale();
     layer.style.width = `${cw * k}px`; layer.style.height = `${ch * k}px`;
     layerB.style.width = `${bw * k}px`; layerB.style.height = `${bh * k}px`;
@@ -160,6 +170,51 @@
     document.body.dataset.zoom = String(magnify);
     if (ready) { go(ei, now); }
   }
+
+  // The region in view at a zoom past the pre-rendered one, from the server: asked for a moment
+  // after the frame, the zoom or the scroll last changed (a drag or playback asks once, at the
+  // end); an answer that is no longer what is shown is dropped.
+  let regionTimer = 0, regionAsked = 0, regionShown = null, regionURL = null;
+  const regionKey = () => `${state().name} ${frame().index} ${magnify}`;
+  function askRegion() {
+    clearTimeout(regionTimer);
+    if (regionShown !== regionKey()) { regionImg.hidden = true; delete document.body.dataset.region; }
+    if (!SERVED || magnify <= D.zoom) return;
+    regionTimer = setTimeout(fetchRegion, 150);
+  }
+  function fetchRegion() {
+    const k = pointScale(), key = regionKey(), asked = ++regionAsked;
+    const x = Math.max(0, stage.scrollLeft / k), y = Math.max(0, stage.scrollTop / k);
+    const w = Math.min(cw - x, stage.clientWidth / k), h = Math.min(ch - y, stage.clientHeight / k);
+    if (w <= 0 || h <= 0) return;
+    const q = new URLSearchParams({ state: state().name, frame: String(frame().index), zoom: String(magnify),
+      x: x.toFixed(3), y: y.toFixed(3), w: w.toFixed(3), h: h.toFixed(3) });
+    fetch('zoom?' + q, { headers: { 'X-LayoutSnap-Token': TOKEN }, cache: 'no-store' }).then((r) => {
+      if (!r.ok) return r.text().then((t) => { throw new Error(t.trim()); });
+      const region = (r.headers.get('X-LayoutSnap-Region') || '').split(',').map(Number);
+      return r.blob().then((blob) => ({ region, blob }));
+    }).then(({ region, blob }) => {
+      if (asked !== regionAsked || key !== regionKey()) return;
+      if (regionURL) URL.revokeObjectURL(regionURL);
+      regionURL = URL.createObjectURL(blob);
+      regionImg.onload = () => {
+        if (asked !== regionAsked || key !== regionKey()) return;
+        // Pixels at the zoomed scale to CSS px: one image pixel to a device pixel.
+        const s = D.canvas.scale * magnify, kk = pointScale();
+        const [rx, ry, rw, rh] = region;
+        Object.assign(regionImg.style, { left: `${rx / s * kk}px`, top: `${ry / s * kk}px`, width: `${rw / s * kk}px`, height: `${rh / s * kk}px` });
+        regionImg.hidden = false;
+        regionShown = key;
+        document.body.dataset.region = `${key} ${region.join(',')}`;
+        delete document.body.dataset.regionError;
+      };
+      regionImg.src = regionURL;
+    }).catch((e) => {
+      if (asked === regionAsked) document.body.dataset.regionError = String(e.message || e);
+    });
+  }
+  stage.addEventListener('scroll', askRegion);
+  window.addEventListener('resize', askRegion);
   const range = el('input', { type: 'range', min: '0', value: '0', class: 'scrubber', 'aria-label': 'Frame' });
   range.addEventListener('input', () => {
     pause();
@@ -567,6 +622,7 @@
     now = at === undefined ? entry().t : at;
     const f = frame(), st = state();
     img.src = source(f);
+    askRegion();
     if (C) showB();
     range.value = v.timeline ? String(Math.round(now * 1000)) : String(ei);
     const last = st.frames.length - 1;
@@ -674,8 +730,10 @@
   }
 
   function drawOverlay() {
-    const ratio = window.devicePixelRatio || 1;
     const k = pointScale();
+    // At most about 16 M canvas pixels (8x of a full-size iPhone would be 193 M): fewer canvas
+    // pixels to a CSS pixel when zoomed that far.
+    const ratio = Math.min(window.devicePixelRatio || 1, Math.sqrt(16e6 / (cw * k * ch * k)));
     const w = Math.round(cw * k * ratio), h = Math.round(ch * k * ratio);
     if (overlay.width !== w || overlay.height !== h) { overlay.width = w; overlay.height = h; }
     const g = overlay.getContext('2d');

@@ -132,6 +132,8 @@ public struct PreviewBuilder: Sendable {
         public var motions: [String] = []
         /// What `--export` wrote.
         public var exported: PreviewExport.Written?
+        /// The layout the frames were drawn from: what `preview --serve` draws zoomed regions of.
+        public var layout: FixtureLayout?
     }
 
     public func build() throws(RunnerError) -> Summary {
@@ -305,6 +307,7 @@ public struct PreviewBuilder: Sendable {
         summary.motions = layout.states.compactMap { s in s.motion.map { "\(s.name): \($0.summary)" } }
         summary.frames = layout.frameCount
         summary.page = output + "/index.html"
+        summary.layout = layout
         return Side(summary: summary, data: data, states: layout.states, canvas: fixture.canvas, label: compareLabel)
     }
 
