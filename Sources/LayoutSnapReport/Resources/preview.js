@@ -348,7 +348,7 @@
         group('Comparison', MODES, () => compareMode, (m) => { compareMode = m; showCompare(); }, 'data-compare-mode'),
         el('label', { class: 'opacity-label' }, 'B opacity ', slider)),
       el('div', {}, el('span', { class: 'label' }, 'Scrub together'),
-        group('Scrub together', SYNCS, () => sync, (x) => { sync = x; if (ready) go(ei, now); showCompare(); }, 'data-sync')),
+        group('Scrub together', SYNCS, () => sync, (x) => { sync = x; if (ready) { renderStrips(); go(ei, now); } showCompare(); }, 'data-sync')),
       ...(note ? [note] : []));
   }
 
@@ -370,10 +370,11 @@
     if (ready) remember();
   }
 
-  // B's frame beside A's current one, as paired in Swift: { st, f, t } or null.
-  function pairedB() {
+  // B's frame beside A's entry i of the view (the current one), as paired in Swift: { st, f, t }
+  // or null.
+  function pairedB(i = ei) {
     const v = view(), pv = v.timeline ? C.pairs.timeline : C.pairs.states[vi - 1];
-    const j = pv[sync][ei];
+    const j = pv[sync][i];
     if (j === null || j === undefined) return null;
     if (v.timeline) { const e = bEntries[j]; return { st: B.states[e.s], f: B.states[e.s].frames[e.k], t: e.t }; }
     const st = B.states[pv.state];
@@ -495,25 +496,37 @@
   }
 
   // The filmstrip of the view: every frame a cell that goes to it; a state's view keeps its
-  // contact sheets and animated PNG below.
+  // contact sheets and animated PNG below. Comparing, each cell holds A's frame and B's paired
+  // with it (by time or progress, as the viewer), and B's later frames follow A's end.
   function renderStrips() {
     const v = view();
     const cells = el('div', { class: 'cells', role: 'list' });
     let previous = -1;
     v.entries.forEach((e, i) => {
-      if (e.tail) return;
+      if (e.tail && !C) return;
       const st = D.states[e.s], f = st.frames[e.k];
-      const starts = v.timeline && e.s !== previous;
+      const starts = v.timeline && e.s !== previous && !e.tail;
       previous = e.s;
-      cells.append(el('button', {
-        class: 'cell' + (starts ? ' starts' : ''), role: 'listitem', 'data-entry': String(i), 'data-state': st.name,
-        'data-frame': String(e.k), title: `${st.name} frame ${e.k} at ${ms(e.t)}`, onclick: () => { pause(); go(i); },
-      }, el('img', { src: f.image, loading: 'lazy', alt: '', style: `aspect-ratio:${cw}/${ch}` }),
-      el('span', {}, (starts ? st.name + ' ' : '') + `#${e.k} · ${ms(e.t)}`)));
+      const a = el('img', { src: f.image, loading: 'lazy', alt: '', style: `aspect-ratio:${cw}/${ch}` });
+      const label = e.tail ? `A ended · ${ms(e.t)}` : (starts ? st.name + ' ' : '') + `#${e.k} · ${ms(e.t)}`;
+      const attrs = {
+        class: 'cell' + (starts ? ' starts' : '') + (C ? ' paired' : '') + (e.tail ? ' tail' : ''), role: 'listitem',
+        'data-entry': String(i), 'data-state': st.name, 'data-frame': String(e.k),
+        title: `${st.name} frame ${e.k} at ${ms(e.t)}`, onclick: () => { pause(); go(i); },
+      };
+      if (!C) { cells.append(el('button', attrs, a, el('span', {}, label))); return; }
+      const p = pairedB(i);
+      const b = p ? el('img', { class: 'b', src: C.folder + '/' + p.f.image, loading: 'lazy', alt: '', style: `aspect-ratio:${bw}/${bh}` })
+        : el('span', { class: 'no-b' }, 'no B');
+      Object.assign(attrs, { 'data-b-state': p ? p.st.name : '', 'data-b-frame': p ? String(p.f.index) : '',
+        title: attrs.title + (p ? ` · B ${p.st.name} frame ${p.f.index} by ${sync}` : ' · B has no frame here') });
+      cells.append(el('button', attrs, el('span', { class: 'pair' }, a, b), el('span', {}, label),
+        el('span', { class: 'b-label' }, p ? `B ${view().timeline ? p.st.name + ' ' : ''}#${p.f.index}` : 'B —')));
     });
     const kids = [el('h2', {}, v.timeline
       ? `Filmstrip of the timeline: ${Words.count(framesOf(v), 'frame')} in ${TL.end.toFixed(3)} s`
       : `Filmstrip of ${v.name}`), cells];
+    if (C) kids.splice(1, 0, el('p', { class: 'cells-key' }, `Each cell: A (${C.a}) at the left, B (${C.b}) at the right, paired by ${sync}.`));
     if (v.timeline) {
       kids.push(el('h2', {}, 'Contact sheet of the timeline'),
         ...TL.filmstrips.map((src) => el('img', { src, loading: 'lazy', alt: 'filmstrip of the timeline' })));
