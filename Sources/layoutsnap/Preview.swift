@@ -178,10 +178,7 @@ struct Preview: ParsableCommand {
                 server.serve()
                 return .passed
             }
-            if let server {
-                Diagnostics.out("Preview: \(server.url) (Ctrl-C stops)")
-                Thread.detachNewThread { server.serve() }
-            }
+            if let server { Thread.detachNewThread { server.serve() } }
             try PreviewWatcher(fixture: ref.path).run(
                 build: {
                     let summary = try build(builder)
@@ -189,6 +186,8 @@ struct Preview: ParsableCommand {
                     return summary?.inputs
                 },
                 watching: { inputs in
+                    // After the first build, as without --watch (the address is printed even with --quiet).
+                    if let server { Diagnostics.out("Preview: \(server.url) (Ctrl-C stops)") }
                     if !quiet {
                         Diagnostics.out(
                             "Watching \(inputs.map(PreviewWatcher.display).joined(separator: ", ")) (Ctrl-C stops)")

@@ -121,6 +121,7 @@ final class PreviewServeTests: ServerTestCase {
                 const [st, k, z, box] = (b.region || '').split(' ');
                 ok(st === '02-collapse' && k === '3' && z === '8', 'the region of the frame shown: ' + b.region);
                 ok(!region.hidden, 'the region is shown over the frame');
+                ok(document.querySelector('.region-note').textContent.includes('re-rendered at 8x'), 'the page says so: ' + document.querySelector('.region-note').textContent);
                 const [x, y, w, h] = (box || '').split(',').map(Number);
                 ok(x === 456 && y === 432, 'the region starts at the scroll: ' + box);
                 ok(w >= stage.clientWidth - 1 && w <= stage.clientWidth + 1 && h >= stage.clientHeight - 1 && h <= stage.clientHeight + 1, 'as large as the view: ' + box + ' for ' + stage.clientWidth + ' x ' + stage.clientHeight);
@@ -142,6 +143,36 @@ final class PreviewServeTests: ServerTestCase {
             try Browser.drive(
                 chromium, served: html, into: s.out, url: s.url, hash: "#view=timeline&t=0.15", script: script,
                 profile: dir.path("profile"), budget: 20000), "ok")
+    }
+
+    /// With --watch, the regions are drawn from the last good build: an edited summary shows in
+    /// the next region asked for (at 1x, exactly the frame the build wrote), and a broken edit
+    /// leaves the last good one.
+    func testServedRegionsFollowAWatchedFixture() throws {
+        let dir = try TempDir()
+        let fixture = try dir.write("card.json", PreviewTests.expandingCard)
+        let s = try serve(fixture.path, ["--watch"], in: dir)
+        let query = "state=01-expand&frame=6&zoom=1&x=0&y=0&w=200&h=160"
+        func frame() throws -> [UInt32] {
+            try PNGDecoder.decode(
+                [UInt8](Data(contentsOf: s.out.appendingPathComponent("states/01-expand/frames/006.png")))
+            ).pixels
+        }
+        let before = try png(s.zoom(query)).pixels
+        XCTAssertEqual(before, try frame())
+        try dir.write(
+            "card.json", PreviewTests.expandingCard.replacingOccurrences(of: "A summary", with: "An edited summary"))
+        var after = before
+        let end = Date().addingTimeInterval(30)
+        while after == before, Date() < end {
+            Thread.sleep(forTimeInterval: 0.2)
+            after = try png(s.zoom(query)).pixels
+        }
+        XCTAssertNotEqual(after, before, "the edit shows: \(server?.outputSoFar ?? "")")
+        XCTAssertEqual(after, try frame(), "the region is the new build's frame")
+        try dir.write("card.json", "{ broken")
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(try png(s.zoom(query)).pixels, after, "a broken edit keeps the last good build")
     }
 
     /// On a canvas small enough to render whole at 8x (a 390 x 350 pt card at scale 1), every

@@ -175,11 +175,14 @@
   // after the frame, the zoom or the scroll last changed (a drag or playback asks once, at the
   // end); an answer that is no longer what is shown is dropped.
   let regionTimer = 0, regionAsked = 0, regionShown = null, regionURL = null;
+  // What the zoom shows past the pre-rendered level: the region coming, drawn, or why not.
+  const regionNote = el('span', { class: 'hint region-note', 'aria-live': 'polite' });
   const regionKey = () => `${state().name} ${frame().index} ${magnify}`;
   function askRegion() {
     clearTimeout(regionTimer);
     if (regionShown !== regionKey()) { regionImg.hidden = true; delete document.body.dataset.region; }
-    if (!SERVED || magnify <= D.zoom) return;
+    if (!SERVED || magnify <= D.zoom) { regionNote.textContent = ''; return; }
+    if (regionShown !== regionKey()) regionNote.textContent = `enlarged; rendering the view at ${magnify}x…`;
     regionTimer = setTimeout(fetchRegion, 150);
   }
   function fetchRegion() {
@@ -207,10 +210,13 @@
         regionShown = key;
         document.body.dataset.region = `${key} ${region.join(',')}`;
         delete document.body.dataset.regionError;
+        regionNote.textContent = `the view re-rendered at ${magnify}x (${rw} x ${rh} px)`;
       };
       regionImg.src = regionURL;
     }).catch((e) => {
-      if (asked === regionAsked) document.body.dataset.regionError = String(e.message || e);
+      if (asked !== regionAsked) return;
+      document.body.dataset.regionError = String(e.message || e);
+      regionNote.textContent = `enlarged, not re-rendered: ${e.message || e}`;
     });
   }
   stage.addEventListener('scroll', askRegion);
@@ -230,7 +236,7 @@
     el('button', { title: 'Next frame (→)', onclick: () => { pause(); go(ei + 1); } }, '▶'),
     el('button', { title: 'Last frame (End)', onclick: () => { pause(); go(view().entries.length - 1); } }, '⏭'),
     range, speeds);
-  const zoomRow = el('div', { class: 'controls' }, el('span', {}, 'Zoom'), zooms);
+  const zoomRow = el('div', { class: 'controls' }, el('span', {}, 'Zoom'), zooms, regionNote);
   // The timeline's axis: each state's span, instants as diamonds, interruptions as red ticks.
   const playhead = el('div', { class: 'playhead' });
   const axisTrack = el('div', { class: 'axis-track', title: 'Click to go to that moment' });
