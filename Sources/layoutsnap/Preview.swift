@@ -173,7 +173,7 @@ struct Preview: ParsableCommand {
             guard watch else {
                 guard let summary = try build(builder) else { return .error }
                 guard let server else { return .passed }
-                if let layout = summary.layout { server.update(layout) }
+                if let layout = summary.layout { server.update(layout, compared: summary.comparedLayout) }
                 Diagnostics.out("Preview: \(server.url) (Ctrl-C stops)")
                 server.serve()
                 return .passed
@@ -182,7 +182,9 @@ struct Preview: ParsableCommand {
             try PreviewWatcher(fixture: ref.path).run(
                 build: {
                     let summary = try build(builder)
-                    if let server, let layout = summary?.layout { server.update(layout) }
+                    if let server, let summary, let layout = summary.layout {
+                        server.update(layout, compared: summary.comparedLayout)
+                    }
                     return summary?.inputs
                 },
                 watching: { inputs in

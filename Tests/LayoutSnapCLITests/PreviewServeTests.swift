@@ -18,6 +18,16 @@ final class PreviewServeTests: ServerTestCase {
         /// `/zoom?...` with the token.
         func zoom(_ query: String) -> RawHTTP.Response { get("/zoom?" + query, token: token) }
         func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)?token=\(token)" }
+
+        /// Runs `script` on the page as served (`Browser.drive`), opened at `hash`. The script also
+        /// has `wait(test, then)`, which calls `then` once `test()` holds (or after 5 s).
+        func drive(_ hash: String, _ script: String, profile: URL) throws -> String? {
+            let waiting =
+                "const wait = (test, then, n = 100) => (test() || n === 0 ? then() : setTimeout(() => wait(test, then, n - 1), 50));\n"
+            return try Browser.drive(
+                try Browser.chromium(), served: get("/?token=\(token)").text, into: out, url: url, hash: hash,
+                script: waiting + script, profile: profile, budget: 20000)
+        }
     }
 
     /// Starts `layoutsnap preview FIXTURE --serve` and reads the address it prints.
@@ -106,7 +116,6 @@ final class PreviewServeTests: ServerTestCase {
         // In Chromium: 2x to 8x; at 8x the region in view comes from the server, one image pixel
         // to a device pixel, over the same points of the frame; stepping asks for the next
         // frame's; Fit lets it go.
-        let chromium = try Browser.chromium()
         let script = #"""
               const b = document.body.dataset, stage = document.querySelector('.stage');
               const region = document.getElementById('region'), frame = document.getElementById('frame');
@@ -116,7 +125,6 @@ final class PreviewServeTests: ServerTestCase {
               ok(document.querySelector('.layer').style.width === '9432px', '393 pt at 24 px: ' + document.querySelector('.layer').style.width);
               ok(frame.getAttribute('src') === 'states/02-collapse/frames/003.png', 'the frame, enlarged under the region');
               stage.scrollLeft = 19 * 24; stage.scrollTop = 18 * 24;
-              const wait = (test, then, n = 100) => (test() || n === 0 ? then() : setTimeout(() => wait(test, then, n - 1), 50));
               wait(() => b.region && !region.hidden, () => {
                 const [st, k, z, box] = (b.region || '').split(' ');
                 ok(st === '02-collapse' && k === '3' && z === '8', 'the region of the frame shown: ' + b.region);
@@ -138,11 +146,7 @@ final class PreviewServeTests: ServerTestCase {
                 });
               });
             """#
-        let html = s.get("/?token=\(s.token)").text
-        XCTAssertEqual(
-            try Browser.drive(
-                chromium, served: html, into: s.out, url: s.url, hash: "#view=timeline&t=0.15", script: script,
-                profile: dir.path("profile"), budget: 20000), "ok")
+        XCTAssertEqual(try s.drive("#view=timeline&t=0.15", script, profile: dir.path("profile")), "ok")
     }
 
     /// With --watch, the regions are drawn from the last good build: an edited summary shows in
@@ -173,6 +177,58 @@ final class PreviewServeTests: ServerTestCase {
         try dir.write("card.json", "{ broken")
         Thread.sleep(forTimeInterval: 1.5)
         XCTAssertEqual(try png(s.zoom(query)).pixels, after, "a broken edit keeps the last good build")
+    }
+
+    /// A comparison served: B's regions are drawn as A's (`side=b`), from B's own layout, and side
+    /// by side the page shows B's region of B's paired frame; the goldens, being pictures, have
+    /// none.
+    func testServedComparisonDrawsBsRegionsToo() throws {
+        let dir = try TempDir()
+        let fixture = try dir.write("card.json", PreviewTests.expandingCard)
+        let s = try serve(fixture.path, ["--compare-appearance", "dark", "--zoom", "2"], in: dir)
+        let data = try PreviewTests.Preview(dir: dir, out: s.out, layout: [:]).pageData()
+        XCTAssertEqual((data["compare"] as? [String: Any])?["rendered"] as? Bool, true)
+        let b = try png(s.zoom("side=b&state=01-expand&frame=3&zoom=2&x=0&y=0&w=200&h=160"))
+        let bWhole = try PNGDecoder.decode(
+            [UInt8](Data(contentsOf: s.out.appendingPathComponent("compare/states/01-expand/zoom/003.png"))))
+        XCTAssertEqual(b.pixels, bWhole.pixels, "B's region is B's frame (dark), not A's")
+        XCTAssertNotEqual(b.pixels, try png(s.zoom("state=01-expand&frame=3&zoom=2&x=0&y=0&w=200&h=160")).pixels)
+        let side = s.zoom("side=c&state=01-expand&frame=3&zoom=2&x=0&y=0&w=20&h=20")
+        XCTAssertEqual(side.status, 400)
+        XCTAssertTrue(side.text.contains("side must be a or b, found \"c\""), side.text)
+
+        let script = #"""
+              const b = document.body.dataset, stageB = document.querySelectorAll('.stage')[1];
+              document.querySelector('button[data-zoom="8"]').click();
+              const stage = document.querySelector('.stage');
+              stage.scrollLeft = 0; stage.scrollTop = 0;
+              // The top-left pixel: the light page of A, the dark one of B.
+              const pixel = (im) => {
+                const c = document.createElement('canvas'); c.width = 1; c.height = 1;
+                const g = c.getContext('2d'); g.drawImage(im, 0, 0);
+                return Array.from(g.getImageData(0, 0, 1, 1).data).join(',');
+              };
+              wait(() => b.region && b.regionB, () => {
+                ok(b.region.endsWith(' 0,0,' + b.region.split(',')[2] + ',' + b.region.split(',')[3]) && b.regionB.includes(' 0,0,'), 'both from the top-left corner: ' + b.region + ' / ' + b.regionB);
+                ok(pixel(document.getElementById('region-b')) !== pixel(document.getElementById('region')), 'B\'s region is B\'s picture, not A\'s: ' + pixel(document.getElementById('region-b')));
+                ok((b.regionB || '').startsWith('01-expand ' + b.bFrame + ' 8 '), 'B\'s region of B\'s paired frame: ' + b.regionB + ' (B frame ' + b.bFrame + ')');
+                const img = document.getElementById('region-b');
+                ok(!img.hidden && img.closest('.stage') === stageB, 'shown on B\'s stage');
+                document.querySelector('button[data-compare-mode=onion]').click();
+                ok(img.hidden && !b.regionB, 'over A, B shows enlarged');
+                done();
+              });
+            """#
+        XCTAssertEqual(try s.drive("#state=01-expand&frame=3", script, profile: dir.path("profile")), "ok")
+
+        // The goldens are pictures: no B to draw.
+        let record = try CLI.run(
+            ["record", "--no-progress", "--allow-ci", "--goldens", "G", fixture.path], in: dir.url)
+        XCTAssertEqual(record.status, 0, record.output)
+        let g = try serve(fixture.path, ["--compare-goldens", dir.path("G").path], in: try TempDir())
+        let none = g.zoom("side=b&state=01-expand&frame=3&zoom=2&x=0&y=0&w=20&h=20")
+        XCTAssertEqual(none.status, 400)
+        XCTAssertTrue(none.text.contains("side: there is no B drawn again"), none.text)
     }
 
     /// On a canvas small enough to render whole at 8x (a 390 x 350 pt card at scale 1), every

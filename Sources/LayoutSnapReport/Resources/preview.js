@@ -173,48 +173,63 @@
 
   // The region in view at a zoom past the pre-rendered one, from the server: asked for a moment
   // after the frame, the zoom or the scroll last changed (a drag or playback asks once, at the
-  // end); an answer that is no longer what is shown is dropped.
-  let regionTimer = 0, regionAsked = 0, regionShown = null, regionURL = null;
+  // end); an answer that is no longer what is shown is dropped. Side by side, B's region too
+  // (when B is a fixture, drawn again as A is; goldens are pictures).
+  const regionB = el('img', { id: 'region-b', class: 'region', alt: '', hidden: '' });
+  layerB.append(regionB);
+  const zoomed = [{ side: 'a', img: regionImg, stage, w: cw, h: ch, scale: D.canvas.scale, data: 'region',
+    at: () => ({ st: state(), f: frame() }), on: () => true }];
+  if (C && C.rendered) {
+    zoomed.push({ side: 'b', img: regionB, stage: stageB, w: bw, h: bh, scale: B.canvas.scale, data: 'regionB',
+      at: pairedB, on: () => compareMode === 'side' });
+  }
+  for (const z of zoomed) Object.assign(z, { asked: 0, shown: null, url: null });
+  let regionTimer = 0;
   // What the zoom shows past the pre-rendered level: the region coming, drawn, or why not.
   const regionNote = el('span', { class: 'hint region-note', 'aria-live': 'polite' });
-  const regionKey = () => `${state().name} ${frame().index} ${magnify}`;
+  const regionKey = (z) => { const p = z.on() && z.at(); return p ? `${p.st.name} ${p.f.index} ${magnify}` : null; };
   function askRegion() {
     clearTimeout(regionTimer);
-    if (regionShown !== regionKey()) { regionImg.hidden = true; delete document.body.dataset.region; }
+    for (const z of zoomed) {
+      if (z.shown !== regionKey(z) || !z.on()) { z.img.hidden = true; z.shown = null; delete document.body.dataset[z.data]; }
+    }
     if (!SERVED || magnify <= D.zoom) { regionNote.textContent = ''; return; }
-    if (regionShown !== regionKey()) regionNote.textContent = `enlarged; rendering the view at ${magnify}x…`;
-    regionTimer = setTimeout(fetchRegion, 150);
+    if (zoomed[0].shown === null) regionNote.textContent = `enlarged; rendering the view at ${magnify}x…`;
+    regionTimer = setTimeout(() => { for (const z of zoomed) fetchRegion(z); }, 150);
   }
-  function fetchRegion() {
-    const k = pointScale(), key = regionKey(), asked = ++regionAsked;
-    const x = Math.max(0, stage.scrollLeft / k), y = Math.max(0, stage.scrollTop / k);
-    const w = Math.min(cw - x, stage.clientWidth / k), h = Math.min(ch - y, stage.clientHeight / k);
+  function fetchRegion(z) {
+    const k = pointScale(), key = regionKey(z), asked = ++z.asked, p = z.at();
+    if (!key) return;
+    const x = Math.max(0, z.stage.scrollLeft / k), y = Math.max(0, z.stage.scrollTop / k);
+    const w = Math.min(z.w - x, z.stage.clientWidth / k), h = Math.min(z.h - y, z.stage.clientHeight / k);
     if (w <= 0 || h <= 0) return;
-    const q = new URLSearchParams({ state: state().name, frame: String(frame().index), zoom: String(magnify),
+    const q = new URLSearchParams({ side: z.side, state: p.st.name, frame: String(p.f.index), zoom: String(magnify),
       x: x.toFixed(3), y: y.toFixed(3), w: w.toFixed(3), h: h.toFixed(3) });
     fetch('zoom?' + q, { headers: { 'X-LayoutSnap-Token': TOKEN }, cache: 'no-store' }).then((r) => {
       if (!r.ok) return r.text().then((t) => { throw new Error(t.trim()); });
       const region = (r.headers.get('X-LayoutSnap-Region') || '').split(',').map(Number);
       return r.blob().then((blob) => ({ region, blob }));
     }).then(({ region, blob }) => {
-      if (asked !== regionAsked || key !== regionKey()) return;
-      if (regionURL) URL.revokeObjectURL(regionURL);
-      regionURL = URL.createObjectURL(blob);
-      regionImg.onload = () => {
-        if (asked !== regionAsked || key !== regionKey()) return;
-        // Pixels at the zoomed scale to CSS px: one image pixel to a device pixel.
-        const s = D.canvas.scale * magnify, kk = pointScale();
+      if (asked !== z.asked || key !== regionKey(z)) return;
+      if (z.url) URL.revokeObjectURL(z.url);
+      z.url = URL.createObjectURL(blob);
+      z.img.onload = () => {
+        if (asked !== z.asked || key !== regionKey(z)) return;
+        // Pixels at the side's zoomed scale to CSS px, placed on the same points of its frame.
+        const s = z.scale * magnify, kk = pointScale();
         const [rx, ry, rw, rh] = region;
-        Object.assign(regionImg.style, { left: `${rx / s * kk}px`, top: `${ry / s * kk}px`, width: `${rw / s * kk}px`, height: `${rh / s * kk}px` });
-        regionImg.hidden = false;
-        regionShown = key;
-        document.body.dataset.region = `${key} ${region.join(',')}`;
-        delete document.body.dataset.regionError;
-        regionNote.textContent = `the view re-rendered at ${magnify}x (${rw} x ${rh} px)`;
+        Object.assign(z.img.style, { left: `${rx / s * kk}px`, top: `${ry / s * kk}px`, width: `${rw / s * kk}px`, height: `${rh / s * kk}px` });
+        z.img.hidden = false;
+        z.shown = key;
+        document.body.dataset[z.data] = `${key} ${region.join(',')}`;
+        if (z.side === 'a') {
+          delete document.body.dataset.regionError;
+          regionNote.textContent = `the view re-rendered at ${magnify}x (${rw} x ${rh} px)`;
+        }
       };
-      regionImg.src = regionURL;
+      z.img.src = z.url;
     }).catch((e) => {
-      if (asked !== regionAsked) return;
+      if (asked !== z.asked || z.side !== 'a') return;
       document.body.dataset.regionError = String(e.message || e);
       regionNote.textContent = `enlarged, not re-rendered: ${e.message || e}`;
     });
@@ -373,7 +388,7 @@
     const w = over ? Math.max(cw, bw) : cw, h = over ? Math.max(ch, bh) : ch;
     stage.style.width = `${w * fit}px`; stage.style.height = `${h * fit}px`;
     Object.assign(document.body.dataset, { compare: compareMode, sync, opacity: String(onion) });
-    if (ready) remember();
+    if (ready) { remember(); askRegion(); }
   }
 
   // B's frame beside A's entry i of the view (the current one), as paired in Swift: { st, f, t }

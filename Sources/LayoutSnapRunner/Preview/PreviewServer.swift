@@ -12,8 +12,9 @@ import LayoutSnapSystem
 /// laid out once (by the build) and only that region is drawn, moved by whole pixels, so its
 /// pixels are exactly those of the whole frame rendered at that scale. The region is widened to
 /// whole pixels and cut to the canvas; `X-LayoutSnap-Region: x,y,width,height` names the pixels
-/// it covers at that scale. Pre-rendering every frame at 8x of a full-size iPhone (193 M pixels
-/// a frame) is out of reach; a region the size of a window is not.
+/// it covers at that scale. `side=b` draws side B of a comparison (when B is a fixture).
+/// Pre-rendering every frame at 8x of a full-size iPhone (193 M pixels a frame) is out of reach;
+/// a region the size of a window is not.
 public final class PreviewServer: Sendable {
     /// The most a served zoom may be: 8 device pixels to a pixel of the frame.
     public static let maxZoom = 8
@@ -30,6 +31,8 @@ public final class PreviewServer: Sendable {
 
     struct Drawing {
         var layout: FixtureLayout?
+        /// Side B's, with `--compare` of a fixture.
+        var compared: FixtureLayout?
         var engine: TextEngine?
     }
 
@@ -52,9 +55,13 @@ public final class PreviewServer: Sendable {
     /// What to open: the page, with the token that authorises it.
     public var url: String { site.url }
 
-    /// The layout a build made: what `/zoom` draws from now on (a failed build keeps the last good one).
-    public func update(_ layout: FixtureLayout) {
-        drawing.withLock { $0.layout = layout }
+    /// The layouts a build made (A's, and B's when it compares with a fixture): what `/zoom`
+    /// draws from now on (a failed build keeps the last good ones).
+    public func update(_ layout: FixtureLayout, compared: FixtureLayout? = nil) {
+        drawing.withLock {
+            $0.layout = layout
+            $0.compared = compared
+        }
     }
 
     /// Serves until `stop` is called.
@@ -85,6 +92,8 @@ public final class PreviewServer: Sendable {
 
     /// What `/zoom` asks for, each parameter checked on its own: a bad one is a 400 naming it.
     struct ZoomRequest: Equatable {
+        /// `a` (the default) or `b`, a comparison's other side.
+        var side = "a"
         var state: String
         var frame: Int
         var zoom: Int
@@ -128,6 +137,10 @@ public final class PreviewServer: Sendable {
                 }
                 return value
             }
+            side = query["side"].map { $0.isEmpty ? "a" : $0 } ?? "a"
+            guard ["a", "b"].contains(side) else {
+                throw HTTPFailure(.badRequest, "side must be a or b, found \"\(side.prefix(40))\"")
+            }
             state = try given("state")
             frame = try whole("frame", 0...Int(Int32.max))
             zoom = try whole("zoom", 1...PreviewServer.maxZoom)
@@ -156,8 +169,20 @@ public final class PreviewServer: Sendable {
 
     /// The region drawn as a PNG, and the pixels it covers.
     static func render(_ asked: ZoomRequest, _ d: inout Drawing) throws(HTTPFailure) -> ([UInt8], PixelRegion) {
-        guard let layout = d.layout else {
+        guard let built = d.layout else {
             throw HTTPFailure(.unavailable, "the fixture has no good build yet: fix the error the terminal shows")
+        }
+        let layout: FixtureLayout
+        if asked.side == "b" {
+            guard let compared = d.compared else {
+                throw HTTPFailure(
+                    .badRequest,
+                    "side: there is no B drawn again (B is rendered from a fixture with --compare or a --compare-* option; goldens are pictures)"
+                )
+            }
+            layout = compared
+        } else {
+            layout = built
         }
         guard let state = layout.states.first(where: { $0.name == asked.state }) else {
             throw HTTPFailure(
