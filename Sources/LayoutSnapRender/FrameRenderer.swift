@@ -30,17 +30,25 @@ public struct FramePixels {
 /// pixels.
 public final class FrameRenderer {
     public let canvas: Canvas
-    /// What the surface holds: the whole canvas, or the region `preview --serve` was asked for.
+    /// What `render` returns: the whole canvas, or the region `preview --serve` was asked for.
     /// A region's pixels are the same as the same pixels of the whole frame: the drawing is only
     /// moved by whole pixels (the pixel grid, and so every edge's anti-aliasing, is the same).
     public let region: PixelRegion
+    /// What the surface holds: the region's rows across the whole canvas. Cairo clips a path to
+    /// the surface before it rasterizes it, and a path cut at a side changes how some rows are
+    /// sampled (a coverage a level apart, in rows far from the cut); cut only at whole rows, each
+    /// row is sampled as in the whole frame.
+    private let drawn: PixelRegion
+    /// The region cut out of the drawn rows, when it is narrower than the canvas.
+    private let cut: UnsafeMutableBufferPointer<UInt32>?
     private let engine: TextEngine
     private let surface: CairoSurface
     private let context: CairoContext
     private var images: [String: CairoSurface] = [:]
     private let imageLoader: (String) throws(RenderError) -> PixelImage
 
-    /// `region`: draw only that part of the canvas (nil: all of it).
+    /// `region`: return only that part of the canvas (nil: all of it); its rows are drawn across
+    /// the whole canvas's width.
     public init(
         canvas: Canvas, engine: TextEngine, region: PixelRegion? = nil,
         imageLoader: @escaping (String) throws(RenderError) -> PixelImage = FrameRenderer.loadPNG
@@ -50,13 +58,15 @@ public final class FrameRenderer {
         self.imageLoader = imageLoader
         let region = region ?? PixelRegion(canvas)
         self.region = region
-        surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: region.width, height: region.height)
+        drawn = PixelRegion(x: 0, y: region.y, width: canvas.pixelWidth, height: region.height)
+        surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: drawn.width, height: drawn.height)
         guard surface.stride == surface.width * 4 else {
             throw RenderError.cairo(
                 operation: "create the frame surface", status: "unexpected stride \(surface.stride)")
         }
         context = try CairoContext(surface)
-        cairo_translate(context.pointer, Double(-region.x), Double(-region.y))
+        cut = region == drawn ? nil : .allocate(capacity: region.width * region.height)
+        cairo_translate(context.pointer, 0, Double(-drawn.y))
         cairo_scale(context.pointer, canvas.scale, canvas.scale)
     }
 
@@ -87,13 +97,21 @@ public final class FrameRenderer {
         cairo_surface_flush(surface.pointer)
         let count = surface.width * surface.height
         let words = UnsafeRawPointer(surface.data).bindMemory(to: UInt32.self, capacity: count)
-        return FramePixels(
-            width: surface.width, height: surface.height, pixels: UnsafeBufferPointer(start: words, count: count))
+        guard let cut else {
+            return FramePixels(
+                width: surface.width, height: surface.height, pixels: UnsafeBufferPointer(start: words, count: count))
+        }
+        for y in 0..<region.height {
+            (cut.baseAddress! + y * region.width).update(from: words + y * drawn.width + region.x, count: region.width)
+        }
+        return FramePixels(width: region.width, height: region.height, pixels: UnsafeBufferPointer(cut))
     }
+
+    deinit { cut?.deallocate() }
 
     /// `direct`: paint `op` on `cr` as it is, even in a region (`paintAtFrameOrigin` does).
     private func paint(_ op: DrawOp, _ cr: OpaquePointer, direct: Bool = false) throws(RenderError) {
-        if !direct, region != PixelRegion(canvas), let bounds = Self.sampled(op) {
+        if !direct, drawn != PixelRegion(canvas), let bounds = Self.sampled(op) {
             return try paintAtFrameOrigin(op, bounds: bounds)
         }
         switch op {
@@ -177,11 +195,11 @@ public final class FrameRenderer {
         let y0 = max(0, Int((bounds.minY * scale).rounded(.down)) - 1)
         let x1 = min(canvas.pixelWidth, Int((bounds.maxX * scale).rounded(.up)) + 1)
         let y1 = min(canvas.pixelHeight, Int((bounds.maxY * scale).rounded(.up)) + 1)
-        // The part of the region the op can change.
-        let cx0 = max(x0, region.x)
-        let cy0 = max(y0, region.y)
-        let cx1 = min(x1, region.x + region.width)
-        let cy1 = min(y1, region.y + region.height)
+        // The part of the drawn rows the op can change.
+        let cx0 = max(x0, drawn.x)
+        let cy0 = max(y0, drawn.y)
+        let cx1 = min(x1, drawn.x + drawn.width)
+        let cy1 = min(y1, drawn.y + drawn.height)
         guard cx1 > cx0, cy1 > cy0 else { return }
         let stride = x1 * 4
         let bytes = (y1 - y0) * stride
@@ -203,7 +221,7 @@ public final class FrameRenderer {
         let ownStride = surface.stride
         let rowBytes = (cx1 - cx0) * 4
         for y in cy0..<cy1 {
-            memcpy(origin + y * stride + cx0 * 4, own + (y - region.y) * ownStride + (cx0 - region.x) * 4, rowBytes)
+            memcpy(origin + y * stride + cx0 * 4, own + (y - drawn.y) * ownStride + (cx0 - drawn.x) * 4, rowBytes)
         }
         cairo_surface_mark_dirty(target)
         let cr = cairo_create(target)!
@@ -214,7 +232,7 @@ public final class FrameRenderer {
         try checkCairo(cairo_status(cr), "draw a picture in a region")
         cairo_surface_flush(target)
         for y in cy0..<cy1 {
-            memcpy(own + (y - region.y) * ownStride + (cx0 - region.x) * 4, origin + y * stride + cx0 * 4, rowBytes)
+            memcpy(own + (y - drawn.y) * ownStride + (cx0 - drawn.x) * 4, origin + y * stride + cx0 * 4, rowBytes)
         }
         cairo_surface_mark_dirty(surface.pointer)
     }
@@ -309,10 +327,10 @@ public final class FrameRenderer {
         // within `reach` of it (outside the mask is 0 either way), so the region's pixels are the
         // whole frame's.
         let reach = GaussianBlur.reach(sigma: sigma)
-        let wx0 = max(x0, region.x - reach)
-        let wy0 = max(y0, region.y - reach)
-        let wx1 = min(x1, region.x + region.width + reach)
-        let wy1 = min(y1, region.y + region.height + reach)
+        let wx0 = max(x0, drawn.x - reach)
+        let wy0 = max(y0, drawn.y - reach)
+        let wx1 = min(x1, drawn.x + drawn.width + reach)
+        let wy1 = min(y1, drawn.y + drawn.height + reach)
         guard wx1 > wx0, wy1 > wy0 else { return }
         let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: wx1 - wx0, height: wy1 - wy0)
         let mcr = try CairoContext(mask)
@@ -329,7 +347,7 @@ public final class FrameRenderer {
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-        cairo_mask_surface(cr, mask.pointer, Double(wx0 - region.x), Double(wy0 - region.y))
+        cairo_mask_surface(cr, mask.pointer, Double(wx0 - drawn.x), Double(wy0 - drawn.y))
         cairo_restore(cr)
     }
 }

@@ -91,7 +91,7 @@ final class PreviewServeTests: ServerTestCase {
             ("state=initial&frame=0&zoom=8&x=500&y=0&w=10&h=10", "the region is outside the 393 x 852 pt canvas"),
             (
                 "state=initial&frame=0&zoom=8&x=0&y=0&w=393&h=852",
-                "the region is 9432 x 20448 px at zoom 8 (scale 24), more than 16300000 pixels"
+                "h: the region's 20448 rows at zoom 8 (scale 24) are drawn across the canvas's 9432 px, more than 16300000 pixels: ask for at most 1728 rows (72 pt)"
             ),
         ]
         for (query, message) in bad {

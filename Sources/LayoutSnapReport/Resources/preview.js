@@ -201,7 +201,9 @@
     const k = pointScale(), key = regionKey(z), asked = ++z.asked, p = z.at();
     if (!key) return;
     const x = Math.max(0, z.stage.scrollLeft / k), y = Math.max(0, z.stage.scrollTop / k);
-    const w = Math.min(z.w - x, z.stage.clientWidth / k), h = Math.min(z.h - y, z.stage.clientHeight / k);
+    // The server draws a region's rows across the canvas, at most PreviewServer.maxRegionPixels.
+    const s = z.scale * magnify, rows = Math.floor(16300000 / Math.round(z.w * s)) - 2;
+    const w = Math.min(z.w - x, z.stage.clientWidth / k), h = Math.min(z.h - y, z.stage.clientHeight / k, rows / s);
     if (w <= 0 || h <= 0) return;
     const q = new URLSearchParams({ side: z.side, state: p.st.name, frame: String(p.f.index), zoom: String(magnify),
       x: x.toFixed(3), y: y.toFixed(3), w: w.toFixed(3), h: h.toFixed(3) });

@@ -18,7 +18,8 @@ import LayoutSnapSystem
 public final class PreviewServer: Sendable {
     /// The most a served zoom may be: 8 device pixels to a pixel of the frame.
     public static let maxZoom = 8
-    /// The most pixels a region may have: what a pre-rendered zoomed frame may have.
+    /// The most pixels a region's rows may have across the canvas (they are drawn whole): what a
+    /// pre-rendered zoomed frame may have.
     public static let maxRegionPixels = PreviewBuilder.maxZoomedPixels
     /// How the page knows it is served (and the token it is served with).
     public static let metaName = "layoutsnap-preview-server"
@@ -203,10 +204,11 @@ public final class PreviewServer: Sendable {
                 "x, y, w, h: the region is outside the \(PreviewBuilder.number(base.width)) x \(PreviewBuilder.number(base.height)) pt canvas"
             )
         }
-        guard region.width * region.height <= maxRegionPixels else {
+        // A region's rows are drawn across the canvas (FrameRenderer): that is what is bounded.
+        guard canvas.pixelWidth * region.height <= maxRegionPixels else {
             throw HTTPFailure(
                 .badRequest,
-                "w, h: the region is \(region.width) x \(region.height) px at zoom \(asked.zoom) (scale \(PreviewBuilder.number(canvas.scale))), more than \(maxRegionPixels) pixels: ask for a smaller region"
+                "h: the region's \(region.height) rows at zoom \(asked.zoom) (scale \(PreviewBuilder.number(canvas.scale))) are drawn across the canvas's \(canvas.pixelWidth) px, more than \(maxRegionPixels) pixels: ask for at most \(maxRegionPixels / canvas.pixelWidth) rows (\(PreviewBuilder.number((Double(maxRegionPixels / canvas.pixelWidth) / canvas.scale * 100).rounded(.down) / 100)) pt)"
             )
         }
         do {
@@ -214,8 +216,12 @@ public final class PreviewServer: Sendable {
             d.engine = engine
             let renderer = try FrameRenderer(canvas: canvas, engine: engine, region: region)
             let pixels = try renderer.render(state.frames[asked.frame])
-            let png = PNGEncoder.encode(
-                pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height, stride: pixels.width)
+            // The pixels are the renderer's: it lives until they are encoded.
+            let png = withExtendedLifetime(renderer) {
+                PNGEncoder.encode(
+                    pixels: pixels.pixels.baseAddress!, width: pixels.width, height: pixels.height,
+                    stride: pixels.width)
+            }
             return (png, region)
         } catch {
             throw HTTPFailure(.serverError, "cannot draw the region: \(error)")
