@@ -149,6 +149,26 @@ final class PreviewServeTests: ServerTestCase {
         XCTAssertEqual(try s.drive("#view=timeline&t=0.15", script, profile: dir.path("profile")), "ok")
     }
 
+    /// `--port` goes with `--serve` and is a port; a port in use is said before anything is
+    /// rendered.
+    func testServeOptionsAreChecked() throws {
+        let dir = try TempDir()
+        let alone = try CLI.run(["preview", "Fixtures/posts/long-body.json", "--port", "80"])
+        XCTAssertEqual(alone.status, 2, alone.output)
+        XCTAssertTrue(alone.stderr.contains("--port goes with --serve"), alone.stderr)
+        let big = try CLI.run(["preview", "Fixtures/posts/long-body.json", "--serve", "--port", "70000"])
+        XCTAssertEqual(big.status, 2, big.output)
+        XCTAssertTrue(big.stderr.contains("--port must be from 0 to 65535"), big.stderr)
+        let s = try serve("Fixtures/posts/long-body.json", [], in: dir)
+        let out = dir.path("second")
+        let taken = try CLI.run([
+            "preview", "Fixtures/posts/long-body.json", "--out", out.path, "--serve", "--port", "\(s.port)",
+        ])
+        XCTAssertEqual(taken.status, 2, taken.output)
+        XCTAssertTrue(taken.stderr.contains("cannot listen on 127.0.0.1:\(s.port)"), taken.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path + "/index.html"), "nothing rendered")
+    }
+
     /// With --watch, the regions are drawn from the last good build: an edited summary shows in
     /// the next region asked for (at 1x, exactly the frame the build wrote), and a broken edit
     /// leaves the last good one.
