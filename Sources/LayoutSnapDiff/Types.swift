@@ -81,22 +81,8 @@ public struct DiffOptions: Sendable, Equatable {
     }
 }
 
-/// A bounding box in pixels; `x`, `y` is the top-left pixel, `width`/`height` are at least 1.
-public struct PixelRegion: Sendable, Hashable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public var description: String { "\(width)x\(height)@(\(x),\(y))" }
-}
+/// A bounding box in pixels (Core's, which the renderer's regions are too).
+public typealias PixelRegion = LayoutSnapCore.PixelRegion
 
 public struct DiffResult: Sendable, Equatable {
     public var width: Int

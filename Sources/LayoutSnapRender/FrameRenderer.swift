@@ -25,29 +25,48 @@ public struct FramePixels {
     public func copy() -> PixelImage { PixelImage(width: width, height: height, pixels: Array(pixels)) }
 }
 
-/// Paints display lists onto one reusable Cairo surface of the canvas's size. It knows nothing of
-/// kinds, goldens or files: the frame handler decides what happens to the pixels.
+/// Paints display lists onto one reusable Cairo surface of the canvas's size, or of one region of
+/// it. It knows nothing of kinds, goldens or files: the frame handler decides what happens to the
+/// pixels.
 public final class FrameRenderer {
     public let canvas: Canvas
+    /// What `render` returns: the whole canvas, or the region `preview --serve` was asked for.
+    /// A region's pixels are the same as the same pixels of the whole frame: the drawing is only
+    /// moved by whole pixels (the pixel grid, and so every edge's anti-aliasing, is the same).
+    public let region: PixelRegion
+    /// What the surface holds: the region's rows across the whole canvas. Cairo clips a path to
+    /// the surface before it rasterizes it, and a path cut at a side changes how some rows are
+    /// sampled (a coverage a level apart, in rows far from the cut); cut only at whole rows, each
+    /// row is sampled as in the whole frame.
+    private let drawn: PixelRegion
+    /// The region cut out of the drawn rows, when it is narrower than the canvas.
+    private let cut: UnsafeMutableBufferPointer<UInt32>?
     private let engine: TextEngine
     private let surface: CairoSurface
     private let context: CairoContext
     private var images: [String: CairoSurface] = [:]
     private let imageLoader: (String) throws(RenderError) -> PixelImage
 
+    /// `region`: return only that part of the canvas (nil: all of it); its rows are drawn across
+    /// the whole canvas's width.
     public init(
-        canvas: Canvas, engine: TextEngine,
+        canvas: Canvas, engine: TextEngine, region: PixelRegion? = nil,
         imageLoader: @escaping (String) throws(RenderError) -> PixelImage = FrameRenderer.loadPNG
     ) throws(RenderError) {
         self.canvas = canvas
         self.engine = engine
         self.imageLoader = imageLoader
-        surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: canvas.pixelWidth, height: canvas.pixelHeight)
+        let region = region ?? PixelRegion(canvas)
+        self.region = region
+        drawn = PixelRegion(x: 0, y: region.y, width: canvas.pixelWidth, height: region.height)
+        surface = try CairoSurface(format: CAIRO_FORMAT_ARGB32, width: drawn.width, height: drawn.height)
         guard surface.stride == surface.width * 4 else {
             throw RenderError.cairo(
                 operation: "create the frame surface", status: "unexpected stride \(surface.stride)")
         }
         context = try CairoContext(surface)
+        cut = region == drawn ? nil : .allocate(capacity: region.width * region.height)
+        cairo_translate(context.pointer, 0, Double(-drawn.y))
         cairo_scale(context.pointer, canvas.scale, canvas.scale)
     }
 
@@ -78,11 +97,23 @@ public final class FrameRenderer {
         cairo_surface_flush(surface.pointer)
         let count = surface.width * surface.height
         let words = UnsafeRawPointer(surface.data).bindMemory(to: UInt32.self, capacity: count)
-        return FramePixels(
-            width: surface.width, height: surface.height, pixels: UnsafeBufferPointer(start: words, count: count))
+        guard let cut else {
+            return FramePixels(
+                width: surface.width, height: surface.height, pixels: UnsafeBufferPointer(start: words, count: count))
+        }
+        for y in 0..<region.height {
+            (cut.baseAddress! + y * region.width).update(from: words + y * drawn.width + region.x, count: region.width)
+        }
+        return FramePixels(width: region.width, height: region.height, pixels: UnsafeBufferPointer(cut))
     }
 
-    private func paint(_ op: DrawOp, _ cr: OpaquePointer) throws(RenderError) {
+    deinit { cut?.deallocate() }
+
+    /// `direct`: paint `op` on `cr` as it is, even in a region (`paintAtFrameOrigin` does).
+    private func paint(_ op: DrawOp, _ cr: OpaquePointer, direct: Bool = false) throws(RenderError) {
+        if !direct, drawn != PixelRegion(canvas), let bounds = Self.sampled(op) {
+            return try paintAtFrameOrigin(op, bounds: bounds)
+        }
         switch op {
         case .fill(let color):
             cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
@@ -139,6 +170,75 @@ public final class FrameRenderer {
             cairo_restore(cr)
         }
     }
+
+    /// Where an op that samples a pattern (a picture, a gradient) can draw: nil for the others.
+    private static func sampled(_ op: DrawOp) -> Rect? {
+        switch op {
+        case .image(_, let rect, _, _): rect
+        case .picture(_, _, let clip, _): clip
+        case .gradient(_, _, _, let clip, _): clip
+        default: nil
+        }
+    }
+
+    /// In a region, a picture or a gradient is drawn where the whole frame draws it. Cairo hands
+    /// a pattern to pixman as a 16.16 fixed-point transform, adjusted to be exact at the centre
+    /// of what the operation covers; moved by whole pixels, that transform (and so a picture's
+    /// sampling) changes by a rounding. So the op is painted on a surface whose origin is the
+    /// frame's, as large as what the op covers (the same extents, so the same transform), with
+    /// the region's pixels under it copied in and copied back out. Only the rows the op covers
+    /// are allocated: pixman writes nothing outside the operation's extents.
+    private func paintAtFrameOrigin(_ op: DrawOp, bounds: Rect) throws(RenderError) {
+        let scale = canvas.scale
+        guard bounds.width > 0, bounds.height > 0 else { return }
+        let x0 = max(0, Int((bounds.minX * scale).rounded(.down)) - 1)
+        let y0 = max(0, Int((bounds.minY * scale).rounded(.down)) - 1)
+        let x1 = min(canvas.pixelWidth, Int((bounds.maxX * scale).rounded(.up)) + 1)
+        let y1 = min(canvas.pixelHeight, Int((bounds.maxY * scale).rounded(.up)) + 1)
+        // The part of the drawn rows the op can change.
+        let cx0 = max(x0, drawn.x)
+        let cy0 = max(y0, drawn.y)
+        let cx1 = min(x1, drawn.x + drawn.width)
+        let cy1 = min(y1, drawn.y + drawn.height)
+        guard cx1 > cx0, cy1 > cy0 else { return }
+        let stride = x1 * 4
+        let bytes = (y1 - y0) * stride
+        guard x1 <= 32767, y1 <= 32767, bytes <= Self.maxFrameOriginBytes else {
+            throw RenderError.cairo(
+                operation: "draw a picture of \(x1 - x0) x \(y1 - y0) px in a region",
+                status: "more than \(Self.maxFrameOriginBytes >> 20) MB to draw it where the whole frame does")
+        }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+        defer { buffer.deallocate() }
+        // Row y of the frame is at origin + y * stride; rows above y0 are never touched.
+        let origin = (buffer - y0 * stride).assumingMemoryBound(to: UInt8.self)
+        let target = cairo_image_surface_create_for_data(
+            origin, CAIRO_FORMAT_ARGB32, Int32(x1), Int32(y1), Int32(stride))!
+        defer { cairo_surface_destroy(target) }
+        try checkCairo(cairo_surface_status(target), "create a surface at the frame's origin")
+        cairo_surface_flush(surface.pointer)
+        let own = surface.data
+        let ownStride = surface.stride
+        let rowBytes = (cx1 - cx0) * 4
+        for y in cy0..<cy1 {
+            memcpy(origin + y * stride + cx0 * 4, own + (y - drawn.y) * ownStride + (cx0 - drawn.x) * 4, rowBytes)
+        }
+        cairo_surface_mark_dirty(target)
+        let cr = cairo_create(target)!
+        defer { cairo_destroy(cr) }
+        cairo_scale(cr, scale, scale)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        try paint(op, cr, direct: true)
+        try checkCairo(cairo_status(cr), "draw a picture in a region")
+        cairo_surface_flush(target)
+        for y in cy0..<cy1 {
+            memcpy(own + (y - drawn.y) * ownStride + (cx0 - drawn.x) * 4, origin + y * stride + cx0 * 4, rowBytes)
+        }
+        cairo_surface_mark_dirty(surface.pointer)
+    }
+
+    /// The most memory `paintAtFrameOrigin` takes for one op.
+    static let maxFrameOriginBytes = 1 << 29
 
     private func addPath(_ elements: [PathElement], _ cr: OpaquePointer) {
         cairo_new_path(cr)
@@ -223,10 +323,18 @@ public final class FrameRenderer {
         let y0 = max(Int((rect.minY * scale).rounded(.down)) - margin, -margin)
         let x1 = min(Int((rect.maxX * scale).rounded(.up)) + margin, canvas.pixelWidth + margin)
         let y1 = min(Int((rect.maxY * scale).rounded(.up)) + margin, canvas.pixelHeight + margin)
-        guard x1 > x0, y1 > y0 else { return }
-        let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: x1 - x0, height: y1 - y0)
+        // Of that, the part the region can see: a blurred pixel depends only on the mask's pixels
+        // within `reach` of it (outside the mask is 0 either way), so the region's pixels are the
+        // whole frame's.
+        let reach = GaussianBlur.reach(sigma: sigma)
+        let wx0 = max(x0, drawn.x - reach)
+        let wy0 = max(y0, drawn.y - reach)
+        let wx1 = min(x1, drawn.x + drawn.width + reach)
+        let wy1 = min(y1, drawn.y + drawn.height + reach)
+        guard wx1 > wx0, wy1 > wy0 else { return }
+        let mask = try CairoSurface(format: CAIRO_FORMAT_A8, width: wx1 - wx0, height: wy1 - wy0)
         let mcr = try CairoContext(mask)
-        cairo_translate(mcr.pointer, Double(-x0), Double(-y0))
+        cairo_translate(mcr.pointer, Double(-wx0), Double(-wy0))
         cairo_scale(mcr.pointer, scale, scale)
         addPath(RoundedRectPath.path(rect, radius: radius), mcr.pointer)
         cairo_set_source_rgba(mcr.pointer, 0, 0, 0, 1)
@@ -239,7 +347,7 @@ public final class FrameRenderer {
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-        cairo_mask_surface(cr, mask.pointer, Double(x0), Double(y0))
+        cairo_mask_surface(cr, mask.pointer, Double(wx0 - drawn.x), Double(wy0 - drawn.y))
         cairo_restore(cr)
     }
 }

@@ -4,8 +4,10 @@
 /// baselines, rulers, distances) drawn from the layout JSON, a pixel loupe and zoom, the frame's
 /// elements as a table, motion plots, and clickable filmstrips; with `--compare`, side B beside A
 /// or over it (onion skin, difference), scrubbed with it by time or progress. Self-contained: it opens from
-/// disk, with no network. Its stylesheet and script are `preview.css` and `preview.js`
-/// (`PageAssets`).
+/// disk, with no network. Served by `preview --serve` (which puts `<meta
+/// name="layoutsnap-preview-server">` with its token in the head), it zooms on to 8x, asking the
+/// server for the region in view (`PreviewServer`). Its stylesheet and script are `preview.css`
+/// and `preview.js` (`PageAssets`).
 ///
 /// The data is the preview's JSON (fixture, canvas, the `timeline`, and per state its frames: the
 /// layout JSON's frame plus `image`, `pixels` and the text `lines`), embedded in a

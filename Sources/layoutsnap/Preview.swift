@@ -89,6 +89,15 @@ struct Preview: ParsableCommand {
             valueName: "N"))
     var zoom: Int?
 
+    @Flag(
+        help:
+            "Then serve the preview on 127.0.0.1 (printing its address with a token), where the page zooms to 8x by rendering the region in view on demand (Ctrl-C stops)."
+    )
+    var serve = false
+
+    @Option(help: "With --serve: the port on 127.0.0.1 (default 0: a free one, printed).")
+    var port: Int?
+
     @OptionGroup(title: "Compare") var compare: CompareOptions
 
     @Flag(help: "Print only errors.")
@@ -120,6 +129,10 @@ struct Preview: ParsableCommand {
                 throw ValidationError(
                     "--export-pairing pairs a comparison's frames: give --compare or a --compare-* option")
             }
+        }
+        if let port {
+            guard serve else { throw ValidationError("--port goes with --serve") }
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         }
         if export != nil, watch {
             throw ValidationError("--export writes one file; leave out --watch (export again after an edit)")
@@ -155,13 +168,28 @@ struct Preview: ParsableCommand {
                         ("device", render.device),
                     ])
             }
+            // The port is taken before anything is rendered: a port in use is said at once.
+            let server = try serve ? PreviewServer(folder: builder.output, port: UInt16(port ?? 0)) : nil
             guard watch else {
-                let summary = try build(builder)
-                return summary == nil ? .error : .passed
+                guard let summary = try build(builder) else { return .error }
+                guard let server else { return .passed }
+                if let layout = summary.layout { server.update(layout, compared: summary.comparedLayout) }
+                Diagnostics.out("Preview: \(server.url) (Ctrl-C stops)")
+                server.serve()
+                return .passed
             }
+            if let server { Thread.detachNewThread { server.serve() } }
             try PreviewWatcher(fixture: ref.path).run(
-                build: { try build(builder)?.inputs },
+                build: {
+                    let summary = try build(builder)
+                    if let server, let summary, let layout = summary.layout {
+                        server.update(layout, compared: summary.comparedLayout)
+                    }
+                    return summary?.inputs
+                },
                 watching: { inputs in
+                    // After the first build, as without --watch (the address is printed even with --quiet).
+                    if let server { Diagnostics.out("Preview: \(server.url) (Ctrl-C stops)") }
                     if !quiet {
                         Diagnostics.out(
                             "Watching \(inputs.map(PreviewWatcher.display).joined(separator: ", ")) (Ctrl-C stops)")

@@ -53,6 +53,31 @@ enum Browser {
         _ chromium: URL, page: URL, hash: String = "", script: String, profile: URL, budget: Int = 3000
     ) throws -> String? {
         let html = try String(contentsOf: page, encoding: .utf8)
+        let copy = page.deletingLastPathComponent().appendingPathComponent("drive.html")
+        try withDriver(html, script).write(to: copy, atomically: true, encoding: .utf8)
+        return try result(chromium, copy.absoluteString + hash, profile: profile, budget: budget)
+    }
+
+    /// `drive` on a page a server serves: `html`, the page as served (with what the server put in
+    /// it), is written with the script as drive.html into `folder`, the folder served, and opened
+    /// at `url(path)` (the server's address of that path, with its token).
+    static func drive(
+        _ chromium: URL, served html: String, into folder: URL, url: (String) -> String, hash: String = "",
+        script: String, profile: URL, budget: Int = 3000
+    ) throws -> String? {
+        try withDriver(html, script).write(
+            to: folder.appendingPathComponent("drive.html"), atomically: true, encoding: .utf8)
+        return try result(chromium, url("/drive.html") + hash, profile: profile, budget: budget)
+    }
+
+    private static func result(_ chromium: URL, _ address: String, profile: URL, budget: Int) throws -> String? {
+        let dom = try run(chromium, ["--dump-dom", address], profile: profile, budget: budget)
+        XCTAssertEqual(dom.status, 0, dom.stderr)
+        return attribute("data-test-result", in: dom.stdout)
+    }
+
+    /// The page with the test's script after its own.
+    private static func withDriver(_ html: String, _ script: String) -> String {
         let driver = """
             <script>
             (() => {
@@ -65,12 +90,7 @@ enum Browser {
             })();
             </script>
             """
-        let copy = page.deletingLastPathComponent().appendingPathComponent("drive.html")
-        try html.replacingOccurrences(of: "</body>", with: driver + "\n</body>").write(
-            to: copy, atomically: true, encoding: .utf8)
-        let dom = try run(chromium, ["--dump-dom", copy.absoluteString + hash], profile: profile, budget: budget)
-        XCTAssertEqual(dom.status, 0, dom.stderr)
-        return attribute("data-test-result", in: dom.stdout)
+        return html.replacingOccurrences(of: "</body>", with: driver + "\n</body>")
     }
 
     /// Python for the tests that drive Chromium over the DevTools pipe: `open_browser(chromium,

@@ -54,7 +54,28 @@ extension PreviewTests {
               key('End');
               ok(b.frame === '6' && b.bFrame === '12' && b.bTime === '0.6000' && shows(12), 'End: A holds frame 6, B its last: ' + b.frame + ' ' + b.bFrame + ' at ' + b.bTime);
               ok(document.querySelector('input.scrubber').max === String(A.length + 6 - 1), 'the scrubber reaches B\'s end');
-              ok(document.querySelectorAll('.strips .cell').length === 7, 'the filmstrip keeps A\'s frames');
+              // The filmstrip: each cell A's frame and B's paired with it, then B's later frames
+              // beside A's last; each cell goes to its frame, B with it.
+              const cells = [...document.querySelectorAll('.strips .cell')];
+              ok(cells.length === 13 && cells.filter((c) => c.classList.contains('tail')).length === 6, 'A\'s 7 frames, then B\'s 6 later ones: ' + cells.length);
+              cells.forEach((c, k) => {
+                const bImg = c.querySelector('img.b');
+                ok(c.dataset.bFrame === String(k) && bImg && bImg.getAttribute('src') === 'compare/' + B[k].image, 'cell ' + k + ' by time holds B\'s frame ' + k + ': ' + c.dataset.bFrame);
+                ok(c.querySelector('img:not(.b)').getAttribute('src') === A[Math.min(k, 6)].image, 'cell ' + k + ' holds A\'s frame');
+              });
+              document.querySelector('button[data-sync=progress]').click();
+              const paired = [...document.querySelectorAll('.strips .cell')];
+              for (let k = 0; k < A.length; k++) {
+                const near = Math.min(...B.map((f) => Math.abs(f.progress - A[k].progress)));
+                ok(Math.abs(B[Number(paired[k].dataset.bFrame)].progress - A[k].progress) === near, 'cell ' + k + ' by progress: B ' + paired[k].dataset.bFrame);
+                ok(paired[k].querySelector('img.b').getAttribute('src') === 'compare/' + B[Number(paired[k].dataset.bFrame)].image, 'cell ' + k + ' shows that frame of B');
+              }
+              ok(paired[2].dataset.bFrame !== '2', 'by progress the cells pair otherwise than by time');
+              ok(document.querySelector('.cells-key').textContent.includes('paired by progress'), 'the key says how');
+              paired[4].click();
+              ok(b.frame === '4' && b.bFrame === paired[4].dataset.bFrame && shows(Number(b.bFrame)), 'a cell goes to its frame, B with it: ' + b.frame + ', B ' + b.bFrame);
+              ok(paired[4].getAttribute('aria-current') === 'true', 'the cell is the current one');
+              document.querySelector('button[data-sync=time]').click();
               // The timeline by time: both at the moment the slider names.
               document.querySelector('nav button[data-view=timeline]').click();
               const range = document.querySelector('input.scrubber');

@@ -127,8 +127,9 @@ enum RawHTTP {
     }
 }
 
-final class ReviewTests: XCTestCase {
-    private var server: TestProcess?
+/// A test that starts a server (`review`, `preview --serve`), stopped after each test.
+class ServerTestCase: XCTestCase {
+    var server: TestProcess?
 
     override func tearDown() {
         server?.signal(SIGKILL)
@@ -137,27 +138,38 @@ final class ReviewTests: XCTestCase {
         super.tearDown()
     }
 
-    /// Starts `layoutsnap review` and returns its port and token, read from the line it prints.
-    func startReview(_ report: ReviewedReport, _ extra: [String] = []) throws -> (port: UInt16, token: String) {
-        let process = try TestProcess.start(CLI.binary, ["review", "--allow-ci"] + extra, in: report.dir.url)
+    /// Starts the built binary with `arguments` as the test's server and returns the port and
+    /// token of the address it prints on a line `PREFIX: http://127.0.0.1:PORT/?token=TOKEN`.
+    func startServer(_ arguments: [String], in folder: URL? = nil, prefix: String, seconds: Double = 30) throws
+        -> (port: UInt16, token: String)
+    {
+        server?.signal(SIGKILL)
+        let process = try TestProcess.start(CLI.binary, arguments, in: folder)
         server = process
-        let end = Date().addingTimeInterval(30)
+        let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             let output = process.outputSoFar
             if let line = output.components(separatedBy: "\n").first(where: {
-                $0.hasPrefix("Review: http://127.0.0.1:")
+                $0.hasPrefix("\(prefix): http://127.0.0.1:")
             }),
-                let url = URLComponents(string: String(line.dropFirst("Review: ".count))), let port = url.port,
-                let token = url.queryItems?.first(where: { $0.name == "token" })?.value,
+                let url = URLComponents(string: String(line.dropFirst(prefix.count + 2).prefix { $0 != " " })),
+                let port = url.port, let token = url.queryItems?.first(where: { $0.name == "token" })?.value,
                 output.hasSuffix("\n") || output.contains(token + "\n")
             {
                 return (UInt16(port), token)
             }
-            XCTAssertTrue(process.isRunning, "review stopped: \(output)")
+            XCTAssertTrue(process.isRunning, "\(arguments[0]) stopped: \(output)")
             Thread.sleep(forTimeInterval: 0.05)
         }
-        XCTFail("review printed no address in 30 s: \(process.outputSoFar)")
+        XCTFail("\(arguments[0]) printed no address in \(Int(seconds)) s: \(process.outputSoFar)")
         throw XCTSkip("no server")
+    }
+}
+
+final class ReviewTests: ServerTestCase {
+    /// Starts `layoutsnap review` and returns its port and token, read from the line it prints.
+    func startReview(_ report: ReviewedReport, _ extra: [String] = []) throws -> (port: UInt16, token: String) {
+        try startServer(["review", "--allow-ci"] + extra, in: report.dir.url, prefix: "Review")
     }
 
     func approve(_ port: UInt16, _ token: String, _ frames: [String]) throws -> [String: Any] {

@@ -66,7 +66,8 @@ final class PageAssetsTests: XCTestCase {
         }
         // The pages open from disk: no file may name the network. The report's one request
         // function is for `layoutsnap review`, which serves the page: same-origin paths only
-        // (/api/review, /api/decisions, /api/events, results.json), never a URL with a host.
+        // (/api/review, /api/decisions, /api/events, results.json), never a URL with a host; the
+        // preview's one request is for `preview --serve`'s zoomed regions (`zoom?...`).
         for name in PageAssets.fileNames {
             let text = try file(name).lowercased()
             for reference in ["http:", "https:", "url(//", "@import", "xmlhttprequest", "websocket"] {
@@ -74,9 +75,11 @@ final class PageAssetsTests: XCTestCase {
             }
             if name.hasPrefix("report") { XCTAssertFalse(text.contains("://"), "\(name) names a URL with a host") }
             XCTAssertEqual(
-                count("fetch(", in: text), name == "report.js" ? 1 : 0,
-                "\(name): fetch( outside the review server's api()")
+                count("fetch(", in: text), name == "report.js" || name == "preview.js" ? 1 : 0,
+                "\(name): fetch( outside the review server's api() and the preview's regions")
         }
+        XCTAssertTrue(
+            try file("preview.js").contains("fetch('zoom?' + q, "), "the preview's only request is a region's")
         let js = try file("report.js")
         XCTAssertTrue(js.contains("return fetch(path, o)"), "the report's only request is api()'s")
         for call in js.components(separatedBy: "api(").dropFirst() {

@@ -94,3 +94,24 @@ public struct Color: Sendable, Hashable {
     public static let black = Color(red: 0, green: 0, blue: 0)
     public static let white = Color(red: 1, green: 1, blue: 1)
 }
+
+/// A box of pixels: `x`, `y` is the top-left pixel, `width`/`height` are at least 1. A diff's
+/// region of changed pixels, or the part of a canvas a renderer draws.
+public struct PixelRegion: Sendable, Hashable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The whole canvas, at its scale.
+    public init(_ canvas: Canvas) { self.init(x: 0, y: 0, width: canvas.pixelWidth, height: canvas.pixelHeight) }
+
+    public var description: String { "\(width)x\(height)@(\(x),\(y))" }
+}

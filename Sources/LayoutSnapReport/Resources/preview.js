@@ -108,10 +108,17 @@
   // The frame fits the window (CSS px per point); with --zoom N the page also shows it at 2x to Nx
   // the device's scale (N device pixels per pixel of the frame), from frames rendered at N times
   // the scale, so no level enlarges pixels. `magnify` 1 is the fitted view.
+  // Served by `preview --serve` (PreviewServer puts its token in a meta tag), the zoom goes on to
+  // 8x: past the frames rendered up front, the server renders the region in view at that scale
+  // (GET zoom?...), drawn over the frame enlarged until it arrives.
+  const SERVED = document.querySelector('meta[name="layoutsnap-preview-server"]');
+  const TOKEN = SERVED ? SERVED.getAttribute('content') : null;
+  const MAX_ZOOM = SERVED ? Math.max(8, D.zoom) : D.zoom;
   const fit = Math.min(1.25, Math.max(0.3, (window.innerHeight - 230) / ch), 560 / cw);
   let magnify = 1;
   const pointScale = () => (magnify > 1 ? D.canvas.scale * magnify / (window.devicePixelRatio || 1) : fit);
-  const source = (f) => (magnify > 1 ? f.zoomed : f.image);
+  // Past the pre-rendered zoom, the largest frames there are (enlarged; the region covers them).
+  const source = (f) => (magnify > 1 && D.zoom > 1 ? f.zoomed : f.image);
   // Goldens have no zoomed frames: B is then shown from its frames, scaled.
   const sourceB = (f) => C.folder + '/' + (magnify > 1 && f.zoomed ? f.zoomed : f.image);
   const bw = B ? B.canvas.width : 0, bh = B ? B.canvas.height : 0;
@@ -123,7 +130,9 @@
   const nav = el('nav', { id: 'states', 'aria-label': 'Timeline and states' });
   const img = el('img', { id: 'frame', alt: 'frame' });
   const overlay = el('canvas', { id: 'overlay' });
-  const layer = el('div', { class: 'layer', style: `width:${cw * fit}px;height:${ch * fit}px` }, img, overlay);
+  // The region the server rendered at the current zoom, placed over the same points of the frame.
+  const regionImg = el('img', { id: 'region', class: 'region', alt: '', hidden: '' });
+  const layer = el('div', { class: 'layer', style: `width:${cw * fit}px;height:${ch * fit}px` }, img, regionImg, overlay);
   const stage = el('div', { class: 'stage', style: `width:${cw * fit}px;height:${ch * fit}px` }, layer);
   // Side B: its own stage beside A's, each at its canvas's size (the same points to pixels), and
   // an image over A's frame for the onion skin and the difference, aligned top-left.
@@ -140,15 +149,16 @@
   window.addEventListener('mousemove', (e) => { if (drag) { stage.scrollLeft = drag.left - (e.clientX - drag.x); stage.scrollTop = drag.top - (e.clientY - drag.y); } });
   window.addEventListener('mouseup', () => { drag = null; });
   const zooms = el('span', { class: 'zooms', role: 'group', 'aria-label': 'Zoom' },
-    ...Array.from({ length: D.zoom }, (_, i) => i + 1).map((z) => el('button', {
-      'data-zoom': String(z), title: z === 1 ? 'Fit the window' : `${z} device pixels to a pixel of the frame, re-rendered`,
+    ...Array.from({ length: MAX_ZOOM }, (_, i) => i + 1).map((z) => el('button', {
+      'data-zoom': String(z), title: z === 1 ? 'Fit the window' : `${z} device pixels to a pixel of the frame, re-rendered`
+        + (z > D.zoom ? ' by the server, the region in view' : ''),
       onclick: () => setZoom(z) }, z === 1 ? 'Fit' : `${z}x`)));
-  if (D.zoom === 1) zooms.append(el('span', { class: 'hint', title: 'preview FIXTURE --zoom 8' }, 'zoom: --zoom N'));
+  if (D.zoom === 1 && !SERVED) zooms.append(el('span', { class: 'hint', title: 'preview FIXTURE --serve, or --zoom 8' }, 'zoom: --serve or --zoom N'));
   // Zooming keeps the point at the viewport's centre where it is.
   function setZoom(z) {
     const cx = (stage.scrollLeft + stage.clientWidth / 2) / layer.offsetWidth;
     const cy = (stage.scrollTop + stage.clientHeight / 2) / layer.offsetHeight;
-    magnify = Math.max(1, Math.min(D.zoom, z));
+    magnify = Math.max(1, Math.min(MAX_ZOOM, z));
     const k = pointScale();
     layer.style.width = `${cw * k}px`; layer.style.height = `${ch * k}px`;
     layerB.style.width = `${bw * k}px`; layerB.style.height = `${bh * k}px`;
@@ -160,6 +170,74 @@
     document.body.dataset.zoom = String(magnify);
     if (ready) { go(ei, now); }
   }
+
+  // The region in view at a zoom past the pre-rendered one, from the server: asked for a moment
+  // after the frame, the zoom or the scroll last changed (a drag or playback asks once, at the
+  // end); an answer that is no longer what is shown is dropped. Side by side, B's region too
+  // (when B is a fixture, drawn again as A is; goldens are pictures).
+  const regionB = el('img', { id: 'region-b', class: 'region', alt: '', hidden: '' });
+  layerB.append(regionB);
+  const zoomed = [{ side: 'a', img: regionImg, stage, w: cw, h: ch, scale: D.canvas.scale, data: 'region',
+    at: () => ({ st: state(), f: frame() }), on: () => true }];
+  if (C && C.rendered) {
+    zoomed.push({ side: 'b', img: regionB, stage: stageB, w: bw, h: bh, scale: B.canvas.scale, data: 'regionB',
+      at: pairedB, on: () => compareMode === 'side' });
+  }
+  for (const z of zoomed) Object.assign(z, { asked: 0, shown: null, url: null });
+  let regionTimer = 0;
+  // What the zoom shows past the pre-rendered level: the region coming, drawn, or why not.
+  const regionNote = el('span', { class: 'hint region-note', 'aria-live': 'polite' });
+  const regionKey = (z) => { const p = z.on() && z.at(); return p ? `${p.st.name} ${p.f.index} ${magnify}` : null; };
+  function askRegion() {
+    clearTimeout(regionTimer);
+    for (const z of zoomed) {
+      if (z.shown !== regionKey(z) || !z.on()) { z.img.hidden = true; z.shown = null; delete document.body.dataset[z.data]; }
+    }
+    if (!SERVED || magnify <= D.zoom) { regionNote.textContent = ''; return; }
+    if (zoomed[0].shown === null) regionNote.textContent = `enlarged; rendering the view at ${magnify}x…`;
+    regionTimer = setTimeout(() => { for (const z of zoomed) fetchRegion(z); }, 150);
+  }
+  function fetchRegion(z) {
+    const k = pointScale(), key = regionKey(z), asked = ++z.asked, p = z.at();
+    if (!key) return;
+    const x = Math.max(0, z.stage.scrollLeft / k), y = Math.max(0, z.stage.scrollTop / k);
+    // The server draws a region's rows across the canvas, at most PreviewServer.maxRegionPixels.
+    const s = z.scale * magnify, rows = Math.floor(16300000 / Math.round(z.w * s)) - 2;
+    const w = Math.min(z.w - x, z.stage.clientWidth / k), h = Math.min(z.h - y, z.stage.clientHeight / k, rows / s);
+    if (w <= 0 || h <= 0) return;
+    const q = new URLSearchParams({ side: z.side, state: p.st.name, frame: String(p.f.index), zoom: String(magnify),
+      x: x.toFixed(3), y: y.toFixed(3), w: w.toFixed(3), h: h.toFixed(3) });
+    fetch('zoom?' + q, { headers: { 'X-LayoutSnap-Token': TOKEN }, cache: 'no-store' }).then((r) => {
+      if (!r.ok) return r.text().then((t) => { throw new Error(t.trim()); });
+      const region = (r.headers.get('X-LayoutSnap-Region') || '').split(',').map(Number);
+      return r.blob().then((blob) => ({ region, blob }));
+    }).then(({ region, blob }) => {
+      if (asked !== z.asked || key !== regionKey(z)) return;
+      if (z.url) URL.revokeObjectURL(z.url);
+      z.url = URL.createObjectURL(blob);
+      z.img.onload = () => {
+        if (asked !== z.asked || key !== regionKey(z)) return;
+        // Pixels at the side's zoomed scale to CSS px, placed on the same points of its frame.
+        const s = z.scale * magnify, kk = pointScale();
+        const [rx, ry, rw, rh] = region;
+        Object.assign(z.img.style, { left: `${rx / s * kk}px`, top: `${ry / s * kk}px`, width: `${rw / s * kk}px`, height: `${rh / s * kk}px` });
+        z.img.hidden = false;
+        z.shown = key;
+        document.body.dataset[z.data] = `${key} ${region.join(',')}`;
+        if (z.side === 'a') {
+          delete document.body.dataset.regionError;
+          regionNote.textContent = `the view re-rendered at ${magnify}x (${rw} x ${rh} px)`;
+        }
+      };
+      z.img.src = z.url;
+    }).catch((e) => {
+      if (asked !== z.asked || z.side !== 'a') return;
+      document.body.dataset.regionError = String(e.message || e);
+      regionNote.textContent = `enlarged, not re-rendered: ${e.message || e}`;
+    });
+  }
+  stage.addEventListener('scroll', askRegion);
+  window.addEventListener('resize', askRegion);
   const range = el('input', { type: 'range', min: '0', value: '0', class: 'scrubber', 'aria-label': 'Frame' });
   range.addEventListener('input', () => {
     pause();
@@ -175,7 +253,7 @@
     el('button', { title: 'Next frame (→)', onclick: () => { pause(); go(ei + 1); } }, '▶'),
     el('button', { title: 'Last frame (End)', onclick: () => { pause(); go(view().entries.length - 1); } }, '⏭'),
     range, speeds);
-  const zoomRow = el('div', { class: 'controls' }, el('span', {}, 'Zoom'), zooms);
+  const zoomRow = el('div', { class: 'controls' }, el('span', {}, 'Zoom'), zooms, regionNote);
   // The timeline's axis: each state's span, instants as diamonds, interruptions as red ticks.
   const playhead = el('div', { class: 'playhead' });
   const axisTrack = el('div', { class: 'axis-track', title: 'Click to go to that moment' });
@@ -293,7 +371,7 @@
         group('Comparison', MODES, () => compareMode, (m) => { compareMode = m; showCompare(); }, 'data-compare-mode'),
         el('label', { class: 'opacity-label' }, 'B opacity ', slider)),
       el('div', {}, el('span', { class: 'label' }, 'Scrub together'),
-        group('Scrub together', SYNCS, () => sync, (x) => { sync = x; if (ready) go(ei, now); showCompare(); }, 'data-sync')),
+        group('Scrub together', SYNCS, () => sync, (x) => { sync = x; if (ready) { renderStrips(); go(ei, now); } showCompare(); }, 'data-sync')),
       ...(note ? [note] : []));
   }
 
@@ -312,13 +390,14 @@
     const w = over ? Math.max(cw, bw) : cw, h = over ? Math.max(ch, bh) : ch;
     stage.style.width = `${w * fit}px`; stage.style.height = `${h * fit}px`;
     Object.assign(document.body.dataset, { compare: compareMode, sync, opacity: String(onion) });
-    if (ready) remember();
+    if (ready) { remember(); askRegion(); }
   }
 
-  // B's frame beside A's current one, as paired in Swift: { st, f, t } or null.
-  function pairedB() {
+  // B's frame beside A's entry i of the view (the current one), as paired in Swift: { st, f, t }
+  // or null.
+  function pairedB(i = ei) {
     const v = view(), pv = v.timeline ? C.pairs.timeline : C.pairs.states[vi - 1];
-    const j = pv[sync][ei];
+    const j = pv[sync][i];
     if (j === null || j === undefined) return null;
     if (v.timeline) { const e = bEntries[j]; return { st: B.states[e.s], f: B.states[e.s].frames[e.k], t: e.t }; }
     const st = B.states[pv.state];
@@ -440,25 +519,37 @@
   }
 
   // The filmstrip of the view: every frame a cell that goes to it; a state's view keeps its
-  // contact sheets and animated PNG below.
+  // contact sheets and animated PNG below. Comparing, each cell holds A's frame and B's paired
+  // with it (by time or progress, as the viewer), and B's later frames follow A's end.
   function renderStrips() {
     const v = view();
     const cells = el('div', { class: 'cells', role: 'list' });
     let previous = -1;
     v.entries.forEach((e, i) => {
-      if (e.tail) return;
+      if (e.tail && !C) return;
       const st = D.states[e.s], f = st.frames[e.k];
-      const starts = v.timeline && e.s !== previous;
+      const starts = v.timeline && e.s !== previous && !e.tail;
       previous = e.s;
-      cells.append(el('button', {
-        class: 'cell' + (starts ? ' starts' : ''), role: 'listitem', 'data-entry': String(i), 'data-state': st.name,
-        'data-frame': String(e.k), title: `${st.name} frame ${e.k} at ${ms(e.t)}`, onclick: () => { pause(); go(i); },
-      }, el('img', { src: f.image, loading: 'lazy', alt: '', style: `aspect-ratio:${cw}/${ch}` }),
-      el('span', {}, (starts ? st.name + ' ' : '') + `#${e.k} · ${ms(e.t)}`)));
+      const a = el('img', { src: f.image, loading: 'lazy', alt: '', style: `aspect-ratio:${cw}/${ch}` });
+      const label = e.tail ? `A ended · ${ms(e.t)}` : (starts ? st.name + ' ' : '') + `#${e.k} · ${ms(e.t)}`;
+      const attrs = {
+        class: 'cell' + (starts ? ' starts' : '') + (C ? ' paired' : '') + (e.tail ? ' tail' : ''), role: 'listitem',
+        'data-entry': String(i), 'data-state': st.name, 'data-frame': String(e.k),
+        title: `${st.name} frame ${e.k} at ${ms(e.t)}`, onclick: () => { pause(); go(i); },
+      };
+      if (!C) { cells.append(el('button', attrs, a, el('span', {}, label))); return; }
+      const p = pairedB(i);
+      const b = p ? el('img', { class: 'b', src: C.folder + '/' + p.f.image, loading: 'lazy', alt: '', style: `aspect-ratio:${bw}/${bh}` })
+        : el('span', { class: 'no-b' }, 'no B');
+      Object.assign(attrs, { 'data-b-state': p ? p.st.name : '', 'data-b-frame': p ? String(p.f.index) : '',
+        title: attrs.title + (p ? ` · B ${p.st.name} frame ${p.f.index} by ${sync}` : ' · B has no frame here') });
+      cells.append(el('button', attrs, el('span', { class: 'pair' }, a, b), el('span', {}, label),
+        el('span', { class: 'b-label' }, p ? `B ${view().timeline ? p.st.name + ' ' : ''}#${p.f.index}` : 'B —')));
     });
     const kids = [el('h2', {}, v.timeline
       ? `Filmstrip of the timeline: ${Words.count(framesOf(v), 'frame')} in ${TL.end.toFixed(3)} s`
       : `Filmstrip of ${v.name}`), cells];
+    if (C) kids.splice(1, 0, el('p', { class: 'cells-key' }, `Each cell: A (${C.a}) at the left, B (${C.b}) at the right, paired by ${sync}.`));
     if (v.timeline) {
       kids.push(el('h2', {}, 'Contact sheet of the timeline'),
         ...TL.filmstrips.map((src) => el('img', { src, loading: 'lazy', alt: 'filmstrip of the timeline' })));
@@ -567,6 +658,7 @@
     now = at === undefined ? entry().t : at;
     const f = frame(), st = state();
     img.src = source(f);
+    askRegion();
     if (C) showB();
     range.value = v.timeline ? String(Math.round(now * 1000)) : String(ei);
     const last = st.frames.length - 1;
@@ -674,8 +766,10 @@
   }
 
   function drawOverlay() {
-    const ratio = window.devicePixelRatio || 1;
     const k = pointScale();
+    // At most about 16 M canvas pixels (8x of a full-size iPhone would be 193 M): fewer canvas
+    // pixels to a CSS pixel when zoomed that far.
+    const ratio = Math.min(window.devicePixelRatio || 1, Math.sqrt(16e6 / (cw * k * ch * k)));
     const w = Math.round(cw * k * ratio), h = Math.round(ch * k * ratio);
     if (overlay.width !== w || overlay.height !== h) { overlay.width = w; overlay.height = h; }
     const g = overlay.getContext('2d');

@@ -132,6 +132,10 @@ public struct PreviewBuilder: Sendable {
         public var motions: [String] = []
         /// What `--export` wrote.
         public var exported: PreviewExport.Written?
+        /// The layout the frames were drawn from: what `preview --serve` draws zoomed regions of.
+        public var layout: FixtureLayout?
+        /// Side B's, when B is a fixture (goldens are pictures, not a layout).
+        public var comparedLayout: FixtureLayout?
     }
 
     public func build() throws(RunnerError) -> Summary {
@@ -151,6 +155,7 @@ public struct PreviewBuilder: Sendable {
         }
         var built = try buildSide(comparedWith: b)
         built.summary.inputs += b.summary.inputs.filter { !built.summary.inputs.contains($0) }
+        built.summary.comparedLayout = b.summary.layout
         return built.summary
     }
 
@@ -256,6 +261,8 @@ public struct PreviewBuilder: Sendable {
                         ("a", .string(compareLabel)), ("b", .string(other.label)),
                         ("folder", .string(PreviewComparison.folder)),
                         ("sameCanvas", .bool(other.canvas == fixture.canvas)),
+                        // preview --serve can draw B's regions too (not the goldens').
+                        ("rendered", .bool(other.summary.layout != nil)),
                         ("pairs", pairing.json),
                         ("motion", Self.comparedMotion(a: layout.states, b: other.states, pairing: pairing)),
                         ("data", other.data),
@@ -305,6 +312,7 @@ public struct PreviewBuilder: Sendable {
         summary.motions = layout.states.compactMap { s in s.motion.map { "\(s.name): \($0.summary)" } }
         summary.frames = layout.frameCount
         summary.page = output + "/index.html"
+        summary.layout = layout
         return Side(summary: summary, data: data, states: layout.states, canvas: fixture.canvas, label: compareLabel)
     }
 
