@@ -71,7 +71,8 @@ public struct BatchRunner: Sendable {
             : WorkerThreads.map(count: refs.count, jobs: jobs) { i in
                 // A remembered key is found without decoding; a fixture is decoded only when
                 // it will be rendered, or to work out its key.
-                let remembered = cache?.rememberedKey(ref: refs[i], overrides: overrides, files: files)
+                let (remembered, memo) =
+                    cache?.rememberedKey(ref: refs[i], overrides: overrides, files: files) ?? (nil, nil)
                 var decoded: Result<Fixture, FixtureError>?
                 func fixture() -> Fixture? {
                     if decoded == nil { decoded = overrides.decode(refs[i]) }
@@ -82,7 +83,7 @@ public struct BatchRunner: Sendable {
                     let key =
                         key.flatMap { known in
                             known == remembered
-                                ? cache?.confirmed(known, fixture, ref: refs[i], overrides: overrides, files: files)
+                                ? cache?.confirmed(known, fixture, memo: memo, files: files)
                                 : known
                         }
                     return .render(cost: given?[i] ?? fixture.estimatedCost, key: key, audited: audited)
@@ -90,7 +91,7 @@ public struct BatchRunner: Sendable {
                 guard let cache else { return render(key: nil, audited: nil) }
                 guard
                     let key = remembered
-                        ?? fixture().flatMap({ cache.key($0, ref: refs[i], overrides: overrides, files: files) })
+                        ?? fixture().flatMap({ cache.key($0, memo: memo, files: files) })
                 else { return render(key: nil, audited: nil) }
                 guard let hit = cache.lookup(key), let frames = handler.cachedFrames(id: refs[i].id, hit) else {
                     cache.counted(hit: false)

@@ -110,47 +110,47 @@ public final class ResultCache: Sendable {
     /// are the same, so is the key. Decoding and walking the decoded fixture are most of a warm
     /// run's work. A remembered key serves lookups only (a hit is still checked against the
     /// goldens): `confirmed` works the key out before a rendering is stored under it.
-    public func rememberedKey(ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles) -> ResultKey? {
-        guard let local, let memo = memo(ref: ref, overrides: overrides, files: files),
-            let record = local.rememberedRecord(memo), let remembered = KeyMemo.parse(record)
-        else { return nil }
+    ///
+    /// `memo` is what the key is filed under (nil without a local folder or when the fixture file
+    /// cannot be read): hand it to `key` or `confirmed`, which file a key worked out under it.
+    public func rememberedKey(
+        ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles
+    ) -> (key: ResultKey?, memo: ResultKey?) {
+        guard local != nil, let memo = memo(ref: ref, overrides: overrides, files: files) else { return (nil, nil) }
+        guard let record = local?.rememberedRecord(memo), let remembered = KeyMemo.parse(record) else {
+            return (nil, memo)
+        }
         for input in remembered.inputs {
             guard let read = try? files.read(input.path, upTo: Limits.maxInputFileBytes),
                 read.size == read.prefix.count, SHA256.hex(of: read.prefix) == input.sha256
-            else { return nil }
+            else { return (nil, memo) }
         }
-        return remembered.key
+        return (remembered.key, memo)
     }
 
     /// The fixture's key, worked out from the decoded fixture and remembered (see
     /// `rememberedKey`); nil when a file it names cannot be read whole (it then runs uncached
     /// and its decoding or rendering says what is wrong).
-    public func key(
-        _ fixture: Fixture, ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles
-    ) -> ResultKey? {
+    public func key(_ fixture: Fixture, memo: ResultKey?, files: any InputFiles) -> ResultKey? {
         guard let inputs = inputs(of: fixture, files: files) else { return nil }
         let key = exactKey(fixture, inputs: inputs)
-        remember(key, ref: ref, overrides: overrides, inputs: inputs, files: files)
+        remember(key, memo: memo, inputs: inputs)
         return key
     }
 
     /// The key a rendering is stored under: a remembered one worked out again (a miss renders
     /// anyway, so the walk costs nothing noticeable), and remembered anew when it was wrong.
     public func confirmed(
-        _ remembered: ResultKey, _ fixture: Fixture, ref: FixtureRef, overrides: FixtureOverrides,
-        files: any InputFiles
+        _ remembered: ResultKey, _ fixture: Fixture, memo: ResultKey?, files: any InputFiles
     ) -> ResultKey? {
         guard let inputs = inputs(of: fixture, files: files) else { return nil }
         let key = exactKey(fixture, inputs: inputs)
-        if key != remembered { remember(key, ref: ref, overrides: overrides, inputs: inputs, files: files) }
+        if key != remembered { remember(key, memo: memo, inputs: inputs) }
         return key
     }
 
-    private func remember(
-        _ key: ResultKey, ref: FixtureRef, overrides: FixtureOverrides, inputs: [(path: String, bytes: [UInt8])],
-        files: any InputFiles
-    ) {
-        guard let local, let memo = memo(ref: ref, overrides: overrides, files: files) else { return }
+    private func remember(_ key: ResultKey, memo: ResultKey?, inputs: [(path: String, bytes: [UInt8])]) {
+        guard let local, let memo else { return }
         let record = KeyMemo(key: key, inputs: inputs.map { ($0.path, SHA256.hex(of: $0.bytes)) })
         local.remember(record.encoded(), for: memo)
     }
