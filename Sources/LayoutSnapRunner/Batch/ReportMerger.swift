@@ -133,7 +133,8 @@ public struct ReportMerger {
 
         // The images each shard wrote keep their relative paths (they are keyed by fixture id).
         // A report merged here before goes first, so no image of an older run is shown as this one's.
-        ReportBuilder(reportDirectory: output, goldens: "").clearPrevious()
+        let clearing = ReportBuilder(reportDirectory: output, goldens: "").clearPrevious()
+        defer { clearing.wait() }
         let fm = FileManager.default
         for (dir, results) in parts {
             for fixture in results.fixtures {
