@@ -66,7 +66,7 @@ public struct FixtureEntries: RandomAccessCollection, MutableCollection, Express
     public var noteworthy: [FixtureEntry] {
         switch storage {
         case .memory(let entries):
-            entries.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar || $0.hasLints }
+            entries.filter(\.isNoteworthy)
         case .spooled(let spool): spool.noteworthy
         }
     }
@@ -130,7 +130,7 @@ public final class FixtureSpool: Sendable {
     /// Puts the entry for `index`. A write that fails keeps the entry in memory instead: the run
     /// loses nothing, it only stops being flat.
     public func put(_ index: Int, _ entry: FixtureEntry) {
-        let kept = entry.outcome != .passed || entry.hasMotion || entry.hasSimilar || entry.hasLints
+        let kept = entry.isNoteworthy
         let data = kept ? Data() : PassEntryJSON.bytes(entry) ?? (try? Self.encoder.encode(entry)) ?? Data()
         state.withLock { s in
             precondition(
@@ -190,7 +190,7 @@ public final class FixtureSpool: Sendable {
     }
 
     var noteworthy: [FixtureEntry] {
-        keptEntries.filter { $0.outcome != .passed || $0.hasMotion || $0.hasSimilar || $0.hasLints }
+        keptEntries.filter(\.isNoteworthy)
     }
 
     /// The entries kept in memory, by index.

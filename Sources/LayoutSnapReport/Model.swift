@@ -491,6 +491,10 @@ public struct FixtureEntry: Codable, Sendable, Equatable {
     /// Whether it passed only within a tolerance: CI summaries and annotations mention it.
     public var hasSimilar: Bool { states.contains { $0.frames.contains { $0.status == .similar } } }
 
+    /// Worth a line of its own (and kept in memory by a spool): it did not pass, its motion
+    /// changed, it passed only within a tolerance, or a lint found something.
+    public var isNoteworthy: Bool { outcome != .passed || hasMotion || hasSimilar || hasLints }
+
     /// `error` when the fixture could not be used, else the worst of its states.
     public var outcome: Outcome {
         error != nil ? .error : states.reduce(.passed) { max($0, $1.outcome) }
