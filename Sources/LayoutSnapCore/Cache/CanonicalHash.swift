@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Feeds a decoded value into a SHA-256 in one canonical form: every stored property, named,
 /// in declaration order (through `Mirror`), each leaf as its type and its exact text (a Double's
 /// shortest round-trip digits), strings with their length. Dictionaries and sets, whose order
@@ -7,10 +9,29 @@
 /// including fields added later: nothing here names a field.
 public enum CanonicalHash {
     public static func update(_ hasher: inout SHA256, with value: Any) {
-        var encoder = Encoder()
+        var encoder = Encoder(typeNames: knownTypeNames.withLock { $0 })
+        let known = encoder.typeNames.count
         encoder.out.reserveCapacity(4096)
         encoder.write(value)
         hasher.update(encoder.out)
+        if encoder.typeNames.count > known {
+            knownTypeNames.withLock { $0.merge(encoder.typeNames) { old, _ in old } }
+        }
+    }
+
+    /// Type names already worked out in this process: every fixture's key walks the same types.
+    private static let knownTypeNames = Mutex<[ObjectIdentifier: [UInt8]]>([:])
+
+    /// The types that hash as their `canonicalValue`, found by their type rather than by a cast
+    /// to `CanonicallyHashed`: such a cast scans every protocol conformance in the process the
+    /// first time it meets a type, and the settings' walk meets hundreds of types (most of a warm
+    /// run's hashing). A new conformer is added here; debug builds check that none is missing.
+    static let substitutes: [ObjectIdentifier: @Sendable (Any) -> Any] = [
+        substitute(InputFile.self), substitute(PostImage.self), substitute(ThemePatch.self), substitute(Theme.self),
+    ].reduce(into: [:]) { $0[$1.0] = $1.1 }
+
+    private static func substitute<T: CanonicallyHashed>(_ type: T.Type) -> (ObjectIdentifier, @Sendable (Any) -> Any) {
+        (ObjectIdentifier(type), { ($0 as! T).canonicalValue })
     }
 
     /// One value's canonical bytes. Type names are looked up once per type: `String(reflecting:)`
@@ -44,10 +65,16 @@ public enum CanonicalHash {
             case let d as Double: return leaf(UInt8(ascii: "d"), d.description)
             case let i as Int: return leaf(UInt8(ascii: "i"), i.description)
             case let b as Bool: return out.append(b ? UInt8(ascii: "T") : UInt8(ascii: "F"))
-            case let custom as any CanonicallyHashed: return write(custom.canonicalValue)
             default: break
             }
+            if let substitute = CanonicalHash.substitutes[ObjectIdentifier(type(of: value))] {
+                return write(substitute(value))
+            }
             let mirror = Mirror(reflecting: value)
+            // An optional casts to what it wraps: the wrapped value is checked on its own.
+            assert(
+                mirror.displayStyle == .optional || !(value is any CanonicallyHashed),
+                "CanonicalHash.substitutes lacks \(type(of: value))")
             switch mirror.displayStyle {
             case .optional:
                 if let some = mirror.children.first {
