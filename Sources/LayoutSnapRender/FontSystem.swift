@@ -52,6 +52,23 @@ public final class FontSystem: @unchecked Sendable {
         return try result.get()
     }
 
+    private static let buildStarted = LockedValue(false)
+
+    /// Starts building the shared font system on a thread of its own, once per process, and
+    /// returns at once: a batch calls it when it knows it will render (its first cache miss, or
+    /// a run without a cache), so that the font set-up (loading the libraries, reading every
+    /// font, cairo pinning each face: about 60 ms, partly serial) overlaps the weighing of the
+    /// other fixtures instead of coming after it. `shared()` waits for that build, or makes it
+    /// itself when it comes first. A run of cache hits never calls it and never pays for fonts.
+    public static func startBuilding() {
+        let first = buildStarted.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        // A failure is kept by `shared()` for the caller that needs the fonts.
+        if first { Thread.detachNewThread { _ = try? shared() } }
+    }
+
     /// The project's font files (layoutsnap.json's `fonts`, paths resolved) and the config file
     /// that names them: set before the first `files()` or `shared()`, which read it once.
     public struct ProjectFonts: Sendable, Equatable {

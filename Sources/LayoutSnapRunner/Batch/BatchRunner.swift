@@ -42,13 +42,13 @@ public struct BatchRunner: Sendable {
         finished: @escaping @Sendable (Int, FixtureResult) -> Void,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(RunnerError) {
-        // Without a cache every fixture renders: fonts that cannot be set up stop the run at
-        // once. With one, they are set up at the first rendering (a run of hits needs none),
-        // unless the project has fonts of its own: a brand file fontconfig cannot use is the
-        // user's one mistake, reported once rather than as every fixture's error.
-        if cache == nil || FontSystem.hasProjectFonts {
-            do { _ = try FontSystem.shared() } catch { throw RunnerError.render(error) }
-        }
+        // Without a cache every fixture renders: fonts that cannot be set up stop the run
+        // before the first rendering. With one, they are set up once the weighing meets a miss
+        // (a run of hits needs none), unless the project has fonts of its own: a brand file
+        // fontconfig cannot use is the user's one mistake, reported once rather than as every
+        // fixture's error. Either way they are built while the fixtures are weighed.
+        let fontsFirst = cache == nil || FontSystem.hasProjectFonts
+        if fontsFirst { FontSystem.startBuilding() }
         precondition(given == nil || given?.count == refs.count, "BatchRunner: one cost per ref")
         let overrides = overrides
         let timeout = timeout
@@ -79,6 +79,7 @@ public struct BatchRunner: Sendable {
                     return try? decoded?.get()
                 }
                 func render(key: ResultKey?, audited: CachedResult?) -> Plan {
+                    FontSystem.startBuilding()
                     guard let fixture = fixture() else { return .render(cost: 0, key: nil, audited: nil) }
                     let key =
                         key.flatMap { known in
@@ -108,6 +109,9 @@ public struct BatchRunner: Sendable {
                 store(i, result)
                 return .done
             }
+        if fontsFirst {
+            do { _ = try FontSystem.shared() } catch { throw RunnerError.render(error) }
+        }
         var costs: [Int: Double] = [:]
         for (i, plan) in plans.enumerated() { if case .render(let cost, _, _) = plan { costs[i] = cost } }
         let order = costs.keys.sorted { costs[$0]! != costs[$1]! ? costs[$0]! > costs[$1]! : $0 < $1 }
