@@ -58,8 +58,14 @@ public enum HTMLReport {
         _ emit: (Data) throws -> Void
     ) throws {
         let s = results.summary
-        // The badge is the run's outcome, the same value the exit code comes from.
-        let verdict = s.outcome == .passed ? "passed" : "FAILED"
+        // The badge is the run's outcome, the same value the exit code comes from: a run that
+        // could not use a fixture or golden is an error (exit 2), not a failure.
+        let verdict =
+            switch s.outcome {
+            case .passed: "passed"
+            case .failed: "FAILED"
+            case .error: "ERROR"
+            }
         var titleParts: [String] = []
         if s.failed > 0 { titleParts.append("\(s.failed) failed") }
         if s.missing > 0 { titleParts.append("\(s.missing) missing") }

@@ -97,7 +97,7 @@ final class OneVerdictTests: XCTestCase {
             chromium, ["--dump-dom", dir.path(".layoutsnap/report/index.html").absoluteString],
             profile: dir.path("profile"))
         XCTAssertTrue(
-            page.stdout.contains("<span class=\"verdict fail\">failed</span>"), String(page.stdout.prefix(3000)))
+            page.stdout.contains("<span class=\"verdict fail\">error</span>"), String(page.stdout.prefix(3000)))
         for (stat, n, label) in [
             ("failed", 1, "failed"), ("missing", 1, "missing"), ("errors", 1, "error"), ("orphans", 1, "orphan"),
             ("similar", 1, "similar"), ("passed", 28, "passed"),
@@ -108,7 +108,7 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertTrue(page.stdout.contains("class=\"findings\""), "the findings are in the header")
         XCTAssertTrue(
             page.stdout.contains(
-                "<title>layoutsnap verify FAILED: 1 failed, 1 missing, 1 error, 1 orphan, 1 other finding</title>"),
+                "<title>layoutsnap verify ERROR: 1 failed, 1 missing, 1 error, 1 orphan, 1 other finding</title>"),
             String(page.stdout.prefix(600)))
     }
 

@@ -43,7 +43,7 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertFalse(lower.contains("<script src"))
         XCTAssertTrue(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
         XCTAssertTrue(html.contains("<meta charset=\"utf-8\">"))
-        XCTAssertTrue(html.contains("<title>layoutsnap verify FAILED: 1 failed, 1 missing, 2 errors</title>"))
+        XCTAssertTrue(html.contains("<title>layoutsnap verify ERROR: 1 failed, 1 missing, 2 errors</title>"))
     }
 
     func testEmbedsTheResults() throws {

@@ -329,7 +329,7 @@ function renderHeader() {
   return h('header', { class: 'masthead' },
     h('div', { class: 'title-row' },
       h('h1', null, h('span', { class: 'brand', text: data.tool || 'layoutsnap' }), ' ' + (data.command || '')),
-      h('span', { class: 'verdict ' + (bad ? 'fail' : 'ok'), text: bad ? 'failed' : 'passed' }),
+      h('span', { class: 'verdict ' + (bad ? 'fail' : 'ok'), text: sum.outcome || (bad ? 'failed' : 'passed') }),
       h('span', { class: 'meta', text: [
         'version ' + data.version,
         duration(data.durationSeconds),
