@@ -65,8 +65,12 @@ public final class FontSystem: @unchecked Sendable {
             defer { started = true }
             return !started
         }
+        guard first else { return }
+        // Here rather than on the new thread: without a cache this is the calling thread, before
+        // the weighing's threads exist (setenv is not safe against another thread's getenv).
+        pinLanguage()
         // A failure is kept by `shared()` for the caller that needs the fonts.
-        if first { Thread.detachNewThread { _ = try? shared() } }
+        Thread.detachNewThread { _ = try? shared() }
     }
 
     /// The project's font files (layoutsnap.json's `fonts`, paths resolved) and the config file
@@ -402,9 +406,11 @@ public final class FontSystem: @unchecked Sendable {
     }
 
     /// CJK glyph shapes follow the language; the user's locale must not choose it.
+    /// Writes the environment only when it differs: a second call writes nothing, so one made
+    /// while other threads run is safe once the first was made before them.
     static func pinLanguage() {
-        setenv("PANGO_LANGUAGE", "en", 1)
-        unsetenv("LANGUAGE")
+        if getenv("PANGO_LANGUAGE").map({ String(cString: $0) }) != "en" { setenv("PANGO_LANGUAGE", "en", 1) }
+        if getenv("LANGUAGE") != nil { unsetenv("LANGUAGE") }
     }
 
     /// The bundled fonts, where `ResourceLocator` finds them (installed, beside the binary, or
