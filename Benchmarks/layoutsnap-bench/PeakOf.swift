@@ -5,7 +5,8 @@ import LayoutSnapBenchmarks
 /// For the benchmark's child processes: runs a program and records its own peak memory (see `PeakOf`). Not shown in help.
 struct PeakOfCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "peak-of", abstract: "Run a program and write its peak resident memory (KB) to a file.",
+        commandName: "peak-of",
+        abstract: "Run a program and write its peak resident memory (KB) and wall time (s) to a file.",
         shouldDisplay: false)
 
     @Argument(help: "Where the peak goes.") var peakFile: String
