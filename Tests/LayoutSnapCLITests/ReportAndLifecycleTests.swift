@@ -78,7 +78,9 @@ final class ReportAndLifecycleTests: XCTestCase {
 
     /// A passing run after a failing one leaves none of its images: the earlier folders are
     /// renamed aside and removed while the run goes on, and the run waits for that before it
-    /// ends. What a killed run left aside goes too; a folder of the user's own stays.
+    /// ends. What a killed run left aside goes too; a folder of the user's own stays. The folder a
+    /// killed run left holds 20,000 files, more than the run takes to remove in the background:
+    /// a run that did not wait for its clearing would end with it still there.
     func testAPassingRunClearsTheEarlierReport() throws {
         let dir = try project()
         let original = try String(contentsOf: dir.path("Fixtures/cards/small.json"), encoding: .utf8)
@@ -86,8 +88,15 @@ final class ReportAndLifecycleTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 1)
         let report = dir.path(".layoutsnap/report").path
         XCTAssertTrue(FileManager.default.fileExists(atPath: report + "/actual/cards/small/01-expand/006.png"))
-        try FileManager.default.createDirectory(
-            atPath: report + "/.layoutsnap-clearing-1-expected/x", withIntermediateDirectories: true)
+        let aside = report + "/.layoutsnap-clearing-1-expected"
+        for folder in 0..<100 {
+            try FileManager.default.createDirectory(atPath: aside + "/\(folder)", withIntermediateDirectories: true)
+            for file in 0..<200 {
+                let fd = open(aside + "/\(folder)/\(file).png", O_WRONLY | O_CREAT, 0o644)
+                XCTAssertGreaterThanOrEqual(fd, 0)
+                close(fd)
+            }
+        }
         try FileManager.default.createDirectory(atPath: report + "/mine", withIntermediateDirectories: true)
         try dir.write("Fixtures/cards/small.json", original)
         let passing = try CLI.run(["verify", "--no-progress"], in: dir.url)
