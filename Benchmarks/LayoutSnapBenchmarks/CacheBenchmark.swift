@@ -16,11 +16,15 @@ public struct CacheBenchmark {
     public let generated: Int
     public let fixtures: [String]
     public let goldens: String
+    /// Another layoutsnap (say the previous build), timed in the same rounds on the bundled
+    /// suite, each configuration right after this one's, with caches of its own.
+    public let baseline: String?
 
     public init(
         executable: String, peakOf: String, repeats: Int, generated: Int, fixtures: [String] = [],
-        goldens: String = "Goldens"
+        goldens: String = "Goldens", baseline: String? = nil
     ) {
+        self.baseline = baseline
         self.executable = executable
         self.peakOf = peakOf
         self.repeats = repeats
@@ -33,6 +37,8 @@ public struct CacheBenchmark {
         public var frames = 0
         /// Seconds, fastest of the rounds, by configuration name.
         public var seconds: [String: Double] = [:]
+        /// The baseline's, by the same names.
+        public var baselineSeconds: [String: Double] = [:]
         public var warmCached = 0
         public var remote = false
         public var generatedFixtures = 0
@@ -51,9 +57,12 @@ public struct CacheBenchmark {
         try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let base = fixtures + ["--goldens", goldens, "--no-progress", "--cache-audit", "0"]
-        func verify(_ name: String, _ extra: [String]) throws(RunnerError) -> ChildProcess.Outcome {
+        func verify(_ name: String, _ extra: [String], by binary: String? = nil) throws(RunnerError)
+            -> ChildProcess.Outcome
+        {
             let out = try ChildProcess.run(
-                executable, ["verify"] + base + ["--report", root + "/report-" + name] + extra, peakOf: peakOf)
+                binary ?? executable, ["verify"] + base + ["--report", root + "/report-" + name] + extra, peakOf: peakOf
+            )
             if out.status != 0 { f.failures.append("\(name): exit \(out.status): \(out.stderrTail.suffix(300))") }
             return out
         }
@@ -65,6 +74,13 @@ public struct CacheBenchmark {
         progress("filling the caches")
         _ = try verify("fill", ["--cache", root + "/warm"])
         if let server { _ = try verify("fill-remote", ["--no-cache", "--remote-cache", server.url]) }
+        // The baseline's own: its keys differ (its build id is in them), its folder too.
+        if let baseline {
+            _ = try verify("fill", ["--cache", root + "/warm-baseline"], by: baseline)
+            if let server {
+                _ = try verify("fill-remote", ["--no-cache", "--remote-cache", server.url], by: baseline)
+            }
+        }
 
         var configurations: [(String, () -> [String])] = [
             ("cold, 1 job", { ["--no-cache", "--jobs", "1"] }),
@@ -101,6 +117,11 @@ public struct CacheBenchmark {
                     f.frames = passed
                 }
                 if name == "warm, local", let cached = Self.fromCache(out.stdoutLastLine) { f.warmCached = cached }
+                if let baseline {
+                    let arguments = arguments().map { $0 == root + "/warm" ? root + "/warm-baseline" : $0 }
+                    let before = try verify(name, arguments, by: baseline)
+                    f.baselineSeconds[name] = min(f.baselineSeconds[name] ?? .infinity, before.seconds)
+                }
             }
             // What two cores give this work at all: two whole one-job suites at once, each with
             // its own report. Half their time is the least a perfectly parallel 2-job run

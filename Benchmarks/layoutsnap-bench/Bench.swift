@@ -405,8 +405,14 @@ struct CacheCommand: ParsableCommand {
     @Option(help: "The layoutsnap binary to time (default: the one beside this program).")
     var layoutsnap: String?
 
+    @Option(help: "Another layoutsnap binary (say a build of main) timed on the bundled suite in the same rounds.")
+    var baseline: String?
+
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
+        if let baseline, !FileManager.default.isExecutableFile(atPath: baseline) {
+            throw ValidationError("--baseline: no executable at \(baseline)")
+        }
         guard generated == 0 || (1...FixtureGenerator.maxCount).contains(generated) else {
             throw ValidationError("--generated must be 0 (skip) or from 1 to \(FixtureGenerator.maxCount)")
         }
@@ -417,7 +423,7 @@ struct CacheCommand: ParsableCommand {
             let executable = try BenchBinaries.layoutsnap(layoutsnap)
             let f = try CacheBenchmark(
                 executable: executable, peakOf: BenchBinaries.this, repeats: repeats, generated: generated,
-                fixtures: paths, goldens: goldens
+                fixtures: paths, goldens: goldens, baseline: baseline
             ).run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
             func s(_ name: String) -> Double { f.seconds[name] ?? .nan }
             func line(_ name: String, _ value: Double, _ note: String) {
@@ -456,6 +462,23 @@ struct CacheCommand: ParsableCommand {
                     String(format: "= %.1f%% of cold [target ≤ 5%%]", 100 * s("warm, remote") / s("cold, 2 jobs")))
             } else {
                 Diagnostics.out("remote             nginx is not installed: no remote figures")
+            }
+            if let baseline {
+                // The same configurations of the baseline, each run right after this build's.
+                func b(_ name: String) -> Double { f.baselineSeconds[name] ?? .nan }
+                Diagnostics.out("baseline \(baseline), in the same rounds:")
+                for name in [
+                    "cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local", "cold, remote", "warm, remote",
+                ] where f.baselineSeconds[name] != nil {
+                    line(
+                        name, b(name),
+                        String(format: "this build %.3f s = %.2fx the baseline", s(name), s(name) / b(name)))
+                }
+                Diagnostics.out(
+                    String(
+                        format: "baseline's ratios: 2 jobs %.2fx 1 job, cache on %.2fx without, warm %.1f%% of cold",
+                        b("cold, 2 jobs") / b("cold, 1 job"), b("cold, cache on") / b("cold, 2 jobs"),
+                        100 * b("warm, local") / b("cold, 2 jobs")))
             }
             if f.generatedFixtures > 0 {
                 line(
