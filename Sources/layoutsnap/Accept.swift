@@ -4,6 +4,7 @@ import LayoutSnapRunner
 
 struct Accept: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "accept",
         abstract: "Promote the actual frames of an earlier verify to goldens, without rendering again.",
         discussion:
             "Takes failed, missing, unreadable and similar frames from the report that verify wrote, into the goldens folder that verify checked (results.json says which). With --approvals, only the frames a reviewer approved in a static report, each only while its golden is still the one verify read (docs/review.md). A missing or unreadable golden is written like any other; a frame the report has no actual image for is named with the record command that renders it. Refuses to run when CI is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes."

@@ -27,6 +27,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Entries, size against the bound, and when the oldest and newest were last used.")
 
         @OptionGroup var folder: Folder
@@ -51,6 +52,7 @@ struct CacheCommand: ParsableCommand {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clear",
             abstract: "Remove every entry (the next verify renders every fixture and fills it again).")
 
         @OptionGroup var folder: Folder

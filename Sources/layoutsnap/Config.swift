@@ -9,6 +9,7 @@ import LayoutSnapRender
 /// `layoutsnap config`: the settings a run here would use, and where each comes from.
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "config",
         abstract:
             "Print the effective settings (from flags, layoutsnap.json or the defaults) and where each comes from.",
         discussion:

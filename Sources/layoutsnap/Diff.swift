@@ -6,6 +6,7 @@ import LayoutSnapRunner
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract:
             "Compare two PNG images as verify compares a frame with its golden, and print how many pixels differ.",
         discussion:

@@ -6,6 +6,7 @@ import LayoutSnapRunner
 
 struct Fuzz: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fuzz",
         abstract:
             "Run hostile mutations of valid fixtures through the whole pipeline; report crashes, hangs and unclear errors.",
         discussion: """

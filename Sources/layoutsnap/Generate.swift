@@ -6,6 +6,7 @@ import LayoutSnapRunner
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "generate",
         abstract: "Write valid, varied fixtures from a seed (the same seed always writes the same bytes).",
         discussion:
             "Fixture i of a kind goes to OUT/<kind>/<kind>-<i, 6 digits>.json and depends only on the seed, the kind and i: a smaller --count writes a prefix of a larger one. --kind all spreads the count over the kinds in turn. Files of an earlier, larger batch of the same kinds are removed."

@@ -7,6 +7,7 @@ import LayoutSnapRunner
 /// `layoutsnap import SRC...`: fixtures from captions, chat exports and Markdown.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract:
             "Make fixtures from your own material: WebVTT and SRT captions become transcripts, chat exports (role/content messages) chats, Markdown files posts.",
         discussion:

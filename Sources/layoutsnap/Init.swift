@@ -7,6 +7,7 @@ import LayoutSnapRunner
 /// `layoutsnap init [DIR]`: a new project, ready to record and verify.
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract:
             "Start a project: layoutsnap.json, the JSON Schemas, one starter fixture per kind, .layoutsnap/ in .gitignore and the VS Code schema setting.",
         discussion:

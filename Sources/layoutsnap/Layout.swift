@@ -7,6 +7,7 @@ import LayoutSnapRunner
 
 struct Layout: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "layout",
         abstract: "Print a fixture's layout (element rects, lines, scroll state) as JSON.")
 
     @Argument(help: "The fixture file.", completion: .file(extensions: ["json"]))

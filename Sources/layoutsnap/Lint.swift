@@ -7,6 +7,7 @@ import LayoutSnapRunner
 /// `layoutsnap lint`: layout bugs in every frame, found from the layout alone (no golden, no pixels).
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract:
             "Find visual bugs in every frame from the layout: overlapping text, elements outside their container, cut lines, low contrast, a hidden caret.",
         discussion:

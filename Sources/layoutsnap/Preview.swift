@@ -6,6 +6,7 @@ import LayoutSnapRunner
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "preview",
         abstract:
             "Preview a fixture's frames: per state a filmstrip contact sheet and an animated PNG, and a page that plays the states as one timeline, with a scrubber, overlays and motion plots; --compare puts another fixture or other options beside it.",
         discussion: "Open OUT/index.html in a browser. Nothing is compared and nothing is written to the goldens.")

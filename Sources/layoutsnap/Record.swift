@@ -4,6 +4,7 @@ import LayoutSnapRunner
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Write goldens that are missing or fail verification; the others are left untouched.",
         discussion:
             "Refuses to run when the CI environment variable is set, unless --allow-ci is given. Holds the goldens folder's lock while it writes."

@@ -4,6 +4,7 @@ import LayoutSnapRunner
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Write every frame as PNG (and each fixture's layout.json) without comparing.")
 
     @OptionGroup var options: BatchOptions

@@ -6,6 +6,7 @@ import LayoutSnapRunner
 
 struct Review: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "review",
         abstract: "Serve a verify report on 127.0.0.1 to approve or reject its failing frames (docs/review.md).",
         discussion:
             "Prints the address to open (with its token) and serves until Ctrl-C. An approval writes the frame's golden with the transaction accept uses, only while the golden is still the one verify read. Refuses to write goldens when CI is set, unless --allow-ci is given."

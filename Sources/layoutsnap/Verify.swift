@@ -6,6 +6,7 @@ import LayoutSnapRunner
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Render every frame of every fixture and compare it with its golden (the default command).",
         discussion: "Writes a report (index.html, results.json, actual and diff images of failing frames) to --report.")
 
