@@ -407,8 +407,9 @@ public final class FontSystem: @unchecked Sendable {
 
     /// CJK glyph shapes follow the language; the user's locale must not choose it.
     /// Writes the environment only when it differs: a second call writes nothing, so one made
-    /// while other threads run is safe once the first was made before them.
-    static func pinLanguage() {
+    /// while other threads run is safe once the first was made before them. A run that starts
+    /// threads before the fonts are built (to load the libraries early) calls it first.
+    public static func pinLanguage() {
         if getenv("PANGO_LANGUAGE").map({ String(cString: $0) }) != "en" { setenv("PANGO_LANGUAGE", "en", 1) }
         if getenv("LANGUAGE") != nil { unsetenv("LANGUAGE") }
     }

@@ -1,4 +1,5 @@
 import CRenderLibraries
+import Foundation
 
 /// Versions of the libraries that turn layouts into pixels, as loaded at run time (what renders is
 /// the shared library, not the header the build saw).
@@ -12,6 +13,14 @@ public enum RenderLibraries {
         guard layoutsnap_render_libraries_load(&message, message.count) != 0 else { return }
         throw RenderError.libraries(
             String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// Starts `load()` on a thread of its own and returns at once: a command that will draw or
+    /// fingerprint the environment calls it first thing, so that the loading (some 4 ms of
+    /// symbol binding) overlaps the parsing of its arguments. Call `FontSystem.pinLanguage()`
+    /// before it: the libraries read the environment as they load.
+    public static func startLoading() {
+        Thread.detachNewThread { try? load() }
     }
 
     /// Empty when the libraries cannot be loaded (the error comes from `load()` when drawing).

@@ -24,17 +24,23 @@ public final class FileHashMemo: Sendable {
         var signature: Signature
     }
 
-    /// The memo at `path` (none yet, or unreadable: an empty one).
-    public convenience init(path: String) { self.init(path: path, settle: 2_000_000_000) }
+    /// Whether a symbolic link is remembered as the file it points to; without, only regular
+    /// files are remembered (a link is hashed each time, by the caller's own rules for links).
+    let followsLinks: Bool
 
-    init(path: String, settle: Int64) {
+    /// The memo at `path` (none yet, or unreadable: an empty one). `maxBytes` bounds what is
+    /// read of it: a larger memo is ignored and written anew.
+    public convenience init(path: String, followsLinks: Bool = true, maxBytes: Int = 1 << 20) {
+        self.init(path: path, settle: 2_000_000_000, followsLinks: followsLinks, maxBytes: maxBytes)
+    }
+
+    init(path: String, settle: Int64, followsLinks: Bool = true, maxBytes: Int = 1 << 20) {
         self.path = path
         self.settle = settle
+        self.followsLinks = followsLinks
         var known: [String: Line] = [:]
-        if let data = FileManager.default.contents(atPath: path), data.count < 1 << 20 {
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-                if let (file, entry) = Self.parse(line) { known[file] = entry }
-            }
+        if let data = FileManager.default.contents(atPath: path), data.count < maxBytes {
+            known = data.withUnsafeBytes { Self.parse($0) }
         }
         self.known = known
     }
@@ -42,12 +48,14 @@ public final class FileHashMemo: Sendable {
     /// The hash of the file at `file`: remembered, or `hash` of its bytes, remembered when the
     /// file has been still for two seconds.
     public func hash(_ file: String, _ hash: (String) throws(SystemError) -> String) throws(SystemError) -> String {
-        guard let signature = Self.signature(file) else { return try hash(file) }
+        guard let signature = Self.signature(file, followsLinks: followsLinks) else { return try hash(file) }
         if let line = known[file], line.signature == signature { return line.hash }
         let value = try hash(file)
         // Read again after hashing: a file that moved meanwhile is not remembered.
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
-        if Self.signature(file) == signature, now - max(signature.modified, signature.changed) > settle {
+        if Self.signature(file, followsLinks: followsLinks) == signature,
+            now - max(signature.modified, signature.changed) > settle
+        {
             learned.withLock { $0[file] = Line(hash: value, signature: signature) }
         }
         return value
@@ -70,28 +78,70 @@ public final class FileHashMemo: Sendable {
         try? AtomicWriter.write(Array(text.utf8), to: path, durable: false)
     }
 
-    static func signature(_ file: String) -> Signature? {
+    static func signature(_ file: String, followsLinks: Bool = true) -> Signature? {
         var info = stat()
-        guard stat(file, &info) == 0 else { return nil }
+        if followsLinks {
+            guard stat(file, &info) == 0 else { return nil }
+        } else {
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        }
         return Signature(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
             changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
 
-    static func parse(_ line: Substring) -> (String, Line)? {
-        let fields = line.split(separator: " ", maxSplits: 6, omittingEmptySubsequences: false)
-        guard fields.count == 7, !fields[0].isEmpty, let device = UInt64(fields[1]), let inode = UInt64(fields[2]),
-            let size = Int64(fields[3]), let modified = Int64(fields[4]), let changed = Int64(fields[5]),
-            let colon = fields[6].firstIndex(of: ":"), let count = Int(fields[6][..<colon])
-        else { return nil }
-        let file = String(fields[6][fields[6].index(after: colon)...])
-        guard file.utf8.count == count, !file.isEmpty else { return nil }
-        return (
-            file,
-            Line(
-                hash: String(fields[0]),
-                signature: Signature(device: device, inode: inode, size: size, modified: modified, changed: changed))
-        )
+    /// Every line of `bytes` that reads whole; one that does not is skipped to its newline.
+    /// Read byte by byte: a memo of the goldens has a line for each, read at every warm run.
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> [String: Line] {
+        var known: [String: Line] = [:]
+        var at = 0
+        let end = bytes.count
+        /// The bytes up to `stop` (not empty, no space or newline), and past it.
+        func word(until stop: UInt8) -> Range<Int>? {
+            let start = at
+            while at < end, bytes[at] != stop, bytes[at] != 0x20, bytes[at] != 0x0A { at += 1 }
+            guard at < end, bytes[at] == stop, at > start else { return nil }
+            at += 1
+            return start..<at - 1
+        }
+        func number(until stop: UInt8) -> UInt64? {
+            guard let digits = word(until: stop), digits.count <= 19 else { return nil }
+            var value: UInt64 = 0
+            for i in digits {
+                guard (0x30...0x39).contains(bytes[i]) else { return nil }
+                value = value * 10 + UInt64(bytes[i] - 0x30)
+            }
+            return value
+        }
+        func line() -> (String, Line)? {
+            guard let hash = word(until: 0x20), let device = number(until: 0x20), let inode = number(until: 0x20),
+                let size = number(until: 0x20), let modified = number(until: 0x20), let changed = number(until: 0x20),
+                let count = number(until: 0x3A), count > 0, UInt64(end - at) > count
+            else { return nil }
+            let file = at..<at + Int(count)
+            at += Int(count)
+            guard bytes[at] == 0x0A, size <= UInt64(Int64.max), modified <= UInt64(Int64.max),
+                changed <= UInt64(Int64.max)
+            else { return nil }
+            at += 1
+            return (
+                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[file]), as: UTF8.self),
+                Line(
+                    hash: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[hash]), as: UTF8.self),
+                    signature: Signature(
+                        device: device, inode: inode, size: Int64(size), modified: Int64(modified),
+                        changed: Int64(changed)))
+            )
+        }
+        while at < end {
+            if let (file, entry) = line() {
+                known[file] = entry
+            } else {
+                while at < end, bytes[at] != 0x0A { at += 1 }
+                at += 1
+            }
+        }
+        return known
     }
 }

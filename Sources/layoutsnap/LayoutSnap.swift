@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LayoutSnapReport
+import LayoutSnapRender
 
 @main
 struct LayoutSnap: ParsableCommand {
@@ -21,9 +22,25 @@ struct LayoutSnap: ParsableCommand {
         defaultSubcommand: Verify.self
     )
 
+    /// Whether the command line is one of the commands that load the rendering libraries (to
+    /// draw, or to fingerprint the environment for the cache and the manifest): they start
+    /// loading before the arguments are parsed. verify is the default command, so a first word
+    /// that names no other command counts too; a wrong guess costs a few milliseconds of a core.
+    static func drawsOrFingerprints(_ arguments: [String]) -> Bool {
+        let others: Set = [
+            "init", "accept", "review", "diff", "import", "merge-reports", "config", "schema", "cache", "help",
+            "--help", "-h", "--version", "--generate-completion-script",
+        ]
+        return !others.contains(arguments.dropFirst().first ?? "")
+    }
+
     /// argument-parser exits 64 on a usage error; docs/outcomes.md makes every bad input exit 2.
     static func main() {
         if let code = FastPath.run(CommandLine.arguments) { Foundation.exit(code) }
+        if drawsOrFingerprints(CommandLine.arguments) {
+            FontSystem.pinLanguage()
+            RenderLibraries.startLoading()
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -127,6 +127,49 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
     }
 
+    /// A hit's goldens are checked by what `lstat` says of them once their hashes are
+    /// remembered (docs/cache.md): a golden whose bytes change, even with its size and
+    /// modification time put back, has a new change time, is read again, and the verdict is
+    /// the one without a cache.
+    func testGoldensAreRememberedByTheirStatAndChangesAreSeen() throws {
+        let dir = try project()
+        // Only a golden still for two seconds is remembered (a write in the same tick is never missed).
+        Thread.sleep(forTimeInterval: 2.1)
+        XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
+        let memo = try String(contentsOf: dir.path(".layoutsnap/cache/goldens"), encoding: .utf8)
+        let goldens = try FileManager.default.subpathsOfDirectory(atPath: dir.path("Goldens").path).filter {
+            $0.hasSuffix(".png")
+        }
+        XCTAssertEqual(memo.split(separator: "\n").count, goldens.count, memo)
+        let warm = try verify(dir)
+        XCTAssertEqual(warm.cached.values.filter { $0 }.count, 4, warm.output)
+
+        // One golden's bytes change in place (the same inode and size), and its modification
+        // time is put back: only its change time tells.
+        let golden = dir.path("Goldens/" + goldens.sorted().first { $0.hasPrefix("cards/a/") }!)
+        var before = stat()
+        XCTAssertEqual(stat(golden.path, &before), 0)
+        let bytes = try Data(contentsOf: golden)
+        let handle = try FileHandle(forWritingTo: golden)
+        try handle.seek(toOffset: UInt64(bytes.count / 2))
+        try handle.write(contentsOf: Data([bytes[bytes.count / 2] ^ 0xFF]))
+        try handle.close()
+        let times = [before.st_atim, before.st_mtim]
+        XCTAssertEqual(utimensat(AT_FDCWD, golden.path, times, 0), 0)
+        var after = stat()
+        XCTAssertEqual(stat(golden.path, &after), 0)
+        XCTAssertEqual(after.st_ino, before.st_ino)
+        XCTAssertEqual(after.st_size, before.st_size)
+        XCTAssertEqual(after.st_mtim.tv_sec, before.st_mtim.tv_sec)
+        XCTAssertEqual(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec)
+        let changed = try verify(dir)
+        let uncached = try verify(dir, ["--no-cache"])
+        XCTAssertNotEqual(uncached.status, 0, uncached.output)
+        XCTAssertEqual(changed.status, uncached.status, changed.output)
+        XCTAssertEqual(changed.cached, ["cards/a": false, "cards/b": true, "cards/b@dark": true, "cards/photo": true])
+        XCTAssertEqual(changed.summary["passed"] as? Int, uncached.summary["passed"] as? Int)
+    }
+
     /// A font file changed: the environment fingerprint changes, every fixture is rendered, and
     /// the verdict is the one without a cache (the glyphs are the same: the goldens still match,
     /// the environment's drift is a warning). The binary is a copy installed as the package lays

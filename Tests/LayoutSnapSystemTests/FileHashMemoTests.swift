@@ -68,4 +68,35 @@ final class FileHashMemoTests: XCTestCase {
             XCTAssertTrue(called, "\(torn.debugDescription) was taken as a memo")
         }
     }
+
+    /// Without following links, a symbolic link is never remembered (its caller hashes it by its
+    /// own rules each time); a regular file is, and a path with spaces and colons reads back.
+    func testALinkIsNotRememberedWithoutFollowingLinks() throws {
+        let folder = try makeTemporaryFolder("hash-memo").path
+        defer { removeTemporaryFolder(URL(fileURLWithPath: folder)) }
+        let file = folder + "/a golden: 1.png"
+        let link = folder + "/link.png"
+        try Data("bytes".utf8).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        let memoPath = folder + "/goldens"
+        var hashed: [String] = []
+        func hash(_ path: String) throws(SystemError) -> String {
+            hashed.append(path)
+            return "h"
+        }
+        let first = FileHashMemo(path: memoPath, settle: 0, followsLinks: false)
+        _ = try first.hash(file, hash)
+        _ = try first.hash(link, hash)
+        first.save()
+        let second = FileHashMemo(path: memoPath, settle: 0, followsLinks: false)
+        _ = try second.hash(file, hash)
+        _ = try second.hash(link, hash)
+        XCTAssertEqual(hashed, [file, link, link], "the file remembered, the link hashed each time")
+        // Following links, the link is the file it points to.
+        let following = FileHashMemo(path: memoPath + "-following", settle: 0)
+        _ = try following.hash(link, hash)
+        following.save()
+        _ = try FileHashMemo(path: memoPath + "-following", settle: 0).hash(link, hash)
+        XCTAssertEqual(hashed.count, 4)
+    }
 }

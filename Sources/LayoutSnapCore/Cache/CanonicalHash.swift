@@ -34,8 +34,8 @@ public enum CanonicalHash {
         (ObjectIdentifier(type), { ($0 as! T).canonicalValue })
     }
 
-    /// One value's canonical bytes. Type names are looked up once per type: `String(reflecting:)`
-    /// and `Mirror` are what this costs, so the common leaves (strings, numbers, booleans) skip
+    /// One value's canonical bytes. Type names are looked up once per type: type names and
+    /// `Mirror` are what this costs, so the common leaves (strings, numbers, booleans) skip
     /// both.
     struct Encoder {
         var out: [UInt8] = []
@@ -44,7 +44,9 @@ public enum CanonicalHash {
         mutating func typeName(_ type: Any.Type) -> [UInt8] {
             let id = ObjectIdentifier(type)
             if let known = typeNames[id] { return known }
-            let name = Array(String(reflecting: type).utf8)
+            // Not `String(reflecting:)`: it asks the metatype for three printing protocols
+            // first, each a scan of every conformance in the process.
+            let name = Array(_typeName(type, qualified: true).utf8)
             typeNames[id] = name
             return name
         }

@@ -45,6 +45,10 @@ public final class ResultCache: Sendable {
     public let lints: Bool
     private let tally = LockedValue(Counts())
     private let local: LocalResultStore?
+    /// The file hash of each golden a hit was checked against, remembered in the local folder by
+    /// what `lstat` says of the file (`FileHashMemo`), so that a warm run stats the goldens
+    /// instead of reading them; nil without a local folder.
+    public let goldenHashes: FileHashMemo?
 
     public struct Counts: Sendable, Equatable {
         public var hits = 0
@@ -63,6 +67,8 @@ public final class ResultCache: Sendable {
     ) {
         self.store = store
         self.local = local
+        // Up to 64 MB: some 400,000 goldens' lines, each read far cheaper than the golden.
+        goldenHashes = local.map { FileHashMemo(path: $0.folder + "/goldens", followsLinks: false, maxBytes: 64 << 20) }
         self.renderer = renderer
         self.environment = environment
         self.auditRate = auditRate
@@ -194,7 +200,7 @@ public final class ResultCache: Sendable {
     private static func memoPrefix(renderer: String, environment: String, lints: Bool) -> SHA256 {
         var hasher = SHA256()
         for (name, text) in [
-            ("memo", "layoutsnap-key-memo 2"), ("renderer", renderer), ("environment", environment),
+            ("memo", "layoutsnap-key-memo 3"), ("renderer", renderer), ("environment", environment),
             ("lints", lints ? "on" : "off"),
         ] {
             hasher.update("\(name)#\(text.utf8.count):\(text)")
@@ -202,24 +208,59 @@ public final class ResultCache: Sendable {
         return hasher
     }
 
-    private struct Settings: Hashable {
-        var defaults: FixtureDefaults
+    /// The canonical hash of each distinct defaults value of the run (one, or one a folder with a
+    /// layoutsnap.json of its own), found by `==`: the copies every fixture of a folder holds
+    /// share their storage, so comparing them is quick where hashing them walks every token.
+    private let defaultsDigests = LockedValue([(defaults: FixtureDefaults, digest: [UInt8])]())
+
+    /// The canonical hash of `defaults`, as `remember(_:digest:)` takes it: a run works out the
+    /// project's on a thread of its own while it finds the fixtures (`VerifyRun`), so that the
+    /// first fixtures' lookups do not wait for the walk (its reflection meets each type for the
+    /// first time, a few milliseconds).
+    public static func digest(of defaults: FixtureDefaults) -> [UInt8] {
+        var hasher = SHA256()
+        CanonicalHash.update(&hasher, with: defaults)
+        return hasher.finish()
+    }
+
+    public func remember(_ defaults: FixtureDefaults, digest: [UInt8]) {
+        defaultsDigests.withLock { known in
+            if !known.contains(where: { $0.defaults == defaults }) { known.append((defaults, digest)) }
+        }
+    }
+
+    private func defaultsDigest(_ defaults: FixtureDefaults) -> [UInt8] {
+        // Worked out under the lock: a second worker waits for the walk instead of repeating it.
+        defaultsDigests.withLock { known in
+            if let digest = known.first(where: { $0.defaults == defaults })?.digest { return digest }
+            let digest = Self.digest(of: defaults)
+            known.append((defaults, digest))
+            return digest
+        }
+    }
+
+    private struct VariantAndOverrides: Hashable {
         var variant: FixtureVariant?
         var overrides: FixtureOverrides
     }
-    private let settingsDigests = LockedValue([Settings: [UInt8]]())
+    private let variantDigests = LockedValue([VariantAndOverrides: [UInt8]]())
 
-    /// The canonical hash of a fixture's defaults, variant and overrides, worked out once for
-    /// each distinct value: the defaults carry the project's themes, hundreds of tokens walked
-    /// by reflection, and every fixture of a folder shares them.
+    /// The canonical hash of a fixture's defaults, then of its variant and overrides, each
+    /// worked out once for each distinct value: the defaults carry the project's themes,
+    /// hundreds of tokens walked by reflection, and are shared by every variant.
     private func settingsDigest(ref: FixtureRef, overrides: FixtureOverrides) -> [UInt8] {
-        let settings = Settings(defaults: ref.defaults, variant: ref.variant, overrides: overrides)
-        if let known = settingsDigests.withLock({ $0[settings] }) { return known }
-        var hasher = SHA256()
-        CanonicalHash.update(&hasher, with: (ref.defaults, ref.variant as Any, overrides))
-        let digest = hasher.finish()
-        settingsDigests.withLock { $0[settings] = digest }
-        return digest
+        let defaults = defaultsDigest(ref.defaults)
+        let key = VariantAndOverrides(variant: ref.variant, overrides: overrides)
+        let rest =
+            variantDigests.withLock({ $0[key] })
+            ?? {
+                var hasher = SHA256()
+                CanonicalHash.update(&hasher, with: (ref.variant as Any, overrides))
+                let digest = hasher.finish()
+                variantDigests.withLock { $0[key] = digest }
+                return digest
+            }()
+        return defaults + rest
     }
 
     /// The stored result of `key`, nil on a miss; an entry that cannot be read is a miss with a
@@ -294,6 +335,7 @@ public final class ResultCache: Sendable {
         writing.wait()
         store.finish()
         if let local, local.entriesWritten > 0 { local.evict() }
+        goldenHashes?.save()
     }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 import LayoutSnapCore
 import LayoutSnapReport
+import LayoutSnapRender
+import LayoutSnapSystem
 
 /// `layoutsnap verify`: every selected fixture rendered and compared with its goldens, the run's
 /// policy applied (orphans, environment drift, an empty selection), and the report written. The
@@ -48,25 +50,37 @@ public struct VerifyRun: Sendable {
         if let json { try OutputPaths.file(json, option: "--json") }
         if let summary { try OutputPaths.file(summary, option: "--summary") }
 
+        // The goldens' manifest, the cache (loading the rendering libraries to fingerprint the
+        // environment) and the hash of the project's defaults, each on a thread of its own
+        // while this one finds the fixtures: none needs another, and a warm run is mostly such
+        // start-up. Their notes come after the selection's, as when they ran in turn, and the
+        // selection's error comes first. The language is pinned before any thread starts.
+        FontSystem.pinLanguage()
+        let reading = Background { [settings] in Self.readManifest(settings) }
+        let opening = Background { [settings, version] in Self.openCache(settings, version: version) }
+        let defaults = settings.project?.config.defaults ?? settings.defaults
+        let hashing = Background { [cacheIsOff = settings.cache.isOff] in
+            cacheIsOff ? nil : ResultCache.digest(of: defaults)
+        }
+        defer { _ = (reading.value, opening.value, hashing.value) }
         let selection = try settings.select()
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
         let empty = selection.empty
         let shardPlan = selection.shardPlan
-        var manifest: GoldenManifest?
-        do {
-            manifest = try GoldenManifest.load(path: GoldenStore(settings.goldens).manifestPath)
-        } catch {
-            note(.warning("\(error); every golden will be decoded and compared"))
-        }
         var lintingBuilder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
         lintingBuilder.lintSeverity = settings.lint == .error ? .failure : .warning
         let builder = lintingBuilder
         let clearing = builder.clearPrevious()
         defer { clearing.wait() }
-        let handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
+        let manifest = reading.value.manifest
+        reading.value.notes.forEach(note)
+        opening.value.notes.forEach(note)
         // Without a manifest no hit can be checked against the goldens: nothing to read, and
         // what this run renders is stored all the same.
-        let cache = try ResultCache.open(settings.cache, version: version, lints: settings.lint != .off, note: note)
+        let cache = try opening.value.cache.get()
+        if let cache, let digest = hashing.value { cache.remember(defaults, digest: digest) }
+        var handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
+        handler.goldenHashes = cache?.goldenHashes
         defer { cache?.finish() }
         // Each fixture becomes its report entry as it finishes, spooled to disk (memory stays
         // flat in the number of fixtures); its frame results go with it.
@@ -119,6 +133,29 @@ public struct VerifyRun: Sendable {
         try ResultFiles(junit: junit, json: json).write(results, report: report)
         if let summary { try AtomicFile.write(Array(CIReport.markdown(results, report: report).utf8), to: summary) }
         return results
+    }
+
+    private static func readManifest(_ settings: BatchSettings) -> (
+        manifest: GoldenManifest?, notes: [TerminalText.Line]
+    ) {
+        do {
+            return (try GoldenManifest.load(path: GoldenStore(settings.goldens).manifestPath), [])
+        } catch {
+            return (nil, [.warning("\(error); every golden will be decoded and compared")])
+        }
+    }
+
+    private static func openCache(_ settings: BatchSettings, version: String)
+        -> (cache: Result<ResultCache?, RunnerError>, notes: [TerminalText.Line])
+    {
+        var notes: [TerminalText.Line] = []
+        let cache = Result { () throws(RunnerError) in
+            try ResultCache.open(settings.cache, version: version, lints: settings.lint != .off) { notes.append($0) }
+        }
+        // Without a cache the libraries are loaded here all the same, for the fonts the run
+        // builds next (a failure is the fonts' to report).
+        if settings.cache.isOff { try? RenderLibraries.load() }
+        return (cache, notes)
     }
 
     /// The environment policy: drift is a warning, or with `--strict-env` a failure.

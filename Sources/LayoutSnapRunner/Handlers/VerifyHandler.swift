@@ -21,6 +21,9 @@ public struct VerifyHandler: FrameHandler {
     private let goldenLayouts = LockedValue<[String: LayoutSnapshot?]>([:])
     /// The goldens folder with its links resolved, once: each frame's golden must lie inside.
     private let resolvedGoldens: String?
+    /// Where a cache hit finds the file hashes of goldens it checked before (the result cache's
+    /// `goldenHashes`); without, each golden is read and hashed.
+    public var goldenHashes: FileHashMemo?
 
     public init(goldens: String, manifest: GoldenManifest?, reportDirectory: String) {
         self.resolvedGoldens = try? SystemCall.resolvedPath(goldens)
@@ -163,7 +166,10 @@ public struct VerifyHandler: FrameHandler {
                     return answer
                 }()
             guard inside else { return nil }
-            var fileHash = try? SystemCall.withReadFile(path, buffer: &buffer) { PixelHash.hex(PixelHash.ofBytes($0)) }
+            let read = { (path: String) throws(SystemError) in
+                try SystemCall.withReadFile(path, buffer: &buffer) { PixelHash.hex(PixelHash.ofBytes($0)) }
+            }
+            var fileHash = try? goldenHashes.map { memo throws(SystemError) in try memo.hash(path, read) } ?? read(path)
             if fileHash == nil {
                 guard GoldenStore.outsideTarget(path, resolvedGoldens: resolvedGoldens) == nil else { return nil }
                 fileHash = try? SystemCall.withMappedFile(path, { PixelHash.hex(PixelHash.ofBytes($0)) })
