@@ -83,4 +83,42 @@ final class ManifestReaderTests: XCTestCase {
                 "\(error)")
         }
     }
+
+    /// Entries are read straight from the bytes when they are plain, and parsed otherwise; the
+    /// two ways agree on every entry either can read, in any mix.
+    func testPlainAndOtherEntriesReadAlike() throws {
+        let entries = [
+            #""plain": {"pixels": "0000000000000001", "file": "0000000000000002", "size": [1, 2]}"#,
+            #""reordered": {"size":[30,40],"file":"00000000000000ff","pixels":"ABCDEF0123456789"}"#,
+            #""spaced": { "pixels" : "0000000000000003" , "file" : "x" , "size" : [ 5 , 6 ] }"#,
+            #""escaped": {"pixels": "\u0030000000000000004", "file": "0000000000000005", "size": [7, 8]}"#,
+            #""unicode": {"pixels": "é", "file": "0000000000000005", "size": [7, 8]}"#,
+            #""negative": {"pixels": "0000000000000006", "file": "0000000000000007", "size": [-1, 2]}"#,
+            #""zero": {"pixels": "0000000000000006", "file": "0000000000000007", "size": [0, 0]}"#,
+            #""previous": {"pixels": "0000000000000008", "file": "0000000000000009", "size": [1, 1], "previous": null}"#,
+            #""old": {"pixels": "0000000000000008", "file": "0000000000000009", "size": [1, 1], "previous": {"pixels": "000000000000000a", "file": "000000000000000b", "size": [2, 2]}}"#,
+        ]
+        let text = #"{"version": 1, "frames": {"# + entries.joined(separator: ", ") + "}}"
+        let read = try XCTUnwrap(ManifestReader.read(Array(text.utf8)))
+        XCTAssertEqual(read, try wholeParse(Array(text.utf8)))
+        XCTAssertEqual(read.frames.count, entries.count)
+        XCTAssertEqual(read.frames["spaced"]?.width, 5)
+        XCTAssertEqual(read.frames["escaped"]?.pixels, "0000000000000004")
+        XCTAssertEqual(read.frames["negative"]?.width, -1)
+        XCTAssertEqual(read.previous["previous"], .absent)
+
+        // What neither reads is refused by both: the walk's nil, the whole parse's error.
+        for broken in [
+            #""a": {"pixels": "1", "file": "2", "size": [01, 2]}"#,
+            #""a": {"pixels": "1", "file": "2", "size": [12345678901, 2]}"#,
+            #""a": {"pixels": "1", "file": "2", "size": [1, 2], "file": "3"}"#,
+            #""a": {"pixels": "1", "file": "2"}"#,
+            #""a": {"pixels": "1", "file": "2", "size": [1, 2],}"#,
+            "\"a\": {\"pixels\": \"1\u{1}\", \"file\": \"2\", \"size\": [1, 2]}",
+        ] {
+            let bytes = Array((#"{"version": 1, "frames": {"# + broken + "}}").utf8)
+            XCTAssertNil(ManifestReader.read(bytes), broken)
+            XCTAssertThrowsError(try wholeParse(bytes), broken)
+        }
+    }
 }
