@@ -125,12 +125,16 @@ public enum HTMLReport {
     /// The same for a piece of JSON bytes (a `<` is one byte in UTF-8, never part of another
     /// character's encoding, so pieces can be escaped one by one).
     static func scriptSafe(_ json: Data) -> Data {
-        guard json.contains(0x3C) else { return json }
-        var out = Data(capacity: json.count + 16)
-        for byte in json {
-            if byte == 0x3C { out.append(contentsOf: Array("\\u003c".utf8)) } else { out.append(byte) }
+        // Over the bytes in place: `Data`'s iterator cost a warm run's report a millisecond.
+        json.withUnsafeBytes { bytes -> Data in
+            guard bytes.contains(0x3C) else { return json }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 16)
+            for byte in bytes {
+                if byte == 0x3C { out += Array("\\u003c".utf8) } else { out.append(byte) }
+            }
+            return Data(out)
         }
-        return out
     }
 
     /// Escapes text for HTML element content and double-quoted attributes.
