@@ -28,8 +28,8 @@ struct LayoutSnap: ParsableCommand {
     /// that names no other command counts too; a wrong guess costs a few milliseconds of a core.
     static func drawsOrFingerprints(_ arguments: [String]) -> Bool {
         let others: Set = [
-            "init", "accept", "review", "diff", "import", "merge-reports", "config", "schema", "cache", "help",
-            "--help", "-h", "--version", "--generate-completion-script",
+            "init", "accept", "review", "diff", "import", "generate", "merge-reports", "config", "schema", "cache",
+            "help", "--help", "-h", "--version", "--generate-completion-script",
         ]
         return !others.contains(arguments.dropFirst().first ?? "")
     }
