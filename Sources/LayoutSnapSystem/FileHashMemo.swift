@@ -62,11 +62,13 @@ public final class FileHashMemo: Sendable {
     }
 
     /// Writes what was learned, when anything was (a memo that cannot be written is no error:
-    /// the next run hashes again).
+    /// the next run hashes again). A remembered file that is gone is left out: goldens come and
+    /// go, and the memo would otherwise only grow.
     public func save() {
         let learned = learned.withLock { $0 }
         guard learned.contains(where: { known[$0.key] != $0.value }) else { return }
-        let all = known.merging(learned) { _, new in new }
+        let kept = known.filter { learned[$0.key] != nil || Self.signature($0.key, followsLinks: followsLinks) != nil }
+        let all = kept.merging(learned) { _, new in new }
         var text = ""
         for (file, line) in all.sorted(by: { $0.key < $1.key }) {
             let s = line.signature

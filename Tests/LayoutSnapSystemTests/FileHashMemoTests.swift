@@ -92,11 +92,23 @@ final class FileHashMemoTests: XCTestCase {
         _ = try second.hash(file, hash)
         _ = try second.hash(link, hash)
         XCTAssertEqual(hashed, [file, link, link], "the file remembered, the link hashed each time")
+        XCTAssertTrue(try String(contentsOfFile: memoPath, encoding: .utf8).hasSuffix(":\(file)\n"))
+        // A file that is gone is left out when the memo is written again.
+        let other = folder + "/other.png"
+        try Data("other".utf8).write(to: URL(fileURLWithPath: other))
+        try FileManager.default.removeItem(atPath: file)
+        let third = FileHashMemo(path: memoPath, settle: 0, followsLinks: false)
+        _ = try third.hash(other, hash)
+        third.save()
+        let lines = try String(contentsOfFile: memoPath, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1)
+        XCTAssertTrue(lines[0].hasSuffix(":" + other), String(lines[0]))
+        try Data("bytes".utf8).write(to: URL(fileURLWithPath: file))
         // Following links, the link is the file it points to.
         let following = FileHashMemo(path: memoPath + "-following", settle: 0)
         _ = try following.hash(link, hash)
         following.save()
         _ = try FileHashMemo(path: memoPath + "-following", settle: 0).hash(link, hash)
-        XCTAssertEqual(hashed.count, 4)
+        XCTAssertEqual(hashed.count, 5, "other, then the link once")
     }
 }
