@@ -56,6 +56,9 @@ public struct VerifyRun: Sendable {
         // start-up. Their notes come after the selection's, as when they ran in turn, and the
         // selection's error comes first. The language is pinned before any thread starts.
         FontSystem.pinLanguage()
+        // A run that builds its fonts before its first fixture (without a cache, or with brand
+        // fonts, as the batch decides) starts now, while the fixtures are found.
+        if settings.cache.isOff || FontSystem.hasProjectFonts { FontSystem.startBuilding() }
         let reading = Background { [settings] in Self.readManifest(settings) }
         let opening = Background { [settings, version] in Self.openCache(settings, version: version) }
         let defaults = settings.project?.config.defaults ?? settings.defaults
@@ -152,9 +155,6 @@ public struct VerifyRun: Sendable {
         let cache = Result { () throws(RunnerError) in
             try ResultCache.open(settings.cache, version: version, lints: settings.lint != .off) { notes.append($0) }
         }
-        // Without a cache the libraries are loaded here all the same, for the fonts the run
-        // builds next (a failure is the fonts' to report).
-        if settings.cache.isOff { try? RenderLibraries.load() }
         return (cache, notes)
     }
 
