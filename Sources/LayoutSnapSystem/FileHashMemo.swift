@@ -116,24 +116,28 @@ public final class FileHashMemo: Sendable {
             }
             return value
         }
+        /// A time: nanoseconds since 1970, before it for a file dated so.
+        func time(until stop: UInt8) -> Int64? {
+            let negative = at < end && bytes[at] == UInt8(ascii: "-")
+            if negative { at += 1 }
+            guard let value = number(until: stop), value <= UInt64(Int64.max) else { return nil }
+            return negative ? -Int64(value) : Int64(value)
+        }
         func line() -> (String, Line)? {
             guard let hash = word(until: 0x20), let device = number(until: 0x20), let inode = number(until: 0x20),
-                let size = number(until: 0x20), let modified = number(until: 0x20), let changed = number(until: 0x20),
+                let size = number(until: 0x20), let modified = time(until: 0x20), let changed = time(until: 0x20),
                 let count = number(until: 0x3A), count > 0, UInt64(end - at) > count
             else { return nil }
             let file = at..<at + Int(count)
             at += Int(count)
-            guard bytes[at] == 0x0A, size <= UInt64(Int64.max), modified <= UInt64(Int64.max),
-                changed <= UInt64(Int64.max)
-            else { return nil }
+            guard bytes[at] == 0x0A, size <= UInt64(Int64.max) else { return nil }
             at += 1
             return (
                 String(decoding: UnsafeRawBufferPointer(rebasing: bytes[file]), as: UTF8.self),
                 Line(
                     hash: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[hash]), as: UTF8.self),
                     signature: Signature(
-                        device: device, inode: inode, size: Int64(size), modified: Int64(modified),
-                        changed: Int64(changed)))
+                        device: device, inode: inode, size: Int64(size), modified: modified, changed: changed))
             )
         }
         while at < end {

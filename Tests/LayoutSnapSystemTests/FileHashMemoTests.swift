@@ -111,4 +111,26 @@ final class FileHashMemoTests: XCTestCase {
         _ = try FileHashMemo(path: memoPath + "-following", settle: 0).hash(link, hash)
         XCTAssertEqual(hashed.count, 5, "other, then the link once")
     }
+
+    /// A file dated before 1970 is remembered like any other.
+    func testAFileDatedBefore1970IsRemembered() throws {
+        let folder = try makeTemporaryFolder("hash-memo").path
+        defer { removeTemporaryFolder(URL(fileURLWithPath: folder)) }
+        let file = folder + "/old.png"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: file))
+        let times = [timespec(tv_sec: -86_400, tv_nsec: 5), timespec(tv_sec: -86_400, tv_nsec: 5)]
+        XCTAssertEqual(utimensat(AT_FDCWD, file, times, 0), 0)
+        let memoPath = folder + "/goldens"
+        var hashed = 0
+        func hash(_ path: String) throws(SystemError) -> String {
+            hashed += 1
+            return "h"
+        }
+        let first = FileHashMemo(path: memoPath, settle: 0, followsLinks: false)
+        _ = try first.hash(file, hash)
+        first.save()
+        XCTAssertTrue(try String(contentsOfFile: memoPath, encoding: .utf8).contains(" -86399999999995 "))
+        _ = try FileHashMemo(path: memoPath, settle: 0, followsLinks: false).hash(file, hash)
+        XCTAssertEqual(hashed, 1, "read back")
+    }
 }

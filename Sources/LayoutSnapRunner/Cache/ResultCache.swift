@@ -45,10 +45,8 @@ public final class ResultCache: Sendable {
     public let lints: Bool
     private let tally = LockedValue(Counts())
     private let local: LocalResultStore?
-    /// The file hash of each golden a hit was checked against, remembered in the local folder by
-    /// what `lstat` says of the file (`FileHashMemo`), so that a warm run stats the goldens
-    /// instead of reading them; nil without a local folder.
-    public let goldenHashes: FileHashMemo?
+    /// The memo of golden file hashes, once verify asks for it (`goldenHashes()`).
+    private let goldenMemo = LockedValue<FileHashMemo?>(nil)
 
     public struct Counts: Sendable, Equatable {
         public var hits = 0
@@ -67,8 +65,6 @@ public final class ResultCache: Sendable {
     ) {
         self.store = store
         self.local = local
-        // Up to 64 MB: some 400,000 goldens' lines, each read far cheaper than the golden.
-        goldenHashes = local.map { FileHashMemo(path: $0.folder + "/goldens", followsLinks: false, maxBytes: 64 << 20) }
         self.renderer = renderer
         self.environment = environment
         self.auditRate = auditRate
@@ -105,6 +101,21 @@ public final class ResultCache: Sendable {
     }
 
     public var counts: Counts { tally.withLock { $0 } }
+
+    /// The file hash of each golden a hit was checked against, remembered in the local folder by
+    /// what `lstat` says of the file (`FileHashMemo`), so that a warm verify stats the goldens
+    /// instead of reading them; nil without a local folder. Read at the first call (verify's),
+    /// so that record and render never read it; written back by `finish()`.
+    public func goldenHashes() -> FileHashMemo? {
+        guard let local else { return nil }
+        return goldenMemo.withLock { memo in
+            if let memo { return memo }
+            // Up to 64 MB: some 400,000 goldens' lines, each read far cheaper than the golden.
+            let made = FileHashMemo(path: local.folder + "/goldens", followsLinks: false, maxBytes: 64 << 20)
+            memo = made
+            return made
+        }
+    }
 
     /// The key remembered for the fixture at `ref`, found without decoding it; nil when there
     /// is none (no local folder, never seen, its file or a file it names changed since).
@@ -335,7 +346,7 @@ public final class ResultCache: Sendable {
         writing.wait()
         store.finish()
         if let local, local.entriesWritten > 0 { local.evict() }
-        goldenHashes?.save()
+        goldenMemo.withLock { $0 }?.save()
     }
 }
 

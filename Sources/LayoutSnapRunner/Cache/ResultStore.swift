@@ -170,6 +170,7 @@ public final class LocalResultStore: ResultStore {
         try? FileManager.default.removeItem(atPath: folder + "/entries")
         try? FileManager.default.removeItem(atPath: folder + "/keys")
         try? FileManager.default.removeItem(atPath: folder + "/fonts")
+        try? FileManager.default.removeItem(atPath: folder + "/goldens")
         return removed
     }
 }

@@ -56,9 +56,10 @@ public struct VerifyRun: Sendable {
         // start-up. Their notes come after the selection's, as when they ran in turn, and the
         // selection's error comes first. The language is pinned before any thread starts.
         FontSystem.pinLanguage()
-        // A run that builds its fonts before its first fixture (without a cache, or with brand
-        // fonts, as the batch decides) starts now, while the fixtures are found.
-        if settings.cache.isOff || FontSystem.hasProjectFonts { FontSystem.startBuilding() }
+        // A run without a cache builds its fonts before its first fixture: it starts now, while
+        // the fixtures are found. (With a cache, only once the cache has given the fonts' hash
+        // memo, which the build reads: the batch starts it.)
+        if settings.cache.isOff { FontSystem.startBuilding() }
         let reading = Background { [settings] in Self.readManifest(settings) }
         let opening = Background { [settings, version] in Self.openCache(settings, version: version) }
         let defaults = settings.project?.config.defaults ?? settings.defaults
@@ -83,7 +84,7 @@ public struct VerifyRun: Sendable {
         let cache = try opening.value.cache.get()
         if let cache, let digest = hashing.value { cache.remember(defaults, digest: digest) }
         var handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
-        handler.goldenHashes = cache?.goldenHashes
+        handler.goldenHashes = cache?.goldenHashes()
         defer { cache?.finish() }
         // Each fixture becomes its report entry as it finishes, spooled to disk (memory stays
         // flat in the number of fixtures); its frame results go with it.
@@ -155,6 +156,8 @@ public struct VerifyRun: Sendable {
         let cache = Result { () throws(RunnerError) in
             try ResultCache.open(settings.cache, version: version, lints: settings.lint != .off) { notes.append($0) }
         }
+        // Read here, off the main thread: the hits check their goldens against it.
+        if case .success(let opened?) = cache { _ = opened.goldenHashes() }
         return (cache, notes)
     }
 
