@@ -72,8 +72,8 @@ public enum HTMLReport {
         if s.errors > 0 { titleParts.append(Plural.count(s.errors, "error")) }
         if s.orphans > 0 { titleParts.append(Plural.count(s.orphans, "orphan")) }
         if s.failingLints > 0 { titleParts.append(Plural.count(s.failingLints, "lint finding")) }
-        let otherFindings = s.failingFindings - s.orphans
-        if otherFindings > 0 { titleParts.append(Plural.count(otherFindings, "other finding")) }
+        // Each other failing finding in the terminal summary's words (`no fixtures matched`).
+        titleParts += TerminalText.findingPhrases(results)
         if titleParts.isEmpty { titleParts.append(Plural.count(s.frames, "frame")) }
         let title = "\(results.tool) \(results.command.rawValue) \(verdict): " + titleParts.joined(separator: ", ")
 

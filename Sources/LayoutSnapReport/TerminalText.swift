@@ -381,6 +381,13 @@ public enum TerminalText {
                     + (s.failingLints > 0 ? "" : " (\(Plural.word(s.lints, "warning")))"))
         }
         if s.orphans > 0 { parts.append(Plural.count(s.orphans, "orphan")) }
+        return (parts + findingPhrases(results)).joined(separator: ", ")
+    }
+
+    /// The run's failing findings other than orphans, each kind in a few words (`no fixtures
+    /// matched`, `environment differs`): the summary line's and the report title's words.
+    static func findingPhrases(_ results: RunResults) -> [String] {
+        var parts: [String] = []
         for kind in Finding.Kind.allCases where kind != .orphan {
             let n = results.findings.filter { $0.kind == kind && $0.severity != .warning }.count
             guard n > 0 else { continue }
@@ -395,7 +402,7 @@ public enum TerminalText {
             case .orphan, .cache: break
             }
         }
-        return parts.joined(separator: ", ")
+        return parts
     }
 
     /// `frames 1-18`, `frame 3`, `frames 0, 2-4`.

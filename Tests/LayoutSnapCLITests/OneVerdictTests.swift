@@ -30,6 +30,10 @@ final class OneVerdictTests: XCTestCase {
             empty.stderr.contains("error: no fixtures matched: there is no .json fixture under"), empty.stderr)
         XCTAssertTrue(empty.stdout.hasSuffix("0 passed, 0 failed, no fixtures matched\n"), empty.stdout)
         XCTAssertTrue(try String(contentsOf: dir.path("j.xml"), encoding: .utf8).contains("errors=\"1\""))
+        // The report's title says what the summary line says.
+        let page = try String(contentsOf: dir.path("r/index.html"), encoding: .utf8)
+        XCTAssertTrue(
+            page.contains("<title>layoutsnap verify ERROR: no fixtures matched</title>"), String(page.prefix(400)))
         let filtered = try CLI.run(["--filter", "posts", "--report", dir.path("r").path, "--no-progress"])
         XCTAssertEqual(filtered.status, 2, filtered.output)
         XCTAssertTrue(filtered.stderr.contains("no fixtures matched --filter 'posts'"), filtered.stderr)
@@ -108,7 +112,7 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertTrue(page.stdout.contains("class=\"findings\""), "the findings are in the header")
         XCTAssertTrue(
             page.stdout.contains(
-                "<title>layoutsnap verify ERROR: 1 failed, 1 missing, 1 error, 1 orphan, 1 other finding</title>"),
+                "<title>layoutsnap verify ERROR: 1 failed, 1 missing, 1 error, 1 orphan, environment differs</title>"),
             String(page.stdout.prefix(600)))
     }
 
