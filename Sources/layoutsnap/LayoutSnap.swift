@@ -36,11 +36,11 @@ struct LayoutSnap: ParsableCommand {
 
     /// argument-parser exits 64 on a usage error; docs/outcomes.md makes every bad input exit 2.
     static func main() {
-        if let code = FastPath.run(CommandLine.arguments) { Foundation.exit(code) }
         if drawsOrFingerprints(CommandLine.arguments) {
             FontSystem.pinLanguage()
             RenderLibraries.startLoading()
         }
+        if let code = FastPath.run(CommandLine.arguments) { Foundation.exit(code) }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -69,6 +69,25 @@ struct BatchOptions: ParsableArguments {
         return settings
     }
 
+    /// Every property at its default (`Verify.unparsed`).
+    static func unparsed() -> BatchOptions {
+        var options = BatchOptions()
+        options.paths = []
+        options.goldens = nil
+        options.filter = nil
+        options.variant = nil
+        options.jobs = nil
+        options.timeout = nil
+        options.shard = nil
+        options.render = RenderOverrideOptions()
+        options.render.device = nil
+        options.render.scale = nil
+        options.render.fps = nil
+        options.quiet = false
+        options.noProgress = false
+        return options
+    }
+
     /// A progress bar on stderr for `label` (only on a terminal, and not with --quiet or --no-progress).
     func progress(_ label: String) -> @Sendable (Int, Int) -> Void {
         let bar = ProgressBar(label: label, enabled: !quiet && !noProgress)
@@ -159,6 +178,19 @@ struct CacheOptions: ParsableArguments {
             throw ValidationError(
                 "--remote-cache-timeout must be from 0.01 to 600 seconds, found \(remoteCacheTimeout)")
         }
+    }
+
+    /// Every property at its default (`Verify.unparsed`).
+    static func unparsed() -> CacheOptions {
+        var options = CacheOptions()
+        options.cache = nil
+        options.noCache = false
+        options.remoteCache = nil
+        options.remoteCacheHeader = []
+        options.remoteCacheUpload = nil
+        options.remoteCacheTimeout = nil
+        options.cacheAudit = nil
+        return options
     }
 
     func settings(_ project: ProjectSettings) -> CacheSettings {

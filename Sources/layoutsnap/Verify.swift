@@ -78,6 +78,28 @@ struct Verify: ParsableCommand {
     }
 }
 
+extension Verify {
+    /// Every property at its default, as argument-parser leaves a command line without options
+    /// (`FastPath.verify` sets what the words give). A property added above must be set here:
+    /// reading an unset one stops the process, and `FastPathTests` compares every property.
+    static func unparsed() -> Verify {
+        var verify = Verify()
+        verify.options = .unparsed()
+        verify.report = nil
+        verify.resultFiles = ResultFileOptions()
+        verify.resultFiles.junit = nil
+        verify.resultFiles.json = nil
+        verify.cache = .unparsed()
+        verify.reporter = nil
+        verify.summary = nil
+        verify.checkOrphans = false
+        verify.lint = nil
+        verify.verbose = false
+        verify.strictEnv = false
+        return verify
+    }
+}
+
 /// `--lint warn|error|off`: the help lists the default first, as it always has.
 extension LintMode: ExpressibleByArgument {
     public static var allValueStrings: [String] { ["warn", "error", "off"] }
