@@ -52,6 +52,55 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertTrue(e.message.contains("pixels"), e.message)
     }
 
+    /// The common entry (no lints) is read straight from its bytes, and exactly as the full
+    /// parse reads it: every value below takes the quick way, and no edit of one byte makes the
+    /// quick way take what the full parse refuses, or read it otherwise.
+    func testPlainEntriesReadAsTheFullParseReadsThem() throws {
+        var values: [CachedResult] = []
+        for (state, time, progress) in [
+            ("initial", 0.0, 0.0), ("01-expand", 1.0 / 60, 0.123456789012345), ("état ✓", 2.5e-7, 1),
+            ("02-scroll", 123456.75, 0.5),
+        ] {
+            var v = value
+            v.lintsIgnored = 0
+            v.frames = [
+                .init(state: state, index: 0, time: time, progress: progress, pixels: "00000000000000ff"),
+                .init(state: "second", index: 12, time: 1e21, progress: 1, pixels: "FEDCBA9876543210"),
+            ]
+            values.append(v)
+        }
+        var empty = value
+        empty.frames = []
+        values.append(empty)
+        for v in values {
+            let bytes = v.encoded()
+            XCTAssertEqual(PlainEntry.read(bytes, key: key.hex), v, String(decoding: bytes, as: UTF8.self))
+            XCTAssertEqual(try CachedResult.decodeTree(bytes, key: key.hex).get(), v)
+        }
+        // An entry with lints, or an escape, is the full parse's.
+        XCTAssertNil(PlainEntry.read(value.encoded(), key: key.hex))
+        var quoted = values[0]
+        quoted.frames[0].state = "a \"quoted\" state"
+        XCTAssertNil(PlainEntry.read(quoted.encoded(), key: key.hex))
+        XCTAssertEqual(try CachedResult.decode(quoted.encoded(), key: key.hex).get(), quoted)
+
+        let bytes = values[1].encoded()
+        var taken = 0
+        for at in bytes.indices {
+            for replacement in [UInt8(ascii: "0"), UInt8(ascii: "9"), UInt8(ascii: "\""), UInt8(ascii: " "), 0x80] {
+                var edited = bytes
+                edited[at] = replacement
+                let quick = PlainEntry.read(edited, key: key.hex)
+                guard let quick else { continue }
+                taken += 1
+                XCTAssertEqual(
+                    quick, try? CachedResult.decodeTree(edited, key: key.hex).get(),
+                    "byte \(at) as \(replacement): \(String(decoding: edited, as: UTF8.self))")
+            }
+        }
+        XCTAssertGreaterThan(taken, 0, "some edits (a digit for a digit) are still plain entries")
+    }
+
     /// A remembered key's record reads back exactly, whatever bytes its paths hold, and every
     /// cut of it is refused.
     func testKeyMemoReadsBackAndRefusesTornRecords() {
