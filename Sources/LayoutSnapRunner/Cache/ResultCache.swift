@@ -211,7 +211,7 @@ public final class ResultCache: Sendable {
     private static func memoPrefix(renderer: String, environment: String, lints: Bool) -> SHA256 {
         var hasher = SHA256()
         for (name, text) in [
-            ("memo", "layoutsnap-key-memo 3"), ("renderer", renderer), ("environment", environment),
+            ("memo", "layoutsnap-key-memo 4"), ("renderer", renderer), ("environment", environment),
             ("lints", lints ? "on" : "off"),
         ] {
             hasher.update("\(name)#\(text.utf8.count):\(text)")
@@ -250,28 +250,28 @@ public final class ResultCache: Sendable {
         }
     }
 
-    private struct VariantAndOverrides: Hashable {
-        var variant: FixtureVariant?
-        var overrides: FixtureOverrides
-    }
-    private let variantDigests = LockedValue([VariantAndOverrides: [UInt8]]())
+    private let overridesDigests = LockedValue([FixtureOverrides: [UInt8]]())
 
-    /// The canonical hash of a fixture's defaults, then of its variant and overrides, each
-    /// worked out once for each distinct value: the defaults carry the project's themes,
-    /// hundreds of tokens walked by reflection, and are shared by every variant.
+    /// What the memo of a fixture is filed under besides its file: the canonical hash of its
+    /// defaults and of the run's overrides, each worked out once for each distinct value (the
+    /// defaults carry the project's themes, hundreds of tokens walked by reflection), and its
+    /// variant's name. The name is enough: a variant is the fixture file's own (its bytes are
+    /// hashed) or the defaults' (hashed here), so its name picks out one value; walking each
+    /// variant, project theme and all, was a fifth of a warm run's hits.
     private func settingsDigest(ref: FixtureRef, overrides: FixtureOverrides) -> [UInt8] {
         let defaults = defaultsDigest(ref.defaults)
-        let key = VariantAndOverrides(variant: ref.variant, overrides: overrides)
-        let rest =
-            variantDigests.withLock({ $0[key] })
+        let overridden =
+            overridesDigests.withLock({ $0[overrides] })
             ?? {
                 var hasher = SHA256()
-                CanonicalHash.update(&hasher, with: (ref.variant as Any, overrides))
+                CanonicalHash.update(&hasher, with: overrides)
                 let digest = hasher.finish()
-                variantDigests.withLock { $0[key] = digest }
+                overridesDigests.withLock { $0[overrides] = digest }
                 return digest
             }()
-        return defaults + rest
+        var hasher = SHA256()
+        hasher.update(ref.variant.map { "variant#\($0.name.utf8.count):\($0.name)" } ?? "variant~")
+        return defaults + overridden + hasher.finish()
     }
 
     /// The stored result of `key`, nil on a miss; an entry that cannot be read is a miss with a
