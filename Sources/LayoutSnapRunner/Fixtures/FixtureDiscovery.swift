@@ -109,7 +109,9 @@ public enum FixtureDiscovery {
                 }
             }
         }
-        return found.values.sorted { $0.id < $1.id }
+        // The ids sorted, not the refs: each ref carries its defaults, and moving them was a
+        // seventh of finding the fixtures.
+        return found.keys.sorted().map { found[$0]! }
     }
 
     /// The one fixture file `path` names, or its variant `variant` (layout, preview).
