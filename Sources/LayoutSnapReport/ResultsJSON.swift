@@ -124,11 +124,43 @@ public enum ResultsJSON {
         mutating func indent(_ piece: Data) -> Data {
             var out: [UInt8] = []
             out.reserveCapacity(piece.count * 2)
-            // Over the bytes in place: `Data`'s iterator was most of the report's time.
+            // Over the bytes in place (`Data`'s iterator was most of the report's time), and a
+            // string's bytes, or a number's, copied as one run: byte by byte, this was two
+            // thirds of a warm run's report.
             piece.withUnsafeBytes { bytes in
-                for byte in bytes { indent(byte, into: &out) }
+                var i = 0
+                while i < bytes.count {
+                    guard heldOpen == nil, inString || !Self.isStructural(bytes[i]) else {
+                        indent(bytes[i], into: &out)
+                        i += 1
+                        continue
+                    }
+                    let start = i
+                    if inString {
+                        while i < bytes.count {
+                            let byte = bytes[i]
+                            i += 1
+                            if escaped {
+                                escaped = false
+                            } else if byte == Self.backslash {
+                                escaped = true
+                            } else if byte == Self.quote {
+                                inString = false
+                                break
+                            }
+                        }
+                    } else {
+                        while i < bytes.count, !Self.isStructural(bytes[i]) { i += 1 }
+                    }
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
+                }
             }
             return Data(out)
+        }
+
+        /// The bytes `indent(_:into:)` does more with than copy, outside a string.
+        private static func isStructural(_ byte: UInt8) -> Bool {
+            byte == quote || isOpener(byte) || isCloser(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")
         }
 
         private mutating func indent(_ byte: UInt8, into out: inout [UInt8]) {
