@@ -58,7 +58,19 @@ public enum FixtureDiscovery {
         let cwd = fm.currentDirectoryPath
         let rootAbs = absolute(defaultRoot, cwd: cwd)
         let targets = paths.isEmpty ? [defaultRoot] : paths
-        var found: [String: FixtureRef] = [:]
+        // The refs in an array and their ids in a dictionary: each ref carries its folder's
+        // defaults, and moving them as a dictionary of refs grew (and sorting them) was a sixth
+        // of finding the fixtures.
+        var refs: [FixtureRef] = []
+        var found: [String: Int] = [:]
+        func put(_ ref: FixtureRef) {
+            if let at = found[ref.id] {
+                refs[at] = ref
+            } else {
+                found[ref.id] = refs.count
+                refs.append(ref)
+            }
+        }
 
         for target in targets {
             let abs = absolute(target, cwd: cwd)
@@ -91,7 +103,7 @@ public enum FixtureDiscovery {
                 let ref = FixtureRef(id: rel, path: file, displayPath: display(file, cwd: cwd), defaults: defaults)
                 if let filter, !matches(glob: filter, rel) { continue }
                 // Two files with one id would share (and overwrite) one golden folder.
-                if let other = found[ref.id], other.path != ref.path {
+                if let other = found[ref.id].map({ refs[$0] }), other.path != ref.path {
                     throw RunnerError.usage(
                         "\(other.displayPath) and \(ref.displayPath) both have the id \"\(ref.id)\" (ids are paths below the fixtures root); their goldens would collide: name one of them differently or pass their common parent folder"
                     )
@@ -99,19 +111,18 @@ public enum FixtureDiscovery {
                 let (declared, unreadable) = variants(of: file, defaults: defaults)
                 var base = ref
                 base.variantsUnreadable = unreadable
-                found[ref.id] = base
+                put(base)
                 // A fixture's variants are fixtures of their own ('@' is never in a file's id).
                 for variant in declared {
                     let id = FixtureVariant.id(base: rel, name: variant.name)
                     if let filter, !matches(glob: filter, id) { continue }
-                    found[id] = FixtureRef(
-                        id: id, path: file, displayPath: ref.displayPath, variant: variant, defaults: defaults)
+                    put(
+                        FixtureRef(
+                            id: id, path: file, displayPath: ref.displayPath, variant: variant, defaults: defaults))
                 }
             }
         }
-        // The ids sorted, not the refs: each ref carries its defaults, and moving them was a
-        // seventh of finding the fixtures.
-        return found.keys.sorted().map { found[$0]! }
+        return found.keys.sorted().map { refs[found[$0]!] }
     }
 
     /// The one fixture file `path` names, or its variant `variant` (layout, preview).
