@@ -1,7 +1,9 @@
+#define _GNU_SOURCE
 #include "CRenderLibraries.h"
 #include "Loader.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +22,9 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 /* Written only inside `once`; read only after it (pthread_once orders the two). */
 static void *symbols[LAYOUTSNAP_RENDER_SYMBOL_COUNT];
 static char failure[512];
+static void *handles[LIBRARY_COUNT];
 
 static void load(void) {
-    void *handles[LIBRARY_COUNT];
     for (size_t i = 0; i < LIBRARY_COUNT; i++) {
         /* Global, as linking would have made them: later loads (fontconfig's, Pango's) see them. */
         handles[i] = dlopen(libraries[i], RTLD_NOW | RTLD_GLOBAL);
@@ -45,6 +47,18 @@ static void load(void) {
         }
         symbols[s] = address;
     }
+}
+
+int layoutsnap_render_library_count(void) { return (int)LIBRARY_COUNT; }
+
+const char *layoutsnap_render_library_file(int index) {
+    if (index < 0 || (size_t)index >= LIBRARY_COUNT) return NULL;
+    pthread_once(&once, load);
+    struct link_map *map = NULL;
+    if (failure[0] != 0 || handles[index] == NULL || dlinfo(handles[index], RTLD_DI_LINKMAP, &map) != 0 || map == NULL) {
+        return NULL;
+    }
+    return map->l_name;
 }
 
 int layoutsnap_render_libraries_load(char *message, size_t capacity) {

@@ -127,6 +127,26 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
     }
 
+    /// The libraries' versions come from the cache folder's memo while what the dynamic loader
+    /// would take reads the same (a warm run loads no library): a memo edited to another cairo
+    /// changes every key, so everything renders, the verdict is the same, and the environment's
+    /// warning names the version the memo gave.
+    func testTheLibrariesMemoStandsInForLoadingThem() throws {
+        let dir = try project()
+        let memo = dir.path(".layoutsnap/cache/libraries")
+        let text = try String(contentsOf: memo, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("layoutsnap libraries memo 1\n"), text)
+        XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
+        let cairo = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("version 12:cairo=") })
+        try Data(text.replacingOccurrences(of: cairo, with: "version 12:cairo=9.99.9").utf8).write(to: memo)
+        let poisoned = try verify(dir)
+        XCTAssertEqual(poisoned.status, 0, poisoned.output)
+        XCTAssertEqual(poisoned.cached.values.filter { $0 }.count, 0, poisoned.output)
+        XCTAssertTrue(
+            poisoned.findings.contains { ($0["message"] as? String)?.contains("9.99.9") ?? false },
+            "\(poisoned.findings)")
+    }
+
     /// A hit's goldens are checked by what `lstat` says of them once their hashes are
     /// remembered (docs/cache.md): a golden whose bytes change, even with its size and
     /// modification time put back, has a new change time, is read again, and the verdict is

@@ -163,12 +163,12 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertNotNil(store.get(keys[5]))
         XCTAssertEqual(store.stats().bytes, 9000)
         // The hash memos beside the entries go with them.
-        for memo in ["fonts", "goldens"] {
+        for memo in ["fonts", "goldens", "libraries"] {
             try Data("memo".utf8).write(to: folder.appendingPathComponent(memo))
         }
         XCTAssertEqual(store.clear(), 3)
         XCTAssertEqual(store.stats().entries, 0)
-        for memo in ["fonts", "goldens"] {
+        for memo in ["fonts", "goldens", "libraries"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent(memo).path), memo)
         }
         XCTAssertTrue(store.problems.isEmpty, "\(store.problems)")

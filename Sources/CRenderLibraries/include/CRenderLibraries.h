@@ -27,6 +27,11 @@
  * before the first drawing call: a stub called after a failed load ends the process. */
 int layoutsnap_render_libraries_load(char *message, size_t capacity);
 
+/* The file the dynamic loader took for library `index` (0 to layoutsnap_render_library_count()
+ * - 1), as it names it, loading them first if no one has; NULL when they cannot be loaded. */
+int layoutsnap_render_library_count(void);
+const char *layoutsnap_render_library_file(int index);
+
 /* CAIRO_VERSION_STRING is a macro chain Swift cannot import; the run-time version is what renders. */
 static inline const char *layoutsnap_cairo_version(void) { return cairo_version_string(); }
 static inline const char *layoutsnap_pixman_version(void) { return pixman_version_string(); }

@@ -41,6 +41,8 @@ public final class ResultCache: Sendable {
     public let renderer: String
     /// The rendering environment's fingerprint (libraries, font hashes, architecture).
     public let environment: String
+    /// The same, as the run compares it with the goldens' manifest (nil when made from a string).
+    public let renderEnvironment: RenderEnvironment?
     public let auditRate: Double
     public let lints: Bool
     private let tally = LockedValue(Counts())
@@ -61,12 +63,13 @@ public final class ResultCache: Sendable {
 
     public init(
         store: any ResultStore, local: LocalResultStore?, renderer: String, environment: String, auditRate: Double,
-        lints: Bool
+        lints: Bool, renderEnvironment: RenderEnvironment? = nil
     ) {
         self.store = store
         self.local = local
         self.renderer = renderer
         self.environment = environment
+        self.renderEnvironment = renderEnvironment
         self.auditRate = auditRate
         self.lints = lints
         memoPrefix = Self.memoPrefix(renderer: renderer, environment: environment, lints: lints)
@@ -92,12 +95,13 @@ public final class ResultCache: Sendable {
                 timeoutMilliseconds: settings.remoteTimeoutMilliseconds)
         }
         if let folder = settings.folder { FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts")) }
-        let environment = try RenderEnvironment.current()
+        let environment = try RenderEnvironment.current(
+            librariesMemo: settings.folder.map { ($0 + "/libraries", buildID) })
         return ResultCache(
             store: TieredResultStore(local: local, remote: remote), local: local,
             renderer: "layoutsnap \(version) \(buildID)",
             environment: String(decoding: JSONWriter(style: .compact).bytes(environment.json), as: UTF8.self),
-            auditRate: settings.auditRate, lints: lints)
+            auditRate: settings.auditRate, lints: lints, renderEnvironment: environment)
     }
 
     public var counts: Counts { tally.withLock { $0 } }

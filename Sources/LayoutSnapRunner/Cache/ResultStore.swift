@@ -171,6 +171,7 @@ public final class LocalResultStore: ResultStore {
         try? FileManager.default.removeItem(atPath: folder + "/keys")
         try? FileManager.default.removeItem(atPath: folder + "/fonts")
         try? FileManager.default.removeItem(atPath: folder + "/goldens")
+        try? FileManager.default.removeItem(atPath: folder + "/libraries")
         return removed
     }
 }

@@ -102,7 +102,10 @@ public struct VerifyRun: Sendable {
 
         var findings: [Finding] = empty.map { [$0] } ?? []
         var differences: [String] = []
-        if let recorded = manifest?.environment, let current = try? RenderEnvironment.current() {
+        // The cache's own (from its libraries memo when that holds): a run of hits loads nothing.
+        if let recorded = manifest?.environment,
+            let current = cache?.renderEnvironment ?? (try? RenderEnvironment.current())
+        {
             differences = current.differences(from: recorded)
         } else if strictEnv && empty == nil {
             // --strict-env asks for a check; one that cannot be made is not a pass.
