@@ -9,7 +9,7 @@ import LayoutSnapReport
 /// conformance lookups, several milliseconds a process). Only command lines it fully understands
 /// take this path; anything else (help, a typo, a bad value, a repeated option, `--opt=value`)
 /// is left to argument-parser, which says what is wrong exactly as before. The commands are the
-/// same values either way (`FastPathTests` holds them equal, every property).
+/// same values either way (`VerifyFastPathTests` holds them equal, every property).
 enum FastPath {
     /// The exit code when the fast path ran the command; nil to parse it the usual way.
     static func run(_ arguments: [String]) -> Int32? {
@@ -18,7 +18,7 @@ enum FastPath {
             FileHandle.standardOutput.write(Data((LayoutSnap.version + "\n").utf8))
             return Outcome.passed.exitCode
         }
-        if args.first == "verify", let verify = verify(Array(args.dropFirst())) {
+        if let words = verifyWords(args), let verify = verify(words) {
             do {
                 try verify.run()
                 return Outcome.passed.exitCode
@@ -96,6 +96,18 @@ enum FastPath {
         request.a = positional[0]
         request.b = positional[1]
         return request
+    }
+
+    /// The words of a verify command line: those after `verify`, or all of them when the first
+    /// names no command (verify is the default command); nil for another command.
+    static func verifyWords(_ args: [String]) -> [String]? {
+        if args.first == "verify" { return Array(args.dropFirst()) }
+        if let first = args.first, first == "help" || commandNames.contains(first) { return nil }
+        return args
+    }
+
+    static var commandNames: Set<String> {
+        Set(LayoutSnap.configuration.subcommands.compactMap { $0.configuration.commandName })
     }
 
     /// The verify command a command line makes (the words after `verify`), or nil when any word

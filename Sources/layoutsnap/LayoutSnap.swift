@@ -22,19 +22,12 @@ struct LayoutSnap: ParsableCommand {
         defaultSubcommand: Verify.self
     )
 
-    /// Whether the command line is one of the commands that load the rendering libraries (to
-    /// draw, or to fingerprint the environment for the cache and the manifest): they start
-    /// loading before the arguments are parsed. verify is the default command, so a first word
-    /// that names no other command counts too; a wrong guess costs a few milliseconds of a core.
-    /// `verify` itself loads them when it needs them: at once without a cache, else when the
-    /// cache's libraries memo no longer holds or a fixture renders (a warm run never does).
+    /// Whether the command line is one of the commands that draw (or lay out text): they start
+    /// loading the rendering libraries before their arguments are parsed. verify, the default
+    /// command, loads them when it needs them: at once without a cache, else when the cache's
+    /// libraries memo no longer holds or a fixture renders (a warm run never does).
     static func drawsOrFingerprints(_ arguments: [String]) -> Bool {
-        let others: Set = [
-            "verify", "init", "accept", "review", "diff", "import", "generate", "merge-reports", "config", "schema",
-            "cache",
-            "help", "--help", "-h", "--version", "--generate-completion-script",
-        ]
-        return !others.contains(arguments.dropFirst().first ?? "")
+        ["record", "render", "layout", "preview", "fuzz", "lint"].contains(arguments.dropFirst().first ?? "")
     }
 
     /// argument-parser exits 64 on a usage error; docs/outcomes.md makes every bad input exit 2.

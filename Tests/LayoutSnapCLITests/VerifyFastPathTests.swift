@@ -38,6 +38,21 @@ final class VerifyFastPathTests: XCTestCase {
             Self.described(try Verify.parse([])))
     }
 
+    /// verify is the default command: a line whose first word names no command is verify's, as
+    /// argument-parser reads it; another command's is not.
+    func testTheDefaultCommandIsVerify() throws {
+        XCTAssertEqual(FastPath.verifyWords(["verify", "Fixtures"]), ["Fixtures"])
+        XCTAssertEqual(FastPath.verifyWords([]), [])
+        for line in [["Fixtures/posts", "--quiet"], ["--goldens", "G", "--no-cache"]] {
+            XCTAssertEqual(FastPath.verifyWords(line), line)
+            let parsed = try XCTUnwrap(try LayoutSnap.parseAsRoot(line) as? Verify)
+            XCTAssertEqual(Self.described(try XCTUnwrap(FastPath.verify(line))), Self.described(parsed))
+        }
+        for line in [["record"], ["help", "verify"], ["cache", "clear"], ["merge-reports", "a"], ["schema"]] {
+            XCTAssertNil(FastPath.verifyWords(line), "\(line)")
+        }
+    }
+
     func testWhatItDoesNotFullyUnderstandIsArgumentParsers() {
         let left: [[String]] = [
             ["--jobs", "0"], ["--jobs", "x"], ["--jobs=2"], ["--help"], ["-h"], ["--goldens"],
