@@ -61,6 +61,27 @@ const char *layoutsnap_render_library_file(int index) {
     return map->l_name;
 }
 
+long layoutsnap_render_search_path(char *buffer, size_t capacity) {
+    void *self = dlopen(NULL, RTLD_LAZY);
+    if (self == NULL) return -1;
+    Dl_serinfo size;
+    if (dlinfo(self, RTLD_DI_SERINFOSIZE, &size) != 0) return -1;
+    Dl_serinfo *info = malloc(size.dls_size);
+    if (info == NULL) return -1;
+    if (dlinfo(self, RTLD_DI_SERINFOSIZE, info) != 0 || dlinfo(self, RTLD_DI_SERINFO, info) != 0) {
+        free(info);
+        return -1;
+    }
+    size_t needed = 0;
+    for (unsigned int i = 0; i < info->dls_cnt; i++) {
+        size_t length = strlen(info->dls_serpath[i].dls_name) + 1;
+        if (needed + length <= capacity) memcpy(buffer + needed, info->dls_serpath[i].dls_name, length);
+        needed += length;
+    }
+    free(info);
+    return (long)needed;
+}
+
 int layoutsnap_render_libraries_load(char *message, size_t capacity) {
     pthread_once(&once, load);
     if (failure[0] == 0) return 0;

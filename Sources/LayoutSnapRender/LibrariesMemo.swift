@@ -9,15 +9,17 @@ import LayoutSnapSystem
 /// The versions are a function of the files the dynamic loader takes. The memo records those
 /// files and everything the loader's choice depends on, and is used only while all of it reads
 /// the same:
-/// - the executable's build and its folder (its run path is `$ORIGIN`), and the environment
-///   variables the loader reads (`LD_LIBRARY_PATH`, `LD_PRELOAD`, `LD_AUDIT`, `GLIBC_TUNABLES`);
-/// - each folder it searches before the system's (the library path's and the executable's), with
-///   the subfolders it probes there, by `stat` (a file added or removed changes a folder's times);
+/// - the executable's build and folder, and the environment variables the loader reads
+///   (`LD_LIBRARY_PATH`, `LD_PRELOAD`, `LD_AUDIT`, `GLIBC_TUNABLES`);
+/// - each folder it searches, as the loader itself lists them (`dlinfo`: the library path, the
+///   run path with `$ORIGIN` expanded, the system's), with the subfolders it probes there, by
+///   `stat` (a file added or removed changes a folder's times);
 /// - `/etc/ld.so.cache` and `/etc/ld.so.preload`;
 /// - each library file, by `stat` and `lstat` (an upgrade replaces the file and its link), and
 ///   its folder.
 /// Anything else (no memo, a torn one, one line different) loads the libraries and writes the
-/// memo again. Text, one record:
+/// memo again, unless a library file is not the one mapped (replaced while it loaded). Text, one
+/// record:
 ///
 ///     layoutsnap libraries memo 1
 ///     in <bytes>:<an input line>          (each input)
@@ -27,10 +29,11 @@ import LayoutSnapSystem
 public enum LibrariesMemo {
     static let header = "layoutsnap libraries memo 1\n"
 
-    /// The folders below a search folder that the loader probes first (glibc 2.36 on x86-64).
+    /// The folders below a search folder that the loader probes first (glibc 2.36, x86-64 and
+    /// arm64).
     static let probed = [
         "", "/glibc-hwcaps", "/glibc-hwcaps/x86-64-v4", "/glibc-hwcaps/x86-64-v3", "/glibc-hwcaps/x86-64-v2", "/tls",
-        "/tls/x86_64", "/tls/x86_64/x86_64", "/x86_64", "/x86_64/x86_64",
+        "/tls/x86_64", "/tls/x86_64/x86_64", "/x86_64", "/x86_64/x86_64", "/tls/aarch64", "/aarch64",
     ]
 
     /// The versions, from the memo at `path` when it still holds, else from the loaded libraries
@@ -47,8 +50,15 @@ public enum LibrariesMemo {
             let files = (0..<layoutsnap_render_library_count()).compactMap { i in
                 layoutsnap_render_library_file(Int32(i)).map { String(cString: $0) }
             }
-            // A loader that cannot name every file gives no memo: the next run loads again.
-            if files.count == Int(layoutsnap_render_library_count()), files.allSatisfy({ $0.hasPrefix("/") }) {
+            // A loader that cannot name every file gives no memo, nor does a file that is not the
+            // one mapped (replaced as it loaded): the next run loads again.
+            let mapped = mappedInodes()
+            if files.count == Int(layoutsnap_render_library_count()),
+                files.allSatisfy({ file in
+                    var info = stat()
+                    return stat(file, &info) == 0 && mapped.contains(UInt64(info.st_ino))
+                })
+            {
                 let record = Record(inputs: inputs(build: build, files: files), files: files, versions: versions)
                 try? AtomicWriter.write(record.encoded(), to: path, durable: false)
             }
@@ -59,16 +69,16 @@ public enum LibrariesMemo {
     /// What the loader's choice of `files` depends on, one line each, as this process sees it.
     static func inputs(
         build: String, files: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-        executableFolder: String? = executableFolder()
+        executableFolder: String? = executableFolder(), searched: [String]? = searchPath()
     ) -> [String] {
         var lines = ["build \(build)", "executable folder \(executableFolder ?? "unknown")"]
         for name in ["LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "GLIBC_TUNABLES"] {
             lines.append("env \(name)" + (environment[name].map { "=" + $0 } ?? " unset"))
         }
-        let searched =
-            (environment["LD_LIBRARY_PATH"] ?? "").split(whereSeparator: { $0 == ":" || $0 == ";" }).map(String.init)
-            + (executableFolder.map { [$0] } ?? [])
-        for folder in searched {
+        // A loader that cannot list its folders: the executable's own is the one commonly searched
+        // before the system's; the inputs say which list they stand on.
+        lines.append(searched == nil ? "search path unknown" : "search path from the loader")
+        for folder in searched ?? (executableFolder.map { [$0] } ?? []) {
             for below in probed { lines.append("folder \(folder + below) \(signature(folder + below))") }
         }
         for file in ["/etc/ld.so.cache", "/etc/ld.so.preload"] { lines.append("system \(file) \(signature(file))") }
@@ -78,6 +88,32 @@ public enum LibrariesMemo {
             lines.append("library folder \(folder) \(signature(folder))")
         }
         return lines
+    }
+
+    /// The folders the loader searches, in its order, as it expands them; nil when it cannot say.
+    static func searchPath() -> [String]? {
+        let needed = layoutsnap_render_search_path(nil, 0)
+        guard needed >= 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(needed))
+        guard layoutsnap_render_search_path(&buffer, buffer.count) == needed else { return nil }
+        return buffer.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
+            String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+
+    /// The inodes of the files mapped into this process (`/proc/self/maps`, which names them by
+    /// their real paths, not the links the loader followed).
+    static func mappedInodes() -> Set<UInt64> {
+        // Read to its end: the file has no size, and a read of one "whole" file stops at a page.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() else { return [] }
+        let text = String(decoding: data, as: UTF8.self)
+        var inodes: Set<UInt64> = []
+        for line in text.split(separator: "\n") {
+            // address perms offset dev inode path
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            if fields.count == 6, let inode = UInt64(fields[4]), inode != 0 { inodes.insert(inode) }
+        }
+        return inodes
     }
 
     static func executableFolder() -> String? {

@@ -61,7 +61,8 @@ final class LibrariesMemoTests: XCTestCase {
             executableFolder: String = "/opt/layoutsnap/bin"
         ) -> [String] {
             LibrariesMemo.inputs(
-                build: build, files: [library.path], environment: environment, executableFolder: executableFolder)
+                build: build, files: [library.path], environment: environment, executableFolder: executableFolder,
+                searched: [search.path, executableFolder])
         }
         let before = inputs()
         XCTAssertEqual(inputs(), before, "the same world reads the same")
@@ -70,6 +71,16 @@ final class LibrariesMemoTests: XCTestCase {
         XCTAssertNotEqual(inputs(environment: [:]), before)
         XCTAssertNotEqual(inputs(environment: ["LD_LIBRARY_PATH": search.path, "LD_PRELOAD": "/x.so"]), before)
         XCTAssertNotEqual(inputs(environment: ["LD_LIBRARY_PATH": search.path, "GLIBC_TUNABLES": "a=1"]), before)
+
+        XCTAssertNotEqual(
+            LibrariesMemo.inputs(
+                build: "b", files: [library.path], environment: ["LD_LIBRARY_PATH": search.path],
+                executableFolder: "/opt/layoutsnap/bin", searched: ["/opt/layoutsnap/bin", search.path]),
+            before, "the loader's folders, in its order")
+        // The loader's own list: the system's folders, and the executable's run path expanded.
+        let searched = try XCTUnwrap(LibrariesMemo.searchPath())
+        XCTAssertTrue(searched.contains { $0.hasPrefix("/lib") || $0.hasPrefix("/usr/lib") }, "\(searched)")
+        XCTAssertFalse(searched.contains { $0.contains("$ORIGIN") }, "\(searched)")
 
         // A file added where the loader looks first (its folder's times change).
         Thread.sleep(forTimeInterval: 0.01)

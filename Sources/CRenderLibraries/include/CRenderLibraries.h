@@ -32,6 +32,11 @@ int layoutsnap_render_libraries_load(char *message, size_t capacity);
 int layoutsnap_render_library_count(void);
 const char *layoutsnap_render_library_file(int index);
 
+/* The folders the dynamic loader searches for a library this executable opens, in order, as it
+ * expands them (LD_LIBRARY_PATH, the run path with $ORIGIN, the system's), each ended by a NUL,
+ * into `buffer`; the number of bytes needed, or -1 when the loader cannot say. Loads nothing. */
+long layoutsnap_render_search_path(char *buffer, size_t capacity);
+
 /* CAIRO_VERSION_STRING is a macro chain Swift cannot import; the run-time version is what renders. */
 static inline const char *layoutsnap_cairo_version(void) { return cairo_version_string(); }
 static inline const char *layoutsnap_pixman_version(void) { return pixman_version_string(); }
