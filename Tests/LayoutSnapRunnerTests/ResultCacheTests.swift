@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapImaging
 import LayoutSnapTestSupport
 import XCTest
 
@@ -52,8 +53,8 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertTrue(e.message.contains("pixels"), e.message)
     }
 
-    /// The common entry (no lints) is read straight from its bytes, and exactly as the full
-    /// parse reads it: every value below takes the quick way, and no edit of one byte makes the
+    /// The common entry (no lints, ASCII) is read straight from its bytes, and exactly as the full
+    /// parse reads it: every ASCII value below takes the quick way, and no edit of one byte makes the
     /// quick way take what the full parse refuses, or read it otherwise.
     func testPlainEntriesReadAsTheFullParseReadsThem() throws {
         var values: [CachedResult] = []
@@ -74,8 +75,12 @@ final class ResultCacheTests: XCTestCase {
         values.append(empty)
         for v in values {
             let bytes = v.encoded()
-            XCTAssertEqual(PlainEntry.read(bytes, key: key.hex), v, String(decoding: bytes, as: UTF8.self))
+            // Text beyond ASCII is the full parse's (it makes strings stream-safe).
+            let ascii = v.frames.allSatisfy { $0.state.utf8.allSatisfy { $0 < 0x80 } }
+            XCTAssertEqual(
+                PlainEntry.read(bytes, key: key.hex), ascii ? v : nil, String(decoding: bytes, as: UTF8.self))
             XCTAssertEqual(try CachedResult.decodeTree(bytes, key: key.hex).get(), v)
+            XCTAssertEqual(try CachedResult.decode(bytes, key: key.hex).get(), v)
         }
         // An entry with lints, or an escape, is the full parse's.
         XCTAssertNil(PlainEntry.read(value.encoded(), key: key.hex))
@@ -99,6 +104,30 @@ final class ResultCacheTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(taken, 0, "some edits (a digit for a digit) are still plain entries")
+    }
+
+    /// A variant's key is remembered under its name, which picks out one value only for the
+    /// bytes its variants were read from: a file saved between finding the fixtures and weighing
+    /// them has no memo (so nothing is filed under the name for the new bytes).
+    func testAVariantReadFromOtherBytesHasNoMemo() throws {
+        let folder = try makeTemporaryFolder("variant-memo")
+        defer { removeTemporaryFolder(folder) }
+        let file = folder.appendingPathComponent("card.json")
+        let first = Data(#"{"kind": "post", "variants": [{"name": "dark", "appearance": "dark"}]}"#.utf8)
+        try first.write(to: file)
+        let local = LocalResultStore(folder: folder.appendingPathComponent("cache").path, maxBytes: 1 << 20)
+        let cache = ResultCache(
+            store: TieredResultStore(local: local, remote: nil), local: local, renderer: "test", environment: "test",
+            auditRate: 0, lints: false)
+        var ref = FixtureRef(
+            id: "card@dark", path: file.path, displayPath: "card.json",
+            variant: FixtureVariant(name: "dark", appearance: .dark))
+        ref.variantSource = first.withUnsafeBytes { PixelHash.ofBytes($0) }
+        XCTAssertNotNil(cache.rememberedKey(ref: ref, overrides: FixtureOverrides(), files: LocalInputFiles()).memo)
+        try Data(#"{"kind": "post", "variants": [{"name": "dark", "textSize": "AX3"}]}"#.utf8).write(to: file)
+        XCTAssertNil(cache.rememberedKey(ref: ref, overrides: FixtureOverrides(), files: LocalInputFiles()).memo)
+        ref.variantSource = nil
+        XCTAssertNil(cache.rememberedKey(ref: ref, overrides: FixtureOverrides(), files: LocalInputFiles()).memo)
     }
 
     /// A remembered key's record reads back exactly, whatever bytes its paths hold, and every

@@ -144,7 +144,7 @@ public struct CachedResult: Sendable, Equatable {
 }
 
 /// An entry exactly as `encoded()` writes it without lints (the members in that order, no
-/// spaces, strings without escapes), read straight from the bytes: parsing each entry into a
+/// spaces, strings of printable ASCII without escapes), read straight from the bytes: parsing each entry into a
 /// tree and an object reader was a fifth of a warm run's hits. Anything else, a refusal
 /// included, is nil and left to the full parse, which reads it the same way or says why not
 /// (`CachedResultTests` holds the two to the same results).
@@ -194,17 +194,17 @@ enum PlainEntry {
             return true
         }
 
-        /// A string without escapes or control characters, valid UTF-8, or nil.
+        /// A string of printable ASCII without escapes, or nil (the full parse also makes other
+        /// text stream-safe).
         mutating func string() -> String? {
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
             var end = i + 1
             while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                guard bytes[end] >= 0x20, bytes[end] != UInt8(ascii: "\\") else { return nil }
+                guard bytes[end] >= 0x20, bytes[end] < 0x7F, bytes[end] != UInt8(ascii: "\\") else { return nil }
                 end += 1
             }
-            guard end < bytes.count,
-                let text = String(validating: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self)
-            else { return nil }
+            guard end < bytes.count else { return nil }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self)
             i = end + 1
             return text
         }

@@ -197,6 +197,12 @@ public final class ResultCache: Sendable {
         guard let source = try? files.read(ref.path, upTo: Limits.maxFixtureFileBytes),
             source.size == source.prefix.count
         else { return nil }
+        // A variant is filed under its name, which picks out one value only for the bytes it was
+        // read from (`FixtureRef.variantSource`).
+        if ref.variant != nil {
+            guard let expected = ref.variantSource, source.prefix.withUnsafeBytes({ PixelHash.ofBytes($0) }) == expected
+            else { return nil }
+        }
         var hasher = memoPrefix
         for (name, text) in [("id", ref.id), ("path", ref.path)] {
             hasher.update("\(name)#\(text.utf8.count):\(text)")

@@ -1,5 +1,6 @@
 import Foundation
 import LayoutSnapCore
+import LayoutSnapImaging
 
 /// A fixture file found on disk, before it is read.
 public struct FixtureRef: Sendable, Hashable {
@@ -16,6 +17,10 @@ public struct FixtureRef: Sendable, Hashable {
     public var variantsUnreadable = false
     /// The project's fixture defaults (layoutsnap.json's `defaults`), applied when it is decoded.
     public var defaults = FixtureDefaults()
+    /// For a variant: the XXH3 of the file's bytes its variants were read from. The result
+    /// cache files a remembered key under the variant's name, which picks out one value only for
+    /// those bytes: a file saved between finding the fixtures and weighing them is no shortcut.
+    public var variantSource: UInt64?
 
     public init(
         id: String, path: String, displayPath: String, variant: FixtureVariant? = nil,
@@ -108,7 +113,7 @@ public enum FixtureDiscovery {
                         "\(other.displayPath) and \(ref.displayPath) both have the id \"\(ref.id)\" (ids are paths below the fixtures root); their goldens would collide: name one of them differently or pass their common parent folder"
                     )
                 }
-                let (declared, unreadable) = variants(of: file, defaults: defaults)
+                let (declared, unreadable, source) = variants(of: file, defaults: defaults)
                 var base = ref
                 base.variantsUnreadable = unreadable
                 put(base)
@@ -116,9 +121,10 @@ public enum FixtureDiscovery {
                 for variant in declared {
                     let id = FixtureVariant.id(base: rel, name: variant.name)
                     if let filter, !matches(glob: filter, id) { continue }
-                    put(
-                        FixtureRef(
-                            id: id, path: file, displayPath: ref.displayPath, variant: variant, defaults: defaults))
+                    var variantRef = FixtureRef(
+                        id: id, path: file, displayPath: ref.displayPath, variant: variant, defaults: defaults)
+                    variantRef.variantSource = source
+                    put(variantRef)
                 }
             }
         }
@@ -148,16 +154,20 @@ public enum FixtureDiscovery {
 
     /// The variants a fixture file declares (or the project's default ones), read without
     /// decoding the rest. A file whose variants cannot be read has none here: decoding the base
-    /// reports the error.
-    static func variants(of file: String, defaults: FixtureDefaults) -> (variants: [FixtureVariant], unreadable: Bool) {
+    /// reports the error. `source`: the XXH3 of the bytes they were read from.
+    static func variants(of file: String, defaults: FixtureDefaults) -> (
+        variants: [FixtureVariant], unreadable: Bool, source: UInt64?
+    ) {
         guard let data = FileManager.default.contents(atPath: file), data.count <= Limits.maxFixtureFileBytes else {
-            return ([], false)
+            return ([], false, nil)
         }
         // Without default variants, a file without the word has none: most files are not parsed twice.
-        if defaults.variants == nil, !contains(data, "\"variants\"") { return ([], false) }
+        if defaults.variants == nil, !contains(data, "\"variants\"") { return ([], false, nil) }
         // nil: a broken file, or broken variants.
-        guard let variants = FixtureDecoder.variants(in: [UInt8](data), defaults: defaults) else { return ([], true) }
-        return (variants, false)
+        guard let variants = FixtureDecoder.variants(in: [UInt8](data), defaults: defaults) else {
+            return ([], true, nil)
+        }
+        return (variants, false, variants.isEmpty ? nil : data.withUnsafeBytes { PixelHash.ofBytes($0) })
     }
 
     /// Whether `data` holds `word`'s bytes, found with memchr and a compare (`Data.range(of:)`
