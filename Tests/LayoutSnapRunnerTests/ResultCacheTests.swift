@@ -130,6 +130,40 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertNil(cache.rememberedKey(ref: ref, overrides: FixtureOverrides(), files: LocalInputFiles()).memo)
     }
 
+    /// What a run read is remembered by hash, so a result is stored only under the key of what
+    /// was rendered: a file that reads otherwise the second time, or otherwise than when the
+    /// fixture was weighed, is a change.
+    func testReadFilesSeeAFileSavedBetweenTwoReads() throws {
+        let folder = try makeTemporaryFolder("reads")
+        defer { removeTemporaryFolder(folder) }
+        let file = folder.appendingPathComponent("card.json").path
+        let image = folder.appendingPathComponent("photo.png").path
+        try Data("one".utf8).write(to: URL(fileURLWithPath: file))
+        try Data("picture".utf8).write(to: URL(fileURLWithPath: image))
+        let weighing = ReadFiles()
+        _ = try weighing.read(file, upTo: 1 << 20)
+        _ = try weighing.read(image, upTo: 1 << 20)
+        _ = try weighing.read(file, upTo: 1 << 20)
+        XCTAssertFalse(weighing.changed())
+        XCTAssertEqual(Set(weighing.hashes.keys), ["\(1 << 20) \(file)", "\(1 << 20) \(image)"])
+        // A header read is not the whole file.
+        _ = try weighing.read(image, upTo: 4)
+        XCTAssertFalse(weighing.changed())
+
+        // The same bytes again when rendering: no change.
+        let rendering = ReadFiles()
+        _ = try rendering.read(file, upTo: 1 << 20)
+        XCTAssertFalse(rendering.changed(since: weighing.hashes))
+        // Saved since it was weighed (the same size, other bytes).
+        try Data("two".utf8).write(to: URL(fileURLWithPath: file))
+        let later = ReadFiles()
+        _ = try later.read(file, upTo: 1 << 20)
+        XCTAssertTrue(later.changed(since: weighing.hashes))
+        // Saved between two reads of one weighing.
+        _ = try weighing.read(file, upTo: 1 << 20)
+        XCTAssertTrue(weighing.changed())
+    }
+
     /// A remembered key's record reads back exactly, whatever bytes its paths hold, and every
     /// cut of it is refused.
     func testKeyMemoReadsBackAndRefusesTornRecords() {

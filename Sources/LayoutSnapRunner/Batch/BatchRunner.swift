@@ -54,7 +54,6 @@ public struct BatchRunner: Sendable {
         let timeout = timeout
         let lint = lint
         let cache = cache
-        let files = LocalInputFiles()
         let done = LockedValue(0)
         @Sendable func store(_ i: Int, _ result: FixtureResult) {
             finished(i, result)
@@ -67,32 +66,38 @@ public struct BatchRunner: Sendable {
         // the handler takes is finished here, and only the rest are weighed and rendered.
         let plans: [Plan] =
             cache == nil && given != nil
-            ? given!.map { Plan.render(cost: $0, key: nil, audited: nil) }
+            ? given!.map { Plan.render(cost: $0, key: nil, audited: nil, reads: [:]) }
             : WorkerThreads.map(count: refs.count, jobs: jobs) { i in
                 // A remembered key is found without decoding; a fixture is decoded only when
-                // it will be rendered, or to work out its key.
+                // it will be rendered, or to work out its key. Every file is read through `files`:
+                // a key is filed under the memo only when the fixture file decoded is the one the
+                // memo was made from (not saved in between).
+                let files = ReadFiles()
                 let (remembered, memo) =
                     cache?.rememberedKey(ref: refs[i], overrides: overrides, files: files) ?? (nil, nil)
                 var decoded: Result<Fixture, FixtureError>?
                 func fixture() -> Fixture? {
-                    if decoded == nil { decoded = overrides.decode(refs[i]) }
+                    if decoded == nil { decoded = overrides.decode(refs[i], files: files) }
                     return try? decoded?.get()
                 }
+                func filedUnder() -> ResultKey? { files.changed() ? nil : memo }
                 func render(key: ResultKey?, audited: CachedResult?) -> Plan {
                     FontSystem.startBuilding()
-                    guard let fixture = fixture() else { return .render(cost: 0, key: nil, audited: nil) }
+                    guard let fixture = fixture() else { return .render(cost: 0, key: nil, audited: nil, reads: [:]) }
                     let key =
                         key.flatMap { known in
                             known == remembered
-                                ? cache?.confirmed(known, fixture, memo: memo, files: files)
+                                ? cache?.confirmed(known, fixture, memo: filedUnder(), files: files)
                                 : known
                         }
-                    return .render(cost: given?[i] ?? fixture.estimatedCost, key: key, audited: audited)
+                    return .render(
+                        cost: given?[i] ?? fixture.estimatedCost, key: files.changed() ? nil : key, audited: audited,
+                        reads: files.hashes)
                 }
                 guard let cache else { return render(key: nil, audited: nil) }
                 guard
                     let key = remembered
-                        ?? fixture().flatMap({ cache.key($0, memo: memo, files: files) })
+                        ?? fixture().flatMap({ cache.key($0, memo: filedUnder(), files: files) })
                 else { return render(key: nil, audited: nil) }
                 guard let hit = cache.lookup(key), let frames = handler.cachedFrames(id: refs[i].id, hit) else {
                     cache.counted(hit: false)
@@ -113,7 +118,7 @@ public struct BatchRunner: Sendable {
             do { _ = try FontSystem.shared() } catch { throw RunnerError.render(error) }
         }
         var costs: [Int: Double] = [:]
-        for (i, plan) in plans.enumerated() { if case .render(let cost, _, _) = plan { costs[i] = cost } }
+        for (i, plan) in plans.enumerated() { if case .render(let cost, _, _, _) = plan { costs[i] = cost } }
         let order = costs.keys.sorted { costs[$0]! != costs[$1]! ? costs[$0]! > costs[$1]! : $0 < $1 }
         let queue = WorkQueue<Void>(count: order.count, order: order)
         WorkerThreads.run(threads: min(jobs, max(order.count, 1))) {
@@ -126,8 +131,9 @@ public struct BatchRunner: Sendable {
                 return engine
             }
             while let i = queue.take() {
-                guard case .render(_, let key, let audited) = plans[i] else { continue }
-                let decoded = overrides.decode(refs[i])
+                guard case .render(_, let key, let audited, let reads) = plans[i] else { continue }
+                let files = ReadFiles()
+                let decoded = overrides.decode(refs[i], files: files)
                 var result: FixtureResult
                 switch engine() {
                 case .failure(let error):
@@ -149,7 +155,9 @@ public struct BatchRunner: Sendable {
                     result = Self.process(
                         refs[i], decoded: decoded, engine: engine, handler: handler, timeout: timeout,
                         lint: lintForCache ? .warn : lint, hashing: true)
-                    cache.store(key, result, audited: audited)
+                    // What was rendered is what the key was worked out from, unless a file it
+                    // read was saved since: then the result is this run's alone.
+                    if !files.changed(since: reads) { cache.store(key, result, audited: audited) }
                     if lintForCache {
                         for f in result.frames.indices { result.frames[f].lints = [] }
                         result.lintsIgnored = 0
@@ -164,7 +172,8 @@ public struct BatchRunner: Sendable {
     /// its cache key, and the hit to compare with when the audit picked it).
     private enum Plan: Sendable {
         case done
-        case render(cost: Double, key: ResultKey?, audited: CachedResult?)
+        /// `reads`: the XXH3 of each file read while weighing, by path.
+        case render(cost: Double, key: ResultKey?, audited: CachedResult?, reads: [String: UInt64])
     }
 
     /// Results in the order of `refs`, all kept (small batches, tests, bench).

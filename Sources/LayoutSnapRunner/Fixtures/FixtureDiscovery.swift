@@ -37,9 +37,9 @@ public struct FixtureRef: Sendable, Hashable {
     public var fileID: String { variant == nil ? id : FixtureVariant.baseID(of: id) }
 
     /// Decodes the file and, for a variant, applies it: the one way a ref becomes a fixture.
-    public func load() throws(FixtureError) -> Fixture {
+    public func load(files: any InputFiles = LocalInputFiles()) throws(FixtureError) -> Fixture {
         let base = try FixtureDecoder.load(
-            path: path, id: fileID, displayPath: displayPath, files: LocalInputFiles(), defaults: defaults)
+            path: path, id: fileID, displayPath: displayPath, files: files, defaults: defaults)
         return variant.map { $0.apply(to: base) } ?? base
     }
 }

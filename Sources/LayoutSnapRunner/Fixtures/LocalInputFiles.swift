@@ -1,4 +1,5 @@
 import LayoutSnapCore
+import LayoutSnapImaging
 import LayoutSnapSystem
 
 #if canImport(Glibc)
@@ -16,6 +17,37 @@ public struct LocalInputFiles: InputFiles {
         } catch {
             throw error.code == ENOENT ? .notFound : .unreadable(error.reason)
         }
+    }
+}
+
+/// The local files, each read remembered by its XXH3 (of its size and bytes), so that what a
+/// result is stored under can be held to what was rendered: a fixture file or a file it names
+/// saved between two reads of one run is `changed`, and its result is not stored.
+public final class ReadFiles: InputFiles {
+    private let seen = LockedValue([String: UInt64]())
+    private let differed = LockedValue(false)
+
+    public init() {}
+
+    public func read(_ path: String, upTo limit: Int) throws(InputFileError) -> InputFileBytes {
+        let file = try LocalInputFiles().read(path, upTo: limit)
+        let hash = file.prefix.withUnsafeBytes { PixelHash.ofBytes($0) } ^ UInt64(truncatingIfNeeded: file.size)
+        // By path and limit: a header read and a whole read of one file are different bytes.
+        let read = "\(limit) \(path)"
+        let known = seen.withLock { seen in
+            defer { if seen[read] == nil { seen[read] = hash } }
+            return seen[read]
+        }
+        if let known, known != hash { differed.withLock { $0 = true } }
+        return file
+    }
+
+    /// Every file read, by its limit and path, as first read.
+    public var hashes: [String: UInt64] { seen.withLock { $0 } }
+
+    /// Whether a file read twice read otherwise, or reads otherwise than in `earlier`.
+    public func changed(since earlier: [String: UInt64] = [:]) -> Bool {
+        differed.withLock { $0 } || hashes.contains { path, hash in earlier[path].map { $0 != hash } ?? false }
     }
 }
 

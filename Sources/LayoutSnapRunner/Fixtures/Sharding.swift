@@ -70,9 +70,9 @@ public enum Sharding {
 
 extension FixtureOverrides {
     /// The fixture at `ref`, decoded, with the overrides applied.
-    func decode(_ ref: FixtureRef) -> Result<Fixture, FixtureError> {
+    func decode(_ ref: FixtureRef, files: any InputFiles = LocalInputFiles()) -> Result<Fixture, FixtureError> {
         Result { () throws(FixtureError) in
-            try apply(to: ref.load())
+            try apply(to: ref.load(files: files))
         }
     }
 }
