@@ -138,16 +138,8 @@ public enum ResultsJSON {
                     let start = i
                     if inString {
                         while i < bytes.count {
-                            let byte = bytes[i]
                             i += 1
-                            if escaped {
-                                escaped = false
-                            } else if byte == Self.backslash {
-                                escaped = true
-                            } else if byte == Self.quote {
-                                inString = false
-                                break
-                            }
+                            if !continuesString(bytes[i - 1]) { break }
                         }
                     } else {
                         while i < bytes.count, !Self.isStructural(bytes[i]) { i += 1 }
@@ -156,6 +148,19 @@ public enum ResultsJSON {
                 }
             }
             return Data(out)
+        }
+
+        /// One byte inside a string, escapes followed; false when it ends the string.
+        private mutating func continuesString(_ byte: UInt8) -> Bool {
+            if escaped {
+                escaped = false
+            } else if byte == Self.backslash {
+                escaped = true
+            } else if byte == Self.quote {
+                inString = false
+                return false
+            }
+            return true
         }
 
         /// The bytes `indent(_:into:)` does more with than copy, outside a string.
@@ -179,13 +184,7 @@ public enum ResultsJSON {
             }
             if inString {
                 out.append(byte)
-                if escaped {
-                    escaped = false
-                } else if byte == Self.backslash {
-                    escaped = true
-                } else if byte == Self.quote {
-                    inString = false
-                }
+                _ = continuesString(byte)
                 return
             }
             switch byte {
