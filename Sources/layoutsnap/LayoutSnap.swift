@@ -26,13 +26,13 @@ struct LayoutSnap: ParsableCommand {
     /// loading the rendering libraries before their arguments are parsed. verify, the default
     /// command, loads them when it needs them: at once without a cache, else when the cache's
     /// libraries memo no longer holds or a fixture renders (a warm run never does).
-    static func drawsOrFingerprints(_ arguments: [String]) -> Bool {
+    static func loadsLibrariesAtStart(_ arguments: [String]) -> Bool {
         ["record", "render", "layout", "preview", "fuzz", "lint"].contains(arguments.dropFirst().first ?? "")
     }
 
     /// argument-parser exits 64 on a usage error; docs/outcomes.md makes every bad input exit 2.
     static func main() {
-        if drawsOrFingerprints(CommandLine.arguments) {
+        if loadsLibrariesAtStart(CommandLine.arguments) {
             FontSystem.pinLanguage()
             RenderLibraries.startLoading()
         }

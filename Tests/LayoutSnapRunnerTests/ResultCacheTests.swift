@@ -154,14 +154,23 @@ final class ResultCacheTests: XCTestCase {
         let rendering = ReadFiles()
         _ = try rendering.read(file, upTo: 1 << 20)
         XCTAssertFalse(rendering.changed(since: weighing.hashes))
+        XCTAssertTrue(ReadFiles.stillRead(weighing.hashes))
         // Saved since it was weighed (the same size, other bytes).
         try Data("two".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertFalse(ReadFiles.stillRead(weighing.hashes), "read again, the file is seen changed")
         let later = ReadFiles()
         _ = try later.read(file, upTo: 1 << 20)
         XCTAssertTrue(later.changed(since: weighing.hashes))
         // Saved between two reads of one weighing.
         _ = try weighing.read(file, upTo: 1 << 20)
         XCTAssertTrue(weighing.changed())
+        // An image saved after the weighing (the renderer reads it on its own), or gone.
+        let images = ReadFiles()
+        _ = try images.read(image, upTo: 1 << 20)
+        try Data("PICTURE".utf8).write(to: URL(fileURLWithPath: image))
+        XCTAssertFalse(ReadFiles.stillRead(images.hashes))
+        try FileManager.default.removeItem(atPath: image)
+        XCTAssertFalse(ReadFiles.stillRead(images.hashes))
     }
 
     /// A remembered key's record reads back exactly, whatever bytes its paths hold, and every

@@ -156,8 +156,11 @@ public struct BatchRunner: Sendable {
                         refs[i], decoded: decoded, engine: engine, handler: handler, timeout: timeout,
                         lint: lintForCache ? .warn : lint, hashing: true)
                     // What was rendered is what the key was worked out from, unless a file it
-                    // read was saved since: then the result is this run's alone.
-                    if !files.changed(since: reads) { cache.store(key, result, audited: audited) }
+                    // read was saved since (read again after rendering: the renderer reads a
+                    // post's image itself): then the result is this run's alone.
+                    if !files.changed(since: reads), ReadFiles.stillRead(reads) {
+                        cache.store(key, result, audited: audited)
+                    }
                     if lintForCache {
                         for f in result.frames.indices { result.frames[f].lints = [] }
                         result.lintsIgnored = 0

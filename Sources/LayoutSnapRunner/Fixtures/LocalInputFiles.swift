@@ -31,7 +31,7 @@ public final class ReadFiles: InputFiles {
 
     public func read(_ path: String, upTo limit: Int) throws(InputFileError) -> InputFileBytes {
         let file = try LocalInputFiles().read(path, upTo: limit)
-        let hash = file.prefix.withUnsafeBytes { PixelHash.ofBytes($0) } ^ UInt64(truncatingIfNeeded: file.size)
+        let hash = Self.hash(file)
         // By path and limit: a header read and a whole read of one file are different bytes.
         let read = "\(limit) \(path)"
         let known = seen.withLock { seen in
@@ -48,6 +48,21 @@ public final class ReadFiles: InputFiles {
     /// Whether a file read twice read otherwise, or reads otherwise than in `earlier`.
     public func changed(since earlier: [String: UInt64] = [:]) -> Bool {
         differed.withLock { $0 } || hashes.contains { path, hash in earlier[path].map { $0 != hash } ?? false }
+    }
+
+    /// Whether every file `earlier` lists reads as it did then, read again now: the renderer reads
+    /// a post's image on its own, so a rendering is held to its inputs once it is made.
+    public static func stillRead(_ earlier: [String: UInt64]) -> Bool {
+        earlier.allSatisfy { read, hash in
+            guard let space = read.firstIndex(of: " "), let limit = Int(read[..<space]),
+                let file = try? LocalInputFiles().read(String(read[read.index(after: space)...]), upTo: limit)
+            else { return false }
+            return Self.hash(file) == hash
+        }
+    }
+
+    private static func hash(_ file: InputFileBytes) -> UInt64 {
+        file.prefix.withUnsafeBytes { PixelHash.ofBytes($0) } ^ UInt64(truncatingIfNeeded: file.size)
     }
 }
 
