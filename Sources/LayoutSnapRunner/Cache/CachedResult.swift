@@ -196,18 +196,7 @@ enum PlainEntry {
 
         /// A string of printable ASCII without escapes, or nil (the full parse also makes other
         /// text stream-safe).
-        mutating func string() -> String? {
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
-            var end = i + 1
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                guard bytes[end] >= 0x20, bytes[end] < 0x7F, bytes[end] != UInt8(ascii: "\\") else { return nil }
-                end += 1
-            }
-            guard end < bytes.count else { return nil }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<end]), as: UTF8.self)
-            i = end + 1
-            return text
-        }
+        mutating func string() -> String? { PlainString.read(bytes, at: &i) }
 
         /// The number that starts here as JSONParser reads it (digits alone, the common case,
         /// without it).

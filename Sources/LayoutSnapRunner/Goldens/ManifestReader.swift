@@ -154,18 +154,7 @@ enum ManifestReader {
         }
 
         /// A string of printable ASCII without escapes, or nil.
-        mutating func plainString() -> String? {
-            guard peek() == UInt8(ascii: "\"") else { return nil }
-            let start = i + 1
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                guard bytes[end] >= 0x20, bytes[end] < 0x7F, bytes[end] != UInt8(ascii: "\\") else { return nil }
-                end += 1
-            }
-            guard end < bytes.count else { return nil }
-            i = end + 1
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        }
+        mutating func plainString() -> String? { PlainString.read(bytes, at: &i) }
 
         /// A whole number of up to 9 digits, spaces around it skipped, or nil.
         mutating func plainInt() -> Int? {
