@@ -54,10 +54,8 @@ public enum LibrariesMemo {
             // one mapped (replaced as it loaded): the next run loads again.
             let mapped = mappedInodes()
             if files.count == Int(layoutsnap_render_library_count()),
-                files.allSatisfy({ file in
-                    var info = stat()
-                    return stat(file, &info) == 0 && mapped.contains(UInt64(info.st_ino))
-                })
+                files.allSatisfy({ file in SystemCall.status(file).map { mapped.contains(UInt64($0.st_ino)) } ?? false }
+                )
             {
                 let record = Record(inputs: inputs(build: build, files: files), files: files, versions: versions)
                 try? AtomicWriter.write(record.encoded(), to: path, durable: false)
@@ -123,8 +121,7 @@ public enum LibrariesMemo {
 
     /// Device, inode, size and both times to the nanosecond; `absent` for no such file.
     static func signature(_ path: String, followsLinks: Bool = true) -> String {
-        var info = stat()
-        guard (followsLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return "absent" }
+        guard let info = SystemCall.status(path, followsLinks: followsLinks) else { return "absent" }
         return
             "\(info.st_dev) \(info.st_ino) \(info.st_mode) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
     }

@@ -81,12 +81,9 @@ public final class FileHashMemo: Sendable {
     }
 
     static func signature(_ file: String, followsLinks: Bool = true) -> Signature? {
-        var info = stat()
-        if followsLinks {
-            guard stat(file, &info) == 0 else { return nil }
-        } else {
-            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        }
+        guard let info = SystemCall.status(file, followsLinks: followsLinks),
+            followsLinks || info.st_mode & S_IFMT == S_IFREG
+        else { return nil }
         return Signature(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),

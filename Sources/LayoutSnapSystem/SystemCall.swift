@@ -290,6 +290,13 @@ extension SystemCall {
         return Array(bytes)
     }
 
+    /// What `stat` (or, not following a last link, `lstat`) says of `path`; nil when there is
+    /// no such file or it cannot be reached (the callers treat that as "absent").
+    public static func status(_ path: String, followsLinks: Bool = true) -> stat? {
+        var info = stat()
+        return (followsLinks ? stat(path, &info) : lstat(path, &info)) == 0 ? info : nil
+    }
+
     /// The path with every symbolic link and `..` resolved (realpath).
     public static func resolvedPath(_ path: String) throws(SystemError) -> String {
         guard let resolved = realpath(path, nil) else { throw SystemError(call: "realpath", code: errno) }
