@@ -1,26 +1,149 @@
+@_spi(Reflection) import Swift
 import Synchronization
 
 /// Feeds a decoded value into a SHA-256 in one canonical form: every stored property, named,
-/// in declaration order (through `Mirror`), each leaf as its type and its exact text (a Double's
-/// shortest round-trip digits), strings with their length. Dictionaries and sets, whose order
+/// in declaration order (as `Mirror` lists them; `Walk` reads most of them without it), each
+/// leaf as its type and its exact text (a Double's shortest round-trip digits), strings with
+/// their length. Dictionaries and sets, whose order
 /// changes from process to process, go in sorted by their entries' own canonical form. So two
 /// fixtures that decode to the same values hash alike however their JSON was written (key
 /// order, whitespace, a default written out), and any field that differs changes the hash,
 /// including fields added later: nothing here names a field.
 public enum CanonicalHash {
     public static func update(_ hasher: inout SHA256, with value: Any) {
-        var encoder = Encoder(typeNames: knownTypeNames.withLock { $0 })
-        let known = encoder.typeNames.count
+        hasher.update(bytes(of: value))
+    }
+
+    /// The canonical bytes `update` hashes. `fast: false` walks every value with `Mirror`: the
+    /// tests' reference for the walks below, which must give the same bytes.
+    static func bytes(of value: Any, fast: Bool = true) -> [UInt8] {
+        var encoder = Encoder(known: fast ? known.withLock { $0 } : Known(walks: nil))
+        let before = encoder.known.count
         encoder.out.reserveCapacity(4096)
         encoder.write(value)
-        hasher.update(encoder.out)
-        if encoder.typeNames.count > known {
-            knownTypeNames.withLock { $0.merge(encoder.typeNames) { old, _ in old } }
+        if fast, encoder.known.count > before {
+            known.withLock { $0.merge(encoder.known) }
+        }
+        return encoder.out
+    }
+
+    /// What is worked out once per type (or enum case) in this process: every fixture's key
+    /// walks the same types.
+    private static let known = Mutex(Known())
+
+    struct Known: @unchecked Sendable {  // names, offsets and metatypes: immutable once made
+        var typeNames: [ObjectIdentifier: [UInt8]] = [:]
+        /// nil: everything through `Mirror` (the reference walk).
+        var walks: [ObjectIdentifier: Walk]? = [:]
+        /// The bytes of an enum case without payload, by its type and bits.
+        var cases: [CaseKey: [UInt8]] = [:]
+
+        var count: Int { typeNames.count + (walks?.count ?? 0) + cases.count }
+
+        mutating func merge(_ other: Known) {
+            typeNames.merge(other.typeNames) { old, _ in old }
+            if let more = other.walks { walks?.merge(more) { old, _ in old } }
+            cases.merge(other.cases) { old, _ in old }
         }
     }
 
-    /// Type names already worked out in this process: every fixture's key walks the same types.
-    private static let knownTypeNames = Mutex<[ObjectIdentifier: [UInt8]]>([:])
+    struct CaseKey: Hashable {
+        var type: ObjectIdentifier
+        var bits: (UInt64, UInt64)
+
+        static func == (a: CaseKey, b: CaseKey) -> Bool { a.type == b.type && a.bits == b.bits }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(type)
+            hasher.combine(bits.0)
+            hasher.combine(bits.1)
+        }
+    }
+
+    /// How the values of one type are walked, worked out from its first value. `Mirror` is
+    /// slow where it is used most: it looks up a field's type by its mangled name each time a
+    /// child is asked for, and boxes every child; a key worked out without its memo (a chat of
+    /// 500 messages, a run with only a remote store) was mostly that. Each walk here gives
+    /// `Mirror`'s bytes, and a type it cannot vouch for stays with `Mirror`.
+    enum Walk {
+        /// A plain struct (no custom mirror, at least one field): its stored fields as its
+        /// metadata lists them, read at their offsets.
+        case fields(Any.Type, [(label: [UInt8], offset: Int, reader: any FieldReader.Type)])
+        /// An `Array`: its elements, unlabelled.
+        case elements(Any.Type, any ElementsReader.Type)
+        case optional(any PayloadReader.Type)
+        /// An enum of at most 16 bytes: a case without payload is remembered by its bits.
+        case cases(Any.Type, size: Int)
+        case mirror
+
+        static func of(_ type: Any.Type, sample: Any) -> Walk {
+            let mirror = Mirror(reflecting: sample)
+            switch mirror.displayStyle {
+            case .struct:
+                guard !(type is any CustomReflectable.Type), mirror.superclassMirror == nil, !mirror.children.isEmpty
+                else { return .mirror }
+                var fields: [(label: [UInt8], offset: Int, reader: any FieldReader.Type)] = []
+                let listed = _forEachField(of: type) { name, offset, fieldType, _ in
+                    func reader<T>(_: T.Type) -> any FieldReader.Type { Field<T>.self }
+                    fields.append((Array(String(cString: name).utf8), offset, _openExistential(fieldType, do: reader)))
+                    return true
+                }
+                guard listed, fields.map(\.label) == mirror.children.map({ Array(($0.label ?? "_").utf8) }) else {
+                    return .mirror
+                }
+                return .fields(type, fields)
+            case .collection:
+                guard let array = type as? any CanonicalArray.Type else { return .mirror }
+                return .elements(type, array.elementsReader)
+            case .optional:
+                guard let optional = type as? any CanonicalOptional.Type else { return .mirror }
+                return .optional(optional.payloadReader)
+            case .enum:
+                func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+                let bytes = _openExistential(type, do: size)
+                guard !(type is any CustomReflectable.Type), bytes <= 16 else { return .mirror }
+                return .cases(type, size: bytes)
+            default:
+                return .mirror
+            }
+        }
+    }
+
+    protocol FieldReader {
+        /// The field's value at `address`. A field of protocol type comes out boxed as that
+        /// protocol, not as what it holds: `writeFields` leaves such a value to `Mirror`.
+        static func value(at address: UnsafeRawPointer) -> Any
+    }
+
+    enum Field<T>: FieldReader {
+        static func value(at address: UnsafeRawPointer) -> Any { address.load(as: T.self) }
+    }
+
+    protocol ElementsReader {
+        /// The count of the array in `value`; nil when `value` is not such an array.
+        static func count(of value: Any) -> Int?
+        /// Each element, boxed as `Mirror` boxes it.
+        static func forEach(in value: Any, _ body: (Any) -> Void)
+    }
+
+    enum Elements<Element>: ElementsReader {
+        static func count(of value: Any) -> Int? { (value as? [Element])?.count }
+
+        static func forEach(in value: Any, _ body: (Any) -> Void) {
+            for element in value as? [Element] ?? [] { body(element) }
+        }
+    }
+
+    protocol PayloadReader {
+        /// `.some(wrapped)` or `.some(nil)`; nil when `value` is not such an optional.
+        static func payload(of value: Any) -> Any??
+    }
+
+    enum Payload<Wrapped>: PayloadReader {
+        static func payload(of value: Any) -> Any?? {
+            guard let optional = value as? Wrapped? else { return nil }
+            return .some(optional.map { $0 as Any })
+        }
+    }
 
     /// The types that hash as their `canonicalValue`, found by their type rather than by a cast
     /// to `CanonicallyHashed`: such a cast scans every protocol conformance in the process the
@@ -39,15 +162,15 @@ public enum CanonicalHash {
     /// both.
     struct Encoder {
         var out: [UInt8] = []
-        var typeNames: [ObjectIdentifier: [UInt8]] = [:]
+        var known = Known()
 
         mutating func typeName(_ type: Any.Type) -> [UInt8] {
             let id = ObjectIdentifier(type)
-            if let known = typeNames[id] { return known }
+            if let name = known.typeNames[id] { return name }
             // Not `String(reflecting:)`: it asks the metatype for three printing protocols
             // first, each a scan of every conformance in the process.
             let name = Array(_typeName(type, qualified: true).utf8)
-            typeNames[id] = name
+            known.typeNames[id] = name
             return name
         }
 
@@ -69,9 +192,11 @@ public enum CanonicalHash {
             case let b as Bool: return out.append(b ? UInt8(ascii: "T") : UInt8(ascii: "F"))
             default: break
             }
-            if let substitute = CanonicalHash.substitutes[ObjectIdentifier(type(of: value))] {
+            let id = ObjectIdentifier(type(of: value))
+            if let substitute = CanonicalHash.substitutes[id] {
                 return write(substitute(value))
             }
+            if known.walks != nil, walked(value, id) { return }
             let mirror = Mirror(reflecting: value)
             // An optional casts to what it wraps: the wrapped value is checked on its own.
             assert(
@@ -89,9 +214,9 @@ public enum CanonicalHash {
                 // Sorted by each entry's bytes: the same entries give the same bytes in any order.
                 var entries: [[UInt8]] = []
                 for child in mirror.children {
-                    var inner = Encoder(out: [], typeNames: typeNames)
+                    var inner = Encoder(out: [], known: known)
                     inner.write(child.value)
-                    typeNames = inner.typeNames
+                    known = inner.known
                     entries.append(inner.out)
                 }
                 entries.sort { $0.lexicographicallyPrecedes($1) }
@@ -130,6 +255,87 @@ public enum CanonicalHash {
             }
         }
 
+        /// `value` written by its type's walk; false for `Mirror` to write it.
+        mutating func walked(_ value: Any, _ id: ObjectIdentifier) -> Bool {
+            let walk: Walk
+            if let made = known.walks?[id] {
+                walk = made
+            } else {
+                walk = Walk.of(type(of: value), sample: value)
+                known.walks?[id] = walk
+            }
+            switch walk {
+            case .fields(let type, let fields): return writeFields(value, type, fields)
+            case .elements(let type, let reader):
+                guard let count = reader.count(of: value) else { return false }
+                open(UInt8(ascii: "["), type, count: count)
+                reader.forEach(in: value) { element in
+                    out += [UInt8(ascii: "_"), UInt8(ascii: "=")]
+                    write(element)
+                }
+                out.append(UInt8(ascii: "]"))
+                return true
+            case .optional(let reader):
+                guard let payload = reader.payload(of: value) else { return false }
+                if let some = payload {
+                    out.append(UInt8(ascii: "?"))
+                    write(some)
+                } else {
+                    out.append(UInt8(ascii: "~"))
+                }
+                return true
+            case .cases(let type, let size):
+                func bits<T>(_ opened: T) -> CaseKey? {
+                    guard T.self == type else { return nil }
+                    var key = CaseKey(type: id, bits: (0, 0))
+                    withUnsafeBytes(of: opened) { source in
+                        withUnsafeMutableBytes(of: &key.bits) {
+                            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(size)))
+                        }
+                    }
+                    return key
+                }
+                guard let key = _openExistential(value, do: bits) else { return false }
+                if let bytes = known.cases[key] {
+                    out += bytes
+                    return true
+                }
+                // A case with a payload is walked by `Mirror`; one without is remembered.
+                guard Mirror(reflecting: value).children.isEmpty else { return false }
+                let start = out.count
+                out += typeName(type)
+                leaf(UInt8(ascii: "="), String(describing: value))
+                known.cases[key] = Array(out[start...])
+                return true
+            case .mirror:
+                return false
+            }
+        }
+
+        /// A struct as `Mirror` writes it: `(`, its type, its fields by name, `)`; false when
+        /// `value` holds it inside another existential (a field or an element of protocol
+        /// type), which opens to that protocol rather than to the struct.
+        mutating func writeFields(
+            _ value: Any, _ type: Any.Type, _ fields: [(label: [UInt8], offset: Int, reader: any FieldReader.Type)]
+        ) -> Bool {
+            func write<T>(_ opened: T) -> Bool {
+                guard T.self == type else { return false }
+                assert(!(opened is any CanonicallyHashed), "CanonicalHash.substitutes lacks \(T.self)")
+                open(UInt8(ascii: "("), T.self, count: fields.count)
+                withUnsafePointer(to: opened) { pointer in
+                    let base = UnsafeRawPointer(pointer)
+                    for field in fields {
+                        out += field.label
+                        out.append(UInt8(ascii: "="))
+                        self.write(field.reader.value(at: base + field.offset))
+                    }
+                }
+                out.append(UInt8(ascii: ")"))
+                return true
+            }
+            return _openExistential(value, do: write)
+        }
+
         mutating func open(_ mark: UInt8, _ type: Any.Type, count: Int) {
             out.append(mark)
             out += typeName(type)
@@ -141,4 +347,21 @@ public enum CanonicalHash {
             out.append(UInt8(ascii: "="))
         }
     }
+}
+
+/// The collections `CanonicalHash` walks without `Mirror` (`CanonicalHash.Walk`).
+protocol CanonicalArray {
+    static var elementsReader: any CanonicalHash.ElementsReader.Type { get }
+}
+
+extension Array: CanonicalArray {
+    static var elementsReader: any CanonicalHash.ElementsReader.Type { CanonicalHash.Elements<Element>.self }
+}
+
+protocol CanonicalOptional {
+    static var payloadReader: any CanonicalHash.PayloadReader.Type { get }
+}
+
+extension Optional: CanonicalOptional {
+    static var payloadReader: any CanonicalHash.PayloadReader.Type { CanonicalHash.Payload<Wrapped>.self }
 }

@@ -1,0 +1,117 @@
+import Foundation
+import XCTest
+
+@testable import LayoutSnapCore
+import LayoutSnapTestSupport
+
+/// The key's walk reads structs, arrays, optionals and enum cases without `Mirror`
+/// (`CanonicalHash.Walk`); it must write the very bytes `Mirror` does, for every value a key or a
+/// memo hashes.
+final class CanonicalWalkTests: XCTestCase {
+    func assertSameBytes(_ value: Any, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        let reference = CanonicalHash.bytes(of: value, fast: false)
+        // Twice: the first walk works out each type's walk, the second uses what it remembered.
+        for round in 0..<2 {
+            let fast = CanonicalHash.bytes(of: value, fast: true)
+            guard fast != reference else { continue }
+            let at =
+                zip(fast, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(fast.count, reference.count)
+            XCTFail(
+                "\(name), walk \(round + 1): differs from Mirror's at byte \(at): "
+                    + "\(String(decoding: fast[max(0, at - 40)..<min(fast.count, at + 40)], as: UTF8.self)) "
+                    + "against \(String(decoding: reference[max(0, at - 40)..<min(reference.count, at + 40)], as: UTF8.self))",
+                file: file, line: line)
+            return
+        }
+    }
+
+    func testEveryBundledAndGeneratedFixtureWalksAsMirrorDoes() throws {
+        var fixtures: [(String, Fixture)] = []
+        let roots = ["Fixtures", "Examples/brand/Fixtures"].map { TestPaths.packageRoot.appendingPathComponent($0) }
+        let brand = try ProjectConfig.decode(
+            bytes: [UInt8](
+                try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Examples/brand/layoutsnap.json"))),
+            file: "layoutsnap.json")
+        for root in roots {
+            let defaults = root.path.contains("brand") ? brand.defaults : FixtureDefaults()
+            let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "json" && !$0.path.contains("/images/") }
+            XCTAssertFalse(files.isEmpty, root.path)
+            for url in files {
+                let fixture = try FixtureDecoder.decode(
+                    bytes: [UInt8](try Data(contentsOf: url)), id: url.lastPathComponent, file: url.path,
+                    folder: .bundled(url.deletingLastPathComponent()), defaults: defaults)
+                fixtures.append((url.lastPathComponent, fixture))
+                for variant in fixture.variants {
+                    fixtures.append(("\(url.lastPathComponent)@\(variant.name)", variant.apply(to: fixture)))
+                }
+            }
+            assertSameBytes(defaults, "the defaults of \(root.lastPathComponent)")
+        }
+        for kind in FixtureKind.allCases {
+            let generator = FixtureGenerator(kind: kind, seed: 11)
+            for index in 0..<25 {
+                let fixture = try FixtureDecoder.decode(
+                    bytes: generator.fixture(at: index), id: "g", file: "g.json", folder: .empty())
+                fixtures.append(("generated \(kind) \(index)", fixture))
+            }
+        }
+        XCTAssertGreaterThan(fixtures.count, 150)
+        for (name, fixture) in fixtures { assertSameBytes(fixture, name) }
+        var overrides = FixtureOverrides()
+        overrides.scale = 2
+        assertSameBytes(overrides, "overrides")
+        assertSameBytes(FixtureOverrides(), "no overrides")
+    }
+
+    protocol Shape {}
+    struct Square: Shape, Hashable {
+        var side: Double
+        var name: String?
+    }
+    enum Mark: Hashable {
+        case none, dot
+        case text(String)
+        case nested(Square?)
+    }
+    /// An enum of no bytes at all.
+    enum Only { case only }
+    struct Holder {
+        var shape: any Shape
+        var shapes: [any Shape]
+        var maybe: (any Shape)?
+        var marks: [Mark]
+        var deep: Int??
+        var table: [String: Int]
+        var set: Set<Square>
+        var pair: (Int, String)
+        var empty: Empty
+        var flags: [Bool]
+        var only: Only
+        struct Empty {}
+    }
+
+    /// The shapes the walks must leave to `Mirror`, or match it in: values held as a protocol,
+    /// enums with and without payloads, nested optionals, dictionaries, sets, tuples, a struct of
+    /// no fields.
+    func testEveryShapeOfValueWalksAsMirrorDoes() {
+        let holder = Holder(
+            shape: Square(side: 2, name: nil), shapes: [Square(side: 1, name: "a"), Square(side: 3, name: nil)],
+            maybe: Square(side: 4, name: "m"),
+            marks: [.none, .dot, .text("t"), .nested(nil), .nested(Square(side: 5))],
+            deep: .some(nil), table: ["b": 2, "a": 1], set: [Square(side: 1), Square(side: 2)], pair: (1, "x"),
+            empty: .init(), flags: [true, false], only: .only)
+        assertSameBytes(holder, "holder")
+        assertSameBytes([holder, holder], "an array of holders")
+        assertSameBytes(holder.shapes as [Any], "an array of Any")
+        assertSameBytes(Mark.none, "a case alone")
+        assertSameBytes(Optional(Optional(Mark.dot)) as Any, "a nested optional")
+        var other = holder
+        other.marks[1] = .none
+        XCTAssertNotEqual(CanonicalHash.bytes(of: holder), CanonicalHash.bytes(of: other), "a case changed")
+        other = holder
+        other.shapes[1] = Square(side: 3, name: "")
+        XCTAssertNotEqual(CanonicalHash.bytes(of: holder), CanonicalHash.bytes(of: other), "a field behind a protocol")
+    }
+}
