@@ -30,7 +30,7 @@ final class RemoteCacheTests: XCTestCase {
                 pid \(f)/nginx.pid; error_log \(f)/error.log;
                 events { worker_connections 64; }
                 http {
-                  access_log off;
+                  access_log \(f)/access.log;
                   client_body_temp_path \(f)/body; proxy_temp_path \(f)/proxy; fastcgi_temp_path \(f)/fastcgi;
                   uwsgi_temp_path \(f)/uwsgi; scgi_temp_path \(f)/scgi;
                   server {
@@ -61,6 +61,13 @@ final class RemoteCacheTests: XCTestCase {
         func stop() {
             process.signal(SIGKILL)
             _ = process.wait(timeout: 10)
+        }
+
+        /// Requests the server has answered so far, `GET /cache/cas/` and the like, one per line
+        /// of its access log.
+        func requests(_ method: String, _ kind: String) -> Int {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+            return log.components(separatedBy: "\"\(method) /cache/\(kind)/").count - 1
         }
 
         /// Files the server holds under `/cache/<kind>/`.
@@ -135,11 +142,15 @@ final class RemoteCacheTests: XCTestCase {
             XCTAssertTrue(sha.stdout.hasPrefix(name), "\(name): \(sha.stdout) (\(bytes.count) bytes)")
         }
 
-        // Warm from the server alone (another machine, an empty local folder).
+        // Warm from the server alone (another machine, an empty local folder): one round trip
+        // a fixture, the action result carrying the entry's bytes.
+        let (acBefore, casBefore) = (server.requests("GET", "ac"), server.requests("GET", "cas"))
         let warm = try verify(dir, remoteOnly)
         XCTAssertEqual(warm.status, 0, warm.output)
         XCTAssertTrue(warm.output.contains("(\(warm.cached) from cache)"), warm.output)
         XCTAssertGreaterThan(warm.cached, 0)
+        XCTAssertEqual(server.requests("GET", "ac") - acBefore, 3)
+        XCTAssertEqual(server.requests("GET", "cas") - casBefore, 0)
 
         // With a local folder in front: the remote's hits are kept locally; then the server goes
         // away and the local folder answers without a word about the network.
@@ -206,5 +217,71 @@ final class RemoteCacheTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.output)
         XCTAssertTrue(run.output.contains("no answer in time"), run.output)
         XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+    }
+
+    /// An action result without the entry's bytes inline (a server that drops them, another
+    /// writer) is followed to its blob; one whose inline bytes were edited is a miss with a
+    /// warning, and the verdict is the same.
+    func testActionResultsWithoutInlineBytesOrWithEditedOnes() throws {
+        let dir = try project(cards: 2)
+        let server = try Nginx(in: dir)
+        defer { server.stop() }
+        let remoteOnly = ["--no-cache", "--remote-cache", server.url]
+        XCTAssertEqual(try verify(dir, remoteOnly).status, 0)
+        let ac = server.store.appendingPathComponent("ac")
+        let cas = server.store.appendingPathComponent("cas")
+        let blobs = try FileManager.default.contentsOfDirectory(atPath: cas.path).map {
+            (name: $0, bytes: [UInt8](try Data(contentsOf: cas.appendingPathComponent($0))))
+        }
+        let results = try FileManager.default.contentsOfDirectory(atPath: ac.path)
+        XCTAssertEqual(results.count, 2)
+        var originals: [String: Data] = [:]
+        for name in results {
+            let message = try Data(contentsOf: ac.appendingPathComponent(name))
+            originals[name] = message
+            // The blob it carries inline: its bytes are in the message.
+            let blob = try XCTUnwrap(
+                blobs.first { message.range(of: Data($0.bytes)) != nil }, "\(name) carries no blob's bytes")
+            try Data(Self.actionResult(hash: blob.name, size: blob.bytes.count)).write(
+                to: ac.appendingPathComponent(name))
+        }
+        let casBefore = server.requests("GET", "cas")
+        let followed = try verify(dir, remoteOnly)
+        XCTAssertEqual(followed.status, 0, followed.output)
+        XCTAssertTrue(
+            followed.output.contains("\(followed.cached) passed (\(followed.cached) from cache)"), followed.output)
+        XCTAssertGreaterThan(followed.cached, 0)
+        XCTAssertEqual(server.requests("GET", "cas") - casBefore, 2, "each hit followed to its blob")
+
+        // One inline byte edited in each: a miss with a warning, rendered, the same pass.
+        for (name, message) in originals {
+            var edited = [UInt8](message)
+            let quote = try XCTUnwrap(edited.lastIndex(of: UInt8(ascii: "\"")))
+            edited[quote - 1] ^= 0x01
+            try Data(edited).write(to: ac.appendingPathComponent(name))
+        }
+        let tampered = try verify(dir, remoteOnly)
+        XCTAssertEqual(tampered.status, 0, tampered.output)
+        XCTAssertEqual(tampered.cached, 0, tampered.output)
+        XCTAssertTrue(tampered.output.contains("do not hash to its digest"), tampered.output)
+    }
+
+    /// `ActionResult { output_files = 2: OutputFile { path = 1; digest = 2: Digest { hash = 1;
+    /// size_bytes = 2 } } }`, as a writer that does not inline the bytes sends it.
+    static func actionResult(hash: String, size: Int) -> [UInt8] {
+        func varint(_ value: Int) -> [UInt8] {
+            var v = value
+            var out: [UInt8] = []
+            while v >= 0x80 {
+                out.append(UInt8(v & 0x7F) | 0x80)
+                v >>= 7
+            }
+            return out + [UInt8(v)]
+        }
+        func field(_ number: Int, _ payload: [UInt8]) -> [UInt8] {
+            varint(number << 3 | 2) + varint(payload.count) + payload
+        }
+        let digest = field(1, Array(hash.utf8)) + [0x10] + varint(size)
+        return field(2, field(1, Array("layoutsnap-result.json".utf8)) + field(2, digest))
     }
 }

@@ -195,17 +195,30 @@ final class ResultCacheTests: XCTestCase {
     func testActionResultNamesTheBlob() {
         let hash = SHA256.hex(of: value.encoded())
         let message = ActionResult.encode(path: "layoutsnap-result.json", hash: hash, size: 1234)
-        let digest = ActionResult.outputDigest(message, path: "layoutsnap-result.json")
+        let digest = ActionResult.output(message, path: "layoutsnap-result.json")
         XCTAssertEqual(digest?.hash, hash)
         XCTAssertEqual(digest?.size, 1234)
-        XCTAssertNil(ActionResult.outputDigest(message, path: "other"))
+        XCTAssertNil(digest?.contents)
+        XCTAssertNil(ActionResult.output(message, path: "other"))
         // Bazel's own fields around it (exit_code = 4, stdout_raw = 5) are skipped.
         let withExtras = [0x20, 0x00] + message + [0x2A, 0x02, 0x68, 0x69]
-        XCTAssertEqual(ActionResult.outputDigest(withExtras, path: "layoutsnap-result.json")?.hash, hash)
+        XCTAssertEqual(ActionResult.output(withExtras, path: "layoutsnap-result.json")?.hash, hash)
         for cut in 1..<message.count {
-            XCTAssertNil(ActionResult.outputDigest(Array(message[..<cut]), path: "layoutsnap-result.json"), "\(cut)")
+            XCTAssertNil(ActionResult.output(Array(message[..<cut]), path: "layoutsnap-result.json"), "\(cut)")
         }
-        XCTAssertNil(ActionResult.outputDigest(Array("<html>not found</html>".utf8), path: "layoutsnap-result.json"))
+        XCTAssertNil(ActionResult.output(Array("<html>not found</html>".utf8), path: "layoutsnap-result.json"))
+
+        // The entry's bytes inline (OutputFile.contents = 5), over 127 bytes (a two-byte length).
+        let entry = value.encoded()
+        XCTAssertGreaterThan(entry.count, 127)
+        let inline = ActionResult.encode(
+            path: "layoutsnap-result.json", hash: SHA256.hex(of: entry), size: entry.count, contents: entry)
+        let read = ActionResult.output(inline, path: "layoutsnap-result.json")
+        XCTAssertEqual(read?.contents, entry)
+        XCTAssertEqual(read?.size, entry.count)
+        for cut in 1..<inline.count {
+            XCTAssertNil(ActionResult.output(Array(inline[..<cut]), path: "layoutsnap-result.json"), "\(cut)")
+        }
     }
 
     func testLocalStoreEvictsTheLeastRecentlyUsed() throws {

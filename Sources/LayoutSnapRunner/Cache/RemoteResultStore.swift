@@ -5,15 +5,20 @@ import LayoutSnapSystem
 /// A shared store over the Bazel remote cache HTTP protocol (docs/cache.md): the entry's bytes
 /// are a blob in the content-addressed store, `PUT /cas/<sha256 of the bytes>`, and the key maps
 /// to it through an action result, `PUT /ac/<key>`, an `ActionResult` protocol buffer with one
-/// output file, `layoutsnap-result.json`, naming the blob's digest. So any server that speaks
-/// the protocol holds it: bazel-remote (which checks action results), BuildBuddy, nginx with
-/// WebDAV. A blob whose bytes do not hash to its name is refused; the first network failure
+/// output file, `layoutsnap-result.json`, naming the blob's digest and carrying its bytes inline
+/// (`OutputFile.contents`, as a server inlines small outputs), so that a hit is one round trip;
+/// an action result without them (a server that drops them) is followed to the blob. So any
+/// server that speaks the protocol holds it: bazel-remote (which checks action results),
+/// BuildBuddy, nginx with WebDAV. Bytes that do not hash to their digest are refused; the first network failure
 /// makes every later lookup a miss without asking (one warning, never a failed run); a server
 /// that refuses an upload stops uploads.
 public final class RemoteResultStore: ResultStore {
     public typealias Upload = CacheUpload
 
     static let outputPath = "layoutsnap-result.json"
+    /// The largest entry carried inline in its action result: entries are a few kilobytes, and a
+    /// server's messages stay far below gRPC's 4 MB.
+    static let maxInlineBytes = 1 << 20
     let client: HTTPClient
     let upload: Upload
     private let state = LockedValue(State())
@@ -84,9 +89,19 @@ public final class RemoteResultStore: ResultStore {
                 if ac.status != 404 { fail("GET /ac/ answered \(ac.status)", down: true) }
                 return nil
             }
-            guard let digest = ActionResult.outputDigest(ac.body, path: Self.outputPath) else {
+            guard let digest = ActionResult.output(ac.body, path: Self.outputPath) else {
                 fail("the action result of \(key.hex.prefix(12))… is not one layoutsnap wrote; it is a miss")
                 return nil
+            }
+            if let inline = digest.contents {
+                guard inline.count == digest.size, SHA256.hex(of: inline) == digest.hash else {
+                    fail(
+                        "the action result of \(key.hex.prefix(12))… carries bytes that do not hash to its digest (truncated or tampered); it is a miss"
+                    )
+                    return nil
+                }
+                state.withLock { $0.hits += 1 }
+                return inline
             }
             let cas = try client.send("GET", "/cas/\(digest.hash)")
             guard cas.status == 200 else {
@@ -134,8 +149,10 @@ public final class RemoteResultStore: ResultStore {
                 return
             }
             let ac = try client.send(
-                "PUT", "/ac/\(key.hex)", body: ActionResult.encode(path: Self.outputPath, hash: hash, size: bytes.count)
-            )
+                "PUT", "/ac/\(key.hex)",
+                body: ActionResult.encode(
+                    path: Self.outputPath, hash: hash, size: bytes.count,
+                    contents: bytes.count <= Self.maxInlineBytes ? bytes : nil))
             guard (200..<300).contains(ac.status) else {
                 fail("PUT /ac/ answered \(ac.status)", stopUploads: true)
                 return
@@ -148,10 +165,10 @@ public final class RemoteResultStore: ResultStore {
 }
 
 /// The part of `build.bazel.remote.execution.v2.ActionResult` a result needs: `output_files`
-/// (field 2) of `OutputFile { path = 1; Digest digest = 2 }`, `Digest { hash = 1; size_bytes =
-/// 2 }`, in protocol buffer wire format.
+/// (field 2) of `OutputFile { path = 1; Digest digest = 2; bytes contents = 5 }`, `Digest {
+/// hash = 1; size_bytes = 2 }`, in protocol buffer wire format.
 enum ActionResult {
-    static func encode(path: String, hash: String, size: Int) -> [UInt8] {
+    static func encode(path: String, hash: String, size: Int, contents: [UInt8]? = nil) -> [UInt8] {
         var digest: [UInt8] = []
         field(1, Array(hash.utf8), into: &digest)
         digest.append(0x10)
@@ -159,21 +176,25 @@ enum ActionResult {
         var file: [UInt8] = []
         field(1, Array(path.utf8), into: &file)
         field(2, digest, into: &file)
+        if let contents { field(5, contents, into: &file) }
         var result: [UInt8] = []
         field(2, file, into: &result)
         return result
     }
 
-    /// The digest of the output file at `path`, nil when `bytes` is not such a message.
-    static func outputDigest(_ bytes: [UInt8], path wanted: String) -> (hash: String, size: Int)? {
+    /// The output file at `path`: its digest, and its bytes when they are inline; nil when
+    /// `bytes` is not such a message.
+    static func output(_ bytes: [UInt8], path wanted: String) -> (hash: String, size: Int, contents: [UInt8]?)? {
         guard let fields = parse(bytes[...]) else { return nil }
         for case (2, .bytes(let file)) in fields {
             guard let fileFields = parse(file) else { return nil }
             var path: String?
             var digest: ArraySlice<UInt8>?
+            var contents: [UInt8]?
             for f in fileFields {
                 if case (1, .bytes(let p)) = f { path = String(decoding: p, as: UTF8.self) }
                 if case (2, .bytes(let d)) = f { digest = d }
+                if case (5, .bytes(let c)) = f { contents = Array(c) }
             }
             guard path == wanted, let digest, let digestFields = parse(digest) else { continue }
             var hash: String?
@@ -185,7 +206,7 @@ enum ActionResult {
             guard let hash, hash.utf8.count == 64,
                 hash.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
             else { return nil }
-            return (hash, size)
+            return (hash, size, contents)
         }
         return nil
     }
