@@ -441,8 +441,11 @@ public final class FontSystem: @unchecked Sendable {
     private static let hashMemo = LockedValue<FileHashMemo?>(nil)
 
     /// Font hashes are remembered in `memo` (the result cache's folder) from now on: hashing
-    /// 67 MB of fonts was a fifth of a warm run. Call before the environment is first read.
-    public static func rememberHashes(in memo: FileHashMemo) { hashMemo.withLock { $0 = memo } }
+    /// 67 MB of fonts was a fifth of a warm run. Call before the environment is first read. A
+    /// memo of the same file already set is kept, with what it has learnt.
+    public static func rememberHashes(in memo: FileHashMemo) {
+        hashMemo.withLock { if $0?.path != memo.path { $0 = memo } }
+    }
 
     /// Only the rules rendering needs: scale colour-emoji bitmap strikes to the requested size
     /// (otherwise they draw at their 136 px strike), map the `emoji` family to Noto Color Emoji,

@@ -147,6 +147,23 @@ final class ResultCacheTests: XCTestCase {
             "\(poisoned.findings)")
     }
 
+    /// The first run into a new folder renders everything, so it sets up its fonts at once, as a
+    /// run without a cache does, and still with the folder's memo of the fonts' hashes: the
+    /// memo names every font, and the next run is all hits.
+    func testTheFirstRunIntoANewFolderRemembersItsFonts() throws {
+        let dir = try project()
+        let folder = dir.path("fresh")
+        let first = try verify(dir, ["--cache", folder.path])
+        XCTAssertEqual(first.status, 0, first.output)
+        XCTAssertEqual(first.cached.values.filter { $0 }.count, 0, first.output)
+        let memo = try String(contentsOf: folder.appendingPathComponent("fonts"), encoding: .utf8)
+        for font in ["Inter-Regular.otf", "NotoSansArabic-Regular.ttf"] {
+            XCTAssertTrue(memo.contains("/" + font + "\n"), "\(font) is not in the fonts memo:\n\(memo)")
+        }
+        let second = try verify(dir, ["--cache", folder.path])
+        XCTAssertEqual(second.cached.values.filter { $0 }.count, 4, second.output)
+    }
+
     /// A hit's goldens are checked by what `lstat` says of them once their hashes are
     /// remembered (docs/cache.md): a golden whose bytes change, even with its size and
     /// modification time put back, has a new change time, is read again, and the verdict is

@@ -28,6 +28,17 @@ public struct CacheSettings: Sendable, Equatable {
     }()
 
     public var isOff: Bool { folder == nil && remote == nil }
+
+    /// The local folder when this run will render everything: no remote store that could hold
+    /// results, and a folder no run of this build has opened (it writes its `libraries` memo
+    /// first thing, and `cache clear` removes it with the entries). Such a run sets up its fonts
+    /// at once, as a run without a cache does, instead of at its first miss.
+    public var newFolder: String? {
+        guard remote == nil, let folder,
+            SystemCall.status(folder + "/libraries", followsLinks: false) == nil
+        else { return nil }
+        return folder
+    }
 }
 
 /// The result cache of one run: the key of each fixture as each variant, lookups and stores

@@ -57,9 +57,15 @@ public struct VerifyRun: Sendable {
         // selection's error comes first. The language is pinned before any thread starts.
         FontSystem.pinLanguage()
         // A run without a cache builds its fonts before its first fixture: it starts now, while
-        // the fixtures are found. (With a cache, only once the cache has given the fonts' hash
-        // memo, which the build reads: the batch starts it.)
-        if settings.cache.isOff { FontSystem.startBuilding() }
+        // the fixtures are found. So does the first run into a new local folder, which renders
+        // every fixture, with the folder's font hash memo. (Otherwise a run with a cache builds
+        // them at its first miss: a run of hits never does.)
+        if settings.cache.isOff {
+            FontSystem.startBuilding()
+        } else if let folder = settings.cache.newFolder {
+            FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts"))
+            FontSystem.startBuilding()
+        }
         let reading = Background { [settings] in Self.readManifest(settings) }
         let opening = Background { [settings, version] in Self.openCache(settings, version: version) }
         let defaults = settings.project?.config.defaults ?? settings.defaults
