@@ -220,8 +220,8 @@ final class RemoteCacheTests: XCTestCase {
     }
 
     /// An action result without the entry's bytes inline (a server that drops them, another
-    /// writer) is followed to its blob; one whose inline bytes were edited is a miss with a
-    /// warning, and the verdict is the same.
+    /// writer) is followed to its blob, and so is one whose inline bytes were edited (with a
+    /// warning); a blob edited as well is a miss with a warning, and the verdict is the same.
     func testActionResultsWithoutInlineBytesOrWithEditedOnes() throws {
         let dir = try project(cards: 2)
         let server = try Nginx(in: dir)
@@ -253,17 +253,30 @@ final class RemoteCacheTests: XCTestCase {
         XCTAssertGreaterThan(followed.cached, 0)
         XCTAssertEqual(server.requests("GET", "cas") - casBefore, 2, "each hit followed to its blob")
 
-        // One inline byte edited in each: a miss with a warning, rendered, the same pass.
+        // One inline byte edited in each: a warning, and each is followed to its blob.
         for (name, message) in originals {
             var edited = [UInt8](message)
             let quote = try XCTUnwrap(edited.lastIndex(of: UInt8(ascii: "\"")))
             edited[quote - 1] ^= 0x01
             try Data(edited).write(to: ac.appendingPathComponent(name))
         }
+        let casBeforeTampered = server.requests("GET", "cas")
         let tampered = try verify(dir, remoteOnly)
         XCTAssertEqual(tampered.status, 0, tampered.output)
-        XCTAssertEqual(tampered.cached, 0, tampered.output)
+        XCTAssertEqual(tampered.cached, followed.cached, tampered.output)
         XCTAssertTrue(tampered.output.contains("do not hash to its digest"), tampered.output)
+        XCTAssertEqual(server.requests("GET", "cas") - casBeforeTampered, 2)
+
+        // And the blobs edited too: a miss with a warning, rendered, the same pass.
+        for blob in blobs {
+            var edited = blob.bytes
+            edited[edited.count / 2] ^= 0x01
+            try Data(edited).write(to: cas.appendingPathComponent(blob.name))
+        }
+        let poisoned = try verify(dir, remoteOnly)
+        XCTAssertEqual(poisoned.status, 0, poisoned.output)
+        XCTAssertEqual(poisoned.cached, 0, poisoned.output)
+        XCTAssertTrue(poisoned.output.contains("does not hash to its name"), poisoned.output)
     }
 
     /// `ActionResult { output_files = 2: OutputFile { path = 1; digest = 2: Digest { hash = 1;

@@ -29,7 +29,7 @@ public enum CanonicalHash {
 
     /// What is worked out once per type (or enum case) in this process: every fixture's key
     /// walks the same types.
-    private static let known = Mutex(Known())
+    static let known = Mutex(Known())
 
     struct Known: @unchecked Sendable {  // names, offsets and metatypes: immutable once made
         var typeNames: [ObjectIdentifier: [UInt8]] = [:]
@@ -67,7 +67,7 @@ public enum CanonicalHash {
     enum Walk {
         /// A plain struct (no custom mirror, at least one field): its stored fields as its
         /// metadata lists them, read at their offsets.
-        case fields(Any.Type, [(label: [UInt8], offset: Int, reader: any FieldReader.Type)])
+        case fields(Any.Type, [Field])
         /// An `Array`: its elements, unlabelled.
         case elements(Any.Type, any ElementsReader.Type)
         case optional(any PayloadReader.Type)
@@ -81,10 +81,22 @@ public enum CanonicalHash {
             case .struct:
                 guard !(type is any CustomReflectable.Type), mirror.superclassMirror == nil, !mirror.children.isEmpty
                 else { return .mirror }
-                var fields: [(label: [UInt8], offset: Int, reader: any FieldReader.Type)] = []
-                let listed = _forEachField(of: type) { name, offset, fieldType, _ in
-                    func reader<T>(_: T.Type) -> any FieldReader.Type { Field<T>.self }
-                    fields.append((Array(String(cString: name).utf8), offset, _openExistential(fieldType, do: reader)))
+                var fields: [Field] = []
+                // A field of class type may be `weak` or `unowned`, whose storage is not a plain
+                // reference: such a struct stays with `Mirror`, which reads it as it is. (An
+                // optional's wrapped type is asked of every optional walked anyway, so the cast
+                // costs no extra scan of the conformances; CanonicalWalkTests checks the model
+                // has no field of a class-bound protocol type, which could be `unowned` too.)
+                let listed = _forEachField(of: type) { name, offset, fieldType, kind in
+                    guard kind != .class,
+                        kind != .optional
+                            || !((fieldType as? any CanonicalOptional.Type)?.wrappedType is AnyObject.Type)
+                    else { return false }
+                    func reader<T>(_: T.Type) -> any FieldReader.Type { Value<T>.self }
+                    fields.append(
+                        Field(
+                            label: Array(String(cString: name).utf8), offset: offset, type: fieldType, kind: kind,
+                            reader: _openExistential(fieldType, do: reader)))
                     return true
                 }
                 guard listed, fields.map(\.label) == mirror.children.map({ Array(($0.label ?? "_").utf8) }) else {
@@ -108,13 +120,22 @@ public enum CanonicalHash {
         }
     }
 
+    /// A stored field of a struct: its name, where it is, its type and how it is read.
+    struct Field {
+        var label: [UInt8]
+        var offset: Int
+        var type: Any.Type
+        var kind: _MetadataKind
+        var reader: any FieldReader.Type
+    }
+
     protocol FieldReader {
         /// The field's value at `address`. A field of protocol type comes out boxed as that
         /// protocol, not as what it holds: `writeFields` leaves such a value to `Mirror`.
         static func value(at address: UnsafeRawPointer) -> Any
     }
 
-    enum Field<T>: FieldReader {
+    enum Value<T>: FieldReader {
         static func value(at address: UnsafeRawPointer) -> Any { address.load(as: T.self) }
     }
 
@@ -305,7 +326,8 @@ public enum CanonicalHash {
                 let start = out.count
                 out += typeName(type)
                 leaf(UInt8(ascii: "="), String(describing: value))
-                known.cases[key] = Array(out[start...])
+                // Bounded: bytes a case leaves unset could make each value's bits new.
+                if known.cases.count < 4096 { known.cases[key] = Array(out[start...]) }
                 return true
             case .mirror:
                 return false
@@ -315,9 +337,7 @@ public enum CanonicalHash {
         /// A struct as `Mirror` writes it: `(`, its type, its fields by name, `)`; false when
         /// `value` holds it inside another existential (a field or an element of protocol
         /// type), which opens to that protocol rather than to the struct.
-        mutating func writeFields(
-            _ value: Any, _ type: Any.Type, _ fields: [(label: [UInt8], offset: Int, reader: any FieldReader.Type)]
-        ) -> Bool {
+        mutating func writeFields(_ value: Any, _ type: Any.Type, _ fields: [Field]) -> Bool {
             func write<T>(_ opened: T) -> Bool {
                 guard T.self == type else { return false }
                 assert(!(opened is any CanonicallyHashed), "CanonicalHash.substitutes lacks \(T.self)")
@@ -360,8 +380,10 @@ extension Array: CanonicalArray {
 
 protocol CanonicalOptional {
     static var payloadReader: any CanonicalHash.PayloadReader.Type { get }
+    static var wrappedType: Any.Type { get }
 }
 
 extension Optional: CanonicalOptional {
     static var payloadReader: any CanonicalHash.PayloadReader.Type { CanonicalHash.Payload<Wrapped>.self }
+    static var wrappedType: Any.Type { Wrapped.self }
 }

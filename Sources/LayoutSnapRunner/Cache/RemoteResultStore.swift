@@ -16,9 +16,10 @@ public final class RemoteResultStore: ResultStore {
     public typealias Upload = CacheUpload
 
     static let outputPath = "layoutsnap-result.json"
-    /// The largest entry carried inline in its action result: entries are a few kilobytes, and a
-    /// server's messages stay far below gRPC's 4 MB.
-    static let maxInlineBytes = 1 << 20
+    /// The largest entry carried inline in its action result: entries are a few kilobytes, and
+    /// the action result, the entry twice over, stays well below nginx's default
+    /// `client_max_body_size` (1 MB) and gRPC's 4 MB messages.
+    static let maxInlineBytes = 256 << 10
     let client: HTTPClient
     let upload: Upload
     private let state = LockedValue(State())
@@ -94,14 +95,14 @@ public final class RemoteResultStore: ResultStore {
                 return nil
             }
             if let inline = digest.contents {
-                guard inline.count == digest.size, SHA256.hex(of: inline) == digest.hash else {
-                    fail(
-                        "the action result of \(key.hex.prefix(12))… carries bytes that do not hash to its digest (truncated or tampered); it is a miss"
-                    )
-                    return nil
+                if inline.count == digest.size, SHA256.hex(of: inline) == digest.hash {
+                    state.withLock { $0.hits += 1 }
+                    return inline
                 }
-                state.withLock { $0.hits += 1 }
-                return inline
+                // The blob the digest names is checked on its own.
+                fail(
+                    "the action result of \(key.hex.prefix(12))… carries bytes that do not hash to its digest (truncated or tampered); they were left for the blob it names"
+                )
             }
             let cas = try client.send("GET", "/cas/\(digest.hash)")
             guard cas.status == 200 else {

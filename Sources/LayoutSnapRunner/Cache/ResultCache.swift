@@ -30,12 +30,13 @@ public struct CacheSettings: Sendable, Equatable {
     public var isOff: Bool { folder == nil && remote == nil }
 
     /// The local folder when this run will render everything: no remote store that could hold
-    /// results, and a folder no run of this build has opened (it writes its `libraries` memo
-    /// first thing, and `cache clear` removes it with the entries). Such a run sets up its fonts
-    /// at once, as a run without a cache does, instead of at its first miss.
+    /// results, and a folder that holds no entries and that no run of this build has opened (it
+    /// writes its `libraries` memo first thing; `cache clear` removes both). Such a run sets up
+    /// its fonts at once, as a run without a cache does, instead of at its first miss.
     public var newFolder: String? {
         guard remote == nil, let folder,
-            SystemCall.status(folder + "/libraries", followsLinks: false) == nil
+            SystemCall.status(folder + "/libraries", followsLinks: false) == nil,
+            SystemCall.status(folder + "/entries", followsLinks: false) == nil
         else { return nil }
         return folder
     }

@@ -1,3 +1,4 @@
+@_spi(Reflection) import Swift
 import Foundation
 import XCTest
 
@@ -59,10 +60,46 @@ final class CanonicalWalkTests: XCTestCase {
         }
         XCTAssertGreaterThan(fixtures.count, 150)
         for (name, fixture) in fixtures { assertSameBytes(fixture, name) }
+        assertNoReferenceFields()
         var overrides = FixtureOverrides()
         overrides.scale = 2
         assertSameBytes(overrides, "overrides")
         assertSameBytes(FixtureOverrides(), "no overrides")
+    }
+
+    /// Every struct the walks read by offset holds values only: a field that could be `weak` or
+    /// `unowned` (a class, or a class-bound protocol) is not a plain reference in memory. Classes
+    /// and optionals of them go to `Mirror` on their own; a field of protocol type, bare or
+    /// optional, is checked here by name, each one known not to be class-bound.
+    func assertNoReferenceFields() {
+        let valueProtocols = ["LayoutSnapCore.KindContent"]
+        struct Box<T> { var value: T }
+        func kind(of type: Any.Type) -> _MetadataKind {
+            func box<T>(_: T.Type) -> Any.Type { Box<T>.self }
+            var found = _MetadataKind.unknown
+            _ = _forEachField(of: _openExistential(type, do: box)) { _, _, _, kind in
+                found = kind
+                return false
+            }
+            return found
+        }
+        let walks = CanonicalHash.known.withLock { $0.walks ?? [:] }
+        var structs = 0
+        for walk in walks.values {
+            guard case .fields(let type, let fields) = walk else { continue }
+            structs += 1
+            for field in fields {
+                var fieldType = field.type
+                XCTAssertEqual(kind(of: fieldType), field.kind)
+                if let optional = fieldType as? any CanonicalOptional.Type { fieldType = optional.wrappedType }
+                let name = "\(type).\(String(decoding: field.label, as: UTF8.self)): \(String(reflecting: fieldType))"
+                XCTAssertNotEqual(kind(of: fieldType), .class, name)
+                if kind(of: fieldType) == .existential {
+                    XCTAssertTrue(valueProtocols.contains(String(reflecting: fieldType)), name)
+                }
+            }
+        }
+        XCTAssertGreaterThan(structs, 20)
     }
 
     protocol Shape {}
@@ -74,6 +111,13 @@ final class CanonicalWalkTests: XCTestCase {
         case none, dot
         case text(String)
         case nested(Square?)
+    }
+    final class Node {}
+    /// Fields whose storage is not a plain reference: left to `Mirror`.
+    struct Linked {
+        weak var parent: Node?
+        unowned let owner: Node
+        var next: Node?
     }
     /// An enum of no bytes at all.
     enum Only { case only }
@@ -107,6 +151,9 @@ final class CanonicalWalkTests: XCTestCase {
         assertSameBytes(holder.shapes as [Any], "an array of Any")
         assertSameBytes(Mark.none, "a case alone")
         assertSameBytes(Optional(Optional(Mark.dot)) as Any, "a nested optional")
+        let node = Node()
+        assertSameBytes(Linked(parent: node, owner: node, next: nil), "weak and unowned fields")
+        assertSameBytes(Linked(parent: nil, owner: node, next: node), "weak and unowned fields, others set")
         var other = holder
         other.marks[1] = .none
         XCTAssertNotEqual(CanonicalHash.bytes(of: holder), CanonicalHash.bytes(of: other), "a case changed")
