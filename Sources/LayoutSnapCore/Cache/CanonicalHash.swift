@@ -1,5 +1,5 @@
 @_spi(Reflection) import Swift
-import Synchronization
+import Foundation
 
 /// Feeds a decoded value into a SHA-256 in one canonical form: every stored property, named,
 /// in declaration order (as `Mirror` lists them; `Walk` reads most of them without it), each
@@ -29,7 +29,21 @@ public enum CanonicalHash {
 
     /// What is worked out once per type (or enum case) in this process: every fixture's key
     /// walks the same types.
-    static let known = Mutex(Known())
+    static let known = KnownInProcess()
+
+    /// `Known` behind a pthread mutex (`NSLock`) rather than `Mutex`: ThreadSanitizer does not
+    /// see `Mutex` hand the value from one thread to the next when they contend for it, and
+    /// reported four workers merging what they learnt as a race.
+    final class KnownInProcess: @unchecked Sendable {  // every access under `lock`
+        private let lock = NSLock()
+        private var value = Known()
+
+        func withLock<T>(_ body: (inout Known) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&value)
+        }
+    }
 
     struct Known: @unchecked Sendable {  // names, offsets and metatypes: immutable once made
         var typeNames: [ObjectIdentifier: [UInt8]] = [:]
