@@ -94,8 +94,10 @@ public final class RemoteResultStore: ResultStore {
                 fail("the action result of \(key.hex.prefix(12))… is not one layoutsnap wrote; it is a miss")
                 return nil
             }
+            // The entry's bytes, inline or from the blob, are the ones the digest names.
+            func named(_ bytes: [UInt8]) -> Bool { bytes.count == digest.size && SHA256.hex(of: bytes) == digest.hash }
             if let inline = digest.contents {
-                if inline.count == digest.size, SHA256.hex(of: inline) == digest.hash {
+                if named(inline) {
                     state.withLock { $0.hits += 1 }
                     return inline
                 }
@@ -109,7 +111,7 @@ public final class RemoteResultStore: ResultStore {
                 if cas.status != 404 { fail("GET /cas/ answered \(cas.status)", down: true) }
                 return nil
             }
-            guard cas.body.count == digest.size, SHA256.hex(of: cas.body) == digest.hash else {
+            guard named(cas.body) else {
                 fail(
                     "the blob \(digest.hash.prefix(12))… does not hash to its name (truncated or tampered); it is a miss"
                 )
