@@ -110,6 +110,7 @@ const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT]
     "pango_cairo_font_get_type",
     "pango_cairo_font_map_new",
     "pango_cairo_show_layout_line",
+    "pango_context_load_font",
     "pango_context_set_language",
     "pango_context_set_round_glyph_positions",
     "pango_fc_font_get_pattern",
@@ -257,43 +258,44 @@ LAYOUTSNAP_STUB cairo_scaled_font_t * pango_cairo_font_get_scaled_font(PangoCair
 LAYOUTSNAP_STUB GType pango_cairo_font_get_type(void) { return ((__typeof__(&pango_cairo_font_get_type))layoutsnap_render_symbol(102))(); }
 LAYOUTSNAP_STUB PangoFontMap * pango_cairo_font_map_new(void) { return ((__typeof__(&pango_cairo_font_map_new))layoutsnap_render_symbol(103))(); }
 LAYOUTSNAP_STUB void pango_cairo_show_layout_line(cairo_t *cr, PangoLayoutLine *line) { ((__typeof__(&pango_cairo_show_layout_line))layoutsnap_render_symbol(104))(cr, line); }
-LAYOUTSNAP_STUB void pango_context_set_language(PangoContext *context, PangoLanguage *language) { ((__typeof__(&pango_context_set_language))layoutsnap_render_symbol(105))(context, language); }
-LAYOUTSNAP_STUB void pango_context_set_round_glyph_positions(PangoContext *context, gboolean round_positions) { ((__typeof__(&pango_context_set_round_glyph_positions))layoutsnap_render_symbol(106))(context, round_positions); }
-LAYOUTSNAP_STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont *font) { return ((__typeof__(&pango_fc_font_get_pattern))layoutsnap_render_symbol(107))(font); }
-LAYOUTSNAP_STUB GType pango_fc_font_get_type(void) { return ((__typeof__(&pango_fc_font_get_type))layoutsnap_render_symbol(108))(); }
-LAYOUTSNAP_STUB GType pango_fc_font_map_get_type(void) { return ((__typeof__(&pango_fc_font_map_get_type))layoutsnap_render_symbol(109))(); }
-LAYOUTSNAP_STUB void pango_fc_font_map_set_config(PangoFcFontMap *fcfontmap, FcConfig *fcconfig) { ((__typeof__(&pango_fc_font_map_set_config))layoutsnap_render_symbol(110))(fcfontmap, fcconfig); }
-LAYOUTSNAP_STUB PangoDirection pango_find_base_dir(const gchar *text, gint length) { return ((__typeof__(&pango_find_base_dir))layoutsnap_render_symbol(111))(text, length); }
-LAYOUTSNAP_STUB void pango_font_description_free(PangoFontDescription *desc) { ((__typeof__(&pango_font_description_free))layoutsnap_render_symbol(112))(desc); }
-LAYOUTSNAP_STUB PangoFontDescription * pango_font_description_new(void) { return ((__typeof__(&pango_font_description_new))layoutsnap_render_symbol(113))(); }
-LAYOUTSNAP_STUB void pango_font_description_set_absolute_size(PangoFontDescription *desc, double size) { ((__typeof__(&pango_font_description_set_absolute_size))layoutsnap_render_symbol(114))(desc, size); }
-LAYOUTSNAP_STUB void pango_font_description_set_family(PangoFontDescription *desc, const char *family) { ((__typeof__(&pango_font_description_set_family))layoutsnap_render_symbol(115))(desc, family); }
-LAYOUTSNAP_STUB void pango_font_description_set_style(PangoFontDescription *desc, PangoStyle style) { ((__typeof__(&pango_font_description_set_style))layoutsnap_render_symbol(116))(desc, style); }
-LAYOUTSNAP_STUB void pango_font_description_set_weight(PangoFontDescription *desc, PangoWeight weight) { ((__typeof__(&pango_font_description_set_weight))layoutsnap_render_symbol(117))(desc, weight); }
-LAYOUTSNAP_STUB PangoFontMetrics * pango_font_get_metrics(PangoFont *font, PangoLanguage *language) { return ((__typeof__(&pango_font_get_metrics))layoutsnap_render_symbol(118))(font, language); }
-LAYOUTSNAP_STUB PangoContext * pango_font_map_create_context(PangoFontMap *fontmap) { return ((__typeof__(&pango_font_map_create_context))layoutsnap_render_symbol(119))(fontmap); }
-LAYOUTSNAP_STUB int pango_font_metrics_get_approximate_char_width(PangoFontMetrics *metrics) { return ((__typeof__(&pango_font_metrics_get_approximate_char_width))layoutsnap_render_symbol(120))(metrics); }
-LAYOUTSNAP_STUB void pango_font_metrics_unref(PangoFontMetrics *metrics) { ((__typeof__(&pango_font_metrics_unref))layoutsnap_render_symbol(121))(metrics); }
-LAYOUTSNAP_STUB PangoLanguage * pango_language_from_string(const char *language) { return ((__typeof__(&pango_language_from_string))layoutsnap_render_symbol(122))(language); }
-LAYOUTSNAP_STUB void pango_layout_get_cursor_pos(PangoLayout *layout, int index_, PangoRectangle *strong_pos, PangoRectangle *weak_pos) { ((__typeof__(&pango_layout_get_cursor_pos))layoutsnap_render_symbol(123))(layout, index_, strong_pos, weak_pos); }
-LAYOUTSNAP_STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_iter))layoutsnap_render_symbol(124))(layout); }
-LAYOUTSNAP_STUB GSList * pango_layout_get_lines_readonly(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_lines_readonly))layoutsnap_render_symbol(125))(layout); }
-LAYOUTSNAP_STUB void pango_layout_index_to_line_x(PangoLayout *layout, int index_, gboolean trailing, int *line, int *x_pos) { ((__typeof__(&pango_layout_index_to_line_x))layoutsnap_render_symbol(126))(layout, index_, trailing, line, x_pos); }
-LAYOUTSNAP_STUB gboolean pango_layout_is_ellipsized(PangoLayout *layout) { return ((__typeof__(&pango_layout_is_ellipsized))layoutsnap_render_symbol(127))(layout); }
-LAYOUTSNAP_STUB void pango_layout_iter_free(PangoLayoutIter *iter) { ((__typeof__(&pango_layout_iter_free))layoutsnap_render_symbol(128))(iter); }
-LAYOUTSNAP_STUB void pango_layout_iter_get_line_extents(PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect) { ((__typeof__(&pango_layout_iter_get_line_extents))layoutsnap_render_symbol(129))(iter, ink_rect, logical_rect); }
-LAYOUTSNAP_STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_get_run_readonly))layoutsnap_render_symbol(130))(iter); }
-LAYOUTSNAP_STUB gboolean pango_layout_iter_next_line(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_line))layoutsnap_render_symbol(131))(iter); }
-LAYOUTSNAP_STUB gboolean pango_layout_iter_next_run(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_run))layoutsnap_render_symbol(132))(iter); }
-LAYOUTSNAP_STUB void pango_layout_line_get_x_ranges(PangoLayoutLine *line, int start_index, int end_index, int **ranges, int *n_ranges) { ((__typeof__(&pango_layout_line_get_x_ranges))layoutsnap_render_symbol(133))(line, start_index, end_index, ranges, n_ranges); }
-LAYOUTSNAP_STUB PangoLayout * pango_layout_new(PangoContext *context) { return ((__typeof__(&pango_layout_new))layoutsnap_render_symbol(134))(context); }
-LAYOUTSNAP_STUB void pango_layout_set_attributes(PangoLayout *layout, PangoAttrList *attrs) { ((__typeof__(&pango_layout_set_attributes))layoutsnap_render_symbol(135))(layout, attrs); }
-LAYOUTSNAP_STUB void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize) { ((__typeof__(&pango_layout_set_ellipsize))layoutsnap_render_symbol(136))(layout, ellipsize); }
-LAYOUTSNAP_STUB void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *desc) { ((__typeof__(&pango_layout_set_font_description))layoutsnap_render_symbol(137))(layout, desc); }
-LAYOUTSNAP_STUB void pango_layout_set_height(PangoLayout *layout, int height) { ((__typeof__(&pango_layout_set_height))layoutsnap_render_symbol(138))(layout, height); }
-LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text, int length) { ((__typeof__(&pango_layout_set_text))layoutsnap_render_symbol(139))(layout, text, length); }
-LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(140))(layout, width); }
-LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(141))(layout, wrap); }
-LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(142))(d); }
-LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(143))(); }
-LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(144))(); }
+LAYOUTSNAP_STUB PangoFont * pango_context_load_font(PangoContext *context, const PangoFontDescription *desc) { return ((__typeof__(&pango_context_load_font))layoutsnap_render_symbol(105))(context, desc); }
+LAYOUTSNAP_STUB void pango_context_set_language(PangoContext *context, PangoLanguage *language) { ((__typeof__(&pango_context_set_language))layoutsnap_render_symbol(106))(context, language); }
+LAYOUTSNAP_STUB void pango_context_set_round_glyph_positions(PangoContext *context, gboolean round_positions) { ((__typeof__(&pango_context_set_round_glyph_positions))layoutsnap_render_symbol(107))(context, round_positions); }
+LAYOUTSNAP_STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont *font) { return ((__typeof__(&pango_fc_font_get_pattern))layoutsnap_render_symbol(108))(font); }
+LAYOUTSNAP_STUB GType pango_fc_font_get_type(void) { return ((__typeof__(&pango_fc_font_get_type))layoutsnap_render_symbol(109))(); }
+LAYOUTSNAP_STUB GType pango_fc_font_map_get_type(void) { return ((__typeof__(&pango_fc_font_map_get_type))layoutsnap_render_symbol(110))(); }
+LAYOUTSNAP_STUB void pango_fc_font_map_set_config(PangoFcFontMap *fcfontmap, FcConfig *fcconfig) { ((__typeof__(&pango_fc_font_map_set_config))layoutsnap_render_symbol(111))(fcfontmap, fcconfig); }
+LAYOUTSNAP_STUB PangoDirection pango_find_base_dir(const gchar *text, gint length) { return ((__typeof__(&pango_find_base_dir))layoutsnap_render_symbol(112))(text, length); }
+LAYOUTSNAP_STUB void pango_font_description_free(PangoFontDescription *desc) { ((__typeof__(&pango_font_description_free))layoutsnap_render_symbol(113))(desc); }
+LAYOUTSNAP_STUB PangoFontDescription * pango_font_description_new(void) { return ((__typeof__(&pango_font_description_new))layoutsnap_render_symbol(114))(); }
+LAYOUTSNAP_STUB void pango_font_description_set_absolute_size(PangoFontDescription *desc, double size) { ((__typeof__(&pango_font_description_set_absolute_size))layoutsnap_render_symbol(115))(desc, size); }
+LAYOUTSNAP_STUB void pango_font_description_set_family(PangoFontDescription *desc, const char *family) { ((__typeof__(&pango_font_description_set_family))layoutsnap_render_symbol(116))(desc, family); }
+LAYOUTSNAP_STUB void pango_font_description_set_style(PangoFontDescription *desc, PangoStyle style) { ((__typeof__(&pango_font_description_set_style))layoutsnap_render_symbol(117))(desc, style); }
+LAYOUTSNAP_STUB void pango_font_description_set_weight(PangoFontDescription *desc, PangoWeight weight) { ((__typeof__(&pango_font_description_set_weight))layoutsnap_render_symbol(118))(desc, weight); }
+LAYOUTSNAP_STUB PangoFontMetrics * pango_font_get_metrics(PangoFont *font, PangoLanguage *language) { return ((__typeof__(&pango_font_get_metrics))layoutsnap_render_symbol(119))(font, language); }
+LAYOUTSNAP_STUB PangoContext * pango_font_map_create_context(PangoFontMap *fontmap) { return ((__typeof__(&pango_font_map_create_context))layoutsnap_render_symbol(120))(fontmap); }
+LAYOUTSNAP_STUB int pango_font_metrics_get_approximate_char_width(PangoFontMetrics *metrics) { return ((__typeof__(&pango_font_metrics_get_approximate_char_width))layoutsnap_render_symbol(121))(metrics); }
+LAYOUTSNAP_STUB void pango_font_metrics_unref(PangoFontMetrics *metrics) { ((__typeof__(&pango_font_metrics_unref))layoutsnap_render_symbol(122))(metrics); }
+LAYOUTSNAP_STUB PangoLanguage * pango_language_from_string(const char *language) { return ((__typeof__(&pango_language_from_string))layoutsnap_render_symbol(123))(language); }
+LAYOUTSNAP_STUB void pango_layout_get_cursor_pos(PangoLayout *layout, int index_, PangoRectangle *strong_pos, PangoRectangle *weak_pos) { ((__typeof__(&pango_layout_get_cursor_pos))layoutsnap_render_symbol(124))(layout, index_, strong_pos, weak_pos); }
+LAYOUTSNAP_STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_iter))layoutsnap_render_symbol(125))(layout); }
+LAYOUTSNAP_STUB GSList * pango_layout_get_lines_readonly(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_lines_readonly))layoutsnap_render_symbol(126))(layout); }
+LAYOUTSNAP_STUB void pango_layout_index_to_line_x(PangoLayout *layout, int index_, gboolean trailing, int *line, int *x_pos) { ((__typeof__(&pango_layout_index_to_line_x))layoutsnap_render_symbol(127))(layout, index_, trailing, line, x_pos); }
+LAYOUTSNAP_STUB gboolean pango_layout_is_ellipsized(PangoLayout *layout) { return ((__typeof__(&pango_layout_is_ellipsized))layoutsnap_render_symbol(128))(layout); }
+LAYOUTSNAP_STUB void pango_layout_iter_free(PangoLayoutIter *iter) { ((__typeof__(&pango_layout_iter_free))layoutsnap_render_symbol(129))(iter); }
+LAYOUTSNAP_STUB void pango_layout_iter_get_line_extents(PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect) { ((__typeof__(&pango_layout_iter_get_line_extents))layoutsnap_render_symbol(130))(iter, ink_rect, logical_rect); }
+LAYOUTSNAP_STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_get_run_readonly))layoutsnap_render_symbol(131))(iter); }
+LAYOUTSNAP_STUB gboolean pango_layout_iter_next_line(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_line))layoutsnap_render_symbol(132))(iter); }
+LAYOUTSNAP_STUB gboolean pango_layout_iter_next_run(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_run))layoutsnap_render_symbol(133))(iter); }
+LAYOUTSNAP_STUB void pango_layout_line_get_x_ranges(PangoLayoutLine *line, int start_index, int end_index, int **ranges, int *n_ranges) { ((__typeof__(&pango_layout_line_get_x_ranges))layoutsnap_render_symbol(134))(line, start_index, end_index, ranges, n_ranges); }
+LAYOUTSNAP_STUB PangoLayout * pango_layout_new(PangoContext *context) { return ((__typeof__(&pango_layout_new))layoutsnap_render_symbol(135))(context); }
+LAYOUTSNAP_STUB void pango_layout_set_attributes(PangoLayout *layout, PangoAttrList *attrs) { ((__typeof__(&pango_layout_set_attributes))layoutsnap_render_symbol(136))(layout, attrs); }
+LAYOUTSNAP_STUB void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize) { ((__typeof__(&pango_layout_set_ellipsize))layoutsnap_render_symbol(137))(layout, ellipsize); }
+LAYOUTSNAP_STUB void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *desc) { ((__typeof__(&pango_layout_set_font_description))layoutsnap_render_symbol(138))(layout, desc); }
+LAYOUTSNAP_STUB void pango_layout_set_height(PangoLayout *layout, int height) { ((__typeof__(&pango_layout_set_height))layoutsnap_render_symbol(139))(layout, height); }
+LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text, int length) { ((__typeof__(&pango_layout_set_text))layoutsnap_render_symbol(140))(layout, text, length); }
+LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(141))(layout, width); }
+LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(142))(layout, wrap); }
+LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(143))(d); }
+LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(144))(); }
+LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(145))(); }

@@ -48,11 +48,16 @@ public final class TextEngine: TextMeasuring {
     /// How many Pango layouts this engine has built (the benchmark and tests check that it does
     /// not grow with the number of frames).
     public private(set) var layoutsCreated = 0
+    /// Pango's metrics are serialised (`metricsSerialized`): this engine builds layouts without
+    /// `metricsLock`.
+    private let layoutsUnlocked: Bool
 
     public init(fonts: FontSystem) throws(RenderError) {
         guard let newMap = pango_cairo_font_map_new() else {
             throw RenderError.pango("pango_cairo_font_map_new failed")
         }
+        Self.serializeMetrics(config: fonts.config)
+        layoutsUnlocked = Self.metricsSerialized
         let map = GObjectReference(taking: newMap)
         pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map.handle), fonts.config)
         guard let newContext = pango_font_map_create_context(map.handle) else {
@@ -200,13 +205,42 @@ public final class TextEngine: TextMeasuring {
         return built
     }
 
-    /// Held while any engine builds a layout. pangocairo 1.50 computes a font's metrics (the first
-    /// time a layout needs them, for each language) under one process-wide, unsynchronised
-    /// "already computing" flag, and skips the approximate character width when it finds the flag
-    /// set: while one thread worked out a font's metrics, a font first met on another thread kept
-    /// a width of 0 for good, and its lines broke differently (timing decided the pixels). Building
-    /// is the only place new metrics are worked out: it measures every line, so every run's font
-    /// and language; drawing, carets and spans then only read them.
+    /// Whether pangocairo's fonts work out their metrics one font at a time in the whole process
+    /// (`layoutsnap_serialize_font_metrics`, set up once from a font of a font map of its own).
+    /// Pango 1.50 works out a font's metrics (the first time a layout needs them, for each
+    /// language) under one process-wide, unsynchronised "already computing" flag, and skips the
+    /// approximate character width when it finds the flag set: while one thread worked out a
+    /// font's metrics, a font first met on another thread kept a width of 0 for good, and its
+    /// lines broke differently (timing decided the pixels). With the metrics serialised, the
+    /// flag is only ever seen by the thread that set it, and layouts are built on every worker at
+    /// once (before, one lock was held for all of a layout's work, about a sixth of a run's
+    /// layout and rendering, and the other worker waited on it).
+    static var metricsSerialized: Bool { serializedMetrics.withLock { $0 ?? false } }
+    private static let serializedMetrics = LockedValue<Bool?>(nil)
+
+    /// Sets up `metricsSerialized` once, before the first engine lays anything out, from a font
+    /// of a font map of its own (the engines' maps are left as they were).
+    private static func serializeMetrics(config: OpaquePointer) {
+        serializedMetrics.withLock { done in
+            guard done == nil else { return }
+            done = false
+            guard let map = pango_cairo_font_map_new() else { return }
+            defer { layoutsnap_g_object_unref(map) }
+            pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map), config)
+            guard let context = pango_font_map_create_context(map) else { return }
+            defer { layoutsnap_g_object_unref(UnsafeMutableRawPointer(context)) }
+            let description = pango_font_description_new()
+            defer { pango_font_description_free(description) }
+            pango_font_description_set_family(description, FontSpec.defaultFamily)
+            pango_font_description_set_absolute_size(description, 12 * Double(PANGO_SCALE))
+            guard let font = pango_context_load_font(context, description) else { return }
+            defer { layoutsnap_g_object_unref(font) }
+            done = layoutsnap_serialize_font_metrics(font) == 1
+        }
+    }
+
+    /// Held while an engine builds a layout only if the metrics could not be serialised (a font
+    /// class other than pangocairo's fontconfig font): the old way, one layout at a time.
     /// It guards no Swift value, only Pango's state: a lock around the call.
     private static let metricsLock = Lock()
 
@@ -240,10 +274,11 @@ public final class TextEngine: TextMeasuring {
     static var pinnedScaledFontCount: Int { pinnedScaledFonts.withLock { $0.count } }
 
     private func build(_ text: StyledText) throws(RenderError) -> CachedLayout {
-        try Self.metricsLock.withLock { () throws(RenderError) in try buildLocked(text) }
+        if layoutsUnlocked { return try buildLayout(text) }
+        return try Self.metricsLock.withLock { () throws(RenderError) in try buildLayout(text) }
     }
 
-    private func buildLocked(_ text: StyledText) throws(RenderError) -> CachedLayout {
+    private func buildLayout(_ text: StyledText) throws(RenderError) -> CachedLayout {
         guard let newLayout = pango_layout_new(context) else { throw RenderError.pango("pango_layout_new failed") }
         let owner = GObjectReference(taking: newLayout)
         let layout = owner.handle

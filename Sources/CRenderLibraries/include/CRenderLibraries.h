@@ -97,6 +97,14 @@ static inline FcPattern *layoutsnap_run_font_pattern(PangoLayoutRun *run) {
     if (!PANGO_IS_FC_FONT(font)) return NULL;
     return pango_fc_font_get_pattern(PANGO_FC_FONT(font));
 }
+/* Makes `font`'s class (pangocairo's fontconfig font) work out one font's metrics at a time in
+ * the whole process (FontMetrics.c), so that layouts need no lock of their own. Pango 1.50 works
+ * out a font's approximate character width (line breaking's safety margin) under a process-wide,
+ * unsynchronised "already computing" flag and skips it when the flag is set: with two threads
+ * at it, a font kept a width of 0 for good and its lines broke differently. Pango asks every font
+ * for its metrics through the class (pango_font_get_metrics), so every caller is covered, inside
+ * Pango or out. Once per class; returns 1 when `font`'s class is covered, 0 when it is not. */
+int layoutsnap_serialize_font_metrics(PangoFont *font);
 static inline const char *layoutsnap_harfbuzz_version(void) { return hb_version_string(); }
 static inline const char *layoutsnap_pango_version(void) { return pango_version_string(); }
 #endif
