@@ -235,12 +235,13 @@ public final class TextEngine: TextMeasuring {
             pango_font_description_set_absolute_size(description, 12 * Double(PANGO_SCALE))
             guard let font = pango_context_load_font(context, description) else { return }
             defer { layoutsnap_g_object_unref(font) }
-            done = layoutsnap_serialize_font_metrics(font) == 1
+            done = layoutsnap_serialize_font_metrics(font, pinFromMetrics) == 1
         }
     }
 
-    /// Held while an engine builds a layout only if the metrics could not be serialised (a font
-    /// class other than pangocairo's fontconfig font): the old way, one layout at a time.
+    /// Held while an engine builds a layout only if the metrics could not be serialised (no font
+    /// could be loaded to find the class, or it is not a pangocairo font): the old way, one
+    /// layout at a time.
     /// It guards no Swift value, only Pango's state: a lock around the call.
     private static let metricsLock = Lock()
 
@@ -251,23 +252,41 @@ public final class TextEngine: TextMeasuring {
     static let pinnedScaledFontLimit = 4096
 
     /// Takes one more reference, kept for the life of the process, to the cairo scaled font of each
-    /// of `layout`'s runs. Cairo 1.16 (Debian 12's) drops a scaled font's last reference before it
+    /// of `layout`'s runs; the metrics wrapper does the same for every font Pango asks about
+    /// (`pinFromMetrics`: an empty line's font, a metrics sample's fallbacks), so that fonts a
+    /// layout only measures with are covered too now that layouts are built on every worker at
+    /// once. Cairo 1.16 (Debian 12's) drops a scaled font's last reference before it
     /// takes its font-map lock, so another worker can look the same font up and start drawing with
     /// it in between: `cairo_scaled_font_destroy: Assertion '! scaled_font->cache_frozen' failed`,
     /// seen once in a debug render of 1,200 generated fixtures on two workers (fixed upstream in
     /// cairo's commit a677350, 1.17.4). Workers share cairo's scaled fonts (they share faces and
     /// sizes) while each has its own Pango fonts, which release theirs as Pango's caches turn over;
-    /// a pinned font's count never reaches zero, so that path never runs for it.
+    /// a pinned font's count never reaches zero, so that path never runs for it. A pinned font
+    /// also keeps its cairo font face, whose list per font file cairo 1.16 changes unlocked.
     private static func pinScaledFonts(of layout: OpaquePointer) {
         guard pinnedScaledFonts.withLock({ $0.count }) < pinnedScaledFontLimit, let iter = pango_layout_get_iter(layout)
         else { return }
         defer { pango_layout_iter_free(iter) }
         repeat {
             if let run = pango_layout_iter_get_run_readonly(iter), let font = layoutsnap_run_scaled_font(run) {
-                let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font)))
-                if pinnedScaledFonts.withLock({ $0.insert(address).inserted }) { cairo_scaled_font_reference(font) }
+                pin(font)
             }
         } while pango_layout_iter_next_run(iter) != 0
+    }
+
+    /// Pins `font` (see `pinScaledFonts`), once, while fewer than `pinnedScaledFontLimit` are.
+    static func pin(_ font: OpaquePointer) {
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font)))
+        let taken = pinnedScaledFonts.withLock { pinned -> Bool in
+            pinned.count < pinnedScaledFontLimit && pinned.insert(address).inserted
+        }
+        // The caller's Pango font holds the scaled font meanwhile.
+        if taken { cairo_scaled_font_reference(font) }
+    }
+
+    /// What the metrics wrapper calls for each font it is asked about, under its mutex.
+    private static let pinFromMetrics: @convention(c) (OpaquePointer?) -> Void = { font in
+        if let font { TextEngine.pin(font) }
     }
 
     /// How many scaled fonts are pinned (for the tests).

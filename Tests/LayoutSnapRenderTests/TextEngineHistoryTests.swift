@@ -101,6 +101,25 @@ final class TextEngineHistoryTests: XCTestCase {
         XCTAssertTrue(TextEngine.metricsSerialized)
     }
 
+    /// A font a layout only asks about is pinned too: an empty text has no runs, but Pango measures
+    /// its empty line with the text's font, through the metrics wrapper.
+    func testAFontOnlyMeasuredWithIsPinned() throws {
+        let fonts = try FontSystem.shared()
+        let engine = try TextEngine(fonts: fonts)
+        // A size no other test uses: a scaled font not pinned yet.
+        let empty = StyledText(markup: "", font: FontSpec(size: 17.123), width: 60)
+        let before = TextEngine.pinnedScaledFontCount
+        let layout = try engine.layout(for: empty).layout
+        let iter = pango_layout_get_iter(layout)
+        var runs = 0
+        repeat {
+            if pango_layout_iter_get_run_readonly(iter) != nil { runs += 1 }
+        } while pango_layout_iter_next_run(iter) != 0
+        pango_layout_iter_free(iter)
+        XCTAssertEqual(runs, 0)
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + 1)
+    }
+
     /// Every run's cairo scaled font gets one reference more, for good (TextEngine.pinScaledFonts:
     /// cairo 1.16 races when a scaled font's last reference goes while another worker looks it up),
     /// once per font: a second engine laying out the same texts shares cairo's fonts and pins none.

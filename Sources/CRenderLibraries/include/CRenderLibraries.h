@@ -103,8 +103,10 @@ static inline FcPattern *layoutsnap_run_font_pattern(PangoLayoutRun *run) {
  * unsynchronised "already computing" flag and skips it when the flag is set: with two threads
  * at it, a font kept a width of 0 for good and its lines broke differently. Pango asks every font
  * for its metrics through the class (pango_font_get_metrics), so every caller is covered, inside
- * Pango or out. Once per class; returns 1 when `font`'s class is covered, 0 when it is not. */
-int layoutsnap_serialize_font_metrics(PangoFont *font);
+ * Pango or out. Each font asked about also has its cairo scaled font passed to `pin`, under the
+ * same mutex. Once per process: returns 1 when `font`'s class is covered, 0 when it is not (not
+ * a pangocairo font, or a second class). */
+int layoutsnap_serialize_font_metrics(PangoFont *font, void (*pin)(cairo_scaled_font_t *font));
 static inline const char *layoutsnap_harfbuzz_version(void) { return hb_version_string(); }
 static inline const char *layoutsnap_pango_version(void) { return pango_version_string(); }
 #endif
