@@ -131,7 +131,9 @@ public final class FontSystem: @unchecked Sendable {
 
     private static let filesResult = LockedValue<Result<[FontFile], RenderError>?>(nil)
 
-    private static func listFiles() throws(RenderError) -> [FontFile] {
+    /// The bundled and packaged font files, in the order fontconfig is given them: names and
+    /// paths only (their hashes are `files()`'s).
+    static func bundledFiles() throws(RenderError) -> [(name: String, path: String)] {
         let bundled = try Self.bundledFontDirectory()
         var files: [(name: String, path: String)] = []
         let names = (try? FileManager.default.contentsOfDirectory(atPath: bundled)) ?? []
@@ -149,6 +151,11 @@ public final class FontSystem: @unchecked Sendable {
             }
             files.append(((packaged.path as NSString).lastPathComponent, packaged.path))
         }
+        return files
+    }
+
+    private static func listFiles() throws(RenderError) -> [FontFile] {
+        let files = try bundledFiles()
         // On every core: 67 MB of fonts, and the first thing a cold run waits for.
         let paths = files.map(\.path)
         let hashes = LockedValue([Result<String, RenderError>?](repeating: nil, count: paths.count))
@@ -188,10 +195,29 @@ public final class FontSystem: @unchecked Sendable {
     init(projectFonts project: ProjectFonts?) throws(RenderError) {
         try RenderLibraries.load()
         Self.pinLanguage()
-        // The brand files are added below under their brand family, never under their own.
-        let allFiles = try Self.files()
-        let files = allFiles.filter { $0.family == nil }
+        // The files' hashes (the environment's) on a thread of their own: fontconfig needs only
+        // their paths, and reading them was the set-up's longest serial part after the faces.
+        let hashing = Background { Result { () throws(RenderError) in try Self.files() } }
+        let configOwner: FontConfigReference
+        do throws(RenderError) {
+            configOwner = try Self.makeConfig(project)
+        } catch {
+            // A font file that cannot be read is named as reading it for its hash names it.
+            if case .failure(let unreadable) = hashing.value { throw unreadable }
+            throw error
+        }
+        self.configOwner = configOwner
+        self.fonts = try hashing.value.get()
+        var families: [String] = []
+        for font in project?.fonts ?? [] where !families.contains(font.family) { families.append(font.family) }
+        self.brandFamilies = families
+    }
 
+    /// The private config: the bundled and packaged files, then the brand files, every face
+    /// pinned in cairo, made fontconfig's current config.
+    private static func makeConfig(_ project: ProjectFonts?) throws(RenderError) -> FontConfigReference {
+        // The brand files are added below under their brand family, never under their own.
+        let files = try Self.bundledFiles()
         // Owned from here: a set-up that fails below releases it.
         guard let configOwner = FontConfigReference() else { throw RenderError.fonts("FcConfigCreate failed") }
         let config = configOwner.pointer
@@ -200,28 +226,31 @@ public final class FontSystem: @unchecked Sendable {
             FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
         }
         guard parsed != 0 else { throw RenderError.fonts("the private fontconfig configuration did not parse") }
-        try Self.addFiles(files.map(\.path), to: config)
+        let pinned = try Self.addFiles(files.map(\.path), to: config)
         if let project { try Self.addBrandFonts(project, to: config) }
         guard FcConfigBuildFonts(config) != 0 else { throw RenderError.fonts("FcConfigBuildFonts failed") }
         // Before any Pango font map exists: this also keeps Pango's background FcInit from reading
         // /etc/fonts and the user's configuration.
         guard FcConfigSetCurrent(config) != 0 else { throw RenderError.fonts("FcConfigSetCurrent failed") }
-        try Self.pinFaces(config)
-        self.configOwner = configOwner
-        self.fonts = allFiles
-        var families: [String] = []
-        for font in project?.fonts ?? [] where !families.contains(font.family) { families.append(font.family) }
-        self.brandFamilies = families
+        // The faces `addFiles` did not open: the first file's and the brand fonts'.
+        try Self.pinFaces(config, except: pinned)
+        return configOwner
     }
 
     /// Adds every face of `paths` to the config's application fonts, in order, as
     /// `FcConfigAppFontAddFile` would one file after another (the private config has no scan
-    /// rules, so its patterns are FreeType's query as it is). Reading every glyph of the two CJK
-    /// collections is most of a cold run's start, so the files after the first are read on every
-    /// core, each into a set of its own, and their faces added in order: the same fonts in the
-    /// same order, whichever read finished first.
-    static func addFiles(_ paths: [String], to config: OpaquePointer) throws(RenderError) {
-        guard let first = paths.first else { return }
+    /// rules, so its patterns are FreeType's query as it is), and pins each face in cairo
+    /// (`pinFaces`). Returns the pinned faces, by file and index.
+    ///
+    /// Each face is opened once: cairo opens and pins it, and fontconfig reads its pattern from
+    /// cairo's face. Opening a face of the CJK collections is most of the cost of both, and they
+    /// were each opened twice (fontconfig's query, then cairo's pin). Cairo's faces share one
+    /// FreeType library, so they are opened one at a time, largest file first; each opened face
+    /// is read on whichever core is free (a face is only read by one thread at a time). The
+    /// faces' patterns are added in order, whichever read finished first. A variable font's file
+    /// (named instances are patterns of their own) is read by fontconfig as before.
+    static func addFiles(_ paths: [String], to config: OpaquePointer) throws(RenderError) -> Set<FaceKey> {
+        guard let first = paths.first else { return [] }
         // The first file through fontconfig itself: it makes the application set.
         let added = first.withCString {
             FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
@@ -230,38 +259,56 @@ public final class FontSystem: @unchecked Sendable {
             throw RenderError.fonts("fontconfig could not load \(first)")
         }
         let rest = Array(paths.dropFirst())
-        let sets = LockedValue([UnsafeMutablePointer<FcFontSet>?](repeating: nil, count: rest.count))
-        // Largest first, so that the two collections start at once.
         let sizes = rest.map { path -> Int in
             var info = stat()
             return stat(path, &info) == 0 ? Int(info.st_size) : 0
         }
         let order = rest.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
-        let next = LockedValue(0)
-        DispatchQueue.concurrentPerform(iterations: min(rest.count, ProcessInfo.processInfo.activeProcessorCount)) {
-            _ in
-            while true {
-                let taken = next.withLock { n -> Int? in
-                    defer { n += 1 }
-                    return n < order.count ? order[n] : nil
+        let reads = FaceReads(files: rest.count)
+        let reader = Thread {
+            reads.readUntilClosed()
+            reads.readerFinished()
+        }
+        reader.stackSize = 8 << 20
+        reader.start()
+        var pinned = Set<FaceKey>()
+        var failure: RenderError?
+        opening: for i in order {
+            var index: Int32 = 0
+            var count: Int32 = 1
+            while index < count {
+                var face: FT_Face?
+                var faces: Int32 = 0
+                var variable: Int32 = 0
+                let step = layoutsnap_pin_cairo_ft_file_face(rest[i], index, &face, &faces, &variable)
+                guard step == 0, let face else {
+                    failure = RenderError.fonts("cairo could not open \(rest[i]) (step \(step))")
+                    break opening
                 }
-                guard let i = taken, let set = FcFontSetCreate() else { return }
-                var count: Int32 = 0
-                let faces = rest[i].withCString {
-                    FcFreeTypeQueryAll(
-                        UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32.max, nil, &count, set)
+                pinned.insert(FaceKey(file: rest[i], index: Int(index)))
+                if index == 0 {
+                    count = max(faces, 1)
+                    if variable != 0 {
+                        reads.add(.file(i, rest[i]))
+                        break
+                    }
+                    reads.setFaceCount(Int(count), of: i)
                 }
-                if faces > 0, set.pointee.nfont > 0 {
-                    sets.withLock { $0[i] = set }
-                } else {
-                    FcFontSetDestroy(set)
-                }
+                reads.add(.face(i, Int(index), FaceHandle(face: face), rest[i]))
+                index += 1
             }
         }
-        let scanned = sets.withLock { $0 }
+        reads.close()
+        // This thread reads what is left, then waits for the reader's last.
+        reads.readUntilClosed()
+        reads.waitForReader()
+        if let failure { throw failure }
+        let scanned = reads.results()
         defer { for set in scanned { if let set { FcFontSetDestroy(set) } } }
         for (i, set) in scanned.enumerated() {
-            guard let set else { throw RenderError.fonts("fontconfig could not load \(rest[i])") }
+            guard let set, set.pointee.nfont > 0 else {
+                throw RenderError.fonts("fontconfig could not load \(rest[i])")
+            }
             for f in 0..<Int(set.pointee.nfont) {
                 guard let pattern = set.pointee.fonts[f] else { continue }
                 // The set frees its own reference when it goes; the config keeps this one.
@@ -272,6 +319,18 @@ public final class FontSystem: @unchecked Sendable {
                 }
             }
         }
+        return pinned
+    }
+
+    /// A FreeType face of cairo's, handed to the thread that reads it (one thread at a time).
+    struct FaceHandle: @unchecked Sendable {
+        var face: FT_Face
+    }
+
+    /// A face pinned in cairo: its file and index within the file.
+    struct FaceKey: Hashable {
+        var file: String
+        var index: Int
     }
 
     /// Adds each brand file's faces under the family the config gives them, in place of their
@@ -391,14 +450,20 @@ public final class FontSystem: @unchecked Sendable {
     /// generated transcripts with two jobs. A face that is locked is never closed, and with every
     /// face locked from the start nothing is ever closed, so workers never race on a face. Cost:
     /// the faces stay open (memory-mapped files), a few MB.
-    static func pinFaces(_ config: OpaquePointer) throws(RenderError) {
+    static func pinFaces(_ config: OpaquePointer, except pinned: Set<FaceKey>) throws(RenderError) {
         guard let set = FcConfigGetFonts(config, FcSetApplication) else { return }
         for i in 0..<Int(set.pointee.nfont) {
             guard let pattern = set.pointee.fonts[i] else { continue }
+            var file: UnsafeMutablePointer<FcChar8>?
+            var index: Int32 = 0
+            if FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
+                FcPatternGetInteger(pattern, FC_INDEX, 0, &index) == FcResultMatch,
+                pinned.contains(FaceKey(file: String(cString: file), index: Int(index)))
+            {
+                continue
+            }
             let failed = layoutsnap_pin_cairo_ft_face(pattern)
             if failed != 0 {
-                var file: UnsafeMutablePointer<FcChar8>?
-                FcPatternGetString(pattern, FC_FILE, 0, &file)
                 let name = file.map { String(cString: $0) } ?? "font \(i)"
                 throw RenderError.fonts("cairo could not open \(name) (step \(failed))")
             }
@@ -480,4 +545,126 @@ public final class FontSystem: @unchecked Sendable {
           </match>
         </fontconfig>
         """
+}
+
+/// The faces `FontSystem.addFiles` has opened and not yet read, and each file's patterns as
+/// they are read: a queue that the opening thread fills and any thread drains.
+private final class FaceReads: @unchecked Sendable {
+    enum Read {
+        /// Face `index` of file `file` (its place in the list), opened by cairo.
+        case face(Int, Int, FontSystem.FaceHandle, String)
+        /// A whole file, read by fontconfig (a variable font's named instances).
+        case file(Int, String)
+    }
+
+    private let condition = NSCondition()
+    private var queue: [Read] = []
+    private var next = 0
+    private var closed = false
+    private var readerDone = false
+    /// Per file: each face's pattern, or the set fontconfig read for the whole file.
+    private var faces: [[OpaquePointer?]]
+    private var wholeFiles: [UnsafeMutablePointer<FcFontSet>?]
+
+    init(files: Int) {
+        faces = Array(repeating: [], count: files)
+        wholeFiles = Array(repeating: nil, count: files)
+    }
+
+    func setFaceCount(_ count: Int, of file: Int) {
+        condition.withLock { faces[file] = Array(repeating: nil, count: count) }
+    }
+
+    func add(_ read: Read) {
+        condition.withLock {
+            queue.append(read)
+            condition.signal()
+        }
+    }
+
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    /// Reads faces as they come until the queue is closed and empty.
+    func readUntilClosed() {
+        while true {
+            condition.lock()
+            while next == queue.count && !closed { condition.wait() }
+            guard next < queue.count else {
+                condition.unlock()
+                return
+            }
+            let read = queue[next]
+            next += 1
+            condition.unlock()
+            switch read {
+            case .face(let file, let index, let handle, let path):
+                let pattern = path.withCString {
+                    FcFreeTypeQueryFace(
+                        handle.face, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32(index), nil)
+                }
+                condition.withLock { faces[file][index] = pattern }
+            case .file(let file, let path):
+                guard let set = FcFontSetCreate() else { continue }
+                var count: Int32 = 0
+                let read = path.withCString {
+                    FcFreeTypeQueryAll(
+                        UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32.max, nil, &count, set)
+                }
+                if read > 0 {
+                    condition.withLock { wholeFiles[file] = set }
+                } else {
+                    FcFontSetDestroy(set)
+                }
+            }
+        }
+    }
+
+    func readerFinished() {
+        condition.withLock {
+            readerDone = true
+            condition.broadcast()
+        }
+    }
+
+    func waitForReader() {
+        condition.withLock { while !readerDone { condition.wait() } }
+    }
+
+    /// Each file's patterns in face order, as a set the caller destroys; nil for a file with a
+    /// face that was not read. Once the reads are done.
+    func results() -> [UnsafeMutablePointer<FcFontSet>?] {
+        condition.withLock {
+            var sets: [UnsafeMutablePointer<FcFontSet>?] = []
+            for (file, patterns) in faces.enumerated() {
+                if let whole = wholeFiles[file] {
+                    sets.append(whole)
+                    wholeFiles[file] = nil
+                    for pattern in patterns { if let pattern { FcPatternDestroy(pattern) } }
+                    continue
+                }
+                guard !patterns.isEmpty, !patterns.contains(where: { $0 == nil }), let set = FcFontSetCreate() else {
+                    for pattern in patterns { if let pattern { FcPatternDestroy(pattern) } }
+                    sets.append(nil)
+                    continue
+                }
+                for pattern in patterns {
+                    // The set owns the pattern once added.
+                    if FcFontSetAdd(set, pattern) == 0 { FcPatternDestroy(pattern!) }
+                }
+                sets.append(set)
+            }
+            faces = faces.map { _ in [] }
+            return sets
+        }
+    }
+
+    deinit {
+        for set in wholeFiles { if let set { FcFontSetDestroy(set) } }
+        for patterns in faces { for pattern in patterns { if let pattern { FcPatternDestroy(pattern) } } }
+    }
 }

@@ -18,6 +18,7 @@
 #include <pango/pangofc-fontmap.h>
 #include <cairo-ft.h>
 #include <fontconfig/fontconfig.h>
+#include <fontconfig/fcfreetype.h>
 #include <hb.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
@@ -66,20 +67,49 @@ void layoutsnap_freetype_version(int *major, int *minor, int *patch);
 
 static inline int layoutsnap_fontconfig_version(void) { return FcGetVersion(); }
 
-/* Opens the FreeType face of the font file and index in `pattern` through cairo, and keeps it
- * locked for the life of the process (see FontSystem.pinFaces). Returns 0, or the step that
- * failed. The face, scaled font and lock are deliberately never released. */
-static inline int layoutsnap_pin_cairo_ft_face(FcPattern *pattern) {
-    cairo_font_face_t *face = cairo_ft_font_face_create_for_pattern(pattern);
-    if (cairo_font_face_status(face) != CAIRO_STATUS_SUCCESS) { cairo_font_face_destroy(face); return 1; }
+/* Opens the FreeType face of `font_face` through cairo and keeps it locked for the life of the
+ * process (see FontSystem.pinFaces): the scaled font and lock are deliberately never released.
+ * Returns 0 with the face in `face` (cairo's: read it, never close it), or the step that failed.
+ * The scaled font's size is stretched (12.25 by 12.75) so that no font Pango asks for has the
+ * scale cairo last set on the face: fontconfig reading the face's pattern may change its size
+ * (it picks a bitmap strike), and cairo sets a size again only for a scale other than its last. */
+static inline int layoutsnap_pin_cairo_font_face(cairo_font_face_t *font_face, FT_Face *face) {
+    if (cairo_font_face_status(font_face) != CAIRO_STATUS_SUCCESS) { cairo_font_face_destroy(font_face); return 1; }
     cairo_matrix_t size, identity;
-    cairo_matrix_init_scale(&size, 12, 12);
+    cairo_matrix_init_scale(&size, 12.25, 12.75);
     cairo_matrix_init_identity(&identity);
     cairo_font_options_t *options = cairo_font_options_create();
-    cairo_scaled_font_t *scaled = cairo_scaled_font_create(face, &size, &identity, options);
+    cairo_scaled_font_t *scaled = cairo_scaled_font_create(font_face, &size, &identity, options);
     cairo_font_options_destroy(options);
     if (cairo_scaled_font_status(scaled) != CAIRO_STATUS_SUCCESS) return 2;
-    return cairo_ft_scaled_font_lock_face(scaled) != NULL ? 0 : 3;
+    FT_Face locked = cairo_ft_scaled_font_lock_face(scaled);
+    if (locked == NULL) return 3;
+    *face = locked;
+    return 0;
+}
+/* Pins the face of the font file and index in `pattern`. */
+static inline int layoutsnap_pin_cairo_ft_face(FcPattern *pattern) {
+    FT_Face face;
+    return layoutsnap_pin_cairo_font_face(cairo_ft_font_face_create_for_pattern(pattern), &face);
+}
+/* Pins face `index` of `file`, from the file and index alone, and gives cairo's FreeType face in
+ * `face`, with its file's face count and whether it is a variable font (whose named instances
+ * are patterns of their own). */
+static inline int layoutsnap_pin_cairo_ft_file_face(const char *file, int index, FT_Face *face, int *faces,
+                                                    int *variable) {
+    FcPattern *pattern = FcPatternCreate();
+    if (pattern == NULL) return 4;
+    if (!FcPatternAddString(pattern, FC_FILE, (const FcChar8 *)file) || !FcPatternAddInteger(pattern, FC_INDEX, index)) {
+        FcPatternDestroy(pattern);
+        return 4;
+    }
+    cairo_font_face_t *font_face = cairo_ft_font_face_create_for_pattern(pattern);
+    FcPatternDestroy(pattern);
+    int step = layoutsnap_pin_cairo_font_face(font_face, face);
+    if (step != 0) return step;
+    *faces = (int)(*face)->num_faces;
+    *variable = FT_HAS_MULTIPLE_MASTERS(*face) || ((*face)->style_flags >> 16) != 0;
+    return 0;
 }
 /* The cairo scaled font behind the Pango font of a layout run, or NULL (see TextEngine's
  * pinScaledFonts). The run's font belongs to one worker's font map and is only touched by it. */
