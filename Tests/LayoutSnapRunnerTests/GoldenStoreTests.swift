@@ -1,5 +1,7 @@
+import Foundation
 import LayoutSnapCore
 import LayoutSnapRunner
+import LayoutSnapTestSupport
 import XCTest
 
 /// The goldens folder's names, each built and read back in one place.
@@ -28,5 +30,41 @@ final class GoldenStoreTests: XCTestCase {
         XCTAssertEqual(id, "posts/x@iphone-se+AX3")
         XCTAssertEqual(FixtureVariant.baseID(of: id), "posts/x")
         XCTAssertEqual(FixtureVariant.baseID(of: "posts/x"), "posts/x")
+    }
+
+    /// A golden under real folders is inside without resolving its path; a link anywhere below
+    /// the goldens folder (to a folder inside or out) is left to resolving, which finds it out.
+    func testRealFoldersAnswerOnlyForFoldersThatAreNoLinks() throws {
+        let root = try makeTemporaryFolder("real-folders")
+        defer { removeTemporaryFolder(root) }
+        let goldens = root.path + "/Goldens"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: goldens + "/posts/x/initial", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: root.path + "/outside/initial", withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: goldens + "/posts/linked", withDestinationPath: root.path + "/outside")
+        try Data([1]).write(to: URL(fileURLWithPath: root.path + "/outside/initial/000.png"))
+        try Data([1]).write(to: URL(fileURLWithPath: goldens + "/posts/x/initial/000.png"))
+        try manager.createSymbolicLink(
+            atPath: goldens + "/posts/x/initial/001.png", withDestinationPath: root.path + "/outside/initial/000.png")
+
+        let folders = GoldenStore.RealFolders(goldens: goldens)
+        XCTAssertTrue(folders.contain(goldens))
+        XCTAssertTrue(folders.contain(goldens + "/posts/x/initial"))
+        XCTAssertTrue(folders.contain(goldens + "/posts/x/initial"), "asked again, from what it learnt")
+        XCTAssertFalse(folders.contain(goldens + "/posts/linked/initial"))
+        XCTAssertFalse(folders.contain(goldens + "/posts/x/../linked/initial"))
+        XCTAssertFalse(folders.contain(goldens + "/posts/missing"))
+        XCTAssertFalse(folders.contain(root.path + "/outside/initial"))
+        XCTAssertFalse(folders.contain(goldens + "-other/posts"))
+
+        let resolved = try XCTUnwrap(URL(fileURLWithPath: goldens).resolvingSymlinksInPath().path)
+        let outside = URL(fileURLWithPath: root.path + "/outside/initial/000.png").resolvingSymlinksInPath().path
+        func target(_ key: String) -> String? {
+            GoldenStore.outsideTarget(goldens + "/" + key, resolvedGoldens: resolved, folders: folders)
+        }
+        XCTAssertNil(target("posts/x/initial/000.png"))
+        XCTAssertEqual(target("posts/x/initial/001.png"), outside, "a linked file")
+        XCTAssertEqual(target("posts/linked/initial/000.png"), outside, "a file in a linked folder")
+        XCTAssertNil(target("posts/x/initial/002.png"), "nothing there: a missing golden")
     }
 }

@@ -69,4 +69,51 @@ public struct GoldenStore: Sendable {
         guard let target = try? SystemCall.resolvedPath(path) else { return nil }
         return target.hasPrefix(root + "/") ? nil : target
     }
+
+    /// The same for a golden file below `folders`' goldens: a file that is no symbolic link, in
+    /// folders that are none, is inside without resolving its path.
+    public static func outsideTarget(_ path: String, resolvedGoldens root: String?, folders: RealFolders) -> String? {
+        guard root != nil else { return nil }
+        if let slash = path.lastIndex(of: "/"), folders.contain(String(path[..<slash])),
+            let info = SystemCall.status(path, followsLinks: false), info.st_mode & S_IFMT != S_IFLNK
+        {
+            return nil
+        }
+        return outsideTarget(path, resolvedGoldens: root)
+    }
+
+    /// Which folders below a goldens folder are real folders, not symbolic links, each asked once
+    /// per run: a folder whose every part below the goldens folder is real lies inside it.
+    /// Resolving each golden's path instead (realpath) read every part of it, the working
+    /// folder's too, for every frame of a run: most of a warm run's system calls. A folder
+    /// replaced by a link during the run is not noticed; one that is a link from the start is
+    /// resolved as before.
+    public final class RealFolders: Sendable {
+        private let goldens: String
+        private let known = LockedValue<[String: Bool]>([:])
+
+        public init(goldens: String) { self.goldens = goldens }
+
+        /// Whether `folder` is the goldens folder or below it through real folders only; false
+        /// for any other (the caller resolves it).
+        public func contain(_ folder: String) -> Bool {
+            guard folder.hasPrefix(goldens) else { return false }
+            let rest = folder.dropFirst(goldens.count)
+            if rest.isEmpty { return true }
+            guard rest.first == "/" else { return false }
+            var path = goldens
+            for part in rest.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+                guard !part.isEmpty, part != ".", part != ".." else { return false }
+                path += "/" + part
+                if let real = known.withLock({ $0[path] }) {
+                    guard real else { return false }
+                    continue
+                }
+                let real = SystemCall.status(path, followsLinks: false).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+                known.withLock { $0[path] = real }
+                guard real else { return false }
+            }
+            return true
+        }
+    }
 }

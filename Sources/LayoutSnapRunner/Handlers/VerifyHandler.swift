@@ -21,12 +21,15 @@ public struct VerifyHandler: FrameHandler {
     private let goldenLayouts = LockedValue<[String: LayoutSnapshot?]>([:])
     /// The goldens folder with its links resolved, once: each frame's golden must lie inside.
     private let resolvedGoldens: String?
+    /// The goldens' folders found real (no links) so far: a golden in them needs no resolving.
+    private let realFolders: GoldenStore.RealFolders
     /// Where a cache hit finds the file hashes of goldens it checked before (the result cache's
     /// `goldenHashes`); without, each golden is read and hashed.
     public var goldenHashes: FileHashMemo?
 
     public init(goldens: String, manifest: GoldenManifest?, reportDirectory: String) {
         self.resolvedGoldens = try? SystemCall.resolvedPath(goldens)
+        self.realFolders = GoldenStore.RealFolders(goldens: goldens)
         self.goldens = goldens
         self.manifest = manifest
         self.reportDirectory = reportDirectory
@@ -51,7 +54,7 @@ public struct VerifyHandler: FrameHandler {
         let key = GoldenStore.frameKey(fixture: fixture.id, state: state, index: frame.index)
         var result = FrameResult(state: state, index: frame.index, status: .passed, goldenKey: key)
         let path = GoldenStore(goldens).path(key)
-        if let outside = GoldenStore.outsideTarget(path, resolvedGoldens: resolvedGoldens) {
+        if let outside = GoldenStore.outsideTarget(path, resolvedGoldens: resolvedGoldens, folders: realFolders) {
             result.status = .unreadable
             result.detail =
                 "unreadable golden \(key): a symbolic link to \(outside), outside \(goldens)/ (goldens are files in the goldens folder)"
@@ -145,9 +148,9 @@ public struct VerifyHandler: FrameHandler {
         var frames: [FrameResult] = []
         frames.reserveCapacity(value.frames.count)
         var counts: [String: Int] = [:]
-        // A hit reads every golden it vouches for: the state's folder is resolved once, and a
-        // golden that is no symbolic link is then inside the goldens when its folder is; a link
-        // is resolved on its own, as a rendered frame's golden is.
+        // A hit reads every golden it vouches for: the state's folder is checked once (real
+        // folders, or else resolved), and a golden that is no symbolic link is then inside the
+        // goldens when its folder is; a link is resolved on its own, as a rendered frame's is.
         var folderInside: [String: Bool] = [:]
         var buffer: [UInt8] = []
         for frame in value.frames {
@@ -159,8 +162,9 @@ public struct VerifyHandler: FrameHandler {
                 ?? {
                     let answer =
                         resolvedGoldens.map { root in
-                            (try? SystemCall.resolvedPath(folder)).map { $0 == root || $0.hasPrefix(root + "/") }
-                                ?? false
+                            realFolders.contain(folder)
+                                || (try? SystemCall.resolvedPath(folder)).map { $0 == root || $0.hasPrefix(root + "/") }
+                                    ?? false
                         } ?? true
                     folderInside[folder] = answer
                     return answer
