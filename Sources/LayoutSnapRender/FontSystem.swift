@@ -249,7 +249,11 @@ public final class FontSystem: @unchecked Sendable {
     /// is read on whichever core is free (a face is only read by one thread at a time). The
     /// faces' patterns are added in order, whichever read finished first. A variable font's file
     /// (named instances are patterns of their own) is read by fontconfig as before.
-    static func addFiles(_ paths: [String], to config: OpaquePointer) throws(RenderError) -> Set<FaceKey> {
+    /// `earlier`: the faces already pinned in this process (by default, those any font system
+    /// pinned); their files are read by fontconfig from the files themselves.
+    static func addFiles(_ paths: [String], to config: OpaquePointer, earlier: Set<FaceKey>? = nil)
+        throws(RenderError) -> Set<FaceKey>
+    {
         guard let first = paths.first else { return [] }
         // The first file through fontconfig itself: it makes the application set.
         let added = first.withCString {
@@ -273,7 +277,14 @@ public final class FontSystem: @unchecked Sendable {
         reader.start()
         var pinned = Set<FaceKey>()
         var failure: RenderError?
+        // A face an earlier font system of this process opened may be in a worker's use: its
+        // file is read by fontconfig, not from cairo's face (the tests make several systems).
+        let earlier = earlier ?? Self.pinnedFaces.withLock { $0 }
         opening: for i in order {
+            if earlier.contains(FaceKey(file: rest[i], index: 0)) {
+                reads.add(.file(i, rest[i]))
+                continue
+            }
             var index: Int32 = 0
             var count: Int32 = 1
             while index < count {
@@ -286,18 +297,21 @@ public final class FontSystem: @unchecked Sendable {
                     break opening
                 }
                 pinned.insert(FaceKey(file: rest[i], index: Int(index)))
+                // A variable face's named instances are patterns of their own: the whole file
+                // is read by fontconfig (what was read of its faces is dropped).
+                if variable != 0 {
+                    reads.add(.file(i, rest[i]))
+                    break
+                }
                 if index == 0 {
                     count = max(faces, 1)
-                    if variable != 0 {
-                        reads.add(.file(i, rest[i]))
-                        break
-                    }
                     reads.setFaceCount(Int(count), of: i)
                 }
                 reads.add(.face(i, Int(index), FaceHandle(face: face), rest[i]))
                 index += 1
             }
         }
+        Self.pinnedFaces.withLock { $0.formUnion(pinned) }
         reads.close()
         // This thread reads what is left, then waits for the reader's last.
         reads.readUntilClosed()
@@ -319,8 +333,11 @@ public final class FontSystem: @unchecked Sendable {
                 }
             }
         }
-        return pinned
+        return pinned.union(earlier)
     }
+
+    /// The faces pinned in this process, by any font system.
+    private static let pinnedFaces = LockedValue<Set<FaceKey>>([])
 
     /// A FreeType face of cairo's, handed to the thread that reads it (one thread at a time).
     struct FaceHandle: @unchecked Sendable {
@@ -466,6 +483,9 @@ public final class FontSystem: @unchecked Sendable {
             if failed != 0 {
                 let name = file.map { String(cString: $0) } ?? "font \(i)"
                 throw RenderError.fonts("cairo could not open \(name) (step \(failed))")
+            }
+            if let file {
+                pinnedFaces.withLock { _ = $0.insert(FaceKey(file: String(cString: file), index: Int(index))) }
             }
         }
     }
