@@ -130,6 +130,27 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertNil(cache.rememberedKey(ref: ref, overrides: FixtureOverrides(), files: LocalInputFiles()).memo)
     }
 
+    /// A run's audits are drawn before it, each fixture with the rate's probability, and the
+    /// cache follows the plan it is given (without one it draws at each hit).
+    func testAuditsAreDrawnBeforeTheRunAndFollowed() throws {
+        XCTAssertFalse(AuditPlan(rate: 0, count: 1_000).any)
+        XCTAssertEqual(AuditPlan(rate: 1, count: 3).audited, [true, true, true])
+        XCTAssertEqual(AuditPlan(rate: 0.5, count: 0).audited, [])
+        // 10,000 draws at 0.3: 3,000 expected, with a standard deviation of 46.
+        let drawn = AuditPlan(rate: 0.3, count: 10_000).audited.filter { $0 }.count
+        XCTAssertTrue((2_700...3_300).contains(drawn), "\(drawn)")
+
+        let folder = try makeTemporaryFolder("audit-plan")
+        defer { removeTemporaryFolder(folder) }
+        let local = LocalResultStore(folder: folder.path, maxBytes: 1 << 20)
+        let cache = ResultCache(
+            store: TieredResultStore(local: local, remote: nil), local: local, renderer: "test", environment: "test",
+            auditRate: 1, lints: false)
+        XCTAssertTrue(cache.audits(fixture: 0), "no plan: the rate")
+        cache.use(AuditPlan(audited: [false, true, false]))
+        XCTAssertEqual((0..<3).map { cache.audits(fixture: $0) }, [false, true, false])
+    }
+
     /// What a run read is remembered by hash, so a result is stored only under the key of what
     /// was rendered: a file that reads otherwise the second time, or otherwise than when the
     /// fixture was weighed, is a change.

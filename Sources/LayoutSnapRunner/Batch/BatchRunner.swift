@@ -105,7 +105,7 @@ public struct BatchRunner: Sendable {
                 }
                 cache.counted(hit: true)
                 // An audited hit is rendered and compared with it.
-                if cache.audits() { return render(key: key, audited: hit) }
+                if cache.audits(fixture: i) { return render(key: key, audited: hit) }
                 var result = FixtureResult(ref: refs[i], frames: frames)
                 result.cached = true
                 result.canvas = hit.canvas

@@ -310,10 +310,17 @@ public final class ResultCache: Sendable {
         }
     }
 
-    /// Whether this hit is rendered anyway: each hit with probability `auditRate`.
-    public func audits() -> Bool {
-        auditRate >= 1 || (auditRate > 0 && Double.random(in: 0..<1) < auditRate)
+    /// Whether the hit of fixture `index` of the run is rendered anyway: as the run's plan
+    /// (`use(_:)`) drew, else with probability `auditRate`.
+    public func audits(fixture index: Int) -> Bool {
+        if let plan = auditPlan.withLock({ $0 }), plan.audited.indices.contains(index) { return plan.audited[index] }
+        return AuditPlan.draw(auditRate)
     }
+
+    /// Which fixtures this run audits when they are hits, drawn before the run.
+    public func use(_ plan: AuditPlan) { auditPlan.withLock { $0 = plan } }
+
+    private let auditPlan = LockedValue<AuditPlan?>(nil)
 
     public func counted(hit: Bool) { tally.withLock { if hit { $0.hits += 1 } else { $0.misses += 1 } } }
 
@@ -451,5 +458,25 @@ public enum BuildID {
             }
         }
         return nil
+    }
+}
+
+/// Which fixtures of a run are audited if they are hits, drawn before the run, each with
+/// probability `rate`, as a draw at each hit would be: a run that will audit knows it before its
+/// first lookup, and sets up its fonts from the start (a warm run's audit was most of its time).
+public struct AuditPlan: Sendable, Equatable {
+    public let audited: [Bool]
+
+    public init(rate: Double, count: Int) {
+        audited = (0..<max(count, 0)).map { _ in Self.draw(rate) }
+    }
+
+    public init(audited: [Bool]) { self.audited = audited }
+
+    /// Whether any fixture is drawn.
+    public var any: Bool { audited.contains(true) }
+
+    static func draw(_ rate: Double) -> Bool {
+        rate >= 1 || (rate > 0 && Double.random(in: 0..<1) < rate)
     }
 }

@@ -74,6 +74,15 @@ public struct VerifyRun: Sendable {
         }
         defer { _ = (reading.value, opening.value, hashing.value) }
         let selection = try settings.select()
+        // An audited hit is rendered: a run that draws one sets up its fonts from here, beside
+        // the manifest, the cache and the lookups, instead of at that hit.
+        let audits = settings.cache.isOff ? nil : AuditPlan(rate: settings.cache.auditRate, count: selection.refs.count)
+        if audits?.any == true {
+            if let folder = settings.cache.folder {
+                FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts"))
+            }
+            FontSystem.startBuilding()
+        }
         if let shardNote = selection.shardNote { note(.info(shardNote)) }
         let empty = selection.empty
         let shardPlan = selection.shardPlan
@@ -88,6 +97,7 @@ public struct VerifyRun: Sendable {
         // Without a manifest no hit can be checked against the goldens: nothing to read, and
         // what this run renders is stored all the same.
         let cache = try opening.value.cache.get()
+        if let cache, let audits { cache.use(audits) }
         if let cache, let digest = hashing.value { cache.remember(defaults, digest: digest) }
         var handler = VerifyHandler(goldens: settings.goldens, manifest: manifest, reportDirectory: report)
         handler.goldenHashes = cache?.goldenHashes()
