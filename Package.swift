@@ -42,9 +42,14 @@ let package = Package(
         // Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib: not linked but loaded on first use by
         // forwarding stubs generated from their headers (Tools/generate-render-stubs.py), so that
         // diff and --version start without loading ~40 shared objects (apt: libpango1.0-dev, libcairo2-dev).
+        // Every executable that links it exports its g_thread_new, so that Pango's calls bind to
+        // it (PangoThreads.c).
         .target(
             name: "CRenderLibraries", cSettings: [.unsafeFlags(renderIncludes)],
-            linkerSettings: [.linkedLibrary("dl")]),  // in libc since glibc 2.34; a stub before that
+            linkerSettings: [
+                .linkedLibrary("dl"),  // in libc since glibc 2.34; a stub before that
+                .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=g_thread_new"]),
+            ]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),

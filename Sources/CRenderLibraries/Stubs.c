@@ -99,6 +99,9 @@ const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT]
     "cairo_version_string",
     "g_free",
     "g_object_unref",
+    "g_thread_join",
+    "g_thread_ref",
+    "g_thread_self",
     "g_type_check_instance_cast",
     "g_type_check_instance_is_a",
     "hb_version_string",
@@ -252,60 +255,63 @@ LAYOUTSNAP_STUB void cairo_translate(cairo_t *cr, double tx, double ty) { ((__ty
 LAYOUTSNAP_STUB const char * cairo_version_string(void) { return ((__typeof__(&cairo_version_string))layoutsnap_render_symbol(91))(); }
 LAYOUTSNAP_STUB void g_free(gpointer mem) { ((__typeof__(&g_free))layoutsnap_render_symbol(92))(mem); }
 LAYOUTSNAP_STUB void g_object_unref(gpointer object) { ((__typeof__(&g_object_unref))layoutsnap_render_symbol(93))(object); }
-LAYOUTSNAP_STUB GTypeInstance * g_type_check_instance_cast(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_cast))layoutsnap_render_symbol(94))(instance, iface_type); }
-LAYOUTSNAP_STUB gboolean g_type_check_instance_is_a(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_is_a))layoutsnap_render_symbol(95))(instance, iface_type); }
-LAYOUTSNAP_STUB const char * hb_version_string(void) { return ((__typeof__(&hb_version_string))layoutsnap_render_symbol(96))(); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_insert_hyphens_new(gboolean insert_hyphens) { return ((__typeof__(&pango_attr_insert_hyphens_new))layoutsnap_render_symbol(97))(insert_hyphens); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_letter_spacing_new(int letter_spacing) { return ((__typeof__(&pango_attr_letter_spacing_new))layoutsnap_render_symbol(98))(letter_spacing); }
-LAYOUTSNAP_STUB void pango_attr_list_insert(PangoAttrList *list, PangoAttribute *attr) { ((__typeof__(&pango_attr_list_insert))layoutsnap_render_symbol(99))(list, attr); }
-LAYOUTSNAP_STUB PangoAttrList * pango_attr_list_new(void) { return ((__typeof__(&pango_attr_list_new))layoutsnap_render_symbol(100))(); }
-LAYOUTSNAP_STUB void pango_attr_list_unref(PangoAttrList *list) { ((__typeof__(&pango_attr_list_unref))layoutsnap_render_symbol(101))(list); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_style_new(PangoStyle style) { return ((__typeof__(&pango_attr_style_new))layoutsnap_render_symbol(102))(style); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_weight_new(PangoWeight weight) { return ((__typeof__(&pango_attr_weight_new))layoutsnap_render_symbol(103))(weight); }
-LAYOUTSNAP_STUB void pango_cairo_context_set_font_options(PangoContext *context, const cairo_font_options_t *options) { ((__typeof__(&pango_cairo_context_set_font_options))layoutsnap_render_symbol(104))(context, options); }
-LAYOUTSNAP_STUB void pango_cairo_context_set_resolution(PangoContext *context, double dpi) { ((__typeof__(&pango_cairo_context_set_resolution))layoutsnap_render_symbol(105))(context, dpi); }
-LAYOUTSNAP_STUB cairo_scaled_font_t * pango_cairo_font_get_scaled_font(PangoCairoFont *font) { return ((__typeof__(&pango_cairo_font_get_scaled_font))layoutsnap_render_symbol(106))(font); }
-LAYOUTSNAP_STUB GType pango_cairo_font_get_type(void) { return ((__typeof__(&pango_cairo_font_get_type))layoutsnap_render_symbol(107))(); }
-LAYOUTSNAP_STUB PangoFontMap * pango_cairo_font_map_new(void) { return ((__typeof__(&pango_cairo_font_map_new))layoutsnap_render_symbol(108))(); }
-LAYOUTSNAP_STUB void pango_cairo_show_layout_line(cairo_t *cr, PangoLayoutLine *line) { ((__typeof__(&pango_cairo_show_layout_line))layoutsnap_render_symbol(109))(cr, line); }
-LAYOUTSNAP_STUB PangoFont * pango_context_load_font(PangoContext *context, const PangoFontDescription *desc) { return ((__typeof__(&pango_context_load_font))layoutsnap_render_symbol(110))(context, desc); }
-LAYOUTSNAP_STUB void pango_context_set_language(PangoContext *context, PangoLanguage *language) { ((__typeof__(&pango_context_set_language))layoutsnap_render_symbol(111))(context, language); }
-LAYOUTSNAP_STUB void pango_context_set_round_glyph_positions(PangoContext *context, gboolean round_positions) { ((__typeof__(&pango_context_set_round_glyph_positions))layoutsnap_render_symbol(112))(context, round_positions); }
-LAYOUTSNAP_STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont *font) { return ((__typeof__(&pango_fc_font_get_pattern))layoutsnap_render_symbol(113))(font); }
-LAYOUTSNAP_STUB GType pango_fc_font_get_type(void) { return ((__typeof__(&pango_fc_font_get_type))layoutsnap_render_symbol(114))(); }
-LAYOUTSNAP_STUB GType pango_fc_font_map_get_type(void) { return ((__typeof__(&pango_fc_font_map_get_type))layoutsnap_render_symbol(115))(); }
-LAYOUTSNAP_STUB void pango_fc_font_map_set_config(PangoFcFontMap *fcfontmap, FcConfig *fcconfig) { ((__typeof__(&pango_fc_font_map_set_config))layoutsnap_render_symbol(116))(fcfontmap, fcconfig); }
-LAYOUTSNAP_STUB PangoDirection pango_find_base_dir(const gchar *text, gint length) { return ((__typeof__(&pango_find_base_dir))layoutsnap_render_symbol(117))(text, length); }
-LAYOUTSNAP_STUB void pango_font_description_free(PangoFontDescription *desc) { ((__typeof__(&pango_font_description_free))layoutsnap_render_symbol(118))(desc); }
-LAYOUTSNAP_STUB PangoFontDescription * pango_font_description_new(void) { return ((__typeof__(&pango_font_description_new))layoutsnap_render_symbol(119))(); }
-LAYOUTSNAP_STUB void pango_font_description_set_absolute_size(PangoFontDescription *desc, double size) { ((__typeof__(&pango_font_description_set_absolute_size))layoutsnap_render_symbol(120))(desc, size); }
-LAYOUTSNAP_STUB void pango_font_description_set_family(PangoFontDescription *desc, const char *family) { ((__typeof__(&pango_font_description_set_family))layoutsnap_render_symbol(121))(desc, family); }
-LAYOUTSNAP_STUB void pango_font_description_set_style(PangoFontDescription *desc, PangoStyle style) { ((__typeof__(&pango_font_description_set_style))layoutsnap_render_symbol(122))(desc, style); }
-LAYOUTSNAP_STUB void pango_font_description_set_weight(PangoFontDescription *desc, PangoWeight weight) { ((__typeof__(&pango_font_description_set_weight))layoutsnap_render_symbol(123))(desc, weight); }
-LAYOUTSNAP_STUB PangoFontMetrics * pango_font_get_metrics(PangoFont *font, PangoLanguage *language) { return ((__typeof__(&pango_font_get_metrics))layoutsnap_render_symbol(124))(font, language); }
-LAYOUTSNAP_STUB PangoContext * pango_font_map_create_context(PangoFontMap *fontmap) { return ((__typeof__(&pango_font_map_create_context))layoutsnap_render_symbol(125))(fontmap); }
-LAYOUTSNAP_STUB int pango_font_metrics_get_approximate_char_width(PangoFontMetrics *metrics) { return ((__typeof__(&pango_font_metrics_get_approximate_char_width))layoutsnap_render_symbol(126))(metrics); }
-LAYOUTSNAP_STUB void pango_font_metrics_unref(PangoFontMetrics *metrics) { ((__typeof__(&pango_font_metrics_unref))layoutsnap_render_symbol(127))(metrics); }
-LAYOUTSNAP_STUB PangoLanguage * pango_language_from_string(const char *language) { return ((__typeof__(&pango_language_from_string))layoutsnap_render_symbol(128))(language); }
-LAYOUTSNAP_STUB void pango_layout_get_cursor_pos(PangoLayout *layout, int index_, PangoRectangle *strong_pos, PangoRectangle *weak_pos) { ((__typeof__(&pango_layout_get_cursor_pos))layoutsnap_render_symbol(129))(layout, index_, strong_pos, weak_pos); }
-LAYOUTSNAP_STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_iter))layoutsnap_render_symbol(130))(layout); }
-LAYOUTSNAP_STUB GSList * pango_layout_get_lines_readonly(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_lines_readonly))layoutsnap_render_symbol(131))(layout); }
-LAYOUTSNAP_STUB void pango_layout_index_to_line_x(PangoLayout *layout, int index_, gboolean trailing, int *line, int *x_pos) { ((__typeof__(&pango_layout_index_to_line_x))layoutsnap_render_symbol(132))(layout, index_, trailing, line, x_pos); }
-LAYOUTSNAP_STUB gboolean pango_layout_is_ellipsized(PangoLayout *layout) { return ((__typeof__(&pango_layout_is_ellipsized))layoutsnap_render_symbol(133))(layout); }
-LAYOUTSNAP_STUB void pango_layout_iter_free(PangoLayoutIter *iter) { ((__typeof__(&pango_layout_iter_free))layoutsnap_render_symbol(134))(iter); }
-LAYOUTSNAP_STUB void pango_layout_iter_get_line_extents(PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect) { ((__typeof__(&pango_layout_iter_get_line_extents))layoutsnap_render_symbol(135))(iter, ink_rect, logical_rect); }
-LAYOUTSNAP_STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_get_run_readonly))layoutsnap_render_symbol(136))(iter); }
-LAYOUTSNAP_STUB gboolean pango_layout_iter_next_line(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_line))layoutsnap_render_symbol(137))(iter); }
-LAYOUTSNAP_STUB gboolean pango_layout_iter_next_run(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_run))layoutsnap_render_symbol(138))(iter); }
-LAYOUTSNAP_STUB void pango_layout_line_get_x_ranges(PangoLayoutLine *line, int start_index, int end_index, int **ranges, int *n_ranges) { ((__typeof__(&pango_layout_line_get_x_ranges))layoutsnap_render_symbol(139))(line, start_index, end_index, ranges, n_ranges); }
-LAYOUTSNAP_STUB PangoLayout * pango_layout_new(PangoContext *context) { return ((__typeof__(&pango_layout_new))layoutsnap_render_symbol(140))(context); }
-LAYOUTSNAP_STUB void pango_layout_set_attributes(PangoLayout *layout, PangoAttrList *attrs) { ((__typeof__(&pango_layout_set_attributes))layoutsnap_render_symbol(141))(layout, attrs); }
-LAYOUTSNAP_STUB void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize) { ((__typeof__(&pango_layout_set_ellipsize))layoutsnap_render_symbol(142))(layout, ellipsize); }
-LAYOUTSNAP_STUB void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *desc) { ((__typeof__(&pango_layout_set_font_description))layoutsnap_render_symbol(143))(layout, desc); }
-LAYOUTSNAP_STUB void pango_layout_set_height(PangoLayout *layout, int height) { ((__typeof__(&pango_layout_set_height))layoutsnap_render_symbol(144))(layout, height); }
-LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text, int length) { ((__typeof__(&pango_layout_set_text))layoutsnap_render_symbol(145))(layout, text, length); }
-LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(146))(layout, width); }
-LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(147))(layout, wrap); }
-LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(148))(d); }
-LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(149))(); }
-LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(150))(); }
+LAYOUTSNAP_STUB gpointer g_thread_join(GThread *thread) { return ((__typeof__(&g_thread_join))layoutsnap_render_symbol(94))(thread); }
+LAYOUTSNAP_STUB GThread * g_thread_ref(GThread *thread) { return ((__typeof__(&g_thread_ref))layoutsnap_render_symbol(95))(thread); }
+LAYOUTSNAP_STUB GThread * g_thread_self(void) { return ((__typeof__(&g_thread_self))layoutsnap_render_symbol(96))(); }
+LAYOUTSNAP_STUB GTypeInstance * g_type_check_instance_cast(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_cast))layoutsnap_render_symbol(97))(instance, iface_type); }
+LAYOUTSNAP_STUB gboolean g_type_check_instance_is_a(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_is_a))layoutsnap_render_symbol(98))(instance, iface_type); }
+LAYOUTSNAP_STUB const char * hb_version_string(void) { return ((__typeof__(&hb_version_string))layoutsnap_render_symbol(99))(); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_insert_hyphens_new(gboolean insert_hyphens) { return ((__typeof__(&pango_attr_insert_hyphens_new))layoutsnap_render_symbol(100))(insert_hyphens); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_letter_spacing_new(int letter_spacing) { return ((__typeof__(&pango_attr_letter_spacing_new))layoutsnap_render_symbol(101))(letter_spacing); }
+LAYOUTSNAP_STUB void pango_attr_list_insert(PangoAttrList *list, PangoAttribute *attr) { ((__typeof__(&pango_attr_list_insert))layoutsnap_render_symbol(102))(list, attr); }
+LAYOUTSNAP_STUB PangoAttrList * pango_attr_list_new(void) { return ((__typeof__(&pango_attr_list_new))layoutsnap_render_symbol(103))(); }
+LAYOUTSNAP_STUB void pango_attr_list_unref(PangoAttrList *list) { ((__typeof__(&pango_attr_list_unref))layoutsnap_render_symbol(104))(list); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_style_new(PangoStyle style) { return ((__typeof__(&pango_attr_style_new))layoutsnap_render_symbol(105))(style); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_weight_new(PangoWeight weight) { return ((__typeof__(&pango_attr_weight_new))layoutsnap_render_symbol(106))(weight); }
+LAYOUTSNAP_STUB void pango_cairo_context_set_font_options(PangoContext *context, const cairo_font_options_t *options) { ((__typeof__(&pango_cairo_context_set_font_options))layoutsnap_render_symbol(107))(context, options); }
+LAYOUTSNAP_STUB void pango_cairo_context_set_resolution(PangoContext *context, double dpi) { ((__typeof__(&pango_cairo_context_set_resolution))layoutsnap_render_symbol(108))(context, dpi); }
+LAYOUTSNAP_STUB cairo_scaled_font_t * pango_cairo_font_get_scaled_font(PangoCairoFont *font) { return ((__typeof__(&pango_cairo_font_get_scaled_font))layoutsnap_render_symbol(109))(font); }
+LAYOUTSNAP_STUB GType pango_cairo_font_get_type(void) { return ((__typeof__(&pango_cairo_font_get_type))layoutsnap_render_symbol(110))(); }
+LAYOUTSNAP_STUB PangoFontMap * pango_cairo_font_map_new(void) { return ((__typeof__(&pango_cairo_font_map_new))layoutsnap_render_symbol(111))(); }
+LAYOUTSNAP_STUB void pango_cairo_show_layout_line(cairo_t *cr, PangoLayoutLine *line) { ((__typeof__(&pango_cairo_show_layout_line))layoutsnap_render_symbol(112))(cr, line); }
+LAYOUTSNAP_STUB PangoFont * pango_context_load_font(PangoContext *context, const PangoFontDescription *desc) { return ((__typeof__(&pango_context_load_font))layoutsnap_render_symbol(113))(context, desc); }
+LAYOUTSNAP_STUB void pango_context_set_language(PangoContext *context, PangoLanguage *language) { ((__typeof__(&pango_context_set_language))layoutsnap_render_symbol(114))(context, language); }
+LAYOUTSNAP_STUB void pango_context_set_round_glyph_positions(PangoContext *context, gboolean round_positions) { ((__typeof__(&pango_context_set_round_glyph_positions))layoutsnap_render_symbol(115))(context, round_positions); }
+LAYOUTSNAP_STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont *font) { return ((__typeof__(&pango_fc_font_get_pattern))layoutsnap_render_symbol(116))(font); }
+LAYOUTSNAP_STUB GType pango_fc_font_get_type(void) { return ((__typeof__(&pango_fc_font_get_type))layoutsnap_render_symbol(117))(); }
+LAYOUTSNAP_STUB GType pango_fc_font_map_get_type(void) { return ((__typeof__(&pango_fc_font_map_get_type))layoutsnap_render_symbol(118))(); }
+LAYOUTSNAP_STUB void pango_fc_font_map_set_config(PangoFcFontMap *fcfontmap, FcConfig *fcconfig) { ((__typeof__(&pango_fc_font_map_set_config))layoutsnap_render_symbol(119))(fcfontmap, fcconfig); }
+LAYOUTSNAP_STUB PangoDirection pango_find_base_dir(const gchar *text, gint length) { return ((__typeof__(&pango_find_base_dir))layoutsnap_render_symbol(120))(text, length); }
+LAYOUTSNAP_STUB void pango_font_description_free(PangoFontDescription *desc) { ((__typeof__(&pango_font_description_free))layoutsnap_render_symbol(121))(desc); }
+LAYOUTSNAP_STUB PangoFontDescription * pango_font_description_new(void) { return ((__typeof__(&pango_font_description_new))layoutsnap_render_symbol(122))(); }
+LAYOUTSNAP_STUB void pango_font_description_set_absolute_size(PangoFontDescription *desc, double size) { ((__typeof__(&pango_font_description_set_absolute_size))layoutsnap_render_symbol(123))(desc, size); }
+LAYOUTSNAP_STUB void pango_font_description_set_family(PangoFontDescription *desc, const char *family) { ((__typeof__(&pango_font_description_set_family))layoutsnap_render_symbol(124))(desc, family); }
+LAYOUTSNAP_STUB void pango_font_description_set_style(PangoFontDescription *desc, PangoStyle style) { ((__typeof__(&pango_font_description_set_style))layoutsnap_render_symbol(125))(desc, style); }
+LAYOUTSNAP_STUB void pango_font_description_set_weight(PangoFontDescription *desc, PangoWeight weight) { ((__typeof__(&pango_font_description_set_weight))layoutsnap_render_symbol(126))(desc, weight); }
+LAYOUTSNAP_STUB PangoFontMetrics * pango_font_get_metrics(PangoFont *font, PangoLanguage *language) { return ((__typeof__(&pango_font_get_metrics))layoutsnap_render_symbol(127))(font, language); }
+LAYOUTSNAP_STUB PangoContext * pango_font_map_create_context(PangoFontMap *fontmap) { return ((__typeof__(&pango_font_map_create_context))layoutsnap_render_symbol(128))(fontmap); }
+LAYOUTSNAP_STUB int pango_font_metrics_get_approximate_char_width(PangoFontMetrics *metrics) { return ((__typeof__(&pango_font_metrics_get_approximate_char_width))layoutsnap_render_symbol(129))(metrics); }
+LAYOUTSNAP_STUB void pango_font_metrics_unref(PangoFontMetrics *metrics) { ((__typeof__(&pango_font_metrics_unref))layoutsnap_render_symbol(130))(metrics); }
+LAYOUTSNAP_STUB PangoLanguage * pango_language_from_string(const char *language) { return ((__typeof__(&pango_language_from_string))layoutsnap_render_symbol(131))(language); }
+LAYOUTSNAP_STUB void pango_layout_get_cursor_pos(PangoLayout *layout, int index_, PangoRectangle *strong_pos, PangoRectangle *weak_pos) { ((__typeof__(&pango_layout_get_cursor_pos))layoutsnap_render_symbol(132))(layout, index_, strong_pos, weak_pos); }
+LAYOUTSNAP_STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_iter))layoutsnap_render_symbol(133))(layout); }
+LAYOUTSNAP_STUB GSList * pango_layout_get_lines_readonly(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_lines_readonly))layoutsnap_render_symbol(134))(layout); }
+LAYOUTSNAP_STUB void pango_layout_index_to_line_x(PangoLayout *layout, int index_, gboolean trailing, int *line, int *x_pos) { ((__typeof__(&pango_layout_index_to_line_x))layoutsnap_render_symbol(135))(layout, index_, trailing, line, x_pos); }
+LAYOUTSNAP_STUB gboolean pango_layout_is_ellipsized(PangoLayout *layout) { return ((__typeof__(&pango_layout_is_ellipsized))layoutsnap_render_symbol(136))(layout); }
+LAYOUTSNAP_STUB void pango_layout_iter_free(PangoLayoutIter *iter) { ((__typeof__(&pango_layout_iter_free))layoutsnap_render_symbol(137))(iter); }
+LAYOUTSNAP_STUB void pango_layout_iter_get_line_extents(PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect) { ((__typeof__(&pango_layout_iter_get_line_extents))layoutsnap_render_symbol(138))(iter, ink_rect, logical_rect); }
+LAYOUTSNAP_STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_get_run_readonly))layoutsnap_render_symbol(139))(iter); }
+LAYOUTSNAP_STUB gboolean pango_layout_iter_next_line(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_line))layoutsnap_render_symbol(140))(iter); }
+LAYOUTSNAP_STUB gboolean pango_layout_iter_next_run(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_run))layoutsnap_render_symbol(141))(iter); }
+LAYOUTSNAP_STUB void pango_layout_line_get_x_ranges(PangoLayoutLine *line, int start_index, int end_index, int **ranges, int *n_ranges) { ((__typeof__(&pango_layout_line_get_x_ranges))layoutsnap_render_symbol(142))(line, start_index, end_index, ranges, n_ranges); }
+LAYOUTSNAP_STUB PangoLayout * pango_layout_new(PangoContext *context) { return ((__typeof__(&pango_layout_new))layoutsnap_render_symbol(143))(context); }
+LAYOUTSNAP_STUB void pango_layout_set_attributes(PangoLayout *layout, PangoAttrList *attrs) { ((__typeof__(&pango_layout_set_attributes))layoutsnap_render_symbol(144))(layout, attrs); }
+LAYOUTSNAP_STUB void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize) { ((__typeof__(&pango_layout_set_ellipsize))layoutsnap_render_symbol(145))(layout, ellipsize); }
+LAYOUTSNAP_STUB void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *desc) { ((__typeof__(&pango_layout_set_font_description))layoutsnap_render_symbol(146))(layout, desc); }
+LAYOUTSNAP_STUB void pango_layout_set_height(PangoLayout *layout, int height) { ((__typeof__(&pango_layout_set_height))layoutsnap_render_symbol(147))(layout, height); }
+LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text, int length) { ((__typeof__(&pango_layout_set_text))layoutsnap_render_symbol(148))(layout, text, length); }
+LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(149))(layout, width); }
+LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(150))(layout, wrap); }
+LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(151))(d); }
+LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(152))(); }
+LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(153))(); }

@@ -137,6 +137,13 @@ static inline FcPattern *layoutsnap_run_font_pattern(PangoLayoutRun *run) {
  * same mutex. Once per process: returns 1 when `font`'s class is covered, 0 when it is not (not
  * a pangocairo font, or a second class). */
 int layoutsnap_serialize_font_metrics(PangoFont *font, void (*pin)(cairo_scaled_font_t *font));
+/* Pango 1.50 matches and sorts every new font pattern of a font map on two threads it starts for
+ * the purpose ("[pango] FcFontSetMatch", "[pango] FcFontSetSort"), about 250 a run, and the
+ * asking worker waits for the match. With every core already a worker, those threads only add
+ * thread starts, switches and waits. PangoThreads.c defines g_thread_new in the executable, which
+ * the loader binds Pango's calls to before GLib's: those two run on the calling thread (the same
+ * fontconfig calls, so the same fonts), any other name goes to GLib's. How many ran inline. */
+long layoutsnap_pango_threads_run_inline(void);
 static inline const char *layoutsnap_harfbuzz_version(void) { return hb_version_string(); }
 static inline const char *layoutsnap_pango_version(void) { return pango_version_string(); }
 #endif
