@@ -297,6 +297,27 @@ extension SystemCall {
         return (followsLinks ? stat(path, &info) : lstat(path, &info)) == 0 ? info : nil
     }
 
+    /// The names in folder `path` (not `.` and `..`), each with whether it is a folder itself (a
+    /// symbolic link is not, whatever it leads to); nil when it cannot be read.
+    public static func folderEntries(_ path: String) -> [(name: String, isFolder: Bool)]? {
+        guard let folder = opendir(path) else { return nil }
+        defer { closedir(folder) }
+        var entries: [(name: String, isFolder: Bool)] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let type = entry.pointee.d_type
+            let isFolder =
+                type == UInt8(DT_UNKNOWN)
+                ? status(path + "/" + name, followsLinks: false).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+                : type == UInt8(DT_DIR)
+            entries.append((name, isFolder))
+        }
+        return entries
+    }
+
     /// The path with every symbolic link and `..` resolved (realpath).
     public static func resolvedPath(_ path: String) throws(SystemError) -> String {
         guard let resolved = realpath(path, nil) else { throw SystemError(call: "realpath", code: errno) }

@@ -1,6 +1,7 @@
 import Foundation
 import LayoutSnapCore
 import LayoutSnapImaging
+import LayoutSnapSystem
 
 /// A fixture file found on disk, before it is read.
 public struct FixtureRef: Sendable, Hashable {
@@ -215,19 +216,23 @@ public enum FixtureDiscovery {
         return display(folder, cwd: cwd)
     }
 
+    /// Every `.json` below `dir`, sorted: through real folders only (a link to a folder is not
+    /// entered), not into a folder named `images` or starting with a dot (nor a link to one).
+    /// readdir, not FileManager's enumerator, which took a twentieth of a warm verify.
     static func jsonFiles(under dir: String) -> [String] {
         var result: [String] = []
-        guard let enumerator = FileManager.default.enumerator(atPath: dir) else { return [] }
-        while let item = enumerator.nextObject() as? String {
-            let name = (item as NSString).lastPathComponent
-            if name == "images" || name.hasPrefix(".") {
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: dir + "/" + item, isDirectory: &isDir), isDir.boolValue {
-                    enumerator.skipDescendants()
-                    continue
+        var folders = [dir]
+        while let folder = folders.popLast() {
+            for entry in SystemCall.folderEntries(folder) ?? [] {
+                let path = folder + "/" + entry.name
+                if entry.name == "images" || entry.name.hasPrefix(".") {
+                    if entry.isFolder || SystemCall.status(path).map({ $0.st_mode & S_IFMT == S_IFDIR }) == true {
+                        continue
+                    }
                 }
+                if entry.name.hasSuffix(".json") { result.append(path) }
+                if entry.isFolder { folders.append(path) }
             }
-            if item.hasSuffix(".json") { result.append(dir + "/" + item) }
         }
         return result.sorted()
     }
