@@ -452,7 +452,7 @@ public enum BuildID {
                 let desc = name + (nameSize + 3) / 4 * 4
                 guard desc + descSize <= bytes.count else { return nil }
                 if noteType == 3, nameSize == 4, bytes[name..<name + 3] == [0x47, 0x4E, 0x55] {
-                    return "gnu-" + bytes[desc..<desc + descSize].map { String(format: "%02x", $0) }.joined()
+                    return "gnu-" + SHA256.hex(Array(bytes[desc..<desc + descSize]))
                 }
                 note = desc + (descSize + 3) / 4 * 4
             }
