@@ -21,7 +21,8 @@ static void find_glib(void) {
 /* Exported (the executable exports its symbols), so the dynamic loader binds Pango's calls here
  * before GLib's. */
 GThread *g_thread_new(const gchar *name, GThreadFunc func, gpointer data) {
-    if (name != NULL && strncmp(name, "[pango] FcFontSet", 17) == 0) {
+    /* Only the Pango whose source was read for it (1.50): a later one might join them. */
+    if (name != NULL && strncmp(name, "[pango] FcFontSet", 17) == 0 && pango_version() / 100 == 150) {
         atomic_fetch_add_explicit(&run_inline, 1, memory_order_relaxed);
         func(data);
         /* The caller unrefs the thread it is given: a reference to this one balances it. */

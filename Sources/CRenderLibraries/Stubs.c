@@ -157,6 +157,7 @@ const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT]
     "pango_layout_set_width",
     "pango_layout_set_wrap",
     "pango_units_from_double",
+    "pango_version",
     "pango_version_string",
     "pixman_version_string",
 };
@@ -313,5 +314,6 @@ LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text
 LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(149))(layout, width); }
 LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(150))(layout, wrap); }
 LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(151))(d); }
-LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(152))(); }
-LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(153))(); }
+LAYOUTSNAP_STUB int pango_version(void) { return ((__typeof__(&pango_version))layoutsnap_render_symbol(152))(); }
+LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(153))(); }
+LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(154))(); }

@@ -304,7 +304,8 @@ extension SystemCall {
         defer { closedir(folder) }
         var entries: [(name: String, isFolder: Bool)] = []
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            // In place, up to its end: a record holds only as much of d_name as the name needs.
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
             if name == "." || name == ".." { continue }

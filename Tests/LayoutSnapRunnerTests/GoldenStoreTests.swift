@@ -57,6 +57,17 @@ final class GoldenStoreTests: XCTestCase {
         XCTAssertFalse(folders.contain(root.path + "/outside/initial"))
         XCTAssertFalse(folders.contain(goldens + "-other/posts"))
 
+        // Names as the file system compares them, byte for byte: an accent that Swift joins to
+        // the slash before it does not hide the link that slash follows, and two spellings of
+        // "é" are two folders.
+        try manager.createDirectory(atPath: root.path + "/outside/\u{301}b", withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: goldens + "/a", withDestinationPath: root.path + "/outside")
+        XCTAssertFalse(folders.contain(goldens + "/a/\u{301}b"))
+        try manager.createDirectory(atPath: goldens + "/caf\u{E9}", withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: goldens + "/cafe\u{301}", withDestinationPath: root.path + "/outside")
+        XCTAssertTrue(folders.contain(goldens + "/caf\u{E9}"))
+        XCTAssertFalse(folders.contain(goldens + "/cafe\u{301}"))
+
         let resolved = try XCTUnwrap(URL(fileURLWithPath: goldens).resolvingSymlinksInPath().path)
         let outside = URL(fileURLWithPath: root.path + "/outside/initial/000.png").resolvingSymlinksInPath().path
         func target(_ key: String) -> String? {

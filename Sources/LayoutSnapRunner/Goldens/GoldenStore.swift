@@ -89,27 +89,37 @@ public struct GoldenStore: Sendable {
     /// replaced by a link during the run is not noticed; one that is a link from the start is
     /// resolved as before.
     public final class RealFolders: Sendable {
-        private let goldens: String
-        private let known = LockedValue<[String: Bool]>([:])
+        private let goldens: [UInt8]
+        /// By the bytes of each path: names are compared as the file system compares them, not
+        /// as Swift compares strings (two spellings of "é" are two folders).
+        private let known = LockedValue<[[UInt8]: Bool]>([:])
 
-        public init(goldens: String) { self.goldens = goldens }
+        public init(goldens: String) { self.goldens = Array(goldens.utf8) }
 
         /// Whether `folder` is the goldens folder or below it through real folders only; false
         /// for any other (the caller resolves it).
         public func contain(_ folder: String) -> Bool {
-            guard folder.hasPrefix(goldens) else { return false }
-            let rest = folder.dropFirst(goldens.count)
+            let bytes = Array(folder.utf8)
+            guard bytes.starts(with: goldens) else { return false }
+            let rest = bytes[goldens.count...]
             if rest.isEmpty { return true }
-            guard rest.first == "/" else { return false }
+            guard rest.first == UInt8(ascii: "/") else { return false }
             var path = goldens
-            for part in rest.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-                guard !part.isEmpty, part != ".", part != ".." else { return false }
-                path += "/" + part
+            for part in rest.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                guard !part.isEmpty, !part.elementsEqual([UInt8(ascii: ".")]),
+                    !part.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")])
+                else { return false }
+                path.append(UInt8(ascii: "/"))
+                path.append(contentsOf: part)
                 if let real = known.withLock({ $0[path] }) {
                     guard real else { return false }
                     continue
                 }
-                let real = SystemCall.status(path, followsLinks: false).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+                var info = stat()
+                let found = (path + [0]).withUnsafeBufferPointer {
+                    $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) }
+                }
+                let real = found == 0 && info.st_mode & S_IFMT == S_IFDIR
                 known.withLock { $0[path] = real }
                 guard real else { return false }
             }
