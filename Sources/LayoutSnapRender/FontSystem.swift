@@ -21,7 +21,6 @@ public final class FontSystem: @unchecked Sendable {
         public var family: String?
     }
 
-    public let fonts: [FontFile]
     /// The project's brand families (layoutsnap.json's `fonts`), in the order written: names a
     /// text's `FontSpec.family` may give.
     public let brandFamilies: [String]
@@ -207,7 +206,9 @@ public final class FontSystem: @unchecked Sendable {
             throw error
         }
         self.configOwner = configOwner
-        self.fonts = try hashing.value.get()
+        // A system exists only when the environment it renders in can be fingerprinted; the
+        // files and hashes themselves are `files()`'s, read once per process.
+        _ = try hashing.value.get()
         var families: [String] = []
         for font in project?.fonts ?? [] where !families.contains(font.family) { families.append(font.family) }
         self.brandFamilies = families
@@ -457,8 +458,8 @@ public final class FontSystem: @unchecked Sendable {
         familyNames(in: (0..<Int(set.pointee.nfont)).compactMap { set.pointee.fonts[$0] })
     }
 
-    /// Opens every face of every font file once, through cairo, and keeps it locked for the life
-    /// of the process.
+    /// Opens every face of the config's fonts not in `pinned` (those `addFiles` opened) through
+    /// cairo, and keeps it locked for the life of the process.
     ///
     /// Cairo 1.16 keeps at most 10 FreeType faces open; to open another it closes one whose lock
     /// count is zero, reading that count without the face's own mutex. With more than 10 faces
