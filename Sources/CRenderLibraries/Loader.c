@@ -116,3 +116,20 @@ void layoutsnap_freetype_version(int *major, int *minor, int *patch) {
         ((__typeof__(&FT_Done_FreeType))layoutsnap_render_symbol_named("FT_Done_FreeType"))(library);
     }
 }
+
+int layoutsnap_freetype_new_library(FT_Library *library) {
+    return ((__typeof__(&FT_Init_FreeType))layoutsnap_render_symbol_named("FT_Init_FreeType"))(library);
+}
+
+int layoutsnap_freetype_open_face(FT_Library library, const char *file, int index, FT_Face *face, int *faces,
+                                  int *variable) {
+    FT_Error error = ((__typeof__(&FT_New_Face))layoutsnap_render_symbol_named("FT_New_Face"))(library, file, index, face);
+    if (error != 0) return (int)error;
+    *faces = (int)(*face)->num_faces;
+    *variable = FT_HAS_MULTIPLE_MASTERS(*face) || ((*face)->style_flags >> 16) != 0;
+    return 0;
+}
+
+void layoutsnap_freetype_close_face(FT_Face face) {
+    ((__typeof__(&FT_Done_Face))layoutsnap_render_symbol_named("FT_Done_Face"))(face);
+}

@@ -56,7 +56,7 @@ public final class FontSystem: @unchecked Sendable {
     /// Starts building the shared font system on a thread of its own, once per process, and
     /// returns at once: a batch calls it when it knows it will render (its first cache miss, or
     /// a run without a cache), so that the font set-up (loading the libraries, reading every
-    /// font, cairo pinning each face: about 60 ms, partly serial) overlaps the weighing of the
+    /// font's faces on every core: about 30 to 40 ms) overlaps the weighing of the
     /// other fixtures instead of coming after it. `shared()` waits for that build, or makes it
     /// itself when it comes first. A run of cache hits never calls it and never pays for fonts.
     public static func startBuilding() {
@@ -215,7 +215,7 @@ public final class FontSystem: @unchecked Sendable {
     }
 
     /// The private config: the bundled and packaged files, then the brand files, every face
-    /// pinned in cairo, made fontconfig's current config.
+    /// either layoutsnap's own or pinned in cairo, made fontconfig's current config.
     private static func makeConfig(_ project: ProjectFonts?) throws(RenderError) -> FontConfigReference {
         // The brand files are added below under their brand family, never under their own.
         let files = try Self.bundledFiles()
@@ -227,34 +227,33 @@ public final class FontSystem: @unchecked Sendable {
             FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
         }
         guard parsed != 0 else { throw RenderError.fonts("the private fontconfig configuration did not parse") }
-        let pinned = try Self.addFiles(files.map(\.path), to: config)
+        _ = try Self.addFiles(files.map(\.path), to: config)
         if let project { try Self.addBrandFonts(project, to: config) }
         guard FcConfigBuildFonts(config) != 0 else { throw RenderError.fonts("FcConfigBuildFonts failed") }
         // Before any Pango font map exists: this also keeps Pango's background FcInit from reading
         // /etc/fonts and the user's configuration.
         guard FcConfigSetCurrent(config) != 0 else { throw RenderError.fonts("FcConfigSetCurrent failed") }
-        // The faces `addFiles` did not open: the first file's and the brand fonts'.
-        try Self.pinFaces(config, except: pinned)
+        // The faces cairo opens from their files: the first file's and the brand fonts'.
+        try Self.pinFaces(config)
         return configOwner
     }
 
     /// Adds every face of `paths` to the config's application fonts, in order, as
     /// `FcConfigAppFontAddFile` would one file after another (the private config has no scan
-    /// rules, so its patterns are FreeType's query as it is), and pins each face in cairo
-    /// (`pinFaces`). Returns the pinned faces, by file and index.
+    /// rules, so its patterns are FreeType's query as it is). Returns the faces layoutsnap opened
+    /// itself, by file and index: the rest (the first file's, a variable font's) are cairo's to
+    /// open, and `pinFaces` pins them.
     ///
-    /// Each face is opened once: cairo opens and pins it, and fontconfig reads its pattern from
-    /// cairo's face. Opening a face of the CJK collections is most of the cost of both, and they
-    /// were each opened twice (fontconfig's query, then cairo's pin). Cairo's faces share one
-    /// FreeType library, so they are opened one at a time, largest file first; each opened face
-    /// is read on whichever core is free (a face is only read by one thread at a time). The
-    /// faces' patterns are added in order, whichever read finished first. A variable font's file
-    /// (named instances are patterns of their own) is read by fontconfig as before.
-    /// `earlier`: the faces already pinned in this process (by default, those any font system
-    /// pinned); their files are read by fontconfig from the files themselves.
-    static func addFiles(_ paths: [String], to config: OpaquePointer, earlier: Set<FaceKey>? = nil)
-        throws(RenderError) -> Set<FaceKey>
-    {
+    /// layoutsnap opens each face itself, on every core (`FaceOpening`), and gives cairo the
+    /// face in the pattern (`FC_FT_FACE`). Cairo never closes a face it was given, so these need
+    /// no pinning (`pinFaces` says why faces cairo opens from a file do), and cairo opens
+    /// nothing of them itself: it makes its font of a face at the first text that uses it.
+    /// Before, cairo opened and pinned every face at the set-up, one at a time (its faces share
+    /// one FreeType library), with the other core reading what it had opened. A variable font's
+    /// file (named instances are patterns of their own) is read by fontconfig from the file.
+    /// A file's faces are opened once per process: a later font system of the process (the
+    /// tests make several) takes the same faces and patterns while the file is unchanged.
+    static func addFiles(_ paths: [String], to config: OpaquePointer) throws(RenderError) -> Set<FaceKey> {
         guard let first = paths.first else { return [] }
         // The first file through fontconfig itself: it makes the application set.
         let added = first.withCString {
@@ -264,88 +263,80 @@ public final class FontSystem: @unchecked Sendable {
             throw RenderError.fonts("fontconfig could not load \(first)")
         }
         let rest = Array(paths.dropFirst())
-        let sizes = rest.map { path -> Int in
-            var info = stat()
-            return stat(path, &info) == 0 ? Int(info.st_size) : 0
-        }
-        let order = rest.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
-        let reads = FaceReads(files: rest.count)
-        let reader = Thread {
-            reads.readUntilClosed()
-            reads.readerFinished()
-        }
-        reader.stackSize = 8 << 20
-        reader.start()
-        var pinned = Set<FaceKey>()
-        var failure: RenderError?
-        // A face an earlier font system of this process opened may be in a worker's use: its
-        // file is read by fontconfig, not from cairo's face (the tests make several systems).
-        let earlier = earlier ?? Self.pinnedFaces.withLock { $0 }
-        opening: for i in order {
-            if earlier.contains(FaceKey(file: rest[i], index: 0)) {
-                reads.add(.file(i, rest[i]))
-                continue
+        var identities: [OpenedFile] = []
+        var sizes: [Int64] = []
+        for path in rest {
+            guard let signature = FileHashMemo.signature(path) else {
+                throw RenderError.fonts("fontconfig could not load \(path)")
             }
-            var index: Int32 = 0
-            var count: Int32 = 1
-            while index < count {
-                var face: FT_Face?
-                var faces: Int32 = 0
-                var variable: Int32 = 0
-                let step = layoutsnap_pin_cairo_ft_file_face(rest[i], index, &face, &faces, &variable)
-                guard step == 0, let face else {
-                    failure = RenderError.fonts("cairo could not open \(rest[i]) (step \(step))")
-                    break opening
-                }
-                pinned.insert(FaceKey(file: rest[i], index: Int(index)))
-                // A variable face's named instances are patterns of their own: the whole file
-                // is read by fontconfig (what was read of its faces is dropped).
-                if variable != 0 {
-                    reads.add(.file(i, rest[i]))
-                    break
-                }
-                if index == 0 {
-                    count = max(faces, 1)
-                    reads.setFaceCount(Int(count), of: i)
-                }
-                reads.add(.face(i, Int(index), FaceHandle(face: face), rest[i]))
-                index += 1
-            }
+            identities.append(OpenedFile(path: path, signature: signature))
+            sizes.append(signature.size)
         }
-        Self.pinnedFaces.withLock { $0.formUnion(pinned) }
-        reads.close()
-        // This thread reads what is left, then waits for the reader's last.
-        reads.readUntilClosed()
-        reads.waitForReader()
-        if let failure { throw failure }
-        let scanned = reads.results()
-        defer { for set in scanned { if let set { FcFontSetDestroy(set) } } }
-        for (i, set) in scanned.enumerated() {
-            guard let set, set.pointee.nfont > 0 else {
-                throw RenderError.fonts("fontconfig could not load \(rest[i])")
+        let known = Self.openedFiles.withLock { opened in identities.map { opened[$0] } }
+        let toOpen = rest.indices.filter { known[$0] == nil }
+            .sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+        let opening = FaceOpening(paths: rest, order: toOpen)
+        if !toOpen.isEmpty {
+            let helpers = max(0, min(ProcessInfo.processInfo.activeProcessorCount, 4) - 1)
+            let threads = (0..<helpers).map { _ in
+                let thread = Thread { opening.openUntilDone() }
+                // fontconfig's and FreeType's reading want more than a secondary thread's default.
+                thread.stackSize = 8 << 20
+                return thread
             }
-            for f in 0..<Int(set.pointee.nfont) {
-                guard let pattern = set.pointee.fonts[f] else { continue }
-                // The set frees its own reference when it goes; the config keeps this one.
+            for thread in threads { thread.start() }
+            opening.openUntilDone()
+            opening.waitForAll(threads: threads.count)
+        }
+        if let failure = opening.failure {
+            opening.discard()
+            throw failure
+        }
+        var ours = Set<FaceKey>()
+        for (i, path) in rest.enumerated() {
+            let patterns: [OpaquePointer]
+            if let remembered = known[i] {
+                patterns = remembered.patterns
+                if remembered.ownFaces { ours.formUnion(patterns.indices.map { FaceKey(file: path, index: $0) }) }
+            } else if let whole = opening.wholeFile(i) {
+                // A variable font: cairo opens it from the file, and `pinFaces` pins it.
+                patterns = whole
+                Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: whole, ownFaces: false) }
+            } else {
+                patterns = opening.faces(i)
+                ours.formUnion(patterns.indices.map { FaceKey(file: path, index: $0) })
+                Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: patterns, ownFaces: true) }
+            }
+            for pattern in patterns {
+                // The process keeps its reference (openedFiles); the config takes one of its own.
                 FcPatternReference(pattern)
                 guard FcFontSetAdd(target, pattern) != 0 else {
                     FcPatternDestroy(pattern)
-                    throw RenderError.fonts("fontconfig could not add \(rest[i])")
+                    throw RenderError.fonts("fontconfig could not add \(path)")
                 }
             }
         }
-        return pinned.union(earlier)
+        return ours
     }
 
-    /// The faces pinned in this process, by any font system.
-    private static let pinnedFaces = LockedValue<Set<FaceKey>>([])
-
-    /// A FreeType face of cairo's, handed to the thread that reads it (one thread at a time).
-    struct FaceHandle: @unchecked Sendable {
-        var face: FT_Face
+    /// A font file as it was when its faces were opened: a file changed since is opened anew.
+    struct OpenedFile: Hashable {
+        var path: String
+        var signature: FileHashMemo.Signature
     }
 
-    /// A face pinned in cairo: its file and index within the file.
+    /// A file's patterns in face order, each with the face layoutsnap opened (`ownFaces`), or
+    /// fontconfig's reading of a variable font's file.
+    struct RememberedFile: @unchecked Sendable {
+        var patterns: [OpaquePointer]
+        var ownFaces: Bool
+    }
+
+    /// Every font file this process opened, with its patterns; the faces and patterns are kept
+    /// for the life of the process (a worker of any font system may be using a face).
+    private static let openedFiles = LockedValue<[OpenedFile: RememberedFile]>([:])
+
+    /// A face pinned in cairo or opened by layoutsnap: its file and index within the file.
     struct FaceKey: Hashable {
         var file: String
         var index: Int
@@ -458,8 +449,9 @@ public final class FontSystem: @unchecked Sendable {
         familyNames(in: (0..<Int(set.pointee.nfont)).compactMap { set.pointee.fonts[$0] })
     }
 
-    /// Opens every face of the config's fonts not in `pinned` (those `addFiles` opened) through
-    /// cairo, and keeps it locked for the life of the process.
+    /// Opens every face of the config's fonts that cairo opens from its file (those without a
+    /// face of layoutsnap's, `addFiles`) through cairo, and keeps it locked for the life of the
+    /// process.
     ///
     /// Cairo 1.16 keeps at most 10 FreeType faces open; to open another it closes one whose lock
     /// count is zero, reading that count without the face's own mutex. With more than 10 faces
@@ -467,26 +459,21 @@ public final class FontSystem: @unchecked Sendable {
     /// while another was measuring glyphs with it: a SIGSEGV about one run in five over 1,000
     /// generated transcripts with two jobs. A face that is locked is never closed, and with every
     /// face locked from the start nothing is ever closed, so workers never race on a face. Cost:
-    /// the faces stay open (memory-mapped files), a few MB.
-    static func pinFaces(_ config: OpaquePointer, except pinned: Set<FaceKey>) throws(RenderError) {
+    /// the faces stay open (memory-mapped files), a few MB. A face given to cairo in its pattern
+    /// is never closed by cairo at all.
+    static func pinFaces(_ config: OpaquePointer) throws(RenderError) {
         guard let set = FcConfigGetFonts(config, FcSetApplication) else { return }
         for i in 0..<Int(set.pointee.nfont) {
             guard let pattern = set.pointee.fonts[i] else { continue }
-            var file: UnsafeMutablePointer<FcChar8>?
-            var index: Int32 = 0
-            if FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
-                FcPatternGetInteger(pattern, FC_INDEX, 0, &index) == FcResultMatch,
-                pinned.contains(FaceKey(file: String(cString: file), index: Int(index)))
-            {
-                continue
-            }
+            var given: FT_Face?
+            if FcPatternGetFTFace(pattern, FC_FT_FACE, 0, &given) == FcResultMatch { continue }
             let failed = layoutsnap_pin_cairo_ft_face(pattern)
             if failed != 0 {
-                let name = file.map { String(cString: $0) } ?? "font \(i)"
+                var file: UnsafeMutablePointer<FcChar8>?
+                let name =
+                    FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch
+                    ? file.map { String(cString: $0) } ?? "font \(i)" : "font \(i)"
                 throw RenderError.fonts("cairo could not open \(name) (step \(failed))")
-            }
-            if let file {
-                pinnedFaces.withLock { _ = $0.insert(FaceKey(file: String(cString: file), index: Int(index))) }
             }
         }
     }
@@ -568,124 +555,177 @@ public final class FontSystem: @unchecked Sendable {
         """
 }
 
-/// The faces `FontSystem.addFiles` has opened and not yet read, and each file's patterns as
-/// they are read: a queue that the opening thread fills and any thread drains.
-private final class FaceReads: @unchecked Sendable {
-    enum Read {
-        /// Face `index` of file `file` (its place in the list), opened by cairo.
-        case face(Int, Int, FontSystem.FaceHandle, String)
-        /// A whole file, read by fontconfig (a variable font's named instances).
-        case file(Int, String)
-    }
-
+/// The faces of the font files `FontSystem.addFiles` opens itself, shared by the threads that
+/// open them: each thread takes a face, opens it in a FreeType library of its own and has
+/// fontconfig read its pattern, until none is left. A file's first face says how many it has;
+/// its others are taken then.
+private final class FaceOpening: @unchecked Sendable {
     private let condition = NSCondition()
-    private var queue: [Read] = []
-    private var next = 0
-    private var closed = false
-    private var readerDone = false
-    /// Per file: each face's pattern, or the set fontconfig read for the whole file.
-    private var faces: [[OpaquePointer?]]
-    private var wholeFiles: [UnsafeMutablePointer<FcFontSet>?]
+    private let paths: [String]
+    /// Faces not yet taken: (file, index).
+    private var waiting: [(file: Int, index: Int)]
+    private var taken = 0
+    private var threadsDone = 0
+    /// Per file: each face's pattern (with its face), once read.
+    private var patterns: [[OpaquePointer?]]
+    /// Per file: fontconfig's reading of a variable font's file.
+    private var wholeFiles: [[OpaquePointer]?]
+    private(set) var failure: RenderError?
 
-    init(files: Int) {
-        faces = Array(repeating: [], count: files)
-        wholeFiles = Array(repeating: nil, count: files)
+    init(paths: [String], order: [Int]) {
+        self.paths = paths
+        waiting = order.map { (file: $0, index: 0) }
+        patterns = Array(repeating: [], count: paths.count)
+        wholeFiles = Array(repeating: nil, count: paths.count)
     }
 
-    func setFaceCount(_ count: Int, of file: Int) {
-        condition.withLock { faces[file] = Array(repeating: nil, count: count) }
-    }
-
-    func add(_ read: Read) {
-        condition.withLock {
-            queue.append(read)
-            condition.signal()
-        }
-    }
-
-    func close() {
-        condition.withLock {
-            closed = true
-            condition.broadcast()
-        }
-    }
-
-    /// Reads faces as they come until the queue is closed and empty.
-    func readUntilClosed() {
-        while true {
-            condition.lock()
-            while next == queue.count && !closed { condition.wait() }
-            guard next < queue.count else {
-                condition.unlock()
-                return
+    /// Opens and reads faces until every face is read (or one failed), with a library of its own.
+    func openUntilDone() {
+        defer {
+            condition.withLock {
+                threadsDone += 1
+                condition.broadcast()
             }
-            let read = queue[next]
-            next += 1
-            condition.unlock()
-            switch read {
-            case .face(let file, let index, let handle, let path):
-                let pattern = path.withCString {
-                    FcFreeTypeQueryFace(
-                        handle.face, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32(index), nil)
+        }
+        guard let library = FreeTypeLibraries.take() else {
+            condition.withLock { failure = failure ?? RenderError.fonts("FT_Init_FreeType failed") }
+            return
+        }
+        defer { FreeTypeLibraries.give(library) }
+        while let next = nextFace() {
+            let outcome = open(next.file, next.index, in: library.pointer)
+            condition.withLock {
+                taken -= 1
+                switch outcome {
+                case .face(let pattern, let faces):
+                    if next.index == 0 {
+                        patterns[next.file] = Array(repeating: nil, count: faces)
+                        waiting.append(contentsOf: (1..<max(faces, 1)).map { (file: next.file, index: $0) })
+                    }
+                    patterns[next.file][next.index] = pattern
+                case .wholeFile(let read):
+                    wholeFiles[next.file] = read
+                case .failed(let error):
+                    failure = failure ?? error
+                    waiting.removeAll()
                 }
-                condition.withLock { faces[file][index] = pattern }
-            case .file(let file, let path):
-                guard let set = FcFontSetCreate() else { continue }
-                var count: Int32 = 0
-                let read = path.withCString {
-                    FcFreeTypeQueryAll(
-                        UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32.max, nil, &count, set)
-                }
-                if read > 0 {
-                    condition.withLock { wholeFiles[file] = set }
-                } else {
-                    FcFontSetDestroy(set)
-                }
+                condition.broadcast()
             }
         }
     }
 
-    func readerFinished() {
+    private enum Outcome {
+        case face(OpaquePointer, faces: Int)
+        case wholeFile([OpaquePointer])
+        case failed(RenderError)
+    }
+
+    /// The next face to open; waits while none is left but a face being opened may add more.
+    private func nextFace() -> (file: Int, index: Int)? {
         condition.withLock {
-            readerDone = true
-            condition.broadcast()
+            while waiting.isEmpty && taken > 0 { condition.wait() }
+            guard !waiting.isEmpty else { return nil }
+            taken += 1
+            return waiting.removeFirst()
         }
     }
 
-    func waitForReader() {
-        condition.withLock { while !readerDone { condition.wait() } }
-    }
-
-    /// Each file's patterns in face order, as a set the caller destroys; nil for a file with a
-    /// face that was not read. Once the reads are done.
-    func results() -> [UnsafeMutablePointer<FcFontSet>?] {
-        condition.withLock {
-            var sets: [UnsafeMutablePointer<FcFontSet>?] = []
-            for (file, patterns) in faces.enumerated() {
-                if let whole = wholeFiles[file] {
-                    sets.append(whole)
-                    wholeFiles[file] = nil
-                    for pattern in patterns { if let pattern { FcPatternDestroy(pattern) } }
-                    continue
-                }
-                guard !patterns.isEmpty, !patterns.contains(where: { $0 == nil }), let set = FcFontSetCreate() else {
-                    for pattern in patterns { if let pattern { FcPatternDestroy(pattern) } }
-                    sets.append(nil)
-                    continue
-                }
-                for pattern in patterns {
-                    // The set owns the pattern once added.
-                    if FcFontSetAdd(set, pattern) == 0 { FcPatternDestroy(pattern!) }
-                }
-                sets.append(set)
+    private func open(_ file: Int, _ index: Int, in library: FT_Library) -> Outcome {
+        let path = paths[file]
+        var face: FT_Face?
+        var faces: Int32 = 0
+        var variable: Int32 = 0
+        let error = layoutsnap_freetype_open_face(library, path, Int32(index), &face, &faces, &variable)
+        guard error == 0, let face else {
+            return .failed(RenderError.fonts("FreeType could not open \(path) (error \(error))"))
+        }
+        // A variable face's named instances are patterns of their own: the whole file is read
+        // by fontconfig, and cairo opens it from the file.
+        if variable != 0 {
+            layoutsnap_freetype_close_face(face)
+            guard let set = FcFontSetCreate() else { return .failed(RenderError.fonts("FcFontSetCreate failed")) }
+            defer { FcFontSetDestroy(set) }
+            var count: Int32 = 0
+            let read = path.withCString {
+                FcFreeTypeQueryAll(
+                    UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32.max, nil, &count, set)
             }
-            faces = faces.map { _ in [] }
-            return sets
+            let patterns = (0..<Int(set.pointee.nfont)).compactMap { set.pointee.fonts[$0] }
+            guard read > 0, !patterns.isEmpty else {
+                return .failed(RenderError.fonts("fontconfig could not load \(path)"))
+            }
+            // Kept past the set.
+            for pattern in patterns { FcPatternReference(pattern) }
+            return .wholeFile(patterns)
         }
+        let pattern = path.withCString {
+            FcFreeTypeQueryFace(face, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32(index), nil)
+        }
+        guard let pattern else {
+            layoutsnap_freetype_close_face(face)
+            return .failed(RenderError.fonts("fontconfig could not load \(path)"))
+        }
+        // The face is the pattern's from here, and kept for the life of the process.
+        guard FcPatternAddFTFace(pattern, FC_FT_FACE, face) != 0 else {
+            FcPatternDestroy(pattern)
+            layoutsnap_freetype_close_face(face)
+            return .failed(RenderError.fonts("fontconfig could not add \(path)"))
+        }
+        // Cairo's font of the face, held for good: cairo 1.16 releases a font of a face when its
+        // last font face goes, and another worker can find it in between and make it again
+        // (the same race as its scaled fonts', TextEngine.pinScaledFonts), one face then used
+        // under two locks. Cairo holds the face from here: it is never closed.
+        guard layoutsnap_hold_cairo_ft_face(pattern) == 0 else {
+            FcPatternDestroy(pattern)
+            return .failed(RenderError.fonts("cairo could not open \(path)"))
+        }
+        return .face(pattern, faces: Int(faces))
     }
 
-    deinit {
-        for set in wholeFiles { if let set { FcFontSetDestroy(set) } }
-        for patterns in faces { for pattern in patterns { if let pattern { FcPatternDestroy(pattern) } } }
+    /// Waits for the `threads` helpers (and the calling thread) to finish.
+    func waitForAll(threads: Int) {
+        condition.withLock { while threadsDone < threads + 1 { condition.wait() } }
+    }
+
+    /// A file's patterns in face order, once all are done (none missing without a failure).
+    func faces(_ file: Int) -> [OpaquePointer] {
+        condition.withLock { patterns[file].compactMap { $0 } }
+    }
+
+    /// A variable font's patterns, read from its file; nil for any other file.
+    func wholeFile(_ file: Int) -> [OpaquePointer]? {
+        condition.withLock { wholeFiles[file] }
+    }
+
+    /// Releases what was read, after a failure: none of it reached a config. The faces stay
+    /// open, as cairo holds its fonts of them.
+    func discard() {
+        condition.withLock {
+            for pattern in patterns.joined() { if let pattern { FcPatternDestroy(pattern) } }
+            for pattern in wholeFiles.compactMap({ $0 }).joined() { FcPatternDestroy(pattern) }
+            patterns = patterns.map { _ in [] }
+            wholeFiles = wholeFiles.map { _ in nil }
+        }
+    }
+}
+
+/// FreeType libraries for the threads that open faces: a library opens one face at a time, so
+/// each opening thread takes one of its own. Kept for the life of the process, as their faces are.
+private enum FreeTypeLibraries {
+    struct Library: @unchecked Sendable {
+        var pointer: FT_Library
+    }
+
+    private static let idle = LockedValue<[Library]>([])
+
+    static func take() -> Library? {
+        if let library = idle.withLock({ $0.popLast() }) { return library }
+        var library: FT_Library?
+        guard layoutsnap_freetype_new_library(&library) == 0, let library else { return nil }
+        return Library(pointer: library)
+    }
+
+    static func give(_ library: Library) {
+        idle.withLock { $0.append(library) }
     }
 }

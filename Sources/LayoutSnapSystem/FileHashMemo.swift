@@ -15,8 +15,9 @@ public final class FileHashMemo: Sendable {
     private let known: [String: Line]
     private let learned = LockedValue([String: Line]())
 
-    struct Signature: Equatable {
-        var device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
+    /// What `stat` says of a file that changes when its bytes do.
+    public struct Signature: Hashable, Sendable {
+        public var device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
     }
 
     struct Line: Equatable {
@@ -80,7 +81,9 @@ public final class FileHashMemo: Sendable {
         try? AtomicWriter.write(Array(text.utf8), to: path, durable: false)
     }
 
-    static func signature(_ file: String, followsLinks: Bool = true) -> Signature? {
+    /// The file's signature; nil when it cannot be read (or, not following links, is no regular
+    /// file).
+    public static func signature(_ file: String, followsLinks: Bool = true) -> Signature? {
         guard let info = SystemCall.status(file, followsLinks: followsLinks),
             followsLinks || info.st_mode & S_IFMT == S_IFREG
         else { return nil }

@@ -3,60 +3,86 @@ import Foundation
 @testable import LayoutSnapRender
 import XCTest
 
-/// The private fontconfig's faces are each opened once, by cairo (which pins them), and
-/// fontconfig reads their patterns from cairo's faces: the set must be fontconfig's own reading
-/// of the files, face for face and in order, whichever core read which face.
+/// The private fontconfig's faces are opened by layoutsnap, on every core, and fontconfig reads
+/// their patterns from those faces: the set must be fontconfig's own reading of the files, face
+/// for face and in order, whichever core read which face, with each face given to cairo in its
+/// pattern (so cairo never opens or closes them).
 final class FontSetUpTests: XCTestCase {
     static let paths = [
         "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
         // Ten faces, the largest file: opened first.
         BrandFontTests.cjkCollection,
-        // A bitmap font: fontconfig picks a strike of cairo's face to read it.
+        // A bitmap font: fontconfig picks a strike of the face to read it.
         "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
-        // Named instances: read by fontconfig from the file, as before.
+        // Named instances: read by fontconfig from the file, and left to cairo.
         BrandFontTests.interDisplayVariable,
         "/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf",
     ]
 
-    /// Every face read from cairo's face (none counted as pinned before, whatever earlier tests
-    /// of this process opened: nothing renders meanwhile).
-    func testFacesReadFromCairosFacesAreFontconfigsOwnReadingInOrder() throws {
+    /// Every face after the first file's, but the variable font's, is layoutsnap's, and the
+    /// patterns are fontconfig's reading of the files.
+    func testFacesOpenedByLayoutsnapAreFontconfigsOwnReadingInOrder() throws {
         let paths = Self.paths
-        let pinned = try Self.assertSameAsFontconfigsReading(paths, earlier: [])
-        // Every face after the first file's was opened by cairo, and the variable font's first.
-        XCTAssertEqual(
-            pinned,
-            Set(
-                (0..<10).map { FontSystem.FaceKey(file: BrandFontTests.cjkCollection, index: $0) } + [
-                    FontSystem.FaceKey(file: paths[2], index: 0), FontSystem.FaceKey(file: paths[3], index: 0),
-                    FontSystem.FaceKey(file: paths[4], index: 0),
-                ]))
-    }
-
-    /// A file whose faces another font system of the process pinned (and a worker may be using)
-    /// is read by fontconfig from the file: the same patterns, and nothing of it opened again.
-    func testAFileAnEarlierSystemPinnedIsReadFromTheFile() throws {
-        let paths = Self.paths
-        let earlier: Set<FontSystem.FaceKey> = [FontSystem.FaceKey(file: BrandFontTests.cjkCollection, index: 0)]
-        let pinned = try Self.assertSameAsFontconfigsReading(paths, earlier: earlier)
-        XCTAssertEqual(
-            pinned,
-            earlier.union([
-                FontSystem.FaceKey(file: paths[2], index: 0), FontSystem.FaceKey(file: paths[3], index: 0),
-                FontSystem.FaceKey(file: paths[4], index: 0),
-            ]))
-    }
-
-    /// `addFiles` into a new config; asserts its faces are fontconfig's reading of `paths` in
-    /// order, and returns what it says is pinned.
-    static func assertSameAsFontconfigsReading(_ paths: [String], earlier: Set<FontSystem.FaceKey>) throws -> Set<
-        FontSystem.FaceKey
-    > {
         let config = try XCTUnwrap(FcConfigCreate())
         defer { FcConfigDestroy(config) }
-        let pinned = try FontSystem.addFiles(paths, to: config, earlier: earlier)
+        let ours = try FontSystem.addFiles(paths, to: config)
+        XCTAssertEqual(
+            ours,
+            Set(
+                (0..<10).map { FontSystem.FaceKey(file: BrandFontTests.cjkCollection, index: $0) } + [
+                    FontSystem.FaceKey(file: paths[2], index: 0), FontSystem.FaceKey(file: paths[4], index: 0),
+                ]))
+        let faces = try Self.assertSameAsFontconfigsReading(paths, config)
+        // The first file (fontconfig's own) and the variable font's instances carry no face.
+        let instances = faces.count - 13
+        XCTAssertGreaterThan(instances, 1)
+        XCTAssertEqual(
+            faces.map { $0 != nil },
+            [false] + Array(repeating: true, count: 11) + Array(repeating: false, count: instances) + [true])
+        XCTAssertEqual(Set(faces.compactMap { $0 }).count, 12, "a face per pattern")
+        // Cairo's font face of each pattern with a face is held for good (so is its font of the
+        // face): one asked for now is the held one, with a reference beside the caller's.
         let set = try XCTUnwrap(FcConfigGetFonts(config, FcSetApplication))
+        for (i, face) in faces.enumerated() where face != nil {
+            let fontFace = try XCTUnwrap(cairo_ft_font_face_create_for_pattern(set.pointee.fonts[i]))
+            defer { cairo_font_face_destroy(fontFace) }
+            XCTAssertGreaterThanOrEqual(cairo_font_face_get_reference_count(fontFace), 2, "face \(i)")
+        }
+    }
 
+    /// A later font system of the process takes the same faces and patterns; a file changed
+    /// since is opened anew.
+    func testALaterSystemTakesTheSameFacesUntilTheFileChanges() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fontsetup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("Mono.ttf").path
+        try FileManager.default.copyItem(atPath: Self.paths[4], toPath: copy)
+        let paths = [Self.paths[0], copy]
+
+        func faces() throws -> [FT_Face?] {
+            let config = try XCTUnwrap(FcConfigCreate())
+            defer { FcConfigDestroy(config) }
+            XCTAssertEqual(try FontSystem.addFiles(paths, to: config), [FontSystem.FaceKey(file: copy, index: 0)])
+            return try Self.assertSameAsFontconfigsReading(paths, config)
+        }
+        let first = try faces()
+        XCTAssertNotNil(first[1])
+        XCTAssertEqual(try faces(), first, "the same face")
+        // Written again (a new modification time): opened anew.
+        try FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: Self.paths[4], toPath: copy)
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, copy, &times, 0), 0)
+        let again = try faces()
+        XCTAssertNotNil(again[1])
+        XCTAssertNotEqual(again[1], first[1], "a new face for the changed file")
+    }
+
+    /// Asserts the config's application set is fontconfig's reading of `paths` in order (apart
+    /// from the face each pattern carries), and returns each pattern's face.
+    static func assertSameAsFontconfigsReading(_ paths: [String], _ config: OpaquePointer) throws -> [FT_Face?] {
+        let set = try XCTUnwrap(FcConfigGetFonts(config, FcSetApplication))
         var expected: [OpaquePointer] = []
         let sets = try paths.map { path -> UnsafeMutablePointer<FcFontSet> in
             let read = try XCTUnwrap(FcFontSetCreate())
@@ -72,11 +98,17 @@ final class FontSetUpTests: XCTestCase {
         defer { for read in sets { FcFontSetDestroy(read) } }
 
         XCTAssertEqual(Int(set.pointee.nfont), expected.count)
+        var faces: [FT_Face?] = []
         for i in 0..<min(Int(set.pointee.nfont), expected.count) {
             let actual = try XCTUnwrap(set.pointee.fonts[i])
-            XCTAssertTrue(FcPatternEqual(actual, expected[i]) != 0, "face \(i): \(Self.describe(actual))")
+            var face: FT_Face?
+            faces.append(FcPatternGetFTFace(actual, FC_FT_FACE, 0, &face) == FcResultMatch ? face : nil)
+            let plain = try XCTUnwrap(FcPatternDuplicate(actual))
+            defer { FcPatternDestroy(plain) }
+            FcPatternDel(plain, FC_FT_FACE)
+            XCTAssertTrue(FcPatternEqual(plain, expected[i]) != 0, "face \(i): \(Self.describe(actual))")
         }
-        return pinned
+        return faces
     }
 
     static func describe(_ pattern: OpaquePointer) -> String {

@@ -70,9 +70,9 @@ static inline int layoutsnap_fontconfig_version(void) { return FcGetVersion(); }
 /* Opens the FreeType face of `font_face` through cairo and keeps it locked for the life of the
  * process (see FontSystem.pinFaces): the scaled font and lock are deliberately never released.
  * Returns 0 with the face in `face` (cairo's: read it, never close it), or the step that failed.
- * The scaled font's size is stretched (12.25 by 12.75) so that no font Pango asks for has the
- * scale cairo last set on the face: fontconfig reading the face's pattern may change its size
- * (it picks a bitmap strike), and cairo sets a size again only for a scale other than its last. */
+ * The scaled font's size is stretched (12.25 by 12.75), a scale no text asks for: cairo sets a
+ * face's size again only for a scale other than the last it set, so the first text sets it, as
+ * it would without the pin. */
 static inline int layoutsnap_pin_cairo_font_face(cairo_font_face_t *font_face, FT_Face *face) {
     if (cairo_font_face_status(font_face) != CAIRO_STATUS_SUCCESS) { cairo_font_face_destroy(font_face); return 1; }
     cairo_matrix_t size, identity;
@@ -92,25 +92,25 @@ static inline int layoutsnap_pin_cairo_ft_face(FcPattern *pattern) {
     FT_Face face;
     return layoutsnap_pin_cairo_font_face(cairo_ft_font_face_create_for_pattern(pattern), &face);
 }
-/* Pins face `index` of `file`, from the file and index alone, and gives cairo's FreeType face in
- * `face`, with its file's face count and whether it is a variable font (whose named instances
- * are patterns of their own). */
-static inline int layoutsnap_pin_cairo_ft_file_face(const char *file, int index, FT_Face *face, int *faces,
-                                                    int *variable) {
-    FcPattern *pattern = FcPatternCreate();
-    if (pattern == NULL) return 4;
-    if (!FcPatternAddString(pattern, FC_FILE, (const FcChar8 *)file) || !FcPatternAddInteger(pattern, FC_INDEX, index)) {
-        FcPatternDestroy(pattern);
-        return 4;
-    }
+/* Makes cairo's font face for `pattern`, which carries a face of layoutsnap's (FC_FT_FACE), and
+ * keeps it for the life of the process (see FontSystem.addFiles): cairo's font of that face is
+ * then never released and made again while workers use it. Returns 0, or 1 on failure. */
+static inline int layoutsnap_hold_cairo_ft_face(FcPattern *pattern) {
     cairo_font_face_t *font_face = cairo_ft_font_face_create_for_pattern(pattern);
-    FcPatternDestroy(pattern);
-    int step = layoutsnap_pin_cairo_font_face(font_face, face);
-    if (step != 0) return step;
-    *faces = (int)(*face)->num_faces;
-    *variable = FT_HAS_MULTIPLE_MASTERS(*face) || ((*face)->style_flags >> 16) != 0;
+    if (cairo_font_face_status(font_face) != CAIRO_STATUS_SUCCESS) {
+        cairo_font_face_destroy(font_face);
+        return 1;
+    }
     return 0;
 }
+/* FreeType for the faces layoutsnap opens itself (FontSystem.addFiles), in Loader.c: FreeType's
+ * functions are called by name there. A library opens one face at a time. */
+int layoutsnap_freetype_new_library(FT_Library *library);
+/* Opens face `index` of `file` in `library`, with the file's face count and whether the face is
+ * variable. Returns FreeType's error, 0 on success. */
+int layoutsnap_freetype_open_face(FT_Library library, const char *file, int index, FT_Face *face, int *faces,
+                                  int *variable);
+void layoutsnap_freetype_close_face(FT_Face face);
 /* The cairo scaled font behind the Pango font of a layout run, or NULL (see TextEngine's
  * pinScaledFonts). The run's font belongs to one worker's font map and is only touched by it. */
 static inline cairo_scaled_font_t *layoutsnap_run_scaled_font(PangoLayoutRun *run) {
