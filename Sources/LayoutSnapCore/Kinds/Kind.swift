@@ -35,6 +35,9 @@ public protocol KindContent: Sendable {
     /// A rough count of the frames at `fps`, known before any layout: what the batch uses to
     /// start the most expensive fixtures first.
     func estimatedFrames(fps: Double) -> Double
+    /// A rough count of the texts laid out besides the frames (a chat's messages), known before
+    /// any layout: a fixture of many texts and few frames costs more than its frames say.
+    var estimatedTexts: Double { get }
     /// The content with the fonts it names set in `theme` at `textSize` (explicit sizes keep
     /// their size and take the theme's family), and the theme's defaults for what the fixture
     /// leaves out. Required, so a new kind decides: a kind whose rules read `fixture.textSize`

@@ -79,10 +79,16 @@ public struct Fixture: Sendable {
     /// uses to start the most expensive fixtures first.
     public var estimatedFrames: Double { content.estimatedFrames(fps: fps) }
 
-    /// Estimated work: frames times pixels.
+    /// Estimated work, in pixels drawn: frames times pixels, and the texts laid out at about
+    /// what drawing 10,000 pixels costs each (a 500-message chat of one frame takes as long as
+    /// some twenty frames of a phone's screen; weighed by its frame alone, it came last and kept
+    /// one worker busy after the other had finished).
     public var estimatedCost: Double {
         estimatedFrames * Double(canvas.pixelWidth) * Double(canvas.pixelHeight)
+            + content.estimatedTexts * Self.textCostInPixels
     }
+
+    static let textCostInPixels = 10_000.0
 }
 
 /// The limits of docs/fixtures/README.md "Limits", checked before anything reaches Pango or Cairo.

@@ -8,7 +8,7 @@ import LayoutSnapRender
 public enum Sharding {
     public struct Selection: Sendable {
         public var refs: [FixtureRef]
-        /// What the shard's fixtures cost (frames x pixels, as `Fixture.estimatedCost`): the
+        /// What the shard's fixtures cost (frames x pixels and texts, `Fixture.estimatedCost`): the
         /// batch runner hands the heaviest out first without decoding them to weigh them again.
         public var costs: [Double]
         /// Frames of this shard and of the whole set: the real counts of the layouts.

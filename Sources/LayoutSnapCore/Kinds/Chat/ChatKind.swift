@@ -59,4 +59,7 @@ extension ChatFixture: KindContent {
     public func estimatedFrames(fps: Double) -> Double {
         1 + Double(steps.count) * (0.5 * fps + 1)
     }
+
+    /// Every message is laid out, once; a step may add one.
+    public var estimatedTexts: Double { Double(messages.count + steps.count) }
 }

@@ -41,6 +41,9 @@ extension ComposerFixture: KindContent {
         return 1 + Double(steps.count) + Double(keyboardSteps) * 0.5 * fps
     }
 
+    /// The field's text as it stands at each step.
+    public var estimatedTexts: Double { Double(1 + steps.count) }
+
     public func at(_ textSize: ContentSizeCategory, theme: Theme) -> ComposerFixture {
         var c = self
         c.font = theme.textStyles.restyle(font, at: textSize)

@@ -41,6 +41,9 @@ extension PostFixture: KindContent, CurveAnimatedContent {
         return 1 + Double(steps.count) * perStep
     }
 
+    /// The title, summary and body.
+    public var estimatedTexts: Double { 3 }
+
     /// The card's text styles are its rules', which read `fixture.textSize` and `fixture.theme`
     /// themselves; a curve the fixture leaves out is the theme's expand motion.
     public func at(_ textSize: ContentSizeCategory, theme: Theme) -> PostFixture {

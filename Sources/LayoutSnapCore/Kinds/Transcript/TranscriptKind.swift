@@ -32,6 +32,9 @@ extension TranscriptFixture: KindContent {
         1 + Double(steps.count) * (0.8 * fps + 1)
     }
 
+    /// The text as it stands at each step.
+    public var estimatedTexts: Double { Double(1 + steps.count) }
+
     public func at(_ textSize: ContentSizeCategory, theme: Theme) -> TranscriptFixture {
         var t = self
         t.font = theme.textStyles.restyle(font, at: textSize)
