@@ -30,6 +30,8 @@ public final class TextEngine: TextMeasuring {
         }
     }
 
+    /// The font system the font map reads (kept: engines are handed out again by it).
+    let fonts: FontSystem
     private let fontMap: GObjectReference<UnsafeMutablePointer<PangoFontMap>>
     private let contextOwner: GObjectReference<OpaquePointer>
     private var context: OpaquePointer { contextOwner.handle }
@@ -87,7 +89,43 @@ public final class TextEngine: TextMeasuring {
         pango_cairo_context_set_font_options(context, options)
         self.fontMap = map
         self.contextOwner = contextOwner
+        self.fonts = fonts
     }
+
+    /// An engine of `fonts` that no thread is using: one a finished worker of this process gave
+    /// back (`giveBack`), or a new one.
+    public static func take(fonts: FontSystem) throws(RenderError) -> TextEngine {
+        let kept = idle.withLock { engines -> TextEngine? in
+            guard let i = engines.firstIndex(where: { $0.engine.fonts === fonts }) else { return nil }
+            return engines.remove(at: i).engine
+        }
+        if let kept {
+            kept.clearCache()
+            return kept
+        }
+        return try TextEngine(fonts: fonts)
+    }
+
+    /// Keeps the engine of a finished worker for the next (up to `idleLimit`), instead of
+    /// tearing its font map down: a run's last step waited about 2 ms for its workers' teardown
+    /// at 2 jobs, with nothing else to do, and a later batch of the process (the tests, the
+    /// preview server) makes no font map again. The caller no longer uses it; beyond the limit,
+    /// its last reference tears the engine down as before.
+    public static func giveBack(_ engine: TextEngine) {
+        idle.withLock { engines in
+            if engines.count < idleLimit { engines.append(IdleEngine(engine: engine)) }
+        }
+    }
+
+    /// More than any run's jobs on the machines this runs on; the rest are torn down.
+    static let idleLimit = 16
+
+    /// An engine no thread uses: whoever takes it from `idle` owns it.
+    private struct IdleEngine: @unchecked Sendable {
+        let engine: TextEngine
+    }
+
+    private static let idle = LockedValue<[IdleEngine]>([])
 
     /// Drops cached layouts (between fixtures, so memory does not grow with the batch).
     public func clearCache() {

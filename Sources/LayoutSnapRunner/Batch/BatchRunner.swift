@@ -122,11 +122,12 @@ public struct BatchRunner: Sendable {
         let order = costs.keys.sorted { costs[$0]! != costs[$1]! ? costs[$0]! > costs[$1]! : $0 < $1 }
         let queue = WorkQueue<Void>(count: order.count, order: order)
         WorkerThreads.run(threads: min(jobs, max(order.count, 1))) {
-            // Each worker owns its text engine for every fixture it takes, made at its first.
+            // Each worker owns its text engine for every fixture it takes, taken at its first (a
+            // finished worker's, or a new one) and given back at its end.
             var made: Result<TextEngine, RenderError>?
             func engine() -> Result<TextEngine, RenderError> {
                 if let made { return made }
-                let engine = Result { () throws(RenderError) in try TextEngine(fonts: FontSystem.shared()) }
+                let engine = Result { () throws(RenderError) in try TextEngine.take(fonts: FontSystem.shared()) }
                 made = engine
                 return engine
             }
@@ -168,6 +169,7 @@ public struct BatchRunner: Sendable {
                 }
                 store(i, result)
             }
+            if case .success(let engine) = made { TextEngine.giveBack(engine) }
         }
     }
 
