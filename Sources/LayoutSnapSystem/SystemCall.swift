@@ -363,10 +363,16 @@ extension SystemCall {
     }
 
     /// The size of the regular file at `path` (symbolic links followed, as opening a file by name
-    /// does) and its first `limit` bytes, all of them when it is smaller.
-    public static func readPrefix(_ path: String, upTo limit: Int) throws(SystemError) -> (size: Int, bytes: [UInt8]) {
-        let (fd, size) = try openFollowingLinks(path)
+    /// does) and its first `limit` bytes, all of them when it is smaller. `touch`, given the
+    /// file's modification time (seconds since 1970), says whether to set its times to now,
+    /// through the open file.
+    public static func readPrefix(
+        _ path: String, upTo limit: Int, touch: ((Int) -> Bool)? = nil
+    ) throws(SystemError) -> (size: Int, bytes: [UInt8]) {
+        let (fd, info) = try openRegularWithStatus(path, flags: O_RDONLY | O_CLOEXEC)
+        let size = Int(info.st_size)
         defer { try? close(fd) }
+        if let touch, touch(Int(info.st_mtim.tv_sec)) { _ = futimens(fd, nil) }
         var bytes = [UInt8](repeating: 0, count: min(size, limit))
         var done = 0
         while done < bytes.count {
@@ -395,6 +401,14 @@ extension SystemCall {
 
     /// `path` opened with `flags`, refused (and closed) unless it is a regular file.
     private static func openRegular(_ path: String, flags: Int32) throws(SystemError) -> (fd: Int32, size: Int) {
+        let (fd, info) = try openRegularWithStatus(path, flags: flags)
+        return (fd, Int(info.st_size))
+    }
+
+    /// As `openRegular`, with all `fstat` said of the file.
+    private static func openRegularWithStatus(_ path: String, flags: Int32) throws(SystemError) -> (
+        fd: Int32, info: stat
+    ) {
         let fd = try Posix.open(path, flags)
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -406,7 +420,7 @@ extension SystemCall {
             try? close(fd)
             throw SystemError(call: "open", code: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : ENODEV)
         }
-        return (fd, Int(info.st_size))
+        return (fd, info)
     }
 }
 

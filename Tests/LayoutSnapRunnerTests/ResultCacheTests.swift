@@ -242,6 +242,33 @@ final class ResultCacheTests: XCTestCase {
         }
     }
 
+    /// A hit moves an entry's time to now only when it is an hour old or more: a warm run
+    /// within the hour writes nothing to the folder.
+    func testAHitTouchesOnlyAnEntryUnusedForAnHour() throws {
+        let folder = try makeTemporaryFolder("cache")
+        defer { removeTemporaryFolder(folder) }
+        let store = LocalResultStore(folder: folder.path)
+        let key = ResultKey(hex: String(repeating: "a", count: 64))
+        store.put(key, [1, 2, 3])
+        let path = store.path(key)
+        func modified() -> Int {
+            var info = stat()
+            XCTAssertEqual(stat(path, &info), 0)
+            return Int(info.st_mtim.tv_sec)
+        }
+        func setModified(_ seconds: Int) {
+            var times = [timeval(tv_sec: seconds, tv_usec: 0), timeval(tv_sec: seconds, tv_usec: 0)]
+            XCTAssertEqual(utimes(path, &times), 0)
+        }
+        let now = Int(time(nil))
+        setModified(now - 3000)
+        XCTAssertEqual(store.get(key), [1, 2, 3])
+        XCTAssertEqual(modified(), now - 3000, "used within the hour: left alone")
+        setModified(now - 3700)
+        XCTAssertEqual(store.get(key), [1, 2, 3])
+        XCTAssertGreaterThanOrEqual(modified(), now, "an hour old: moved to now")
+    }
+
     func testLocalStoreEvictsTheLeastRecentlyUsed() throws {
         let folder = try makeTemporaryFolder("cache")
         defer { removeTemporaryFolder(folder) }

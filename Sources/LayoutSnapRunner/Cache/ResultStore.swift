@@ -28,13 +28,17 @@ extension ResultStore {
 /// written into it, and ext4 indexes a folder of many thousand files), written to a temporary file and renamed into place, so writers racing on one
 /// key each leave a whole entry and a reader never sees half of one. No fsync: an entry lost to a
 /// power cut is a miss, and one torn is refused by its own check. Least recently used first out:
-/// a hit touches the entry's modification time, and `evict` removes the oldest until the folder
-/// is within its bound.
+/// a hit touches the entry's modification time (when older than an hour), and `evict` removes the
+/// oldest until the folder is within its bound.
 public final class LocalResultStore: ResultStore {
     public let folder: String
     public let maxBytes: Int
     private let reported = LockedValue<[String]>([])
     private let written = LockedValue(0)
+
+    /// How old an entry's time must be for a hit to move it to now: eviction's order is by the
+    /// hour, and a run of hits within the hour touches nothing.
+    static let touchAfterSeconds = 3600
 
     /// Half a gigabyte: some 150,000 entries of a few kilobytes.
     public static let defaultMaxBytes = 512 << 20
@@ -52,9 +56,12 @@ public final class LocalResultStore: ResultStore {
     public func get(_ key: ResultKey) -> [UInt8]? {
         let path = path(key)
         do {
-            let (_, bytes) = try SystemCall.readPrefix(path, upTo: Limits.maxCacheEntryBytes)
-            // Touched for least-recently-used eviction; a read-only cache still reads.
-            _ = utimes(path, nil)
+            // Touched for least-recently-used eviction, unless used within the hour (a warm run
+            // then writes nothing to the folder); a read-only cache still reads.
+            let now = Int(time(nil))
+            let (_, bytes) = try SystemCall.readPrefix(path, upTo: Limits.maxCacheEntryBytes) {
+                now - $0 >= Self.touchAfterSeconds
+            }
             return bytes
         } catch  where error.code == ENOENT {
             return nil
