@@ -286,7 +286,7 @@ public final class FontSystem: @unchecked Sendable {
             }
             for thread in threads { thread.start() }
             opening.openUntilDone()
-            opening.waitForAll(threads: threads.count)
+            opening.waitForHelpers()
         }
         if let failure = opening.failure {
             opening.discard()
@@ -300,6 +300,7 @@ public final class FontSystem: @unchecked Sendable {
                 if remembered.ownFaces { ours.formUnion(patterns.indices.map { FaceKey(file: path, index: $0) }) }
             } else if let whole = opening.wholeFile(i) {
                 // A variable font: cairo opens it from the file, and `pinFaces` pins it.
+                for face in opening.faces(i) { FcPatternDestroy(face) }
                 patterns = whole
                 Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: whole, ownFaces: false) }
             } else {
@@ -565,7 +566,8 @@ private final class FaceOpening: @unchecked Sendable {
     /// Faces not yet taken: (file, index).
     private var waiting: [(file: Int, index: Int)]
     private var taken = 0
-    private var threadsDone = 0
+    /// Threads inside `openUntilDone`.
+    private var running = 0
     /// Per file: each face's pattern (with its face), once read.
     private var patterns: [[OpaquePointer?]]
     /// Per file: fontconfig's reading of a variable font's file.
@@ -581,9 +583,10 @@ private final class FaceOpening: @unchecked Sendable {
 
     /// Opens and reads faces until every face is read (or one failed), with a library of its own.
     func openUntilDone() {
+        condition.withLock { running += 1 }
         defer {
             condition.withLock {
-                threadsDone += 1
+                running -= 1
                 condition.broadcast()
             }
         }
@@ -599,12 +602,19 @@ private final class FaceOpening: @unchecked Sendable {
                 switch outcome {
                 case .face(let pattern, let faces):
                     if next.index == 0 {
-                        patterns[next.file] = Array(repeating: nil, count: faces)
+                        patterns[next.file] = Array(repeating: nil, count: max(faces, 1))
                         waiting.append(contentsOf: (1..<max(faces, 1)).map { (file: next.file, index: $0) })
                     }
                     patterns[next.file][next.index] = pattern
                 case .wholeFile(let read):
-                    wholeFiles[next.file] = read
+                    // The file is read whole: its other faces are not opened (a face already
+                    // read is dropped with the file's faces, `addFiles`).
+                    waiting.removeAll { $0.file == next.file }
+                    if wholeFiles[next.file] == nil {
+                        wholeFiles[next.file] = read
+                    } else {
+                        for pattern in read { FcPatternDestroy(pattern) }
+                    }
                 case .failed(let error):
                     failure = failure ?? error
                     waiting.removeAll()
@@ -682,9 +692,11 @@ private final class FaceOpening: @unchecked Sendable {
         return .face(pattern, faces: Int(faces))
     }
 
-    /// Waits for the `threads` helpers (and the calling thread) to finish.
-    func waitForAll(threads: Int) {
-        condition.withLock { while threadsDone < threads + 1 { condition.wait() } }
+    /// Waits for the helpers still opening a face; called once the calling thread's
+    /// `openUntilDone` has returned, so none is left to open. A helper that starts later finds
+    /// nothing to do.
+    func waitForHelpers() {
+        condition.withLock { while running > 0 { condition.wait() } }
     }
 
     /// A file's patterns in face order, once all are done (none missing without a failure).

@@ -3,7 +3,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapSystem
 
-/// Pango text layout for one thread: its own font map and context over the shared private
+/// Pango text layout for one thread at a time: its own font map and context over the shared private
 /// fontconfig (a PangoLayout must never cross threads). It measures text for the rules and keeps
 /// each layout so that the renderer draws it in every frame without laying it out again.
 public final class TextEngine: TextMeasuring {
@@ -96,7 +96,7 @@ public final class TextEngine: TextMeasuring {
     /// back (`giveBack`), or a new one.
     public static func take(fonts: FontSystem) throws(RenderError) -> TextEngine {
         let kept = idle.withLock { engines -> TextEngine? in
-            guard let i = engines.firstIndex(where: { $0.engine.fonts === fonts }) else { return nil }
+            guard let i = engines.lastIndex(where: { $0.engine.fonts === fonts }) else { return nil }
             return engines.remove(at: i).engine
         }
         if let kept {
@@ -113,7 +113,9 @@ public final class TextEngine: TextMeasuring {
     /// its last reference tears the engine down as before.
     public static func giveBack(_ engine: TextEngine) {
         idle.withLock { engines in
-            if engines.count < idleLimit { engines.append(IdleEngine(engine: engine)) }
+            // Given back twice, it could be taken twice: kept once.
+            guard engines.count < idleLimit, !engines.contains(where: { $0.engine === engine }) else { return }
+            engines.append(IdleEngine(engine: engine))
         }
     }
 

@@ -5,7 +5,7 @@ import XCTest
 /// A finished worker's engine is kept for the next worker of the process, by font system, up to
 /// a limit, and comes back with no layouts of the last fixture.
 final class TextEnginePoolTests: XCTestCase {
-    func testAGivenBackEngineIsTakenAgainEmptyAndOnlyForItsFonts() throws {
+    func testAGivenBackEngineIsTakenAgainEmptyAndOnce() throws {
         let fonts = try FontSystem.shared()
         // Whatever earlier tests left: taken out, so the pool holds only what this test gives.
         var drained: [TextEngine] = []
@@ -30,5 +30,21 @@ final class TextEnginePoolTests: XCTestCase {
         XCTAssertEqual(
             kept.intersection((drained + [again, other]).map(ObjectIdentifier.init)).count, TextEngine.idleLimit)
         for e in back { TextEngine.giveBack(e) }
+        // Given back twice, kept once.
+        let twice = try TextEngine.take(fonts: fonts)
+        TextEngine.giveBack(twice)
+        TextEngine.giveBack(twice)
+        XCTAssertTrue(try TextEngine.take(fonts: fonts) === twice)
+        XCTAssertFalse(try TextEngine.take(fonts: fonts) === twice)
+    }
+
+    /// An engine reads its own font system's config: another system never gets it.
+    func testAnEngineIsTakenOnlyForItsFontSystem() throws {
+        let shared = try FontSystem.shared()
+        let other = try FontSystem(projectFonts: nil)
+        let engine = try TextEngine.take(fonts: shared)
+        TextEngine.giveBack(engine)
+        XCTAssertFalse(try TextEngine.take(fonts: other) === engine)
+        XCTAssertTrue(try TextEngine.take(fonts: shared) === engine)
     }
 }

@@ -48,7 +48,9 @@ public enum Sharding {
         let queue = WorkQueue<(frames: Int?, estimate: Double, cost: Double)>(
             count: refs.count, order: Array(refs.indices))
         WorkerThreads.run(threads: min(max(jobs, 1), max(refs.count, 1))) {
-            let engine = try? TextEngine(fonts: fonts)
+            let engine = try? TextEngine.take(fonts: fonts)
+            // Given back for the batch that follows (`TextEngine.giveBack`).
+            defer { if let engine { TextEngine.giveBack(engine) } }
             while let i = queue.take() {
                 guard let engine, let fixture = try? overrides.decode(refs[i]).get() else {
                     queue.store(i, (nil, 1, 0))
