@@ -233,7 +233,8 @@ public final class FontSystem: @unchecked Sendable {
         // Before any Pango font map exists: this also keeps Pango's background FcInit from reading
         // /etc/fonts and the user's configuration.
         guard FcConfigSetCurrent(config) != 0 else { throw RenderError.fonts("FcConfigSetCurrent failed") }
-        // The faces cairo opens from their files: the first file's and the brand fonts'.
+        // The faces cairo opens from their files: the first file's, a variable font's and the brand
+        // fonts'.
         try Self.pinFaces(config)
         return configOwner
     }

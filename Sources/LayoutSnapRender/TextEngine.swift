@@ -108,9 +108,9 @@ public final class TextEngine: TextMeasuring {
 
     /// Keeps the engine of a finished worker for the next (up to `idleLimit`), instead of
     /// tearing its font map down: a run's last step waited about 2 ms for its workers' teardown
-    /// at 2 jobs, with nothing else to do, and a later batch of the process (the tests, the
-    /// preview server) makes no font map again. The caller no longer uses it; beyond the limit,
-    /// its last reference tears the engine down as before.
+    /// at 2 jobs, with nothing else to do, and a later batch of the process (the tests, `review
+    /// --watch`, the batch after `--shard`'s frame count) makes no font map again. The caller no
+    /// longer uses it; beyond the limit, its last reference tears the engine down as before.
     public static func giveBack(_ engine: TextEngine) {
         idle.withLock { engines in
             // Given back twice, it could be taken twice: kept once.
