@@ -127,6 +127,49 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
     }
 
+    /// The project's defaults are hashed once and remembered under layoutsnap.json's bytes:
+    /// a changed file is hashed again (its fixtures render and fail as without the cache), and
+    /// a torn memo is worked out again.
+    func testTheDefaultsAreRememberedUnderTheirFile() throws {
+        let dir = try project()
+        let keys = dir.path(".layoutsnap/cache/keys")
+        func memos() throws -> [String] {
+            try FileManager.default.subpathsOfDirectory(atPath: keys.path).filter { $0.count > 3 }.filter {
+                (try? String(contentsOf: keys.appendingPathComponent($0), encoding: .utf8))?.hasPrefix(
+                    "layoutsnap defaults memo 1\n") == true
+            }
+        }
+        XCTAssertEqual(try memos().count, 0, "record does not need it")
+        XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
+        let none = try memos()
+        XCTAssertEqual(none.count, 1, "no layoutsnap.json: the built-in defaults'")
+
+        try dir.write("layoutsnap.json", #"{"defaults": {"appearance": "dark"}}"#)
+        let dark = try verify(dir)
+        let uncached = try verify(dir, ["--no-cache"])
+        XCTAssertEqual(dark.status, 1, dark.output)
+        // Only the dark variant renders as it did: its key, worked out again, is the one it had.
+        XCTAssertEqual(
+            dark.cached, ["cards/a": false, "cards/b": false, "cards/b@dark": true, "cards/photo": false], dark.output)
+        XCTAssertEqual(dark.summary["failed"] as? Int, uncached.summary["failed"] as? Int)
+        XCTAssertEqual(try memos().count, 2, "one more, under the file's bytes")
+        // Remembered now: the same verdict, and the dark renderings are hits that are not the goldens.
+        let again = try verify(dir)
+        XCTAssertEqual(again.status, 1, again.output)
+        XCTAssertEqual(again.summary["failed"] as? Int, uncached.summary["failed"] as? Int)
+
+        // The file's bytes, not its meaning, pick the memo: written otherwise, hashed again.
+        try dir.write("layoutsnap.json", #"{ "defaults": { "appearance": "light" } }"#)
+        let light = try verify(dir)
+        XCTAssertEqual(light.status, 0, light.output)
+        XCTAssertEqual(light.cached.values.filter { $0 }.count, 4, "light decodes as the built-in defaults")
+        XCTAssertEqual(try memos().count, 3)
+
+        for memo in try memos() { try Data("torn".utf8).write(to: keys.appendingPathComponent(memo)) }
+        XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
+        XCTAssertEqual(try memos().count, 1, "worked out again and remembered")
+    }
+
     /// The libraries' versions come from the cache folder's memo while what the dynamic loader
     /// would take reads the same (a warm run loads no library): a memo edited to another cairo
     /// changes every key, so everything renders, the verdict is the same, and the environment's

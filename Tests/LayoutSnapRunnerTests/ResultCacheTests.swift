@@ -213,6 +213,51 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertNil(KeyMemo.parse(bytes + [0x41]))
     }
 
+    func testDefaultsMemoReadsBackAndRefusesTornRecords() {
+        let digest = (0..<32).map { UInt8($0 * 7 % 256) }
+        let bytes = DefaultsMemo.encoded(digest)
+        XCTAssertEqual(DefaultsMemo.parse(bytes), digest)
+        for cut in 0..<bytes.count {
+            XCTAssertNil(DefaultsMemo.parse(Array(bytes[..<cut])), "a record cut at \(cut) of \(bytes.count) read")
+        }
+        XCTAssertNil(DefaultsMemo.parse(bytes + [0x0A]))
+        XCTAssertNil(DefaultsMemo.parse(Array(String(decoding: bytes, as: UTF8.self).uppercased().utf8)))
+        XCTAssertNil(DefaultsMemo.parse(KeyMemo(key: key, inputs: []).encoded()), "a key memo is not one")
+    }
+
+    /// What the defaults were decoded from picks out their remembered hash: the same file's bytes
+    /// give the same source, other bytes or a changed value none of its.
+    func testDefaultsAreRememberedUnderWhatTheyWereDecodedFrom() throws {
+        let folder = try makeTemporaryFolder("defaults-memo")
+        defer { removeTemporaryFolder(folder) }
+        let project = folder.appendingPathComponent("project").path
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        let file = project + "/layoutsnap.json"
+        try Data(#"{"defaults": {"appearance": "dark"}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let dark = try ProjectSettings.load(from: project, cwd: project)
+        let source = try XCTUnwrap(dark.defaultsSource)
+        XCTAssertEqual(try ProjectSettings.load(from: project, cwd: project).defaultsSource, source)
+        try Data(#"{"defaults": {"appearance": "dark"} }"#.utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertNotEqual(try ProjectSettings.load(from: project, cwd: project).defaultsSource, source)
+        var changed = dark
+        changed.config.defaults.appearance = .light
+        XCTAssertNil(changed.defaultsSource, "defaults changed after loading are not the file's")
+        XCTAssertNil(ProjectSettings().defaultsSource)
+
+        let defaults = dark.config.defaults
+        let cache = folder.appendingPathComponent("cache").path
+        let digest = ResultCache.digest(of: defaults, source: source, folder: cache)
+        XCTAssertEqual(digest, ResultCache.digest(of: defaults))
+        let memos = try FileManager.default.subpathsOfDirectory(atPath: cache + "/keys").filter { $0.count > 3 }
+        XCTAssertEqual(memos.count, 1)
+        // Read back, not worked out again: a memo edited to another hash gives that hash.
+        let other = [UInt8](repeating: 0x5A, count: 32)
+        try Data(DefaultsMemo.encoded(other)).write(to: URL(fileURLWithPath: cache + "/keys/" + memos[0]))
+        XCTAssertEqual(ResultCache.digest(of: defaults, source: source, folder: cache), other)
+        XCTAssertEqual(ResultCache.digest(of: defaults, source: source + [0], folder: cache), digest)
+        XCTAssertEqual(ResultCache.digest(of: defaults, source: nil, folder: cache), digest)
+    }
+
     func testActionResultNamesTheBlob() {
         let hash = SHA256.hex(of: value.encoded())
         let message = ActionResult.encode(path: "layoutsnap-result.json", hash: hash, size: 1234)

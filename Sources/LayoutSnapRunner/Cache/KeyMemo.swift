@@ -69,3 +69,39 @@ struct KeyMemo: Equatable {
         return KeyMemo(key: ResultKey(hex: key), inputs: inputs)
     }
 }
+
+/// What the local folder remembers for the project's defaults (`ResultCache.digest(of:source:
+/// folder:)`): their canonical hash, filed under what they were decoded from and this build.
+///
+///     layoutsnap defaults memo 1
+///     digest <64 hex digits>
+enum DefaultsMemo {
+    static let header = "layoutsnap defaults memo 1\n"
+
+    static func encoded(_ digest: [UInt8]) -> [UInt8] {
+        Array(header.utf8) + Array("digest \(SHA256.hex(digest))\n".utf8)
+    }
+
+    /// nil for anything that is not a whole record.
+    static func parse(_ bytes: [UInt8]) -> [UInt8]? {
+        let prefix = Array(header.utf8) + Array("digest ".utf8)
+        guard bytes.count == prefix.count + 65, bytes.starts(with: prefix), bytes.last == 0x0A else { return nil }
+        var digest: [UInt8] = []
+        var high: UInt8?
+        for c in bytes[prefix.count..<bytes.count - 1] {
+            let nibble: UInt8
+            switch c {
+            case 0x30...0x39: nibble = c - 0x30
+            case 0x61...0x66: nibble = c - 0x61 + 10
+            default: return nil
+            }
+            if let h = high {
+                digest.append(h << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return digest
+    }
+}

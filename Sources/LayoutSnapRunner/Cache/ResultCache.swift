@@ -256,6 +256,23 @@ public final class ResultCache: Sendable {
         return hasher.finish()
     }
 
+    /// `digest(of:)`, remembered in the local `folder` under `source` (what the defaults were
+    /// decoded from: `ProjectSettings.defaultsSource`) and this build, as a fixture's key is
+    /// remembered under its file: the walk was a twentieth of a warm run's CPU. Worked out
+    /// without the memo when either is nil.
+    public static func digest(of defaults: FixtureDefaults, source: [UInt8]?, folder: String?) -> [UInt8] {
+        guard let source, let folder, let build = BuildID.current else { return digest(of: defaults) }
+        var hasher = SHA256()
+        hasher.update("layoutsnap-defaults-memo 1 build#\(build.utf8.count):\(build) source:")
+        hasher.update(source)
+        let memo = ResultKey(hex: hasher.hex())
+        let store = LocalResultStore(folder: folder)
+        if let record = store.rememberedRecord(memo), let digest = DefaultsMemo.parse(record) { return digest }
+        let digest = digest(of: defaults)
+        store.remember(DefaultsMemo.encoded(digest), for: memo)
+        return digest
+    }
+
     public func remember(_ defaults: FixtureDefaults, digest: [UInt8]) {
         defaultsDigests.withLock { known in
             if !known.contains(where: { $0.defaults == defaults }) { known.append((defaults, digest)) }

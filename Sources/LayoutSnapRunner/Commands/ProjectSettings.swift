@@ -15,6 +15,18 @@ public struct ProjectSettings: Sendable {
     /// default folders (Fixtures, Goldens, .layoutsnap/report) are too.
     public var root: String?
 
+    /// What `config.defaults` was decoded from, while it is still that value: a hash of the
+    /// file's name and bytes (or of there being no file). A run remembers the defaults'
+    /// canonical hash under it (`ResultCache.digest(of:source:folder:)`), since walking them
+    /// is a few milliseconds of a warm run. nil for settings not made by `load`, or whose
+    /// defaults were changed since.
+    public var defaultsSource: [UInt8]? {
+        guard let decoded, decoded.defaults == config.defaults else { return nil }
+        return decoded.source
+    }
+
+    private var decoded: (defaults: FixtureDefaults, source: [UInt8])?
+
     public init(file: String? = nil, config: ProjectConfig = ProjectConfig(), root: String? = nil) {
         self.file = file
         self.config = config
@@ -74,6 +86,10 @@ public struct ProjectSettings: Sendable {
                     }
                     var found = ProjectSettings(file: shown, config: config, root: display(base, from: cwd))
                     found.path = candidate
+                    var source = SHA256()
+                    source.update("file#\(shown.utf8.count):\(shown)bytes#\(data.count):")
+                    data.withUnsafeBytes { source.update($0) }
+                    found.decoded = (config.defaults, source.finish())
                     settings = found
                 } catch {
                     throw RunnerError.input(error.diagnostic.with(category: .input))
@@ -88,7 +104,13 @@ public struct ProjectSettings: Sendable {
                 return settings
             }
             let parent = folder.deletingLastPathComponent()
-            if parent.path == folder.path { return ProjectSettings() }
+            if parent.path == folder.path {
+                var none = ProjectSettings()
+                var source = SHA256()
+                source.update("no \(ProjectConfig.fileName)")
+                none.decoded = (none.config.defaults, source.finish())
+                return none
+            }
             folder = parent
         }
     }

@@ -69,8 +69,8 @@ public struct VerifyRun: Sendable {
         let reading = Background { [settings] in Self.readManifest(settings) }
         let opening = Background { [settings, version] in Self.openCache(settings, version: version) }
         let defaults = settings.project?.config.defaults ?? settings.defaults
-        let hashing = Background { [cacheIsOff = settings.cache.isOff] in
-            cacheIsOff ? nil : ResultCache.digest(of: defaults)
+        let hashing = Background { [cache = settings.cache, source = settings.project?.defaultsSource] in
+            cache.isOff ? nil : ResultCache.digest(of: defaults, source: source, folder: cache.folder)
         }
         defer { _ = (reading.value, opening.value, hashing.value) }
         let selection = try settings.select()
