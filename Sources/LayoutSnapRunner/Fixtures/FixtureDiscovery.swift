@@ -12,12 +12,22 @@ public struct FixtureRef: Sendable, Hashable {
     /// The path as messages show it (relative to the working directory when below it).
     public var displayPath: String
     /// For `<id>@<name>`: the fixture's variant it is (the same file, rendered that way).
-    public var variant: FixtureVariant?
+    public var variant: FixtureVariant? {
+        get { storedVariant.value }
+        set { storedVariant = Shared(newValue) }
+    }
     /// The file names `variants` that cannot be read: its base stays in every selection (even
     /// `--variant`), so decoding it reports the mistake instead of the run passing without it.
     public var variantsUnreadable = false
     /// The project's fixture defaults (layoutsnap.json's `defaults`), applied when it is decoded.
-    public var defaults = FixtureDefaults()
+    public var defaults: FixtureDefaults {
+        get { storedDefaults.value }
+        set { storedDefaults = Shared(newValue) }
+    }
+    // Each kept behind one reference: held inline they made a ref 4.4 KB, which every copy of a
+    // ref (sorting, selecting, handing fixtures to workers) moved and retained field by field.
+    private var storedVariant: Shared<FixtureVariant?>
+    private var storedDefaults: Shared<FixtureDefaults>
     /// For a variant: the XXH3 of the file's bytes its variants were read from. The result
     /// cache files a remembered key under the variant's name, which picks out one value only for
     /// those bytes: a file saved between finding the fixtures and weighing them is no shortcut.
@@ -30,8 +40,8 @@ public struct FixtureRef: Sendable, Hashable {
         self.id = id
         self.path = path
         self.displayPath = displayPath
-        self.variant = variant
-        self.defaults = defaults
+        storedVariant = Shared(variant)
+        storedDefaults = Shared(defaults)
     }
 
     /// The file's own id (`posts/x` for `posts/x@iphone-se+AX3`).
@@ -43,6 +53,22 @@ public struct FixtureRef: Sendable, Hashable {
             path: path, id: fileID, displayPath: displayPath, files: files, defaults: defaults)
         return variant.map { $0.apply(to: base) } ?? base
     }
+}
+
+/// An immutable value behind one reference, equal and hashed by its value.
+struct Shared<Value: Hashable & Sendable>: Hashable, Sendable {
+    private final class Box: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+    private let box: Box
+
+    init(_ value: Value) { box = Box(value) }
+
+    var value: Value { box.value }
+
+    static func == (a: Shared, b: Shared) -> Bool { a.box === b.box || a.value == b.value }
+    func hash(into hasher: inout Hasher) { box.value.hash(into: &hasher) }
 }
 
 /// Finds fixtures under the PATH arguments.
