@@ -84,22 +84,141 @@ public enum ResultsJSON {
     /// The document encoded once, compact, and handed both to `compact` and, re-indented as
     /// JSONEncoder's pretty printing does, to `pretty`: the report's index.html embeds the one
     /// and results.json is the other, so the run's slowest encoding is done once. The same
-    /// bytes as `write` with each setting.
+    /// bytes as `write` with each setting. `pretty` is called on a thread of its own, in order,
+    /// while this one encodes what follows and hands it to `compact` (`IndentingWriter`).
     public static func writeBoth(
         _ results: RunResults, compact: (Data) throws -> Void, pretty: (Data) throws -> Void
-    ) rethrows {
+    ) throws {
         // An empty fixtures array is written "[]" in the pretty document, unlike the encoder's.
         guard !results.fixtures.isEmpty else {
             try write(results, pretty: false, compact)
             try write(results, pretty: true, pretty)
             return
         }
-        var printer = PrettyPrinter()
-        try write(results, pretty: false) { piece in
-            try compact(piece)
-            try pretty(printer.indent(piece))
+        try withoutActuallyEscaping(pretty) { pretty in
+            let indenting = IndentingWriter(pretty)
+            do {
+                try write(results, pretty: false) { piece in
+                    try compact(piece)
+                    try indenting.send(piece)
+                }
+            } catch {
+                indenting.cancel()
+                throw error
+            }
+            // Returns once the thread has ended: `pretty` is not called after this.
+            try indenting.close()
         }
-        try pretty(Data("\n".utf8))
+    }
+
+    /// `writeBoth`'s results.json: the compact pieces, re-indented and handed to `emit` on a
+    /// thread of its own, so that a run's report is written on two cores (it is the end of a
+    /// warm run, with the other core idle). Pieces go over in batches of about 64 KB (a wake-up
+    /// per piece cost as much as the indenting), and at most 4 MB wait, so memory stays bounded
+    /// on a large run. The first error `emit` throws ends the thread and is thrown to the sender.
+    final class IndentingWriter: @unchecked Sendable {  // state under `condition`
+        private let condition = NSCondition()
+        private var batches: [[Data]] = []
+        private var waitingBytes = 0
+        private var closed = false
+        private var cancelled = false
+        private var failure: (any Error)?
+        /// Let go once the thread has ended: `writeBoth` lends it only for its own call (the
+        /// thread's closure may outlive the call by a moment, holding this writer).
+        private var emit: ((Data) throws -> Void)?
+        private var thread: Background<Bool>?
+        /// The sender's batch, not yet handed over (the sender's own).
+        private var batch: [Data] = []
+        private var batchBytes = 0
+
+        static let batchBytes = 64 << 10
+        private let maxWaitingBytes: Int
+
+        init(_ emit: @escaping (Data) throws -> Void, maxWaitingBytes: Int = 4 << 20) {
+            self.emit = emit
+            self.maxWaitingBytes = maxWaitingBytes
+            thread = Background { [self] in run() }
+        }
+
+        func send(_ piece: Data) throws {
+            batch.append(piece)
+            batchBytes += piece.count
+            if batchBytes >= Self.batchBytes { try handOver() }
+        }
+
+        /// Hands the last batch over, waits for the thread and throws what `emit` threw.
+        func close() throws {
+            try handOver()
+            condition.withLock {
+                closed = true
+                condition.broadcast()
+            }
+            _ = thread?.value
+            let thrown = condition.withLock {
+                emit = nil
+                return failure
+            }
+            if let thrown { throw thrown }
+        }
+
+        /// Ends the thread without the rest: the document will not be finished.
+        func cancel() {
+            condition.withLock {
+                closed = true
+                cancelled = true
+                batches.removeAll()
+                condition.broadcast()
+            }
+            _ = thread?.value
+            condition.withLock { emit = nil }
+        }
+
+        private func handOver() throws {
+            guard !batch.isEmpty else { return }
+            let handed = batch
+            let bytes = batchBytes
+            batch = []
+            batchBytes = 0
+            try condition.withLock {
+                while waitingBytes > maxWaitingBytes && failure == nil { condition.wait() }
+                if let failure { throw failure }
+                batches.append(handed)
+                waitingBytes += bytes
+                condition.broadcast()
+            }
+        }
+
+        /// The next batch; nil once closed and every batch is written (or cancelled).
+        private func next() -> [Data]? {
+            condition.withLock {
+                while batches.isEmpty && !closed { condition.wait() }
+                guard !cancelled, !batches.isEmpty else { return nil }
+                let taken = batches.removeFirst()
+                waitingBytes -= taken.reduce(0) { $0 + $1.count }
+                condition.broadcast()
+                return taken
+            }
+        }
+
+        private func run() -> Bool {
+            guard let emit = condition.withLock({ emit }) else { return true }
+            var printer = PrettyPrinter()
+            do {
+                while let taken = next() {
+                    var out = Data()
+                    for piece in taken { out.append(printer.indent(piece)) }
+                    try emit(out)
+                }
+                if condition.withLock({ !cancelled }) { try emit(Data("\n".utf8)) }
+            } catch {
+                condition.withLock {
+                    failure = error
+                    batches.removeAll()
+                    condition.broadcast()
+                }
+            }
+            return true
+        }
     }
 
     /// Re-indents compact JSON into JSONEncoder's `.prettyPrinted` form (two spaces a level,

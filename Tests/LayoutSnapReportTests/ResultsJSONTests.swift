@@ -53,11 +53,61 @@ final class ResultsJSONTests: XCTestCase {
         for results in [Samples.small(), Samples.large(fixtureCount: 300, framesPerAnimation: 3), tricky, empty] {
             var compact = Data()
             var pretty = Data()
-            ResultsJSON.writeBoth(results, compact: { compact.append($0) }, pretty: { pretty.append($0) })
+            try ResultsJSON.writeBoth(results, compact: { compact.append($0) }, pretty: { pretty.append($0) })
             XCTAssertEqual(compact, ResultsJSON.encode(results, pretty: false))
             XCTAssertEqual(
                 String(decoding: pretty, as: UTF8.self), String(decoding: ResultsJSON.encode(results), as: UTF8.self))
         }
+    }
+
+    /// results.json is written on a thread of its own, at most a few megabytes behind the page:
+    /// a slow writer holds the encoding back (the same bytes), an error there reaches the caller,
+    /// and an error writing the page ends that thread. None of them hangs.
+    func testEncodingOnceForBothFilesWaitsForAndStopsAtEitherFile() throws {
+        struct Full: Error {}
+        let results = Samples.large(fixtureCount: 3000, framesPerAnimation: 3)
+        var compact = Data()
+        var pretty = Data()
+        try ResultsJSON.writeBoth(results, compact: { compact.append($0) }, pretty: { pretty.append($0) })
+        XCTAssertEqual(pretty, ResultsJSON.encode(results))
+        // A slow writer with little room: the sender waits for it, batch by batch.
+        var slowest = Data()
+        let writer = ResultsJSON.IndentingWriter(
+            { piece in
+                usleep(2_000)
+                slowest.append(piece)
+            }, maxWaitingBytes: 1)
+        var printer = ResultsJSON.PrettyPrinter()
+        var expected = Data()
+        var sent = 0
+        try ResultsJSON.write(results, pretty: false) { piece in
+            try writer.send(piece)
+            expected.append(printer.indent(piece))
+            sent += piece.count
+        }
+        try writer.close()
+        XCTAssertGreaterThan(sent, 20 * ResultsJSON.IndentingWriter.batchBytes)
+        XCTAssertEqual(slowest, expected + Data("\n".utf8))
+
+        var written = 0
+        XCTAssertThrowsError(
+            try ResultsJSON.writeBoth(
+                results, compact: { _ in },
+                pretty: { piece in
+                    written += piece.count
+                    if written > 100_000 { throw Full() }
+                })
+        ) { XCTAssertTrue($0 is Full, "\($0)") }
+        var pages = 0
+        XCTAssertThrowsError(
+            try ResultsJSON.writeBoth(
+                results,
+                compact: { _ in
+                    pages += 1
+                    if pages == 500 { throw Full() }
+                }, pretty: { _ in })
+        ) { XCTAssertTrue($0 is Full, "\($0)") }
+        XCTAssertEqual(pages, 500, "the page stops at its error")
     }
 
     func testOutputIsPrettySortedAndOmitsNils() throws {
