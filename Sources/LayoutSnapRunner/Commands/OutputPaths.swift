@@ -12,7 +12,18 @@ public enum OutputPaths {
         guard !path.isEmpty else { throw RunnerError.usage("\(option) needs a folder") }
         // Absolute, so that walking up ends at "/" (and never asks Foundation for the parent of "").
         let cwd = FileManager.default.currentDirectoryPath
-        var candidate = ((path.hasPrefix("/") ? path : cwd + "/" + path) as NSString).standardizingPath
+        let written = path.hasPrefix("/") ? path : cwd + "/" + path
+        // The usual case, a folder that is there, asked as written: Foundation's standardizing
+        // resolves links a component at a time, for walking up to a parent that exists.
+        if let info = SystemCall.status(written), info.st_mode & S_IFMT == S_IFDIR {
+            do throws(SystemError) {
+                try Posix.access(written, W_OK | X_OK)
+                return
+            } catch {
+                throw RunnerError.usage("\(option) \(path): cannot write into the folder: \(error.reason)")
+            }
+        }
+        var candidate = (written as NSString).standardizingPath
         let start = candidate
         while true {
             var isDir: ObjCBool = false
@@ -78,7 +89,14 @@ public enum OutputPaths {
     /// The absolute path with links resolved as far as the path exists.
     static func canonical(_ path: String) -> String {
         let cwd = FileManager.default.currentDirectoryPath
-        var absolute = ((path.hasPrefix("/") ? path : cwd + "/" + path) as NSString).standardizingPath
+        let written = path.hasPrefix("/") ? path : cwd + "/" + path
+        // A path that exists is resolved whole by realpath, links and dots alike; Foundation's
+        // standardizing (links resolved a component at a time) is for a path that does not.
+        if let resolved = realpath(written, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        var absolute = (written as NSString).standardizingPath
         var rest: [String] = []
         while absolute != "/" && !absolute.isEmpty {
             if let resolved = realpath(absolute, nil) {

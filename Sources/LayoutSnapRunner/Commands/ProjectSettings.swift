@@ -2,6 +2,7 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapJSON
 import LayoutSnapRender
+import LayoutSnapSystem
 
 /// The project's `layoutsnap.json`, found from the working directory upward, and where each
 /// effective setting comes from: a flag, the file, or the default (`layoutsnap config`).
@@ -55,10 +56,14 @@ public struct ProjectSettings: Sendable {
         cwd: String = FileManager.default.currentDirectoryPath,
         usesFonts: Bool = true
     ) throws(RunnerError) -> ProjectSettings {
-        var folder = URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL
+        // Up from the folder by its path's text: URL's appending and deleting, for each folder up
+        // to the root, were most of looking (this runs for the project and for each folder of
+        // fixtures).
+        var folder = URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL.path
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         while true {
-            let candidate = folder.appendingPathComponent(ProjectConfig.fileName).path
-            if FileManager.default.fileExists(atPath: candidate) {
+            let candidate = (folder == "/" ? "" : folder) + "/" + ProjectConfig.fileName
+            if SystemCall.status(candidate) != nil {
                 let shown = display(candidate, from: cwd)
                 guard let data = FileManager.default.contents(atPath: candidate) else {
                     throw RunnerError.usage("\(shown): cannot be read")
@@ -103,15 +108,15 @@ public struct ProjectSettings: Sendable {
                 }
                 return settings
             }
-            let parent = folder.deletingLastPathComponent()
-            if parent.path == folder.path {
+            if folder == "/" || !folder.hasPrefix("/") {
                 var none = ProjectSettings()
                 var source = SHA256()
                 source.update("no \(ProjectConfig.fileName)")
                 none.decoded = (none.config.defaults, source.finish())
                 return none
             }
-            folder = parent
+            let slash = folder.lastIndex(of: "/")!
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
         }
     }
 
