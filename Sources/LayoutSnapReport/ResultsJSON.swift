@@ -148,7 +148,13 @@ public enum ResultsJSON {
 
         /// Hands the last batch over, waits for the thread and throws what `emit` threw.
         func close() throws {
-            try handOver()
+            do {
+                try handOver()
+            } catch {
+                // The thread failed already: it is waited for and `emit` let go all the same.
+                cancel()
+                throw error
+            }
             condition.withLock {
                 closed = true
                 condition.broadcast()

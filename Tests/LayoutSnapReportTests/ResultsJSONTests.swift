@@ -108,6 +108,42 @@ final class ResultsJSONTests: XCTestCase {
                 }, pretty: { _ in })
         ) { XCTAssertTrue($0 is Full, "\($0)") }
         XCTAssertEqual(pages, 500, "the page stops at its error")
+
+        // results.json fails while the page's last batch is still being made: the error reaches
+        // the caller at the end (and the writer lets the caller's closure go).
+        let small = Samples.large(fixtureCount: 130, framesPerAnimation: 3)
+        var paged = 0
+        var paused = false
+        XCTAssertThrowsError(
+            try ResultsJSON.writeBoth(
+                small,
+                compact: { piece in
+                    paged += piece.count
+                    if paged > ResultsJSON.IndentingWriter.batchBytes + 4096 && !paused {
+                        paused = true
+                        usleep(200_000)
+                    }
+                }, pretty: { _ in throw Full() })
+        ) { XCTAssertTrue($0 is Full, "\($0)") }
+        XCTAssertTrue(paused)
+        XCTAssertLessThan(paged, 2 * ResultsJSON.IndentingWriter.batchBytes, "one batch handed over, the last not")
+
+        // However it ends, the writer lets go of the closure it was lent (`writeBoth` lends it
+        // only for its own call).
+        final class Token {}
+        var token: Token? = Token()
+        weak let lent = token
+        let failing = ResultsJSON.IndentingWriter { [token] _ in
+            withExtendedLifetime(token) {}
+            throw Full()
+        }
+        token = nil
+        try failing.send(Data(count: ResultsJSON.IndentingWriter.batchBytes))
+        usleep(100_000)
+        try failing.send(Data("{}".utf8))
+        XCTAssertThrowsError(try failing.close()) { XCTAssertTrue($0 is Full, "\($0)") }
+        XCTAssertNil(lent, "the closure is let go once the writer is closed")
+        withExtendedLifetime(failing) {}
     }
 
     func testOutputIsPrettySortedAndOmitsNils() throws {
