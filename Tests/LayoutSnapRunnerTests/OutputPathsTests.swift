@@ -43,7 +43,7 @@ final class OutputPathsTests: XCTestCase {
         let goldens = folder + "/Goldens"
         try FileManager.default.createDirectory(atPath: goldens, withIntermediateDirectories: true)
         for report in [
-            goldens, goldens + "/rep", goldens + "/./rep/../x", folder,
+            goldens, goldens + "/rep", goldens + "/./rep/../x", folder, "/", "/..",
             folder + "/../" + (folder as NSString).lastPathComponent,
         ] {
             XCTAssertThrowsError(try OutputPaths.reportOutsideGoldens(report: report, goldens: goldens), report)

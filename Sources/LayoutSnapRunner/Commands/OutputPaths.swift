@@ -80,7 +80,7 @@ public enum OutputPaths {
             throw RunnerError.usage(
                 "--report \(report) is inside the goldens folder \(goldens)/: choose a report folder outside it")
         }
-        if g.hasPrefix(r + "/") {
+        if r == "/" || g.hasPrefix(r + "/") {
             throw RunnerError.usage(
                 "--report \(report) contains the goldens folder \(goldens)/: choose a report folder that does not")
         }
