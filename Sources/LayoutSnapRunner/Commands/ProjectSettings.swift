@@ -16,8 +16,9 @@ public struct ProjectSettings: Sendable {
     /// default folders (Fixtures, Goldens, .layoutsnap/report) are too.
     public var root: String?
 
-    /// What `config.defaults` was decoded from, while it is still that value: a hash of the
-    /// file's name and bytes (or of there being no file). A run remembers the defaults'
+    /// What `config.defaults` was decoded from, while it is still equal (`==`) to what was
+    /// decoded: a hash of the file's name and bytes (or of there being no file). (`==` leaves
+    /// out where a variant was written, which only messages use.) A run remembers the defaults'
     /// canonical hash under it (`ResultCache.digest(of:source:folder:)`), since walking them
     /// is a few milliseconds of a warm run. nil for settings not made by `load`, or whose
     /// defaults were changed since.
