@@ -227,7 +227,7 @@ public final class FontSystem: @unchecked Sendable {
             FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1)
         }
         guard parsed != 0 else { throw RenderError.fonts("the private fontconfig configuration did not parse") }
-        _ = try Self.addFiles(files.map(\.path), to: config)
+        try Self.addFiles(files.map(\.path), to: config)
         if let project { try Self.addBrandFonts(project, to: config) }
         guard FcConfigBuildFonts(config) != 0 else { throw RenderError.fonts("FcConfigBuildFonts failed") }
         // Before any Pango font map exists: this also keeps Pango's background FcInit from reading
@@ -241,9 +241,9 @@ public final class FontSystem: @unchecked Sendable {
 
     /// Adds every face of `paths` to the config's application fonts, in order, as
     /// `FcConfigAppFontAddFile` would one file after another (the private config has no scan
-    /// rules, so its patterns are FreeType's query as it is). Returns the faces layoutsnap opened
-    /// itself, by file and index: the rest (the first file's, a variable font's) are cairo's to
-    /// open, and `pinFaces` pins them.
+    /// rules, so its patterns are FreeType's query as it is). A pattern carries the face
+    /// layoutsnap opened (`FC_FT_FACE`), but for the first file's and a variable font's: those
+    /// are cairo's to open, and `pinFaces` pins them.
     ///
     /// layoutsnap opens each face itself, on every core (`FaceOpening`), and gives cairo the
     /// face in the pattern (`FC_FT_FACE`). Cairo never closes a face it was given, so these need
@@ -254,8 +254,8 @@ public final class FontSystem: @unchecked Sendable {
     /// file (named instances are patterns of their own) is read by fontconfig from the file.
     /// A file's faces are opened once per process: a later font system of the process (the
     /// tests make several) takes the same faces and patterns while the file is unchanged.
-    static func addFiles(_ paths: [String], to config: OpaquePointer) throws(RenderError) -> Set<FaceKey> {
-        guard let first = paths.first else { return [] }
+    static func addFiles(_ paths: [String], to config: OpaquePointer) throws(RenderError) {
+        guard let first = paths.first else { return }
         // The first file through fontconfig itself: it makes the application set.
         let added = first.withCString {
             FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
@@ -293,21 +293,18 @@ public final class FontSystem: @unchecked Sendable {
             opening.discard()
             throw failure
         }
-        var ours = Set<FaceKey>()
         for (i, path) in rest.enumerated() {
             let patterns: [OpaquePointer]
             if let remembered = known[i] {
                 patterns = remembered.patterns
-                if remembered.ownFaces { ours.formUnion(patterns.indices.map { FaceKey(file: path, index: $0) }) }
             } else if let whole = opening.wholeFile(i) {
                 // A variable font: cairo opens it from the file, and `pinFaces` pins it.
                 for face in opening.faces(i) { FcPatternDestroy(face) }
                 patterns = whole
-                Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: whole, ownFaces: false) }
+                Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: whole) }
             } else {
                 patterns = opening.faces(i)
-                ours.formUnion(patterns.indices.map { FaceKey(file: path, index: $0) })
-                Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: patterns, ownFaces: true) }
+                Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: patterns) }
             }
             for pattern in patterns {
                 // The process keeps its reference (openedFiles); the config takes one of its own.
@@ -318,7 +315,6 @@ public final class FontSystem: @unchecked Sendable {
                 }
             }
         }
-        return ours
     }
 
     /// A font file as it was when its faces were opened: a file changed since is opened anew.
@@ -327,22 +323,15 @@ public final class FontSystem: @unchecked Sendable {
         var signature: FileHashMemo.Signature
     }
 
-    /// A file's patterns in face order, each with the face layoutsnap opened (`ownFaces`), or
-    /// fontconfig's reading of a variable font's file.
+    /// A file's patterns in face order, each with the face layoutsnap opened, or fontconfig's
+    /// reading of a variable font's file.
     struct RememberedFile: @unchecked Sendable {
         var patterns: [OpaquePointer]
-        var ownFaces: Bool
     }
 
     /// Every font file this process opened, with its patterns; the faces and patterns are kept
     /// for the life of the process (a worker of any font system may be using a face).
     private static let openedFiles = LockedValue<[OpenedFile: RememberedFile]>([:])
-
-    /// A face pinned in cairo or opened by layoutsnap: its file and index within the file.
-    struct FaceKey: Hashable {
-        var file: String
-        var index: Int
-    }
 
     /// Adds each brand file's faces under the family the config gives them, in place of their
     /// own: the faces fontconfig reads from the file (every face of a collection, every named

@@ -25,12 +25,12 @@ final class FontSetUpTests: XCTestCase {
         let paths = Self.paths
         let config = try XCTUnwrap(FcConfigCreate())
         defer { FcConfigDestroy(config) }
-        let ours = try FontSystem.addFiles(paths, to: config)
+        try FontSystem.addFiles(paths, to: config)
         XCTAssertEqual(
-            ours,
+            try Self.facesOfLayoutsnaps(config),
             Set(
-                (0..<10).map { FontSystem.FaceKey(file: BrandFontTests.cjkCollection, index: $0) } + [
-                    FontSystem.FaceKey(file: paths[2], index: 0), FontSystem.FaceKey(file: paths[4], index: 0),
+                (0..<10).map { FaceKey(file: BrandFontTests.cjkCollection, index: $0) } + [
+                    FaceKey(file: paths[2], index: 0), FaceKey(file: paths[4], index: 0),
                 ]))
         let faces = try Self.assertSameAsFontconfigsReading(paths, config)
         // The first file (fontconfig's own) and the variable font's instances carry no face.
@@ -63,7 +63,8 @@ final class FontSetUpTests: XCTestCase {
         func faces() throws -> [FT_Face?] {
             let config = try XCTUnwrap(FcConfigCreate())
             defer { FcConfigDestroy(config) }
-            XCTAssertEqual(try FontSystem.addFiles(paths, to: config), [FontSystem.FaceKey(file: copy, index: 0)])
+            try FontSystem.addFiles(paths, to: config)
+            XCTAssertEqual(try Self.facesOfLayoutsnaps(config), [FaceKey(file: copy, index: 0)])
             return try Self.assertSameAsFontconfigsReading(paths, config)
         }
         let first = try faces()
@@ -77,6 +78,29 @@ final class FontSetUpTests: XCTestCase {
         let again = try faces()
         XCTAssertNotNil(again[1])
         XCTAssertNotEqual(again[1], first[1], "a new face for the changed file")
+    }
+
+    struct FaceKey: Hashable {
+        var file: String
+        var index: Int
+    }
+
+    /// The faces of the config's application set that layoutsnap opened (their patterns carry
+    /// the face), by file and index.
+    static func facesOfLayoutsnaps(_ config: OpaquePointer) throws -> Set<FaceKey> {
+        let set = try XCTUnwrap(FcConfigGetFonts(config, FcSetApplication))
+        var keys = Set<FaceKey>()
+        for i in 0..<Int(set.pointee.nfont) {
+            let pattern = try XCTUnwrap(set.pointee.fonts[i])
+            var face: FT_Face?
+            var file: UnsafeMutablePointer<FcChar8>?
+            var index: Int32 = 0
+            guard FcPatternGetFTFace(pattern, FC_FT_FACE, 0, &face) == FcResultMatch else { continue }
+            XCTAssertEqual(FcPatternGetString(pattern, FC_FILE, 0, &file), FcResultMatch)
+            XCTAssertEqual(FcPatternGetInteger(pattern, FC_INDEX, 0, &index), FcResultMatch)
+            keys.insert(FaceKey(file: String(cString: try XCTUnwrap(file)), index: Int(index)))
+        }
+        return keys
     }
 
     /// Asserts the config's application set is fontconfig's reading of `paths` in order (apart
