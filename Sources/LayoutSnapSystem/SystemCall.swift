@@ -330,7 +330,8 @@ extension SystemCall {
     /// an empty buffer). The mapping ends when `body` returns.
     public static func withMappedFile<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) throws(SystemError) -> T
     {
-        let (fd, size) = try openFollowingLinks(path)
+        let (fd, info) = try openRegular(path, flags: O_RDONLY | O_CLOEXEC)
+        let size = Int(info.st_size)
         defer { try? close(fd) }
         guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
@@ -369,7 +370,7 @@ extension SystemCall {
     public static func readPrefix(
         _ path: String, upTo limit: Int, touch: ((Int) -> Bool)? = nil
     ) throws(SystemError) -> (size: Int, bytes: [UInt8]) {
-        let (fd, info) = try openRegularWithStatus(path, flags: O_RDONLY | O_CLOEXEC)
+        let (fd, info) = try openRegular(path, flags: O_RDONLY | O_CLOEXEC)
         let size = Int(info.st_size)
         defer { try? close(fd) }
         if let touch, touch(Int(info.st_mtim.tv_sec)) { _ = futimens(fd, nil) }
@@ -387,28 +388,18 @@ extension SystemCall {
         return (size, Array(bytes[0..<done]))
     }
 
-    /// The regular file at `path`, symbolic links followed, opened for reading, and its size.
-    private static func openFollowingLinks(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
-        try openRegular(path, flags: O_RDONLY | O_CLOEXEC)
-    }
-
     /// Opens a regular file for reading, never through a symbolic link in its last component;
     /// returns the descriptor and the file's size. Anything else (a folder, a device) is EISDIR
     /// or ENODEV.
     public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
-        try openRegular(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-    }
-
-    /// `path` opened with `flags`, refused (and closed) unless it is a regular file.
-    private static func openRegular(_ path: String, flags: Int32) throws(SystemError) -> (fd: Int32, size: Int) {
-        let (fd, info) = try openRegularWithStatus(path, flags: flags)
+        let (fd, info) = try openRegular(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         return (fd, Int(info.st_size))
     }
 
-    /// As `openRegular`, with all `fstat` said of the file.
-    private static func openRegularWithStatus(_ path: String, flags: Int32) throws(SystemError) -> (
-        fd: Int32, info: stat
-    ) {
+    /// `path` opened with `flags` (without `O_NOFOLLOW`, symbolic links are followed, as opening
+    /// a file by name does), and what `fstat` says of it; refused (and closed) unless it is a
+    /// regular file.
+    private static func openRegular(_ path: String, flags: Int32) throws(SystemError) -> (fd: Int32, info: stat) {
         let fd = try Posix.open(path, flags)
         var info = stat()
         guard fstat(fd, &info) == 0 else {
