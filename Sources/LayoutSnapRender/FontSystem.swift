@@ -24,9 +24,16 @@ public final class FontSystem: @unchecked Sendable {
     /// The project's brand families (layoutsnap.json's `fonts`), in the order written: names a
     /// text's `FontSpec.family` may give.
     public let brandFamilies: [String]
-    /// The FcConfig every font map uses. Owned by this object for the life of the process.
+    /// The FcConfig of every font: the bundled and packaged ones and the brand fonts. Owned by
+    /// this object for the life of the process.
     private let configOwner: FontConfigReference
     var config: OpaquePointer { configOwner.pointer }
+    /// The FcConfig without the brand fonts, for texts that name no brand family; nil when the
+    /// project has none (`config` is then the same fonts). A brand font is reached only by its
+    /// family, never as another text's fallback, so its bytes change only the renderings that
+    /// name it, and the result cache keys every other rendering without them (docs/cache.md).
+    private let bundledConfigOwner: FontConfigReference?
+    var bundledConfig: OpaquePointer { bundledConfigOwner?.pointer ?? config }
 
     /// Fonts too large to commit, loaded by exact path from Debian packages.
     static let packagedFonts: [(path: String, package: String)] = [
@@ -198,7 +205,10 @@ public final class FontSystem: @unchecked Sendable {
         // their paths, and reading them was the set-up's longest serial part after the faces.
         let hashing = Background { Result { () throws(RenderError) in try Self.files() } }
         let configOwner: FontConfigReference
+        var bundledConfigOwner: FontConfigReference?
         do throws(RenderError) {
+            // The bundled config first: the last made is fontconfig's current one.
+            if project?.fonts.isEmpty == false { bundledConfigOwner = try Self.makeConfig(nil) }
             configOwner = try Self.makeConfig(project)
         } catch {
             // A font file that cannot be read is named as reading it for its hash names it.
@@ -206,12 +216,27 @@ public final class FontSystem: @unchecked Sendable {
             throw error
         }
         self.configOwner = configOwner
+        self.bundledConfigOwner = bundledConfigOwner
         // A system exists only when the environment it renders in can be fingerprinted; the
         // files and hashes themselves are `files()`'s, read once per process.
         _ = try hashing.value.get()
         var families: [String] = []
         for font in project?.fonts ?? [] where !families.contains(font.family) { families.append(font.family) }
         self.brandFamilies = families
+        self.brandFamilyKeys = Set(families.map(Self.familyKey))
+    }
+
+    private let brandFamilyKeys: Set<String>
+
+    /// Whether `family` names a brand family as fontconfig compares family names (ignoring case
+    /// and blanks): such a text is laid out over `config`, any other over `bundledConfig`.
+    public func isBrandFamily(_ family: String?) -> Bool {
+        guard let family, !brandFamilyKeys.isEmpty else { return false }
+        return brandFamilyKeys.contains(Self.familyKey(family))
+    }
+
+    static func familyKey(_ family: String) -> String {
+        String(family.lowercased().unicodeScalars.filter { $0 != " " })
     }
 
     /// The private config: the bundled and packaged files, then the brand files, every face

@@ -32,9 +32,14 @@ public final class TextEngine: TextMeasuring {
 
     /// The font system the font map reads (kept: engines are handed out again by it).
     let fonts: FontSystem
-    private let fontMap: GObjectReference<UnsafeMutablePointer<PangoFontMap>>
-    private let contextOwner: GObjectReference<OpaquePointer>
-    private var context: OpaquePointer { contextOwner.handle }
+    /// The context of texts that name no brand family, over the fonts without the brand fonts.
+    private let bundled: PangoContextOwner
+    /// The context of texts that name a brand family, over every font; nil when the project has
+    /// no brand fonts (`bundled` then has them all).
+    private let branded: PangoContextOwner?
+    /// Whether a text of the fixture being laid out named a brand family (since `clearCache`):
+    /// only then can its pixels depend on a brand font's bytes.
+    public private(set) var usedBrandFonts = false
     /// Layouts by text, each with the time it was last used. Bounded: a chat of 3,000 messages
     /// measures every bubble once but draws only the few dozen in view, and holding all of its
     /// layouts took 35 MB more; the least recently used go first, and one needed again is laid out
@@ -55,41 +60,54 @@ public final class TextEngine: TextMeasuring {
     private let layoutsUnlocked: Bool
 
     public init(fonts: FontSystem) throws(RenderError) {
-        guard let newMap = pango_cairo_font_map_new() else {
-            throw RenderError.pango("pango_cairo_font_map_new failed")
-        }
         Self.serializeMetrics(config: fonts.config)
         layoutsUnlocked = Self.metricsSerialized
-        let map = GObjectReference(taking: newMap)
-        pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map.handle), fonts.config)
-        guard let newContext = pango_font_map_create_context(map.handle) else {
-            throw RenderError.pango("pango_font_map_create_context failed")
-        }
-        let contextOwner = GObjectReference(taking: newContext)
-        let context = contextOwner.handle
-        // pangocairo assumes 96 dpi; at 72, one Pango point is one canvas point. Set on the
-        // context, not on the font map, on purpose: the font map stays at 96 so that the fonts
-        // Pango loads for its own font-metrics sample layouts (contexts it makes from the font
-        // map) are never the fonts our layouts use (the resolution is part of every font's
-        // pattern). Pango 1.50 works out a font's approximate character width by laying out a
-        // sample text, and a font first met inside such a sample layout keeps a width of 0 for
-        // that language for good; line breaking uses that width (its safety margin), so a text
-        // broke differently depending on what this engine laid out earlier.
-        // Sizes are always absolute, so neither resolution changes any size.
-        pango_cairo_context_set_resolution(context, 72)
-        pango_context_set_language(context, pango_language_from_string("en"))
-        // Layouts are measured once and drawn at any device scale: no rounding to whole units.
-        pango_context_set_round_glyph_positions(context, 0)
-        let options = cairo_font_options_create()
-        defer { cairo_font_options_destroy(options) }
-        try checkCairo(cairo_font_options_status(options), "create font options")
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        pango_cairo_context_set_font_options(context, options)
-        self.fontMap = map
-        self.contextOwner = contextOwner
+        bundled = try PangoContextOwner(config: fonts.bundledConfig)
+        branded = fonts.bundledConfig == fonts.config ? nil : try PangoContextOwner(config: fonts.config)
         self.fonts = fonts
+    }
+
+    /// A Pango font map over one FcConfig and the context layouts are made in, set up as every
+    /// layout of layoutsnap's is.
+    private final class PangoContextOwner {
+        private let fontMap: GObjectReference<UnsafeMutablePointer<PangoFontMap>>
+        private let owner: GObjectReference<OpaquePointer>
+        var context: OpaquePointer { owner.handle }
+
+        init(config: OpaquePointer) throws(RenderError) {
+            guard let newMap = pango_cairo_font_map_new() else {
+                throw RenderError.pango("pango_cairo_font_map_new failed")
+            }
+            let map = GObjectReference(taking: newMap)
+            pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map.handle), config)
+            guard let newContext = pango_font_map_create_context(map.handle) else {
+                throw RenderError.pango("pango_font_map_create_context failed")
+            }
+            let owner = GObjectReference(taking: newContext)
+            let context = owner.handle
+            // pangocairo assumes 96 dpi; at 72, one Pango point is one canvas point. Set on the
+            // context, not on the font map, on purpose: the font map stays at 96 so that the fonts
+            // Pango loads for its own font-metrics sample layouts (contexts it makes from the font
+            // map) are never the fonts our layouts use (the resolution is part of every font's
+            // pattern). Pango 1.50 works out a font's approximate character width by laying out a
+            // sample text, and a font first met inside such a sample layout keeps a width of 0 for
+            // that language for good; line breaking uses that width (its safety margin), so a text
+            // broke differently depending on what this engine laid out earlier.
+            // Sizes are always absolute, so neither resolution changes any size.
+            pango_cairo_context_set_resolution(context, 72)
+            pango_context_set_language(context, pango_language_from_string("en"))
+            // Layouts are measured once and drawn at any device scale: no rounding to whole units.
+            pango_context_set_round_glyph_positions(context, 0)
+            let options = cairo_font_options_create()
+            defer { cairo_font_options_destroy(options) }
+            try checkCairo(cairo_font_options_status(options), "create font options")
+            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            pango_cairo_context_set_font_options(context, options)
+            self.fontMap = map
+            self.owner = owner
+        }
     }
 
     /// An engine of `fonts` that no thread is using: one a finished worker of this process gave
@@ -133,6 +151,7 @@ public final class TextEngine: TextMeasuring {
     public func clearCache() {
         cache.removeAll(keepingCapacity: true)
         measuredTexts.removeAll(keepingCapacity: true)
+        usedBrandFonts = false
     }
 
     public func measure(_ text: StyledText) throws -> MeasuredText {
@@ -338,7 +357,11 @@ public final class TextEngine: TextMeasuring {
     }
 
     private func buildLayout(_ text: StyledText) throws(RenderError) -> CachedLayout {
-        guard let newLayout = pango_layout_new(context) else { throw RenderError.pango("pango_layout_new failed") }
+        let brand = fonts.isBrandFamily(text.font.family) ? branded : nil
+        if brand != nil { usedBrandFonts = true }
+        guard let newLayout = pango_layout_new((brand ?? bundled).context) else {
+            throw RenderError.pango("pango_layout_new failed")
+        }
         let owner = GObjectReference(taking: newLayout)
         let layout = owner.handle
         layoutsCreated += 1

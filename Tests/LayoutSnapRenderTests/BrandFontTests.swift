@@ -46,6 +46,28 @@ final class BrandFontTests: XCTestCase {
         XCTAssertGreaterThan(abs(brandWidth - interWidth), 10, "\(brandWidth) vs \(interWidth)")
     }
 
+    /// A brand font renders only the texts that name its family: Armenian, which DejaVu Serif
+    /// draws and no bundled font does, stays without glyphs in a text of Inter's, so a text that
+    /// names no brand family never depends on a brand font's bytes (the result cache keys it
+    /// without them). The engine says which fixtures named one, as fontconfig compares names.
+    func testABrandFontIsNeverAnotherTextsFallbackAndTheEngineSaysWhenOneWasNamed() throws {
+        let engine = try Self.engine([Self.brand("Brand Serif", Self.dejaVuSerif)])
+        let armenian = "\u{0532}\u{0561}\u{0580}\u{0565}\u{0582}"
+        XCTAssertFalse(engine.usedBrandFonts)
+        let plain = try engine.faces(of: Self.text("Hi " + armenian, FontSpec(size: 17)))
+        XCTAssertFalse(plain.contains { $0.file == Self.dejaVuSerif }, "\(plain)")
+        XCTAssertFalse(engine.usedBrandFonts, "no text named the brand family")
+        for family in ["Brand Serif", "brand serif", "BRANDSERIF"] {
+            let named = try engine.faces(of: Self.text(armenian, FontSpec(size: 17, family: family)))
+            XCTAssertEqual(named.map(\.file), [Self.dejaVuSerif], family)
+            XCTAssertTrue(engine.usedBrandFonts, family)
+            engine.clearCache()
+            XCTAssertFalse(engine.usedBrandFonts, "each fixture starts without")
+        }
+        XCTAssertFalse(engine.fonts.isBrandFamily("Brand  Serifs"))
+        XCTAssertFalse(engine.fonts.isBrandFamily(nil))
+    }
+
     func testAFamilyTheProjectDoesNotLoadIsInterNeverTheSystemsFont() throws {
         // DejaVu Serif is installed system-wide; only the private fontconfig may answer.
         let engine = try Self.engine([Self.brand("Brand Sans", Self.liberationSerif)])
