@@ -69,10 +69,11 @@ final class BrandFontCLITests: XCTestCase {
         let cached = try CLI.run(["verify", "--no-progress", "--cache-audit", "0"], in: app)
         XCTAssertTrue(cached.stdout.contains("1 passed (1 from cache)"), cached.output)
 
-        // Other bytes under the same name: another environment, so another cache key and a warning.
+        // Other bytes under the same name: another environment, and a warning. The fixture names
+        // no brand family, so its pixels cannot depend on the file, and its cache entry holds.
         try Self.replaceBrandFile(dir, with: Self.liberationSerif)
-        let changed = try CLI.run(["verify", "--no-progress"], in: app)
-        XCTAssertFalse(changed.stdout.contains("from cache"), changed.output)
+        let changed = try CLI.run(["verify", "--no-progress", "--cache-audit", "0"], in: app)
+        XCTAssertTrue(changed.stdout.contains("1 passed (1 from cache)"), changed.output)
         XCTAssertTrue(
             changed.stderr.contains("environment differs")
                 && changed.stderr.contains("font Brand Sans: Brand.ttf hash "),
@@ -81,6 +82,59 @@ final class BrandFontCLITests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.output)
         let second = try XCTUnwrap(try Self.manifestFonts(dir)["Brand Sans: Brand.ttf"])
         XCTAssertNotEqual(first, second)
+    }
+
+    /// A brand file changed: only the fixtures whose texts name its family are rendered again, and
+    /// every verdict is the one a run without the cache gives. The Armenian fixture names no
+    /// brand family: DejaVu Serif has Armenian and no bundled font does, yet its text never falls
+    /// back to the brand font, so its pixels hold when the file changes (with and without cache).
+    func testAChangedBrandFileRendersOnlyTheFixturesThatNameItsFamily() throws {
+        let dir = try TempDir()
+        let app = try Self.project(dir, fonts: #"{"Brand Serif": "Fonts/Brand.ttf"}"#)
+        try dir.write(
+            "app/Fixtures/brand.json",
+            #"{"kind": "transcript", "width": 200, "height": 120, "scale": 1, "text": "Two", "theme": {"textStyles": {"family": "Brand Serif"}}}"#
+        )
+        try dir.write(
+            "app/Fixtures/armenian.json",
+            #"{"kind": "transcript", "width": 200, "height": 120, "scale": 1, "text": "Three \u0532\u0561\u0580\u0565\u0582"}"#
+        )
+        let record = try CLI.run(["record", "--no-progress", "--allow-ci"], in: app)
+        XCTAssertEqual(record.status, 0, record.output)
+        func verify(_ extra: [String]) throws -> (status: Int32, cached: [String: Bool], passed: [String: Bool]) {
+            let r = try CLI.run(
+                ["verify", "--no-progress", "--cache-audit", "0", "--json", "out.json"] + extra, in: app)
+            let json = try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(contentsOf: app.appendingPathComponent("out.json")))
+                    as? [String: Any])
+            var cached: [String: Bool] = [:]
+            var passed: [String: Bool] = [:]
+            for f in try XCTUnwrap(json["fixtures"] as? [[String: Any]]) {
+                let id = try XCTUnwrap(f["id"] as? String)
+                cached[id] = (f["cached"] as? Bool) ?? false
+                let states = try XCTUnwrap(f["states"] as? [[String: Any]])
+                let frames = states.flatMap { ($0["frames"] as? [[String: Any]]) ?? [] }
+                passed[id] = !frames.isEmpty && frames.allSatisfy { ($0["status"] as? String) == "passed" }
+            }
+            return (r.status, cached, passed)
+        }
+        XCTAssertEqual(try verify([]).cached, ["a": true, "brand": true, "armenian": true])
+
+        try Self.replaceBrandFile(dir, with: Self.liberationSerif)
+        let changed = try verify([])
+        XCTAssertEqual(changed.cached, ["a": true, "brand": false, "armenian": true])
+        let uncached = try verify(["--no-cache"])
+        XCTAssertEqual(changed.status, 1)
+        XCTAssertEqual(uncached.status, changed.status)
+        XCTAssertEqual(uncached.passed, ["a": true, "brand": false, "armenian": true])
+        XCTAssertEqual(changed.passed, uncached.passed)
+        // Stored under the same key with the new file's hash: the next run takes it.
+        XCTAssertEqual(
+            try verify([]).cached, ["a": true, "brand": false, "armenian": true], "a failing fixture renders")
+        try Self.replaceBrandFile(dir, with: Self.dejaVuSerif)
+        XCTAssertEqual(
+            try verify([]).cached, ["a": true, "brand": false, "armenian": true], "the old entry was replaced")
+        XCTAssertEqual(try verify([]).cached, ["a": true, "brand": true, "armenian": true])
     }
 
     /// One `error:` line, at the key's place in layoutsnap.json, naming the file; exit 2.

@@ -106,6 +106,41 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertGreaterThan(taken, 0, "some edits (a digit for a digit) are still plain entries")
     }
 
+    /// An entry whose rendering named a brand family holds the brand fonts' hashes; a cache whose
+    /// brand fonts hash otherwise takes it as a miss, and one without that claim is a hit whatever
+    /// the brand fonts. An audit finds an entry that left a named brand family out.
+    func testBrandFontsOfAnEntryMustStillHoldForAHit() throws {
+        var branded = value
+        branded.lintsIgnored = 0
+        branded.frames = [.init(state: "initial", index: 0, time: 0, progress: 0, pixels: "00000000000000ff")]
+        let plain = branded
+        branded.brandFonts = ["Brand Serif: Brand.ttf": "0123456789abcdef"]
+        XCTAssertEqual(try CachedResult.decode(branded.encoded(), key: key.hex).get(), branded)
+        XCTAssertNil(PlainEntry.read(branded.encoded(), key: key.hex), "the full parse's")
+        XCTAssertEqual(PlainEntry.read(plain.encoded(), key: key.hex), plain)
+        XCTAssertEqual(plain.difference(from: branded), "a brand family named only by the rendering")
+        XCTAssertEqual(branded.difference(from: plain), "a brand family named only by the entry")
+        XCTAssertNil(branded.difference(from: branded))
+
+        let folder = try makeTemporaryFolder("brand-fonts")
+        defer { removeTemporaryFolder(folder) }
+        let local = LocalResultStore(folder: folder.path, maxBytes: 1 << 20)
+        func cache(_ brandFonts: [String: String]) -> ResultCache {
+            ResultCache(
+                store: TieredResultStore(local: local, remote: nil), local: local, renderer: "test",
+                environment: "test", auditRate: 0, lints: false, brandFonts: brandFonts)
+        }
+        let other = ResultKey(hex: String(repeating: "cd", count: 32))
+        var plainOther = plain
+        plainOther.key = other.hex
+        local.put(key, branded.encoded())
+        local.put(other, plainOther.encoded())
+        XCTAssertEqual(cache(["Brand Serif: Brand.ttf": "0123456789abcdef"]).lookup(key), branded)
+        XCTAssertNil(cache(["Brand Serif: Brand.ttf": "fedcba9876543210"]).lookup(key))
+        XCTAssertNil(cache([:]).lookup(key), "the brand font is gone")
+        XCTAssertEqual(cache(["Brand Serif: Brand.ttf": "fedcba9876543210"]).lookup(other), plainOther)
+    }
+
     /// A variant's key is remembered under its name, which picks out one value only for the
     /// bytes its variants were read from: a file saved between finding the fixtures and weighing
     /// them has no memo (so nothing is filed under the name for the new bytes).

@@ -252,6 +252,7 @@ public struct BatchRunner: Sendable {
         } catch {
             result.error = .fixtureStage(error, ref: ref, fixture: fixture, otherwise: .environment)
         }
+        result.usedBrandFonts = engine.usedBrandFonts
         return result
     }
 }

@@ -20,6 +20,9 @@ public struct FixtureResult: Sendable {
     public var layoutHash: String?
     /// Verify: the frames are the result cache's, checked against the goldens, not rendered.
     public var cached = false
+    /// A text of the rendering named a brand family (its pixels may depend on the brand fonts'
+    /// bytes, which the result cache then checks beside the key).
+    public var usedBrandFonts = false
 
     public init(ref: FixtureRef, error: Diagnostic? = nil, frames: [FrameResult] = [], notes: [FixtureNote] = []) {
         self.ref = ref

@@ -34,13 +34,21 @@ public struct CachedResult: Sendable, Equatable {
     public var layout: String
     public var canvas: Canvas
     public var lintsIgnored: Int
+    /// The hash of every brand font, by its name in the environment, when a text of the
+    /// rendering named a brand family: the key leaves the brand fonts' bytes out (most renderings
+    /// never reach them), so a hit is used only while these still hold. nil: no brand family.
+    public var brandFonts: [String: String]?
     public var frames: [Frame]
 
-    public init(key: String, layout: String, canvas: Canvas, lintsIgnored: Int, frames: [Frame]) {
+    public init(
+        key: String, layout: String, canvas: Canvas, lintsIgnored: Int, brandFonts: [String: String]? = nil,
+        frames: [Frame]
+    ) {
         self.key = key
         self.layout = layout
         self.canvas = canvas
         self.lintsIgnored = lintsIgnored
+        self.brandFonts = brandFonts
         self.frames = frames
     }
 
@@ -53,21 +61,28 @@ public struct CachedResult: Sendable, Equatable {
                 "amount": .number(l.amount),
             ]
         }
-        let value: JSONOutput = [
-            "format": .int(Self.format), "key": .string(key), "layout": .string(layout),
-            "canvas": [.number(canvas.width), .number(canvas.height), .number(canvas.scale)],
-            "lintsIgnored": .int(lintsIgnored),
-            "frames": .array(
-                frames.map { f in
-                    var members: [(key: String, value: JSONOutput)] = [
-                        ("state", .string(f.state)), ("index", .int(f.index)), ("time", .number(f.time)),
-                        ("progress", .number(f.progress)), ("pixels", .string(f.pixels)),
-                    ]
-                    if !f.lints.isEmpty { members.append(("lints", .array(f.lints.map(lint)))) }
-                    return .object(members)
-                }),
+        var members: [(key: String, value: JSONOutput)] = [
+            ("format", .int(Self.format)), ("key", .string(key)), ("layout", .string(layout)),
+            ("canvas", [.number(canvas.width), .number(canvas.height), .number(canvas.scale)]),
+            ("lintsIgnored", .int(lintsIgnored)),
         ]
-        return JSONWriter(style: .compact).bytes(value)
+        if let brandFonts {
+            members.append(("brandFonts", .object(brandFonts.keys.sorted().map { ($0, .string(brandFonts[$0]!)) })))
+        }
+        members.append(
+            (
+                "frames",
+                .array(
+                    frames.map { f in
+                        var fields: [(key: String, value: JSONOutput)] = [
+                            ("state", .string(f.state)), ("index", .int(f.index)), ("time", .number(f.time)),
+                            ("progress", .number(f.progress)), ("pixels", .string(f.pixels)),
+                        ]
+                        if !f.lints.isEmpty { fields.append(("lints", .array(f.lints.map(lint)))) }
+                        return .object(fields)
+                    })
+            ))
+        return JSONWriter(style: .compact).bytes(.object(members))
     }
 
     /// The entry in `bytes`, or why it is not one (a truncated or edited entry is a miss).
@@ -93,6 +108,13 @@ public struct CachedResult: Sendable, Equatable {
             let key = try o.required("key").string()
             guard key == expected else { return .failure(CacheEntryError("stored for key \(key)")) }
             let canvas = try numbers(o.required("canvas"), count: 3)
+            var brandFonts: [String: String]?
+            if let table = try o.optional("brandFonts")?.object() {
+                var fonts: [String: String] = [:]
+                for m in table.members { fonts[m.key] = try table.required(m.key).string() }
+                try table.finish()
+                brandFonts = fonts
+            }
             var frames: [Frame] = []
             for element in try o.required("frames").array() {
                 let f = try element.object()
@@ -128,7 +150,7 @@ public struct CachedResult: Sendable, Equatable {
             let value = CachedResult(
                 key: key, layout: try o.required("layout").string(),
                 canvas: Canvas(width: canvas[0], height: canvas[1], scale: canvas[2]),
-                lintsIgnored: try o.required("lintsIgnored").int(), frames: frames)
+                lintsIgnored: try o.required("lintsIgnored").int(), brandFonts: brandFonts, frames: frames)
             try o.finish()
             return .success(value)
         } catch {

@@ -51,8 +51,13 @@ public final class ResultCache: Sendable {
     public let store: any ResultStore
     /// The renderer's identity: version and the executable's build id.
     public let renderer: String
-    /// The rendering environment's fingerprint (libraries, font hashes, architecture).
+    /// The rendering environment's fingerprint as keys hold it: libraries, architecture, and the
+    /// hash of every font but the brand fonts, which are there by name only (`brandFonts`).
     public let environment: String
+    /// The hash of each brand font (layoutsnap.json's `fonts`), by its name in the environment:
+    /// only a text that names a brand family reaches one (`FontSystem.isBrandFamily`), so an
+    /// entry holds them when its rendering did, and a hit needs them unchanged.
+    public let brandFonts: [String: String]
     /// The same, as the run compares it with the goldens' manifest (nil when made from a string).
     public let renderEnvironment: RenderEnvironment?
     public let auditRate: Double
@@ -75,12 +80,13 @@ public final class ResultCache: Sendable {
 
     public init(
         store: any ResultStore, local: LocalResultStore?, renderer: String, environment: String, auditRate: Double,
-        lints: Bool, renderEnvironment: RenderEnvironment? = nil
+        lints: Bool, renderEnvironment: RenderEnvironment? = nil, brandFonts: [String: String] = [:]
     ) {
         self.store = store
         self.local = local
         self.renderer = renderer
         self.environment = environment
+        self.brandFonts = brandFonts
         self.renderEnvironment = renderEnvironment
         self.auditRate = auditRate
         self.lints = lints
@@ -109,12 +115,24 @@ public final class ResultCache: Sendable {
         if let folder = settings.folder { FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts")) }
         let environment = try RenderEnvironment.current(
             librariesMemo: settings.folder.map { ($0 + "/libraries", buildID) })
+        let brandFonts: [String: String]
+        do {
+            brandFonts = try FontSystem.files().filter { $0.family != nil }
+                .reduce(into: [:]) { $0[$1.name] = $1.hash }
+        } catch {
+            throw RunnerError.render(error)
+        }
+        var keyed = environment
+        for name in brandFonts.keys { keyed.fonts[name] = Self.brandFontInKey }
         return ResultCache(
             store: TieredResultStore(local: local, remote: remote), local: local,
             renderer: "layoutsnap \(version) \(buildID)",
-            environment: String(decoding: JSONWriter(style: .compact).bytes(environment.json), as: UTF8.self),
-            auditRate: settings.auditRate, lints: lints, renderEnvironment: environment)
+            environment: String(decoding: JSONWriter(style: .compact).bytes(keyed.json), as: UTF8.self),
+            auditRate: settings.auditRate, lints: lints, renderEnvironment: environment, brandFonts: brandFonts)
     }
+
+    /// A brand font's hash in the key's environment: its bytes are checked per entry instead.
+    static let brandFontInKey = "brand font: its hash is in the entries of renderings that name its family"
 
     public var counts: Counts { tally.withLock { $0 } }
 
@@ -328,7 +346,10 @@ public final class ResultCache: Sendable {
     public func lookup(_ key: ResultKey) -> CachedResult? {
         guard let bytes = store.get(key) else { return nil }
         switch CachedResult.decode(bytes, key: key.hex) {
-        case .success(let value): return value
+        case .success(let value):
+            // Rendered with other brand fonts: a miss, rendered again and stored over it.
+            if let used = value.brandFonts, used != brandFonts { return nil }
+            return value
         case .failure(let error):
             tally.withLock {
                 if $0.refused.count < 20 { $0.refused.append("cache entry \(key.hex.prefix(12))… refused: \(error)") }
@@ -354,7 +375,8 @@ public final class ResultCache: Sendable {
     /// Stores what a rendering produced (a fixture that rendered every frame, whatever its
     /// verdict); with `audited`, the hit it is checked against first.
     public func store(_ key: ResultKey, _ result: FixtureResult, audited: CachedResult? = nil) {
-        guard result.error == nil, let value = CachedResult(key: key, result) else { return }
+        guard result.error == nil, var value = CachedResult(key: key, result) else { return }
+        if result.usedBrandFonts { value.brandFonts = brandFonts }
         if let audited {
             tally.withLock { $0.audited += 1 }
             if let difference = audited.difference(from: value) {
@@ -431,6 +453,12 @@ extension CachedResult {
             }
             if a.pixels != b.pixels { return "\(a.state) frame \(a.index): pixels \(a.pixels) against \(b.pixels)" }
             if a.lints != b.lints { return "\(a.state) frame \(a.index): lint findings" }
+        }
+        // An entry that says no brand family was named, for a rendering that named one, was
+        // kept without the brand fonts' hashes it depends on.
+        if (brandFonts == nil) != (other.brandFonts == nil) {
+            return brandFonts == nil
+                ? "a brand family named only by the rendering" : "a brand family named only by the entry"
         }
         return nil
     }
