@@ -226,7 +226,9 @@ public struct BatchRunner: Sendable {
             result.lintsIgnored = lints?.ignored ?? 0
             result.canvas = layout.canvas
             if hashing {
-                result.layoutHash = LayoutJSON.encode(layout).withUnsafeBytes { PixelHash.hex(PixelHash.ofBytes($0)) }
+                result.layoutHash = LayoutJSON.digestBytes(layout).withUnsafeBytes {
+                    PixelHash.hex(PixelHash.ofBytes($0))
+                }
             }
             for (s, state) in layout.states.enumerated() {
                 for (f, frame) in state.frames.enumerated() {

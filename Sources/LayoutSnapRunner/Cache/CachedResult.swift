@@ -4,8 +4,8 @@ import LayoutSnapJSON
 
 /// The result cache's value for one key: what a rendering of the fixture produced, without a
 /// verdict (a verdict is made again on every run, against the goldens as they are then). The
-/// layout hash is the XXH3 of the fixture's layout.json; each frame's pixel hash is the one the
-/// goldens' manifest records.
+/// layout hash is the XXH3 of what the fixture's layout.json holds, each number exactly
+/// (`LayoutJSON.digestBytes`); each frame's pixel hash is the one the goldens' manifest records.
 public struct CachedResult: Sendable, Equatable {
     public struct Frame: Sendable, Equatable {
         public var state: String
