@@ -8,8 +8,9 @@ import LayoutSnapSystem
 /// user's configuration (pango-cairo-notes.md, "Deterministic text").
 ///
 /// Built once, before any worker thread touches Pango, and never freed: every font map of every
-/// worker points at it. `@unchecked Sendable` because it holds the FcConfig pointer, which is
-/// only read once set-up is done (fontconfig's own locking covers its reads).
+/// worker points at its config, or, with brand fonts, at one of its two (`bundledConfig` for the
+/// texts that name no brand family). `@unchecked Sendable` because it holds the FcConfig
+/// pointers, which are only read once set-up is done (fontconfig's own locking covers its reads).
 public final class FontSystem: @unchecked Sendable {
     /// A font file in use and the hash of its bytes (recorded in the golden manifest).
     public struct FontFile: Sendable, Hashable {
@@ -223,7 +224,7 @@ public final class FontSystem: @unchecked Sendable {
         var families: [String] = []
         for font in project?.fonts ?? [] where !families.contains(font.family) { families.append(font.family) }
         self.brandFamilies = families
-        self.brandFamilyKeys = Set(families.map(Self.familyKey))
+        self.brandFamilyKeys = Set(families.map(BrandFont.familyKey))
     }
 
     private let brandFamilyKeys: Set<String>
@@ -232,11 +233,7 @@ public final class FontSystem: @unchecked Sendable {
     /// and blanks): such a text is laid out over `config`, any other over `bundledConfig`.
     public func isBrandFamily(_ family: String?) -> Bool {
         guard let family, !brandFamilyKeys.isEmpty else { return false }
-        return brandFamilyKeys.contains(Self.familyKey(family))
-    }
-
-    static func familyKey(_ family: String) -> String {
-        String(family.lowercased().unicodeScalars.filter { $0 != " " })
+        return brandFamilyKeys.contains(BrandFont.familyKey(family))
     }
 
     /// The private config: the bundled and packaged files, then the brand files, every face
@@ -369,9 +366,9 @@ public final class FontSystem: @unchecked Sendable {
         guard let target = FcConfigGetFonts(config, FcSetApplication) else {
             throw RenderError.fonts("fontconfig has no application font set")
         }
-        let bundledFamilies = Set(familyNames(in: target).map { $0.lowercased() })
+        let bundledFamilies = Set(familyNames(in: target).map(BrandFont.familyKey))
         for font in project.fonts {
-            if bundledFamilies.contains(font.family.lowercased()) {
+            if bundledFamilies.contains(BrandFont.familyKey(font.family)) {
                 throw project.error(
                     font, "\"\(font.family)\" is a bundled family; give the brand font a name of its own")
             }

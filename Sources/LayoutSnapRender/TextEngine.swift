@@ -4,8 +4,9 @@ import LayoutSnapCore
 import LayoutSnapSystem
 
 /// Pango text layout for one thread at a time: its own font map and context over the shared private
-/// fontconfig (a PangoLayout must never cross threads). It measures text for the rules and keeps
-/// each layout so that the renderer draws it in every frame without laying it out again.
+/// fontconfig, and a second pair for the texts that name a brand family when the project has brand
+/// fonts (a PangoLayout must never cross threads). It measures text for the rules and keeps each
+/// layout so that the renderer draws it in every frame without laying it out again.
 public final class TextEngine: TextMeasuring {
     /// A laid-out text and what was measured from it. Owns its PangoLayout.
     final class CachedLayout {

@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 /// layoutsnap.json's `fonts` through the binary: a family resolves to the project's file, the
-/// file's bytes are in the environment fingerprint (manifest and result cache), and a file that
-/// cannot be used is one error naming it and its key.
+/// file's bytes are in the environment fingerprint (the manifest; the result cache checks them for
+/// the renderings that name a brand family), and a file that cannot be used is one error naming
+/// it and its key.
 final class BrandFontCLITests: XCTestCase {
     static let dejaVuSerif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
     static let liberationSerif = "/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf"
@@ -128,12 +129,10 @@ final class BrandFontCLITests: XCTestCase {
         XCTAssertEqual(uncached.status, changed.status)
         XCTAssertEqual(uncached.passed, ["a": true, "brand": false, "armenian": true])
         XCTAssertEqual(changed.passed, uncached.passed)
-        // Stored under the same key with the new file's hash: the next run takes it.
         XCTAssertEqual(
             try verify([]).cached, ["a": true, "brand": false, "armenian": true], "a failing fixture renders")
+        // The rendering with the first file is kept beside the second's: going back is a hit.
         try Self.replaceBrandFile(dir, with: Self.dejaVuSerif)
-        XCTAssertEqual(
-            try verify([]).cached, ["a": true, "brand": false, "armenian": true], "the old entry was replaced")
         XCTAssertEqual(try verify([]).cached, ["a": true, "brand": true, "armenian": true])
     }
 
@@ -194,6 +193,26 @@ final class BrandFontCLITests: XCTestCase {
         assertOneError(
             try CLI.run(["config"], in: app),
             #"layoutsnap.json:1:21: $.fonts.Inter: "Inter" is a bundled family; give the brand font a name of its own"#)
+        // Family names as fontconfig compares them (case and spaces aside), and brand files as
+        // the environment names them (family, file name, face): two that would be one are refused.
+        let cases: [(fonts: String, error: String)] = [
+            (
+                #"{"In ter": "Fonts/Brand.ttf"}"#,
+                #"layoutsnap.json:1:22: $.fonts["In ter"]: "Inter" is a bundled family; give the brand font a name of its own"#
+            ),
+            (
+                #"{"Brand Sans": "Fonts/Brand.ttf", "brandsans": "Fonts/Brand.ttf"}"#,
+                #"layoutsnap.json:1:58: $.fonts.brandsans: "brandsans" is "Brand Sans" to fontconfig, which compares family names ignoring case and spaces; give the files one family"#
+            ),
+            (
+                #"{"Brand Sans": ["Fonts/Brand.ttf", "Other/Brand.ttf"]}"#,
+                #"layoutsnap.json:1:46: $.fonts["Brand Sans"][1]: Other/Brand.ttf and Fonts/Brand.ttf are both Brand.ttf: brand files are told apart by family, file name and face; rename one"#
+            ),
+        ]
+        for (fonts, error) in cases {
+            try dir.write("app/layoutsnap.json", #"{"fonts": "# + fonts + "}")
+            assertOneError(try CLI.run(["config"], in: app), error)
+        }
     }
 
     func testACollectionNeedsAFaceAndAVariableFontLoadsItsInstances() throws {

@@ -57,14 +57,17 @@ final class BrandFontTests: XCTestCase {
         let plain = try engine.faces(of: Self.text("Hi " + armenian, FontSpec(size: 17)))
         XCTAssertFalse(plain.contains { $0.file == Self.dejaVuSerif }, "\(plain)")
         XCTAssertFalse(engine.usedBrandFonts, "no text named the brand family")
-        for family in ["Brand Serif", "brand serif", "BRANDSERIF"] {
+        let inter = try engine.faces(of: Self.text("Hi " + armenian, FontSpec(size: 17, family: "Inter")))
+        XCTAssertFalse(inter.contains { $0.file == Self.dejaVuSerif }, "\(inter)")
+        XCTAssertFalse(engine.usedBrandFonts, "Inter is not a brand family")
+        for family in ["Brand Serif", "brand serif", "BRANDSERIF", "Brand  Serif"] {
             let named = try engine.faces(of: Self.text(armenian, FontSpec(size: 17, family: family)))
             XCTAssertEqual(named.map(\.file), [Self.dejaVuSerif], family)
             XCTAssertTrue(engine.usedBrandFonts, family)
             engine.clearCache()
             XCTAssertFalse(engine.usedBrandFonts, "each fixture starts without")
         }
-        XCTAssertFalse(engine.fonts.isBrandFamily("Brand  Serifs"))
+        XCTAssertFalse(engine.fonts.isBrandFamily("Brand Serifs"))
         XCTAssertFalse(engine.fonts.isBrandFamily(nil))
     }
 

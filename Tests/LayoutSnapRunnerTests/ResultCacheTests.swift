@@ -106,9 +106,11 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertGreaterThan(taken, 0, "some edits (a digit for a digit) are still plain entries")
     }
 
-    /// An entry whose rendering named a brand family holds the brand fonts' hashes; a cache whose
-    /// brand fonts hash otherwise takes it as a miss, and one without that claim is a hit whatever
-    /// the brand fonts. An audit finds an entry that left a named brand family out.
+    /// An entry whose rendering named a brand family holds the brand fonts' hashes, and a hit needs
+    /// them to be the fonts' now. Such a rendering is also stored under a key of its own brand
+    /// fonts, so renderings with two versions of a brand font stay side by side; an entry without
+    /// the claim is a hit whatever the brand fonts. An audit finds an entry that left a named
+    /// brand family out.
     func testBrandFontsOfAnEntryMustStillHoldForAHit() throws {
         var branded = value
         branded.lintsIgnored = 0
@@ -125,20 +127,45 @@ final class ResultCacheTests: XCTestCase {
         let folder = try makeTemporaryFolder("brand-fonts")
         defer { removeTemporaryFolder(folder) }
         let local = LocalResultStore(folder: folder.path, maxBytes: 1 << 20)
-        func cache(_ brandFonts: [String: String]) -> ResultCache {
+        func cache(_ hash: String) -> ResultCache {
             ResultCache(
                 store: TieredResultStore(local: local, remote: nil), local: local, renderer: "test",
-                environment: "test", auditRate: 0, lints: false, brandFonts: brandFonts)
+                environment: "test", auditRate: 0, lints: false, brandFonts: ["Brand Serif: Brand.ttf": hash])
         }
+        let (first, second) = (cache("0123456789abcdef"), cache("fedcba9876543210"))
+        XCTAssertNotEqual(first.brandedKey(key), second.brandedKey(key))
+        func rendering(usedBrandFonts: Bool, pixels: UInt64) -> FixtureResult {
+            var frame = FrameResult(state: "initial", index: 0, status: .passed, goldenKey: "initial/000")
+            frame.pixelHash = pixels
+            var result = FixtureResult(ref: FixtureRef(id: "card", path: "card.json", displayPath: "card.json"))
+            result.frames = [frame]
+            result.canvas = value.canvas
+            result.layoutHash = value.layout
+            result.usedBrandFonts = usedBrandFonts
+            return result
+        }
+        first.store(key, rendering(usedBrandFonts: true, pixels: 0xff))
+        first.finish()
+        XCTAssertEqual(first.lookup(key)?.brandFonts, ["Brand Serif: Brand.ttf": "0123456789abcdef"])
+        XCTAssertEqual(first.lookup(key)?.frames.map(\.pixels), ["00000000000000ff"])
+        XCTAssertNil(second.lookup(key), "rendered with another brand font")
+        second.store(key, rendering(usedBrandFonts: true, pixels: 0xee))
+        second.finish()
+        XCTAssertEqual(second.lookup(key)?.frames.map(\.pixels), ["00000000000000ee"])
+        // The first version's rendering is still there, under its own brand fonts' key.
+        let again = try XCTUnwrap(cache("0123456789abcdef").lookup(key))
+        XCTAssertEqual(again.frames.map(\.pixels), ["00000000000000ff"])
+        XCTAssertEqual(again.key, key.hex)
+        XCTAssertNil(cache("00000000000000aa").lookup(key), "a third version was never rendered")
+
+        // A rendering that named no brand family is a hit for any brand fonts, and has no copy.
         let other = ResultKey(hex: String(repeating: "cd", count: 32))
-        var plainOther = plain
-        plainOther.key = other.hex
-        local.put(key, branded.encoded())
-        local.put(other, plainOther.encoded())
-        XCTAssertEqual(cache(["Brand Serif: Brand.ttf": "0123456789abcdef"]).lookup(key), branded)
-        XCTAssertNil(cache(["Brand Serif: Brand.ttf": "fedcba9876543210"]).lookup(key))
-        XCTAssertNil(cache([:]).lookup(key), "the brand font is gone")
-        XCTAssertEqual(cache(["Brand Serif: Brand.ttf": "fedcba9876543210"]).lookup(other), plainOther)
+        let third = cache("00000000000000aa")
+        third.store(other, rendering(usedBrandFonts: false, pixels: 0xdd))
+        third.finish()
+        XCTAssertNil(first.lookup(other)?.brandFonts)
+        XCTAssertEqual(first.lookup(other)?.frames.map(\.pixels), ["00000000000000dd"])
+        XCTAssertNil(local.get(third.brandedKey(other)))
     }
 
     /// A variant's key is remembered under its name, which picks out one value only for the

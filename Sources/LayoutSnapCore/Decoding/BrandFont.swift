@@ -81,26 +81,53 @@ public struct BrandFont: Sendable, Hashable {
     static func decodeAll(_ element: JSONElement) throws(JSONDecodingError) -> [BrandFont] {
         let families = try element.object()
         var fonts: [BrandFont] = []
+        var seen: [String: String] = [:]
         for member in families.members {
             guard let value = families.optional(member.key) else { continue }
             let family = member.key
             if family.allSatisfy(\.isWhitespace) { throw value.error("a family name may not be empty") }
             // Pango reads "A,B" as a list of two families.
             if family.contains(",") { throw value.error("a family name may not contain a comma") }
-            if let bundled = bundledFamilies.first(where: { $0.lowercased() == family.lowercased() }) {
+            if let bundled = bundledFamilies.first(where: { familyKey($0) == familyKey(family) }) {
                 throw value.error("\"\(bundled)\" is a bundled family; give the brand font a name of its own")
             }
+            if let other = seen[familyKey(family)] {
+                throw value.error(
+                    "\"\(family)\" is \"\(other)\" to fontconfig, which compares family names ignoring case and spaces; give the files one family"
+                )
+            }
+            seen[familyKey(family)] = family
+            var files: [BrandFont] = []
             if case .array = value.value {
                 let items = try value.array()
                 if items.isEmpty { throw value.error("expected at least one font file") }
-                for item in items { fonts.append(try decodeFile(item, family: family)) }
+                for item in items { files.append(try decodeFile(item, family: family)) }
             } else {
-                fonts.append(try decodeFile(value, family: family))
+                files.append(try decodeFile(value, family: family))
             }
+            // The environment (and the manifest) name a brand file by family, file name and face.
+            for (i, font) in files.enumerated() {
+                if let first = files[..<i].first(where: { $0.fileName == font.fileName && $0.face == font.face }) {
+                    throw JSONDecodingError(
+                        path: font.path, position: font.position,
+                        message:
+                            "\(font.file) and \(first.file) are both \(font.fileName)\(font.face.map { " (\($0))" } ?? ""): brand files are told apart by family, file name and face; rename one"
+                    )
+                }
+            }
+            fonts += files
         }
         // Every member was read above: family names are the user's own, so no unknown keys here.
         return fonts
     }
+
+    /// A family name as fontconfig compares it: ignoring case and spaces.
+    public static func familyKey(_ family: String) -> String {
+        String(family.lowercased().unicodeScalars.filter { $0 != " " })
+    }
+
+    /// The file's name without its folder.
+    var fileName: String { file.split(separator: "/").last.map(String.init) ?? file }
 
     private static func decodeFile(_ e: JSONElement, family: String) throws(JSONDecodingError) -> BrandFont {
         switch e.value {

@@ -5,7 +5,7 @@ import LayoutSnapRender
 import LayoutSnapSystem
 
 /// Runs fixtures on a pool of worker threads. Each worker owns a TextEngine (its own Pango font
-/// map and context over the shared private fontconfig) and reuses it for every fixture it takes.
+/// maps and contexts over the shared private fontconfig) and reuses it for every fixture it takes.
 /// Fixtures are weighed first (decoded on every core, only their cost kept) and handed out most
 /// frames x pixels first, so the workers stay busy to the end; a worker decodes its fixture again
 /// when it takes it. Decoding is a small part of a fixture's cost, and holding every decoded

@@ -165,7 +165,7 @@ public struct CachedResult: Sendable, Equatable {
     }
 }
 
-/// An entry exactly as `encoded()` writes it without lints (the members in that order, no
+/// An entry exactly as `encoded()` writes it without lints or brand fonts (the members in that order, no
 /// spaces, strings of printable ASCII without escapes), read straight from the bytes: parsing each entry into a
 /// tree and an object reader was a fifth of a warm run's hits. Anything else, a refusal
 /// included, is nil and left to the full parse, which reads it the same way or says why not

@@ -115,15 +115,19 @@ public final class ResultCache: Sendable {
         if let folder = settings.folder { FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts")) }
         let environment = try RenderEnvironment.current(
             librariesMemo: settings.folder.map { ($0 + "/libraries", buildID) })
-        let brandFonts: [String: String]
+        let brandFiles: [FontSystem.FontFile]
         do {
-            brandFonts = try FontSystem.files().filter { $0.family != nil }
-                .reduce(into: [:]) { $0[$1.name] = $1.hash }
+            brandFiles = try FontSystem.files().filter { $0.family != nil }
         } catch {
             throw RunnerError.render(error)
         }
+        let brandFonts = brandFiles.reduce(into: [String: String]()) { $0[$1.name] = $1.hash }
+        // By name and place: the order of a family's files can choose between two faces of one
+        // weight and slant.
         var keyed = environment
-        for name in brandFonts.keys { keyed.fonts[name] = Self.brandFontInKey }
+        for (place, file) in brandFiles.enumerated() {
+            keyed.fonts[file.name] = "\(Self.brandFontInKey), brand file \(place + 1)"
+        }
         return ResultCache(
             store: TieredResultStore(local: local, remote: remote), local: local,
             renderer: "layoutsnap \(version) \(buildID)",
@@ -344,12 +348,38 @@ public final class ResultCache: Sendable {
     /// The stored result of `key`, nil on a miss; an entry that cannot be read is a miss with a
     /// warning.
     public func lookup(_ key: ResultKey) -> CachedResult? {
+        guard let value = entry(key) else { return nil }
+        guard let used = value.brandFonts, used != brandFonts else { return value }
+        // Rendered with other brand fonts: the rendering with these, if one was stored.
+        let branded = brandedKey(key)
+        guard var found = entry(branded), found.brandFonts == brandFonts else { return nil }
+        found.key = key.hex
+        return found
+    }
+
+    /// A rendering whose texts named a brand family is also stored under this key, made of its
+    /// key and the brand fonts' hashes, so that the renderings of several versions of a brand
+    /// font (two branches, two CI jobs on one store) stay side by side; under `key` itself is
+    /// the latest, which names the brand fonts it was made with.
+    func brandedKey(_ key: ResultKey) -> ResultKey {
+        var hasher = SHA256()
+        hasher.update("layoutsnap-branded-key 1\nkey \(key.hex)\n")
+        for name in brandFonts.keys.sorted() {
+            hasher.update("brand \(name.utf8.count):\(name) \(brandFonts[name]!)\n")
+        }
+        return ResultKey(hex: hasher.hex())
+    }
+
+    private func brandedCopy(_ value: CachedResult, _ key: ResultKey) -> (key: ResultKey, bytes: [UInt8]) {
+        var branded = value
+        branded.key = brandedKey(key).hex
+        return (brandedKey(key), branded.encoded())
+    }
+
+    private func entry(_ key: ResultKey) -> CachedResult? {
         guard let bytes = store.get(key) else { return nil }
         switch CachedResult.decode(bytes, key: key.hex) {
-        case .success(let value):
-            // Rendered with other brand fonts: a miss, rendered again and stored over it.
-            if let used = value.brandFonts, used != brandFonts { return nil }
-            return value
+        case .success(let value): return value
         case .failure(let error):
             tally.withLock {
                 if $0.refused.count < 20 { $0.refused.append("cache entry \(key.hex.prefix(12))… refused: \(error)") }
@@ -390,12 +420,14 @@ public final class ResultCache: Sendable {
             }
         }
         let bytes = value.encoded()
+        let copy = value.brandFonts == nil ? nil : brandedCopy(value, key)
         tally.withLock { $0.stored += 1 }
         // Written on a queue of its own: the worker goes on to its next fixture at once.
         writing.enter()
         writer.async {
             defer { self.writing.leave() }
             self.store.put(key, bytes)
+            if let copy { self.store.put(copy.key, copy.bytes) }
         }
     }
 
