@@ -248,6 +248,9 @@ final class SchemaTests: XCTestCase {
             (#"{"fonts": {"Brand, Sans": "a.ttf"}}"#, false),
             (#"{"fonts": {" ": "a.ttf"}}"#, false),
             (#"{"fonts": {"inter": "a.ttf"}}"#, false),
+            (#"{"fonts": {"In ter": "a.ttf"}}"#, false),
+            (#"{"fonts": {" NotoColor emoji": "a.ttf"}}"#, false),
+            (#"{"fonts": {"Interstate": "a.ttf"}}"#, true),
             (#"{"fonts": "a.ttf"}"#, false),
         ]
         let verdicts = try Self.validate(documents: cases.map(\.0), schema: "config.schema.json")

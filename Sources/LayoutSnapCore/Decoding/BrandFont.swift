@@ -67,7 +67,7 @@ public struct BrandFont: Sendable, Hashable {
             [
                 "pattern": "^[^,]*[^,\\s][^,]*$",
                 "not": [
-                    "pattern": .string("^(" + bundledFamilies.map(SchemaNode.caseless).joined(separator: "|") + ")$")
+                    "pattern": .string("^(" + bundledFamilies.map(spaceless).joined(separator: "|") + ")$")
                 ],
             ]
         ),
@@ -119,6 +119,11 @@ public struct BrandFont: Sendable, Hashable {
         }
         // Every member was read above: family names are the user's own, so no unknown keys here.
         return fonts
+    }
+
+    /// A pattern of `family` as `familyKey` compares it: any case, spaces anywhere.
+    private static func spaceless(_ family: String) -> String {
+        " *" + family.filter { $0 != " " }.map { SchemaNode.caseless(String($0)) }.joined(separator: " *") + " *"
     }
 
     /// A family name as fontconfig compares it: ignoring case and spaces.
