@@ -297,16 +297,26 @@ extension SystemCall {
         return (followsLinks ? stat(path, &info) : lstat(path, &info)) == 0 ? info : nil
     }
 
-    /// The names in folder `path` (not `.` and `..`), each with whether it is a folder itself (a
-    /// symbolic link is not, whatever it leads to); nil when it cannot be read.
-    public static func folderEntries(_ path: String) -> [(name: String, isFolder: Bool)]? {
-        guard let folder = opendir(path) else { return nil }
+    /// A name in a folder: whether it is a folder itself (a symbolic link is not, whatever it
+    /// leads to), and whether its bytes are UTF-8 (else `name` shows each bad byte as U+FFFD,
+    /// and no path made of it reaches the file).
+    public struct FolderEntry: Sendable {
+        public var name: String
+        public var isFolder: Bool
+        public var isUTF8: Bool
+    }
+
+    /// The names in folder `path` (not `.` and `..`), or why it cannot be read.
+    public static func folderEntries(_ path: String) -> Result<[FolderEntry], SystemError> {
+        guard let folder = opendir(path) else { return .failure(SystemError(call: "opendir", code: errno)) }
         defer { closedir(folder) }
-        var entries: [(name: String, isFolder: Bool)] = []
+        var entries: [FolderEntry] = []
         while let entry = readdir(folder) {
             // In place, up to its end: a record holds only as much of d_name as the name needs.
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            let (name, isUTF8) = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let bytes = raw.prefix(while: { $0 != 0 })
+                let name = String(decoding: bytes, as: UTF8.self)
+                return (name, name.utf8.elementsEqual(bytes))
             }
             if name == "." || name == ".." { continue }
             let type = entry.pointee.d_type
@@ -314,9 +324,9 @@ extension SystemCall {
                 type == UInt8(DT_UNKNOWN)
                 ? status(path + "/" + name, followsLinks: false).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
                 : type == UInt8(DT_DIR)
-            entries.append((name, isFolder))
+            entries.append(FolderEntry(name: name, isFolder: isFolder, isUTF8: isUTF8))
         }
-        return entries
+        return .success(entries)
     }
 
     /// The path with every symbolic link and `..` resolved (realpath).

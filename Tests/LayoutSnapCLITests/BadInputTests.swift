@@ -27,6 +27,29 @@ final class BadInputTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out").path), "nothing rendered")
     }
 
+    /// A folder whose name is not UTF-8 cannot be walked by a path: verify and record report it,
+    /// exit 2, and the rest still run; `record --prune` then takes the run as not the whole set
+    /// and deletes none of the goldens its fixtures were recorded under.
+    func testAFolderNameThatIsNotUTF8IsAnErrorAndPrunesNothing() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/good.json", smallPost())
+        try dir.write("Fixtures/more/b.json", smallPost(title: "B"))
+        XCTAssertEqual(try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url).status, 0)
+        let old = Array(dir.path("Fixtures/more").path.utf8CString)
+        let new = old.dropLast().map { $0 } + [CChar(bitPattern: 0xFE), 0]
+        XCTAssertEqual(rename(old, new), 0)
+        let verify = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(verify.status, 2, verify.output)
+        XCTAssertTrue(
+            verify.stderr.contains(
+                "error: Fixtures/more\u{FFFD}: this folder's name is not UTF-8 (\u{FFFD} stands for each byte that is not): the fixtures in it were not run; rename it"
+            ), verify.stderr)
+        XCTAssertTrue(verify.stdout.contains("passed"), verify.output)
+        let prune = try CLI.run(["record", "--no-progress", "--allow-ci", "--prune"], in: dir.url)
+        XCTAssertEqual(prune.status, 2, prune.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("Goldens/more/b/initial/000.png").path))
+    }
+
     /// docs/goldens.md: a different rendering environment is reported once, apart from the pixel results;
     /// --strict-env makes it a failure.
     func testEnvironmentDriftIsReportedOnceAndStrictEnvFails() throws {

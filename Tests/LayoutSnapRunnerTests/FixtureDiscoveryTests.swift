@@ -41,7 +41,9 @@ final class FixtureDiscoveryTests: XCTestCase {
         try manager.createSymbolicLink(
             atPath: fixtures + "/real/link.json", withDestinationPath: fixtures + "/top.json")
 
-        let found = FixtureDiscovery.jsonFiles(under: fixtures).map { String($0.dropFirst(fixtures.count + 1)) }
+        let walked = try FixtureDiscovery.jsonFiles(under: fixtures, target: "Fixtures")
+        XCTAssertTrue(walked.allSatisfy { $0.problem == nil })
+        let found = walked.map { String($0.path.dropFirst(fixtures.count + 1)) }
         XCTAssertEqual(
             found,
             [
@@ -49,5 +51,57 @@ final class FixtureDiscoveryTests: XCTestCase {
                 "x.json",
                 "x.json/inner.json",
             ])
+    }
+
+    /// A name that is not UTF-8 cannot be spelt as a path again: the file, or the folder and the
+    /// fixtures in it, would drop out of the run unseen. Each is a fixture error instead, naming
+    /// it, in the run's order; a folder's stays under any filter (it may hide matching fixtures).
+    func testANameThatIsNotUTF8IsAnErrorNotAFixtureLeftOut() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "layoutsnap-names-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fixtures = root.path + "/Fixtures"
+        try FileManager.default.createDirectory(atPath: fixtures + "/ok", withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: fixtures + "/ok/a.json"))
+        func bytes(_ text: String, _ bad: [UInt8] = []) -> [CChar] {
+            (Array(text.utf8) + bad).map { CChar(bitPattern: $0) } + [0]
+        }
+        // "bad\xFF.json", a folder "dir\xFE" holding "b.json", and "notes\xFF.txt" (not a fixture).
+        let file = bytes(fixtures + "/bad", [0xFF]) + []
+        let fd = open(Array(file.dropLast()) + bytes(".json"), O_CREAT | O_WRONLY, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        let folder = Array(bytes(fixtures + "/dir", [0xFE]).dropLast())
+        XCTAssertEqual(mkdir(folder + [0], 0o755), 0)
+        let inner = open(folder + bytes("/b.json"), O_CREAT | O_WRONLY, 0o644)
+        XCTAssertGreaterThanOrEqual(inner, 0)
+        close(inner)
+        let text = open(Array(bytes(fixtures + "/notes", [0xFF]).dropLast()) + bytes(".txt"), O_CREAT | O_WRONLY, 0o644)
+        close(text)
+
+        let cwd = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(root.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+        let refs = try FixtureDiscovery.discover(paths: [])
+        XCTAssertEqual(refs.map(\.id), ["bad\u{FFFD}", "dir\u{FFFD}/", "ok/a"])
+        XCTAssertEqual(
+            refs.map(\.displayPath), ["Fixtures/bad\u{FFFD}.json", "Fixtures/dir\u{FFFD}", "Fixtures/ok/a.json"])
+        func message(_ ref: FixtureRef) -> String? {
+            do {
+                _ = try ref.load()
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        XCTAssertEqual(
+            message(refs[0]),
+            "the file's name is not UTF-8 (\u{FFFD} stands for each byte that is not), so it cannot be opened by it; rename it"
+        )
+        XCTAssertEqual(
+            message(refs[1]),
+            "this folder's name is not UTF-8 (\u{FFFD} stands for each byte that is not): the fixtures in it were not run; rename it"
+        )
+        XCTAssertEqual(try FixtureDiscovery.discover(paths: [], filter: "ok/*").map(\.id), ["dir\u{FFFD}/", "ok/a"])
     }
 }

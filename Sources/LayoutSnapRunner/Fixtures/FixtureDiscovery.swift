@@ -32,6 +32,10 @@ public struct FixtureRef: Sendable, Hashable {
     /// cache files a remembered key under the variant's name, which picks out one value only for
     /// those bytes: a file saved between finding the fixtures and weighing them is no shortcut.
     public var variantSource: UInt64?
+    /// Why discovery could not reach this file or folder (a name that is not UTF-8, a folder
+    /// that cannot be read): loading it is that error, so the run reports it instead of passing
+    /// without the fixtures behind it.
+    public var problem: String?
 
     public init(
         id: String, path: String, displayPath: String, variant: FixtureVariant? = nil,
@@ -49,6 +53,7 @@ public struct FixtureRef: Sendable, Hashable {
 
     /// Decodes the file and, for a variant, applies it: the one way a ref becomes a fixture.
     public func load(files: any InputFiles = LocalInputFiles()) throws(FixtureError) -> Fixture {
+        if let problem { throw FixtureError(file: displayPath, message: problem) }
         let base = try FixtureDecoder.load(
             path: path, id: fileID, displayPath: displayPath, files: files, defaults: defaults)
         return variant.map { $0.apply(to: base) } ?? base
@@ -121,8 +126,21 @@ public enum FixtureDiscovery {
             } else {
                 root = isDir.boolValue ? abs : (abs as NSString).deletingLastPathComponent
             }
-            let files = isDir.boolValue ? jsonFiles(under: abs) : [abs]
-            for file in files {
+            let files = isDir.boolValue ? try jsonFiles(under: abs, target: target) : [(abs, nil)]
+            for (file, problem) in files {
+                if let problem {
+                    // Not a fixture's id: a folder's ends in "/", a file's keeps its bad bytes as
+                    // U+FFFD; neither has goldens. A folder's stays under any filter: the
+                    // fixtures it hides might match.
+                    let rel = String(file.dropFirst(root.count + 1))
+                    let isFile = file.hasSuffix(".json")
+                    let id = isFile ? String(rel.dropLast(".json".count)) : rel + "/"
+                    if let filter, isFile, !matches(glob: filter, id) { continue }
+                    var ref = FixtureRef(id: id, path: file, displayPath: display(file, cwd: cwd), defaults: defaults)
+                    ref.problem = problem
+                    put(ref)
+                    continue
+                }
                 guard file.hasSuffix(".json") else {
                     throw RunnerError.usage("\(target): a fixture is a .json file")
                 }
@@ -245,22 +263,50 @@ public enum FixtureDiscovery {
     /// Every `.json` below `dir`, sorted: through real folders only (a link to a folder is not
     /// entered), not into a folder named `images` or starting with a dot (nor a link to one).
     /// readdir, not FileManager's enumerator, which took a twentieth of a warm verify.
-    static func jsonFiles(under dir: String) -> [String] {
-        var result: [String] = []
+    /// A file or folder that cannot be reached comes with why (a name that is not UTF-8, a folder
+    /// that cannot be read): the run reports it as an error rather than leaving its fixtures out
+    /// unseen. `target` cannot be read at all: a usage error.
+    static func jsonFiles(under dir: String, target: String) throws(RunnerError) -> [(path: String, problem: String?)] {
+        var result: [(path: String, problem: String?)] = []
         var folders = [dir]
         while let folder = folders.popLast() {
-            for entry in SystemCall.folderEntries(folder) ?? [] {
+            let entries: [SystemCall.FolderEntry]
+            switch SystemCall.folderEntries(folder) {
+            case .success(let read): entries = read
+            case .failure(let error):
+                if folder == dir { throw RunnerError.usage("\(target): cannot be read (\(error.reason))") }
+                result.append((folder, "this folder cannot be read (\(error.reason)): the fixtures in it were not run"))
+                continue
+            }
+            for entry in entries {
                 let path = folder + "/" + entry.name
                 if entry.name == "images" || entry.name.hasPrefix(".") {
                     if entry.isFolder || SystemCall.status(path).map({ $0.st_mode & S_IFMT == S_IFDIR }) == true {
                         continue
                     }
                 }
-                if entry.name.hasSuffix(".json") { result.append(path) }
+                guard entry.isUTF8 else {
+                    // Its path cannot be spelt in a String: the file cannot be opened by it.
+                    if entry.isFolder {
+                        result.append(
+                            (
+                                path,
+                                "this folder's name is not UTF-8 (\u{FFFD} stands for each byte that is not): the fixtures in it were not run; rename it"
+                            ))
+                    } else if entry.name.hasSuffix(".json") {
+                        result.append(
+                            (
+                                path,
+                                "the file's name is not UTF-8 (\u{FFFD} stands for each byte that is not), so it cannot be opened by it; rename it"
+                            ))
+                    }
+                    continue
+                }
+                if entry.name.hasSuffix(".json") { result.append((path, nil)) }
                 if entry.isFolder { folders.append(path) }
             }
         }
-        return result.sorted()
+        return result.sorted { $0.path < $1.path }
     }
 
     static func absolute(_ path: String, cwd: String) -> String {
