@@ -311,7 +311,13 @@ extension SystemCall {
         guard let folder = opendir(path) else { return .failure(SystemError(call: "opendir", code: errno)) }
         defer { closedir(folder) }
         var entries: [FolderEntry] = []
-        while let entry = readdir(folder) {
+        while true {
+            // readdir's end and its failure are both NULL: errno tells them apart.
+            errno = 0
+            guard let entry = readdir(folder) else {
+                if errno != 0 { return .failure(SystemError(call: "readdir", code: errno)) }
+                break
+            }
             // In place, up to its end: a record holds only as much of d_name as the name needs.
             let (name, isUTF8) = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 let bytes = raw.prefix(while: { $0 != 0 })
@@ -320,9 +326,17 @@ extension SystemCall {
             }
             if name == "." || name == ".." { continue }
             let type = entry.pointee.d_type
+            // Asked by the name's own bytes, relative to the open folder: a name that is not
+            // UTF-8 has no path as a String.
             let isFolder =
                 type == UInt8(DT_UNKNOWN)
-                ? status(path + "/" + name, followsLinks: false).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+                ? withUnsafeBytes(of: &entry.pointee.d_name) { raw -> Bool in
+                    var info = stat()
+                    let found = fstatat(
+                        dirfd(folder), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info,
+                        AT_SYMLINK_NOFOLLOW)
+                    return found == 0 && info.st_mode & S_IFMT == S_IFDIR
+                }
                 : type == UInt8(DT_DIR)
             entries.append(FolderEntry(name: name, isFolder: isFolder, isUTF8: isUTF8))
         }

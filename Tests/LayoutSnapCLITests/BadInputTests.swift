@@ -45,6 +45,12 @@ final class BadInputTests: XCTestCase {
                 "error: Fixtures/more\u{FFFD}: this folder's name is not UTF-8 (\u{FFFD} stands for each byte that is not): the fixtures in it were not run; rename it"
             ), verify.stderr)
         XCTAssertTrue(verify.stdout.contains("passed"), verify.output)
+        // Selected by no filter or variant: what the folder hides may match either.
+        for selection in [["--filter", "cards/*"], ["--variant", "dark"]] {
+            let selected = try CLI.run(["verify", "--no-progress"] + selection, in: dir.url)
+            XCTAssertEqual(selected.status, 2, selected.output)
+            XCTAssertTrue(selected.stderr.contains("error: Fixtures/more\u{FFFD}: this folder's name"), selected.output)
+        }
         let prune = try CLI.run(["record", "--no-progress", "--allow-ci", "--prune"], in: dir.url)
         XCTAssertEqual(prune.status, 2, prune.output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("Goldens/more/b/initial/000.png").path))

@@ -55,7 +55,8 @@ final class FixtureDiscoveryTests: XCTestCase {
 
     /// A name that is not UTF-8 cannot be spelt as a path again: the file, or the folder and the
     /// fixtures in it, would drop out of the run unseen. Each is a fixture error instead, naming
-    /// it, in the run's order; a folder's stays under any filter (it may hide matching fixtures).
+    /// it, in the run's order, under an id no fixture has (it ends in "/"), kept under any filter
+    /// (what it hides may match).
     func testANameThatIsNotUTF8IsAnErrorNotAFixtureLeftOut() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "layoutsnap-names-\(UUID().uuidString)")
@@ -77,13 +78,14 @@ final class FixtureDiscoveryTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(inner, 0)
         close(inner)
         let text = open(Array(bytes(fixtures + "/notes", [0xFF]).dropLast()) + bytes(".txt"), O_CREAT | O_WRONLY, 0o644)
+        XCTAssertGreaterThanOrEqual(text, 0)
         close(text)
 
         let cwd = FileManager.default.currentDirectoryPath
         FileManager.default.changeCurrentDirectoryPath(root.path)
         defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
         let refs = try FixtureDiscovery.discover(paths: [])
-        XCTAssertEqual(refs.map(\.id), ["bad\u{FFFD}", "dir\u{FFFD}/", "ok/a"])
+        XCTAssertEqual(refs.map(\.id), ["bad\u{FFFD}.json/", "dir\u{FFFD}/", "ok/a"], "never a fixture's id")
         XCTAssertEqual(
             refs.map(\.displayPath), ["Fixtures/bad\u{FFFD}.json", "Fixtures/dir\u{FFFD}", "Fixtures/ok/a.json"])
         func message(_ ref: FixtureRef) -> String? {
@@ -102,6 +104,8 @@ final class FixtureDiscoveryTests: XCTestCase {
             message(refs[1]),
             "this folder's name is not UTF-8 (\u{FFFD} stands for each byte that is not): the fixtures in it were not run; rename it"
         )
-        XCTAssertEqual(try FixtureDiscovery.discover(paths: [], filter: "ok/*").map(\.id), ["dir\u{FFFD}/", "ok/a"])
+        XCTAssertEqual(
+            try FixtureDiscovery.discover(paths: [], filter: "ok/*").map(\.id),
+            ["bad\u{FFFD}.json/", "dir\u{FFFD}/", "ok/a"])
     }
 }

@@ -76,15 +76,17 @@ public struct BatchSettings: Sendable {
         // With --variant, a filter may name the fixture file's id (`--filter posts/x --variant rtl`).
         var refs =
             filter.map { glob in
+                // A file or folder discovery could not reach stays: what it hides may match.
                 all.filter {
-                    FixtureDiscovery.matches(glob: glob, $0.id)
+                    $0.problem != nil || FixtureDiscovery.matches(glob: glob, $0.id)
                         || variant != nil && FixtureDiscovery.matches(glob: glob, $0.fileID)
                 }
             } ?? all
         if let variant {
             // A file whose variants cannot be read stays, so its error fails the run.
             let named = refs.filter {
-                $0.variant.map { FixtureVariant.sameName($0.name, variant) } ?? $0.variantsUnreadable
+                $0.variant.map { FixtureVariant.sameName($0.name, variant) }
+                    ?? ($0.variantsUnreadable || $0.problem != nil)
             }
             if named.isEmpty && !refs.isEmpty {
                 let names = Set(all.compactMap { $0.variant?.name }).sorted()

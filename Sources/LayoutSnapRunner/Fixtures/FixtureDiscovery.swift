@@ -129,13 +129,10 @@ public enum FixtureDiscovery {
             let files = isDir.boolValue ? try jsonFiles(under: abs, target: target) : [(abs, nil)]
             for (file, problem) in files {
                 if let problem {
-                    // Not a fixture's id: a folder's ends in "/", a file's keeps its bad bytes as
-                    // U+FFFD; neither has goldens. A folder's stays under any filter: the
-                    // fixtures it hides might match.
-                    let rel = String(file.dropFirst(root.count + 1))
-                    let isFile = file.hasSuffix(".json")
-                    let id = isFile ? String(rel.dropLast(".json".count)) : rel + "/"
-                    if let filter, isFile, !matches(glob: filter, id) { continue }
+                    // Never a fixture's id (those do not end in "/"), so it has no goldens; it
+                    // stays under any filter, since what it hides may match, and the orphan
+                    // check takes a run with one as not the whole set.
+                    let id = String(file.dropFirst(root.count + 1)) + "/"
                     var ref = FixtureRef(id: id, path: file, displayPath: display(file, cwd: cwd), defaults: defaults)
                     ref.problem = problem
                     put(ref)
