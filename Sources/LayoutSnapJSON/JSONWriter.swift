@@ -99,6 +99,53 @@ extension JSONOutput: ExpressibleByDictionaryLiteral {
 /// Numbers never use exponent notation and never print as `-0`; integral
 /// values print without a decimal point. Non-finite doubles, which JSON
 /// cannot represent, are written as `null`.
+extension JSONOutput {
+    /// The value as bytes to hash, not to read: each value behind a tag, each string with its
+    /// length, each array and object with its count, each number as its bits (never rounded or
+    /// formatted). Two values give the same bytes only when they are the same value.
+    public func digestBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        appendDigest(to: &out)
+        return out
+    }
+
+    private func appendDigest(to out: inout [UInt8]) {
+        func word(_ bits: UInt64) { withUnsafeBytes(of: bits.littleEndian) { out.append(contentsOf: $0) } }
+        func string(_ s: String) {
+            var s = s
+            s.withUTF8 { bytes in
+                word(UInt64(bytes.count))
+                out.append(contentsOf: bytes)
+            }
+        }
+        switch self {
+        case .null: out.append(0)
+        case .bool(let b): out.append(b ? 2 : 1)
+        case .int(let n):
+            out.append(3)
+            word(UInt64(bitPattern: Int64(n)))
+        case .number(let x):
+            out.append(4)
+            word(x.bitPattern)
+        case .string(let s):
+            out.append(5)
+            string(s)
+        case .array(let items):
+            out.append(6)
+            word(UInt64(items.count))
+            for item in items { item.appendDigest(to: &out) }
+        case .object(let members):
+            out.append(7)
+            word(UInt64(members.count))
+            for (key, value) in members {
+                string(key)
+                value.appendDigest(to: &out)
+            }
+        }
+    }
+}
+
 public struct JSONWriter: Sendable {
     public enum Style: Sendable, Equatable {
         case compact
