@@ -99,27 +99,52 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(device.cached.values.filter { $0 }.count, 0, device.output)
     }
 
-    /// Keys are remembered under a hash of what each fixture was decoded from. A remembered key
-    /// that is torn is worked out again; one pointing at another fixture's entry (a poisoned
-    /// folder) finds hashes that are not this fixture's goldens: rendered, and the verdict holds.
+    /// Keys are remembered under a hash of what each fixture was decoded from, one file per run.
+    /// A pack that is torn is worked out again; one pointing every fixture at another's entry
+    /// (a poisoned folder) finds hashes that are not this fixture's goldens: rendered, and the
+    /// verdict holds.
     func testRememberedKeysAreAShortcutNeverAVerdict() throws {
         let dir = try project()
-        let keys = dir.path(".layoutsnap/cache/keys")
-        let memos = try FileManager.default.subpathsOfDirectory(atPath: keys.path).filter { $0.count > 3 }.sorted()
-        XCTAssertEqual(memos.count, 4, "one per fixture and variant: \(memos)")
+        let folder = dir.path(".layoutsnap/cache/memos")
+        func packs() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        }
+        /// Each memo and its record, in the file's order.
+        func records(_ pack: String) throws -> [(memo: String, record: String)] {
+            var text = Substring(try String(contentsOf: folder.appendingPathComponent(pack), encoding: .utf8))
+            XCTAssertTrue(text.hasPrefix("layoutsnap memo pack 1\n"))
+            text = text.dropFirst("layoutsnap memo pack 1\n".count)
+            var out: [(String, String)] = []
+            while text.hasPrefix("memo ") {
+                let line = text.prefix(while: { $0 != "\n" }).split(separator: " ")
+                text = text.dropFirst(line.joined(separator: " ").count + 1)
+                let count = Int(line[2])!
+                out.append((String(line[1]), String(decoding: Array(text.utf8.prefix(count)), as: UTF8.self)))
+                text = Substring(String(decoding: Array(text.utf8.dropFirst(count + 1)), as: UTF8.self))
+            }
+            XCTAssertEqual(text, "end\n")
+            return out
+        }
+        let recorded = try packs()
+        XCTAssertEqual(recorded.count, 1, "one file for the run that recorded")
+        XCTAssertEqual(try records(recorded[0]).count, 4, "one per fixture and variant")
+        XCTAssertTrue(try records(recorded[0])[0].record.hasPrefix("layoutsnap key memo 1\nkey "))
         XCTAssertEqual(try verify(dir).cached.values.filter { $0 }.count, 4)
+        XCTAssertEqual(try packs(), recorded, "a warm run writes none")
 
-        for memo in memos { try Data("torn".utf8).write(to: keys.appendingPathComponent(memo)) }
+        try Data("torn".utf8).write(to: folder.appendingPathComponent(recorded[0]))
         let torn = try verify(dir)
         XCTAssertEqual(torn.cached.values.filter { $0 }.count, 4, torn.output)
-        XCTAssertTrue(
-            try String(contentsOf: keys.appendingPathComponent(memos[0]), encoding: .utf8).hasPrefix(
-                "layoutsnap key memo 1\nkey "),
-            "worked out again and remembered")
+        let again = try packs()
+        XCTAssertEqual(again.count, 2)
+        XCTAssertEqual(try records(again[1]).count, 4, "worked out again and remembered")
 
-        // Every memo names the first one's key: three fixtures are sent to another's entry.
-        let first = try String(contentsOf: keys.appendingPathComponent(memos[0]), encoding: .utf8)
-        for memo in memos { try Data(first.utf8).write(to: keys.appendingPathComponent(memo)) }
+        // Every memo names the first one's key, in a pack after the others: three fixtures are
+        // sent to another's entry.
+        let good = try records(again[1])
+        var poison = "layoutsnap memo pack 1\n"
+        for (memo, _) in good { poison += "memo \(memo) \(good[0].record.utf8.count)\n\(good[0].record)\n" }
+        try Data((poison + "end\n").utf8).write(to: folder.appendingPathComponent(again[1] + "-poison"))
         let poisoned = try verify(dir)
         XCTAssertEqual(poisoned.status, 0, poisoned.output)
         XCTAssertEqual(poisoned.cached.values.filter { $0 }.count, 1, poisoned.output)
@@ -134,7 +159,7 @@ final class ResultCacheTests: XCTestCase {
         let dir = try project()
         let keys = dir.path(".layoutsnap/cache/keys")
         func memos() throws -> [String] {
-            try FileManager.default.subpathsOfDirectory(atPath: keys.path).filter { $0.count > 3 }.filter {
+            ((try? FileManager.default.subpathsOfDirectory(atPath: keys.path)) ?? []).filter { $0.count > 3 }.filter {
                 (try? String(contentsOf: keys.appendingPathComponent($0), encoding: .utf8))?.hasPrefix(
                     "layoutsnap defaults memo 1\n") == true
             }

@@ -275,6 +275,75 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertNil(KeyMemo.parse(bytes + [0x41]))
     }
 
+    /// A pack of remembered keys reads back exactly, and every cut of it is refused whole.
+    func testMemoPackReadsBackAndRefusesTornPacks() {
+        let records: [(memo: String, bytes: [UInt8])] = [
+            (String(repeating: "0a", count: 32), KeyMemo(key: key, inputs: []).encoded()),
+            (String(repeating: "f1", count: 32), Array("odd\nrecord 12 \n".utf8)),
+            (String(repeating: "22", count: 32), []),
+        ]
+        let bytes = MemoPacks.encoded(records)
+        let read = MemoPacks.parse(bytes)
+        XCTAssertEqual(read?.map(\.memo), records.map(\.memo))
+        XCTAssertEqual(read?.map(\.bytes), records.map(\.bytes))
+        XCTAssertEqual(MemoPacks.parse(MemoPacks.encoded([]))?.count, 0)
+        for cut in 0..<bytes.count {
+            XCTAssertNil(MemoPacks.parse(Array(bytes[..<cut])), "a pack cut at \(cut) of \(bytes.count) read")
+        }
+        XCTAssertNil(MemoPacks.parse(bytes + [0x0A]))
+        XCTAssertNil(MemoPacks.parse(Array(String(decoding: bytes, as: UTF8.self).uppercased().utf8)))
+    }
+
+    /// Each run that learns keys writes one pack; a later pack wins; a run that read `maxPacks`
+    /// writes them again as one and removes them; a warm run writes nothing.
+    func testMemoPacksAreOneFileARunAndAreCompacted() throws {
+        let folder = try makeTemporaryFolder("memo-packs").path + "/memos"
+        func packs() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
+                .sorted()
+        }
+        let memo = (0..<20).map { ResultKey(hex: String(format: "%064x", $0)) }
+        func record(_ n: Int) -> [UInt8] {
+            KeyMemo(key: ResultKey(hex: String(format: "%064x", 1000 + n)), inputs: []).encoded()
+        }
+
+        let first = MemoPacks(folder: folder)
+        XCTAssertNil(first.record(memo[0]), "no folder yet: no packs")
+        first.remember(record(0), for: memo[0])
+        first.remember(record(1), for: memo[1])
+        XCTAssertEqual(first.record(memo[1]), record(1), "learnt: found in the same run")
+        XCTAssertNil(first.finish())
+        XCTAssertEqual(packs().count, 1)
+        XCTAssertNil(first.finish(), "once")
+        XCTAssertEqual(packs().count, 1)
+
+        let warm = MemoPacks(folder: folder)
+        XCTAssertEqual(warm.record(memo[0]), record(0))
+        XCTAssertNil(warm.finish())
+        XCTAssertEqual(packs().count, 1, "a warm run writes nothing")
+
+        // Filed again with another key: the later pack wins.
+        for n in 2..<MemoPacks.maxPacks + 1 {
+            let run = MemoPacks(folder: folder)
+            _ = run.record(memo[n])
+            run.remember(record(100 + n), for: memo[0])
+            run.remember(record(n), for: memo[n])
+            XCTAssertNil(run.finish())
+        }
+        XCTAssertEqual(packs().count, MemoPacks.maxPacks)
+        // A torn pack is read as none, and goes with the compaction.
+        try Data("layoutsnap memo pack 1\nmemo".utf8).write(to: URL(fileURLWithPath: folder + "/" + packs()[0] + "0"))
+        let compacting = MemoPacks(folder: folder)
+        XCTAssertEqual(compacting.record(memo[0]), record(100 + MemoPacks.maxPacks))
+        XCTAssertEqual(compacting.record(memo[1]), record(1))
+        XCTAssertNil(compacting.finish())
+        XCTAssertEqual(packs().count, 1, "\(packs())")
+        let after = MemoPacks(folder: folder)
+        XCTAssertEqual(after.record(memo[0]), record(100 + MemoPacks.maxPacks))
+        for n in 1..<MemoPacks.maxPacks + 1 { XCTAssertEqual(after.record(memo[n]), record(n), "\(n)") }
+        XCTAssertNil(after.record(memo[19]))
+    }
+
     func testDefaultsMemoReadsBackAndRefusesTornRecords() {
         let digest = (0..<32).map { UInt8($0 * 7 % 256) }
         let bytes = DefaultsMemo.encoded(digest)
@@ -406,9 +475,15 @@ final class ResultCacheTests: XCTestCase {
         for memo in ["fonts", "goldens", "libraries"] {
             try Data("memo".utf8).write(to: folder.appendingPathComponent(memo))
         }
+        // And the remembered keys, which count towards the bound.
+        let before = store.stats().bytes
+        store.memos.remember(Array("a record".utf8), for: key)
+        XCTAssertNil(store.memos.finish())
+        XCTAssertEqual(store.stats().bytes, before + MemoPacks.encoded([(key.hex, Array("a record".utf8))]).count)
         XCTAssertEqual(store.clear(), 3)
         XCTAssertEqual(store.stats().entries, 0)
-        for memo in ["fonts", "goldens", "libraries"] {
+        XCTAssertEqual(store.stats().bytes, 0)
+        for memo in ["fonts", "goldens", "libraries", "memos"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent(memo).path), memo)
         }
         XCTAssertTrue(store.problems.isEmpty, "\(store.problems)")

@@ -34,39 +34,67 @@ struct KeyMemo: Equatable {
 
     /// nil for anything that is not a whole record (a torn write, another format).
     static func parse(_ bytes: [UInt8]) -> KeyMemo? {
-        var at = 0
-        func take(_ text: String) -> Bool {
-            let expected = Array(text.utf8)
-            guard bytes.count - at >= expected.count, bytes[at..<at + expected.count].elementsEqual(expected) else {
-                return false
-            }
-            at += expected.count
-            return true
-        }
-        func hex() -> String? {
-            guard bytes.count - at >= 64 else { return nil }
-            let digits = bytes[at..<at + 64]
-            guard digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
-            at += 64
-            return String(decoding: digits, as: UTF8.self)
-        }
-        guard take(header), take("key "), let key = hex(), take("\n") else { return nil }
+        var reader = RecordReader(bytes: bytes)
+        guard reader.take(header), reader.take("key "), let key = reader.hex(), reader.take("\n") else { return nil }
         var inputs: [(path: String, sha256: String)] = []
-        while !take("end\n") {
-            guard take("input "), let sha = hex(), take(" ") else { return nil }
-            var count = 0
-            var digits = 0
-            while at < bytes.count, (0x30...0x39).contains(bytes[at]), digits < 9 {
-                count = count * 10 + Int(bytes[at] - 0x30)
-                at += 1
-                digits += 1
-            }
-            guard digits > 0, take(":"), bytes.count - at >= count + 1, bytes[at + count] == 0x0A else { return nil }
-            inputs.append((String(decoding: bytes[at..<at + count], as: UTF8.self), sha))
-            at += count + 1
+        while !reader.take("end\n") {
+            guard reader.take("input "), let sha = reader.hex(), reader.take(" "), let count = reader.count(),
+                reader.take(":"), let path = reader.line(count)
+            else { return nil }
+            inputs.append((String(decoding: path, as: UTF8.self), sha))
         }
-        guard at == bytes.count else { return nil }
+        guard reader.atEnd else { return nil }
         return KeyMemo(key: ResultKey(hex: key), inputs: inputs)
+    }
+}
+
+/// Reads the local folder's text records one expected piece at a time; each call takes its
+/// piece and moves past it, or takes nothing and says so.
+struct RecordReader {
+    let bytes: [UInt8]
+    private var at = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var atEnd: Bool { at == bytes.count }
+
+    mutating func take(_ text: String) -> Bool {
+        let expected = Array(text.utf8)
+        guard bytes.count - at >= expected.count, bytes[at..<at + expected.count].elementsEqual(expected) else {
+            return false
+        }
+        at += expected.count
+        return true
+    }
+
+    /// 64 lowercase hex digits: a SHA-256.
+    mutating func hex() -> String? {
+        guard bytes.count - at >= 64 else { return nil }
+        let digits = bytes[at..<at + 64]
+        guard digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        at += 64
+        return String(decoding: digits, as: UTF8.self)
+    }
+
+    /// A decimal count of at most 9 digits.
+    mutating func count() -> Int? {
+        var count = 0
+        var digits = 0
+        while at < bytes.count, (0x30...0x39).contains(bytes[at]), digits < 9 {
+            count = count * 10 + Int(bytes[at] - 0x30)
+            at += 1
+            digits += 1
+        }
+        return digits > 0 ? count : nil
+    }
+
+    /// `count` bytes of any value, then a newline.
+    mutating func line(_ count: Int) -> [UInt8]? {
+        guard bytes.count - at >= count + 1, bytes[at + count] == 0x0A else { return nil }
+        defer { at += count + 1 }
+        return Array(bytes[at..<at + count])
     }
 }
 

@@ -172,7 +172,7 @@ public final class ResultCache: Sendable {
         ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles
     ) -> (key: ResultKey?, memo: ResultKey?) {
         guard local != nil, let memo = memo(ref: ref, overrides: overrides, files: files) else { return (nil, nil) }
-        guard let record = local?.rememberedRecord(memo), let remembered = KeyMemo.parse(record) else {
+        guard let record = local?.memos.record(memo), let remembered = KeyMemo.parse(record) else {
             return (nil, memo)
         }
         for input in remembered.inputs {
@@ -207,7 +207,7 @@ public final class ResultCache: Sendable {
     private func remember(_ key: ResultKey, memo: ResultKey?, inputs: [(path: String, bytes: [UInt8])]) {
         guard let local, let memo else { return }
         let record = KeyMemo(key: key, inputs: inputs.map { ($0.path, SHA256.hex(of: $0.bytes)) })
-        local.remember(record.encoded(), for: memo)
+        local.memos.remember(record.encoded(), for: memo)
     }
 
     private func exactKey(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])]) -> ResultKey {
@@ -455,6 +455,7 @@ public final class ResultCache: Sendable {
         else { return }
         writing.wait()
         store.finish()
+        local?.finishMemos()
         if let local, local.entriesWritten > 0 { local.evict() }
         goldenMemo.withLock { $0 }?.save()
     }

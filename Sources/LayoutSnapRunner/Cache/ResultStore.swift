@@ -44,9 +44,13 @@ public final class LocalResultStore: ResultStore {
     public static let defaultMaxBytes = 512 << 20
     public static let defaultFolder = ".layoutsnap/cache"
 
+    /// The remembered keys, one file per run (`memos/`).
+    let memos: MemoPacks
+
     public init(folder: String, maxBytes: Int = LocalResultStore.defaultMaxBytes) {
         self.folder = folder
         self.maxBytes = maxBytes
+        memos = MemoPacks(folder: folder + "/memos")
     }
 
     func path(_ key: ResultKey) -> String {
@@ -89,12 +93,18 @@ public final class LocalResultStore: ResultStore {
     /// Entries written by this process.
     public var entriesWritten: Int { written.withLock { $0 } }
 
+    /// Writes the keys this run learnt (`MemoPacks.finish`), at its end.
+    func finishMemos() {
+        if let problem = memos.finish() { report(problem) }
+    }
+
     func memoPath(_ memo: ResultKey) -> String {
         "\(folder)/keys/\(memo.hex.prefix(1))/\(memo.hex)"
     }
 
-    /// The record remembered for `memo` (see `ResultCache.rememberedKey`), nil when there is
-    /// none; `KeyMemo.parse` refuses a torn one.
+    /// The record remembered for `memo` in a file of its own (the project defaults' hash,
+    /// `ResultCache.digest(of:source:folder:)`), nil when there is none; the record's own parse
+    /// refuses a torn one.
     func rememberedRecord(_ memo: ResultKey) -> [UInt8]? {
         guard let (size, bytes) = try? SystemCall.readPrefix(memoPath(memo), upTo: Self.maxMemoBytes),
             size == bytes.count
@@ -125,7 +135,14 @@ public final class LocalResultStore: ResultStore {
     func entries() -> [(path: String, size: Int, used: Date)] {
         let fm = FileManager.default
         var out: [(String, Int, Date)] = []
-        // The entries, and the remembered keys beside them.
+        // The entries, and the remembered keys beside them: the memo packs, and the defaults'
+        // records (and earlier builds' key records) in `keys/`.
+        for pack in (try? fm.contentsOfDirectory(atPath: folder + "/memos")) ?? [] where !pack.hasPrefix(".") {
+            let path = folder + "/memos/" + pack
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            out.append((path, Int(info.st_size), Self.modified(info)))
+        }
         for root in [folder + "/entries", folder + "/keys"] {
             for shard in (try? fm.contentsOfDirectory(atPath: root)) ?? [] {
                 let dir = root + "/" + shard
@@ -133,13 +150,15 @@ public final class LocalResultStore: ResultStore {
                     let path = dir + "/" + name
                     var info = stat()
                     guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                    let used = Date(
-                        timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-                    out.append((path, Int(info.st_size), used))
+                    out.append((path, Int(info.st_size), Self.modified(info)))
                 }
             }
         }
         return out.sorted { $0.2 != $1.2 ? $0.2 < $1.2 : $0.0 < $1.0 }
+    }
+
+    private static func modified(_ info: stat) -> Date {
+        Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     public func stats() -> Stats {
@@ -176,6 +195,7 @@ public final class LocalResultStore: ResultStore {
         let removed = entries().filter { $0.path.hasPrefix(folder + "/entries/") }.count
         try? FileManager.default.removeItem(atPath: folder + "/entries")
         try? FileManager.default.removeItem(atPath: folder + "/keys")
+        try? FileManager.default.removeItem(atPath: folder + "/memos")
         try? FileManager.default.removeItem(atPath: folder + "/fonts")
         try? FileManager.default.removeItem(atPath: folder + "/goldens")
         try? FileManager.default.removeItem(atPath: folder + "/libraries")
