@@ -54,14 +54,17 @@ let package = Package(
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
 
-        // Pure Swift, reading no files: fixture model and decoding (the files a fixture names come
+        // Swift reading no files, and no C library (only CSHA256's intrinsics): fixture model and decoding (the files a fixture names come
         // through the InputFiles protocol), kinds and their rules, animation timing, layout tree,
         // lints, generation. Text is measured through the TextMeasuring protocol, so all of it is
         // testable without Pango.
         // JSON with positions: the parser (line, column, JSON path of every value), the writer
         // (canonical, rounded numbers) and ObjectReader (typed fields, did-you-mean on unknown keys).
         .target(name: "LayoutSnapJSON"),
-        .target(name: "LayoutSnapCore", dependencies: ["LayoutSnapJSON"]),
+        .target(name: "LayoutSnapCore", dependencies: ["LayoutSnapJSON", "CSHA256"]),
+        // SHA-256 blocks with the CPU's SHA extensions, for Core's SHA256 (which falls back to its
+        // own Swift): one C file of compiler intrinsics, no library.
+        .target(name: "CSHA256"),
         // Comparison: the pixel diff (anti-aliasing, regions, tolerances) that returns a sealed
         // identical / similar / different, the layout and motion diffs, and attribution of
         // changed pixels to elements and of failing frames to causes.

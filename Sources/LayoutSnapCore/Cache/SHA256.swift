@@ -1,6 +1,11 @@
+import CSHA256
+
 /// SHA-256 (FIPS 180-4), incremental: the digest the result cache keys its entries with and the
-/// Bazel remote cache protocol names its blobs by. Pure Swift, so Core stays free of C libraries;
-/// what it hashes per fixture is kilobytes, not images.
+/// Bazel remote cache protocol names its blobs by. Whole blocks go through the CPU's SHA
+/// extensions where it has them (CSHA256), else through `compress` here; the same digest either
+/// way (SHA256Tests compares them). The extensions were worth it: hashing each fixture file was
+/// the largest single cost of a warm run (7% of its instructions), and the canonical bytes of
+/// each fixture a cold run's keys.
 public struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
@@ -8,7 +13,19 @@ public struct SHA256: Sendable {
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
 
-    public init() { buffer.reserveCapacity(64) }
+    /// Whether whole blocks go through the SHA extensions (false: `compress` here, as the tests
+    /// ask to compare).
+    private let hardware: Bool
+
+    /// Whether this CPU has the SHA extensions.
+    static let cpuHasExtensions = layoutsnap_sha256_hardware() != 0
+
+    public init() { self.init(hardware: Self.cpuHasExtensions) }
+
+    init(hardware: Bool) {
+        self.hardware = hardware && Self.cpuHasExtensions
+        buffer.reserveCapacity(64)
+    }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)
@@ -18,14 +35,29 @@ public struct SHA256: Sendable {
             buffer.append(contentsOf: rest.prefix(take))
             rest = rest.dropFirst(take)
             guard buffer.count == 64 else { return }
-            buffer.withUnsafeBytes { compress(UnsafeRawBufferPointer(rebasing: $0[0..<64])) }
+            buffer.withUnsafeBytes { blocks(UnsafeRawBufferPointer(rebasing: $0[0..<64])) }
             buffer.removeAll(keepingCapacity: true)
         }
+        let whole = rest.count / 64 * 64
+        if whole > 0 { blocks(UnsafeRawBufferPointer(rebasing: rest.prefix(whole))) }
+        buffer.append(contentsOf: rest.dropFirst(whole))
+    }
+
+    /// Whole 64-byte blocks, in order.
+    private mutating func blocks(_ data: UnsafeRawBufferPointer) {
+        if hardware {
+            withUnsafeMutableBytes(of: &state) { words in
+                layoutsnap_sha256_blocks(
+                    words.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                    data.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count / 64)
+            }
+            return
+        }
+        var rest = data[...]
         while rest.count >= 64 {
             compress(UnsafeRawBufferPointer(rebasing: rest.prefix(64)))
             rest = rest.dropFirst(64)
         }
-        buffer.append(contentsOf: rest)
     }
 
     public mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }

@@ -1,5 +1,6 @@
-import LayoutSnapCore
 import XCTest
+
+@testable import LayoutSnapCore
 
 final class SHA256Tests: XCTestCase {
     /// FIPS 180-4's examples (NIST's "SHA256.pdf"), and the empty message.
@@ -27,6 +28,30 @@ final class SHA256Tests: XCTestCase {
                 h.update(Array(message[split...]))
                 XCTAssertEqual(h.hex(), whole, "length \(length) split at \(split)")
             }
+        }
+    }
+
+    /// The SHA extensions give the portable compression's digest for every length around the
+    /// block edges and for many blocks at once, fed whole or in pieces. (This machine has them;
+    /// where it does not, both sides are the portable code and the test says so.)
+    func testTheSHAExtensionsGiveThePortableDigest() throws {
+        if !SHA256.cpuHasExtensions {
+            print("SHA256Tests: this CPU has no SHA extensions; comparing the Swift code with itself")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for length in Array(0...300) + [1000, 4096, 65_537, 1 << 20] {
+            let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var portable = SHA256(hardware: false)
+            portable.update(message)
+            var fast = SHA256()
+            fast.update(message)
+            let expected = portable.hex()
+            XCTAssertEqual(fast.hex(), expected, "length \(length)")
+            let split = length / 3
+            var pieces = SHA256()
+            pieces.update(Array(message[..<split]))
+            pieces.update(Array(message[split...]))
+            XCTAssertEqual(pieces.hex(), expected, "length \(length) split at \(split)")
         }
     }
 }
