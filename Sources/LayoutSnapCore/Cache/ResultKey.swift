@@ -41,15 +41,30 @@ public struct ResultKey: Sendable, Hashable, CustomStringConvertible {
         _ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])], renderer: String, environment: String,
         lints: Bool
     ) -> ResultKey {
+        of(fixture, inputs: inputs, prefix: prefix(renderer: renderer, environment: environment, lints: lints))
+    }
+
+    /// The hash of what every key of a run starts with (the environment alone is kilobytes),
+    /// made once and copied for each fixture.
+    public static func prefix(renderer: String, environment: String, lints: Bool) -> SHA256 {
         var hasher = SHA256()
-        func field(_ name: String, _ text: String) {
-            hasher.update("\(name)#\(text.utf8.count):")
-            hasher.update(text)
+        for (name, text) in [
+            ("schema", schema), ("renderer", renderer), ("environment", environment), ("lints", lints ? "on" : "off"),
+        ] {
+            field(&hasher, name, text)
         }
-        field("schema", schema)
-        field("renderer", renderer)
-        field("environment", environment)
-        field("lints", lints ? "on" : "off")
+        return hasher
+    }
+
+    private static func field(_ hasher: inout SHA256, _ name: String, _ text: String) {
+        hasher.update("\(name)#\(text.utf8.count):")
+        hasher.update(text)
+    }
+
+    /// The key with `prefix` (`prefix(renderer:environment:lints:)`) for what the run shares.
+    public static func of(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])], prefix: SHA256) -> ResultKey {
+        var hasher = prefix
+        func field(_ name: String, _ text: String) { Self.field(&hasher, name, text) }
         var hashed = fixture
         hashed.file = ""
         hashed.variants = []

@@ -91,7 +91,11 @@ public final class ResultCache: Sendable {
         self.auditRate = auditRate
         self.lints = lints
         memoPrefix = Self.memoPrefix(renderer: renderer, environment: environment, lints: lints)
+        keyPrefix = ResultKey.prefix(renderer: renderer, environment: environment, lints: lints)
     }
+
+    /// The hash every key of the run starts with (`ResultKey.prefix`).
+    private let keyPrefix: SHA256
 
     /// The cache `settings` describe, or nil when it is off (or this executable cannot be
     /// identified: `note` then gets a warning).
@@ -211,7 +215,7 @@ public final class ResultCache: Sendable {
     }
 
     private func exactKey(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])]) -> ResultKey {
-        ResultKey.of(fixture, inputs: inputs, renderer: renderer, environment: environment, lints: lints)
+        ResultKey.of(fixture, inputs: inputs, prefix: keyPrefix)
     }
 
     /// Every file the fixture names, whole; nil when one cannot be read so.
