@@ -4,6 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// SHA-256's 64 round constants (FIPS 180-4, 4.2.2), for both compressions.
+extern const uint32_t layoutsnap_sha256_k[64];
+
 /// Whether this CPU has the SHA extensions (and the SSSE3 and SSE4.1 they come with):
 /// x86-64 only; elsewhere 0.
 int layoutsnap_sha256_hardware(void);
