@@ -39,7 +39,10 @@ public enum RoundedRectPath {
             (Point(x: rect.minX, y: rect.maxY), (-1, 0), (0, -1)),
             (Point(x: rect.minX, y: rect.minY), (0, -1), (1, 0)),
         ]
+        // Sized once: a run draws tens of thousands of these, and growing the array from empty
+        // (five copies for a continuous one) cost more than working out its points.
         var elements: [PathElement] = []
+        elements.reserveCapacity(continuous ? 4 * (1 + cornerPieces.count) + 1 : 9)
         if continuous {
             // A continuous corner needs more room than a circular one; shrink it as UIKit does.
             let r = min(r0, min(rect.width, rect.height) / 2 / reach)
