@@ -31,7 +31,7 @@ public enum LayoutJSON {
     }
 
     public static func json(_ frame: LayoutFrame) -> JSONOutput {
-        var object: [(String, JSONOutput)] = [
+        var object: [(key: String, value: JSONOutput)] = [
             ("index", .int(frame.index)),
             ("time", .number(frame.time)),
             ("progress", .number(frame.progress)),
@@ -51,7 +51,7 @@ public enum LayoutJSON {
     }
 
     public static func json(_ element: LayoutElement) -> JSONOutput {
-        var object: [(String, JSONOutput)] = [
+        var object: [(key: String, value: JSONOutput)] = [
             ("id", .string(element.id)),
             (
                 "rect",
