@@ -192,6 +192,15 @@ public enum CanonicalHash {
         (ObjectIdentifier(type), { ($0 as! T).canonicalValue })
     }
 
+    /// The name of the case an enum value is, as declared, without `String(describing:)`: that
+    /// asks the type for three printing protocols, each a scan of every protocol conformance in
+    /// the process the first time, for each enum type a run's keys meet (a sixth of what the
+    /// keys of a cold run cost). nil when the runtime has no name for it.
+    static func caseName(_ value: Any) -> String? {
+        func name<T>(_ value: T) -> String? { swiftEnumCaseName(value).map { String(cString: $0) } }
+        return _openExistential(value, do: name)
+    }
+
     /// One value's canonical bytes. Type names are looked up once per type: type names and
     /// `Mirror` are what this costs, so the common leaves (strings, numbers, booleans) skip
     /// both.
@@ -267,10 +276,11 @@ public enum CanonicalHash {
                 out.append(UInt8(ascii: "]"))
             case .struct, .class, .enum:
                 if mirror.children.isEmpty {
-                    // A case without payload, or a struct of no stored fields (or a leaf that
-                    // reflects as one): its description says which.
+                    // A case without payload, by its name; a struct of no stored fields (or a
+                    // leaf that reflects as one) by its description.
                     out += typeName(mirror.subjectType)
-                    leaf(UInt8(ascii: "="), String(describing: value))
+                    let caseName = mirror.displayStyle == .enum ? CanonicalHash.caseName(value) : nil
+                    leaf(UInt8(ascii: "="), caseName ?? String(describing: value))
                     return
                 }
                 open(UInt8(ascii: "("), mirror.subjectType, count: Int(mirror.children.count))
@@ -339,7 +349,7 @@ public enum CanonicalHash {
                 guard Mirror(reflecting: value).children.isEmpty else { return false }
                 let start = out.count
                 out += typeName(type)
-                leaf(UInt8(ascii: "="), String(describing: value))
+                leaf(UInt8(ascii: "="), CanonicalHash.caseName(value) ?? String(describing: value))
                 // Bounded: bytes a case leaves unset could make each value's bits new.
                 if known.cases.count < 4096 { known.cases[key] = Array(out[start...]) }
                 return true
@@ -401,3 +411,8 @@ extension Optional: CanonicalOptional {
     static var payloadReader: any CanonicalHash.PayloadReader.Type { CanonicalHash.Payload<Wrapped>.self }
     static var wrappedType: Any.Type { Wrapped.self }
 }
+
+/// The runtime's name of an enum value's case (what `Mirror` and `print` use underneath); declared
+/// as the standard library declares it for itself.
+@_silgen_name("swift_EnumCaseName")
+private func swiftEnumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?

@@ -161,4 +161,23 @@ final class CanonicalWalkTests: XCTestCase {
         other.shapes[1] = Square(side: 3, name: "")
         XCTAssertNotEqual(CanonicalHash.bytes(of: holder), CanonicalHash.bytes(of: other), "a field behind a protocol")
     }
+
+    /// Two cases that print alike, and whose names the hash must tell apart.
+    enum Printed: CustomStringConvertible {
+        case first, second
+        var description: String { "same" }
+    }
+
+    /// A case without payload goes in by its name, not its description: cases that print alike
+    /// hash apart, and the name is what both walks write.
+    func testACaseIsHashedByItsNameNotItsDescription() {
+        let first = CanonicalHash.bytes(of: Printed.first)
+        XCTAssertNotEqual(first, CanonicalHash.bytes(of: Printed.second))
+        XCTAssertTrue(
+            String(decoding: first, as: UTF8.self).hasSuffix("=5:first"), String(decoding: first, as: UTF8.self))
+        assertSameBytes(Printed.second, "a printed case")
+        assertSameBytes([Printed.first, .second], "printed cases in an array")
+        XCTAssertEqual(CanonicalHash.caseName(Mark.dot), "dot")
+        XCTAssertEqual(CanonicalHash.caseName(Mark.text("t")), "text")
+    }
 }
