@@ -44,16 +44,21 @@ public struct ResultKey: Sendable, Hashable, CustomStringConvertible {
         of(fixture, inputs: inputs, prefix: prefix(renderer: renderer, environment: environment, lints: lints))
     }
 
-    /// The hash of what every key of a run starts with (the environment alone is kilobytes),
-    /// made once and copied for each fixture.
-    public static func prefix(renderer: String, environment: String, lints: Bool) -> SHA256 {
+    /// What every key of a run starts with, hashed (the environment alone is kilobytes): made
+    /// once and copied for each fixture. Only `prefix(renderer:environment:lints:)` makes one, so
+    /// no key can start without them.
+    public struct Prefix: Sendable {
+        fileprivate let hasher: SHA256
+    }
+
+    public static func prefix(renderer: String, environment: String, lints: Bool) -> Prefix {
         var hasher = SHA256()
         for (name, text) in [
             ("schema", schema), ("renderer", renderer), ("environment", environment), ("lints", lints ? "on" : "off"),
         ] {
             field(&hasher, name, text)
         }
-        return hasher
+        return Prefix(hasher: hasher)
     }
 
     private static func field(_ hasher: inout SHA256, _ name: String, _ text: String) {
@@ -62,8 +67,8 @@ public struct ResultKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key with `prefix` (`prefix(renderer:environment:lints:)`) for what the run shares.
-    public static func of(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])], prefix: SHA256) -> ResultKey {
-        var hasher = prefix
+    public static func of(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])], prefix: Prefix) -> ResultKey {
+        var hasher = prefix.hasher
         func field(_ name: String, _ text: String) { Self.field(&hasher, name, text) }
         var hashed = fixture
         hashed.file = ""

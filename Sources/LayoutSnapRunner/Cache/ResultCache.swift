@@ -95,7 +95,7 @@ public final class ResultCache: Sendable {
     }
 
     /// The hash every key of the run starts with (`ResultKey.prefix`).
-    private let keyPrefix: SHA256
+    private let keyPrefix: ResultKey.Prefix
 
     /// The cache `settings` describe, or nil when it is off (or this executable cannot be
     /// identified: `note` then gets a warning).
