@@ -295,7 +295,8 @@ final class ResultCacheTests: XCTestCase {
     }
 
     /// Each run that learns keys writes one pack; a later pack wins; a run that read `maxPacks`
-    /// writes them again as one and removes them; a warm run writes nothing.
+    /// writes them again as one, named before a pack written meanwhile, and removes them; a
+    /// warm run writes nothing; another generation's packs are neither read nor removed.
     func testMemoPacksAreOneFileARunAndAreCompacted() throws {
         let folder = try makeTemporaryFolder("memo-packs").path + "/memos"
         func packs() -> [String] {
@@ -306,8 +307,11 @@ final class ResultCacheTests: XCTestCase {
         func record(_ n: Int) -> [UInt8] {
             KeyMemo(key: ResultKey(hex: String(format: "%064x", 1000 + n)), inputs: []).encoded()
         }
+        func run(_ generation: String = "0123456789abcdef") -> MemoPacks {
+            MemoPacks(folder: folder, generation: generation)
+        }
 
-        let first = MemoPacks(folder: folder)
+        let first = run()
         XCTAssertNil(first.record(memo[0]), "no folder yet: no packs")
         first.remember(record(0), for: memo[0])
         first.remember(record(1), for: memo[1])
@@ -317,31 +321,75 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertNil(first.finish(), "once")
         XCTAssertEqual(packs().count, 1)
 
-        let warm = MemoPacks(folder: folder)
+        let warm = run()
         XCTAssertEqual(warm.record(memo[0]), record(0))
         XCTAssertNil(warm.finish())
         XCTAssertEqual(packs().count, 1, "a warm run writes nothing")
 
+        // Another build's run reads none of them and writes its own.
+        let other = run("fedcba9876543210")
+        XCTAssertNil(other.record(memo[0]))
+        other.remember(record(50), for: memo[0])
+        XCTAssertNil(other.finish())
+        let otherPack = try XCTUnwrap(packs().first { $0.hasPrefix("fedcba9876543210-") })
+
         // Filed again with another key: the later pack wins.
         for n in 2..<MemoPacks.maxPacks + 1 {
-            let run = MemoPacks(folder: folder)
+            let run = run()
             _ = run.record(memo[n])
             run.remember(record(100 + n), for: memo[0])
             run.remember(record(n), for: memo[n])
             XCTAssertNil(run.finish())
         }
-        XCTAssertEqual(packs().count, MemoPacks.maxPacks)
+        XCTAssertEqual(packs().count, MemoPacks.maxPacks + 1)
         // A torn pack is read as none, and goes with the compaction.
-        try Data("layoutsnap memo pack 1\nmemo".utf8).write(to: URL(fileURLWithPath: folder + "/" + packs()[0] + "0"))
-        let compacting = MemoPacks(folder: folder)
+        let newest = try XCTUnwrap(packs().last { $0.hasPrefix("0123456789abcdef-") })
+        let torn = "0123456789abcdef-" + String(repeating: "0", count: 20) + "-1-torn"
+        try Data("layoutsnap memo pack 1\nmemo".utf8).write(to: URL(fileURLWithPath: folder + "/" + torn))
+        let compacting = run()
         XCTAssertEqual(compacting.record(memo[0]), record(100 + MemoPacks.maxPacks))
         XCTAssertEqual(compacting.record(memo[1]), record(1))
+        // Another run writes a pack while this one works (one that looked nothing up): it
+        // stays after the compaction's.
+        let meanwhile = run()
+        meanwhile.remember(record(200), for: memo[0])
+        XCTAssertNil(meanwhile.finish())
         XCTAssertNil(compacting.finish())
-        XCTAssertEqual(packs().count, 1, "\(packs())")
-        let after = MemoPacks(folder: folder)
-        XCTAssertEqual(after.record(memo[0]), record(100 + MemoPacks.maxPacks))
-        for n in 1..<MemoPacks.maxPacks + 1 { XCTAssertEqual(after.record(memo[n]), record(n), "\(n)") }
-        XCTAssertNil(after.record(memo[19]))
+        let after = packs()
+        XCTAssertEqual(after.count, 3, "\(after)")
+        XCTAssertTrue(after.contains(otherPack), "another generation's pack is left to age out")
+        let own = after.filter { $0.hasPrefix("0123456789abcdef-") }
+        XCTAssertGreaterThan(own[0], newest)
+        func count(_ pack: String) throws -> Int? {
+            MemoPacks.parse(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + pack))))?.count
+        }
+        XCTAssertEqual(
+            try count(own[0]), MemoPacks.maxPacks + 1, "the compaction's, named just after the newest it read")
+        XCTAssertEqual(try count(own[1]), 1, "the one written meanwhile, after it")
+        let next = run()
+        XCTAssertEqual(next.record(memo[0]), record(200), "the pack written meanwhile wins")
+        for n in 1..<MemoPacks.maxPacks + 1 { XCTAssertEqual(next.record(memo[n]), record(n), "\(n)") }
+    }
+
+    /// No pack is larger than its bound: a run that learnt more writes what fits (its first
+    /// records), and the rest are worked out again by a later run.
+    func testAPackIsNeverLargerThanItsBound() throws {
+        let folder = try makeTemporaryFolder("memo-bound").path + "/memos"
+        let run = MemoPacks(folder: folder, generation: "0123456789abcdef", maxBytes: 1000)
+        let memo = (0..<20).map { ResultKey(hex: String(format: "%064x", $0)) }
+        for (n, m) in memo.enumerated() { run.remember(Array(repeating: 0x41, count: 50 + n), for: m) }
+        XCTAssertNil(run.finish())
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        XCTAssertEqual(names.count, 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + names[0]))
+        XCTAssertLessThanOrEqual(bytes.count, 1000)
+        let read = try XCTUnwrap(MemoPacks.parse(Array(bytes)))
+        // 27 bytes of header and end, 124 + n for the record of n: seven fit in 1,000.
+        XCTAssertEqual(read.count, 7, "as many as fit, first learnt first")
+        XCTAssertEqual(Set(read.map(\.memo)), Set(memo.prefix(7).map(\.hex)))
+        let next = MemoPacks(folder: folder, generation: "0123456789abcdef", maxBytes: 1000)
+        XCTAssertEqual(next.record(memo[6]), Array(repeating: 0x41, count: 56))
+        XCTAssertNil(next.record(memo[7]))
     }
 
     func testDefaultsMemoReadsBackAndRefusesTornRecords() {
@@ -477,8 +525,9 @@ final class ResultCacheTests: XCTestCase {
         }
         // And the remembered keys, which count towards the bound.
         let before = store.stats().bytes
-        store.memos.remember(Array("a record".utf8), for: key)
-        XCTAssertNil(store.memos.finish())
+        let memos = store.memos(generation: "0123456789abcdef")
+        memos.remember(Array("a record".utf8), for: key)
+        XCTAssertNil(memos.finish())
         XCTAssertEqual(store.stats().bytes, before + MemoPacks.encoded([(key.hex, Array("a record".utf8))]).count)
         XCTAssertEqual(store.clear(), 3)
         XCTAssertEqual(store.stats().entries, 0)

@@ -3,8 +3,8 @@ import LayoutSnapCore
 import LayoutSnapSystem
 
 /// The remembered keys of the local folder (`ResultCache.rememberedKey`): each run that learnt
-/// keys writes them at its end as one file, `memos/<time>-<pid>-<random>`, and a run reads every
-/// such file once, at its first lookup:
+/// keys writes them at its end as one file, `memos/<generation>-<time>-<pid>-<random>`, and a run
+/// reads every file of its generation once, at its first lookup:
 ///
 ///     layoutsnap memo pack 1
 ///     memo <64 hex digits> <bytes>
@@ -13,14 +13,22 @@ import LayoutSnapSystem
 ///
 /// One file a run, not one a fixture: a cold run made a file per fixture here, and on an ext4
 /// without a journal (this project's CI machine) each new file soon after others were deleted
-/// costs the kernel a scan of recently freed inodes; a warm run read a file per fixture. Later
-/// files win for a memo filed twice (names sort by time). A pack that is not whole is read as
-/// none: its fixtures are decoded and their keys worked out again, as without a memo. A memo is a
-/// shortcut to a key and never a verdict, so a lost or stale one costs time only. A run that
-/// reads `maxPacks` or more writes them again as one (newest first, within `maxBytes`) and
-/// removes those it read; two runs doing so at once leave two copies, both whole.
+/// costs the kernel a scan of recently freed inodes; a warm run read a file per fixture. The
+/// generation is what every memo of a run is filed under besides its fixture (build, environment,
+/// lints): another build's packs are never read, so they are not touched and age out with
+/// eviction. Later files win for a memo filed twice (names sort by time). A pack that is not whole
+/// is read as none: its fixtures are decoded and their keys worked out again, as without a memo.
+/// A memo is a shortcut to a key and never a verdict, so a lost or stale one costs time only. A
+/// run that reads `maxPacks` or more writes them again as one (newest first, within `maxBytes`),
+/// named just after the newest it read so that a pack another run writes meanwhile still wins,
+/// and removes those it read; two runs doing so at once leave two copies, both whole.
 final class MemoPacks: @unchecked Sendable {
     let folder: String
+    /// 16 hex digits: the start of the hash of what the run's memos share.
+    let generation: String
+    /// The most one pack may be: some 300,000 fixtures' records (the rest of a larger run's are
+    /// left out, and worked out again by the next run).
+    let maxBytes: Int
     private let state = LockedValue(State())
 
     private struct State {
@@ -34,11 +42,11 @@ final class MemoPacks: @unchecked Sendable {
 
     static let header = "layoutsnap memo pack 1\n"
     static let maxPacks = 8
-    /// The most one pack may be, and a compaction writes: some 300,000 fixtures' records.
-    static let maxBytes = 32 << 20
 
-    init(folder: String) {
+    init(folder: String, generation: String, maxBytes: Int = 32 << 20) {
         self.folder = folder
+        self.generation = generation
+        self.maxBytes = maxBytes
     }
 
     /// The record filed under `memo`, from the packs (read at the first call) or this run.
@@ -60,35 +68,32 @@ final class MemoPacks: @unchecked Sendable {
 
     /// Writes what this run learnt as one pack (and, after `maxPacks` or more were read, every
     /// record with it, removing the packs read); once. A failure is returned for the run's
-    /// warnings: memos lost cost the next run time, nothing else.
+    /// warnings: memos lost cost the next run time, nothing else. A run that stops before its
+    /// end writes none.
     func finish() -> String? {
-        let (pack, replaced): ([UInt8]?, [String]) = state.withLock { s in
-            guard !s.finished else { return (nil, []) }
+        let (pack, packName, replaced): ([UInt8]?, String, [String]) = state.withLock { s in
+            guard !s.finished else { return (nil, "", []) }
             s.finished = true
-            let compacting = s.read.count >= Self.maxPacks
-            if compacting, let records = s.records {
-                // Newest first within the bound; the file's order by memo, whatever the run's.
-                var kept: [(memo: String, bytes: [UInt8])] = []
-                var total = 0
-                for (memo, record) in records.sorted(by: { $0.value.age > $1.value.age }) {
-                    total += record.bytes.count + 90
-                    if total > Self.maxBytes { break }
-                    kept.append((memo, record.bytes))
+            if s.read.count >= Self.maxPacks, let records = s.records {
+                // Newest first, then by memo: the same records keep the same ones under the bound.
+                let ordered = records.sorted {
+                    $0.value.age != $1.value.age ? $0.value.age > $1.value.age : $0.key < $1.key
                 }
-                return (Self.encoded(kept.sorted { $0.memo < $1.memo }), s.read)
+                let after = s.read.max().flatMap(Self.timeInName) ?? Self.now()
+                return (bounded(ordered.map { ($0.key, $0.value.bytes) }), name(time: after + 1), s.read)
             }
-            guard !s.learned.isEmpty else { return (nil, []) }
+            guard !s.learned.isEmpty else { return (nil, "", []) }
+            // The last learnt for each memo, in the order first learnt.
             var last: [String: [UInt8]] = [:]
-            for (memo, bytes) in s.learned { last[memo] = bytes }
-            return (Self.encoded(last.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }), [])
+            var order: [String] = []
+            for (memo, bytes) in s.learned {
+                if last.updateValue(bytes, forKey: memo) == nil { order.append(memo) }
+            }
+            return (bounded(order.map { ($0, last[$0]!) }), name(time: Self.now()), [])
         }
         guard let pack else { return nil }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let name = String(
-            format: "%012ld%09ld-%d-%08x", now.tv_sec, now.tv_nsec, getpid(), UInt32.random(in: 0...UInt32.max))
         do {
-            try AtomicWriter.write(pack, to: folder + "/" + name, durable: false)
+            try AtomicWriter.write(pack, to: folder + "/" + packName, durable: false)
         } catch {
             return "cannot write to \(folder): \(error.description)"
         }
@@ -96,18 +101,48 @@ final class MemoPacks: @unchecked Sendable {
         return nil
     }
 
+    /// The records in `priority` order that fit in `maxBytes`, as a pack sorted by memo.
+    private func bounded(_ priority: [(memo: String, bytes: [UInt8])]) -> [UInt8] {
+        var kept: [(memo: String, bytes: [UInt8])] = []
+        var total = Self.encoded([]).count
+        for record in priority {
+            let size = "memo \(record.memo) \(record.bytes.count)\n".utf8.count + record.bytes.count + 1
+            guard total + size <= maxBytes else { continue }
+            total += size
+            kept.append(record)
+        }
+        return Self.encoded(kept.sorted { $0.memo < $1.memo })
+    }
+
+    /// Nanoseconds since 1970, as a pack's name gives them.
+    private static func now() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec * 1_000_000_000 + now.tv_nsec
+    }
+
+    private func name(time: Int) -> String {
+        "\(generation)-" + String(format: "%020ld-%d-%08x", time, getpid(), UInt32.random(in: 0...UInt32.max))
+    }
+
+    /// The time in a pack's name.
+    private static func timeInName(_ name: String) -> Int? {
+        let fields = name.split(separator: "-")
+        return fields.count >= 2 ? Int(fields[1]) : nil
+    }
+
     private func load(_ s: inout State) {
         var records: [String: (bytes: [UInt8], age: Int)] = [:]
         // A folder that is not there yet holds no packs; AtomicWriter's temporary files start
-        // with a dot.
+        // with a dot, and another generation's packs are left to age out.
         let names = ((try? SystemCall.folderEntries(folder).get()) ?? [])
-            .filter { !$0.isFolder && $0.isUTF8 && !$0.name.hasPrefix(".") }.map(\.name).sorted()
+            .filter { !$0.isFolder && $0.isUTF8 && $0.name.hasPrefix(generation + "-") }.map(\.name).sorted()
         let now = Int(time(nil))
         for (age, name) in names.enumerated() {
             // Touched as an entry is: least recently used is evicted first.
             guard
                 let (size, bytes) = try? SystemCall.readPrefix(
-                    folder + "/" + name, upTo: Self.maxBytes,
+                    folder + "/" + name, upTo: maxBytes,
                     touch: {
                         now - $0 >= LocalResultStore.touchAfterSeconds
                     })

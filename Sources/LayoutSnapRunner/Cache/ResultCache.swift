@@ -91,8 +91,13 @@ public final class ResultCache: Sendable {
         self.auditRate = auditRate
         self.lints = lints
         memoPrefix = Self.memoPrefix(renderer: renderer, environment: environment, lints: lints)
+        // The packs of this build, environment and lints: their memos are this run's to find.
+        memos = local?.memos(generation: String(memoPrefix.hex().prefix(16)))
         keyPrefix = ResultKey.prefix(renderer: renderer, environment: environment, lints: lints)
     }
+
+    /// The remembered keys (`rememberedKey`), with a local folder.
+    private let memos: MemoPacks?
 
     /// The hash every key of the run starts with (`ResultKey.prefix`).
     private let keyPrefix: ResultKey.Prefix
@@ -176,7 +181,7 @@ public final class ResultCache: Sendable {
         ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles
     ) -> (key: ResultKey?, memo: ResultKey?) {
         guard local != nil, let memo = memo(ref: ref, overrides: overrides, files: files) else { return (nil, nil) }
-        guard let record = local?.memos.record(memo), let remembered = KeyMemo.parse(record) else {
+        guard let record = memos?.record(memo), let remembered = KeyMemo.parse(record) else {
             return (nil, memo)
         }
         for input in remembered.inputs {
@@ -209,9 +214,9 @@ public final class ResultCache: Sendable {
     }
 
     private func remember(_ key: ResultKey, memo: ResultKey?, inputs: [(path: String, bytes: [UInt8])]) {
-        guard let local, let memo else { return }
+        guard let memos, let memo else { return }
         let record = KeyMemo(key: key, inputs: inputs.map { ($0.path, SHA256.hex(of: $0.bytes)) })
-        local.memos.remember(record.encoded(), for: memo)
+        memos.remember(record.encoded(), for: memo)
     }
 
     private func exactKey(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])]) -> ResultKey {
@@ -459,7 +464,7 @@ public final class ResultCache: Sendable {
         else { return }
         writing.wait()
         store.finish()
-        local?.finishMemos()
+        if let local, let memos { local.finish(memos) }
         if let local, local.entriesWritten > 0 { local.evict() }
         goldenMemo.withLock { $0 }?.save()
     }

@@ -44,13 +44,14 @@ public final class LocalResultStore: ResultStore {
     public static let defaultMaxBytes = 512 << 20
     public static let defaultFolder = ".layoutsnap/cache"
 
-    /// The remembered keys, one file per run (`memos/`).
-    let memos: MemoPacks
-
     public init(folder: String, maxBytes: Int = LocalResultStore.defaultMaxBytes) {
         self.folder = folder
         self.maxBytes = maxBytes
-        memos = MemoPacks(folder: folder + "/memos")
+    }
+
+    /// The remembered keys of runs of `generation` (`MemoPacks`), one file per run in `memos/`.
+    func memos(generation: String) -> MemoPacks {
+        MemoPacks(folder: folder + "/memos", generation: generation)
     }
 
     func path(_ key: ResultKey) -> String {
@@ -93,8 +94,8 @@ public final class LocalResultStore: ResultStore {
     /// Entries written by this process.
     public var entriesWritten: Int { written.withLock { $0 } }
 
-    /// Writes the keys this run learnt (`MemoPacks.finish`), at its end.
-    func finishMemos() {
+    /// Writes the keys this run learnt (`MemoPacks.finish`), at its end; a failure is a warning.
+    func finish(_ memos: MemoPacks) {
         if let problem = memos.finish() { report(problem) }
     }
 
@@ -137,7 +138,8 @@ public final class LocalResultStore: ResultStore {
         var out: [(String, Int, Date)] = []
         // The entries, and the remembered keys beside them: the memo packs, and the defaults'
         // records (and earlier builds' key records) in `keys/`.
-        for pack in (try? fm.contentsOfDirectory(atPath: folder + "/memos")) ?? [] where !pack.hasPrefix(".") {
+        // (A killed run's temporary file counts too, as in the shards, and ages out with them.)
+        for pack in (try? fm.contentsOfDirectory(atPath: folder + "/memos")) ?? [] {
             let path = folder + "/memos/" + pack
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
