@@ -12,7 +12,8 @@ extern const uint32_t layoutsnap_sha256_k[64];
 int layoutsnap_sha256_hardware(void);
 
 /// SHA-256's compression of `blocks` 64-byte blocks at `data` into `state` (a, b, ..., h),
-/// with the SHA extensions. Only when `layoutsnap_sha256_hardware()` said 1.
-void layoutsnap_sha256_blocks(uint32_t state[8], const uint8_t *data, size_t blocks);
+/// with the SHA extensions. Only when `layoutsnap_sha256_hardware()` said 1: elsewhere it
+/// aborts rather than leave the state unchanged.
+void layoutsnap_sha256_blocks(uint32_t state[8], const void *data, size_t blocks);
 
 #endif

@@ -48,8 +48,7 @@ public struct SHA256: Sendable {
         if hardware {
             withUnsafeMutableBytes(of: &state) { words in
                 layoutsnap_sha256_blocks(
-                    words.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                    data.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count / 64)
+                    words.baseAddress!.assumingMemoryBound(to: UInt32.self), data.baseAddress!, data.count / 64)
             }
             return
         }
