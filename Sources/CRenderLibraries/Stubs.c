@@ -10,6 +10,11 @@ const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT]
     "FT_Init_FreeType",
     "FT_Library_Version",
     "FT_New_Face",
+    "FcCharSetAddChar",
+    "FcCharSetCreate",
+    "FcCharSetDestroy",
+    "FcCharSetFirstPage",
+    "FcCharSetNextPage",
     "FcConfigAppFontAddFile",
     "FcConfigBuildFonts",
     "FcConfigCreate",
@@ -23,9 +28,16 @@ const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT]
     "FcFreeTypeQueryAll",
     "FcFreeTypeQueryFace",
     "FcGetVersion",
+    "FcLangSetAdd",
+    "FcLangSetCreate",
+    "FcLangSetDestroy",
+    "FcLangSetGetLangs",
     "FcNameUnparse",
+    "FcPatternAdd",
     "FcPatternAddFTFace",
     "FcPatternAddString",
+    "FcPatternAddWeak",
+    "FcPatternCreate",
     "FcPatternDel",
     "FcPatternDestroy",
     "FcPatternDuplicate",
@@ -33,7 +45,20 @@ const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT]
     "FcPatternGetFTFace",
     "FcPatternGetInteger",
     "FcPatternGetString",
+    "FcPatternIterGetObject",
+    "FcPatternIterGetValue",
+    "FcPatternIterIsValid",
+    "FcPatternIterNext",
+    "FcPatternIterStart",
+    "FcPatternIterValueCount",
     "FcPatternReference",
+    "FcRangeCreateDouble",
+    "FcRangeDestroy",
+    "FcRangeGetDouble",
+    "FcStrListCreate",
+    "FcStrListDone",
+    "FcStrListNext",
+    "FcStrSetDestroy",
     "cairo_clip",
     "cairo_close_path",
     "cairo_create",
@@ -169,155 +194,180 @@ const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT]
 /* FT_Init_FreeType: declared visible by its header; see Loader.c. */
 /* FT_Library_Version: declared visible by its header; see Loader.c. */
 /* FT_New_Face: declared visible by its header; see Loader.c. */
-LAYOUTSNAP_STUB FcBool FcConfigAppFontAddFile(FcConfig *config, const FcChar8 *file) { return ((__typeof__(&FcConfigAppFontAddFile))layoutsnap_render_symbol(5))(config, file); }
-LAYOUTSNAP_STUB FcBool FcConfigBuildFonts(FcConfig *config) { return ((__typeof__(&FcConfigBuildFonts))layoutsnap_render_symbol(6))(config); }
-LAYOUTSNAP_STUB FcConfig * FcConfigCreate(void) { return ((__typeof__(&FcConfigCreate))layoutsnap_render_symbol(7))(); }
-LAYOUTSNAP_STUB void FcConfigDestroy(FcConfig *config) { ((__typeof__(&FcConfigDestroy))layoutsnap_render_symbol(8))(config); }
-LAYOUTSNAP_STUB FcFontSet * FcConfigGetFonts(FcConfig *config, FcSetName set) { return ((__typeof__(&FcConfigGetFonts))layoutsnap_render_symbol(9))(config, set); }
-LAYOUTSNAP_STUB FcBool FcConfigParseAndLoadFromMemory(FcConfig *config, const FcChar8 *buffer, FcBool complain) { return ((__typeof__(&FcConfigParseAndLoadFromMemory))layoutsnap_render_symbol(10))(config, buffer, complain); }
-LAYOUTSNAP_STUB FcBool FcConfigSetCurrent(FcConfig *config) { return ((__typeof__(&FcConfigSetCurrent))layoutsnap_render_symbol(11))(config); }
-LAYOUTSNAP_STUB FcBool FcFontSetAdd(FcFontSet *s, FcPattern *font) { return ((__typeof__(&FcFontSetAdd))layoutsnap_render_symbol(12))(s, font); }
-LAYOUTSNAP_STUB FcFontSet * FcFontSetCreate(void) { return ((__typeof__(&FcFontSetCreate))layoutsnap_render_symbol(13))(); }
-LAYOUTSNAP_STUB void FcFontSetDestroy(FcFontSet *s) { ((__typeof__(&FcFontSetDestroy))layoutsnap_render_symbol(14))(s); }
-LAYOUTSNAP_STUB unsigned int FcFreeTypeQueryAll(const FcChar8 *file, unsigned int id, FcBlanks *blanks, int *count, FcFontSet *set) { return ((__typeof__(&FcFreeTypeQueryAll))layoutsnap_render_symbol(15))(file, id, blanks, count, set); }
-LAYOUTSNAP_STUB FcPattern * FcFreeTypeQueryFace(const FT_Face face, const FcChar8 *file, unsigned int id, FcBlanks *blanks) { return ((__typeof__(&FcFreeTypeQueryFace))layoutsnap_render_symbol(16))(face, file, id, blanks); }
-LAYOUTSNAP_STUB int FcGetVersion(void) { return ((__typeof__(&FcGetVersion))layoutsnap_render_symbol(17))(); }
-LAYOUTSNAP_STUB FcChar8 * FcNameUnparse(FcPattern *pat) { return ((__typeof__(&FcNameUnparse))layoutsnap_render_symbol(18))(pat); }
-LAYOUTSNAP_STUB FcBool FcPatternAddFTFace(FcPattern *p, const char *object, const FT_Face f) { return ((__typeof__(&FcPatternAddFTFace))layoutsnap_render_symbol(19))(p, object, f); }
-LAYOUTSNAP_STUB FcBool FcPatternAddString(FcPattern *p, const char *object, const FcChar8 *s) { return ((__typeof__(&FcPatternAddString))layoutsnap_render_symbol(20))(p, object, s); }
-LAYOUTSNAP_STUB FcBool FcPatternDel(FcPattern *p, const char *object) { return ((__typeof__(&FcPatternDel))layoutsnap_render_symbol(21))(p, object); }
-LAYOUTSNAP_STUB void FcPatternDestroy(FcPattern *p) { ((__typeof__(&FcPatternDestroy))layoutsnap_render_symbol(22))(p); }
-LAYOUTSNAP_STUB FcPattern * FcPatternDuplicate(const FcPattern *p) { return ((__typeof__(&FcPatternDuplicate))layoutsnap_render_symbol(23))(p); }
-LAYOUTSNAP_STUB FcBool FcPatternEqual(const FcPattern *pa, const FcPattern *pb) { return ((__typeof__(&FcPatternEqual))layoutsnap_render_symbol(24))(pa, pb); }
-LAYOUTSNAP_STUB FcResult FcPatternGetFTFace(const FcPattern *p, const char *object, int n, FT_Face *f) { return ((__typeof__(&FcPatternGetFTFace))layoutsnap_render_symbol(25))(p, object, n, f); }
-LAYOUTSNAP_STUB FcResult FcPatternGetInteger(const FcPattern *p, const char *object, int n, int *i) { return ((__typeof__(&FcPatternGetInteger))layoutsnap_render_symbol(26))(p, object, n, i); }
-LAYOUTSNAP_STUB FcResult FcPatternGetString(const FcPattern *p, const char *object, int n, FcChar8 **s) { return ((__typeof__(&FcPatternGetString))layoutsnap_render_symbol(27))(p, object, n, s); }
-LAYOUTSNAP_STUB void FcPatternReference(FcPattern *p) { ((__typeof__(&FcPatternReference))layoutsnap_render_symbol(28))(p); }
-LAYOUTSNAP_STUB void cairo_clip(cairo_t *cr) { ((__typeof__(&cairo_clip))layoutsnap_render_symbol(29))(cr); }
-LAYOUTSNAP_STUB void cairo_close_path(cairo_t *cr) { ((__typeof__(&cairo_close_path))layoutsnap_render_symbol(30))(cr); }
-LAYOUTSNAP_STUB cairo_t * cairo_create(cairo_surface_t *target) { return ((__typeof__(&cairo_create))layoutsnap_render_symbol(31))(target); }
-LAYOUTSNAP_STUB void cairo_curve_to(cairo_t *cr, double x1, double y1, double x2, double y2, double x3, double y3) { ((__typeof__(&cairo_curve_to))layoutsnap_render_symbol(32))(cr, x1, y1, x2, y2, x3, y3); }
-LAYOUTSNAP_STUB void cairo_destroy(cairo_t *cr) { ((__typeof__(&cairo_destroy))layoutsnap_render_symbol(33))(cr); }
-LAYOUTSNAP_STUB void cairo_fill(cairo_t *cr) { ((__typeof__(&cairo_fill))layoutsnap_render_symbol(34))(cr); }
-LAYOUTSNAP_STUB void cairo_font_face_destroy(cairo_font_face_t *font_face) { ((__typeof__(&cairo_font_face_destroy))layoutsnap_render_symbol(35))(font_face); }
-LAYOUTSNAP_STUB unsigned int cairo_font_face_get_reference_count(cairo_font_face_t *font_face) { return ((__typeof__(&cairo_font_face_get_reference_count))layoutsnap_render_symbol(36))(font_face); }
-LAYOUTSNAP_STUB cairo_status_t cairo_font_face_status(cairo_font_face_t *font_face) { return ((__typeof__(&cairo_font_face_status))layoutsnap_render_symbol(37))(font_face); }
-LAYOUTSNAP_STUB cairo_font_options_t * cairo_font_options_create(void) { return ((__typeof__(&cairo_font_options_create))layoutsnap_render_symbol(38))(); }
-LAYOUTSNAP_STUB void cairo_font_options_destroy(cairo_font_options_t *options) { ((__typeof__(&cairo_font_options_destroy))layoutsnap_render_symbol(39))(options); }
-LAYOUTSNAP_STUB void cairo_font_options_set_antialias(cairo_font_options_t *options, cairo_antialias_t antialias) { ((__typeof__(&cairo_font_options_set_antialias))layoutsnap_render_symbol(40))(options, antialias); }
-LAYOUTSNAP_STUB void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics) { ((__typeof__(&cairo_font_options_set_hint_metrics))layoutsnap_render_symbol(41))(options, hint_metrics); }
-LAYOUTSNAP_STUB void cairo_font_options_set_hint_style(cairo_font_options_t *options, cairo_hint_style_t hint_style) { ((__typeof__(&cairo_font_options_set_hint_style))layoutsnap_render_symbol(42))(options, hint_style); }
-LAYOUTSNAP_STUB cairo_status_t cairo_font_options_status(cairo_font_options_t *options) { return ((__typeof__(&cairo_font_options_status))layoutsnap_render_symbol(43))(options); }
-LAYOUTSNAP_STUB cairo_font_face_t * cairo_ft_font_face_create_for_pattern(FcPattern *pattern) { return ((__typeof__(&cairo_ft_font_face_create_for_pattern))layoutsnap_render_symbol(44))(pattern); }
-LAYOUTSNAP_STUB FT_Face cairo_ft_scaled_font_lock_face(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_ft_scaled_font_lock_face))layoutsnap_render_symbol(45))(scaled_font); }
-LAYOUTSNAP_STUB cairo_pattern_t * cairo_get_source(cairo_t *cr) { return ((__typeof__(&cairo_get_source))layoutsnap_render_symbol(46))(cr); }
-LAYOUTSNAP_STUB void cairo_identity_matrix(cairo_t *cr) { ((__typeof__(&cairo_identity_matrix))layoutsnap_render_symbol(47))(cr); }
-LAYOUTSNAP_STUB cairo_surface_t * cairo_image_surface_create(cairo_format_t format, int width, int height) { return ((__typeof__(&cairo_image_surface_create))layoutsnap_render_symbol(48))(format, width, height); }
-LAYOUTSNAP_STUB cairo_surface_t * cairo_image_surface_create_for_data(unsigned char *data, cairo_format_t format, int width, int height, int stride) { return ((__typeof__(&cairo_image_surface_create_for_data))layoutsnap_render_symbol(49))(data, format, width, height, stride); }
-LAYOUTSNAP_STUB unsigned char * cairo_image_surface_get_data(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_data))layoutsnap_render_symbol(50))(surface); }
-LAYOUTSNAP_STUB int cairo_image_surface_get_height(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_height))layoutsnap_render_symbol(51))(surface); }
-LAYOUTSNAP_STUB int cairo_image_surface_get_stride(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_stride))layoutsnap_render_symbol(52))(surface); }
-LAYOUTSNAP_STUB int cairo_image_surface_get_width(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_width))layoutsnap_render_symbol(53))(surface); }
-LAYOUTSNAP_STUB void cairo_line_to(cairo_t *cr, double x, double y) { ((__typeof__(&cairo_line_to))layoutsnap_render_symbol(54))(cr, x, y); }
-LAYOUTSNAP_STUB void cairo_mask_surface(cairo_t *cr, cairo_surface_t *surface, double surface_x, double surface_y) { ((__typeof__(&cairo_mask_surface))layoutsnap_render_symbol(55))(cr, surface, surface_x, surface_y); }
-LAYOUTSNAP_STUB void cairo_matrix_init_identity(cairo_matrix_t *matrix) { ((__typeof__(&cairo_matrix_init_identity))layoutsnap_render_symbol(56))(matrix); }
-LAYOUTSNAP_STUB void cairo_matrix_init_scale(cairo_matrix_t *matrix, double sx, double sy) { ((__typeof__(&cairo_matrix_init_scale))layoutsnap_render_symbol(57))(matrix, sx, sy); }
-LAYOUTSNAP_STUB void cairo_move_to(cairo_t *cr, double x, double y) { ((__typeof__(&cairo_move_to))layoutsnap_render_symbol(58))(cr, x, y); }
-LAYOUTSNAP_STUB void cairo_new_path(cairo_t *cr) { ((__typeof__(&cairo_new_path))layoutsnap_render_symbol(59))(cr); }
-LAYOUTSNAP_STUB void cairo_paint(cairo_t *cr) { ((__typeof__(&cairo_paint))layoutsnap_render_symbol(60))(cr); }
-LAYOUTSNAP_STUB void cairo_paint_with_alpha(cairo_t *cr, double alpha) { ((__typeof__(&cairo_paint_with_alpha))layoutsnap_render_symbol(61))(cr, alpha); }
-LAYOUTSNAP_STUB void cairo_pattern_add_color_stop_rgba(cairo_pattern_t *pattern, double offset, double red, double green, double blue, double alpha) { ((__typeof__(&cairo_pattern_add_color_stop_rgba))layoutsnap_render_symbol(62))(pattern, offset, red, green, blue, alpha); }
-LAYOUTSNAP_STUB cairo_pattern_t * cairo_pattern_create_linear(double x0, double y0, double x1, double y1) { return ((__typeof__(&cairo_pattern_create_linear))layoutsnap_render_symbol(63))(x0, y0, x1, y1); }
-LAYOUTSNAP_STUB void cairo_pattern_destroy(cairo_pattern_t *pattern) { ((__typeof__(&cairo_pattern_destroy))layoutsnap_render_symbol(64))(pattern); }
-LAYOUTSNAP_STUB void cairo_pattern_set_extend(cairo_pattern_t *pattern, cairo_extend_t extend) { ((__typeof__(&cairo_pattern_set_extend))layoutsnap_render_symbol(65))(pattern, extend); }
-LAYOUTSNAP_STUB void cairo_pattern_set_filter(cairo_pattern_t *pattern, cairo_filter_t filter) { ((__typeof__(&cairo_pattern_set_filter))layoutsnap_render_symbol(66))(pattern, filter); }
-LAYOUTSNAP_STUB void cairo_pop_group_to_source(cairo_t *cr) { ((__typeof__(&cairo_pop_group_to_source))layoutsnap_render_symbol(67))(cr); }
-LAYOUTSNAP_STUB void cairo_push_group(cairo_t *cr) { ((__typeof__(&cairo_push_group))layoutsnap_render_symbol(68))(cr); }
-LAYOUTSNAP_STUB void cairo_rectangle(cairo_t *cr, double x, double y, double width, double height) { ((__typeof__(&cairo_rectangle))layoutsnap_render_symbol(69))(cr, x, y, width, height); }
-LAYOUTSNAP_STUB void cairo_restore(cairo_t *cr) { ((__typeof__(&cairo_restore))layoutsnap_render_symbol(70))(cr); }
-LAYOUTSNAP_STUB void cairo_save(cairo_t *cr) { ((__typeof__(&cairo_save))layoutsnap_render_symbol(71))(cr); }
-LAYOUTSNAP_STUB void cairo_scale(cairo_t *cr, double sx, double sy) { ((__typeof__(&cairo_scale))layoutsnap_render_symbol(72))(cr, sx, sy); }
-LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_scaled_font_create(cairo_font_face_t *font_face, const cairo_matrix_t *font_matrix, const cairo_matrix_t *ctm, const cairo_font_options_t *options) { return ((__typeof__(&cairo_scaled_font_create))layoutsnap_render_symbol(73))(font_face, font_matrix, ctm, options); }
-LAYOUTSNAP_STUB unsigned int cairo_scaled_font_get_reference_count(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_get_reference_count))layoutsnap_render_symbol(74))(scaled_font); }
-LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_scaled_font_reference(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_reference))layoutsnap_render_symbol(75))(scaled_font); }
-LAYOUTSNAP_STUB cairo_status_t cairo_scaled_font_status(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_status))layoutsnap_render_symbol(76))(scaled_font); }
-LAYOUTSNAP_STUB void cairo_set_line_cap(cairo_t *cr, cairo_line_cap_t line_cap) { ((__typeof__(&cairo_set_line_cap))layoutsnap_render_symbol(77))(cr, line_cap); }
-LAYOUTSNAP_STUB void cairo_set_line_join(cairo_t *cr, cairo_line_join_t line_join) { ((__typeof__(&cairo_set_line_join))layoutsnap_render_symbol(78))(cr, line_join); }
-LAYOUTSNAP_STUB void cairo_set_line_width(cairo_t *cr, double width) { ((__typeof__(&cairo_set_line_width))layoutsnap_render_symbol(79))(cr, width); }
-LAYOUTSNAP_STUB void cairo_set_operator(cairo_t *cr, cairo_operator_t op) { ((__typeof__(&cairo_set_operator))layoutsnap_render_symbol(80))(cr, op); }
-LAYOUTSNAP_STUB void cairo_set_source(cairo_t *cr, cairo_pattern_t *source) { ((__typeof__(&cairo_set_source))layoutsnap_render_symbol(81))(cr, source); }
-LAYOUTSNAP_STUB void cairo_set_source_rgba(cairo_t *cr, double red, double green, double blue, double alpha) { ((__typeof__(&cairo_set_source_rgba))layoutsnap_render_symbol(82))(cr, red, green, blue, alpha); }
-LAYOUTSNAP_STUB void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, double y) { ((__typeof__(&cairo_set_source_surface))layoutsnap_render_symbol(83))(cr, surface, x, y); }
-LAYOUTSNAP_STUB cairo_status_t cairo_status(cairo_t *cr) { return ((__typeof__(&cairo_status))layoutsnap_render_symbol(84))(cr); }
-LAYOUTSNAP_STUB const char * cairo_status_to_string(cairo_status_t status) { return ((__typeof__(&cairo_status_to_string))layoutsnap_render_symbol(85))(status); }
-LAYOUTSNAP_STUB void cairo_stroke(cairo_t *cr) { ((__typeof__(&cairo_stroke))layoutsnap_render_symbol(86))(cr); }
-LAYOUTSNAP_STUB void cairo_surface_destroy(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_destroy))layoutsnap_render_symbol(87))(surface); }
-LAYOUTSNAP_STUB void cairo_surface_flush(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_flush))layoutsnap_render_symbol(88))(surface); }
-LAYOUTSNAP_STUB void cairo_surface_mark_dirty(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_mark_dirty))layoutsnap_render_symbol(89))(surface); }
-LAYOUTSNAP_STUB cairo_status_t cairo_surface_status(cairo_surface_t *surface) { return ((__typeof__(&cairo_surface_status))layoutsnap_render_symbol(90))(surface); }
-LAYOUTSNAP_STUB cairo_status_t cairo_surface_write_to_png_stream(cairo_surface_t *surface, cairo_write_func_t write_func, void *closure) { return ((__typeof__(&cairo_surface_write_to_png_stream))layoutsnap_render_symbol(91))(surface, write_func, closure); }
-LAYOUTSNAP_STUB void cairo_translate(cairo_t *cr, double tx, double ty) { ((__typeof__(&cairo_translate))layoutsnap_render_symbol(92))(cr, tx, ty); }
-LAYOUTSNAP_STUB const char * cairo_version_string(void) { return ((__typeof__(&cairo_version_string))layoutsnap_render_symbol(93))(); }
-LAYOUTSNAP_STUB void g_free(gpointer mem) { ((__typeof__(&g_free))layoutsnap_render_symbol(94))(mem); }
-LAYOUTSNAP_STUB void g_object_unref(gpointer object) { ((__typeof__(&g_object_unref))layoutsnap_render_symbol(95))(object); }
-LAYOUTSNAP_STUB gpointer g_thread_join(GThread *thread) { return ((__typeof__(&g_thread_join))layoutsnap_render_symbol(96))(thread); }
-LAYOUTSNAP_STUB GThread * g_thread_ref(GThread *thread) { return ((__typeof__(&g_thread_ref))layoutsnap_render_symbol(97))(thread); }
-LAYOUTSNAP_STUB GThread * g_thread_self(void) { return ((__typeof__(&g_thread_self))layoutsnap_render_symbol(98))(); }
-LAYOUTSNAP_STUB GTypeInstance * g_type_check_instance_cast(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_cast))layoutsnap_render_symbol(99))(instance, iface_type); }
-LAYOUTSNAP_STUB gboolean g_type_check_instance_is_a(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_is_a))layoutsnap_render_symbol(100))(instance, iface_type); }
-LAYOUTSNAP_STUB const char * hb_version_string(void) { return ((__typeof__(&hb_version_string))layoutsnap_render_symbol(101))(); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_insert_hyphens_new(gboolean insert_hyphens) { return ((__typeof__(&pango_attr_insert_hyphens_new))layoutsnap_render_symbol(102))(insert_hyphens); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_letter_spacing_new(int letter_spacing) { return ((__typeof__(&pango_attr_letter_spacing_new))layoutsnap_render_symbol(103))(letter_spacing); }
-LAYOUTSNAP_STUB void pango_attr_list_insert(PangoAttrList *list, PangoAttribute *attr) { ((__typeof__(&pango_attr_list_insert))layoutsnap_render_symbol(104))(list, attr); }
-LAYOUTSNAP_STUB PangoAttrList * pango_attr_list_new(void) { return ((__typeof__(&pango_attr_list_new))layoutsnap_render_symbol(105))(); }
-LAYOUTSNAP_STUB void pango_attr_list_unref(PangoAttrList *list) { ((__typeof__(&pango_attr_list_unref))layoutsnap_render_symbol(106))(list); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_style_new(PangoStyle style) { return ((__typeof__(&pango_attr_style_new))layoutsnap_render_symbol(107))(style); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_weight_new(PangoWeight weight) { return ((__typeof__(&pango_attr_weight_new))layoutsnap_render_symbol(108))(weight); }
-LAYOUTSNAP_STUB void pango_cairo_context_set_font_options(PangoContext *context, const cairo_font_options_t *options) { ((__typeof__(&pango_cairo_context_set_font_options))layoutsnap_render_symbol(109))(context, options); }
-LAYOUTSNAP_STUB void pango_cairo_context_set_resolution(PangoContext *context, double dpi) { ((__typeof__(&pango_cairo_context_set_resolution))layoutsnap_render_symbol(110))(context, dpi); }
-LAYOUTSNAP_STUB cairo_scaled_font_t * pango_cairo_font_get_scaled_font(PangoCairoFont *font) { return ((__typeof__(&pango_cairo_font_get_scaled_font))layoutsnap_render_symbol(111))(font); }
-LAYOUTSNAP_STUB GType pango_cairo_font_get_type(void) { return ((__typeof__(&pango_cairo_font_get_type))layoutsnap_render_symbol(112))(); }
-LAYOUTSNAP_STUB PangoFontMap * pango_cairo_font_map_new(void) { return ((__typeof__(&pango_cairo_font_map_new))layoutsnap_render_symbol(113))(); }
-LAYOUTSNAP_STUB void pango_cairo_show_layout_line(cairo_t *cr, PangoLayoutLine *line) { ((__typeof__(&pango_cairo_show_layout_line))layoutsnap_render_symbol(114))(cr, line); }
-LAYOUTSNAP_STUB PangoFont * pango_context_load_font(PangoContext *context, const PangoFontDescription *desc) { return ((__typeof__(&pango_context_load_font))layoutsnap_render_symbol(115))(context, desc); }
-LAYOUTSNAP_STUB void pango_context_set_language(PangoContext *context, PangoLanguage *language) { ((__typeof__(&pango_context_set_language))layoutsnap_render_symbol(116))(context, language); }
-LAYOUTSNAP_STUB void pango_context_set_round_glyph_positions(PangoContext *context, gboolean round_positions) { ((__typeof__(&pango_context_set_round_glyph_positions))layoutsnap_render_symbol(117))(context, round_positions); }
-LAYOUTSNAP_STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont *font) { return ((__typeof__(&pango_fc_font_get_pattern))layoutsnap_render_symbol(118))(font); }
-LAYOUTSNAP_STUB GType pango_fc_font_get_type(void) { return ((__typeof__(&pango_fc_font_get_type))layoutsnap_render_symbol(119))(); }
-LAYOUTSNAP_STUB GType pango_fc_font_map_get_type(void) { return ((__typeof__(&pango_fc_font_map_get_type))layoutsnap_render_symbol(120))(); }
-LAYOUTSNAP_STUB void pango_fc_font_map_set_config(PangoFcFontMap *fcfontmap, FcConfig *fcconfig) { ((__typeof__(&pango_fc_font_map_set_config))layoutsnap_render_symbol(121))(fcfontmap, fcconfig); }
-LAYOUTSNAP_STUB PangoDirection pango_find_base_dir(const gchar *text, gint length) { return ((__typeof__(&pango_find_base_dir))layoutsnap_render_symbol(122))(text, length); }
-LAYOUTSNAP_STUB void pango_font_description_free(PangoFontDescription *desc) { ((__typeof__(&pango_font_description_free))layoutsnap_render_symbol(123))(desc); }
-LAYOUTSNAP_STUB PangoFontDescription * pango_font_description_new(void) { return ((__typeof__(&pango_font_description_new))layoutsnap_render_symbol(124))(); }
-LAYOUTSNAP_STUB void pango_font_description_set_absolute_size(PangoFontDescription *desc, double size) { ((__typeof__(&pango_font_description_set_absolute_size))layoutsnap_render_symbol(125))(desc, size); }
-LAYOUTSNAP_STUB void pango_font_description_set_family(PangoFontDescription *desc, const char *family) { ((__typeof__(&pango_font_description_set_family))layoutsnap_render_symbol(126))(desc, family); }
-LAYOUTSNAP_STUB void pango_font_description_set_style(PangoFontDescription *desc, PangoStyle style) { ((__typeof__(&pango_font_description_set_style))layoutsnap_render_symbol(127))(desc, style); }
-LAYOUTSNAP_STUB void pango_font_description_set_weight(PangoFontDescription *desc, PangoWeight weight) { ((__typeof__(&pango_font_description_set_weight))layoutsnap_render_symbol(128))(desc, weight); }
-LAYOUTSNAP_STUB PangoFontMetrics * pango_font_get_metrics(PangoFont *font, PangoLanguage *language) { return ((__typeof__(&pango_font_get_metrics))layoutsnap_render_symbol(129))(font, language); }
-LAYOUTSNAP_STUB PangoContext * pango_font_map_create_context(PangoFontMap *fontmap) { return ((__typeof__(&pango_font_map_create_context))layoutsnap_render_symbol(130))(fontmap); }
-LAYOUTSNAP_STUB int pango_font_metrics_get_approximate_char_width(PangoFontMetrics *metrics) { return ((__typeof__(&pango_font_metrics_get_approximate_char_width))layoutsnap_render_symbol(131))(metrics); }
-LAYOUTSNAP_STUB void pango_font_metrics_unref(PangoFontMetrics *metrics) { ((__typeof__(&pango_font_metrics_unref))layoutsnap_render_symbol(132))(metrics); }
-LAYOUTSNAP_STUB PangoLanguage * pango_language_from_string(const char *language) { return ((__typeof__(&pango_language_from_string))layoutsnap_render_symbol(133))(language); }
-LAYOUTSNAP_STUB void pango_layout_get_cursor_pos(PangoLayout *layout, int index_, PangoRectangle *strong_pos, PangoRectangle *weak_pos) { ((__typeof__(&pango_layout_get_cursor_pos))layoutsnap_render_symbol(134))(layout, index_, strong_pos, weak_pos); }
-LAYOUTSNAP_STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_iter))layoutsnap_render_symbol(135))(layout); }
-LAYOUTSNAP_STUB GSList * pango_layout_get_lines_readonly(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_lines_readonly))layoutsnap_render_symbol(136))(layout); }
-LAYOUTSNAP_STUB void pango_layout_index_to_line_x(PangoLayout *layout, int index_, gboolean trailing, int *line, int *x_pos) { ((__typeof__(&pango_layout_index_to_line_x))layoutsnap_render_symbol(137))(layout, index_, trailing, line, x_pos); }
-LAYOUTSNAP_STUB gboolean pango_layout_is_ellipsized(PangoLayout *layout) { return ((__typeof__(&pango_layout_is_ellipsized))layoutsnap_render_symbol(138))(layout); }
-LAYOUTSNAP_STUB void pango_layout_iter_free(PangoLayoutIter *iter) { ((__typeof__(&pango_layout_iter_free))layoutsnap_render_symbol(139))(iter); }
-LAYOUTSNAP_STUB void pango_layout_iter_get_line_extents(PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect) { ((__typeof__(&pango_layout_iter_get_line_extents))layoutsnap_render_symbol(140))(iter, ink_rect, logical_rect); }
-LAYOUTSNAP_STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_get_run_readonly))layoutsnap_render_symbol(141))(iter); }
-LAYOUTSNAP_STUB gboolean pango_layout_iter_next_line(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_line))layoutsnap_render_symbol(142))(iter); }
-LAYOUTSNAP_STUB gboolean pango_layout_iter_next_run(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_run))layoutsnap_render_symbol(143))(iter); }
-LAYOUTSNAP_STUB void pango_layout_line_get_x_ranges(PangoLayoutLine *line, int start_index, int end_index, int **ranges, int *n_ranges) { ((__typeof__(&pango_layout_line_get_x_ranges))layoutsnap_render_symbol(144))(line, start_index, end_index, ranges, n_ranges); }
-LAYOUTSNAP_STUB PangoLayout * pango_layout_new(PangoContext *context) { return ((__typeof__(&pango_layout_new))layoutsnap_render_symbol(145))(context); }
-LAYOUTSNAP_STUB void pango_layout_set_attributes(PangoLayout *layout, PangoAttrList *attrs) { ((__typeof__(&pango_layout_set_attributes))layoutsnap_render_symbol(146))(layout, attrs); }
-LAYOUTSNAP_STUB void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize) { ((__typeof__(&pango_layout_set_ellipsize))layoutsnap_render_symbol(147))(layout, ellipsize); }
-LAYOUTSNAP_STUB void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *desc) { ((__typeof__(&pango_layout_set_font_description))layoutsnap_render_symbol(148))(layout, desc); }
-LAYOUTSNAP_STUB void pango_layout_set_height(PangoLayout *layout, int height) { ((__typeof__(&pango_layout_set_height))layoutsnap_render_symbol(149))(layout, height); }
-LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text, int length) { ((__typeof__(&pango_layout_set_text))layoutsnap_render_symbol(150))(layout, text, length); }
-LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(151))(layout, width); }
-LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(152))(layout, wrap); }
-LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(153))(d); }
-LAYOUTSNAP_STUB int pango_version(void) { return ((__typeof__(&pango_version))layoutsnap_render_symbol(154))(); }
-LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(155))(); }
-LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(156))(); }
+LAYOUTSNAP_STUB FcBool FcCharSetAddChar(FcCharSet *fcs, FcChar32 ucs4) { return ((__typeof__(&FcCharSetAddChar))layoutsnap_render_symbol(5))(fcs, ucs4); }
+LAYOUTSNAP_STUB FcCharSet * FcCharSetCreate(void) { return ((__typeof__(&FcCharSetCreate))layoutsnap_render_symbol(6))(); }
+LAYOUTSNAP_STUB void FcCharSetDestroy(FcCharSet *fcs) { ((__typeof__(&FcCharSetDestroy))layoutsnap_render_symbol(7))(fcs); }
+LAYOUTSNAP_STUB FcChar32 FcCharSetFirstPage(const FcCharSet *a, FcChar32 map[8], FcChar32 *next) { return ((__typeof__(&FcCharSetFirstPage))layoutsnap_render_symbol(8))(a, map, next); }
+LAYOUTSNAP_STUB FcChar32 FcCharSetNextPage(const FcCharSet *a, FcChar32 map[8], FcChar32 *next) { return ((__typeof__(&FcCharSetNextPage))layoutsnap_render_symbol(9))(a, map, next); }
+LAYOUTSNAP_STUB FcBool FcConfigAppFontAddFile(FcConfig *config, const FcChar8 *file) { return ((__typeof__(&FcConfigAppFontAddFile))layoutsnap_render_symbol(10))(config, file); }
+LAYOUTSNAP_STUB FcBool FcConfigBuildFonts(FcConfig *config) { return ((__typeof__(&FcConfigBuildFonts))layoutsnap_render_symbol(11))(config); }
+LAYOUTSNAP_STUB FcConfig * FcConfigCreate(void) { return ((__typeof__(&FcConfigCreate))layoutsnap_render_symbol(12))(); }
+LAYOUTSNAP_STUB void FcConfigDestroy(FcConfig *config) { ((__typeof__(&FcConfigDestroy))layoutsnap_render_symbol(13))(config); }
+LAYOUTSNAP_STUB FcFontSet * FcConfigGetFonts(FcConfig *config, FcSetName set) { return ((__typeof__(&FcConfigGetFonts))layoutsnap_render_symbol(14))(config, set); }
+LAYOUTSNAP_STUB FcBool FcConfigParseAndLoadFromMemory(FcConfig *config, const FcChar8 *buffer, FcBool complain) { return ((__typeof__(&FcConfigParseAndLoadFromMemory))layoutsnap_render_symbol(15))(config, buffer, complain); }
+LAYOUTSNAP_STUB FcBool FcConfigSetCurrent(FcConfig *config) { return ((__typeof__(&FcConfigSetCurrent))layoutsnap_render_symbol(16))(config); }
+LAYOUTSNAP_STUB FcBool FcFontSetAdd(FcFontSet *s, FcPattern *font) { return ((__typeof__(&FcFontSetAdd))layoutsnap_render_symbol(17))(s, font); }
+LAYOUTSNAP_STUB FcFontSet * FcFontSetCreate(void) { return ((__typeof__(&FcFontSetCreate))layoutsnap_render_symbol(18))(); }
+LAYOUTSNAP_STUB void FcFontSetDestroy(FcFontSet *s) { ((__typeof__(&FcFontSetDestroy))layoutsnap_render_symbol(19))(s); }
+LAYOUTSNAP_STUB unsigned int FcFreeTypeQueryAll(const FcChar8 *file, unsigned int id, FcBlanks *blanks, int *count, FcFontSet *set) { return ((__typeof__(&FcFreeTypeQueryAll))layoutsnap_render_symbol(20))(file, id, blanks, count, set); }
+LAYOUTSNAP_STUB FcPattern * FcFreeTypeQueryFace(const FT_Face face, const FcChar8 *file, unsigned int id, FcBlanks *blanks) { return ((__typeof__(&FcFreeTypeQueryFace))layoutsnap_render_symbol(21))(face, file, id, blanks); }
+LAYOUTSNAP_STUB int FcGetVersion(void) { return ((__typeof__(&FcGetVersion))layoutsnap_render_symbol(22))(); }
+LAYOUTSNAP_STUB FcBool FcLangSetAdd(FcLangSet *ls, const FcChar8 *lang) { return ((__typeof__(&FcLangSetAdd))layoutsnap_render_symbol(23))(ls, lang); }
+LAYOUTSNAP_STUB FcLangSet * FcLangSetCreate(void) { return ((__typeof__(&FcLangSetCreate))layoutsnap_render_symbol(24))(); }
+LAYOUTSNAP_STUB void FcLangSetDestroy(FcLangSet *ls) { ((__typeof__(&FcLangSetDestroy))layoutsnap_render_symbol(25))(ls); }
+LAYOUTSNAP_STUB FcStrSet * FcLangSetGetLangs(const FcLangSet *ls) { return ((__typeof__(&FcLangSetGetLangs))layoutsnap_render_symbol(26))(ls); }
+LAYOUTSNAP_STUB FcChar8 * FcNameUnparse(FcPattern *pat) { return ((__typeof__(&FcNameUnparse))layoutsnap_render_symbol(27))(pat); }
+LAYOUTSNAP_STUB FcBool FcPatternAdd(FcPattern *p, const char *object, FcValue value, FcBool append) { return ((__typeof__(&FcPatternAdd))layoutsnap_render_symbol(28))(p, object, value, append); }
+LAYOUTSNAP_STUB FcBool FcPatternAddFTFace(FcPattern *p, const char *object, const FT_Face f) { return ((__typeof__(&FcPatternAddFTFace))layoutsnap_render_symbol(29))(p, object, f); }
+LAYOUTSNAP_STUB FcBool FcPatternAddString(FcPattern *p, const char *object, const FcChar8 *s) { return ((__typeof__(&FcPatternAddString))layoutsnap_render_symbol(30))(p, object, s); }
+LAYOUTSNAP_STUB FcBool FcPatternAddWeak(FcPattern *p, const char *object, FcValue value, FcBool append) { return ((__typeof__(&FcPatternAddWeak))layoutsnap_render_symbol(31))(p, object, value, append); }
+LAYOUTSNAP_STUB FcPattern * FcPatternCreate(void) { return ((__typeof__(&FcPatternCreate))layoutsnap_render_symbol(32))(); }
+LAYOUTSNAP_STUB FcBool FcPatternDel(FcPattern *p, const char *object) { return ((__typeof__(&FcPatternDel))layoutsnap_render_symbol(33))(p, object); }
+LAYOUTSNAP_STUB void FcPatternDestroy(FcPattern *p) { ((__typeof__(&FcPatternDestroy))layoutsnap_render_symbol(34))(p); }
+LAYOUTSNAP_STUB FcPattern * FcPatternDuplicate(const FcPattern *p) { return ((__typeof__(&FcPatternDuplicate))layoutsnap_render_symbol(35))(p); }
+LAYOUTSNAP_STUB FcBool FcPatternEqual(const FcPattern *pa, const FcPattern *pb) { return ((__typeof__(&FcPatternEqual))layoutsnap_render_symbol(36))(pa, pb); }
+LAYOUTSNAP_STUB FcResult FcPatternGetFTFace(const FcPattern *p, const char *object, int n, FT_Face *f) { return ((__typeof__(&FcPatternGetFTFace))layoutsnap_render_symbol(37))(p, object, n, f); }
+LAYOUTSNAP_STUB FcResult FcPatternGetInteger(const FcPattern *p, const char *object, int n, int *i) { return ((__typeof__(&FcPatternGetInteger))layoutsnap_render_symbol(38))(p, object, n, i); }
+LAYOUTSNAP_STUB FcResult FcPatternGetString(const FcPattern *p, const char *object, int n, FcChar8 **s) { return ((__typeof__(&FcPatternGetString))layoutsnap_render_symbol(39))(p, object, n, s); }
+LAYOUTSNAP_STUB const char * FcPatternIterGetObject(const FcPattern *pat, FcPatternIter *iter) { return ((__typeof__(&FcPatternIterGetObject))layoutsnap_render_symbol(40))(pat, iter); }
+LAYOUTSNAP_STUB FcResult FcPatternIterGetValue(const FcPattern *pat, FcPatternIter *iter, int id, FcValue *v, FcValueBinding *b) { return ((__typeof__(&FcPatternIterGetValue))layoutsnap_render_symbol(41))(pat, iter, id, v, b); }
+LAYOUTSNAP_STUB FcBool FcPatternIterIsValid(const FcPattern *pat, FcPatternIter *iter) { return ((__typeof__(&FcPatternIterIsValid))layoutsnap_render_symbol(42))(pat, iter); }
+LAYOUTSNAP_STUB FcBool FcPatternIterNext(const FcPattern *pat, FcPatternIter *iter) { return ((__typeof__(&FcPatternIterNext))layoutsnap_render_symbol(43))(pat, iter); }
+LAYOUTSNAP_STUB void FcPatternIterStart(const FcPattern *pat, FcPatternIter *iter) { ((__typeof__(&FcPatternIterStart))layoutsnap_render_symbol(44))(pat, iter); }
+LAYOUTSNAP_STUB int FcPatternIterValueCount(const FcPattern *pat, FcPatternIter *iter) { return ((__typeof__(&FcPatternIterValueCount))layoutsnap_render_symbol(45))(pat, iter); }
+LAYOUTSNAP_STUB void FcPatternReference(FcPattern *p) { ((__typeof__(&FcPatternReference))layoutsnap_render_symbol(46))(p); }
+LAYOUTSNAP_STUB FcRange * FcRangeCreateDouble(double begin, double end) { return ((__typeof__(&FcRangeCreateDouble))layoutsnap_render_symbol(47))(begin, end); }
+LAYOUTSNAP_STUB void FcRangeDestroy(FcRange *range) { ((__typeof__(&FcRangeDestroy))layoutsnap_render_symbol(48))(range); }
+LAYOUTSNAP_STUB FcBool FcRangeGetDouble(const FcRange *range, double *begin, double *end) { return ((__typeof__(&FcRangeGetDouble))layoutsnap_render_symbol(49))(range, begin, end); }
+LAYOUTSNAP_STUB FcStrList * FcStrListCreate(FcStrSet *set) { return ((__typeof__(&FcStrListCreate))layoutsnap_render_symbol(50))(set); }
+LAYOUTSNAP_STUB void FcStrListDone(FcStrList *list) { ((__typeof__(&FcStrListDone))layoutsnap_render_symbol(51))(list); }
+LAYOUTSNAP_STUB FcChar8 * FcStrListNext(FcStrList *list) { return ((__typeof__(&FcStrListNext))layoutsnap_render_symbol(52))(list); }
+LAYOUTSNAP_STUB void FcStrSetDestroy(FcStrSet *set) { ((__typeof__(&FcStrSetDestroy))layoutsnap_render_symbol(53))(set); }
+LAYOUTSNAP_STUB void cairo_clip(cairo_t *cr) { ((__typeof__(&cairo_clip))layoutsnap_render_symbol(54))(cr); }
+LAYOUTSNAP_STUB void cairo_close_path(cairo_t *cr) { ((__typeof__(&cairo_close_path))layoutsnap_render_symbol(55))(cr); }
+LAYOUTSNAP_STUB cairo_t * cairo_create(cairo_surface_t *target) { return ((__typeof__(&cairo_create))layoutsnap_render_symbol(56))(target); }
+LAYOUTSNAP_STUB void cairo_curve_to(cairo_t *cr, double x1, double y1, double x2, double y2, double x3, double y3) { ((__typeof__(&cairo_curve_to))layoutsnap_render_symbol(57))(cr, x1, y1, x2, y2, x3, y3); }
+LAYOUTSNAP_STUB void cairo_destroy(cairo_t *cr) { ((__typeof__(&cairo_destroy))layoutsnap_render_symbol(58))(cr); }
+LAYOUTSNAP_STUB void cairo_fill(cairo_t *cr) { ((__typeof__(&cairo_fill))layoutsnap_render_symbol(59))(cr); }
+LAYOUTSNAP_STUB void cairo_font_face_destroy(cairo_font_face_t *font_face) { ((__typeof__(&cairo_font_face_destroy))layoutsnap_render_symbol(60))(font_face); }
+LAYOUTSNAP_STUB unsigned int cairo_font_face_get_reference_count(cairo_font_face_t *font_face) { return ((__typeof__(&cairo_font_face_get_reference_count))layoutsnap_render_symbol(61))(font_face); }
+LAYOUTSNAP_STUB cairo_status_t cairo_font_face_status(cairo_font_face_t *font_face) { return ((__typeof__(&cairo_font_face_status))layoutsnap_render_symbol(62))(font_face); }
+LAYOUTSNAP_STUB cairo_font_options_t * cairo_font_options_create(void) { return ((__typeof__(&cairo_font_options_create))layoutsnap_render_symbol(63))(); }
+LAYOUTSNAP_STUB void cairo_font_options_destroy(cairo_font_options_t *options) { ((__typeof__(&cairo_font_options_destroy))layoutsnap_render_symbol(64))(options); }
+LAYOUTSNAP_STUB void cairo_font_options_set_antialias(cairo_font_options_t *options, cairo_antialias_t antialias) { ((__typeof__(&cairo_font_options_set_antialias))layoutsnap_render_symbol(65))(options, antialias); }
+LAYOUTSNAP_STUB void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics) { ((__typeof__(&cairo_font_options_set_hint_metrics))layoutsnap_render_symbol(66))(options, hint_metrics); }
+LAYOUTSNAP_STUB void cairo_font_options_set_hint_style(cairo_font_options_t *options, cairo_hint_style_t hint_style) { ((__typeof__(&cairo_font_options_set_hint_style))layoutsnap_render_symbol(67))(options, hint_style); }
+LAYOUTSNAP_STUB cairo_status_t cairo_font_options_status(cairo_font_options_t *options) { return ((__typeof__(&cairo_font_options_status))layoutsnap_render_symbol(68))(options); }
+LAYOUTSNAP_STUB cairo_font_face_t * cairo_ft_font_face_create_for_pattern(FcPattern *pattern) { return ((__typeof__(&cairo_ft_font_face_create_for_pattern))layoutsnap_render_symbol(69))(pattern); }
+LAYOUTSNAP_STUB FT_Face cairo_ft_scaled_font_lock_face(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_ft_scaled_font_lock_face))layoutsnap_render_symbol(70))(scaled_font); }
+LAYOUTSNAP_STUB cairo_pattern_t * cairo_get_source(cairo_t *cr) { return ((__typeof__(&cairo_get_source))layoutsnap_render_symbol(71))(cr); }
+LAYOUTSNAP_STUB void cairo_identity_matrix(cairo_t *cr) { ((__typeof__(&cairo_identity_matrix))layoutsnap_render_symbol(72))(cr); }
+LAYOUTSNAP_STUB cairo_surface_t * cairo_image_surface_create(cairo_format_t format, int width, int height) { return ((__typeof__(&cairo_image_surface_create))layoutsnap_render_symbol(73))(format, width, height); }
+LAYOUTSNAP_STUB cairo_surface_t * cairo_image_surface_create_for_data(unsigned char *data, cairo_format_t format, int width, int height, int stride) { return ((__typeof__(&cairo_image_surface_create_for_data))layoutsnap_render_symbol(74))(data, format, width, height, stride); }
+LAYOUTSNAP_STUB unsigned char * cairo_image_surface_get_data(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_data))layoutsnap_render_symbol(75))(surface); }
+LAYOUTSNAP_STUB int cairo_image_surface_get_height(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_height))layoutsnap_render_symbol(76))(surface); }
+LAYOUTSNAP_STUB int cairo_image_surface_get_stride(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_stride))layoutsnap_render_symbol(77))(surface); }
+LAYOUTSNAP_STUB int cairo_image_surface_get_width(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_width))layoutsnap_render_symbol(78))(surface); }
+LAYOUTSNAP_STUB void cairo_line_to(cairo_t *cr, double x, double y) { ((__typeof__(&cairo_line_to))layoutsnap_render_symbol(79))(cr, x, y); }
+LAYOUTSNAP_STUB void cairo_mask_surface(cairo_t *cr, cairo_surface_t *surface, double surface_x, double surface_y) { ((__typeof__(&cairo_mask_surface))layoutsnap_render_symbol(80))(cr, surface, surface_x, surface_y); }
+LAYOUTSNAP_STUB void cairo_matrix_init_identity(cairo_matrix_t *matrix) { ((__typeof__(&cairo_matrix_init_identity))layoutsnap_render_symbol(81))(matrix); }
+LAYOUTSNAP_STUB void cairo_matrix_init_scale(cairo_matrix_t *matrix, double sx, double sy) { ((__typeof__(&cairo_matrix_init_scale))layoutsnap_render_symbol(82))(matrix, sx, sy); }
+LAYOUTSNAP_STUB void cairo_move_to(cairo_t *cr, double x, double y) { ((__typeof__(&cairo_move_to))layoutsnap_render_symbol(83))(cr, x, y); }
+LAYOUTSNAP_STUB void cairo_new_path(cairo_t *cr) { ((__typeof__(&cairo_new_path))layoutsnap_render_symbol(84))(cr); }
+LAYOUTSNAP_STUB void cairo_paint(cairo_t *cr) { ((__typeof__(&cairo_paint))layoutsnap_render_symbol(85))(cr); }
+LAYOUTSNAP_STUB void cairo_paint_with_alpha(cairo_t *cr, double alpha) { ((__typeof__(&cairo_paint_with_alpha))layoutsnap_render_symbol(86))(cr, alpha); }
+LAYOUTSNAP_STUB void cairo_pattern_add_color_stop_rgba(cairo_pattern_t *pattern, double offset, double red, double green, double blue, double alpha) { ((__typeof__(&cairo_pattern_add_color_stop_rgba))layoutsnap_render_symbol(87))(pattern, offset, red, green, blue, alpha); }
+LAYOUTSNAP_STUB cairo_pattern_t * cairo_pattern_create_linear(double x0, double y0, double x1, double y1) { return ((__typeof__(&cairo_pattern_create_linear))layoutsnap_render_symbol(88))(x0, y0, x1, y1); }
+LAYOUTSNAP_STUB void cairo_pattern_destroy(cairo_pattern_t *pattern) { ((__typeof__(&cairo_pattern_destroy))layoutsnap_render_symbol(89))(pattern); }
+LAYOUTSNAP_STUB void cairo_pattern_set_extend(cairo_pattern_t *pattern, cairo_extend_t extend) { ((__typeof__(&cairo_pattern_set_extend))layoutsnap_render_symbol(90))(pattern, extend); }
+LAYOUTSNAP_STUB void cairo_pattern_set_filter(cairo_pattern_t *pattern, cairo_filter_t filter) { ((__typeof__(&cairo_pattern_set_filter))layoutsnap_render_symbol(91))(pattern, filter); }
+LAYOUTSNAP_STUB void cairo_pop_group_to_source(cairo_t *cr) { ((__typeof__(&cairo_pop_group_to_source))layoutsnap_render_symbol(92))(cr); }
+LAYOUTSNAP_STUB void cairo_push_group(cairo_t *cr) { ((__typeof__(&cairo_push_group))layoutsnap_render_symbol(93))(cr); }
+LAYOUTSNAP_STUB void cairo_rectangle(cairo_t *cr, double x, double y, double width, double height) { ((__typeof__(&cairo_rectangle))layoutsnap_render_symbol(94))(cr, x, y, width, height); }
+LAYOUTSNAP_STUB void cairo_restore(cairo_t *cr) { ((__typeof__(&cairo_restore))layoutsnap_render_symbol(95))(cr); }
+LAYOUTSNAP_STUB void cairo_save(cairo_t *cr) { ((__typeof__(&cairo_save))layoutsnap_render_symbol(96))(cr); }
+LAYOUTSNAP_STUB void cairo_scale(cairo_t *cr, double sx, double sy) { ((__typeof__(&cairo_scale))layoutsnap_render_symbol(97))(cr, sx, sy); }
+LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_scaled_font_create(cairo_font_face_t *font_face, const cairo_matrix_t *font_matrix, const cairo_matrix_t *ctm, const cairo_font_options_t *options) { return ((__typeof__(&cairo_scaled_font_create))layoutsnap_render_symbol(98))(font_face, font_matrix, ctm, options); }
+LAYOUTSNAP_STUB unsigned int cairo_scaled_font_get_reference_count(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_get_reference_count))layoutsnap_render_symbol(99))(scaled_font); }
+LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_scaled_font_reference(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_reference))layoutsnap_render_symbol(100))(scaled_font); }
+LAYOUTSNAP_STUB cairo_status_t cairo_scaled_font_status(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_status))layoutsnap_render_symbol(101))(scaled_font); }
+LAYOUTSNAP_STUB void cairo_set_line_cap(cairo_t *cr, cairo_line_cap_t line_cap) { ((__typeof__(&cairo_set_line_cap))layoutsnap_render_symbol(102))(cr, line_cap); }
+LAYOUTSNAP_STUB void cairo_set_line_join(cairo_t *cr, cairo_line_join_t line_join) { ((__typeof__(&cairo_set_line_join))layoutsnap_render_symbol(103))(cr, line_join); }
+LAYOUTSNAP_STUB void cairo_set_line_width(cairo_t *cr, double width) { ((__typeof__(&cairo_set_line_width))layoutsnap_render_symbol(104))(cr, width); }
+LAYOUTSNAP_STUB void cairo_set_operator(cairo_t *cr, cairo_operator_t op) { ((__typeof__(&cairo_set_operator))layoutsnap_render_symbol(105))(cr, op); }
+LAYOUTSNAP_STUB void cairo_set_source(cairo_t *cr, cairo_pattern_t *source) { ((__typeof__(&cairo_set_source))layoutsnap_render_symbol(106))(cr, source); }
+LAYOUTSNAP_STUB void cairo_set_source_rgba(cairo_t *cr, double red, double green, double blue, double alpha) { ((__typeof__(&cairo_set_source_rgba))layoutsnap_render_symbol(107))(cr, red, green, blue, alpha); }
+LAYOUTSNAP_STUB void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, double y) { ((__typeof__(&cairo_set_source_surface))layoutsnap_render_symbol(108))(cr, surface, x, y); }
+LAYOUTSNAP_STUB cairo_status_t cairo_status(cairo_t *cr) { return ((__typeof__(&cairo_status))layoutsnap_render_symbol(109))(cr); }
+LAYOUTSNAP_STUB const char * cairo_status_to_string(cairo_status_t status) { return ((__typeof__(&cairo_status_to_string))layoutsnap_render_symbol(110))(status); }
+LAYOUTSNAP_STUB void cairo_stroke(cairo_t *cr) { ((__typeof__(&cairo_stroke))layoutsnap_render_symbol(111))(cr); }
+LAYOUTSNAP_STUB void cairo_surface_destroy(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_destroy))layoutsnap_render_symbol(112))(surface); }
+LAYOUTSNAP_STUB void cairo_surface_flush(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_flush))layoutsnap_render_symbol(113))(surface); }
+LAYOUTSNAP_STUB void cairo_surface_mark_dirty(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_mark_dirty))layoutsnap_render_symbol(114))(surface); }
+LAYOUTSNAP_STUB cairo_status_t cairo_surface_status(cairo_surface_t *surface) { return ((__typeof__(&cairo_surface_status))layoutsnap_render_symbol(115))(surface); }
+LAYOUTSNAP_STUB cairo_status_t cairo_surface_write_to_png_stream(cairo_surface_t *surface, cairo_write_func_t write_func, void *closure) { return ((__typeof__(&cairo_surface_write_to_png_stream))layoutsnap_render_symbol(116))(surface, write_func, closure); }
+LAYOUTSNAP_STUB void cairo_translate(cairo_t *cr, double tx, double ty) { ((__typeof__(&cairo_translate))layoutsnap_render_symbol(117))(cr, tx, ty); }
+LAYOUTSNAP_STUB const char * cairo_version_string(void) { return ((__typeof__(&cairo_version_string))layoutsnap_render_symbol(118))(); }
+LAYOUTSNAP_STUB void g_free(gpointer mem) { ((__typeof__(&g_free))layoutsnap_render_symbol(119))(mem); }
+LAYOUTSNAP_STUB void g_object_unref(gpointer object) { ((__typeof__(&g_object_unref))layoutsnap_render_symbol(120))(object); }
+LAYOUTSNAP_STUB gpointer g_thread_join(GThread *thread) { return ((__typeof__(&g_thread_join))layoutsnap_render_symbol(121))(thread); }
+LAYOUTSNAP_STUB GThread * g_thread_ref(GThread *thread) { return ((__typeof__(&g_thread_ref))layoutsnap_render_symbol(122))(thread); }
+LAYOUTSNAP_STUB GThread * g_thread_self(void) { return ((__typeof__(&g_thread_self))layoutsnap_render_symbol(123))(); }
+LAYOUTSNAP_STUB GTypeInstance * g_type_check_instance_cast(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_cast))layoutsnap_render_symbol(124))(instance, iface_type); }
+LAYOUTSNAP_STUB gboolean g_type_check_instance_is_a(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_is_a))layoutsnap_render_symbol(125))(instance, iface_type); }
+LAYOUTSNAP_STUB const char * hb_version_string(void) { return ((__typeof__(&hb_version_string))layoutsnap_render_symbol(126))(); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_insert_hyphens_new(gboolean insert_hyphens) { return ((__typeof__(&pango_attr_insert_hyphens_new))layoutsnap_render_symbol(127))(insert_hyphens); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_letter_spacing_new(int letter_spacing) { return ((__typeof__(&pango_attr_letter_spacing_new))layoutsnap_render_symbol(128))(letter_spacing); }
+LAYOUTSNAP_STUB void pango_attr_list_insert(PangoAttrList *list, PangoAttribute *attr) { ((__typeof__(&pango_attr_list_insert))layoutsnap_render_symbol(129))(list, attr); }
+LAYOUTSNAP_STUB PangoAttrList * pango_attr_list_new(void) { return ((__typeof__(&pango_attr_list_new))layoutsnap_render_symbol(130))(); }
+LAYOUTSNAP_STUB void pango_attr_list_unref(PangoAttrList *list) { ((__typeof__(&pango_attr_list_unref))layoutsnap_render_symbol(131))(list); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_style_new(PangoStyle style) { return ((__typeof__(&pango_attr_style_new))layoutsnap_render_symbol(132))(style); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_weight_new(PangoWeight weight) { return ((__typeof__(&pango_attr_weight_new))layoutsnap_render_symbol(133))(weight); }
+LAYOUTSNAP_STUB void pango_cairo_context_set_font_options(PangoContext *context, const cairo_font_options_t *options) { ((__typeof__(&pango_cairo_context_set_font_options))layoutsnap_render_symbol(134))(context, options); }
+LAYOUTSNAP_STUB void pango_cairo_context_set_resolution(PangoContext *context, double dpi) { ((__typeof__(&pango_cairo_context_set_resolution))layoutsnap_render_symbol(135))(context, dpi); }
+LAYOUTSNAP_STUB cairo_scaled_font_t * pango_cairo_font_get_scaled_font(PangoCairoFont *font) { return ((__typeof__(&pango_cairo_font_get_scaled_font))layoutsnap_render_symbol(136))(font); }
+LAYOUTSNAP_STUB GType pango_cairo_font_get_type(void) { return ((__typeof__(&pango_cairo_font_get_type))layoutsnap_render_symbol(137))(); }
+LAYOUTSNAP_STUB PangoFontMap * pango_cairo_font_map_new(void) { return ((__typeof__(&pango_cairo_font_map_new))layoutsnap_render_symbol(138))(); }
+LAYOUTSNAP_STUB void pango_cairo_show_layout_line(cairo_t *cr, PangoLayoutLine *line) { ((__typeof__(&pango_cairo_show_layout_line))layoutsnap_render_symbol(139))(cr, line); }
+LAYOUTSNAP_STUB PangoFont * pango_context_load_font(PangoContext *context, const PangoFontDescription *desc) { return ((__typeof__(&pango_context_load_font))layoutsnap_render_symbol(140))(context, desc); }
+LAYOUTSNAP_STUB void pango_context_set_language(PangoContext *context, PangoLanguage *language) { ((__typeof__(&pango_context_set_language))layoutsnap_render_symbol(141))(context, language); }
+LAYOUTSNAP_STUB void pango_context_set_round_glyph_positions(PangoContext *context, gboolean round_positions) { ((__typeof__(&pango_context_set_round_glyph_positions))layoutsnap_render_symbol(142))(context, round_positions); }
+LAYOUTSNAP_STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont *font) { return ((__typeof__(&pango_fc_font_get_pattern))layoutsnap_render_symbol(143))(font); }
+LAYOUTSNAP_STUB GType pango_fc_font_get_type(void) { return ((__typeof__(&pango_fc_font_get_type))layoutsnap_render_symbol(144))(); }
+LAYOUTSNAP_STUB GType pango_fc_font_map_get_type(void) { return ((__typeof__(&pango_fc_font_map_get_type))layoutsnap_render_symbol(145))(); }
+LAYOUTSNAP_STUB void pango_fc_font_map_set_config(PangoFcFontMap *fcfontmap, FcConfig *fcconfig) { ((__typeof__(&pango_fc_font_map_set_config))layoutsnap_render_symbol(146))(fcfontmap, fcconfig); }
+LAYOUTSNAP_STUB PangoDirection pango_find_base_dir(const gchar *text, gint length) { return ((__typeof__(&pango_find_base_dir))layoutsnap_render_symbol(147))(text, length); }
+LAYOUTSNAP_STUB void pango_font_description_free(PangoFontDescription *desc) { ((__typeof__(&pango_font_description_free))layoutsnap_render_symbol(148))(desc); }
+LAYOUTSNAP_STUB PangoFontDescription * pango_font_description_new(void) { return ((__typeof__(&pango_font_description_new))layoutsnap_render_symbol(149))(); }
+LAYOUTSNAP_STUB void pango_font_description_set_absolute_size(PangoFontDescription *desc, double size) { ((__typeof__(&pango_font_description_set_absolute_size))layoutsnap_render_symbol(150))(desc, size); }
+LAYOUTSNAP_STUB void pango_font_description_set_family(PangoFontDescription *desc, const char *family) { ((__typeof__(&pango_font_description_set_family))layoutsnap_render_symbol(151))(desc, family); }
+LAYOUTSNAP_STUB void pango_font_description_set_style(PangoFontDescription *desc, PangoStyle style) { ((__typeof__(&pango_font_description_set_style))layoutsnap_render_symbol(152))(desc, style); }
+LAYOUTSNAP_STUB void pango_font_description_set_weight(PangoFontDescription *desc, PangoWeight weight) { ((__typeof__(&pango_font_description_set_weight))layoutsnap_render_symbol(153))(desc, weight); }
+LAYOUTSNAP_STUB PangoFontMetrics * pango_font_get_metrics(PangoFont *font, PangoLanguage *language) { return ((__typeof__(&pango_font_get_metrics))layoutsnap_render_symbol(154))(font, language); }
+LAYOUTSNAP_STUB PangoContext * pango_font_map_create_context(PangoFontMap *fontmap) { return ((__typeof__(&pango_font_map_create_context))layoutsnap_render_symbol(155))(fontmap); }
+LAYOUTSNAP_STUB int pango_font_metrics_get_approximate_char_width(PangoFontMetrics *metrics) { return ((__typeof__(&pango_font_metrics_get_approximate_char_width))layoutsnap_render_symbol(156))(metrics); }
+LAYOUTSNAP_STUB void pango_font_metrics_unref(PangoFontMetrics *metrics) { ((__typeof__(&pango_font_metrics_unref))layoutsnap_render_symbol(157))(metrics); }
+LAYOUTSNAP_STUB PangoLanguage * pango_language_from_string(const char *language) { return ((__typeof__(&pango_language_from_string))layoutsnap_render_symbol(158))(language); }
+LAYOUTSNAP_STUB void pango_layout_get_cursor_pos(PangoLayout *layout, int index_, PangoRectangle *strong_pos, PangoRectangle *weak_pos) { ((__typeof__(&pango_layout_get_cursor_pos))layoutsnap_render_symbol(159))(layout, index_, strong_pos, weak_pos); }
+LAYOUTSNAP_STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_iter))layoutsnap_render_symbol(160))(layout); }
+LAYOUTSNAP_STUB GSList * pango_layout_get_lines_readonly(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_lines_readonly))layoutsnap_render_symbol(161))(layout); }
+LAYOUTSNAP_STUB void pango_layout_index_to_line_x(PangoLayout *layout, int index_, gboolean trailing, int *line, int *x_pos) { ((__typeof__(&pango_layout_index_to_line_x))layoutsnap_render_symbol(162))(layout, index_, trailing, line, x_pos); }
+LAYOUTSNAP_STUB gboolean pango_layout_is_ellipsized(PangoLayout *layout) { return ((__typeof__(&pango_layout_is_ellipsized))layoutsnap_render_symbol(163))(layout); }
+LAYOUTSNAP_STUB void pango_layout_iter_free(PangoLayoutIter *iter) { ((__typeof__(&pango_layout_iter_free))layoutsnap_render_symbol(164))(iter); }
+LAYOUTSNAP_STUB void pango_layout_iter_get_line_extents(PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect) { ((__typeof__(&pango_layout_iter_get_line_extents))layoutsnap_render_symbol(165))(iter, ink_rect, logical_rect); }
+LAYOUTSNAP_STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_get_run_readonly))layoutsnap_render_symbol(166))(iter); }
+LAYOUTSNAP_STUB gboolean pango_layout_iter_next_line(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_line))layoutsnap_render_symbol(167))(iter); }
+LAYOUTSNAP_STUB gboolean pango_layout_iter_next_run(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_run))layoutsnap_render_symbol(168))(iter); }
+LAYOUTSNAP_STUB void pango_layout_line_get_x_ranges(PangoLayoutLine *line, int start_index, int end_index, int **ranges, int *n_ranges) { ((__typeof__(&pango_layout_line_get_x_ranges))layoutsnap_render_symbol(169))(line, start_index, end_index, ranges, n_ranges); }
+LAYOUTSNAP_STUB PangoLayout * pango_layout_new(PangoContext *context) { return ((__typeof__(&pango_layout_new))layoutsnap_render_symbol(170))(context); }
+LAYOUTSNAP_STUB void pango_layout_set_attributes(PangoLayout *layout, PangoAttrList *attrs) { ((__typeof__(&pango_layout_set_attributes))layoutsnap_render_symbol(171))(layout, attrs); }
+LAYOUTSNAP_STUB void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize) { ((__typeof__(&pango_layout_set_ellipsize))layoutsnap_render_symbol(172))(layout, ellipsize); }
+LAYOUTSNAP_STUB void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *desc) { ((__typeof__(&pango_layout_set_font_description))layoutsnap_render_symbol(173))(layout, desc); }
+LAYOUTSNAP_STUB void pango_layout_set_height(PangoLayout *layout, int height) { ((__typeof__(&pango_layout_set_height))layoutsnap_render_symbol(174))(layout, height); }
+LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text, int length) { ((__typeof__(&pango_layout_set_text))layoutsnap_render_symbol(175))(layout, text, length); }
+LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(176))(layout, width); }
+LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(177))(layout, wrap); }
+LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(178))(d); }
+LAYOUTSNAP_STUB int pango_version(void) { return ((__typeof__(&pango_version))layoutsnap_render_symbol(179))(); }
+LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(180))(); }
+LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(181))(); }

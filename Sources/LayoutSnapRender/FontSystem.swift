@@ -276,7 +276,10 @@ public final class FontSystem: @unchecked Sendable {
     /// file (named instances are patterns of their own) is read by fontconfig from the file.
     /// A file's faces are opened once per process: a later font system of the process (the
     /// tests make several) takes the same faces and patterns while the file is unchanged.
-    static func addFiles(_ paths: [String], to config: OpaquePointer) throws(RenderError) {
+    static func addFiles(
+        _ paths: [String], to config: OpaquePointer, faceMemo memoFolder: String? = FaceMemo.folder(),
+        settle: Int64 = FaceMemo.settle
+    ) throws(RenderError) {
         guard let first = paths.first else { return }
         // The first file through fontconfig itself: it makes the application set.
         let added = first.withCString {
@@ -298,7 +301,12 @@ public final class FontSystem: @unchecked Sendable {
         let known = Self.openedFiles.withLock { opened in identities.map { opened[$0] } }
         let toOpen = rest.indices.filter { known[$0] == nil }
             .sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
-        let opening = FaceOpening(paths: rest, order: toOpen)
+        // The faces' patterns from the per-user memo where it holds (`FaceMemo`).
+        let versions = memoFolder == nil ? [:] : RenderLibraries.versions()
+        let memoIdentities = identities.map {
+            FaceMemo.identity(path: $0.path, signature: $0.signature, versions: versions)
+        }
+        let opening = FaceOpening(paths: rest, order: toOpen, memo: memoFolder.map { ($0, memoIdentities) })
         if !toOpen.isEmpty {
             let helpers = max(0, min(ProcessInfo.processInfo.activeProcessorCount, 4) - 1)
             let threads = (0..<helpers).map { _ in
@@ -314,6 +322,15 @@ public final class FontSystem: @unchecked Sendable {
         if let failure = opening.failure {
             opening.discard()
             throw failure
+        }
+        if let memoFolder {
+            let now = Int64(Date().timeIntervalSince1970 * 1e9)
+            for i in toOpen where now - max(identities[i].signature.modified, identities[i].signature.changed) > settle
+            {
+                if let encoded = opening.toRemember(i) {
+                    FaceMemo.save(encoded, identity: memoIdentities[i], in: memoFolder)
+                }
+            }
         }
         for (i, path) in rest.enumerated() {
             let patterns: [OpaquePointer]
@@ -585,12 +602,22 @@ private final class FaceOpening: @unchecked Sendable {
     /// Per file: fontconfig's reading of a variable font's file.
     private var wholeFiles: [[OpaquePointer]?]
     private(set) var failure: RenderError?
+    /// The per-user memo's folder and each file's identity in it (`FaceMemo`).
+    private let memo: (folder: String, identities: [String])?
+    /// Per file read from its memo: the patterns of the faces not yet opened, by index.
+    private var remembered: [[Int: OpaquePointer]]
+    /// Per file read by fontconfig: each face's pattern as written to a memo (nil for a file
+    /// read from its memo or whole, or a pattern the memo cannot hold).
+    private var encoded: [[[UInt8]?]?]
 
-    init(paths: [String], order: [Int]) {
+    init(paths: [String], order: [Int], memo: (folder: String, identities: [String])? = nil) {
         self.paths = paths
+        self.memo = memo
         waiting = order.map { (file: $0, index: 0) }
         patterns = Array(repeating: [], count: paths.count)
         wholeFiles = Array(repeating: nil, count: paths.count)
+        remembered = Array(repeating: [:], count: paths.count)
+        encoded = Array(repeating: nil, count: paths.count)
     }
 
     /// Opens and reads faces until every face is read (or one failed), with a library of its own.
@@ -612,16 +639,27 @@ private final class FaceOpening: @unchecked Sendable {
             condition.withLock {
                 taken -= 1
                 switch outcome {
-                case .face(let pattern, let faces):
+                case .face(let pattern, let faces, let read):
                     if next.index == 0 {
                         patterns[next.file] = Array(repeating: nil, count: max(faces, 1))
                         waiting.append(contentsOf: (1..<max(faces, 1)).map { (file: next.file, index: $0) })
+                        if case .remembered(let others) = read {
+                            for (i, other) in others.enumerated() { remembered[next.file][i + 1] = other }
+                        } else {
+                            encoded[next.file] = Array(repeating: nil, count: max(faces, 1))
+                        }
                     }
                     patterns[next.file][next.index] = pattern
+                    if case .readByFontconfig(let bytes) = read, encoded[next.file] != nil {
+                        encoded[next.file]?[next.index] = bytes
+                    }
                 case .wholeFile(let read):
                     // The file is read whole: its other faces are not opened (a face already
                     // read is dropped with the file's faces, `addFiles`).
                     waiting.removeAll { $0.file == next.file }
+                    for pattern in remembered[next.file].values { FcPatternDestroy(pattern) }
+                    remembered[next.file] = [:]
+                    encoded[next.file] = nil
                     if wholeFiles[next.file] == nil {
                         wholeFiles[next.file] = read
                     } else {
@@ -637,9 +675,38 @@ private final class FaceOpening: @unchecked Sendable {
     }
 
     private enum Outcome {
-        case face(OpaquePointer, faces: Int)
+        case face(OpaquePointer, faces: Int, read: Read)
         case wholeFile([OpaquePointer])
         case failed(RenderError)
+    }
+
+    /// Where a face's pattern came from.
+    private enum Read {
+        /// fontconfig read it; its bytes for the memo (nil when it cannot hold them).
+        case readByFontconfig([UInt8]?)
+        /// The memo gave it; for a file's first face, with the patterns of its others.
+        case remembered([OpaquePointer])
+    }
+
+    /// The patterns of `file` from its memo, when one holds them.
+    private func memoPatterns(_ file: Int) -> [OpaquePointer]? {
+        guard let memo else { return nil }
+        return FaceMemo.load(memo.identities[file], in: memo.folder)
+    }
+
+    /// The memo's pattern of a face other than the first, taken once.
+    private func rememberedPattern(_ file: Int, _ index: Int) -> OpaquePointer? {
+        condition.withLock { remembered[file].removeValue(forKey: index) }
+    }
+
+    /// A file's faces as the memo is to hold them, when fontconfig read every one of them and
+    /// the memo can hold each.
+    func toRemember(_ file: Int) -> [[UInt8]]? {
+        condition.withLock {
+            guard wholeFiles[file] == nil, let faces = encoded[file], !faces.isEmpty else { return nil }
+            let all = faces.compactMap { $0 }
+            return all.count == faces.count ? all : nil
+        }
     }
 
     /// The next face to open; waits while none is left but a face being opened may add more.
@@ -680,13 +747,30 @@ private final class FaceOpening: @unchecked Sendable {
             for pattern in patterns { FcPatternReference(pattern) }
             return .wholeFile(patterns)
         }
-        let pattern = path.withCString {
-            FcFreeTypeQueryFace(face, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32(index), nil)
+        var read = Read.readByFontconfig(nil)
+        var fromMemo: OpaquePointer?
+        if index == 0, var all = memoPatterns(file) {
+            if all.count == Int(faces) {
+                fromMemo = all.removeFirst()
+                read = .remembered(all)
+            } else {
+                for pattern in all { FcPatternDestroy(pattern) }
+            }
+        } else if index > 0 {
+            fromMemo = rememberedPattern(file, index)
+            if fromMemo != nil { read = .remembered([]) }
         }
+        let pattern =
+            fromMemo
+            ?? path.withCString {
+                FcFreeTypeQueryFace(
+                    face, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32(index), nil)
+            }
         guard let pattern else {
             layoutsnap_freetype_close_face(face)
             return .failed(RenderError.fonts("fontconfig could not load \(path)"))
         }
+        if fromMemo == nil, memo != nil { read = .readByFontconfig(FaceMemo.encodePattern(pattern)) }
         // The face is the pattern's from here, and kept for the life of the process.
         guard FcPatternAddFTFace(pattern, FC_FT_FACE, face) != 0 else {
             FcPatternDestroy(pattern)
@@ -701,7 +785,7 @@ private final class FaceOpening: @unchecked Sendable {
             FcPatternDestroy(pattern)
             return .failed(RenderError.fonts("cairo could not open \(path)"))
         }
-        return .face(pattern, faces: Int(faces))
+        return .face(pattern, faces: Int(faces), read: read)
     }
 
     /// Waits for the helpers still opening a face; called once the calling thread's
@@ -727,6 +811,8 @@ private final class FaceOpening: @unchecked Sendable {
         condition.withLock {
             for pattern in patterns.joined() { if let pattern { FcPatternDestroy(pattern) } }
             for pattern in wholeFiles.compactMap({ $0 }).joined() { FcPatternDestroy(pattern) }
+            for pattern in remembered.flatMap(\.values) { FcPatternDestroy(pattern) }
+            remembered = remembered.map { _ in [:] }
             patterns = patterns.map { _ in [] }
             wholeFiles = wholeFiles.map { _ in nil }
         }

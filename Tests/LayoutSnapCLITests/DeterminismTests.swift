@@ -22,15 +22,60 @@ final class DeterminismTests: XCTestCase {
                 "XDG_CONFIG_HOME": dir.path("xdg").path,
             ])
         XCTAssertEqual(b.status, 0, b.output)
-        let files = try FileManager.default.subpathsOfDirectory(atPath: dir.path("a").path).filter {
+        try Self.assertSamePNGs(in: dir, "a", as: ["b"])
+    }
+
+    /// Every PNG under `dir/first` (more than ten) is byte for byte the one of the same path under
+    /// each of `others`.
+    static func assertSamePNGs(in dir: TempDir, _ first: String, as others: [String]) throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: dir.path(first).path).filter {
             $0.hasSuffix(".png")
         }.sorted()
         XCTAssertGreaterThan(files.count, 10)
         for file in files {
-            let x = try Data(contentsOf: dir.path("a/" + file))
-            let y = try Data(contentsOf: dir.path("b/" + file))
-            XCTAssertEqual(x, y, file)
+            let x = try Data(contentsOf: dir.path(first + "/" + file))
+            for other in others { XCTAssertEqual(x, try Data(contentsOf: dir.path(other + "/" + file)), file) }
         }
+    }
+
+    /// The per-user memo of fontconfig's reading of the fonts (docs/decisions.md, "fontconfig's
+    /// reading of the fonts remembered per user") never changes a pixel: a run that writes it,
+    /// one that reads it and one whose memos were all cut short give the same files, and the
+    /// last writes them whole again.
+    func testTheFaceMemoNeverChangesPixels() throws {
+        let dir = try TempDir()
+        try dir.copyBundled("Fixtures/posts/cjk-emoji.json", to: "Fixtures/posts/cjk-emoji.json")
+        try dir.copyBundled("Fixtures/posts/arabic.json", to: "Fixtures/posts/arabic.json")
+        try dir.copyBundled("Fixtures/posts/images", to: "Fixtures/posts/images")
+        let environment = ["XDG_CACHE_HOME": dir.path("xdg").path]
+        let faces = dir.path("xdg/layoutsnap/faces").path
+        func render(_ out: String) throws {
+            let r = try CLI.run(["render", "--out", out, "--no-progress"], in: dir.url, environment: environment)
+            XCTAssertEqual(r.status, 0, r.output)
+        }
+        func memos() throws -> [String: Int] {
+            var sizes: [String: Int] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: faces) {
+                sizes[name] = try XCTUnwrap(
+                    FileManager.default.attributesOfItem(atPath: faces + "/" + name)[.size] as? Int)
+            }
+            return sizes
+        }
+        try render("a")
+        try render("b")
+        // At least the three packaged files' (a file changed in the last two seconds, such as a
+        // bundled font just built, gets its memo at a later run).
+        let written = try memos()
+        XCTAssertGreaterThanOrEqual(written.count, 3, "\(written)")
+        for (name, size) in written {
+            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: faces + "/" + name))
+            try handle.truncate(atOffset: UInt64(size / 2))
+            try handle.close()
+        }
+        try render("c")
+        let again = try memos()
+        for (name, size) in written { XCTAssertEqual(again[name], size, "\(name) written whole again") }
+        try Self.assertSamePNGs(in: dir, "a", as: ["b", "c"])
     }
 
     /// Two jobs and one job give the same goldens (each worker has its own Pango state).
