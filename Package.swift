@@ -73,7 +73,11 @@ let package = Package(
         // typed SystemError at once, and the one atomic file writer (fsync, rename).
         .target(name: "LayoutSnapSystem"),
         // Pixels as data: PNG encode/decode (zlib) and pixel hashes (xxHash). No Cairo.
-        .target(name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CDeflate", "LayoutSnapSystem"]),
+        .target(
+            name: "LayoutSnapImaging", dependencies: ["CZlib", "CXXHash", "CXXH3", "CDeflate", "LayoutSnapSystem"]),
+        // XXH3 with AVX2 where the CPU has it, for Imaging's pixel hashes (libxxhash, built for
+        // SSE2, stays the fallback): one C file of xxhash.h's own code, no library.
+        .target(name: "CXXH3"),
         // The only target that imports Cairo and Pango: private fonts, text engine, frame renderer.
         .target(
             name: "LayoutSnapRender",

@@ -1,6 +1,8 @@
+import CXXH3
 import CXXHash
 
-/// Content hashes for frames and files: XXH3-64 with seed 0 (libxxhash).
+/// Content hashes for frames and files: XXH3-64 with seed 0 (libxxhash, or the same function
+/// computed with AVX2 where the CPU has it: `CXXH3`).
 ///
 /// **What the pixel hash covers:** the tightly packed, *premultiplied* ARGB32 words
 /// (`0xAARRGGBB`, Cairo's `CAIRO_FORMAT_ARGB32`) exactly as they lie in memory, i.e. in the
@@ -21,9 +23,18 @@ public enum PixelHash {
 
     /// XXH3-64 (seed 0) of arbitrary bytes, e.g. a whole PNG file.
     public static func ofBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        // XXH3 accepts (NULL, 0); an empty Swift buffer may have a nil base address.
-        UInt64(XXH3_64bits(bytes.baseAddress, bytes.count))
+        ofBytes(bytes, vectors: avx2)
     }
+
+    /// With `vectors`, AVX2 (only where `avx2` is true); else libxxhash. The same value either way.
+    static func ofBytes(_ bytes: UnsafeRawBufferPointer, vectors: Bool) -> UInt64 {
+        // XXH3 accepts (NULL, 0); an empty Swift buffer may have a nil base address.
+        vectors
+            ? layoutsnap_xxh3_avx2(bytes.baseAddress, bytes.count) : UInt64(XXH3_64bits(bytes.baseAddress, bytes.count))
+    }
+
+    /// Whether this CPU runs AVX2.
+    static let avx2 = layoutsnap_xxh3_avx2_available() != 0
 
     /// 16 lowercase hex digits, zero-padded (`0000000000000001`), stable for file names/JSON.
     public static func hex(_ hash: UInt64) -> String {

@@ -1,4 +1,4 @@
-import LayoutSnapImaging
+@testable import LayoutSnapImaging
 import LayoutSnapTestSupport
 import XCTest
 
@@ -7,6 +7,37 @@ final class HashTests: XCTestCase {
     func testKnownXXH3Values() {
         XCTAssertEqual(PixelHash.ofBytes(UnsafeRawBufferPointer(start: nil, count: 0)), 0x2D06_8005_38D3_94C2)
         XCTAssertEqual(Array("abc".utf8).withUnsafeBytes { PixelHash.ofBytes($0) }, 0x78AF_5F94_892F_3950)
+    }
+
+    /// XXH3 with AVX2 gives libxxhash's value at every length from 0 to 1,100 bytes (each of
+    /// XXH3's short-input, mid-size, stripe and block paths, and every tail of a stripe), at
+    /// several alignments, and over a frame-sized buffer and some odd sizes past it.
+    func testAVX2GivesLibxxhashsValue() throws {
+        try XCTSkipUnless(PixelHash.avx2, "this CPU has no AVX2")
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 780 * 1688 * 4 + 77)
+        bytes.withUnsafeMutableBytes { out in
+            for i in stride(from: 0, to: out.count - 8, by: 8) {
+                out.storeBytes(of: generator.next(), toByteOffset: i, as: UInt64.self)
+            }
+        }
+        bytes.withUnsafeBytes { all in
+            for offset in [0, 1, 7] {
+                for length in 0...1100 {
+                    let slice = UnsafeRawBufferPointer(rebasing: all[offset..<offset + length])
+                    XCTAssertEqual(
+                        PixelHash.ofBytes(slice, vectors: true), PixelHash.ofBytes(slice, vectors: false),
+                        "\(length) bytes at \(offset)")
+                }
+            }
+            for length in [1024 * 1024, 1024 * 1024 + 1, 780 * 1688 * 4, 780 * 1688 * 4 + 77] {
+                let slice = UnsafeRawBufferPointer(rebasing: all[0..<length])
+                XCTAssertEqual(
+                    PixelHash.ofBytes(slice, vectors: true), PixelHash.ofBytes(slice, vectors: false), "\(length)")
+            }
+        }
+        XCTAssertEqual(
+            PixelHash.ofBytes(UnsafeRawBufferPointer(start: nil, count: 0), vectors: true), 0x2D06_8005_38D3_94C2)
     }
 
     func testHex() {
