@@ -2,21 +2,26 @@
 // SSE2: about 20 GB/s here against 57 GB/s with AVX2, for the same values (XXH3's result does not
 // depend on the vector width it is computed with). Every frame a run draws is hashed, 6% of a
 // cold run's CPU. xxhash.h's own code, inlined into this file alone with AVX2 allowed; the
-// library stays the fallback and the reference (PixelHashTests compares the two).
+// library stays the fallback and the reference (HashTests compares the two).
 #include "CXXH3.h"
 
 #include <stdlib.h>
 
 #if defined(__x86_64__)
+#ifndef __clang__
+#error "the AVX2 region below is marked with clang's attribute pragma"
+#endif
 #include <cpuid.h>
 #include <immintrin.h>
+#include <limits.h>
+#include <string.h>
 
 int layoutsnap_xxh3_avx2_available(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) return 0;
     // The operating system saves the YMM registers (XCR0's SSE and AVX state bits).
     unsigned lo, hi;
-    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     if ((lo & 6) != 6) return 0;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
     return (b & bit_AVX2) != 0;

@@ -14,14 +14,14 @@ import LayoutSnapSystem
 /// A memo is one file per font file, in `$XDG_CACHE_HOME/layoutsnap/faces` (or
 /// `~/.cache/layoutsnap/faces`), named by a hash of what it holds the reading for and used only
 /// while all of that reads the same: the font file's path and `stat` (device, inode, size,
-/// modification and change times), fontconfig's and FreeType's versions, the architecture and
-/// the memo's format. Each value is written as it is (a double by its bits, a character set by
+/// modification and change times), fontconfig's and FreeType's versions and the `stat` of their
+/// library files, the architecture and the memo's format. Each value is written as it is (a double by its bits, a character set by
 /// its pages, a language set by its languages, every value's binding), so the patterns read
 /// back are the ones fontconfig made (`FaceMemoTests`); a pattern holding anything else is not
 /// remembered. Anything that does not read whole (torn, another format, another file) is read
-/// as no memo: the faces are read by fontconfig and the memo written again. It is never written
-/// for a file changed in the last two seconds (a change within the file system's time
-/// granularity could keep its `stat`).
+/// as no memo: the faces are read by fontconfig and the memo written again. It is written only
+/// for a file that had not changed for two seconds when the set-up began and whose `stat` is the
+/// same after the reading (a change within the file system's time granularity could keep it).
 enum FaceMemo {
     static let header = Array("layoutsnap faces 1\n".utf8)
 
@@ -35,12 +35,26 @@ enum FaceMemo {
         return nil
     }
 
-    /// What a memo of `path` holds the reading for, one line.
-    static func identity(path: String, signature: FileHashMemo.Signature, versions: [String: String]) -> String {
+    /// What a memo of `path` holds the reading for, one line; `libraries` is `libraries()`.
+    static func identity(path: String, signature: FileHashMemo.Signature, libraries: String) -> String {
         let s = signature
-        return "\(RenderLibraries.architecture) fontconfig \(versions["fontconfig"] ?? "?") freetype "
-            + "\(versions["freetype"] ?? "?") stat \(s.device) \(s.inode) \(s.size) \(s.modified) \(s.changed) "
-            + "\(path.utf8.count):\(path)"
+        return "\(RenderLibraries.architecture) \(libraries) stat \(s.device) \(s.inode) \(s.size) \(s.modified) "
+            + "\(s.changed) \(path.utf8.count):\(path)"
+    }
+
+    /// fontconfig's and FreeType's versions and the `stat` of the files the loader took for them:
+    /// a distribution's fix keeps a library's version but replaces its file.
+    static func libraries() -> String {
+        let versions = RenderLibraries.versions()
+        var line = "fontconfig \(versions["fontconfig"] ?? "?") freetype \(versions["freetype"] ?? "?")"
+        for i in 0..<Int(layoutsnap_render_library_count()) {
+            guard let file = layoutsnap_render_library_file(Int32(i)).map({ String(cString: $0) }),
+                file.contains("libfontconfig") || file.contains("libfreetype")
+            else { continue }
+            let s = FileHashMemo.signature(file)
+            line += " \(file) \(s.map { "\($0.device) \($0.inode) \($0.size) \($0.modified) \($0.changed)" } ?? "?")"
+        }
+        return line
     }
 
     static func fileName(_ identity: String) -> String {
@@ -250,7 +264,8 @@ enum FaceMemo {
         var r = Reader(bytes: pages, at: 0, end: pages.count)
         guard let count = r.u32(), let set = FcCharSetCreate() else { return nil }
         for _ in 0..<count {
-            guard let base = r.u32() else {
+            // A page's base is a multiple of 256 below Unicode's end.
+            guard let base = r.u32(), base & 0xFF == 0, base <= 0x10_FF00 else {
                 FcCharSetDestroy(set)
                 return nil
             }

@@ -289,6 +289,8 @@ public final class FontSystem: @unchecked Sendable {
             throw RenderError.fonts("fontconfig could not load \(first)")
         }
         let rest = Array(paths.dropFirst())
+        // Before the files' `stat`: a memo is written only for a file that had settled by then.
+        let started = Int64(Date().timeIntervalSince1970 * 1e9)
         var identities: [OpenedFile] = []
         var sizes: [Int64] = []
         for path in rest {
@@ -302,9 +304,9 @@ public final class FontSystem: @unchecked Sendable {
         let toOpen = rest.indices.filter { known[$0] == nil }
             .sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         // The faces' patterns from the per-user memo where it holds (`FaceMemo`).
-        let versions = memoFolder == nil ? [:] : RenderLibraries.versions()
+        let libraries = memoFolder == nil ? "" : FaceMemo.libraries()
         let memoIdentities = identities.map {
-            FaceMemo.identity(path: $0.path, signature: $0.signature, versions: versions)
+            FaceMemo.identity(path: $0.path, signature: $0.signature, libraries: libraries)
         }
         let opening = FaceOpening(paths: rest, order: toOpen, memo: memoFolder.map { ($0, memoIdentities) })
         if !toOpen.isEmpty {
@@ -324,8 +326,10 @@ public final class FontSystem: @unchecked Sendable {
             throw failure
         }
         if let memoFolder {
-            let now = Int64(Date().timeIntervalSince1970 * 1e9)
-            for i in toOpen where now - max(identities[i].signature.modified, identities[i].signature.changed) > settle
+            for i in toOpen
+            where started - max(identities[i].signature.modified, identities[i].signature.changed) > settle
+                // Unchanged while it was read.
+                && FileHashMemo.signature(identities[i].path) == identities[i].signature
             {
                 if let encoded = opening.toRemember(i) {
                     FaceMemo.save(encoded, identity: memoIdentities[i], in: memoFolder)
@@ -771,10 +775,15 @@ private final class FaceOpening: @unchecked Sendable {
             return .failed(RenderError.fonts("fontconfig could not load \(path)"))
         }
         if fromMemo == nil, memo != nil { read = .readByFontconfig(FaceMemo.encodePattern(pattern)) }
+        // The memo's patterns of the file's other faces, which a failure below leaves untaken.
+        func dropOthers() {
+            if case .remembered(let others) = read { for other in others { FcPatternDestroy(other) } }
+        }
         // The face is the pattern's from here, and kept for the life of the process.
         guard FcPatternAddFTFace(pattern, FC_FT_FACE, face) != 0 else {
             FcPatternDestroy(pattern)
             layoutsnap_freetype_close_face(face)
+            dropOthers()
             return .failed(RenderError.fonts("fontconfig could not add \(path)"))
         }
         // Cairo's font of the face, held for good: cairo 1.16 releases a font of a face when its
@@ -783,6 +792,7 @@ private final class FaceOpening: @unchecked Sendable {
         // under two locks. Cairo holds the face from here: it is never closed.
         guard layoutsnap_hold_cairo_ft_face(pattern) == 0 else {
             FcPatternDestroy(pattern)
+            dropOthers()
             return .failed(RenderError.fonts("cairo could not open \(path)"))
         }
         return .face(pattern, faces: Int(faces), read: read)

@@ -61,8 +61,20 @@ final class DeterminismTests: XCTestCase {
             }
             return sizes
         }
+        func stamps() throws -> [String: String] {
+            var stamps: [String: String] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: faces) {
+                let attributes = try FileManager.default.attributesOfItem(atPath: faces + "/" + name)
+                stamps[name] = "\(attributes[.systemFileNumber] ?? "?") \(attributes[.modificationDate] ?? "?")"
+            }
+            return stamps
+        }
         try render("a")
+        let first = try stamps()
         try render("b")
+        // Read, not written again: a memo that did not read whole would have been.
+        let second = try stamps()
+        for (name, stamp) in first { XCTAssertEqual(second[name], stamp, "\(name) was used as it was") }
         // At least the three packaged files' (a file changed in the last two seconds, such as a
         // bundled font just built, gets its memo at a later run).
         let written = try memos()

@@ -33,8 +33,10 @@ final class FaceMemoTests: XCTestCase {
         XCTAssertNotEqual(FcPatternAdd(odd, FC_SIZE, value, 1), 0)
         var matrix = FcMatrix(xx: 1.0 / 3, xy: 0.25, yx: -1e-300, yy: 7)
         value.type = FcTypeMatrix
-        withUnsafePointer(to: &matrix) { value.u.m = $0 }
-        XCTAssertNotEqual(FcPatternAdd(odd, FC_MATRIX, value, 1), 0)
+        withUnsafePointer(to: &matrix) { pointer in
+            value.u.m = pointer
+            XCTAssertNotEqual(FcPatternAdd(odd, FC_MATRIX, value, 1), 0)
+        }
         let langs = try XCTUnwrap(FcLangSetCreate())
         defer { FcLangSetDestroy(langs) }
         for lang in ["ja", "x-layoutsnap", "sr-latn"] {
@@ -126,7 +128,7 @@ final class FaceMemoTests: XCTestCase {
         }
         func identity(_ path: String) throws -> String {
             FaceMemo.identity(
-                path: path, signature: try XCTUnwrap(FileHashMemo.signature(path)), versions: RenderLibraries.versions()
+                path: path, signature: try XCTUnwrap(FileHashMemo.signature(path)), libraries: FaceMemo.libraries()
             )
         }
         // The marked copy's memo: fontconfig's reading with one element more.
@@ -135,6 +137,9 @@ final class FaceMemoTests: XCTestCase {
         XCTAssertNotEqual(FcPatternAddString(marked[0], "layoutsnapmemo", "from the memo"), 0)
         FaceMemo.save([try XCTUnwrap(FaceMemo.encodePattern(marked[0]))], identity: try identity(copies[0]), in: memo)
 
+        // The identity names the library files fontconfig's reading depends on.
+        XCTAssertTrue(FaceMemo.libraries().contains("libfontconfig"), FaceMemo.libraries())
+        XCTAssertTrue(FaceMemo.libraries().contains("libfreetype"), FaceMemo.libraries())
         let config = try XCTUnwrap(FcConfigCreate())
         defer { FcConfigDestroy(config) }
         try FontSystem.addFiles(

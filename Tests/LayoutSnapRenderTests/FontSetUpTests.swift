@@ -6,7 +6,8 @@ import XCTest
 /// The private fontconfig's faces are opened by layoutsnap, on every core, and fontconfig reads
 /// their patterns from those faces: the set must be fontconfig's own reading of the files, face
 /// for face and in order, whichever core read which face, with each face given to cairo in its
-/// pattern (so cairo never opens or closes them).
+/// pattern (so cairo never opens or closes them). Without the per-user memo of those patterns
+/// (`FaceMemoTests`): fontconfig reads every face here.
 final class FontSetUpTests: XCTestCase {
     static let paths = [
         "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
@@ -25,7 +26,7 @@ final class FontSetUpTests: XCTestCase {
         let paths = Self.paths
         let config = try XCTUnwrap(FcConfigCreate())
         defer { FcConfigDestroy(config) }
-        try FontSystem.addFiles(paths, to: config)
+        try FontSystem.addFiles(paths, to: config, faceMemo: nil)
         XCTAssertEqual(
             try Self.facesOfLayoutsnaps(config),
             Set(
@@ -63,7 +64,7 @@ final class FontSetUpTests: XCTestCase {
         func faces() throws -> [FT_Face?] {
             let config = try XCTUnwrap(FcConfigCreate())
             defer { FcConfigDestroy(config) }
-            try FontSystem.addFiles(paths, to: config)
+            try FontSystem.addFiles(paths, to: config, faceMemo: nil)
             XCTAssertEqual(try Self.facesOfLayoutsnaps(config), [FaceKey(file: copy, index: 0)])
             return try Self.assertSameAsFontconfigsReading(paths, config)
         }
