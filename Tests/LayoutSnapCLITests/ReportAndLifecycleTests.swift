@@ -106,6 +106,70 @@ final class ReportAndLifecycleTests: XCTestCase {
         XCTAssertEqual(left.filter { $0 != "expected" }, ["index.html", "mine", "results.json"], "\(left)")
     }
 
+    /// A run that shows the same frames as the run before keeps the earlier report's links to the
+    /// goldens (the same files in the same folders, made again by none), drops what it no
+    /// longer shows, and links a golden written since anew.
+    func testARunKeepsTheGoldensItShowsAgainAndDropsTheRest() throws {
+        let dir = try project()
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+        func inode(_ path: String) throws -> UInt64 {
+            try XCTUnwrap(
+                FileManager.default.attributesOfItem(atPath: dir.path(path).path)[.systemFileNumber] as? UInt64)
+        }
+        let report = ".layoutsnap/report/"
+        let shown = "expected/cards/small/01-expand/000.png"
+        let golden = "Goldens/cards/small/01-expand/000.png"
+        // (The card's lint findings show its frames.)
+        XCTAssertEqual(try inode(report + shown), try inode(golden))
+        let folder = try inode(report + "expected/cards/small/01-expand")
+        // Linking or unlinking a name of the file changes its status time.
+        func changed(_ path: String) -> Int {
+            var info = stat()
+            XCTAssertEqual(lstat(dir.path(path).path, &info), 0, path)
+            return info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec
+        }
+        let linked = changed(golden)
+        // What an earlier report showed and this one will not: another fixture's golden, a file
+        // of the card's state that is no frame of it, an empty folder.
+        for stale in ["expected/cards/gone/01-expand/000.png", "expected/cards/small/01-expand/999.png"] {
+            try dir.write(report + stale, "stale")
+        }
+        try FileManager.default.createDirectory(
+            atPath: dir.path(report + "expected/empty/folder").path, withIntermediateDirectories: true)
+
+        let again = try CLI.run(["verify", "--no-progress"], in: dir.url)
+        XCTAssertEqual(again.status, 0, again.output)
+        XCTAssertEqual(try inode(report + shown), try inode(golden))
+        XCTAssertEqual(try inode(report + "expected/cards/small/01-expand"), folder, "the folder was kept")
+        XCTAssertEqual(changed(golden), linked, "the link was kept, not made again")
+        for gone in [
+            "expected/cards/gone", "expected/cards/small/01-expand/999.png", "expected/empty",
+        ] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path(report + gone).path), gone)
+        }
+        // Every golden the results name is there.
+        let results = try String(contentsOf: dir.path(report + "results.json"), encoding: .utf8)
+        let named = results.components(separatedBy: "\"expected\" : \"").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
+        XCTAssertFalse(named.isEmpty, results)
+        for path in named { XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path(report + path).path), path) }
+
+        // A golden written again since (a new file under its name): linked anew.
+        let bytes = try Data(contentsOf: dir.path(golden))
+        try FileManager.default.removeItem(at: dir.path(golden))
+        try bytes.write(to: dir.path(golden))
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+        XCTAssertEqual(try inode(report + shown), try inode(golden))
+
+        // A folder of the user's own (no results.json of layoutsnap's) keeps what its expected/
+        // held: only what layoutsnap writes there is replaced.
+        try dir.write("mine/expected/notes.txt", "mine")
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress", "--report", "mine"], in: dir.url).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("mine/expected/notes.txt").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("mine/" + shown).path))
+    }
+
     func testAcceptPromotesActualFramesWithoutRendering() throws {
         let dir = try project()
         try change(dir)

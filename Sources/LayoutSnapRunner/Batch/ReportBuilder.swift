@@ -14,6 +14,10 @@ public struct ReportBuilder: Sendable {
     /// What a lint finding is: a warning (`--lint warn`) or a failure (`--lint error`).
     public var lintSeverity = Severity.warning
 
+    /// The `expected/` files this builder's entries name, when the earlier report's are kept
+    /// (`clearPrevious(keepingExpected:)`): what `sweepExpected` leaves.
+    private let named = LockedValue<Set<String>>([])
+
     public init(reportDirectory: String, goldens: String) {
         self.reportDirectory = reportDirectory
         self.goldens = goldens
@@ -27,17 +31,28 @@ public struct ReportBuilder: Sendable {
     /// goes on (removing thousands of linked goldens was a twentieth of a warm run);
     /// `Clearing.wait` waits for that. A folder left by a run that was killed meanwhile goes with
     /// the next clearing.
+    ///
+    /// With `keepingExpected`, `expected/` stays where it is: its files are links to goldens, and
+    /// a run that shows the same frames (a warm run of fixtures with lint findings shows every
+    /// frame of their states) finds each already linked to its golden and keeps it, instead of
+    /// making thousands of folders and links again after removing as many (on this machine's
+    /// ext4, over half of such a run's CPU, most of it the kernel's). `sweepExpected` then removes
+    /// what this run's entries do not name. Kept only in a folder whose results.json is
+    /// layoutsnap's, or where there is no `expected/` yet (`Clearing.sweepsExpected`).
     @discardableResult
-    public func clearPrevious() -> Clearing {
-        let clearing = Clearing()
-        guard Self.isLayoutsnapResults(reportDirectory + "/results.json") else { return clearing }
+    public func clearPrevious(keepingExpected: Bool = false) -> Clearing {
+        let ours = Self.isLayoutsnapResults(reportDirectory + "/results.json")
+        let clearing = Clearing(
+            sweepsExpected: keepingExpected
+                && (ours || !FileManager.default.fileExists(atPath: reportDirectory + "/expected")))
+        guard ours else { return clearing }
         let fm = FileManager.default
         var doomed: [String] = []
         for name in (try? fm.contentsOfDirectory(atPath: reportDirectory)) ?? []
         where name.hasPrefix(Self.clearingPrefix) {
             doomed.append(reportDirectory + "/" + name)
         }
-        for item in ["actual", "expected", "diff"] {
+        for item in ["actual", "expected", "diff"] where !(item == "expected" && clearing.sweepsExpected) {
             let path = reportDirectory + "/" + item
             let aside = "\(reportDirectory)/\(Self.clearingPrefix)\(getpid())-\(item)"
             if (try? Posix.rename(path, aside)) != nil {
@@ -63,8 +78,40 @@ public struct ReportBuilder: Sendable {
     /// An earlier report being removed in the background.
     public final class Clearing: Sendable {
         let group = DispatchGroup()
+        /// Whether `expected/` was kept, for `sweepExpected` to finish.
+        public let sweepsExpected: Bool
+
+        init(sweepsExpected: Bool = false) {
+            self.sweepsExpected = sweepsExpected
+        }
+
         /// Returns when the earlier report's files are gone.
         public func wait() { group.wait() }
+    }
+
+    /// Removes every file of a kept `expected/` that this builder's entries do not name, and the
+    /// folders left empty; nothing when `clearing` did not keep it.
+    public func sweepExpected(_ clearing: Clearing) {
+        guard clearing.sweepsExpected else { return }
+        let keep = named.withLock { $0 }
+        // readdir, not FileManager's enumerator: this walk is on every verify's path.
+        func sweep(_ relative: String) {
+            guard case .success(let entries) = SystemCall.folderEntries(reportDirectory + "/" + relative) else {
+                return
+            }
+            for entry in entries {
+                let path = relative + "/" + entry.name
+                if entry.isFolder {
+                    sweep(path)
+                    // One that still holds something stays.
+                    _ = rmdir(reportDirectory + "/" + path)
+                } else if !entry.isUTF8 || !keep.contains(path) {
+                    try? FileManager.default.removeItem(atPath: reportDirectory + "/" + path)
+                }
+            }
+        }
+        sweep("expected")
+        _ = rmdir(reportDirectory + "/expected")
     }
 
     /// Whether `path` is a results.json layoutsnap wrote, told from its ends without reading it
@@ -157,7 +204,10 @@ public struct ReportBuilder: Sendable {
         let compared = f.pairedWith.map { GoldenStore.frameKey(goldenKey: f.goldenKey, index: $0) } ?? f.goldenKey
         if showImages, f.status != .missing || f.pairedWith != nil, f.pairing != .new {
             let target = "expected/" + compared
-            if copyGolden(compared, to: reportDirectory + "/" + target) { expected = target }
+            if copyGolden(compared, to: reportDirectory + "/" + target) {
+                expected = target
+                named.withLock { _ = $0.insert(target) }
+            }
             // A frame that passed looks exactly like its golden.
             if actual == nil && f.status == .passed { actual = expected }
         }
@@ -197,6 +247,12 @@ public struct ReportBuilder: Sendable {
 
     private func copyGolden(_ key: String, to path: String) -> Bool {
         let golden = GoldenStore(goldens).path(key)
+        // Already linked by an earlier run into a kept `expected/`: the same file, left as it is.
+        if let there = SystemCall.status(path, followsLinks: false), let source = SystemCall.status(golden),
+            there.st_dev == source.st_dev, there.st_ino == source.st_ino
+        {
+            return true
+        }
         // A hard link when the report is on the goldens' disk: no bytes read or written (a run
         // of cache hits with lint findings shows thousands of goldens). Safe because nothing
         // writes a report or golden file in place: every writer replaces files by rename, which

@@ -89,7 +89,7 @@ public struct VerifyRun: Sendable {
         var lintingBuilder = ReportBuilder(reportDirectory: report, goldens: settings.goldens)
         lintingBuilder.lintSeverity = settings.lint == .error ? .failure : .warning
         let builder = lintingBuilder
-        let clearing = builder.clearPrevious()
+        let clearing = builder.clearPrevious(keepingExpected: true)
         defer { clearing.wait() }
         let manifest = reading.value.manifest
         reading.value.notes.forEach(note)
@@ -115,6 +115,7 @@ public struct VerifyRun: Sendable {
                 if let spool { spool.put(i, entry) } else { memory?.put(i, entry) }
             }, progress: progress)
         let fixtures = spool.map(FixtureEntries.init) ?? FixtureEntries(memory?.all() ?? [])
+        builder.sweepExpected(clearing)
 
         var findings: [Finding] = empty.map { [$0] } ?? []
         var differences: [String] = []
