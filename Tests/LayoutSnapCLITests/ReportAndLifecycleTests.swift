@@ -162,6 +162,24 @@ final class ReportAndLifecycleTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
         XCTAssertEqual(try inode(report + shown), try inode(golden))
 
+        // A symbolic link in the kept folder is removed before the run: a golden's link is never
+        // put, nor a file replaced, where it leads. Nor when expected/ itself is one.
+        try dir.write("victim/000.png", "mine")
+        try FileManager.default.removeItem(at: dir.path(report + "expected/cards/small/01-expand"))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path(report + "expected/cards/small/01-expand").path,
+            withDestinationPath: dir.path("victim").path)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+        XCTAssertEqual(try String(contentsOf: dir.path("victim/000.png"), encoding: .utf8), "mine")
+        XCTAssertEqual(try inode(report + shown), try inode(golden))
+        try FileManager.default.removeItem(at: dir.path(report + "expected"))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.path(report + "expected").path, withDestinationPath: dir.path("victim").path)
+        XCTAssertEqual(try CLI.run(["verify", "--no-progress"], in: dir.url).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path("victim").path), ["000.png"])
+        XCTAssertEqual(try String(contentsOf: dir.path("victim/000.png"), encoding: .utf8), "mine")
+        XCTAssertEqual(try inode(report + shown), try inode(golden))
+
         // A folder of the user's own (no results.json of layoutsnap's) keeps what its expected/
         // held: only what layoutsnap writes there is replaced.
         try dir.write("mine/expected/notes.txt", "mine")

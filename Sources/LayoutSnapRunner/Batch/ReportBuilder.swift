@@ -37,14 +37,18 @@ public struct ReportBuilder: Sendable {
     /// frame of their states) finds each already linked to its golden and keeps it, instead of
     /// making thousands of folders and links again after removing as many (on this machine's
     /// ext4, over half of such a run's CPU, most of it the kernel's). `sweepExpected` then removes
-    /// what this run's entries do not name. Kept only in a folder whose results.json is
-    /// layoutsnap's, or where there is no `expected/` yet (`Clearing.sweepsExpected`).
+    /// what this run's entries do not name. Kept only where there is no `expected/` yet, or where
+    /// it is a folder (not a link to one, which would take this run's links and its sweep
+    /// elsewhere) and the folder's results.json is layoutsnap's (`Clearing.sweepsExpected`).
+    /// What the kept folder holds that layoutsnap never writes there, a symbolic link above all
+    /// (a linked folder would have a golden's link replace a file wherever it leads), goes
+    /// before the run.
     @discardableResult
     public func clearPrevious(keepingExpected: Bool = false) -> Clearing {
         let ours = Self.isLayoutsnapResults(reportDirectory + "/results.json")
-        let clearing = Clearing(
-            sweepsExpected: keepingExpected
-                && (ours || !FileManager.default.fileExists(atPath: reportDirectory + "/expected")))
+        let there = SystemCall.status(reportDirectory + "/expected", followsLinks: false)
+        let keeps = keepingExpected && (there == nil || (ours && there!.st_mode & S_IFMT == S_IFDIR))
+        let clearing = Clearing(sweepsExpected: keeps, found: keeps && there != nil ? inventory() : ([], []))
         guard ours else { return clearing }
         let fm = FileManager.default
         var doomed: [String] = []
@@ -80,37 +84,59 @@ public struct ReportBuilder: Sendable {
         let group = DispatchGroup()
         /// Whether `expected/` was kept, for `sweepExpected` to finish.
         public let sweepsExpected: Bool
+        /// The kept folder's files and folders (relative to the report), as the run found them.
+        let found: (files: [String], folders: [String])
 
-        init(sweepsExpected: Bool = false) {
+        init(sweepsExpected: Bool = false, found: (files: [String], folders: [String]) = ([], [])) {
             self.sweepsExpected = sweepsExpected
+            self.found = found
         }
 
         /// Returns when the earlier report's files are gone.
         public func wait() { group.wait() }
     }
 
-    /// Removes every file of a kept `expected/` that this builder's entries do not name, and the
-    /// folders left empty; nothing when `clearing` did not keep it.
-    public func sweepExpected(_ clearing: Clearing) {
-        guard clearing.sweepsExpected else { return }
-        let keep = named.withLock { $0 }
-        // readdir, not FileManager's enumerator: this walk is on every verify's path.
-        func sweep(_ relative: String) {
+    /// The files and folders of a kept `expected/`, read once before the run (readdir, not
+    /// FileManager's enumerator: this walk is on every verify's path); anything else in it (a
+    /// symbolic link, a name that is not UTF-8) is removed now.
+    private func inventory() -> (files: [String], folders: [String]) {
+        var files: [String] = []
+        var folders: [String] = []
+        func walk(_ relative: String) {
             guard case .success(let entries) = SystemCall.folderEntries(reportDirectory + "/" + relative) else {
                 return
             }
             for entry in entries {
                 let path = relative + "/" + entry.name
-                if entry.isFolder {
-                    sweep(path)
-                    // One that still holds something stays.
-                    _ = rmdir(reportDirectory + "/" + path)
-                } else if !entry.isUTF8 || !keep.contains(path) {
+                if entry.isUTF8 && entry.isFolder {
+                    walk(path)
+                    folders.append(path)
+                } else if entry.isUTF8,
+                    let info = SystemCall.status(reportDirectory + "/" + path, followsLinks: false),
+                    info.st_mode & S_IFMT == S_IFREG
+                {
+                    files.append(path)
+                } else {
                     try? FileManager.default.removeItem(atPath: reportDirectory + "/" + path)
                 }
             }
         }
-        sweep("expected")
+        walk("expected")
+        return (files, folders)
+    }
+
+    /// Removes every file of a kept `expected/` that this builder's entries do not name, and the
+    /// folders left empty; nothing when `clearing` did not keep it. Every file this run put there
+    /// is named, so the earlier files (`Clearing.found`) are all there is to look at.
+    public func sweepExpected(_ clearing: Clearing) {
+        guard clearing.sweepsExpected else { return }
+        let keep = named.withLock { $0 }
+        for file in clearing.found.files where !keep.contains(file) {
+            try? FileManager.default.removeItem(atPath: reportDirectory + "/" + file)
+        }
+        // Deepest first (the walk lists a folder after what it holds); one that still holds
+        // something stays.
+        for folder in clearing.found.folders { _ = rmdir(reportDirectory + "/" + folder) }
         _ = rmdir(reportDirectory + "/expected")
     }
 
