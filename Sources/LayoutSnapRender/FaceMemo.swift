@@ -30,9 +30,7 @@ enum FaceMemo {
 
     /// The folder, from the environment; nil when neither `XDG_CACHE_HOME` nor `HOME` names one.
     static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/layoutsnap/faces" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/layoutsnap/faces" }
-        return nil
+        UserCache.folder(environment: environment).map { $0 + "/faces" }
     }
 
     /// What a memo of `path` holds the reading for, one line; `libraries` is `libraries()`.

@@ -545,12 +545,18 @@ public final class FontSystem: @unchecked Sendable {
         }
     }
 
-    private static let hashMemo = LockedValue<FileHashMemo?>(nil)
+    /// Where font hashes are remembered: hashing 67 MB of fonts was a fifth of a warm run, and
+    /// the same files' hashes were worked out again in every project, every new result cache
+    /// folder and every run without one. In the user's cache (`UserCache`), as fontconfig keeps
+    /// its reading of the fonts; else in the result cache's folder (`rememberHashes`).
+    private static let hashMemo = LockedValue<FileHashMemo?>(userHashMemo)
+    private static let userHashMemo = UserCache.fontHashes().map { FileHashMemo(path: $0) }
 
-    /// Font hashes are remembered in `memo` (the result cache's folder) from now on: hashing
-    /// 67 MB of fonts was a fifth of a warm run. Call before the environment is first read. A
-    /// memo of the same file already set is kept, with what it has learnt.
+    /// Font hashes are remembered in `memo` (the result cache's folder) from now on, unless the
+    /// user's cache has them. Call before the environment is first read. A memo of the same
+    /// file already set is kept, with what it has learnt.
     public static func rememberHashes(in memo: FileHashMemo) {
+        guard userHashMemo == nil else { return }
         hashMemo.withLock { if $0?.path != memo.path { $0 = memo } }
     }
 

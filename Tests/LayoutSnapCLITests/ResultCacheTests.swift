@@ -31,12 +31,17 @@ final class ResultCacheTests: XCTestCase {
         var findings: [[String: Any]]
     }
 
-    func verify(_ dir: TempDir, _ extra: [String] = [], binary: URL? = nil) throws -> Run {
+    func verify(
+        _ dir: TempDir, _ extra: [String] = [], binary: URL? = nil, environment: [String: String] = [:],
+        removing: [String] = []
+    ) throws -> Run {
         let arguments = ["verify", "--no-progress", "--cache-audit", "0", "--json", "out.json"] + extra
         let r =
             try binary.map {
-                try TestProcess.run($0, arguments, in: dir.url, removing: ["LAYOUTSNAP_RESOURCES"], timeout: 300)
-            } ?? CLI.run(arguments, in: dir.url)
+                try TestProcess.run(
+                    $0, arguments, in: dir.url, environment: environment, removing: ["LAYOUTSNAP_RESOURCES"] + removing,
+                    timeout: 300)
+            } ?? CLI.run(arguments, in: dir.url, environment: environment, removing: removing)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.path("out.json"))) as! [String: Any]
         var cached: [String: Bool] = [:]
         for f in json["fixtures"] as! [[String: Any]] { cached[f["id"] as! String] = (f["cached"] as? Bool) ?? false }
@@ -216,20 +221,59 @@ final class ResultCacheTests: XCTestCase {
     }
 
     /// The first run into a new folder renders everything, so it sets up its fonts at once, as a
-    /// run without a cache does, and still with the folder's memo of the fonts' hashes: the
+    /// run without a cache does, and still with the memo of the fonts' hashes: the user's
+    /// (`$XDG_CACHE_HOME/layoutsnap/font-hashes`), else the folder's when there is no home. The
     /// memo names every font, and the next run is all hits.
     func testTheFirstRunIntoANewFolderRemembersItsFonts() throws {
         let dir = try project()
-        let folder = dir.path("fresh")
-        let first = try verify(dir, ["--cache", folder.path])
-        XCTAssertEqual(first.status, 0, first.output)
-        XCTAssertEqual(first.cached.values.filter { $0 }.count, 0, first.output)
-        let memo = try String(contentsOf: folder.appendingPathComponent("fonts"), encoding: .utf8)
-        for font in ["Inter-Regular.otf", "NotoSansArabic-Regular.ttf"] {
-            XCTAssertTrue(memo.contains("/" + font + "\n"), "\(font) is not in the fonts memo:\n\(memo)")
+        for home in [true, false] {
+            let folder = dir.path(home ? "fresh" : "fresh-homeless")
+            let environment = home ? ["XDG_CACHE_HOME": dir.path("xdg").path] : [:]
+            let removing = home ? [] : ["HOME", "XDG_CACHE_HOME"]
+            let first = try verify(dir, ["--cache", folder.path], environment: environment, removing: removing)
+            XCTAssertEqual(first.status, 0, first.output)
+            XCTAssertEqual(first.cached.values.filter { $0 }.count, 0, first.output)
+            let memoPath = home ? dir.path("xdg/layoutsnap/font-hashes") : folder.appendingPathComponent("fonts")
+            let memo = try String(contentsOf: memoPath, encoding: .utf8)
+            for font in ["Inter-Regular.otf", "NotoSansArabic-Regular.ttf"] {
+                XCTAssertTrue(memo.contains("/" + font + "\n"), "\(font) is not in the fonts memo:\n\(memo)")
+            }
+            XCTAssertEqual(
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent("fonts").path), !home,
+                "the folder's own memo only without a home")
+            let second = try verify(dir, ["--cache", folder.path], environment: environment, removing: removing)
+            XCTAssertEqual(second.cached.values.filter { $0 }.count, 4, second.output)
         }
-        let second = try verify(dir, ["--cache", folder.path])
-        XCTAssertEqual(second.cached.values.filter { $0 }.count, 4, second.output)
+    }
+
+    /// The user's memo of the fonts' hashes is read by every run, with or without a cache: it
+    /// holds the files' own hashes, and a hash put in it (the font's `stat` unchanged) is the
+    /// environment's, so it changes every key
+    /// (nothing is a hit, the verdict is the same) and a run without a cache names the font in
+    /// its environment warning.
+    func testTheUsersFontHashesAreTheEnvironments() throws {
+        let dir = try project()
+        let environment = ["XDG_CACHE_HOME": dir.path("xdg").path]
+        // The hashes it remembers are the files' own: the keys record made are found.
+        XCTAssertEqual(try verify(dir, environment: environment).cached.values.filter { $0 }.count, 4)
+        let memoPath = dir.path("xdg/layoutsnap/font-hashes")
+        let memo = try String(contentsOf: memoPath, encoding: .utf8)
+        let line = try XCTUnwrap(memo.split(separator: "\n").first { $0.hasSuffix("/Inter-Regular.otf") })
+        let poisoned = "00000000000000ff" + line.drop { $0 != " " }
+        try Data(memo.replacingOccurrences(of: line, with: poisoned).utf8).write(to: memoPath)
+        let changed = try verify(dir, environment: environment)
+        XCTAssertEqual(changed.status, 0, changed.output)
+        XCTAssertEqual(changed.cached.values.filter { $0 }.count, 0, changed.output)
+        let uncached = try verify(dir, ["--no-cache"], environment: environment)
+        XCTAssertEqual(uncached.status, 0, uncached.output)
+        XCTAssertTrue(
+            uncached.findings.contains { ($0["message"] as? String)?.contains("Inter-Regular.otf") ?? false },
+            "\(uncached.findings)")
+        // Elsewhere, the file's own hash again.
+        let other = try verify(dir, ["--no-cache"], environment: ["XDG_CACHE_HOME": dir.path("other").path])
+        XCTAssertFalse(
+            other.findings.contains { ($0["message"] as? String)?.contains("Inter-Regular.otf") ?? false },
+            "\(other.findings)")
     }
 
     /// A hit's goldens are checked by what `lstat` says of them once their hashes are

@@ -58,8 +58,8 @@ public struct VerifyRun: Sendable {
         FontSystem.pinLanguage()
         // A run without a cache builds its fonts before its first fixture: it starts now, while
         // the fixtures are found. So does the first run into a new local folder, which renders
-        // every fixture, with the folder's font hash memo. (Otherwise a run with a cache builds
-        // them at its first miss: a run of hits never does.)
+        // every fixture, with the font hash memo (the user's, else the folder's). (Otherwise a
+        // run with a cache builds them at its first miss: a run of hits never does.)
         if settings.cache.isOff {
             FontSystem.startBuilding()
         } else if let folder = settings.cache.newFolder {

@@ -1,0 +1,20 @@
+import Foundation
+
+/// The user's own cache of what layoutsnap works out about the machine's fonts, as fontconfig
+/// keeps its reading of the system's fonts in `~/.cache/fontconfig`: `$XDG_CACHE_HOME/layoutsnap`,
+/// else `~/.cache/layoutsnap`. It holds the faces' memos (`FaceMemo`) and the font files'
+/// hashes (`FontSystem.hashFile`), both used with `--no-cache` too, and none of the result
+/// cache's entries.
+enum UserCache {
+    /// nil when neither `XDG_CACHE_HOME` nor `HOME` names an absolute folder.
+    static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/layoutsnap" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/layoutsnap" }
+        return nil
+    }
+
+    /// The font files' hashes, remembered by their `stat` (`FileHashMemo`).
+    static func fontHashes(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        folder(environment: environment).map { $0 + "/font-hashes" }
+    }
+}
