@@ -52,12 +52,16 @@ public enum CanonicalHash {
         /// The bytes of an enum case without payload, by its type and bits.
         var cases: [CaseKey: [UInt8]] = [:]
 
+        /// The types whose values go straight to their walk (`Walk.of`'s `direct`).
+        var direct: Set<ObjectIdentifier> = []
+
         var count: Int { typeNames.count + (walks?.count ?? 0) + cases.count }
 
         mutating func merge(_ other: Known) {
             typeNames.merge(other.typeNames) { old, _ in old }
             if let more = other.walks { walks?.merge(more) { old, _ in old } }
             cases.merge(other.cases) { old, _ in old }
+            direct.formUnion(other.direct)
         }
     }
 
@@ -89,49 +93,109 @@ public enum CanonicalHash {
         case cases(Any.Type, size: Int)
         case mirror
 
-        static func of(_ type: Any.Type, sample: Any) -> Walk {
+        /// `direct`: told by its metadata alone (an array, or a struct or enum of layoutsnap's),
+        /// so a value of the type is no leaf and no substitute.
+        static func of(_ type: Any.Type, sample: Any) -> (walk: Walk, direct: Bool) {
+            // Arrays, optionals and layoutsnap's own structs and enums are told by their metadata,
+            // not by `Mirror`: `Mirror(reflecting:)` and a cast to a protocol each scan every
+            // protocol conformance in the process the first time they meet a type (an array or an
+            // optional of each element type is a type of its own), and a run keys fixtures of some
+            // fifty types: a tenth of a warm remote run's instructions.
+            switch _MetadataKind(rawValue: metadataKind(type)) {
+            case .optional?:
+                return (.optional(payloadReader(genericArgument(of: type))), false)
+            case .struct? where descriptor(of: type) == descriptor(of: [Int].self):
+                return (.elements(type, elementsReader(genericArgument(of: type))), true)
+            case .struct? where isOwn(type):
+                // None of layoutsnap's types has a custom mirror (CanonicalWalkTests compares
+                // every fixture's bytes with `Mirror`'s).
+                return (fields(of: type) ?? .mirror, true)
+            case .enum? where isOwn(type):
+                return (size(of: type) <= 16 ? .cases(type, size: size(of: type)) : .mirror, true)
+            default:
+                break
+            }
+            return (mirrored(type, sample: sample), false)
+        }
+
+        /// Any other type's walk, told by `Mirror`.
+        static func mirrored(_ type: Any.Type, sample: Any) -> Walk {
             let mirror = Mirror(reflecting: sample)
             switch mirror.displayStyle {
             case .struct:
-                guard !(type is any CustomReflectable.Type), mirror.superclassMirror == nil, !mirror.children.isEmpty
+                guard !(type is any CustomReflectable.Type), mirror.superclassMirror == nil,
+                    let walk = fields(of: type), case .fields(_, let fields) = walk,
+                    fields.map(\.label) == mirror.children.map({ Array(($0.label ?? "_").utf8) })
                 else { return .mirror }
-                var fields: [Field] = []
-                // A field of class type may be `weak` or `unowned`, whose storage is not a plain
-                // reference: such a struct stays with `Mirror`, which reads it as it is. (An
-                // optional's wrapped type is asked of every optional walked anyway, so the cast
-                // costs no extra scan of the conformances; CanonicalWalkTests checks the model
-                // has no field of a class-bound protocol type, which could be `unowned` too.)
-                let listed = _forEachField(of: type) { name, offset, fieldType, kind in
-                    guard kind != .class,
-                        kind != .optional
-                            || !((fieldType as? any CanonicalOptional.Type)?.wrappedType is AnyObject.Type)
-                    else { return false }
-                    func reader<T>(_: T.Type) -> any FieldReader.Type { Value<T>.self }
-                    fields.append(
-                        Field(
-                            label: Array(String(cString: name).utf8), offset: offset, type: fieldType, kind: kind,
-                            reader: _openExistential(fieldType, do: reader)))
-                    return true
-                }
-                guard listed, fields.map(\.label) == mirror.children.map({ Array(($0.label ?? "_").utf8) }) else {
-                    return .mirror
-                }
-                return .fields(type, fields)
-            case .collection:
-                guard let array = type as? any CanonicalArray.Type else { return .mirror }
-                return .elements(type, array.elementsReader)
-            case .optional:
-                guard let optional = type as? any CanonicalOptional.Type else { return .mirror }
-                return .optional(optional.payloadReader)
+                return walk
             case .enum:
-                func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
-                let bytes = _openExistential(type, do: size)
+                let bytes = size(of: type)
                 guard !(type is any CustomReflectable.Type), bytes <= 16 else { return .mirror }
                 return .cases(type, size: bytes)
             default:
                 return .mirror
             }
         }
+
+        /// A struct's stored fields as its metadata lists them; nil when one cannot be read by
+        /// offset, or there are none.
+        static func fields(of type: Any.Type) -> Walk? {
+            var fields: [Field] = []
+            // A field of class type may be `weak` or `unowned`, whose storage is not a plain
+            // reference: such a struct stays with `Mirror`, which reads it as it is.
+            // (CanonicalWalkTests checks the model has no field of a class-bound protocol type,
+            // which could be `unowned` too.)
+            let listed = _forEachField(of: type) { name, offset, fieldType, kind in
+                guard kind != .class, kind != .optional || !(genericArgument(of: fieldType) is AnyObject.Type)
+                else { return false }
+                func reader<T>(_: T.Type) -> any FieldReader.Type { Value<T>.self }
+                fields.append(
+                    Field(
+                        label: Array(String(cString: name).utf8), offset: offset, type: fieldType, kind: kind,
+                        reader: _openExistential(fieldType, do: reader), leaf: Leaf(fieldType)))
+                return true
+            }
+            guard listed, !fields.isEmpty else { return nil }
+            return .fields(type, fields)
+        }
+
+        static func size(of type: Any.Type) -> Int {
+            func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+            return _openExistential(type, do: size)
+        }
+
+        /// Declared in one of layoutsnap's own modules.
+        static func isOwn(_ type: Any.Type) -> Bool {
+            _typeName(type, qualified: true).utf8.starts(with: "LayoutSnap".utf8)
+        }
+
+        static func payloadReader(_ wrapped: Any.Type) -> any PayloadReader.Type {
+            func reader<T>(_: T.Type) -> any PayloadReader.Type { Payload<T>.self }
+            return _openExistential(wrapped, do: reader)
+        }
+
+        static func elementsReader(_ element: Any.Type) -> any ElementsReader.Type {
+            func reader<T>(_: T.Type) -> any ElementsReader.Type { Elements<T>.self }
+            return _openExistential(element, do: reader)
+        }
+    }
+
+    /// The kind of a type's metadata (struct, enum, optional, class, …), as `Mirror` reads it.
+    static func metadataKind(_ type: Any.Type) -> UInt { swiftGetMetadataKind(type) }
+
+    /// The nominal type descriptor of a struct's or enum's metadata: the same for every
+    /// specialisation of one generic type (`[Int]` and `[Fixture]`).
+    static func descriptor(of type: Any.Type) -> UnsafeRawPointer {
+        unsafeBitCast(type, to: UnsafeRawPointer.self).load(
+            fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+    }
+
+    /// The first generic argument of a generic struct or enum (an array's element, an optional's
+    /// wrapped type): value metadata is its kind and descriptor, then the generic arguments.
+    /// Only for such types (an array or an optional, told by `descriptor` or the kind).
+    static func genericArgument(of type: Any.Type) -> Any.Type {
+        unsafeBitCast(type, to: UnsafeRawPointer.self).load(
+            fromByteOffset: 2 * MemoryLayout<Int>.size, as: Any.Type.self)
     }
 
     /// A stored field of a struct: its name, where it is, its type and how it is read.
@@ -141,6 +205,23 @@ public enum CanonicalHash {
         var type: Any.Type
         var kind: _MetadataKind
         var reader: any FieldReader.Type
+        /// A field of type String, Double, Int or Bool is written from its storage, unboxed.
+        var leaf: Leaf?
+    }
+
+    /// The leaves `Encoder.write` writes as text, by the field's declared type.
+    enum Leaf {
+        case string, double, int, bool
+
+        init?(_ type: Any.Type) {
+            switch ObjectIdentifier(type) {
+            case ObjectIdentifier(String.self): self = .string
+            case ObjectIdentifier(Double.self): self = .double
+            case ObjectIdentifier(Int.self): self = .int
+            case ObjectIdentifier(Bool.self): self = .bool
+            default: return nil
+            }
+        }
     }
 
     protocol FieldReader {
@@ -222,23 +303,47 @@ public enum CanonicalHash {
             out.append(tag)
             var text = text
             text.withUTF8 { bytes in
-                out += Array("\(bytes.count):".utf8)
+                decimal(bytes.count)
+                out.append(UInt8(ascii: ":"))
                 out += bytes
             }
         }
 
-        mutating func write(_ value: Any) {
-            switch value {
-            case let s as String: return leaf(UInt8(ascii: "s"), s)
-            // The shortest digits that read back as the same bits.
-            case let d as Double: return leaf(UInt8(ascii: "d"), d.description)
-            case let i as Int: return leaf(UInt8(ascii: "i"), i.description)
-            case let b as Bool: return out.append(b ? UInt8(ascii: "T") : UInt8(ascii: "F"))
-            default: break
+        /// `value`'s decimal digits, as `"\(value)"` writes them, without making that string.
+        mutating func decimal(_ value: Int) {
+            guard value >= 0 else {
+                out += Array(String(value).utf8)
+                return
             }
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: any Int's digits
+            var count = 0
+            var rest = UInt64(value)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    count += 1
+                    buffer[24 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                } while rest > 0
+                out += UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...])
+            }
+        }
+
+        mutating func write(_ value: Any) {
             let id = ObjectIdentifier(type(of: value))
-            if let substitute = CanonicalHash.substitutes[id] {
-                return write(substitute(value))
+            // An array or one of layoutsnap's structs and enums casts to no leaf and is no
+            // substitute: it goes straight to its walk, without four casts that fail.
+            if !known.direct.contains(id) {
+                switch value {
+                case let s as String: return leaf(UInt8(ascii: "s"), s)
+                // The shortest digits that read back as the same bits.
+                case let d as Double: return leaf(UInt8(ascii: "d"), d.description)
+                case let i as Int: return integer(i)
+                case let b as Bool: return out.append(b ? UInt8(ascii: "T") : UInt8(ascii: "F"))
+                default: break
+                }
+                if let substitute = CanonicalHash.substitutes[id] {
+                    return write(substitute(value))
+                }
             }
             if known.walks != nil, walked(value, id) { return }
             let mirror = Mirror(reflecting: value)
@@ -300,14 +405,31 @@ public enum CanonicalHash {
             }
         }
 
+        /// An Int as `leaf("i", i.description)` writes it.
+        mutating func integer(_ i: Int) {
+            guard i >= 0 else { return leaf(UInt8(ascii: "i"), i.description) }
+            var digits = 1
+            var n = i
+            while n >= 10 {
+                n /= 10
+                digits += 1
+            }
+            out.append(UInt8(ascii: "i"))
+            decimal(digits)
+            out.append(UInt8(ascii: ":"))
+            decimal(i)
+        }
+
         /// `value` written by its type's walk; false for `Mirror` to write it.
         mutating func walked(_ value: Any, _ id: ObjectIdentifier) -> Bool {
             let walk: Walk
             if let made = known.walks?[id] {
                 walk = made
             } else {
-                walk = Walk.of(type(of: value), sample: value)
+                let made = Walk.of(type(of: value), sample: value)
+                walk = made.walk
                 known.walks?[id] = walk
+                if made.direct { known.direct.insert(id) }
             }
             switch walk {
             case .fields(let type, let fields): return writeFields(value, type, fields)
@@ -345,8 +467,10 @@ public enum CanonicalHash {
                     out += bytes
                     return true
                 }
-                // A case with a payload is walked by `Mirror`; one without is remembered.
-                guard Mirror(reflecting: value).children.isEmpty else { return false }
+                // A case with a payload is walked by `Mirror`; one without is remembered. (The
+                // runtime's count of its children, as `Mirror` asks it, without `Mirror`'s cast.)
+                func children<T>(_ opened: T) -> Int { swiftReflectionMirrorCount(opened, type: T.self) }
+                guard _openExistential(value, do: children) == 0 else { return false }
                 let start = out.count
                 out += typeName(type)
                 leaf(UInt8(ascii: "="), CanonicalHash.caseName(value) ?? String(describing: value))
@@ -371,19 +495,38 @@ public enum CanonicalHash {
                     for field in fields {
                         out += field.label
                         out.append(UInt8(ascii: "="))
-                        self.write(field.reader.value(at: base + field.offset))
+                        let address = base + field.offset
+                        switch field.leaf {
+                        case .string?: leaf(UInt8(ascii: "s"), address.load(as: String.self))
+                        case .double?: leaf(UInt8(ascii: "d"), address.load(as: Double.self).description)
+                        case .int?: integer(address.load(as: Int.self))
+                        case .bool?: out.append(address.load(as: Bool.self) ? UInt8(ascii: "T") : UInt8(ascii: "F"))
+                        case nil: self.write(field.reader.value(at: address))
+                        }
                     }
                 }
                 out.append(UInt8(ascii: ")"))
                 return true
             }
-            return _openExistential(value, do: write)
+            if _openExistential(value, do: write) { return true }
+            // Held inside another existential (a field of protocol type): the struct itself.
+            guard let inner = unboxed(value, as: type) else { return false }
+            return _openExistential(inner, do: write)
+        }
+
+        /// `value` as a value of `type` itself, when it holds one inside another existential
+        /// (opening `value` gives that existential's type, not `type`).
+        func unboxed(_ value: Any, as type: Any.Type) -> Any? {
+            func cast<T>(_: T.Type) -> Any? { (value as? T).map { $0 as Any } }
+            return _openExistential(type, do: cast)
         }
 
         mutating func open(_ mark: UInt8, _ type: Any.Type, count: Int) {
             out.append(mark)
             out += typeName(type)
-            out += Array("#\(count):".utf8)
+            out.append(UInt8(ascii: "#"))
+            decimal(count)
+            out.append(UInt8(ascii: ":"))
         }
 
         mutating func label(_ label: String?) {
@@ -393,26 +536,16 @@ public enum CanonicalHash {
     }
 }
 
-/// The collections `CanonicalHash` walks without `Mirror` (`CanonicalHash.Walk`).
-protocol CanonicalArray {
-    static var elementsReader: any CanonicalHash.ElementsReader.Type { get }
-}
-
-extension Array: CanonicalArray {
-    static var elementsReader: any CanonicalHash.ElementsReader.Type { CanonicalHash.Elements<Element>.self }
-}
-
-protocol CanonicalOptional {
-    static var payloadReader: any CanonicalHash.PayloadReader.Type { get }
-    static var wrappedType: Any.Type { get }
-}
-
-extension Optional: CanonicalOptional {
-    static var payloadReader: any CanonicalHash.PayloadReader.Type { CanonicalHash.Payload<Wrapped>.self }
-    static var wrappedType: Any.Type { Wrapped.self }
-}
-
 /// The runtime's name of an enum value's case (what `Mirror` and `print` use underneath); declared
 /// as the standard library declares it for itself.
 @_silgen_name("swift_EnumCaseName")
 private func swiftEnumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
+
+/// The kind of a type's metadata (what `_MetadataKind` names), as the standard library asks it.
+@_silgen_name("swift_getMetadataKind")
+private func swiftGetMetadataKind(_ type: Any.Type) -> UInt
+
+/// How many children `Mirror` would list for `value` of `type`, without its cast to
+/// `CustomReflectable`; declared as the standard library declares it for itself.
+@_silgen_name("swift_reflectionMirror_count")
+private func swiftReflectionMirrorCount<T>(_ value: T, type: Any.Type) -> Int

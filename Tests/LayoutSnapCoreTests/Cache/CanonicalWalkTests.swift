@@ -91,7 +91,9 @@ final class CanonicalWalkTests: XCTestCase {
             for field in fields {
                 var fieldType = field.type
                 XCTAssertEqual(kind(of: fieldType), field.kind)
-                if let optional = fieldType as? any CanonicalOptional.Type { fieldType = optional.wrappedType }
+                if _MetadataKind(rawValue: CanonicalHash.metadataKind(fieldType)) == .optional {
+                    fieldType = CanonicalHash.genericArgument(of: fieldType)
+                }
                 let name = "\(type).\(String(decoding: field.label, as: UTF8.self)): \(String(reflecting: fieldType))"
                 XCTAssertNotEqual(kind(of: fieldType), .class, name)
                 if kind(of: fieldType) == .existential {
@@ -133,7 +135,26 @@ final class CanonicalWalkTests: XCTestCase {
         var empty: Empty
         var flags: [Bool]
         var only: Only
+        var numbers: Numbers = Numbers()
         struct Empty {}
+    }
+
+    /// Leaves read from a struct's storage (`CanonicalHash.Leaf`) and lengths and counts of
+    /// more than one digit, as `Mirror`'s walk writes them.
+    struct Numbers {
+        var negative = -12
+        var zero = 0
+        var ten = 10
+        var thousand = 1000
+        var largest = Int.max
+        var smallest = Int.min
+        var minusZero = -0.0
+        var huge = 1e300
+        var long = String(repeating: "é", count: 120)
+        var empty = ""
+        var flag = true
+        var many = Array(-3...9)
+        var texts = (0..<11).map { String(repeating: "x", count: $0 * 3) }
     }
 
     /// The shapes the walks must leave to `Mirror`, or match it in: values held as a protocol,
@@ -147,6 +168,18 @@ final class CanonicalWalkTests: XCTestCase {
             deep: .some(nil), table: ["b": 2, "a": 1], set: [Square(side: 1), Square(side: 2)], pair: (1, "x"),
             empty: .init(), flags: [true, false], only: .only)
         assertSameBytes(holder, "holder")
+        assertSameBytes(Numbers(), "numbers")
+        // Both walks write leaves alike, so their form is pinned here: a tag, the text's length
+        // in bytes, a colon, the text.
+        let numbers = String(decoding: CanonicalHash.bytes(of: Numbers()), as: UTF8.self)
+        for leaf in [
+            "negative=i3:-12", "zero=i1:0", "ten=i2:10", "thousand=i4:1000", "largest=i19:9223372036854775807",
+            "smallest=i20:-9223372036854775808", "minusZero=d4:-0.0", "huge=d6:1e+300",
+            "long=s240:" + String(repeating: "é", count: 120), "empty=s0:", "flag=T",
+            "many=[Swift.Array<Swift.Int>#13:_=i2:-3_=i2:-2", "_=i1:9]",
+        ] {
+            XCTAssertTrue(numbers.contains(leaf), "\(leaf) in \(numbers)")
+        }
         assertSameBytes([holder, holder], "an array of holders")
         assertSameBytes(holder.shapes as [Any], "an array of Any")
         assertSameBytes(Mark.none, "a case alone")
