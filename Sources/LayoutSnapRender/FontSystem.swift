@@ -550,14 +550,18 @@ public final class FontSystem: @unchecked Sendable {
     /// folder and every run without one. In the user's cache (`UserCache`), as fontconfig keeps
     /// its reading of the fonts; else in the result cache's folder (`rememberHashes`).
     private static let hashMemo = LockedValue<FileHashMemo?>(userHashMemo)
-    private static let userHashMemo = UserCache.fontHashes().map { FileHashMemo(path: $0) }
+    /// nil when there is no user cache, or its folder cannot be made or written (a container's
+    /// `HOME=/`, a run as another user): the result cache's folder keeps the hashes then.
+    private static let userHashMemo = UserCache.fontHashes().flatMap { path in
+        UserCache.writable((path as NSString).deletingLastPathComponent) ? FileHashMemo(path: path) : nil
+    }
 
-    /// Font hashes are remembered in `memo` (the result cache's folder) from now on, unless the
-    /// user's cache has them. Call before the environment is first read. A memo of the same
-    /// file already set is kept, with what it has learnt.
-    public static func rememberHashes(in memo: FileHashMemo) {
+    /// Font hashes are remembered in the memo at `path` (the result cache's folder's) from now
+    /// on, unless the user's cache has them. Call before the environment is first read. A memo
+    /// of the same file already set is kept, with what it has learnt.
+    public static func rememberHashes(at path: String) {
         guard userHashMemo == nil else { return }
-        hashMemo.withLock { if $0?.path != memo.path { $0 = memo } }
+        hashMemo.withLock { if $0?.path != path { $0 = FileHashMemo(path: path) } }
     }
 
     /// Only the rules rendering needs: scale colour-emoji bitmap strikes to the requested size

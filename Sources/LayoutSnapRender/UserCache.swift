@@ -13,8 +13,15 @@ enum UserCache {
         return nil
     }
 
-    /// The font files' hashes, remembered by their `stat` (`FileHashMemo`).
+    /// The font files' hashes, remembered by their `stat` (`FileHashMemo`); the name says the
+    /// hash, so another function's values are never read as these.
     static func fontHashes(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        folder(environment: environment).map { $0 + "/font-hashes" }
+        folder(environment: environment).map { $0 + "/font-hashes-xxh3" }
+    }
+
+    /// Whether `folder` exists (made now if need be) and this process may write in it.
+    static func writable(_ folder: String) -> Bool {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return access(folder, W_OK) == 0
     }
 }

@@ -222,18 +222,20 @@ final class ResultCacheTests: XCTestCase {
 
     /// The first run into a new folder renders everything, so it sets up its fonts at once, as a
     /// run without a cache does, and still with the memo of the fonts' hashes: the user's
-    /// (`$XDG_CACHE_HOME/layoutsnap/font-hashes`), else the folder's when there is no home. The
-    /// memo names every font, and the next run is all hits.
+    /// (`$XDG_CACHE_HOME/layoutsnap/font-hashes-xxh3`), else the folder's when there is no home
+    /// or it cannot be written. The memo names every font, and the next run is all hits.
     func testTheFirstRunIntoANewFolderRemembersItsFonts() throws {
         let dir = try project()
-        for home in [true, false] {
-            let folder = dir.path(home ? "fresh" : "fresh-homeless")
-            let environment = home ? ["XDG_CACHE_HOME": dir.path("xdg").path] : [:]
-            let removing = home ? [] : ["HOME", "XDG_CACHE_HOME"]
+        // The user's cache; none; one that cannot be made (a file is in its way).
+        try dir.write("blocked", "a file")
+        for (home, cacheHome) in [(true, "xdg"), (false, nil), (false, "blocked/xdg")] {
+            let folder = dir.path("fresh-" + (cacheHome ?? "homeless").replacingOccurrences(of: "/", with: "-"))
+            let environment = cacheHome.map { ["XDG_CACHE_HOME": dir.path($0).path] } ?? [:]
+            let removing = cacheHome == nil ? ["HOME", "XDG_CACHE_HOME"] : []
             let first = try verify(dir, ["--cache", folder.path], environment: environment, removing: removing)
             XCTAssertEqual(first.status, 0, first.output)
             XCTAssertEqual(first.cached.values.filter { $0 }.count, 0, first.output)
-            let memoPath = home ? dir.path("xdg/layoutsnap/font-hashes") : folder.appendingPathComponent("fonts")
+            let memoPath = home ? dir.path("xdg/layoutsnap/font-hashes-xxh3") : folder.appendingPathComponent("fonts")
             let memo = try String(contentsOf: memoPath, encoding: .utf8)
             for font in ["Inter-Regular.otf", "NotoSansArabic-Regular.ttf"] {
                 XCTAssertTrue(memo.contains("/" + font + "\n"), "\(font) is not in the fonts memo:\n\(memo)")
@@ -256,7 +258,7 @@ final class ResultCacheTests: XCTestCase {
         let environment = ["XDG_CACHE_HOME": dir.path("xdg").path]
         // The hashes it remembers are the files' own: the keys record made are found.
         XCTAssertEqual(try verify(dir, environment: environment).cached.values.filter { $0 }.count, 4)
-        let memoPath = dir.path("xdg/layoutsnap/font-hashes")
+        let memoPath = dir.path("xdg/layoutsnap/font-hashes-xxh3")
         let memo = try String(contentsOf: memoPath, encoding: .utf8)
         let line = try XCTUnwrap(memo.split(separator: "\n").first { $0.hasSuffix("/Inter-Regular.otf") })
         let poisoned = "00000000000000ff" + line.drop { $0 != " " }

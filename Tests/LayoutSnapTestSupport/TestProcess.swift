@@ -48,6 +48,11 @@ public final class TestProcess {
             executable, arguments, in: directory, environment: environment, removing: removing, stdin: stdin)
     }
 
+    /// `XDG_CACHE_HOME` of the programs the tests run, unless a test gives its own.
+    public static let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "layoutsnap-tests-cache-\(getuid())"
+    ).path
+
     private init(
         _ executable: URL, _ arguments: [String], in directory: URL?, environment: [String: String],
         removing: [String], stdin: Data?
@@ -56,6 +61,9 @@ public final class TestProcess {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
+        // The programs' per-user memos (the fonts' hashes and faces) go to the tests' own folder,
+        // shared by every run of the suite, not to the user's ~/.cache.
+        env["XDG_CACHE_HOME"] = Self.cacheHome
         for key in removing { env.removeValue(forKey: key) }
         env.merge(environment) { $1 }
         process.environment = env

@@ -107,10 +107,12 @@ public enum CanonicalHash {
             case .struct? where descriptor(of: type) == descriptor(of: [Int].self):
                 return (.elements(type, elementsReader(genericArgument(of: type))), true)
             case .struct? where isOwn(type):
-                // None of layoutsnap's types has a custom mirror (CanonicalWalkTests compares
-                // every fixture's bytes with `Mirror`'s).
+                // None of layoutsnap's types has a custom mirror (debug builds check it here, and
+                // CanonicalWalkTests compares every fixture's bytes with `Mirror`'s).
+                assert(!(type is any CustomReflectable.Type), "\(type) has a custom mirror")
                 return (fields(of: type) ?? .mirror, true)
             case .enum? where isOwn(type):
+                assert(!(type is any CustomReflectable.Type), "\(type) has a custom mirror")
                 return (size(of: type) <= 16 ? .cases(type, size: size(of: type)) : .mirror, true)
             default:
                 break
@@ -226,7 +228,8 @@ public enum CanonicalHash {
 
     protocol FieldReader {
         /// The field's value at `address`. A field of protocol type comes out boxed as that
-        /// protocol, not as what it holds: `writeFields` leaves such a value to `Mirror`.
+        /// protocol, not as what it holds: `writeFields` unboxes a struct held so, and an enum
+        /// held so goes to `Mirror`.
         static func value(at address: UnsafeRawPointer) -> Any
     }
 
@@ -482,9 +485,10 @@ public enum CanonicalHash {
             }
         }
 
-        /// A struct as `Mirror` writes it: `(`, its type, its fields by name, `)`; false when
-        /// `value` holds it inside another existential (a field or an element of protocol
-        /// type), which opens to that protocol rather than to the struct.
+        /// A struct as `Mirror` writes it: `(`, its type, its fields by name, `)`; a value that
+        /// holds it inside another existential (a field or an element of protocol type, which
+        /// opens to that protocol rather than to the struct) is unboxed first; false when `value`
+        /// holds no such struct.
         mutating func writeFields(_ value: Any, _ type: Any.Type, _ fields: [Field]) -> Bool {
             func write<T>(_ opened: T) -> Bool {
                 guard T.self == type else { return false }

@@ -121,7 +121,7 @@ public final class ResultCache: Sendable {
                 url: url, headers: settings.remoteHeaders, upload: settings.upload,
                 timeoutMilliseconds: settings.remoteTimeoutMilliseconds)
         }
-        if let folder = settings.folder { FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts")) }
+        if let folder = settings.folder { FontSystem.rememberHashes(at: folder + "/fonts") }
         let environment = try RenderEnvironment.current(
             librariesMemo: settings.folder.map { ($0 + "/libraries", buildID) })
         let brandFiles: [FontSystem.FontFile]

@@ -63,7 +63,7 @@ public struct VerifyRun: Sendable {
         if settings.cache.isOff {
             FontSystem.startBuilding()
         } else if let folder = settings.cache.newFolder {
-            FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts"))
+            FontSystem.rememberHashes(at: folder + "/fonts")
             FontSystem.startBuilding()
         }
         let reading = Background { [settings] in Self.readManifest(settings) }
@@ -79,7 +79,7 @@ public struct VerifyRun: Sendable {
         let audits = settings.cache.isOff ? nil : AuditPlan(rate: settings.cache.auditRate, count: selection.refs.count)
         if audits?.any == true {
             if let folder = settings.cache.folder {
-                FontSystem.rememberHashes(in: FileHashMemo(path: folder + "/fonts"))
+                FontSystem.rememberHashes(at: folder + "/fonts")
             }
             FontSystem.startBuilding()
         }

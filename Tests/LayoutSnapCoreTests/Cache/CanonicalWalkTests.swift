@@ -195,6 +195,41 @@ final class CanonicalWalkTests: XCTestCase {
         XCTAssertNotEqual(CanonicalHash.bytes(of: holder), CanonicalHash.bytes(of: other), "a field behind a protocol")
     }
 
+    /// The walks `Mirror` tells (for types not of layoutsnap's modules, which the metadata
+    /// tells alone) agree with the metadata's for layoutsnap's own, and leave to `Mirror` what
+    /// it cannot vouch for.
+    func testTheWalkMirrorTellsAgreesWithTheMetadatas() {
+        func describe(_ walk: CanonicalHash.Walk) -> String {
+            switch walk {
+            case .fields(let type, let fields):
+                return "fields \(type) "
+                    + fields.map { String(decoding: $0.label, as: UTF8.self) }.joined(separator: ",")
+            case .cases(let type, let size): return "cases \(type) \(size)"
+            case .elements(let type, _): return "elements \(type)"
+            case .optional: return "optional"
+            case .mirror: return "mirror"
+            }
+        }
+        let node = Node()
+        let samples: [(Any.Type, Any)] = [
+            (Square.self, Square(side: 1, name: nil)), (Mark.self, Mark.dot), (Printed.self, Printed.first),
+            (Numbers.self, Numbers()), (Holder.Empty.self, Holder.Empty()),
+            (Linked.self, Linked(parent: nil, owner: node, next: nil)),
+        ]
+        for (type, sample) in samples {
+            let told = CanonicalHash.Walk.of(type, sample: sample)
+            XCTAssertTrue(told.direct, "\(type)")
+            XCTAssertEqual(describe(CanonicalHash.Walk.mirrored(type, sample: sample)), describe(told.walk), "\(type)")
+        }
+        XCTAssertEqual(
+            describe(CanonicalHash.Walk.of(Linked.self, sample: Linked(parent: nil, owner: node, next: nil)).walk),
+            "mirror")
+        XCTAssertEqual(
+            describe(CanonicalHash.Walk.of([Square].self, sample: [Square]()).walk), "elements Array<Square>")
+        XCTAssertFalse(CanonicalHash.Walk.of(Int?.self, sample: Int?.none as Any).direct)
+        XCTAssertFalse(CanonicalHash.Walk.of((Int, Int).self, sample: (1, 2)).direct)
+    }
+
     /// Two cases that print alike, and whose names the hash must tell apart.
     enum Printed: CustomStringConvertible {
         case first, second
