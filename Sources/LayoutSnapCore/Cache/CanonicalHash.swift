@@ -337,11 +337,11 @@ public enum CanonicalHash {
             // substitute: it goes straight to its walk, without four casts that fail.
             if !known.direct.contains(id) {
                 switch value {
-                case let s as String: return leaf(UInt8(ascii: "s"), s)
+                case let s as String: return string(s)
                 // The shortest digits that read back as the same bits.
-                case let d as Double: return leaf(UInt8(ascii: "d"), d.description)
+                case let d as Double: return double(d)
                 case let i as Int: return integer(i)
-                case let b as Bool: return out.append(b ? UInt8(ascii: "T") : UInt8(ascii: "F"))
+                case let b as Bool: return bool(b)
                 default: break
                 }
                 if let substitute = CanonicalHash.substitutes[id] {
@@ -407,6 +407,14 @@ public enum CanonicalHash {
                 leaf(UInt8(ascii: "="), String(describing: value))
             }
         }
+
+        /// The four leaves, each one way, whether met boxed (`write`) or in a field (`writeFields`).
+        mutating func string(_ s: String) { leaf(UInt8(ascii: "s"), s) }
+
+        /// The shortest digits that read back as the same bits.
+        mutating func double(_ d: Double) { leaf(UInt8(ascii: "d"), d.description) }
+
+        mutating func bool(_ b: Bool) { out.append(b ? UInt8(ascii: "T") : UInt8(ascii: "F")) }
 
         /// An Int as `leaf("i", i.description)` writes it.
         mutating func integer(_ i: Int) {
@@ -501,10 +509,10 @@ public enum CanonicalHash {
                         out.append(UInt8(ascii: "="))
                         let address = base + field.offset
                         switch field.leaf {
-                        case .string?: leaf(UInt8(ascii: "s"), address.load(as: String.self))
-                        case .double?: leaf(UInt8(ascii: "d"), address.load(as: Double.self).description)
+                        case .string?: string(address.load(as: String.self))
+                        case .double?: double(address.load(as: Double.self))
                         case .int?: integer(address.load(as: Int.self))
-                        case .bool?: out.append(address.load(as: Bool.self) ? UInt8(ascii: "T") : UInt8(ascii: "F"))
+                        case .bool?: bool(address.load(as: Bool.self))
                         case nil: self.write(field.reader.value(at: address))
                         }
                     }
