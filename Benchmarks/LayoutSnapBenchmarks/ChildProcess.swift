@@ -18,11 +18,15 @@ enum ChildProcess {
     /// process's resident size: Linux carries the old address space's high-water mark into the
     /// exec'd program's maximum (the benchmark at 200 MB made every child's peak 200 MB). The small
     /// `peak-of` in between starts it afresh.
-    static func run(_ executable: String, _ arguments: [String], peakOf: String) throws(RunnerError) -> Outcome {
+    static func run(
+        _ executable: String, _ arguments: [String], peakOf: String, environment: [String: String] = [:]
+    ) throws(RunnerError) -> Outcome {
         let out = NSTemporaryDirectory() + "layoutsnap-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { for suffix in [".out", ".err", ".peak"] { try? Posix.unlink(out + suffix) } }
         let start = DispatchTime.now()
-        let pid = try Spawn.start(peakOf, ["peak-of", out + ".peak", executable] + arguments) { actions in
+        let pid = try Spawn.start(peakOf, ["peak-of", out + ".peak", executable] + arguments, environment: environment)
+        {
+            actions in
             posix_spawn_file_actions_addopen(&actions, 1, out + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_addopen(&actions, 2, out + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
@@ -61,9 +65,11 @@ extension Spawn {
     /// Starts `executable` with `arguments` and this process's environment, under the spawn lock;
     /// `files` arranges the child's descriptors.
     static func start(
-        _ executable: String, _ arguments: [String],
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         files: (inout posix_spawn_file_actions_t) -> Void
     ) throws(RunnerError) -> pid_t {
-        try withLock { () throws(RunnerError) in try startLocked(executable, arguments, files: files) }
+        try withLock { () throws(RunnerError) in
+            try startLocked(executable, arguments, environment: environment, files: files)
+        }
     }
 }

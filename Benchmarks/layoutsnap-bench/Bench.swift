@@ -460,6 +460,11 @@ struct CacheCommand: ParsableCommand {
                 line(
                     "warm, remote", s("warm, remote"),
                     String(format: "= %.1f%% of cold [target ≤ 5%%]", 100 * s("warm, remote") / s("cold, 2 jobs")))
+                line(
+                    CacheBenchmark.newMachine, s(CacheBenchmark.newMachine),
+                    String(
+                        format: "= %.1f%% of cold [target ≤ 5%%] (the same with an empty XDG_CACHE_HOME each round)",
+                        100 * s(CacheBenchmark.newMachine) / s("cold, 2 jobs")))
             } else {
                 Diagnostics.out("remote             nginx is not installed: no remote figures")
             }
@@ -469,6 +474,7 @@ struct CacheCommand: ParsableCommand {
                 Diagnostics.out("baseline \(baseline), in the same rounds:")
                 for name in [
                     "cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local", "cold, remote", "warm, remote",
+                    CacheBenchmark.newMachine,
                 ] where f.baselineSeconds[name] != nil {
                     line(
                         name, b(name),

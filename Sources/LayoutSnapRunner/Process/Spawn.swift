@@ -13,8 +13,9 @@ package enum Spawn {
         try lock.withLock { () throws(RunnerError) in try body() }
     }
 
+    /// `environment`: variables set (or replaced) in this process's environment for the child.
     package static func startLocked(
-        _ executable: String, _ arguments: [String],
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         files: (inout posix_spawn_file_actions_t) -> Void
     ) throws(RunnerError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
@@ -24,8 +25,18 @@ package enum Spawn {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
+        var envp: [UnsafeMutablePointer<CChar>?] = []
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            variables.merge(environment) { $1 }
+            envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { for p in envp { free(p) } }
+        let status = envp.withUnsafeMutableBufferPointer { variables in
+            posix_spawn(&pid, executable, &actions, nil, argv, variables.isEmpty ? environ : variables.baseAddress)
+        }
         do throws(SystemError) {
-            try SystemCall.checkReturned("posix_spawn", posix_spawn(&pid, executable, &actions, nil, argv, environ))
+            try SystemCall.checkReturned("posix_spawn", status)
         } catch {
             throw RunnerError.environment("cannot start \(executable): \(error.reason)")
         }
