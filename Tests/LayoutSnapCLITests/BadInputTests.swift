@@ -175,6 +175,23 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(withoutCacheCount(r.stdout).contains("8 passed, 0 failed, 5 errors"), r.output)
     }
 
+    /// A fixture, or an image it names, that is a named pipe no one writes to: an error at once
+    /// naming the file, never a run waiting for a writer; the batch goes on.
+    func testNamedPipesAreErrorsNotWaits() throws {
+        let dir = try TempDir()
+        try dir.write("Fixtures/cards/good.json", smallPost())
+        try dir.write("Fixtures/cards/pictured.json", #"{"kind": "post", "image": {"path": "images/pipe.png"}}"#)
+        try FileManager.default.createDirectory(
+            at: dir.path("Fixtures/cards/images"), withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(dir.path("Fixtures/cards/pipe.json").path, 0o600), 0)
+        XCTAssertEqual(mkfifo(dir.path("Fixtures/cards/images/pipe.png").path, 0o600), 0)
+        let r = try CLI.run(["record", "--no-progress", "--allow-ci"], in: dir.url, timeout: 60)
+        XCTAssertEqual(r.status, 2, r.output)
+        XCTAssertTrue(r.stderr.contains("Fixtures/cards/pipe.json: cannot be read"), r.output)
+        XCTAssertTrue(r.stderr.contains("pictured.json"), r.output)
+        XCTAssertTrue(r.stdout.contains("recorded cards/good"), r.output)
+    }
+
     func testUnknownArgumentsAreUsageErrors() throws {
         let r = try CLI.run(["verify", "--no-such-flag"])
         XCTAssertEqual(r.status, 2, "a bad argument is bad input: \(r.output)")

@@ -14,15 +14,16 @@ enum CLI {
     /// `launcher`, when given, runs the binary: its first word is the program, the binary's path
     /// and `arguments` follow the rest (`["/usr/bin/setpriv", "--reuid=65534"]`, or a shell
     /// that sets a limit: `["/bin/bash", "-c", "ulimit -f 1; exec \"$0\" \"$@\""]`).
-    /// A run still going after 15 minutes has hung: it is killed and the test fails on its status.
+    /// A run still going after `timeout` (15 minutes) has hung: it is killed and the test fails on
+    /// its status.
     static func run(
         _ arguments: [String], in directory: URL = TestPaths.packageRoot, environment: [String: String] = [:],
-        removing: [String] = [], launcher: [String] = []
+        removing: [String] = [], launcher: [String] = [], timeout: TimeInterval = 900
     ) throws -> Result {
         let program = launcher.first.map { URL(fileURLWithPath: $0) } ?? binary
         let words = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [binary.path] + arguments
         return try TestProcess.run(
-            program, words, in: directory, environment: environment, removing: removing, timeout: 900)
+            program, words, in: directory, environment: environment, removing: removing, timeout: timeout)
     }
 }
 

@@ -14,6 +14,9 @@ final class RemoteCacheTests: XCTestCase {
         let process: TestProcess
         var url: String { "http://127.0.0.1:\(port)/cache" }
         var store: URL { folder.appendingPathComponent("store/cache") }
+        /// What it holds under `/cache/ac/` and `/cache/cas/`.
+        var ac: URL { store.appendingPathComponent("ac") }
+        var cas: URL { store.appendingPathComponent("cas") }
 
         init(in dir: TempDir) throws {
             guard let nginx = TestTools.find(["nginx", "/usr/sbin/nginx"]) else {
@@ -127,12 +130,13 @@ final class RemoteCacheTests: XCTestCase {
         defer { server.stop() }
         let remoteOnly = ["--no-cache", "--remote-cache", server.url]
 
-        // Cold: rendered, uploaded as a blob and an action result per fixture.
+        // Cold: rendered, uploaded as a blob and an action result per fixture, and the keys'
+        // memos as one more (`sharedPack`).
         let cold = try verify(dir, remoteOnly)
         XCTAssertEqual(cold.status, 0, cold.output)
         XCTAssertEqual(cold.cached, 0)
-        XCTAssertEqual(server.count("ac"), 3)
-        XCTAssertEqual(server.count("cas"), 3)
+        XCTAssertEqual(server.count("ac"), 4)
+        XCTAssertEqual(server.count("cas"), 4)
         // Each blob is named by its SHA-256, as Bazel's content-addressed store is.
         for name in try FileManager.default.contentsOfDirectory(atPath: server.store.appendingPathComponent("cas").path)
         {
@@ -143,13 +147,13 @@ final class RemoteCacheTests: XCTestCase {
         }
 
         // Warm from the server alone (another machine, an empty local folder): one round trip
-        // a fixture, the action result carrying the entry's bytes.
+        // a fixture, the action result carrying the entry's bytes, and one for the memos.
         let (acBefore, casBefore) = (server.requests("GET", "ac"), server.requests("GET", "cas"))
         let warm = try verify(dir, remoteOnly)
         XCTAssertEqual(warm.status, 0, warm.output)
         XCTAssertTrue(warm.output.contains("(\(warm.cached) from cache)"), warm.output)
         XCTAssertGreaterThan(warm.cached, 0)
-        XCTAssertEqual(server.requests("GET", "ac") - acBefore, 3)
+        XCTAssertEqual(server.requests("GET", "ac") - acBefore, 4)
         XCTAssertEqual(server.requests("GET", "cas") - casBefore, 0)
 
         // With a local folder in front: the remote's hits are kept locally; then the server goes
@@ -228,13 +232,12 @@ final class RemoteCacheTests: XCTestCase {
         defer { server.stop() }
         let remoteOnly = ["--no-cache", "--remote-cache", server.url]
         XCTAssertEqual(try verify(dir, remoteOnly).status, 0)
-        let ac = server.store.appendingPathComponent("ac")
-        let cas = server.store.appendingPathComponent("cas")
+        let (ac, cas) = (server.ac, server.cas)
         let blobs = try FileManager.default.contentsOfDirectory(atPath: cas.path).map {
             (name: $0, bytes: [UInt8](try Data(contentsOf: cas.appendingPathComponent($0))))
         }
         let results = try FileManager.default.contentsOfDirectory(atPath: ac.path)
-        XCTAssertEqual(results.count, 2)
+        XCTAssertEqual(results.count, 3, "two results and the memos")
         var originals: [String: Data] = [:]
         for name in results {
             let message = try Data(contentsOf: ac.appendingPathComponent(name))
@@ -251,13 +254,13 @@ final class RemoteCacheTests: XCTestCase {
         XCTAssertTrue(
             followed.output.contains("\(followed.cached) passed (\(followed.cached) from cache)"), followed.output)
         XCTAssertGreaterThan(followed.cached, 0)
-        XCTAssertEqual(server.requests("GET", "cas") - casBefore, 2, "each hit followed to its blob")
+        XCTAssertEqual(server.requests("GET", "cas") - casBefore, 3, "each hit and the memos followed to its blob")
 
         // One inline byte edited in each: a warning, and each is followed to its blob.
         for (name, message) in originals {
             var edited = [UInt8](message)
-            let quote = try XCTUnwrap(edited.lastIndex(of: UInt8(ascii: "\"")))
-            edited[quote - 1] ^= 0x01
+            // The inline bytes are the message's last field.
+            edited[edited.count - 2] ^= 0x01
             try Data(edited).write(to: ac.appendingPathComponent(name))
         }
         let casBeforeTampered = server.requests("GET", "cas")
@@ -265,7 +268,7 @@ final class RemoteCacheTests: XCTestCase {
         XCTAssertEqual(tampered.status, 0, tampered.output)
         XCTAssertEqual(tampered.cached, followed.cached, tampered.output)
         XCTAssertTrue(tampered.output.contains("do not hash to its digest"), tampered.output)
-        XCTAssertEqual(server.requests("GET", "cas") - casBeforeTampered, 2)
+        XCTAssertEqual(server.requests("GET", "cas") - casBeforeTampered, 3)
 
         // And the blobs edited too: a miss with a warning, rendered, the same pass.
         for blob in blobs {
@@ -277,6 +280,66 @@ final class RemoteCacheTests: XCTestCase {
         XCTAssertEqual(poisoned.status, 0, poisoned.output)
         XCTAssertEqual(poisoned.cached, 0, poisoned.output)
         XCTAssertTrue(poisoned.output.contains("does not hash to its name"), poisoned.output)
+    }
+
+    /// The keys' memos travel with the results: a machine with an empty folder finds each
+    /// fixture's key in the one shared pack of this build and environment, without decoding; a
+    /// run that learnt nothing puts nothing back. A pack pointing every fixture at the first
+    /// one's entry (a poisoned store) finds hashes that are not the others' goldens: they are
+    /// rendered, the verdict holds, and the pack is put right.
+    func testTheKeysMemosAreOneSharedPack() throws {
+        let dir = try project()
+        let server = try Nginx(in: dir)
+        defer { server.stop() }
+        let remoteOnly = ["--no-cache", "--remote-cache", server.url]
+        let (ac, cas) = (server.ac, server.cas)
+        XCTAssertEqual(try verify(dir, remoteOnly).status, 0)
+        let header = Data("layoutsnap memo pack 1\n".utf8)
+        /// The pack's action result and its memos, in the pack's order.
+        func pack() throws -> (name: String, memos: [String], records: [String]) {
+            let names = try FileManager.default.contentsOfDirectory(atPath: ac.path).filter {
+                (try? Data(contentsOf: ac.appendingPathComponent($0)))?.range(of: header) != nil
+            }
+            XCTAssertEqual(names.count, 1, "one shared pack")
+            let message = try Data(contentsOf: ac.appendingPathComponent(try XCTUnwrap(names.first)))
+            var text = Substring(
+                String(decoding: message[try XCTUnwrap(message.range(of: header)).lowerBound...], as: UTF8.self))
+            text = text.dropFirst(header.count)
+            var memos: [String] = []
+            var records: [String] = []
+            while text.hasPrefix("memo ") {
+                let line = text.prefix(while: { $0 != "\n" }).split(separator: " ")
+                text = text.dropFirst(line.joined(separator: " ").count + 1)
+                let count = Int(line[2])!
+                memos.append(String(line[1]))
+                records.append(String(decoding: Array(text.utf8.prefix(count)), as: UTF8.self))
+                text = Substring(String(decoding: Array(text.utf8.dropFirst(count + 1)), as: UTF8.self))
+            }
+            XCTAssertTrue(text.hasPrefix("end\n"), String(text.prefix(40)))
+            return (names[0], memos, records)
+        }
+        let shared = try pack()
+        XCTAssertEqual(shared.memos.count, 3, "one memo a fixture")
+        XCTAssertTrue(shared.records.allSatisfy { $0.hasPrefix("layoutsnap key memo 1\nkey ") })
+
+        let puts = server.requests("PUT", "ac")
+        let warm = try verify(dir, remoteOnly)
+        XCTAssertEqual(warm.cached, 24, "every frame of the three: \(warm.output)")
+        XCTAssertEqual(server.requests("PUT", "ac"), puts, "a run that learnt no memo puts nothing")
+
+        // Every memo names the first one's key, as a blob the action result points to.
+        var poison = "layoutsnap memo pack 1\n"
+        for memo in shared.memos { poison += "memo \(memo) \(shared.records[0].utf8.count)\n\(shared.records[0])\n" }
+        let bytes = Array((poison + "end\n").utf8)
+        let blob = try TestProcess.run(URL(fileURLWithPath: "/usr/bin/sha256sum"), ["-"], stdin: Data(bytes))
+        let hash = String(blob.stdout.prefix(64))
+        try Data(bytes).write(to: cas.appendingPathComponent(hash))
+        try Data(Self.actionResult(hash: hash, size: bytes.count)).write(to: ac.appendingPathComponent(shared.name))
+        let poisoned = try verify(dir, remoteOnly)
+        XCTAssertEqual(poisoned.status, 0, poisoned.output)
+        XCTAssertEqual(poisoned.cached, 8, "the first fixture's frames: \(poisoned.output)")
+        XCTAssertEqual(try pack().records.sorted(), shared.records.sorted(), "put right")
+        XCTAssertEqual(try verify(dir, remoteOnly).cached, 24)
     }
 
     /// `ActionResult { output_files = 2: OutputFile { path = 1; digest = 2: Digest { hash = 1;

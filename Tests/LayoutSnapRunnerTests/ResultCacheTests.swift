@@ -371,6 +371,97 @@ final class ResultCacheTests: XCTestCase {
         for n in 1..<MemoPacks.maxPacks + 1 { XCTAssertEqual(next.record(memo[n]), record(n), "\(n)") }
     }
 
+    /// A store in memory that counts what it is asked.
+    final class CountingStore: ResultStore, @unchecked Sendable {
+        var entries: [String: [UInt8]] = [:]
+        var gets = 0
+        var puts = 0
+        func get(_ key: ResultKey) -> [UInt8]? {
+            gets += 1
+            return entries[key.hex]
+        }
+        func put(_ key: ResultKey, _ bytes: [UInt8]) {
+            puts += 1
+            entries[key.hex] = bytes
+        }
+        var problems: [String] { [] }
+    }
+
+    /// The shared pack: read only at the first memo the local packs lack (a warm local run asks
+    /// nothing), under the local packs; put back, merged, only by a run that learnt a memo it
+    /// lacked or held otherwise, never smaller than it was read; kept by a local folder in front.
+    func testTheSharedPackIsAskedForWhatTheFolderLacks() throws {
+        let folder = try makeTemporaryFolder("memo-shared").path + "/memos"
+        let store = CountingStore()
+        let generation = String(repeating: "5", count: 64)
+        let shared = MemoPacks.Shared(store: store, key: MemoPacks.Shared.key(generation: generation))
+        let memo = (0..<6).map { ResultKey(hex: String(format: "%064x", $0)) }
+        func record(_ n: Int) -> [UInt8] {
+            KeyMemo(key: ResultKey(hex: String(format: "%064x", 1000 + n)), inputs: []).encoded()
+        }
+        func sharedRecords() -> [String: [UInt8]] {
+            Dictionary(
+                uniqueKeysWithValues: (store.entries[shared.key.hex].flatMap(MemoPacks.parse) ?? []).map {
+                    ($0.memo, $0.bytes)
+                })
+        }
+        XCTAssertNotEqual(shared.key, MemoPacks.Shared.key(generation: String(repeating: "6", count: 64)))
+
+        // A machine without a folder: learns two, puts them.
+        let first = MemoPacks(folder: nil, generation: "5555555555555555", shared: shared)
+        XCTAssertNil(first.record(memo[0]))
+        first.remember(record(0), for: memo[0])
+        first.remember(record(1), for: memo[1])
+        XCTAssertNil(first.finish(), "no folder: nothing written, nothing wrong")
+        first.finishShared()
+        first.finishShared()
+        XCTAssertEqual(store.puts, 1, "once")
+        XCTAssertEqual(sharedRecords(), [memo[0].hex: record(0), memo[1].hex: record(1)])
+
+        // Another machine finds both; learns nothing, puts nothing.
+        let second = MemoPacks(folder: nil, generation: "5555555555555555", shared: shared)
+        XCTAssertEqual(second.record(memo[1]), record(1))
+        XCTAssertEqual(second.record(memo[0]), record(0))
+        second.finishShared()
+        XCTAssertEqual(store.puts, 1)
+
+        // A folder in front, empty: the shared memos are found, and kept in its pack.
+        let gets = store.gets
+        let local = MemoPacks(folder: folder, generation: "5555555555555555", shared: shared)
+        XCTAssertEqual(local.record(memo[0]), record(0))
+        XCTAssertEqual(store.gets, gets + 1)
+        XCTAssertNil(local.record(memo[2]))
+        XCTAssertEqual(store.gets, gets + 1, "read once")
+        local.finishShared()
+        XCTAssertNil(local.finish())
+        XCTAssertEqual(store.puts, 1, "nothing learnt")
+
+        // Warm from the folder: the store is not asked. One learnt otherwise (a fixture edited
+        // back and forth): the pack put back with it, and with what it held.
+        let warm = MemoPacks(folder: folder, generation: "5555555555555555", shared: shared)
+        XCTAssertEqual(warm.record(memo[1]), record(1))
+        XCTAssertEqual(warm.record(memo[0]), record(0))
+        XCTAssertEqual(store.gets, gets + 1, "the folder had both")
+        warm.remember(record(9), for: memo[0])
+        warm.finishShared()
+        XCTAssertEqual(store.puts, 2)
+        XCTAssertEqual(sharedRecords(), [memo[0].hex: record(9), memo[1].hex: record(1)])
+
+        // The folder's memo wins over the shared one for the same memo.
+        store.entries[shared.key.hex] = MemoPacks.encoded([(memo[1].hex, record(7)), (memo[3].hex, record(3))])
+        let both = MemoPacks(folder: folder, generation: "5555555555555555", shared: shared)
+        XCTAssertEqual(both.record(memo[3]), record(3), "lacked by the folder: from the store")
+        XCTAssertEqual(both.record(memo[1]), record(1), "held by both: the folder's")
+
+        // A shared entry that is not a whole pack is none, and a run that learnt puts a whole one.
+        store.entries[shared.key.hex] = Array("layoutsnap memo pack 1\nmemo".utf8)
+        let torn = MemoPacks(folder: nil, generation: "5555555555555555", shared: shared)
+        XCTAssertNil(torn.record(memo[0]))
+        torn.remember(record(4), for: memo[4])
+        torn.finishShared()
+        XCTAssertEqual(sharedRecords(), [memo[4].hex: record(4)])
+    }
+
     /// No pack is larger than its bound: a run that learnt more writes what fits (its first
     /// records), and the rest are worked out again by a later run.
     func testAPackIsNeverLargerThanItsBound() throws {

@@ -22,8 +22,18 @@ import LayoutSnapSystem
 /// run that reads `maxPacks` or more writes them again as one (newest first, within `maxBytes`),
 /// named just after the newest it read so that a pack another run writes meanwhile still wins,
 /// and removes those it read; two runs doing so at once leave two copies, both whole.
+///
+/// With a remote store, the generation's packs are also one shared entry there (`Shared`), so
+/// that a machine that never ran the suite (a CI job's fresh folder) finds its keys without
+/// decoding, as a warm local run does: read before the local packs (which win), and put back
+/// whole, merged with what this run learnt, when the run learnt a memo it lacked. Two runs
+/// putting it at once each put a whole pack; the last one's stands, and the other's new memos
+/// are learnt again by a later run. A memo from the store is a shortcut as a local one is: the
+/// files it names are read and hashed (never waited on: `SystemCall.readPrefix` opens without
+/// blocking), a hit is checked against the goldens, and audits render a sample of hits.
 final class MemoPacks: @unchecked Sendable {
-    let folder: String
+    /// The local folder's `memos/`; nil without a local folder.
+    let folder: String?
     /// 16 hex digits: the start of the hash of what the run's memos share.
     let generation: String
     /// The most one pack may be: some 300,000 fixtures' records (the rest of a larger run's are
@@ -31,9 +41,29 @@ final class MemoPacks: @unchecked Sendable {
     let maxBytes: Int
     private let state = LockedValue(State())
 
+    let shared: Shared?
+
+    /// The remote store's pack of the generation: `key` names it there.
+    struct Shared {
+        let store: any ResultStore
+        let key: ResultKey
+
+        /// What the pack of `generation` (the whole hash of what the run's memos share) is
+        /// filed under in the remote store: no fixture's key or memo hashes as it.
+        static func key(generation: String) -> ResultKey {
+            var hasher = SHA256()
+            hasher.update("layoutsnap-shared-memo-pack 1 generation#\(generation.utf8.count):\(generation)")
+            return ResultKey(hex: hasher.hex())
+        }
+    }
+
     private struct State {
-        /// By memo hex: the record and the place of its pack among those read (learnt: after all).
+        /// By memo hex: the record and the place of its pack among those read (learnt: after all;
+        /// the shared pack: before all).
         var records: [String: (bytes: [UInt8], age: Int)]?
+        /// The shared pack's records as read, nil until read; empty when it was not there.
+        var sharedRecords: [String: [UInt8]]?
+        var sharedFinished = false
         /// The files read, valid or not: a compaction replaces them all.
         var read: [String] = []
         var learned: [(memo: String, bytes: [UInt8])] = []
@@ -43,16 +73,22 @@ final class MemoPacks: @unchecked Sendable {
     static let header = "layoutsnap memo pack 1\n"
     static let maxPacks = 8
 
-    init(folder: String, generation: String, maxBytes: Int = 32 << 20) {
+    init(folder: String?, generation: String, shared: Shared? = nil, maxBytes: Int = 32 << 20) {
         self.folder = folder
         self.generation = generation
-        self.maxBytes = maxBytes
+        self.shared = shared
+        // The shared pack travels as one entry, within what a store holds.
+        self.maxBytes = shared == nil ? maxBytes : min(maxBytes, Limits.maxCacheEntryBytes)
     }
 
-    /// The record filed under `memo`, from the packs (read at the first call) or this run.
+    /// The record filed under `memo`, from the local packs (read at the first call), the shared
+    /// one (read at the first memo they lack: a warm local run pays no round trip), or this run.
     func record(_ memo: ResultKey) -> [UInt8]? {
         state.withLock { s in
             if s.records == nil { load(&s) }
+            if let found = s.records?[memo.hex] { return found.bytes }
+            guard shared != nil, s.sharedRecords == nil else { return nil }
+            loadShared(&s)
             return s.records?[memo.hex]?.bytes
         }
     }
@@ -72,7 +108,7 @@ final class MemoPacks: @unchecked Sendable {
     /// end writes none.
     func finish() -> String? {
         let (pack, packName, replaced): ([UInt8]?, String, [String]) = state.withLock { s in
-            guard !s.finished else { return (nil, "", []) }
+            guard !s.finished, folder != nil else { return (nil, "", []) }
             s.finished = true
             if s.read.count >= Self.maxPacks, let records = s.records {
                 // Newest first, then by memo: the same records keep the same ones under the bound.
@@ -82,16 +118,23 @@ final class MemoPacks: @unchecked Sendable {
                 let after = s.read.max().flatMap(Self.timeInName) ?? Self.now()
                 return (bounded(ordered.map { ($0.key, $0.value.bytes) }), name(time: after + 1), s.read)
             }
-            guard !s.learned.isEmpty else { return (nil, "", []) }
-            // The last learnt for each memo, in the order first learnt.
+            // The shared pack's memos the local packs lacked are kept with them, as a local
+            // folder in front keeps the remote's hits: the next run finds them without asking.
+            let fromShared = (s.records ?? [:]).filter { $0.value.age == -1 }.keys.sorted()
+            guard !s.learned.isEmpty || !fromShared.isEmpty else { return (nil, "", []) }
+            // The last learnt for each memo, in the order first learnt; then the shared ones.
             var last: [String: [UInt8]] = [:]
             var order: [String] = []
             for (memo, bytes) in s.learned {
                 if last.updateValue(bytes, forKey: memo) == nil { order.append(memo) }
             }
+            for memo in fromShared where last[memo] == nil {
+                last[memo] = s.records![memo]!.bytes
+                order.append(memo)
+            }
             return (bounded(order.map { ($0, last[$0]!) }), name(time: Self.now()), [])
         }
-        guard let pack else { return nil }
+        guard let pack, let folder else { return nil }
         do {
             try AtomicWriter.write(pack, to: folder + "/" + packName, durable: false)
         } catch {
@@ -99,6 +142,35 @@ final class MemoPacks: @unchecked Sendable {
         }
         for old in replaced { _ = unlink(folder + "/" + old) }
         return nil
+    }
+
+    /// Puts the shared pack back, merged with what this run learnt, when the run learnt a memo
+    /// it lacked or held otherwise; once, before the remote store's uploads are drained. A run
+    /// that has not read the pack (record, or a warm local run) reads it first, so as not to
+    /// put back less.
+    func finishShared() {
+        guard let shared else { return }
+        let pack: [UInt8]? = state.withLock { s in
+            guard !s.sharedFinished, !s.learned.isEmpty else { return nil }
+            s.sharedFinished = true
+            if s.records == nil { load(&s) }
+            if s.sharedRecords == nil { loadShared(&s) }
+            let before = s.sharedRecords ?? [:]
+            var merged = before
+            // The last learnt for each memo, in the order first learnt: kept first under the bound.
+            var order: [String] = []
+            var learnt: Set<String> = []
+            for (memo, bytes) in s.learned {
+                merged[memo] = bytes
+                if learnt.insert(memo).inserted { order.append(memo) }
+            }
+            guard order.contains(where: { before[$0] != merged[$0] }) else { return nil }
+            let priority =
+                order.map { ($0, merged[$0]!) }
+                + before.keys.filter { !learnt.contains($0) }.sorted().map { ($0, merged[$0]!) }
+            return bounded(priority)
+        }
+        if let pack { shared.store.put(shared.key, pack) }
     }
 
     /// The records in `priority` order that fit in `maxBytes`, as a pack sorted by memo.
@@ -133,6 +205,11 @@ final class MemoPacks: @unchecked Sendable {
 
     private func load(_ s: inout State) {
         var records: [String: (bytes: [UInt8], age: Int)] = [:]
+        guard let folder else {
+            for (memo, bytes) in s.learned { records[memo] = (bytes, Int.max) }
+            s.records = records
+            return
+        }
         // A folder that is not there yet holds no packs; AtomicWriter's temporary files start
         // with a dot, and another generation's packs are left to age out.
         let names = ((try? SystemCall.folderEntries(folder).get()) ?? [])
@@ -153,6 +230,20 @@ final class MemoPacks: @unchecked Sendable {
         }
         for (memo, bytes) in s.learned { records[memo] = (bytes, Int.max) }
         s.records = records
+    }
+
+    /// The shared pack's records, each under the local packs' and this run's for its memo. A
+    /// pack that is not whole (or another kind of entry) is none; the store has warned of one
+    /// that did not hash to its name, or of a store that did not answer.
+    private func loadShared(_ s: inout State) {
+        guard let shared else { return }
+        let pack = shared.store.get(shared.key).flatMap { $0.count <= maxBytes ? Self.parse($0) : nil } ?? []
+        var read: [String: [UInt8]] = [:]
+        for (memo, record) in pack {
+            read[memo] = record
+            if s.records?[memo] == nil { s.records?[memo] = (record, -1) }
+        }
+        s.sharedRecords = read
     }
 
     static func encoded(_ records: [(memo: String, bytes: [UInt8])]) -> [UInt8] {

@@ -78,9 +78,11 @@ public final class ResultCache: Sendable {
         public var disagreements: [String] = []
     }
 
+    /// `remote`: the shared store, which also holds the generation's memo pack (`MemoPacks`).
     public init(
-        store: any ResultStore, local: LocalResultStore?, renderer: String, environment: String, auditRate: Double,
-        lints: Bool, renderEnvironment: RenderEnvironment? = nil, brandFonts: [String: String] = [:]
+        store: any ResultStore, local: LocalResultStore?, remote: (any ResultStore)? = nil, renderer: String,
+        environment: String, auditRate: Double, lints: Bool, renderEnvironment: RenderEnvironment? = nil,
+        brandFonts: [String: String] = [:]
     ) {
         self.store = store
         self.local = local
@@ -92,11 +94,17 @@ public final class ResultCache: Sendable {
         self.lints = lints
         memoPrefix = Self.memoPrefix(renderer: renderer, environment: environment, lints: lints)
         // The packs of this build, environment and lints: their memos are this run's to find.
-        memos = local?.memos(generation: String(memoPrefix.hex().prefix(16)))
+        let generation = memoPrefix.hex()
+        let shared = remote.map { MemoPacks.Shared(store: $0, key: MemoPacks.Shared.key(generation: generation)) }
+        memos =
+            local == nil && shared == nil
+            ? nil
+            : MemoPacks(
+                folder: local?.memosFolder, generation: String(generation.prefix(16)), shared: shared)
         keyPrefix = ResultKey.prefix(renderer: renderer, environment: environment, lints: lints)
     }
 
-    /// The remembered keys (`rememberedKey`), with a local folder.
+    /// The remembered keys (`rememberedKey`), with a local folder or a remote store.
     private let memos: MemoPacks?
 
     /// The hash every key of the run starts with (`ResultKey.prefix`).
@@ -138,7 +146,7 @@ public final class ResultCache: Sendable {
             keyed.fonts[file.name] = "\(Self.brandFontInKey), brand file \(place + 1)"
         }
         return ResultCache(
-            store: TieredResultStore(local: local, remote: remote), local: local,
+            store: TieredResultStore(local: local, remote: remote), local: local, remote: remote,
             renderer: "layoutsnap \(version) \(buildID)",
             environment: String(decoding: JSONWriter(style: .compact).bytes(keyed.json), as: UTF8.self),
             auditRate: settings.auditRate, lints: lints, renderEnvironment: environment, brandFonts: brandFonts)
@@ -165,9 +173,10 @@ public final class ResultCache: Sendable {
     }
 
     /// The key remembered for the fixture at `ref`, found without decoding it; nil when there
-    /// is none (no local folder, never seen, its file or a file it names changed since).
+    /// is none (no local folder or remote store, never seen, its file or a file it names changed
+    /// since).
     ///
-    /// With a local folder, each key is remembered under a hash of what the decoded fixture is
+    /// With a local folder or a remote store (`MemoPacks`), each key is remembered under a hash of what the decoded fixture is
     /// made from apart from the files it names (the fixture file's bytes, its id and path,
     /// defaults, variant, overrides, this build), with the hash of each file it names beside it.
     /// Decoding is a function of these, so when the file's bytes and every named file's hash
@@ -180,7 +189,7 @@ public final class ResultCache: Sendable {
     public func rememberedKey(
         ref: FixtureRef, overrides: FixtureOverrides, files: any InputFiles
     ) -> (key: ResultKey?, memo: ResultKey?) {
-        guard local != nil, let memo = memo(ref: ref, overrides: overrides, files: files) else { return (nil, nil) }
+        guard memos != nil, let memo = memo(ref: ref, overrides: overrides, files: files) else { return (nil, nil) }
         guard let record = memos?.record(memo), let remembered = KeyMemo.parse(record) else {
             return (nil, memo)
         }
@@ -463,6 +472,8 @@ public final class ResultCache: Sendable {
             })
         else { return }
         writing.wait()
+        // Queued before the remote store's uploads are drained.
+        memos?.finishShared()
         store.finish()
         if let local, let memos { local.finish(memos) }
         if let local, local.entriesWritten > 0 { local.evict() }

@@ -51,8 +51,10 @@ public final class LocalResultStore: ResultStore {
 
     /// The remembered keys of runs of `generation` (`MemoPacks`), one file per run in `memos/`.
     func memos(generation: String) -> MemoPacks {
-        MemoPacks(folder: folder + "/memos", generation: generation)
+        MemoPacks(folder: memosFolder, generation: generation)
     }
+
+    var memosFolder: String { folder + "/memos" }
 
     func path(_ key: ResultKey) -> String {
         "\(folder)/entries/\(key.hex.prefix(1))/\(key.hex)"
