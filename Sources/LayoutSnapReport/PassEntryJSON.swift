@@ -22,7 +22,7 @@ enum PassEntryJSON {
         }
         if let cached = entry.cached {
             key("cached")
-            out.append(contentsOf: Array((cached ? "true" : "false").utf8))
+            raw(cached ? "true" : "false", into: &out)
         }
         if let canvas = entry.canvas {
             key("canvas")
@@ -50,11 +50,11 @@ enum PassEntryJSON {
     private static func write(_ state: StateEntry, into out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "{"))
         if let seconds = state.durationSeconds {
-            out.append(contentsOf: Array("\"durationSeconds\":".utf8))
+            raw("\"durationSeconds\":", into: &out)
             number(seconds, into: &out)
             out.append(UInt8(ascii: ","))
         }
-        out.append(contentsOf: Array("\"frames\":[".utf8))
+        raw("\"frames\":[", into: &out)
         for (f, frame) in state.frames.enumerated() {
             guard frame.metrics == nil, frame.lints == nil, frame.attribution == nil, frame.pairing == nil,
                 frame.cause == nil
@@ -62,7 +62,7 @@ enum PassEntryJSON {
             if f > 0 { out.append(UInt8(ascii: ",")) }
             write(frame, into: &out)
         }
-        out.append(contentsOf: Array("],\"name\":".utf8))
+        raw("],\"name\":", into: &out)
         string(state.name, into: &out)
         out.append(UInt8(ascii: "}"))
         return true
@@ -70,29 +70,37 @@ enum PassEntryJSON {
 
     private static func write(_ frame: FrameEntry, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        func optional(_ name: String, _ value: String?) {
+        // Each name and its quotes and colon one static string: a string built for each was most
+        // of a frame's cost, written 732 times a warm run.
+        func optional(_ name: StaticString, _ value: String?) {
             guard let value else { return }
-            out.append(contentsOf: Array("\"\(name)\":".utf8))
+            raw(name, into: &out)
             string(value, into: &out)
             out.append(UInt8(ascii: ","))
         }
-        optional("actual", frame.actual)
-        optional("diff", frame.diff)
-        optional("expected", frame.expected)
-        out.append(contentsOf: Array("\"golden\":".utf8))
+        optional("\"actual\":", frame.actual)
+        optional("\"diff\":", frame.diff)
+        optional("\"expected\":", frame.expected)
+        raw("\"golden\":", into: &out)
         string(frame.golden, into: &out)
         out.append(UInt8(ascii: ","))
-        optional("goldenHash", frame.goldenHash)
-        out.append(contentsOf: Array("\"index\":\(frame.index),\"layoutChanges\":".utf8))
+        optional("\"goldenHash\":", frame.goldenHash)
+        raw("\"index\":", into: &out)
+        integer(frame.index, into: &out)
+        raw(",\"layoutChanges\":", into: &out)
         array(frame.layoutChanges, into: &out)
         out.append(UInt8(ascii: ","))
-        optional("message", frame.message)
-        if let pairedWith = frame.pairedWith { out.append(contentsOf: Array("\"pairedWith\":\(pairedWith),".utf8)) }
-        out.append(contentsOf: Array("\"progress\":".utf8))
+        optional("\"message\":", frame.message)
+        if let pairedWith = frame.pairedWith {
+            raw("\"pairedWith\":", into: &out)
+            integer(pairedWith, into: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        raw("\"progress\":", into: &out)
         number(frame.progress, into: &out)
-        out.append(contentsOf: Array(",\"status\":".utf8))
+        raw(",\"status\":", into: &out)
         string(frame.status.rawValue, into: &out)
-        out.append(contentsOf: Array(",\"time\":".utf8))
+        raw(",\"time\":", into: &out)
         number(frame.time, into: &out)
         out.append(UInt8(ascii: "}"))
     }
@@ -109,6 +117,27 @@ enum PassEntryJSON {
             element(value, &out)
         }
         out.append(UInt8(ascii: "]"))
+    }
+
+    private static func raw(_ text: StaticString, into out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// An integer's decimal digits, without a string made of them.
+    static func integer(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // At most 19 digits (Int.min's magnitude), written from the right.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var at = buffer.count
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: buffer[at...])
+        }
     }
 
     /// As the encoder writes a double: its shortest digits, a whole one without `.0`, and the
@@ -128,7 +157,12 @@ enum PassEntryJSON {
     /// as it is.
     static func string(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let hex = Array("0123456789abcdef".utf8)
+        // Most strings (paths, hashes, names) need no escape: copied whole.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(contentsOf: value.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -140,11 +174,13 @@ enum PassEntryJSON {
             case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
                 out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
             default: out.append(byte)
             }
         }
         out.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -10,7 +10,8 @@ final class PassEntryJSONTests: XCTestCase {
     let encoder = ResultsJSON.makeEncoder(pretty: false)
 
     static let strings = [
-        "", "posts/x", "a\"b\\c/d", "tab\tline\nreturn\rback\u{8}feed\u{C}", "\u{0}\u{1}\u{1F}\u{7F}",
+        "", "posts/x", "a\"b\\c/d", "say \"hi\"", "back\\slash", "tab\tline\nreturn\rback\u{8}feed\u{C}",
+        "\u{0}\u{1}\u{1F}\u{7F}",
         "émoji 😀 עברית 中文", "\u{2028}\u{2029}", "</script><!--",
     ]
     static let numbers: [Double] = [
@@ -30,14 +31,15 @@ final class PassEntryJSONTests: XCTestCase {
                 var frames: [FrameEntry] = []
                 for f in 0..<(i + s) % 5 {
                     var frame = FrameEntry(
-                        index: f * 7 - 3, time: number(), progress: number(),
+                        index: [f * 7 - 3, Int.max, Int.min, 10, 1_000_000_000][(i + f) % 5], time: number(),
+                        progress: number(),
                         status: FrameStatus.allCases[(i + f) % FrameStatus.allCases.count], golden: text())
                     frame.message = maybe(text())
                     frame.expected = maybe(text())
                     frame.actual = maybe(text())
                     frame.diff = maybe(text())
                     frame.goldenHash = maybe(text())
-                    frame.pairedWith = maybe(f + 1)
+                    frame.pairedWith = maybe([f + 1, 0, 99, -12][i % 4])
                     frame.layoutChanges = (0..<(f % 3)).map { _ in text() }
                     frames.append(frame)
                 }
