@@ -16,11 +16,14 @@ public final class TextEngine: TextMeasuring {
         /// The text Pango holds (NUL replaced, same characters as `plainText`): offsets in
         /// characters become byte indices through it.
         let string: String
+        /// The cairo scaled font of each run, once each: the layout's Pango fonts hold them.
+        let fonts: [OpaquePointer]
 
-        init(layout: GObjectReference<OpaquePointer>, measured: MeasuredText, string: String) {
+        init(layout: GObjectReference<OpaquePointer>, measured: MeasuredText, string: String, fonts: [OpaquePointer]) {
             self.owner = layout
             self.measured = measured
             self.string = string
+            self.fonts = fonts
         }
 
         /// The UTF-8 byte index of character `offset` (clamped to the text).
@@ -323,16 +326,63 @@ public final class TextEngine: TextMeasuring {
     /// sizes) while each has its own Pango fonts, which release theirs as Pango's caches turn over;
     /// a pinned font's count never reaches zero, so that path never runs for it. A pinned font
     /// also keeps its cairo font face, whose list per font file cairo 1.16 changes unlocked.
-    private static func pinScaledFonts(of layout: OpaquePointer) {
-        guard pinnedScaledFonts.withLock({ $0.count }) < pinnedScaledFontLimit, let iter = pango_layout_get_iter(layout)
-        else { return }
+    ///
+    /// Returns the runs' scaled fonts, once each, for `pinDrawnFonts`.
+    private static func pinScaledFonts(of layout: OpaquePointer) -> [OpaquePointer] {
+        guard let iter = pango_layout_get_iter(layout) else { return [] }
         defer { pango_layout_iter_free(iter) }
+        var fonts: [OpaquePointer] = []
         repeat {
-            if let run = pango_layout_iter_get_run_readonly(iter), let font = layoutsnap_run_scaled_font(run) {
+            if let run = pango_layout_iter_get_run_readonly(iter), let font = layoutsnap_run_scaled_font(run),
+                !fonts.contains(font)
+            {
+                fonts.append(font)
                 pin(font)
             }
         } while pango_layout_iter_next_run(iter) != 0
+        return fonts
     }
+
+    /// The fonts cairo draws with are not Pango's: Pango's are made for the layout's own scale,
+    /// and a frame is drawn at the canvas's scale (2x, 3x) onto an image surface whose font
+    /// options differ from the layout's (at 1x too), so `cairo_show_glyphs` makes (or finds in
+    /// its font map) a scaled font for each font and transform, which the drawing context
+    /// holds until the next run's font replaces it. Its count then reaches zero while the other
+    /// worker may be looking the same font up: the race of `pinScaledFonts`, which aborted one
+    /// cold verify of the bundled suite in about 150 at 2 jobs (`cairo_scaled_font_destroy:
+    /// Assertion '! scaled_font->cache_frozen' failed`, under `cairo_show_glyphs`). Each such font
+    /// is found before the first time it is drawn with, the way `cairo_show_glyphs` finds it, and
+    /// pinned; after that, a lookup of a font and transform already seen takes one lock.
+    static func pinDrawnFonts(_ fonts: [OpaquePointer], on cr: OpaquePointer) {
+        guard !fonts.isEmpty else { return }
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        for font in fonts {
+            // Cairo keys a scaled font by the transform's linear part, not its translation.
+            let key = DrawnFont(
+                font: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font))), xx: matrix.xx, yx: matrix.yx,
+                xy: matrix.xy, yy: matrix.yy)
+            guard drawnFonts.withLock({ $0.count < pinnedScaledFontLimit && $0.insert(key).inserted }),
+                let drawn = layoutsnap_drawn_scaled_font(cr, font)
+            else { continue }
+            // The reference the helper took is the pin, unless the font is pinned already (the
+            // transform is the font's own) or the limit is reached.
+            let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(drawn)))
+            let kept = pinnedScaledFonts.withLock { pinned -> Bool in
+                pinned.count < pinnedScaledFontLimit && pinned.insert(address).inserted
+            }
+            if !kept { cairo_scaled_font_destroy(drawn) }
+        }
+    }
+
+    /// A run's font and the transform it was drawn under.
+    private struct DrawnFont: Hashable {
+        var font: UInt
+        var xx: Double, yx: Double, xy: Double, yy: Double
+    }
+
+    /// Each run font and transform whose drawn font has been pinned.
+    private static let drawnFonts = LockedValue(Set<DrawnFont>())
 
     /// Pins `font` (see `pinScaledFonts`), once, while fewer than `pinnedScaledFontLimit` are.
     static func pin(_ font: OpaquePointer) {
@@ -439,11 +489,11 @@ public final class TextEngine: TextMeasuring {
         } while pango_layout_iter_next_line(iter) != 0
         pango_layout_iter_free(iter)
 
-        Self.pinScaledFonts(of: layout)
+        let fonts = Self.pinScaledFonts(of: layout)
 
         let rtl = pango_find_base_dir(utf8, -1) == PANGO_DIRECTION_RTL
         let measured = MeasuredText(lines: lines, truncated: pango_layout_is_ellipsized(layout) != 0, rightToLeft: rtl)
-        return CachedLayout(layout: owner, measured: measured, string: utf8)
+        return CachedLayout(layout: owner, measured: measured, string: utf8, fonts: fonts)
     }
 
     /// Draws `draw` with each line's baseline where the rules put it (iOS metrics), ignoring
@@ -474,6 +524,7 @@ public final class TextEngine: TextMeasuring {
         }
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, grouped ? 1 : color.alpha)
         defer { withExtendedLifetime(cached) {} }
+        Self.pinDrawnFonts(cached.fonts, on: cr)
         var node = pango_layout_get_lines_readonly(cached.layout)
         var index = 0
         // Lines wholly outside the clip paint nothing: skip them (a long scrolled transcript

@@ -149,4 +149,36 @@ final class TextEngineHistoryTests: XCTestCase {
         for text in texts { _ = try second.layout(for: text) }
         XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + seen.count)
     }
+
+    /// The font cairo draws a run with is a scaled font of its own, made for the font and the
+    /// transform (and the image surface's font options, so at 1x too): it is pinned before it is
+    /// first drawn with, once for each font and transform (TextEngine.pinDrawnFonts).
+    func testTheFontsCairoDrawsWithArePinnedOnce() throws {
+        let fonts = try FontSystem.shared()
+        let engine = try TextEngine(fonts: fonts)
+        let text = StyledText(markup: "drawn **fonts**", font: FontSpec(size: 11.71), width: 200)
+        let draw = TextDraw(text: text, origin: Point(x: 2, y: 2), baselines: [12], color: .black)
+        let runFonts = try engine.layout(for: text).fonts.count
+        XCTAssertEqual(runFonts, 2, "regular and bold")
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 64, 64)
+        let cr = cairo_create(surface)
+        defer {
+            cairo_destroy(cr)
+            cairo_surface_destroy(surface)
+        }
+        let before = TextEngine.pinnedScaledFontCount
+        try engine.draw(draw, on: cr!)
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + runFonts, "at 1x too, a font of cairo's own for each")
+        try engine.draw(draw, on: cr!)
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + runFonts, "once")
+        cairo_scale(cr, 2.97, 2.97)
+        try engine.draw(draw, on: cr!)
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + 2 * runFonts, "one for each font at 2.97x")
+        cairo_translate(cr, 5, 7)
+        try engine.draw(draw, on: cr!)
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + 2 * runFonts, "a translation is the same font")
+        cairo_scale(cr, 1.5, 1.5)
+        try engine.draw(draw, on: cr!)
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + 3 * runFonts)
+    }
 }

@@ -119,6 +119,17 @@ static inline cairo_scaled_font_t *layoutsnap_run_scaled_font(PangoLayoutRun *ru
     if (!PANGO_IS_CAIRO_FONT(font)) return NULL;
     return pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));
 }
+/* The cairo scaled font `cr` draws `font` with under its current transform, with a reference for
+ * the caller: what cairo_show_glyphs looks up once Pango installs `font` (cairo makes one for each
+ * font and transform when the transform is not the font's own), found the same way, through the
+ * context's state, saved and restored around it (see TextEngine's pinDrawnFonts). */
+static inline cairo_scaled_font_t *layoutsnap_drawn_scaled_font(cairo_t *cr, cairo_scaled_font_t *font) {
+    cairo_save(cr);
+    cairo_set_scaled_font(cr, font);
+    cairo_scaled_font_t *drawn = cairo_scaled_font_reference(cairo_get_scaled_font(cr));
+    cairo_restore(cr);
+    return drawn;
+}
 /* The fontconfig pattern of the font Pango chose for a layout run (its file, index and family),
  * or NULL: which file a family resolved to. Owned by the font. */
 static inline FcPattern *layoutsnap_run_font_pattern(PangoLayoutRun *run) {
