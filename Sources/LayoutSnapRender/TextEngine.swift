@@ -348,8 +348,8 @@ public final class TextEngine: TextMeasuring {
     /// options differ from the layout's (at 1x too), so `cairo_show_glyphs` makes (or finds in
     /// its font map) a scaled font for each font and transform, which the drawing context
     /// holds until the next run's font replaces it. Its count then reaches zero while the other
-    /// worker may be looking the same font up: the race of `pinScaledFonts`, which aborted one
-    /// cold verify of the bundled suite in about 150 at 2 jobs (`cairo_scaled_font_destroy:
+    /// worker may be looking the same font up: the race of `pinScaledFonts`, which aborted two
+    /// cold verifies of the bundled suite in about 650 at 2 jobs (`cairo_scaled_font_destroy:
     /// Assertion '! scaled_font->cache_frozen' failed`, under `cairo_show_glyphs`). Each such font
     /// is found before the first time it is drawn with, the way `cairo_show_glyphs` finds it, and
     /// pinned; after that, a lookup of a font and transform already seen takes one lock.
