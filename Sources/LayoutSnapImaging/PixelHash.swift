@@ -38,13 +38,15 @@ public enum PixelHash {
 
     /// 16 lowercase hex digits, zero-padded (`0000000000000001`), stable for file names/JSON.
     public static func hex(_ hash: UInt64) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var out = [UInt8](repeating: 0, count: 16)
-        var value = hash
-        for i in stride(from: 15, through: 0, by: -1) {
-            out[i] = digits[Int(value & 0xF)]
-            value >>= 4
+        // Written straight into the string's storage: every golden a warm run checks has one.
+        String(unsafeUninitializedCapacity: 16) { out in
+            var value = hash
+            for i in stride(from: 15, through: 0, by: -1) {
+                let nibble = UInt8(value & 0xF)
+                out[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                value >>= 4
+            }
+            return 16
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

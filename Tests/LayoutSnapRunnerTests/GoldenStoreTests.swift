@@ -23,6 +23,10 @@ final class GoldenStoreTests: XCTestCase {
         XCTAssertNil(GoldenStore.frame(ofKey: "posts/x/layout.json"))
         XCTAssertNil(GoldenStore.frame(ofKey: "x/000.png"))
         XCTAssertNil(GoldenStore.fixture(ofLayoutKey: "posts/xlayout.json"))
+        // Three digits at least, as `String(format: "%03d")` pads them.
+        for index in [0, 5, 42, 100, 999, 1000, 12_345, Int.max] {
+            XCTAssertEqual(GoldenStore.frameName(index), String(format: "%03ld", index) + ".png")
+        }
     }
 
     func testVariantIDs() {

@@ -30,6 +30,16 @@ public struct GoldenStore: Sendable {
     }
 
     public static func frameName(_ index: Int) -> String {
+        // The usual three digits without the strings padding them (a warm run names every golden).
+        if (0..<1000).contains(index) {
+            return String(unsafeUninitializedCapacity: 7) { out in
+                out[0] = UInt8(ascii: "0") + UInt8(index / 100)
+                out[1] = UInt8(ascii: "0") + UInt8(index / 10 % 10)
+                out[2] = UInt8(ascii: "0") + UInt8(index % 10)
+                for (i, c) in ".png".utf8.enumerated() { out[3 + i] = c }
+                return 7
+            }
+        }
         let digits = String(index)
         return String(repeating: "0", count: max(0, 3 - digits.count)) + digits + ".png"
     }

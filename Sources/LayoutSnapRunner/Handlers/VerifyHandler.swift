@@ -156,7 +156,8 @@ public struct VerifyHandler: FrameHandler {
         for frame in value.frames {
             let key = GoldenStore.frameKey(fixture: id, state: frame.state, index: frame.index)
             let path = store.path(key)
-            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+            // By bytes: a Character search from the end walks grapheme breaks.
+            let folder = String(path[..<(path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.startIndex)])
             let inside =
                 folderInside[folder]
                 ?? {
