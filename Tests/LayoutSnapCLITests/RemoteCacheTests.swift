@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapImaging
 import LayoutSnapSystem
 import LayoutSnapTestSupport
 import XCTest
@@ -340,6 +341,51 @@ final class RemoteCacheTests: XCTestCase {
         XCTAssertEqual(poisoned.cached, 8, "the first fixture's frames: \(poisoned.output)")
         XCTAssertEqual(try pack().records.sorted(), shared.records.sorted(), "put right")
         XCTAssertEqual(try verify(dir, remoteOnly).cached, 24)
+    }
+
+    /// Two checkouts of one project in two folders (a laptop's and a CI job's) share every entry
+    /// and every memo: a key names a file as the fixture writes it, and a memo holds paths
+    /// relative to the working folder. The second finds every fixture, the one with a picture
+    /// too, and learns no memo, so it puts nothing back; without the pack, it works out the same
+    /// keys.
+    func testTwoCheckoutsShareEntriesAndMemos() throws {
+        let first = try TempDir()
+        try first.write("Fixtures/cards/plain.json", smallPost(title: "Plain"))
+        try first.write(
+            "Fixtures/cards/pictured.json",
+            #"{"kind": "post", "title": "Pictured", "summary": "A picture", "image": {"path": "images/blue.png"}}"#)
+        let picture = PixelImage(width: 30, height: 20, pixels: Array(repeating: 0xFF33_66CC, count: 600))
+        try FileManager.default.createDirectory(
+            at: first.path("Fixtures/cards/images"), withIntermediateDirectories: true)
+        try Data(picture.encodePNG()).write(to: first.path("Fixtures/cards/images/blue.png"))
+        let recorded = try CLI.run(["record", "--no-progress", "--allow-ci", "--no-cache"], in: first.url)
+        XCTAssertEqual(recorded.status, 0, recorded.output)
+        let second = try TempDir()
+        for folder in ["Fixtures", "Goldens"] {
+            try FileManager.default.copyItem(at: first.path(folder), to: second.path(folder))
+        }
+        let server = try Nginx(in: first)
+        defer { server.stop() }
+        let remoteOnly = ["--no-cache", "--remote-cache", server.url]
+        XCTAssertEqual(try verify(first, remoteOnly).cached, 0)
+        let puts = server.requests("PUT", "ac")
+        // The first checkout's files gone: nothing of the second may lean on them.
+        try FileManager.default.removeItem(at: first.path("Fixtures"))
+        let other = try verify(second, remoteOnly)
+        XCTAssertEqual(other.status, 0, other.output)
+        XCTAssertGreaterThan(other.cached, 0)
+        XCTAssertTrue(other.output.contains("\(other.cached) passed (\(other.cached) from cache)"), other.output)
+        XCTAssertEqual(server.requests("PUT", "ac"), puts, "every memo came from the pack")
+
+        // Without the pack, the second checkout works each key out itself: the same keys.
+        let header = Data("layoutsnap memo pack 1\n".utf8)
+        for name in try FileManager.default.contentsOfDirectory(atPath: server.ac.path)
+        where try Data(contentsOf: server.ac.appendingPathComponent(name)).range(of: header) != nil {
+            try FileManager.default.removeItem(at: server.ac.appendingPathComponent(name))
+        }
+        let decoded = try verify(second, remoteOnly)
+        XCTAssertEqual(decoded.cached, other.cached, decoded.output)
+        XCTAssertGreaterThan(server.requests("PUT", "ac"), puts, "the memos learnt, put back")
     }
 
     /// `ActionResult { output_files = 2: OutputFile { path = 1; digest = 2: Digest { hash = 1;

@@ -5,15 +5,16 @@ public protocol CanonicallyHashed {
 }
 
 extension InputFile: CanonicallyHashed {
-    /// The file by its resolved path (its bytes are hashed on their own); how the fixture wrote
-    /// it and where are for messages only.
-    public var canonicalValue: Any { path }
+    /// The file as the fixture writes it (its bytes are hashed on their own): where the project
+    /// is checked out changes no pixel, so two checkouts share keys. Where it is written is for
+    /// messages only.
+    public var canonicalValue: Any { written }
 }
 
 extension PostImage: CanonicallyHashed {
-    /// The picture by its file (whose bytes are hashed on their own) and shape; where the
-    /// fixture names it is for messages only.
-    public var canonicalValue: Any { (path, aspectRatio) }
+    /// The picture by its file as the fixture writes it (whose bytes are hashed on their own)
+    /// and shape; where the fixture names it is for messages only.
+    public var canonicalValue: Any { (source?.written ?? path, aspectRatio) }
 }
 
 /// The result cache's key of one fixture as one variant (docs/cache.md): SHA-256 over everything
@@ -27,12 +28,13 @@ public struct ResultKey: Sendable, Hashable, CustomStringConvertible {
     public var description: String { hex }
 
     /// Bumped when the key's own layout changes (what goes in, in which order).
-    public static let schema = "layoutsnap-result-key 1"
+    public static let schema = "layoutsnap-result-key 2"
 
     /// - fixture: decoded, with project defaults, the variant and command-line overrides
     ///   applied. Its display path and its list of variants are left out: neither changes a
     ///   pixel of this rendering.
-    /// - inputs: every file the fixture names, by resolved path, with its whole bytes.
+    /// - inputs: every file the fixture names, by its path as the fixture writes it, with its
+    ///   whole bytes.
     /// - renderer: the renderer's identity (version and build id).
     /// - environment: the rendering environment's fingerprint (libraries, fonts, architecture).
     /// - lints: whether the value holds the layout lints' findings (a run with lints off

@@ -222,26 +222,43 @@ public final class ResultCache: Sendable {
         return key
     }
 
-    private func remember(_ key: ResultKey, memo: ResultKey?, inputs: [(path: String, bytes: [UInt8])]) {
+    private func remember(_ key: ResultKey, memo: ResultKey?, inputs: [Input]) {
         guard let memos, let memo else { return }
-        let record = KeyMemo(key: key, inputs: inputs.map { ($0.path, SHA256.hex(of: $0.bytes)) })
+        let record = KeyMemo(
+            key: key, inputs: inputs.map { (Self.portable($0.path), SHA256.hex(of: $0.bytes)) })
         memos.remember(record.encoded(), for: memo)
     }
 
-    private func exactKey(_ fixture: Fixture, inputs: [(path: String, bytes: [UInt8])]) -> ResultKey {
-        ResultKey.of(fixture, inputs: inputs, prefix: keyPrefix)
+    private func exactKey(_ fixture: Fixture, inputs: [Input]) -> ResultKey {
+        ResultKey.of(fixture, inputs: inputs.map { ($0.written, $0.bytes) }, prefix: keyPrefix)
     }
 
+    /// A file a fixture names: where it is read from, how the fixture writes it (what the key
+    /// names it by: where the project is checked out changes no pixel), and its bytes.
+    private typealias Input = (path: String, written: String, bytes: [UInt8])
+
     /// Every file the fixture names, whole; nil when one cannot be read so.
-    private func inputs(of fixture: Fixture, files: any InputFiles) -> [(path: String, bytes: [UInt8])]? {
-        var inputs: [(path: String, bytes: [UInt8])] = []
+    private func inputs(of fixture: Fixture, files: any InputFiles) -> [Input]? {
+        var inputs: [Input] = []
         for file in fixture.content.inputFiles {
             guard let read = try? files.read(file.path, upTo: Limits.maxInputFileBytes),
                 read.size == read.prefix.count
             else { return nil }
-            inputs.append((file.path, read.prefix))
+            inputs.append((file.path, file.written, read.prefix))
         }
         return inputs
+    }
+
+    /// The working folder at the start, which the paths a memo holds are relative to.
+    private static let workingFolder = FileManager.default.currentDirectoryPath
+
+    /// `path` relative to the working folder when it lies below it, as a memo holds it: a memo
+    /// shared through the remote store (`MemoPacks`) is read in another checkout of the project,
+    /// where the same file has another absolute path. (A memo is filed under the fixture's path
+    /// relative to the same folder, so it is read only where that path names the same file.)
+    static func portable(_ path: String) -> String {
+        let folder = workingFolder
+        return folder.count > 1 && path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
     }
 
     /// What the remembered key is filed under; nil when the fixture file cannot be read.
@@ -256,7 +273,7 @@ public final class ResultCache: Sendable {
             else { return nil }
         }
         var hasher = memoPrefix
-        for (name, text) in [("id", ref.id), ("path", ref.path)] {
+        for (name, text) in [("id", ref.id), ("path", Self.portable(ref.path))] {
             hasher.update("\(name)#\(text.utf8.count):\(text)")
         }
         hasher.update("settings:")
@@ -273,7 +290,7 @@ public final class ResultCache: Sendable {
     private static func memoPrefix(renderer: String, environment: String, lints: Bool) -> SHA256 {
         var hasher = SHA256()
         for (name, text) in [
-            ("memo", "layoutsnap-key-memo 4"), ("renderer", renderer), ("environment", environment),
+            ("memo", "layoutsnap-key-memo 5"), ("renderer", renderer), ("environment", environment),
             ("lints", lints ? "on" : "off"),
         ] {
             hasher.update("\(name)#\(text.utf8.count):\(text)")
