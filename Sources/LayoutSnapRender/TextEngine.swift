@@ -362,16 +362,18 @@ public final class TextEngine: TextMeasuring {
             let key = DrawnFont(
                 font: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(font))), xx: matrix.xx, yx: matrix.yx,
                 xy: matrix.xy, yy: matrix.yy)
-            guard drawnFonts.withLock({ $0.count < pinnedScaledFontLimit && $0.insert(key).inserted }),
+            guard drawnFonts.withLock({ $0.count < pinnedScaledFontLimit && !$0.contains(key) }),
                 let drawn = layoutsnap_drawn_scaled_font(cr, font)
             else { continue }
-            // The reference the helper took is the pin, unless the font is pinned already (the
-            // transform is the font's own) or the limit is reached.
+            // The reference the helper took is the pin, unless the font is pinned already (by
+            // another worker meanwhile) or the limit is reached. Marked done only once pinned:
+            // a worker that finds the mark draws at once.
             let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(drawn)))
             let kept = pinnedScaledFonts.withLock { pinned -> Bool in
                 pinned.count < pinnedScaledFontLimit && pinned.insert(address).inserted
             }
             if !kept { cairo_scaled_font_destroy(drawn) }
+            drawnFonts.withLock { _ = $0.insert(key) }
         }
     }
 

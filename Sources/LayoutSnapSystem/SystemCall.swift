@@ -391,11 +391,12 @@ extension SystemCall {
     /// does) and its first `limit` bytes, all of them when it is smaller. `touch`, given the
     /// file's modification time (seconds since 1970), says whether to set its times to now,
     /// through the open file. Opened without blocking: a pipe by that name (a fixture's, or one a
-    /// remote memo names) is refused at once instead of waiting for a writer.
+    /// remote memo names) is refused at once instead of waiting for a writer; and never as the
+    /// controlling terminal.
     public static func readPrefix(
         _ path: String, upTo limit: Int, touch: ((Int) -> Bool)? = nil
     ) throws(SystemError) -> (size: Int, bytes: [UInt8]) {
-        let (fd, info) = try openRegular(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let (fd, info) = try openRegular(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         let size = Int(info.st_size)
         defer { try? close(fd) }
         if let touch, touch(Int(info.st_mtim.tv_sec)) { _ = futimens(fd, nil) }

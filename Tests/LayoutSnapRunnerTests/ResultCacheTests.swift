@@ -460,6 +460,47 @@ final class ResultCacheTests: XCTestCase {
         torn.remember(record(4), for: memo[4])
         torn.finishShared()
         XCTAssertEqual(sharedRecords(), [memo[4].hex: record(4)])
+
+        // What another run put meanwhile is read again before the put, and kept.
+        let late = MemoPacks(folder: nil, generation: "5555555555555555", shared: shared)
+        XCTAssertNil(late.record(memo[5]))
+        late.remember(record(5), for: memo[5])
+        var meanwhile = sharedRecords()
+        meanwhile[memo[2].hex] = record(2)
+        store.entries[shared.key.hex] = MemoPacks.encoded(
+            meanwhile.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        late.finishShared()
+        XCTAssertEqual(sharedRecords(), [memo[4].hex: record(4), memo[2].hex: record(2), memo[5].hex: record(5)])
+
+        // With uploads off, the pack is read and never put back.
+        var readOnly = shared
+        readOnly.puts = false
+        let putsBefore = store.puts
+        let reader = MemoPacks(folder: nil, generation: "5555555555555555", shared: readOnly)
+        XCTAssertEqual(reader.record(memo[5]), record(5))
+        reader.remember(record(1), for: memo[1])
+        reader.finishShared()
+        XCTAssertEqual(store.puts, putsBefore)
+    }
+
+    /// A record from the server is taken only as layoutsnap writes one: it may send the run to
+    /// files below the working folder only, and to a few of them.
+    func testASharedRecordNamesOnlyFilesBelowTheWorkingFolder() {
+        func record(_ paths: [String]) -> [UInt8] {
+            KeyMemo(key: key, inputs: paths.map { ($0, String(repeating: "0", count: 64)) }).encoded()
+        }
+        XCTAssertTrue(MemoPacks.usable(record([])))
+        XCTAssertTrue(MemoPacks.usable(record(["Fixtures/posts/images/x.png", "a..b/c"])))
+        for paths in [["/etc/passwd"], ["../x.png"], ["Fixtures/../../x"], ["a//b"], [""], ["a/"]] {
+            XCTAssertFalse(MemoPacks.usable(record(paths)), "\(paths)")
+        }
+        XCTAssertTrue(MemoPacks.usable(record(Array(repeating: "x.png", count: 64))))
+        XCTAssertFalse(MemoPacks.usable(record(Array(repeating: "x.png", count: 65))))
+        XCTAssertFalse(MemoPacks.usable(Array("layoutsnap key memo 1\nkey".utf8)), "torn")
+        let large = KeyMemo(
+            key: key,
+            inputs: [(String(repeating: "a", count: LocalResultStore.maxMemoBytes), String(repeating: "0", count: 64))])
+        XCTAssertFalse(MemoPacks.usable(large.encoded()))
     }
 
     /// No pack is larger than its bound: a run that learnt more writes what fits (its first

@@ -43,10 +43,20 @@ final class MemoPacks: @unchecked Sendable {
 
     let shared: Shared?
 
-    /// The remote store's pack of the generation: `key` names it there.
+    /// The remote store's pack of the generation: `key` names it there; `puts`: whether the store
+    /// takes uploads (`--remote-cache-upload never`: the pack is read, never put back).
     struct Shared {
         let store: any ResultStore
         let key: ResultKey
+        var puts = true
+
+        /// The most the shared pack may be: some 20,000 fixtures' memos, fetched well within a
+        /// lookup's timeout on a slow link (a pack that did not arrive in time would take the
+        /// store down for the run).
+        static let maxBytes = 4 << 20
+
+        /// The most files one shared record may name: a fixture names a picture or a few.
+        static let maxInputs = 64
 
         /// What the pack of `generation` (the whole hash of what the run's memos share) is
         /// filed under in the remote store: no fixture's key or memo hashes as it.
@@ -77,8 +87,8 @@ final class MemoPacks: @unchecked Sendable {
         self.folder = folder
         self.generation = generation
         self.shared = shared
-        // The shared pack travels as one entry, within what a store holds.
-        self.maxBytes = shared == nil ? maxBytes : min(maxBytes, Limits.maxCacheEntryBytes)
+        // The shared pack travels as one entry, fetched in one lookup's time.
+        self.maxBytes = shared == nil ? maxBytes : min(maxBytes, Shared.maxBytes)
     }
 
     /// The record filed under `memo`, from the local packs (read at the first call), the shared
@@ -145,16 +155,16 @@ final class MemoPacks: @unchecked Sendable {
     }
 
     /// Puts the shared pack back, merged with what this run learnt, when the run learnt a memo
-    /// it lacked or held otherwise; once, before the remote store's uploads are drained. A run
-    /// that has not read the pack (record, or a warm local run) reads it first, so as not to
-    /// put back less.
+    /// it lacked or held otherwise; once, before the remote store's uploads are drained. The
+    /// pack is read again first, so that what other runs put meanwhile (CI's parallel jobs) is
+    /// kept; two runs that put it at the same moment still leave one's new memos out.
     func finishShared() {
-        guard let shared else { return }
+        guard let shared, shared.puts else { return }
         let pack: [UInt8]? = state.withLock { s in
             guard !s.sharedFinished, !s.learned.isEmpty else { return nil }
             s.sharedFinished = true
             if s.records == nil { load(&s) }
-            if s.sharedRecords == nil { loadShared(&s) }
+            loadShared(&s)
             let before = s.sharedRecords ?? [:]
             var merged = before
             // The last learnt for each memo, in the order first learnt: kept first under the bound.
@@ -234,16 +244,34 @@ final class MemoPacks: @unchecked Sendable {
 
     /// The shared pack's records, each under the local packs' and this run's for its memo. A
     /// pack that is not whole (or another kind of entry) is none; the store has warned of one
-    /// that did not hash to its name, or of a store that did not answer.
+    /// that did not hash to its name, or of a store that did not answer. A record is taken
+    /// only as a run of layoutsnap writes one (`usable`).
     private func loadShared(_ s: inout State) {
         guard let shared else { return }
         let pack = shared.store.get(shared.key).flatMap { $0.count <= maxBytes ? Self.parse($0) : nil } ?? []
         var read: [String: [UInt8]] = [:]
-        for (memo, record) in pack {
+        for (memo, record) in pack where Self.usable(record) {
             read[memo] = record
             if s.records?[memo] == nil { s.records?[memo] = (record, -1) }
         }
         s.sharedRecords = read
+    }
+
+    /// Whether a record from the server is one a run of layoutsnap writes: whole, within a
+    /// memo's size, naming a few files, each by a path below the working folder. The files a
+    /// record names are opened and hashed, so a server's record may not send the run to any
+    /// other file on the machine (a device, another user's file); a fixture whose memo names a
+    /// file elsewhere is decoded instead, which costs time only.
+    static func usable(_ record: [UInt8]) -> Bool {
+        guard record.count <= LocalResultStore.maxMemoBytes, let memo = KeyMemo.parse(record),
+            memo.inputs.count <= Shared.maxInputs
+        else { return false }
+        return memo.inputs.allSatisfy { input in
+            !input.path.isEmpty && !input.path.hasPrefix("/")
+                && !input.path.split(separator: "/", omittingEmptySubsequences: false).contains {
+                    $0 == ".." || $0.isEmpty
+                }
+        }
     }
 
     static func encoded(_ records: [(memo: String, bytes: [UInt8])]) -> [UInt8] {

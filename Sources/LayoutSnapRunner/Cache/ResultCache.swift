@@ -95,7 +95,11 @@ public final class ResultCache: Sendable {
         memoPrefix = Self.memoPrefix(renderer: renderer, environment: environment, lints: lints)
         // The packs of this build, environment and lints: their memos are this run's to find.
         let generation = memoPrefix.hex()
-        let shared = remote.map { MemoPacks.Shared(store: $0, key: MemoPacks.Shared.key(generation: generation)) }
+        let shared = remote.map {
+            MemoPacks.Shared(
+                store: $0, key: MemoPacks.Shared.key(generation: generation),
+                puts: ($0 as? RemoteResultStore)?.upload ?? .always == .always)
+        }
         memos =
             local == nil && shared == nil
             ? nil
