@@ -657,7 +657,7 @@ final class ResultCacheTests: XCTestCase {
         }
         // And the remembered keys, which count towards the bound.
         let before = store.stats().bytes
-        let memos = store.memos(generation: "0123456789abcdef")
+        let memos = MemoPacks(folder: store.memosFolder, generation: "0123456789abcdef")
         memos.remember(Array("a record".utf8), for: key)
         XCTAssertNil(memos.finish())
         XCTAssertEqual(store.stats().bytes, before + MemoPacks.encoded([(key.hex, Array("a record".utf8))]).count)

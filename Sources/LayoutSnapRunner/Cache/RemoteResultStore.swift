@@ -32,7 +32,6 @@ public final class RemoteResultStore: ResultStore {
         var down = false
         var uploadsStopped = false
         var problems: [String] = []
-        var hits = 0
         var uploads = 0
     }
 
@@ -64,7 +63,6 @@ public final class RemoteResultStore: ResultStore {
     }
 
     public var problems: [String] { state.withLock { $0.problems } }
-    public var hits: Int { state.withLock { $0.hits } }
     public var uploads: Int { state.withLock { $0.uploads } }
 
     private func fail(_ problem: String, down: Bool = false, stopUploads: Bool = false) {
@@ -97,10 +95,7 @@ public final class RemoteResultStore: ResultStore {
             // The entry's bytes, inline or from the blob, are the ones the digest names.
             func named(_ bytes: [UInt8]) -> Bool { bytes.count == digest.size && SHA256.hex(of: bytes) == digest.hash }
             if let inline = digest.contents {
-                if named(inline) {
-                    state.withLock { $0.hits += 1 }
-                    return inline
-                }
+                if named(inline) { return inline }
                 // The blob the digest names is checked on its own.
                 fail(
                     "the action result of \(key.hex.prefix(12))… carries bytes that do not hash to its digest (truncated or tampered); they were left for the blob it names"
@@ -117,7 +112,6 @@ public final class RemoteResultStore: ResultStore {
                 )
                 return nil
             }
-            state.withLock { $0.hits += 1 }
             return cas.body
         } catch {
             fail(error.description, down: true)

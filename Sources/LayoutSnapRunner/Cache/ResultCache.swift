@@ -261,8 +261,7 @@ public final class ResultCache: Sendable {
     /// where the same file has another absolute path. (A memo is filed under the fixture's path
     /// relative to the same folder, so it is read only where that path names the same file.)
     static func portable(_ path: String) -> String {
-        let folder = workingFolder
-        return folder.count > 1 && path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
+        FixtureDiscovery.display(path, cwd: workingFolder)
     }
 
     /// What the remembered key is filed under; nil when the fixture file cannot be read.

@@ -49,11 +49,7 @@ public final class LocalResultStore: ResultStore {
         self.maxBytes = maxBytes
     }
 
-    /// The remembered keys of runs of `generation` (`MemoPacks`), one file per run in `memos/`.
-    func memos(generation: String) -> MemoPacks {
-        MemoPacks(folder: memosFolder, generation: generation)
-    }
-
+    /// The remembered keys (`MemoPacks`), one file per run in `memos/`.
     var memosFolder: String { folder + "/memos" }
 
     func path(_ key: ResultKey) -> String {
