@@ -98,8 +98,12 @@ final class BenchCommandTests: XCTestCase {
             XCTAssertTrue(line?.contains("baseline") ?? false, "\(pair): no baseline figure: \(r.output)")
         }
         XCTAssertTrue(r.stdout.contains("0 px differ") && r.stdout.contains("1660 px differ"), r.stdout)
-        // A debug build loads the Swift runtime as shared libraries: the figures say so.
-        XCTAssertTrue(r.stdout.contains("note: \(layoutsnap) loads the Swift runtime as shared libraries"), r.stdout)
+        // A debug build loads the Swift runtime as shared libraries (ldd says whether this one
+        // does; CI runs the tests on the package's static build): the figures say so.
+        let ldd = try TestProcess.run(URL(fileURLWithPath: "/usr/bin/ldd"), [layoutsnap], in: dir, timeout: 60)
+        XCTAssertEqual(
+            r.stdout.contains("note: \(layoutsnap) loads the Swift runtime as shared libraries"),
+            ldd.stdout.contains("libswiftCore.so"), r.stdout + ldd.output)
         let kept = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("pairs").path)
             .sorted()
         XCTAssertEqual(

@@ -144,10 +144,14 @@ final class TextEngineHistoryTests: XCTestCase {
             pango_layout_iter_free(iter)
         }
         XCTAssertGreaterThanOrEqual(seen.count, 3, "Inter (regular, bold, italic), Arabic, CJK, emoji")
-        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + seen.count)
+        // The runs' fonts, and the fonts Pango only measured with (the metrics wrapper pins those:
+        // in a process of its own, a size first seen here measures its fallbacks too).
+        let pinned = TextEngine.pinnedScaledFontCount
+        XCTAssertGreaterThanOrEqual(pinned, before + seen.count)
+        XCTAssertLessThanOrEqual(pinned, before + 2 * seen.count)
         let second = try TextEngine(fonts: fonts)
         for text in texts { _ = try second.layout(for: text) }
-        XCTAssertEqual(TextEngine.pinnedScaledFontCount, before + seen.count)
+        XCTAssertEqual(TextEngine.pinnedScaledFontCount, pinned)
     }
 
     /// The font cairo draws a run with is a scaled font of its own, made for the font and the
