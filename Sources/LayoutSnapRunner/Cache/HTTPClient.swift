@@ -99,16 +99,23 @@ final class HTTPClient: Sendable {
         for fd in idle.withLock({ $0 }) { try? SystemCall.close(fd) }
     }
 
-    /// One request. A kept-alive connection the server closed meanwhile is retried once on a
-    /// new one (idempotent methods only: GET and PUT are).
+    /// One request. A kept-alive connection is used again only if nothing waits on it: bytes
+    /// there were not asked for by this request (a late or extra answer) and would be read as its
+    /// answer, and a connection the server closed reads as ready too. One the server closes
+    /// meanwhile is retried once on a new one (idempotent methods only: GET and PUT are).
     func send(_ method: String, _ path: String, body: [UInt8] = []) throws(Failure) -> Response {
         var head = "\(method) \(endpoint.path)\(path) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
         head += "User-Agent: layoutsnap\r\nContent-Length: \(body.count)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         let request = Array(head.utf8) + body
-        if let fd = idle.withLock({ $0.popLast() }) {
+        while let fd = idle.withLock({ $0.popLast() }) {
+            guard (try? SystemCall.wait(fd, for: Int16(POLLIN), milliseconds: 0)) == false else {
+                try? SystemCall.close(fd)
+                continue
+            }
             if let response = try? exchange(fd, request) { return response }
+            break
         }
         let fd: Int32
         do {
