@@ -200,3 +200,12 @@ let typeMetadataByAccessor = SwiftSetting.unsafeFlags(
 for target in package.targets where [.regular, .executable].contains(target.type) && target.name != "CRenderLibraries" {
     target.swiftSettings = (target.swiftSettings ?? []) + [typeMetadataByAccessor]
 }
+
+// The AddressSanitizer step (`.ci/asan`) runs the unit-test targets alone: without the end-to-end
+// tests and the benchmarks, which it would build with the sanitizer and never run.
+if Context.environment["LAYOUTSNAP_UNIT_TESTS_ONLY"] == "1" {
+    let unused: Set<String> = [
+        "LayoutSnapCLITests", "LayoutSnapBenchmarksTests", "LayoutSnapBenchmarks", "layoutsnap-bench",
+    ]
+    package.targets.removeAll { unused.contains($0.name) }
+}

@@ -272,7 +272,9 @@ public enum CanonicalHash {
         substitute(InputFile.self), substitute(PostImage.self), substitute(ThemePatch.self), substitute(Theme.self),
     ].reduce(into: [:]) { $0[$1.0] = $1.1 }
 
-    private static func substitute<T: CanonicallyHashed>(_ type: T.Type) -> (ObjectIdentifier, @Sendable (Any) -> Any) {
+    private static func substitute<T: CanonicallyHashed & Sendable>(
+        _ type: T.Type
+    ) -> (ObjectIdentifier, @Sendable (Any) -> Any) {
         (ObjectIdentifier(type), { ($0 as! T).canonicalValue })
     }
 
