@@ -34,7 +34,8 @@ final class RemoteCacheTests: XCTestCase {
                 pid \(f)/nginx.pid; error_log \(f)/error.log;
                 events { worker_connections 64; }
                 http {
-                  access_log \(f)/access.log;
+                  log_format pipes '"$request" $status $pipe';
+                  access_log \(f)/access.log pipes;
                   client_body_temp_path \(f)/body; proxy_temp_path \(f)/proxy; fastcgi_temp_path \(f)/fastcgi;
                   uwsgi_temp_path \(f)/uwsgi; scgi_temp_path \(f)/scgi;
                   server {
@@ -72,6 +73,14 @@ final class RemoteCacheTests: XCTestCase {
         func requests(_ method: String, _ kind: String) -> Int {
             let log = (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
             return log.components(separatedBy: "\"\(method) /cache/\(kind)/").count - 1
+        }
+
+        /// `GET /cache/<kind>/` requests that came pipelined: written by the client before the
+        /// answer to the one before them (nginx's `$pipe`).
+        func pipelined(_ kind: String) -> Int {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+            return log.split(separator: "\n").filter { $0.hasPrefix("\"GET /cache/\(kind)/") && $0.hasSuffix(" p") }
+                .count
         }
 
         /// Files the server holds under `/cache/<kind>/`.
@@ -147,15 +156,18 @@ final class RemoteCacheTests: XCTestCase {
             XCTAssertTrue(sha.stdout.hasPrefix(name), "\(name): \(sha.stdout) (\(bytes.count) bytes)")
         }
 
-        // Warm from the server alone (another machine, an empty local folder): one round trip
-        // a fixture, the action result carrying the entry's bytes, and one for the memos.
+        // Warm from the server alone (another machine, an empty local folder): a request a
+        // fixture, the action result carrying the entry's bytes, and one for the memos; the
+        // fixtures' three written at once, before the first answer (pipelined).
         let (acBefore, casBefore) = (server.requests("GET", "ac"), server.requests("GET", "cas"))
+        let pipedBefore = server.pipelined("ac")
         let warm = try verify(dir, remoteOnly)
         XCTAssertEqual(warm.status, 0, warm.output)
         XCTAssertTrue(warm.output.contains("(\(warm.cached) from cache)"), warm.output)
         XCTAssertGreaterThan(warm.cached, 0)
         XCTAssertEqual(server.requests("GET", "ac") - acBefore, 4)
         XCTAssertEqual(server.requests("GET", "cas") - casBefore, 0)
+        XCTAssertEqual(server.pipelined("ac") - pipedBefore, 2, "the second and third lookups came with the first")
 
         // With a local folder in front: the remote's hits are kept locally; then the server goes
         // away and the local folder answers without a word about the network.

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutSnapCore
 import LayoutSnapSystem
 import XCTest
 
@@ -22,6 +23,8 @@ final class HTTPClientTests: XCTestCase {
             self.piece = piece
             self.unasked = unasked
         }
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
     }
 
     /// Answers the requests of one connection after another with `answers`, in turn, each after
@@ -32,6 +35,11 @@ final class HTTPClientTests: XCTestCase {
         let answers: [Answer]
         /// How many connections the server accepted.
         let connections = LockedValue(0)
+        /// The path of each request, in the order they came.
+        let paths = LockedValue([String]())
+        /// How many requests had come whole before the answer to the one before them was sent
+        /// (pipelined).
+        let pipelined = LockedValue(0)
         private let done = DispatchSemaphore(value: 0)
 
         convenience init(_ answers: [String]) throws {
@@ -46,15 +54,22 @@ final class HTTPClientTests: XCTestCase {
                 while next < self.answers.count, let fd = try? SystemCall.acceptConnection(listener) {
                     self.connections.withLock { $0 += 1 }
                     var pending: [UInt8] = []
+                    var answered = false
                     while next < self.answers.count {
                         // One request's head, then its answer; a closing answer ends the connection.
+                        var received = false
                         while pending.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
                             var chunk = [UInt8](repeating: 0, count: 4096)
                             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                             guard n > 0 else { break }
                             pending += chunk[0..<n]
+                            received = true
                         }
                         guard let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) else { break }
+                        let requestLine = String(decoding: pending.prefix { $0 != 0x0D }, as: UTF8.self)
+                        self.paths.withLock { $0.append(String(requestLine.split(separator: " ")[1])) }
+                        if answered && !received { self.pipelined.withLock { $0 += 1 } }
+                        answered = true
                         pending.removeSubrange(..<end.upperBound)
                         let canned = self.answers[next]
                         let answer = canned.bytes
@@ -183,5 +198,89 @@ final class HTTPClientTests: XCTestCase {
                 XCTAssertTrue(error.description.contains(expected), "\(expected): \(error.description)")
             }
         }
+    }
+
+    /// Requests written at once on one connection (pipelined) are answered in order, framed each
+    /// way, and the connection is kept for the next request.
+    func testPipelinedRequestsAreAnsweredInOrder() throws {
+        let server = try CannedServer([
+            "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none",
+            "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nthree\r\n0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nfour",
+        ])
+        defer { server.stop() }
+        let client = server.client
+        let (answers, failure) = client.pipeline(["/ac/1", "/ac/2", "/ac/3"])
+        XCTAssertNil(failure)
+        XCTAssertEqual(answers.map(\.status), [200, 404, 200])
+        XCTAssertEqual(answers.map { String(decoding: $0.body, as: UTF8.self) }, ["one", "", "three"])
+        XCTAssertEqual(String(decoding: try client.send("GET", "/ac/4").body, as: UTF8.self), "four")
+        XCTAssertEqual(server.connections.withLock { $0 }, 1)
+        XCTAssertEqual(server.paths.withLock { $0 }, ["/ac/1", "/ac/2", "/ac/3", "/ac/4"])
+        // The second and third came with the first, before its answer.
+        XCTAssertEqual(server.pipelined.withLock { $0 }, 2)
+    }
+
+    /// A server that closes the connection after some of a pipeline's answers: those come, the
+    /// failure says how many, and the rest are asked again on a new connection. Requests with
+    /// long headers go fewer at a time, within what one write may hold.
+    func testAPipelineCutShortAndOneOfLongRequests() throws {
+        let server = try CannedServer([
+            "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none",
+            "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\ntwo",
+            "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nthree",
+        ])
+        defer { server.stop() }
+        let client = server.client
+        let (first, failure) = client.pipeline(["/ac/1", "/ac/2", "/ac/3"])
+        XCTAssertEqual(first.map { String(decoding: $0.body, as: UTF8.self) }, ["one", "two"])
+        XCTAssertTrue(
+            failure?.description.contains("after 2 of 3 pipelined requests") == true, "\(String(describing: failure))")
+        XCTAssertEqual(failure?.noAnswer, false)
+        let (rest, none) = client.pipeline(["/ac/3"])
+        XCTAssertNil(none)
+        XCTAssertEqual(rest.map { String(decoding: $0.body, as: UTF8.self) }, ["three"])
+        XCTAssertEqual(server.connections.withLock { $0 }, 2)
+
+        let long = try CannedServer((1...4).map { "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n\($0)" })
+        defer { long.stop() }
+        let header = String(repeating: "a", count: 5000)
+        let withHeader = HTTPClient(
+            endpoint: HTTPClient.Endpoint(host: "127.0.0.1", port: long.port, path: ""), headers: [("X-Long", header)],
+            timeout: 2000, maxBody: 1 << 20)
+        let (three, noFailure) = withHeader.pipeline((1...10).map { "/ac/\($0)" }[...])
+        XCTAssertNil(noFailure)
+        XCTAssertEqual(three.count, HTTPClient.maxPipelinedBytes / 5100, "requests of some 5 kB each")
+        let (fourth, _) = withHeader.pipeline(["/ac/4"])
+        XCTAssertEqual(fourth.map { String(decoding: $0.body, as: UTF8.self) }, ["4"])
+    }
+
+    /// The remote store asks for the action results of a run's keys ahead, pipelined; each
+    /// lookup takes its own answer, those a server cut short included (asked again), and a
+    /// lookup of a key not asked ahead asks for itself.
+    func testLookupsAskedAheadTakeTheirOwnAnswers() throws {
+        let entries = (0..<4).map { Array("entry \($0)".utf8) }
+        let keys = (0..<4).map { ResultKey(hex: SHA256.hex(of: Array("key \($0)".utf8))) }
+        func actionResult(_ i: Int, closes: Bool = false) -> Answer {
+            let body = ActionResult.encode(
+                path: RemoteResultStore.outputPath, hash: SHA256.hex(of: entries[i]), size: entries[i].count,
+                contents: entries[i])
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n" + (closes ? "Connection: close\r\n" : "")
+            return Answer(bytes: Array((head + "\r\n").utf8) + body)
+        }
+        let server = try CannedServer(answers: [
+            actionResult(0), actionResult(1, closes: true), actionResult(2), actionResult(3),
+        ])
+        defer { server.stop() }
+        let store = try RemoteResultStore(url: "http://127.0.0.1:\(server.port)", timeoutMilliseconds: 2000)
+        store.prefetch(Array(keys[0..<3]) + [keys[1]])
+        for i in [2, 0, 1] { XCTAssertEqual(store.get(keys[i]), entries[i], "key \(i)") }
+        XCTAssertEqual(server.paths.withLock { $0 }, keys[0..<3].map { "/ac/\($0.hex)" }, "each key asked once")
+        XCTAssertEqual(server.pipelined.withLock { $0 }, 1, "the second came with the first")
+        XCTAssertEqual(store.get(keys[3]), entries[3])
+        XCTAssertEqual(server.paths.withLock { $0 }.last, "/ac/\(keys[3].hex)")
+        XCTAssertEqual(server.connections.withLock { $0 }, 2)
+        XCTAssertEqual(store.problems, [])
     }
 }

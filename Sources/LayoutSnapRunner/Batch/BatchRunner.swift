@@ -62,6 +62,20 @@ public struct BatchRunner: Sendable {
                 progress?($0, refs.count)
             }
         }
+        // With a remote store, the remembered keys first, on every core, so that the store asks
+        // for their entries all at once while the weighing starts (one round trip for many
+        // lookups instead of one each); their fixture files are read once, here.
+        let early: [Remembered]? =
+            cache.flatMap { cache in
+                guard cache.asksAhead else { return nil }
+                let early = WorkerThreads.map(count: refs.count, jobs: jobs) { i in
+                    let files = ReadFiles()
+                    let (key, memo) = cache.rememberedKey(ref: refs[i], overrides: overrides, files: files)
+                    return Remembered(files: files, key: key, memo: memo)
+                }
+                cache.prefetch(early.compactMap(\.key))
+                return early
+            }
         // Weighing (decoded on every core, only the cost kept) is also the cache's lookup: a hit
         // the handler takes is finished here, and only the rest are weighed and rendered.
         let plans: [Plan] =
@@ -72,9 +86,10 @@ public struct BatchRunner: Sendable {
                 // it will be rendered, or to work out its key. Every file is read through `files`:
                 // a key is filed under the memo only when the fixture file decoded is the one the
                 // memo was made from (not saved in between).
-                let files = ReadFiles()
+                let files = early?[i].files ?? ReadFiles()
                 let (remembered, memo) =
-                    cache?.rememberedKey(ref: refs[i], overrides: overrides, files: files) ?? (nil, nil)
+                    early.map { ($0[i].key, $0[i].memo) }
+                    ?? cache?.rememberedKey(ref: refs[i], overrides: overrides, files: files) ?? (nil, nil)
                 var decoded: Result<Fixture, FixtureError>?
                 func fixture() -> Fixture? {
                     if decoded == nil { decoded = overrides.decode(refs[i], files: files) }
@@ -171,6 +186,13 @@ public struct BatchRunner: Sendable {
             }
             if case .success(let engine) = made { TextEngine.giveBack(engine) }
         }
+    }
+
+    /// A fixture's remembered key found before the weighing, with the files read to find it.
+    private struct Remembered: Sendable {
+        var files: ReadFiles
+        var key: ResultKey?
+        var memo: ResultKey?
     }
 
     /// What the weighing decided for a fixture: finished from the cache, or rendered (its cost,

@@ -79,6 +79,9 @@ final class HTTPClient: Sendable {
 
     struct Failure: Error, Sendable, CustomStringConvertible {
         var description: String
+        /// The server could not be reached or did not answer in time (not one that answered
+        /// wrongly or closed the connection).
+        var noAnswer = false
     }
 
     let endpoint: Endpoint
@@ -104,26 +107,106 @@ final class HTTPClient: Sendable {
     /// answer, and a connection the server closed reads as ready too. One the server closes
     /// meanwhile is retried once on a new one (idempotent methods only: GET and PUT are).
     func send(_ method: String, _ path: String, body: [UInt8] = []) throws(Failure) -> Response {
+        let request = head(method, path, bodyCount: body.count) + body
+        if let fd = kept(), let response = try? exchange(fd, request) { return response }
+        return try exchange(try connect(), request)
+    }
+
+    private func head(_ method: String, _ path: String, bodyCount: Int) -> [UInt8] {
         var head = "\(method) \(endpoint.path)\(path) HTTP/1.1\r\nHost: \(endpoint.hostHeader)\r\n"
-        head += "User-Agent: layoutsnap\r\nContent-Length: \(body.count)\r\n"
+        head += "User-Agent: layoutsnap\r\nContent-Length: \(bodyCount)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
-        let request = Array(head.utf8) + body
+        return Array(head.utf8)
+    }
+
+    /// A kept-alive connection with nothing waiting on it, nil when there is none.
+    private func kept() -> Int32? {
         while let fd = idle.withLock({ $0.popLast() }) {
-            guard (try? SystemCall.wait(fd, for: Int16(POLLIN), milliseconds: 0)) == false else {
-                try? SystemCall.close(fd)
-                continue
-            }
-            if let response = try? exchange(fd, request) { return response }
-            break
+            if (try? SystemCall.wait(fd, for: Int16(POLLIN), milliseconds: 0)) == false { return fd }
+            try? SystemCall.close(fd)
         }
-        let fd: Int32
+        return nil
+    }
+
+    private func connect() throws(Failure) -> Int32 {
         do {
-            fd = try SystemCall.connect(host: endpoint.host, port: endpoint.port, milliseconds: timeout)
+            return try SystemCall.connect(host: endpoint.host, port: endpoint.port, milliseconds: timeout)
         } catch {
-            throw Failure(description: "cannot connect to \(endpoint.hostHeader): \(error.reason)")
+            throw Failure(description: "cannot connect to \(endpoint.hostHeader): \(error.reason)", noAnswer: true)
         }
-        return try exchange(fd, request)
+    }
+
+    /// The most bytes of requests one `pipeline` writes: well within a socket's first send
+    /// buffer, so that writing them never waits on a server that answers before it reads on.
+    static let maxPipelinedBytes = 16 << 10
+
+    /// GETs of `paths` written at once on one connection and their responses read in order
+    /// (HTTP/1.1 pipelining, RFC 9112 9.3.2, which every server must take for safe methods):
+    /// one round trip for the lot instead of one each. As many requests as fit in
+    /// `maxPipelinedBytes` are sent (at least one); the responses that came, in order, and why
+    /// the rest did not when the connection ended or failed first. The caller asks again for
+    /// those.
+    func pipeline(_ paths: ArraySlice<String>) -> (answers: [Response], failure: Failure?) {
+        var request: [UInt8] = []
+        var asked = 0
+        for path in paths {
+            let one = head("GET", path, bodyCount: 0)
+            guard asked == 0 || request.count + one.count <= Self.maxPipelinedBytes else { break }
+            request += one
+            asked += 1
+        }
+        guard asked > 0 else { return ([], nil) }
+        if let fd = kept() {
+            let outcome = exchange(fd, request, count: asked)
+            // A kept connection the server closed meanwhile: asked again on a new one.
+            if !outcome.answers.isEmpty { return outcome }
+        }
+        do {
+            return exchange(try connect(), request, count: asked)
+        } catch {
+            return ([], error)
+        }
+    }
+
+    /// `exchange` for `count` requests in `request`: the responses read, in order, until one
+    /// fails or closes the connection.
+    private func exchange(_ fd: Int32, _ request: [UInt8], count: Int) -> (answers: [Response], failure: Failure?) {
+        var reader = Reader(fd: fd, deadline: 0, maxBody: maxBody)
+        var answers: [Response] = []
+        var closing = false
+        do throws(Failure) {
+            let sent = request.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in try SystemCall.sendAll(fd, buffer) }
+            }
+            if case .failure(let error) = sent {
+                throw Failure(description: "cannot send to \(endpoint.hostHeader): \(error.reason)")
+            }
+            while answers.count < count && !closing {
+                // Each response within the timeout of its own.
+                reader.deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000
+                let (response, closes) = try reader.response()
+                answers.append(response)
+                closing = closes
+            }
+        } catch {
+            try? SystemCall.close(fd)
+            return (answers, error)
+        }
+        // Kept when every answer came and nothing follows the last.
+        if answers.count == count && reader.start == reader.buffer.count && !closing {
+            idle.withLock { $0.append(fd) }
+            return (answers, nil)
+        }
+        try? SystemCall.close(fd)
+        return (
+            answers,
+            answers.count < count
+                ? Failure(
+                    description:
+                        "the server closed the connection after \(answers.count) of \(count) pipelined requests")
+                : nil
+        )
     }
 
     /// Sends `request` on `fd` and reads the response; the connection goes back to the pool when
@@ -139,8 +222,12 @@ final class HTTPClient: Sendable {
             if case .failure(let error) = sent {
                 throw Failure(description: "cannot send to \(endpoint.hostHeader): \(error.reason)")
             }
-            let (response, reusable) = try reader.response()
-            if reusable { idle.withLock { $0.append(fd) } } else { try? SystemCall.close(fd) }
+            let (response, closes) = try reader.response()
+            if !closes && reader.start == reader.buffer.count {
+                idle.withLock { $0.append(fd) }
+            } else {
+                try? SystemCall.close(fd)
+            }
             return response
         } catch {
             try? SystemCall.close(fd)
@@ -151,7 +238,7 @@ final class HTTPClient: Sendable {
     /// Reads one response from a socket, waiting at most until the deadline.
     private struct Reader {
         let fd: Int32
-        let deadline: UInt64
+        var deadline: UInt64
         let maxBody: Int
         var buffer: [UInt8] = []
         var start = 0
@@ -165,11 +252,11 @@ final class HTTPClient: Sendable {
         /// More bytes into the buffer; false at the connection's end.
         mutating func fill() throws(Failure) -> Bool {
             let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { throw Failure(description: "no answer in time") }
+            guard now < deadline else { throw Failure(description: "no answer in time", noAnswer: true) }
             let left = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
             do {
                 guard try SystemCall.wait(fd, for: Int16(POLLIN), milliseconds: left) else {
-                    throw Failure(description: "no answer in time")
+                    throw Failure(description: "no answer in time", noAnswer: true)
                 }
                 // Read into memory left unzeroed, then appended: a zeroed 64 KiB chunk a read was
                 // a memset of 64 KiB for each response.
@@ -250,7 +337,9 @@ final class HTTPClient: Sendable {
 
         /// Headers are read as bytes: as strings, trimmed and lowercased through Foundation, they
         /// were most of the client's time (250,000 instructions a response).
-        mutating func response() throws(Failure) -> (Response, reusable: Bool) {
+        /// The next response, and whether the connection ends after it. Bytes after it are left in
+        /// the buffer: the next response of a pipeline, or bytes nobody asked for.
+        mutating func response() throws(Failure) -> (Response, closes: Bool) {
             let statusLine = String(decoding: try line(), as: UTF8.self)
             let parts = statusLine.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
@@ -307,8 +396,7 @@ final class HTTPClient: Sendable {
                 start = buffer.count
                 close = true
             }
-            let leftover = start < buffer.count
-            return (Response(status: status, body: body), !close && !leftover)
+            return (Response(status: status, body: body), close)
         }
     }
 }

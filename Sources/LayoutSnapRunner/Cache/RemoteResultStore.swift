@@ -83,7 +83,12 @@ public final class RemoteResultStore: ResultStore {
     public func get(_ key: ResultKey) -> [UInt8]? {
         guard !state.withLock({ $0.down }) else { return nil }
         do throws(HTTPClient.Failure) {
-            let ac = try client.send("GET", "/ac/\(key.hex)")
+            let ac: HTTPClient.Response
+            if let answered = ahead.take(key.hex) {
+                ac = answered
+            } else {
+                ac = try client.send("GET", "/ac/\(key.hex)")
+            }
             guard ac.status == 200 else {
                 if ac.status != 404 { fail("GET /ac/ answered \(ac.status)", down: true) }
                 return nil
@@ -118,6 +123,41 @@ public final class RemoteResultStore: ResultStore {
             return nil
         }
     }
+
+    /// The action results of `keys` asked for now, ahead of their lookups, on a thread of their
+    /// own: written many at a time on one connection (`HTTPClient.pipeline`), so that a warm run's
+    /// lookups cost a round trip for each batch instead of one each (a server across a network
+    /// is some milliseconds away; a suite is thousands of lookups). `get` takes the answer when
+    /// it has come, and asks itself for a key whose answer did not (a server that closes
+    /// pipelined connections early: asked one at a time, as without). The answer is read as
+    /// one to `get`'s own request: a hit is still the entry its key names.
+    public func prefetch(_ keys: [ResultKey]) {
+        var seen = Set<String>()
+        let hexes = keys.map(\.hex).filter { seen.insert($0).inserted }
+        guard !hexes.isEmpty, !state.withLock({ $0.down }) else { return }
+        ahead.expect(hexes)
+        Thread.detachNewThread { [self] in
+            var rest = hexes[...]
+            // Whatever happens, no lookup waits for an answer that will not come.
+            defer { ahead.release(rest) }
+            while !rest.isEmpty, !state.withLock({ $0.down }) {
+                let (answers, failure) = client.pipeline(rest.prefix(Self.pipelined).map { "/ac/\($0)" }[...])
+                for (hex, answer) in zip(rest, answers) { ahead.answer(hex, answer) }
+                rest = rest.dropFirst(answers.count)
+                guard answers.isEmpty, let failure else { continue }
+                // Nothing came: a server that cannot be reached is down for the run, as at a
+                // lookup; one that closed the connection is asked one key at a time.
+                if failure.noAnswer { fail(failure.description, down: true) }
+                return
+            }
+        }
+    }
+
+    /// The most action results asked for in one pipelined write (fewer when the requests'
+    /// headers are long: `HTTPClient.maxPipelinedBytes`).
+    static let pipelined = 64
+
+    private let ahead = Ahead()
 
     public func put(_ key: ResultKey, _ bytes: [UInt8]) {
         guard upload == .always, !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
@@ -158,6 +198,45 @@ public final class RemoteResultStore: ResultStore {
         } catch {
             fail(error.description, down: true)
         }
+    }
+}
+
+/// Answers asked for ahead of their lookups (`RemoteResultStore.prefetch`), by key: each taken
+/// once, by the first lookup of its key, which waits for it while it is on its way.
+final class Ahead: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Asked for, not answered yet.
+    private var coming: Set<String> = []
+    private var answers: [String: HTTPClient.Response] = [:]
+
+    func expect(_ keys: [String]) {
+        condition.lock()
+        coming.formUnion(keys)
+        condition.unlock()
+    }
+
+    func answer(_ key: String, _ response: HTTPClient.Response) {
+        condition.lock()
+        if coming.remove(key) != nil { answers[key] = response }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// `keys` will not be answered ahead: their lookups ask for themselves.
+    func release(_ keys: some Sequence<String>) {
+        condition.lock()
+        coming.subtract(keys)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The answer for `key` once it has come; nil when it was not asked for ahead, was taken
+    /// already, or will not come.
+    func take(_ key: String) -> HTTPClient.Response? {
+        condition.lock()
+        defer { condition.unlock() }
+        while coming.contains(key) { condition.wait() }
+        return answers.removeValue(forKey: key)
     }
 }
 

@@ -64,6 +64,7 @@ public final class ResultCache: Sendable {
     public let lints: Bool
     private let tally = LockedValue(Counts())
     private let local: LocalResultStore?
+    private let remote: RemoteResultStore?
     /// The memo of golden file hashes, once verify asks for it (`goldenHashes()`).
     private let goldenMemo = LockedValue<FileHashMemo?>(nil)
 
@@ -86,6 +87,7 @@ public final class ResultCache: Sendable {
     ) {
         self.store = store
         self.local = local
+        self.remote = remote as? RemoteResultStore
         self.renderer = renderer
         self.environment = environment
         self.brandFonts = brandFonts
@@ -381,6 +383,16 @@ public final class ResultCache: Sendable {
         var hasher = SHA256()
         hasher.update(ref.variant.map { "variant#\($0.name.utf8.count):\($0.name)" } ?? "variant~")
         return defaults + overridden + hasher.finish()
+    }
+
+    /// Whether lookups are worth asking for ahead of time (`prefetch`): there is a remote store.
+    public var asksAhead: Bool { remote != nil }
+
+    /// Has the remote store ask now for the entries of `keys` the local folder lacks, ahead of
+    /// their lookups (`RemoteResultStore.prefetch`).
+    public func prefetch(_ keys: [ResultKey]) {
+        guard let remote else { return }
+        remote.prefetch(keys.filter { local?.has($0) != true })
     }
 
     /// The stored result of `key`, nil on a miss; an entry that cannot be read is a miss with a

@@ -56,6 +56,11 @@ public final class LocalResultStore: ResultStore {
         "\(folder)/entries/\(key.hex.prefix(1))/\(key.hex)"
     }
 
+    /// Whether an entry is there for `key` (read or not).
+    func has(_ key: ResultKey) -> Bool {
+        SystemCall.status(path(key), followsLinks: false) != nil
+    }
+
     public func get(_ key: ResultKey) -> [UInt8]? {
         let path = path(key)
         do {
