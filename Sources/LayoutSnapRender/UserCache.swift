@@ -4,10 +4,11 @@ import Foundation
 /// keeps its reading of the system's fonts in `~/.cache/fontconfig`: `$XDG_CACHE_HOME/layoutsnap`,
 /// else `~/.cache/layoutsnap`. It holds the faces' memos (`FaceMemo`) and the font files'
 /// hashes (`FontSystem.hashFile`), both used with `--no-cache` too, and none of the result
-/// cache's entries.
-enum UserCache {
+/// cache's entries; with a remote result cache and no local folder, also what the folder would
+/// remember of the goldens and libraries (`ResultCache.open`).
+public enum UserCache {
     /// nil when neither `XDG_CACHE_HOME` nor `HOME` names an absolute folder.
-    static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/layoutsnap" }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/layoutsnap" }
         return nil
@@ -20,7 +21,7 @@ enum UserCache {
     }
 
     /// Whether `folder` exists (made now if need be) and this process may write in it.
-    static func writable(_ folder: String) -> Bool {
+    public static func writable(_ folder: String) -> Bool {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return access(folder, W_OK) == 0
     }

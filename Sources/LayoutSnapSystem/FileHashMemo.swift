@@ -25,20 +25,29 @@ public final class FileHashMemo: Sendable {
         var signature: Signature
     }
 
+    let base: String?
+
     /// Whether a symbolic link is remembered as the file it points to; without, only regular
     /// files are remembered (a link is hashed each time, by the caller's own rules for links).
     let followsLinks: Bool
 
     /// The memo at `path` (none yet, or unreadable: an empty one). `maxBytes` bounds what is
     /// read of it: a larger memo is ignored and written anew.
-    public convenience init(path: String, followsLinks: Bool = true, maxBytes: Int = 1 << 20) {
-        self.init(path: path, settle: 2_000_000_000, followsLinks: followsLinks, maxBytes: maxBytes)
+    public convenience init(
+        path: String, followsLinks: Bool = true, maxBytes: Int = 1 << 20, relativeTo base: String? = nil
+    ) {
+        self.init(path: path, settle: 2_000_000_000, followsLinks: followsLinks, maxBytes: maxBytes, relativeTo: base)
     }
 
-    init(path: String, settle: Int64, followsLinks: Bool = true, maxBytes: Int = 1 << 20) {
+    /// `base`: a relative path is remembered as below this folder (a memo that several projects
+    /// share holds each one's files apart); nil: as it is given.
+    init(
+        path: String, settle: Int64, followsLinks: Bool = true, maxBytes: Int = 1 << 20, relativeTo base: String? = nil
+    ) {
         self.path = path
         self.settle = settle
         self.followsLinks = followsLinks
+        self.base = base
         var known: [String: Line] = [:]
         if let data = FileManager.default.contents(atPath: path), data.count < maxBytes {
             known = data.withUnsafeBytes { Self.parse($0) }
@@ -50,14 +59,15 @@ public final class FileHashMemo: Sendable {
     /// file has been still for two seconds.
     public func hash(_ file: String, _ hash: (String) throws(SystemError) -> String) throws(SystemError) -> String {
         guard let signature = Self.signature(file, followsLinks: followsLinks) else { return try hash(file) }
-        if let line = known[file], line.signature == signature { return line.hash }
+        let name = base.map { file.hasPrefix("/") ? file : $0 + "/" + file } ?? file
+        if let line = known[name], line.signature == signature { return line.hash }
         let value = try hash(file)
         // Read again after hashing: a file that moved meanwhile is not remembered.
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         if Self.signature(file, followsLinks: followsLinks) == signature,
             now - max(signature.modified, signature.changed) > settle
         {
-            learned.withLock { $0[file] = Line(hash: value, signature: signature) }
+            learned.withLock { $0[name] = Line(hash: value, signature: signature) }
         }
         return value
     }

@@ -187,6 +187,51 @@ final class RemoteCacheTests: XCTestCase {
         XCTAssertTrue(gone.output.contains("cannot connect"), gone.output)
     }
 
+    /// With the remote store alone, what a local folder would remember of the machine (the
+    /// goldens' file hashes, the libraries' versions) is the user's, as the fonts' hashes are,
+    /// with each golden by its whole path (every project shares the file). A golden changed
+    /// after it was remembered is read again: the verdict is a run's without any cache.
+    func testWithoutALocalFolderTheMachinesMemosAreTheUsers() throws {
+        let dir = try project(cards: 2)
+        let server = try Nginx(in: dir)
+        defer { server.stop() }
+        let home = dir.path("home")
+        let environment = ["XDG_CACHE_HOME": home.path]
+        func run(_ extra: [String]) throws -> CLI.Result {
+            try CLI.run(
+                ["verify", "--no-progress", "--cache-audit", "0"] + extra, in: dir.url, environment: environment)
+        }
+        let remoteOnly = ["--no-cache", "--remote-cache", server.url]
+        XCTAssertEqual(try run(remoteOnly).status, 0)
+        // A file is remembered once it has been still for two seconds.
+        Thread.sleep(forTimeInterval: 2.1)
+        let warm = try run(remoteOnly)
+        XCTAssertTrue(warm.output.contains("16 passed (16 from cache)"), warm.output)
+        let memo = try String(contentsOf: home.appendingPathComponent("layoutsnap/golden-hashes-xxh3"), encoding: .utf8)
+        let paths = memo.split(separator: "\n").map { line in String(line.drop { $0 != ":" }.dropFirst()) }
+        XCTAssertEqual(paths.count, 16, memo)
+        let goldens = try SystemCall.resolvedPath(dir.path("Goldens").path)
+        XCTAssertTrue(paths.allSatisfy { $0.hasPrefix(goldens + "/") && $0.hasSuffix(".png") }, memo)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent("layoutsnap/libraries").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path(".layoutsnap/cache").path), "no local folder")
+
+        // One golden's bytes become another frame's.
+        let frames = try XCTUnwrap(
+            FileManager.default.enumerator(atPath: dir.path("Goldens").path)?.compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".png") }.sorted())
+        try FileManager.default.removeItem(at: dir.path("Goldens/" + frames[0]))
+        try FileManager.default.copyItem(at: dir.path("Goldens/" + frames[1]), to: dir.path("Goldens/" + frames[0]))
+        let edited = try run(remoteOnly)
+        let uncached = try run(["--no-cache"])
+        XCTAssertEqual(edited.status, 1, edited.output)
+        XCTAssertEqual(edited.status, uncached.status)
+        XCTAssertEqual(
+            edited.stdout.split(separator: "\n").last.map {
+                $0.replacingOccurrences(of: #" \(\d+ from cache\)"#, with: "", options: .regularExpression)
+            },
+            uncached.stdout.split(separator: "\n").last.map(String.init), edited.output)
+    }
+
     /// `--remote-cache-upload never` reads and never writes (untrusted pull requests).
     func testReadOnlyUploadsNothing() throws {
         let dir = try project(cards: 2)

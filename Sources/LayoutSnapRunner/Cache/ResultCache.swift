@@ -67,6 +67,8 @@ public final class ResultCache: Sendable {
     private let remote: RemoteResultStore?
     /// The memo of golden file hashes, once verify asks for it (`goldenHashes()`).
     private let goldenMemo = LockedValue<FileHashMemo?>(nil)
+    /// Where it is: in the local folder, else in the user's cache (`open`); nil: none.
+    private let goldensMemo: String?
 
     public struct Counts: Sendable, Equatable {
         public var hits = 0
@@ -83,8 +85,9 @@ public final class ResultCache: Sendable {
     public init(
         store: any ResultStore, local: LocalResultStore?, remote: (any ResultStore)? = nil, renderer: String,
         environment: String, auditRate: Double, lints: Bool, renderEnvironment: RenderEnvironment? = nil,
-        brandFonts: [String: String] = [:]
+        brandFonts: [String: String] = [:], goldensMemo: String? = nil
     ) {
+        self.goldensMemo = goldensMemo ?? local.map { $0.folder + "/goldens" }
         self.store = store
         self.local = local
         self.remote = remote as? RemoteResultStore
@@ -136,8 +139,16 @@ public final class ResultCache: Sendable {
                 timeoutMilliseconds: settings.remoteTimeoutMilliseconds)
         }
         if let folder = settings.folder { FontSystem.rememberHashes(at: folder + "/fonts") }
-        let environment = try RenderEnvironment.current(
-            librariesMemo: settings.folder.map { ($0 + "/libraries", buildID) })
+        // Without a local folder (a remote store alone), what it would remember of the machine
+        // is remembered in the user's cache, as the fonts' hashes are: loading the libraries
+        // and reading every golden were most of a warm run from the remote store.
+        let memos =
+            settings.folder.map { (libraries: $0 + "/libraries", goldens: $0 + "/goldens") }
+            ?? UserCache.folder().flatMap { folder in
+                UserCache.writable(folder)
+                    ? (libraries: folder + "/libraries", goldens: folder + "/golden-hashes-xxh3") : nil
+            }
+        let environment = try RenderEnvironment.current(librariesMemo: memos.map { ($0.libraries, buildID) })
         let brandFiles: [FontSystem.FontFile]
         do {
             brandFiles = try FontSystem.files().filter { $0.family != nil }
@@ -155,7 +166,8 @@ public final class ResultCache: Sendable {
             store: TieredResultStore(local: local, remote: remote), local: local, remote: remote,
             renderer: "layoutsnap \(version) \(buildID)",
             environment: String(decoding: JSONWriter(style: .compact).bytes(keyed.json), as: UTF8.self),
-            auditRate: settings.auditRate, lints: lints, renderEnvironment: environment, brandFonts: brandFonts)
+            auditRate: settings.auditRate, lints: lints, renderEnvironment: environment, brandFonts: brandFonts,
+            goldensMemo: memos?.goldens)
     }
 
     /// A brand font's hash in the key's environment: its bytes are checked per entry instead.
@@ -163,16 +175,19 @@ public final class ResultCache: Sendable {
 
     public var counts: Counts { tally.withLock { $0 } }
 
-    /// The file hash of each golden a hit was checked against, remembered in the local folder by
-    /// what `lstat` says of the file (`FileHashMemo`), so that a warm verify stats the goldens
-    /// instead of reading them; nil without a local folder. Read at the first call (verify's),
-    /// so that record and render never read it; written back by `finish()`.
+    /// The file hash of each golden a hit was checked against, remembered in the local folder
+    /// (else the user's cache) by what `lstat` says of the file (`FileHashMemo`), so that a warm
+    /// verify stats the goldens instead of reading them; nil when there is neither. Read at the
+    /// first call (verify's), so that record and render never read it; written back by `finish()`.
     public func goldenHashes() -> FileHashMemo? {
-        guard let local else { return nil }
+        guard let goldensMemo else { return nil }
         return goldenMemo.withLock { memo in
             if let memo { return memo }
             // Up to 64 MB: some 400,000 goldens' lines, each read far cheaper than the golden.
-            let made = FileHashMemo(path: local.folder + "/goldens", followsLinks: false, maxBytes: 64 << 20)
+            // The user's is shared by every project: its paths are whole.
+            let made = FileHashMemo(
+                path: goldensMemo, followsLinks: false, maxBytes: 64 << 20,
+                relativeTo: local == nil ? Self.workingFolder : nil)
             memo = made
             return made
         }
