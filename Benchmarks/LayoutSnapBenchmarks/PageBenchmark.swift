@@ -122,7 +122,7 @@ public struct PageBenchmark {
         for round in 0..<repeats {
             let profile = dir + "/.chromium-profile-\(round)"
             let out = dir + "/.dom-\(round).html"
-            FileManager.default.createFile(atPath: out, contents: nil)
+            _ = FileManager.default.createFile(atPath: out, contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: chromium)
             process.arguments = [

@@ -39,7 +39,7 @@ struct Config: ParsableCommand {
                     throw RunnerError.usage("\(path): no such file or folder")
                 }
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
                 let folder = isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
                 project = try ProjectSettings.load(from: folder.isEmpty ? "." : folder, cwd: cwd, usesFonts: false)
                 Diagnostics.out(
