@@ -6,8 +6,9 @@ import LayoutSnapSystem
 /// The result cache's figures (docs/cache.md), whole processes of the `layoutsnap` binary side by
 /// side in interleaved rounds, the fastest of each counting: the bundled suite cold with 1 and 2
 /// jobs, cold with the cache on (an empty folder each round), warm from the local folder, and,
-/// when Debian's nginx is installed, cold and warm against a WebDAV server on loopback; then a
-/// large generated suite recorded once and verified warm, unchanged and with one fixture changed.
+/// when Debian's nginx is installed, cold and warm against a WebDAV server on loopback (and warm
+/// through a relay that puts it 10 ms away); then a large generated suite recorded once and
+/// verified warm, unchanged and with one fixture changed.
 public struct CacheBenchmark {
     public let executable: String
     public let peakOf: String
@@ -81,6 +82,9 @@ public struct CacheBenchmark {
 
         let server = NginxWebDAV.start(in: root + "/nginx")
         defer { server?.stop() }
+        // The same server 10 ms away (`farRemote`).
+        let far = server.flatMap { DelayingRelay(to: $0.port, delayMilliseconds: Self.farMilliseconds / 2) }
+        defer { far?.stop() }
         f.remote = server != nil
         // The warm stores, filled once.
         progress("filling the caches")
@@ -129,6 +133,10 @@ public struct CacheBenchmark {
                 ))
             configurations.append(("warm, remote", { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
             configurations.append((Self.newMachine, { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
+            if let far {
+                let url = "http://127.0.0.1:\(far.port)/cache"
+                configurations.append((Self.farRemote, { ["--no-cache", "--remote-cache", url, "--jobs", "2"] }))
+            }
         }
         for round in 0..<repeats {
             for (name, arguments) in configurations {
@@ -175,6 +183,11 @@ public struct CacheBenchmark {
     /// The figure of a warm run from the remote store alone on a machine that never ran
     /// layoutsnap: the user's memos of the fonts empty.
     public static let newMachine = "warm, new machine"
+
+    /// The figure of a warm run from the same server with `farMilliseconds` of round trip
+    /// between (`DelayingRelay`): a team's cache server across a network.
+    public static let farRemote = "warm, 10 ms away"
+    public static let farMilliseconds = 10
 
     /// `732 passed (700 from cache), 0 failed` → 700.
     static func fromCache(_ line: String) -> Int? {
@@ -242,11 +255,12 @@ public struct CacheBenchmark {
 /// documentation configures it for its HTTP cache; nil when nginx is not installed.
 final class NginxWebDAV {
     let pid: pid_t
-    let url: String
+    let port: UInt16
+    var url: String { "http://127.0.0.1:\(port)/cache" }
 
-    private init(pid: pid_t, url: String) {
+    private init(pid: pid_t, port: UInt16) {
         self.pid = pid
-        self.url = url
+        self.port = port
     }
 
     static func start(in folder: String) -> NginxWebDAV? {
@@ -276,7 +290,7 @@ final class NginxWebDAV {
         guard (try? config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)) != nil,
             let pid = try? Spawn.start(nginx, arguments, files: { _ in })
         else { return nil }
-        let server = NginxWebDAV(pid: pid, url: "http://127.0.0.1:\(port)/cache")
+        let server = NginxWebDAV(pid: pid, port: port)
         for _ in 0..<300 {
             if let fd = try? SystemCall.connect(host: "127.0.0.1", port: port, milliseconds: 100) {
                 try? SystemCall.close(fd)

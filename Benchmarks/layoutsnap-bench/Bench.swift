@@ -465,6 +465,13 @@ struct CacheCommand: ParsableCommand {
                     String(
                         format: "= %.1f%% of cold [target ≤ 5%%] (the same with an empty XDG_CACHE_HOME each round)",
                         100 * s(CacheBenchmark.newMachine) / s("cold, 2 jobs")))
+                if f.seconds[CacheBenchmark.farRemote] != nil {
+                    line(
+                        CacheBenchmark.farRemote, s(CacheBenchmark.farRemote),
+                        String(
+                            format: "= %.1f%% of cold (warm, remote with %d ms of round trip added by a relay)",
+                            100 * s(CacheBenchmark.farRemote) / s("cold, 2 jobs"), CacheBenchmark.farMilliseconds))
+                }
             } else {
                 Diagnostics.out("remote             nginx is not installed: no remote figures")
             }
@@ -474,7 +481,7 @@ struct CacheCommand: ParsableCommand {
                 Diagnostics.out("baseline \(baseline), in the same rounds:")
                 for name in [
                     "cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local", "cold, remote", "warm, remote",
-                    CacheBenchmark.newMachine,
+                    CacheBenchmark.newMachine, CacheBenchmark.farRemote,
                 ] where f.baselineSeconds[name] != nil {
                     line(
                         name, b(name),
