@@ -283,4 +283,40 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(server.connections.withLock { $0 }, 2)
         XCTAssertEqual(store.problems, [])
     }
+
+    /// A run without a local folder (or whose folder holds none of the generation's packs) has
+    /// the shared pack of remembered keys asked for as soon as its cache opens, before its first
+    /// lookup, and reads its memos from that answer; a folder that holds a pack asks nothing.
+    func testTheSharedPackIsAskedAheadWhenNoLocalPackHoldsTheMemos() throws {
+        let memo = ResultKey(hex: String(repeating: "a", count: 64))
+        let record = KeyMemo(key: ResultKey(hex: String(repeating: "b", count: 64)), inputs: []).encoded()
+        let pack = MemoPacks.encoded([(memo.hex, record)])
+        let body = ActionResult.encode(
+            path: RemoteResultStore.outputPath, hash: SHA256.hex(of: pack), size: pack.count, contents: pack)
+        let server = try CannedServer(answers: [
+            Answer(bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+        ])
+        defer { server.stop() }
+        let remote = try RemoteResultStore(url: "http://127.0.0.1:\(server.port)", timeoutMilliseconds: 2000)
+        let generation = "5555555555555555"
+        let key = MemoPacks.Shared.key(generation: String(repeating: "5", count: 64))
+        let shared = MemoPacks.Shared(store: remote, key: key)
+
+        let folder = NSTemporaryDirectory() + "memos-ahead-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(MemoPacks.encoded([(memo.hex, record)])).write(
+            to: URL(fileURLWithPath: folder + "/\(generation)-1-1-1"))
+        MemoPacks(folder: folder, generation: generation, shared: shared).askAheadForShared()
+        usleep(200_000)
+        XCTAssertEqual(server.paths.withLock { $0 }, [], "a folder with the generation's pack asks nothing")
+
+        let packs = MemoPacks(folder: nil, generation: generation, shared: shared)
+        packs.askAheadForShared()
+        let deadline = Date().addingTimeInterval(5)
+        while server.paths.withLock({ $0 }).isEmpty && Date() < deadline { usleep(1000) }
+        XCTAssertEqual(server.paths.withLock { $0 }, ["/ac/\(key.hex)"], "asked before any lookup")
+        XCTAssertEqual(packs.record(memo), record)
+        XCTAssertEqual(server.paths.withLock { $0 }.count, 1, "the answer asked ahead was the one read")
+    }
 }

@@ -91,6 +91,18 @@ final class MemoPacks: @unchecked Sendable {
         self.maxBytes = shared == nil ? maxBytes : min(maxBytes, Shared.maxBytes)
     }
 
+    /// Has the remote store ask for the shared pack now (`RemoteResultStore.prefetch`) when the
+    /// run will need it: no local folder, or none of the generation's packs in it (a CI job's).
+    /// It then comes while the run finds its fixtures, instead of a round trip after.
+    func askAheadForShared() {
+        guard let shared, shared.store is RemoteResultStore else { return }
+        if let folder {
+            let entries = (try? SystemCall.folderEntries(folder).get()) ?? []
+            guard !entries.contains(where: { !$0.isFolder && $0.name.hasPrefix(generation + "-") }) else { return }
+        }
+        (shared.store as? RemoteResultStore)?.prefetch([shared.key])
+    }
+
     /// The record filed under `memo`, from the local packs (read at the first call), the shared
     /// one (read at the first memo they lack: a warm local run pays no round trip), or this run.
     func record(_ memo: ResultKey) -> [UInt8]? {
@@ -164,6 +176,8 @@ final class MemoPacks: @unchecked Sendable {
             guard !s.sharedFinished, !s.learned.isEmpty else { return nil }
             s.sharedFinished = true
             if s.records == nil { load(&s) }
+            // Read anew, not the answer asked ahead at the start.
+            (shared.store as? RemoteResultStore)?.dropAhead(shared.key)
             loadShared(&s)
             let before = s.sharedRecords ?? [:]
             var merged = before

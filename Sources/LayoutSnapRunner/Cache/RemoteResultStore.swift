@@ -155,9 +155,12 @@ public final class RemoteResultStore: ResultStore {
 
     /// The most action results asked for in one pipelined write (fewer when the requests'
     /// headers are long: `HTTPClient.maxPipelinedBytes`).
-    static let pipelined = 64
+    static let pipelined = 128
 
     private let ahead = Ahead()
+
+    /// The answer asked ahead for `key`, if any, is not used: the next `get` asks anew.
+    func dropAhead(_ key: ResultKey) { _ = ahead.take(key.hex) }
 
     public func put(_ key: ResultKey, _ bytes: [UInt8]) {
         guard upload == .always, !state.withLock({ $0.down || $0.uploadsStopped }) else { return }

@@ -110,6 +110,7 @@ public final class ResultCache: Sendable {
             ? nil
             : MemoPacks(
                 folder: local?.memosFolder, generation: String(generation.prefix(16)), shared: shared)
+        memos?.askAheadForShared()
         keyPrefix = ResultKey.prefix(renderer: renderer, environment: environment, lints: lints)
     }
 
