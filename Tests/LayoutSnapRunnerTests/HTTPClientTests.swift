@@ -282,6 +282,17 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(server.paths.withLock { $0 }.last, "/ac/\(keys[3].hex)")
         XCTAssertEqual(server.connections.withLock { $0 }, 2)
         XCTAssertEqual(store.problems, [])
+
+        // A server that closes a pipelined connection before any answer: each lookup asks for
+        // itself, and nothing is wrong with the run.
+        let closing = try CannedServer(answers: [Answer(""), actionResult(0), actionResult(1)])
+        defer { closing.stop() }
+        let again = try RemoteResultStore(url: "http://127.0.0.1:\(closing.port)", timeoutMilliseconds: 2000)
+        again.prefetch(Array(keys[0..<2]))
+        XCTAssertEqual(again.get(keys[0]), entries[0])
+        XCTAssertEqual(again.get(keys[1]), entries[1])
+        XCTAssertEqual(closing.connections.withLock { $0 }, 2)
+        XCTAssertEqual(again.problems, [])
     }
 
     /// A run without a local folder (or whose folder holds none of the generation's packs) has
