@@ -25,20 +25,23 @@ final class DelayingRelay: @unchecked Sendable {
                     try? SystemCall.close(client)
                     continue
                 }
-                // Each side closed once both directions have ended.
-                let ends = LockedValue(0)
-                let end: @Sendable () -> Void = {
-                    guard
-                        ends.withLock({
-                            $0 += 1
-                            return $0
-                        }) == 2
-                    else { return }
-                    // Shut first: a read still waiting on either wakes.
-                    shutdown(client, Int32(SHUT_RDWR))
-                    shutdown(server, Int32(SHUT_RDWR))
-                    try? SystemCall.close(client)
-                    try? SystemCall.close(server)
+                // Once both directions have written their end, both sockets are shut, which
+                // wakes a read still waiting; they are closed once all four threads are done,
+                // so that no thread uses a number the system has since given another socket.
+                let done = LockedValue((writers: 0, readers: 0))
+                let end: @Sendable (_ writer: Bool) -> Void = { writer in
+                    let now = done.withLock {
+                        if writer { $0.writers += 1 } else { $0.readers += 1 }
+                        return $0
+                    }
+                    if writer && now.writers == 2 {
+                        shutdown(client, Int32(SHUT_RDWR))
+                        shutdown(server, Int32(SHUT_RDWR))
+                    }
+                    if now.writers == 2 && now.readers == 2 {
+                        try? SystemCall.close(client)
+                        try? SystemCall.close(server)
+                    }
                 }
                 relay(from: client, to: server, then: end)
                 relay(from: server, to: client, then: end)
@@ -54,7 +57,7 @@ final class DelayingRelay: @unchecked Sendable {
 
     /// One direction: a thread reads and stamps each chunk, another writes it once its time has
     /// come; the end of the input is passed on as the end of the output, as late.
-    private func relay(from source: Int32, to target: Int32, then end: @escaping @Sendable () -> Void) {
+    private func relay(from source: Int32, to target: Int32, then end: @escaping @Sendable (_ writer: Bool) -> Void) {
         let held = Held()
         let delay = delay
         Thread.detachNewThread {
@@ -62,7 +65,10 @@ final class DelayingRelay: @unchecked Sendable {
             while true {
                 let n = buffer.withUnsafeMutableBytes { (try? SystemCall.receive(source, into: $0)) ?? 0 }
                 held.put(DispatchTime.now().uptimeNanoseconds + delay, n > 0 ? Array(buffer[0..<n]) : nil)
-                if n <= 0 { return }
+                if n <= 0 {
+                    end(false)
+                    return
+                }
             }
         }
         Thread.detachNewThread {
@@ -72,14 +78,14 @@ final class DelayingRelay: @unchecked Sendable {
                 if due > now { usleep(useconds_t((due - now) / 1000)) }
                 guard let bytes else {
                     SystemCall.shutdownWriting(target)
-                    end()
+                    end(true)
                     return
                 }
                 let sent = bytes.withUnsafeBytes { buffer in
                     Result { () throws(SystemError) in try SystemCall.sendAll(target, buffer) }
                 }
                 if case .failure = sent {
-                    end()
+                    end(true)
                     return
                 }
             }
