@@ -25,6 +25,15 @@ final class HTTPClientTests: XCTestCase {
         }
 
         init(bytes: [UInt8]) { self.bytes = bytes }
+
+        /// Reads the request and never answers it, holding the connection open until the
+        /// server stops.
+        static var silence: Answer {
+            var answer = Answer("")
+            answer.silent = true
+            return answer
+        }
+        var silent = false
     }
 
     /// Answers the requests of one connection after another with `answers`, in turn, each after
@@ -41,6 +50,7 @@ final class HTTPClientTests: XCTestCase {
         /// (pipelined).
         let pipelined = LockedValue(0)
         private let done = DispatchSemaphore(value: 0)
+        private let released = DispatchSemaphore(value: 0)
 
         convenience init(_ answers: [String]) throws {
             try self.init(answers: answers.map { Answer($0) })
@@ -74,6 +84,10 @@ final class HTTPClientTests: XCTestCase {
                         let canned = self.answers[next]
                         let answer = canned.bytes
                         next += 1
+                        if canned.silent {
+                            self.released.wait()
+                            break
+                        }
                         var sent = 0
                         while sent < answer.count {
                             let piece = answer[sent..<min(answer.count, sent + canned.piece)]
@@ -107,6 +121,7 @@ final class HTTPClientTests: XCTestCase {
         }
 
         func stop() {
+            released.signal()
             _ = done.wait(timeout: .now() + 5)
             close(listener)
         }
@@ -329,5 +344,65 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(server.paths.withLock { $0 }, ["/ac/\(key.hex)"], "asked before any lookup")
         XCTAssertEqual(packs.record(memo), record)
         XCTAssertEqual(server.paths.withLock { $0 }.count, 1, "the answer asked ahead was the one read")
+    }
+
+    /// Interim answers (103 Early Hints, 100 Continue) before a request's answer are skipped,
+    /// in a pipeline too: the answer read is the request's own.
+    func testInterimAnswersAreSkipped() throws {
+        let server = try CannedServer([
+            "HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none",
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntwo",
+            "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nthree",
+        ])
+        defer { server.stop() }
+        let client = server.client
+        XCTAssertEqual(String(decoding: try client.send("GET", "/ac/1").body, as: UTF8.self), "one")
+        let (answers, failure) = client.pipeline(["/ac/2", "/ac/3"])
+        XCTAssertNil(failure)
+        XCTAssertEqual(answers.map { String(decoding: $0.body, as: UTF8.self) }, ["two", "three"])
+    }
+
+    /// A server that answers the first of the lookups asked ahead and then goes silent: the
+    /// store is down after one timeout, with one warning, and no lookup waits longer.
+    func testAServerThatStopsAnsweringAPipelineIsDownAfterOneTimeout() throws {
+        let entries = (0..<3).map { Array("entry \($0)".utf8) }
+        let keys = (0..<3).map { ResultKey(hex: SHA256.hex(of: Array("key \($0)".utf8))) }
+        let body = ActionResult.encode(
+            path: RemoteResultStore.outputPath, hash: SHA256.hex(of: entries[0]), size: entries[0].count,
+            contents: entries[0])
+        let server = try CannedServer(answers: [
+            Answer(bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body), .silence,
+        ])
+        defer { server.stop() }
+        let store = try RemoteResultStore(url: "http://127.0.0.1:\(server.port)", timeoutMilliseconds: 500)
+        let started = Date()
+        store.prefetch(keys)
+        XCTAssertEqual(store.get(keys[0]), entries[0])
+        XCTAssertNil(store.get(keys[1]))
+        XCTAssertNil(store.get(keys[2]))
+        // Asking the rest again on a new connection would wait a second timeout.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.9, "one timeout, not one a lookup")
+        XCTAssertEqual(store.problems.count, 1, "\(store.problems)")
+        XCTAssertTrue(store.problems.first?.contains("no answer in time") == true, "\(store.problems)")
+        XCTAssertEqual(server.connections.withLock { $0 }, 1)
+    }
+
+    /// An answer asked ahead and dropped (the memo pack read anew at the run's end) is not the
+    /// next lookup's: it asks the server again.
+    func testAnAnswerDroppedIsAskedForAgain() throws {
+        let entries = [Array("old".utf8), Array("new".utf8)]
+        let key = ResultKey(hex: SHA256.hex(of: Array("key".utf8)))
+        let server = try CannedServer(
+            answers: entries.map { entry in
+                let body = ActionResult.encode(
+                    path: RemoteResultStore.outputPath, hash: SHA256.hex(of: entry), size: entry.count, contents: entry)
+                return Answer(bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+            })
+        defer { server.stop() }
+        let store = try RemoteResultStore(url: "http://127.0.0.1:\(server.port)", timeoutMilliseconds: 2000)
+        store.prefetch([key])
+        store.dropAhead(key)
+        XCTAssertEqual(store.get(key), entries[1])
+        XCTAssertEqual(server.paths.withLock { $0 }.count, 2)
     }
 }

@@ -64,7 +64,7 @@ public struct BatchRunner: Sendable {
         }
         // With a remote store, the remembered keys first, on every core, so that the store asks
         // for their entries all at once while the weighing starts (one round trip for many
-        // lookups instead of one each); their fixture files are read once, here.
+        // lookups instead of one each). The weighing keeps what was read for them.
         let early: [Remembered]? =
             cache.flatMap { cache in
                 guard cache.asksAhead else { return nil }

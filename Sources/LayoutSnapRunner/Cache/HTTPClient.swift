@@ -108,7 +108,14 @@ final class HTTPClient: Sendable {
     /// meanwhile is retried once on a new one (idempotent methods only: GET and PUT are).
     func send(_ method: String, _ path: String, body: [UInt8] = []) throws(Failure) -> Response {
         let request = head(method, path, bodyCount: body.count) + body
-        if let fd = kept(), let response = try? exchange(fd, request) { return response }
+        if let fd = kept() {
+            do throws(Failure) {
+                return try exchange(fd, request)
+            } catch  where error.noAnswer {
+                // A server that does not answer in time is not asked again.
+                throw error
+            } catch {}
+        }
         return try exchange(try connect(), request)
     }
 
@@ -140,6 +147,9 @@ final class HTTPClient: Sendable {
     /// The most bytes of requests one `pipeline` writes: well within a socket's first send
     /// buffer, so that writing them never waits on a server that answers before it reads on.
     static let maxPipelinedBytes = 16 << 10
+    /// The most bytes of answers one `pipeline` reads (each answer is within `maxBody`): the rest
+    /// are asked for again.
+    static let maxPipelinedAnswerBytes = 32 << 20
 
     /// GETs of `paths` written at once on one connection and their responses read in order
     /// (HTTP/1.1 pipelining, RFC 9112 9.3.2, which every server must take for safe methods):
@@ -159,8 +169,9 @@ final class HTTPClient: Sendable {
         guard asked > 0 else { return ([], nil) }
         if let fd = kept() {
             let outcome = exchange(fd, request, count: asked)
-            // A kept connection the server closed meanwhile: asked again on a new one.
-            if !outcome.answers.isEmpty { return outcome }
+            // A kept connection the server closed meanwhile: asked again on a new one (not one
+            // on which it did not answer in time).
+            if !outcome.answers.isEmpty || outcome.failure?.noAnswer == true { return outcome }
         }
         do {
             return exchange(try connect(), request, count: asked)
@@ -175,6 +186,7 @@ final class HTTPClient: Sendable {
         var reader = Reader(fd: fd, deadline: 0, maxBody: maxBody)
         var answers: [Response] = []
         var closing = false
+        var answerBytes = 0
         do throws(Failure) {
             let sent = request.withUnsafeBytes { buffer in
                 Result { () throws(SystemError) in try SystemCall.sendAll(fd, buffer) }
@@ -182,11 +194,12 @@ final class HTTPClient: Sendable {
             if case .failure(let error) = sent {
                 throw Failure(description: "cannot send to \(endpoint.hostHeader): \(error.reason)")
             }
-            while answers.count < count && !closing {
+            while answers.count < count && !closing && answerBytes < Self.maxPipelinedAnswerBytes {
                 // Each response within the timeout of its own.
                 reader.deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000
                 let (response, closes) = try reader.response()
                 answers.append(response)
+                answerBytes += response.body.count
                 closing = closes
             }
         } catch {
@@ -203,8 +216,10 @@ final class HTTPClient: Sendable {
             answers,
             answers.count < count
                 ? Failure(
-                    description:
-                        "the server closed the connection after \(answers.count) of \(count) pipelined requests")
+                    description: closing
+                        ? "the server closed the connection after \(answers.count) of \(count) pipelined requests"
+                        : "\(answers.count) of \(count) pipelined answers were past \(Self.maxPipelinedAnswerBytes >> 20) MB"
+                )
                 : nil
         )
     }
@@ -262,6 +277,10 @@ final class HTTPClient: Sendable {
                 // a memset of 64 KiB for each response.
                 if start == buffer.count {
                     buffer.removeAll(keepingCapacity: true)
+                    start = 0
+                } else if start > buffer.count / 2 {
+                    // Pipelined answers follow each other: what was read is let go.
+                    buffer.removeFirst(start)
                     start = 0
                 }
                 var received: Result<Int, SystemError> = .success(0)
@@ -340,6 +359,16 @@ final class HTTPClient: Sendable {
         /// The next response, and whether the connection ends after it. Bytes after it are left in
         /// the buffer: the next response of a pipeline, or bytes nobody asked for.
         mutating func response() throws(Failure) -> (Response, closes: Bool) {
+            // Interim answers (100 Continue, 103 Early Hints) come before the answer: a header
+            // block each, no body. Skipped, a few at most, so that the next is the request's.
+            for _ in 0..<8 {
+                let (response, closes) = try next()
+                guard (100..<200).contains(response.status), response.status != 101 else { return (response, closes) }
+            }
+            throw Failure(description: "too many interim responses")
+        }
+
+        private mutating func next() throws(Failure) -> (Response, closes: Bool) {
             let statusLine = String(decoding: try line(), as: UTF8.self)
             let parts = statusLine.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {

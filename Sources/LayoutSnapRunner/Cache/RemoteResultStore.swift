@@ -84,9 +84,11 @@ public final class RemoteResultStore: ResultStore {
         guard !state.withLock({ $0.down }) else { return nil }
         do throws(HTTPClient.Failure) {
             let ac: HTTPClient.Response
-            if let answered = ahead.take(key.hex) {
+            if let answered = ahead.take(key.hex, waitingAtMost: Int(client.timeout) * 2) {
                 ac = answered
             } else {
+                // Asked ahead and given up on: the server may be down by now.
+                guard !state.withLock({ $0.down }) else { return nil }
                 ac = try client.send("GET", "/ac/\(key.hex)")
             }
             guard ac.status == 200 else {
@@ -144,11 +146,17 @@ public final class RemoteResultStore: ResultStore {
                 let (answers, failure) = client.pipeline(rest.prefix(Self.pipelined).map { "/ac/\($0)" }[...])
                 for (hex, answer) in zip(rest, answers) { ahead.answer(hex, answer) }
                 rest = rest.dropFirst(answers.count)
-                guard answers.isEmpty, let failure else { continue }
-                // Nothing came: a server that cannot be reached is down for the run, as at a
-                // lookup; one that closed the connection is asked one key at a time.
+                // Answers are held until their lookups take them: past a bound, the asking waits
+                // for the lookups to catch up, and if they do not, the rest ask for themselves.
+                guard ahead.waitForRoom(below: Self.maxHeldBytes, milliseconds: Int(client.timeout) * 2) else { return }
+                guard let failure else { continue }
+                // A server that cannot be reached or stops answering is down for the run, as
+                // at a lookup. One that closed the connection after a few answers (a limit on
+                // requests a connection) is asked for the rest on a new one; after one answer
+                // or none (no keep-alive, or no pipelining), each lookup asks for itself, on
+                // its worker's connection, as without asking ahead.
                 if failure.noAnswer { fail(failure.description, down: true) }
-                return
+                if failure.noAnswer || answers.count <= 1 { return }
             }
         }
     }
@@ -157,10 +165,15 @@ public final class RemoteResultStore: ResultStore {
     /// headers are long: `HTTPClient.maxPipelinedBytes`).
     static let pipelined = 128
 
+    /// The most bytes of answers held for lookups that have not taken them yet: the entries of
+    /// some 10,000 fixtures (a hostile server's answers, each up to a cache entry's limit,
+    /// never more).
+    static let maxHeldBytes = 32 << 20
+
     private let ahead = Ahead()
 
     /// The answer asked ahead for `key`, if any, is not used: the next `get` asks anew.
-    func dropAhead(_ key: ResultKey) { _ = ahead.take(key.hex) }
+    func dropAhead(_ key: ResultKey) { _ = ahead.take(key.hex, waitingAtMost: Int(client.timeout) * 2) }
 
     public func put(_ key: ResultKey, _ bytes: [UInt8]) {
         guard upload == .always, !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
@@ -211,6 +224,19 @@ final class Ahead: @unchecked Sendable {
     /// Asked for, not answered yet.
     private var coming: Set<String> = []
     private var answers: [String: HTTPClient.Response] = [:]
+    private var held = 0
+
+    /// Whether the answers not taken yet are fewer than `bytes`, waiting `milliseconds` at most
+    /// for lookups to take some.
+    func waitForRoom(below bytes: Int, milliseconds: Int) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+        condition.lock()
+        defer { condition.unlock() }
+        while held >= bytes {
+            guard condition.wait(until: deadline) else { return held < bytes }
+        }
+        return true
+    }
 
     func expect(_ keys: [String]) {
         condition.lock()
@@ -220,7 +246,10 @@ final class Ahead: @unchecked Sendable {
 
     func answer(_ key: String, _ response: HTTPClient.Response) {
         condition.lock()
-        if coming.remove(key) != nil { answers[key] = response }
+        if coming.remove(key) != nil {
+            answers[key] = response
+            held += response.body.count
+        }
         condition.broadcast()
         condition.unlock()
     }
@@ -234,12 +263,23 @@ final class Ahead: @unchecked Sendable {
     }
 
     /// The answer for `key` once it has come; nil when it was not asked for ahead, was taken
-    /// already, or will not come.
-    func take(_ key: String) -> HTTPClient.Response? {
+    /// already, or will not come. Waits `milliseconds` at most: every step of the asking is
+    /// bounded by the timeout, and this bounds the waiting whatever happens there.
+    func take(_ key: String, waitingAtMost milliseconds: Int) -> HTTPClient.Response? {
+        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
         condition.lock()
         defer { condition.unlock() }
-        while coming.contains(key) { condition.wait() }
-        return answers.removeValue(forKey: key)
+        while coming.contains(key) {
+            guard condition.wait(until: deadline) else {
+                // Given up on: an answer that comes later is not kept.
+                coming.remove(key)
+                return nil
+            }
+        }
+        guard let answer = answers.removeValue(forKey: key) else { return nil }
+        held -= answer.body.count
+        condition.broadcast()
+        return answer
     }
 }
 
