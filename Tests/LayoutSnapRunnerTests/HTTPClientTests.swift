@@ -26,6 +26,14 @@ final class HTTPClientTests: XCTestCase {
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
+        /// A `GET /ac/` hit as the remote store writes it: an action result carrying `entry`.
+        static func actionResult(carrying entry: [UInt8], closes: Bool = false) -> Answer {
+            let body = ActionResult.encode(
+                path: RemoteResultStore.outputPath, hash: SHA256.hex(of: entry), size: entry.count, contents: entry)
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n" + (closes ? "Connection: close\r\n" : "")
+            return Answer(bytes: Array((head + "\r\n").utf8) + body)
+        }
+
         /// Reads the request and never answers it, holding the connection open until the
         /// server stops.
         static var silence: Answer {
@@ -278,11 +286,7 @@ final class HTTPClientTests: XCTestCase {
         let entries = (0..<4).map { Array("entry \($0)".utf8) }
         let keys = (0..<4).map { ResultKey(hex: SHA256.hex(of: Array("key \($0)".utf8))) }
         func actionResult(_ i: Int, closes: Bool = false) -> Answer {
-            let body = ActionResult.encode(
-                path: RemoteResultStore.outputPath, hash: SHA256.hex(of: entries[i]), size: entries[i].count,
-                contents: entries[i])
-            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n" + (closes ? "Connection: close\r\n" : "")
-            return Answer(bytes: Array((head + "\r\n").utf8) + body)
+            Answer.actionResult(carrying: entries[i], closes: closes)
         }
         let server = try CannedServer(answers: [
             actionResult(0), actionResult(1, closes: true), actionResult(2), actionResult(3),
@@ -317,11 +321,7 @@ final class HTTPClientTests: XCTestCase {
         let memo = ResultKey(hex: String(repeating: "a", count: 64))
         let record = KeyMemo(key: ResultKey(hex: String(repeating: "b", count: 64)), inputs: []).encoded()
         let pack = MemoPacks.encoded([(memo.hex, record)])
-        let body = ActionResult.encode(
-            path: RemoteResultStore.outputPath, hash: SHA256.hex(of: pack), size: pack.count, contents: pack)
-        let server = try CannedServer(answers: [
-            Answer(bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
-        ])
+        let server = try CannedServer(answers: [.actionResult(carrying: pack)])
         defer { server.stop() }
         let remote = try RemoteResultStore(url: "http://127.0.0.1:\(server.port)", timeoutMilliseconds: 2000)
         let generation = "5555555555555555"
@@ -367,12 +367,7 @@ final class HTTPClientTests: XCTestCase {
     func testAServerThatStopsAnsweringAPipelineIsDownAfterOneTimeout() throws {
         let entries = (0..<3).map { Array("entry \($0)".utf8) }
         let keys = (0..<3).map { ResultKey(hex: SHA256.hex(of: Array("key \($0)".utf8))) }
-        let body = ActionResult.encode(
-            path: RemoteResultStore.outputPath, hash: SHA256.hex(of: entries[0]), size: entries[0].count,
-            contents: entries[0])
-        let server = try CannedServer(answers: [
-            Answer(bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body), .silence,
-        ])
+        let server = try CannedServer(answers: [.actionResult(carrying: entries[0]), .silence])
         defer { server.stop() }
         let store = try RemoteResultStore(url: "http://127.0.0.1:\(server.port)", timeoutMilliseconds: 500)
         let started = Date()
@@ -393,11 +388,7 @@ final class HTTPClientTests: XCTestCase {
         let entries = [Array("old".utf8), Array("new".utf8)]
         let key = ResultKey(hex: SHA256.hex(of: Array("key".utf8)))
         let server = try CannedServer(
-            answers: entries.map { entry in
-                let body = ActionResult.encode(
-                    path: RemoteResultStore.outputPath, hash: SHA256.hex(of: entry), size: entry.count, contents: entry)
-                return Answer(bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
-            })
+            answers: entries.map { .actionResult(carrying: $0) })
         defer { server.stop() }
         let store = try RemoteResultStore(url: "http://127.0.0.1:\(server.port)", timeoutMilliseconds: 2000)
         store.prefetch([key])
