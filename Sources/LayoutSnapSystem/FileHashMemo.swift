@@ -59,7 +59,7 @@ public final class FileHashMemo: Sendable {
     /// file has been still for two seconds.
     public func hash(_ file: String, _ hash: (String) throws(SystemError) -> String) throws(SystemError) -> String {
         guard let signature = Self.signature(file, followsLinks: followsLinks) else { return try hash(file) }
-        let name = base.map { file.hasPrefix("/") ? file : $0 + "/" + file } ?? file
+        let name = base.map { Self.whole(file, under: $0) } ?? file
         if let line = known[name], line.signature == signature { return line.hash }
         let value = try hash(file)
         // Read again after hashing: a file that moved meanwhile is not remembered.
@@ -70,6 +70,11 @@ public final class FileHashMemo: Sendable {
             learned.withLock { $0[name] = Line(hash: value, signature: signature) }
         }
         return value
+    }
+
+    /// `file` as remembered under `base`: a relative path below it, an absolute one as it is.
+    static func whole(_ file: String, under base: String) -> String {
+        file.hasPrefix("/") ? file : (base.hasSuffix("/") ? base : base + "/") + file
     }
 
     /// Writes what was learned, when anything was (a memo that cannot be written is no error:

@@ -44,6 +44,14 @@ final class FileHashMemoTests: XCTestCase {
         XCTAssertEqual(hashed, 4, "hashed both times")
     }
 
+    /// A memo shared by projects names each file by its whole path, the working folder "/"
+    /// included.
+    func testRelativePathsAreRememberedWhole() {
+        XCTAssertEqual(FileHashMemo.whole("Goldens/a.png", under: "/work/p"), "/work/p/Goldens/a.png")
+        XCTAssertEqual(FileHashMemo.whole("Goldens/a.png", under: "/"), "/Goldens/a.png")
+        XCTAssertEqual(FileHashMemo.whole("/elsewhere/a.png", under: "/work/p"), "/elsewhere/a.png")
+    }
+
     func testLinesThatDoNotReadAreIgnored() throws {
         let folder = try makeTemporaryFolder("hash-memo").path
         defer { removeTemporaryFolder(URL(fileURLWithPath: folder)) }
