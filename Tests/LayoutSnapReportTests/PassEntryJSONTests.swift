@@ -15,8 +15,10 @@ final class PassEntryJSONTests: XCTestCase {
         "émoji 😀 עברית 中文", "\u{2028}\u{2029}", "</script><!--",
     ]
     static let numbers: [Double] = [
-        0, -0.0, 1, 100, 0.1, 1.0 / 60, 1e-7, 1e15, 1e16, 1e20, 12_345_678_901_234_567_890, 5e-324,
-        .greatestFiniteMagnitude, 0.5, -2.25, .infinity, -.infinity, .nan,
+        // A 20-digit integer no Double holds exactly, and the least subnormal: not written as
+        // literals, which the compiler warns about.
+        0, -0.0, 1, 100, 0.1, 1.0 / 60, 1e-7, 1e15, 1e16, 1e20, Double("12345678901234567890")!,
+        .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.5, -2.25, .infinity, -.infinity, .nan,
     ]
 
     func entries() -> [FixtureEntry] {

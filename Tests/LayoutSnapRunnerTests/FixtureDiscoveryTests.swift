@@ -82,8 +82,8 @@ final class FixtureDiscoveryTests: XCTestCase {
         close(text)
 
         let cwd = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(root.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(root.path))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(cwd) }
         let refs = try FixtureDiscovery.discover(paths: [])
         XCTAssertEqual(refs.map(\.id), ["bad\u{FFFD}.json/", "dir\u{FFFD}/", "ok/a"], "never a fixture's id")
         XCTAssertEqual(
