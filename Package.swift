@@ -107,7 +107,7 @@ let package = Package(
             ],
             // Release builds link with lld and pack the relative relocations (DT_RELR, read by
             // glibc 2.36's loader): the loader read 81,000 RELA entries (1.9 MB) before main. Each
-            // start is 0.5 to 1 ms shorter, a tenth of `--version` (docs/decisions.md, "Packed
+            // start is 0.5 to 1.1 ms shorter, a tenth of `--version` (docs/decisions.md, "Packed
             // relocations"); gold lacks the option.
             linkerSettings: [
                 .unsafeFlags(

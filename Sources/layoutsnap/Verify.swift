@@ -125,7 +125,9 @@ enum Reporter: String, ExpressibleByArgument, CaseIterable {
         }
         guard let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         let markdown = Data(CIReport.markdown(results, report: report).utf8)
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         guard let handle = FileHandle(forWritingAtPath: path) else {
             Diagnostics.printError("cannot append the job summary to $GITHUB_STEP_SUMMARY (\(path))")
             return
