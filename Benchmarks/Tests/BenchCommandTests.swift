@@ -68,6 +68,31 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("interactive at "), r.output)
     }
 
+    /// `layoutsnap-bench start`: every command's three figures, for this build and a baseline in
+    /// the same rounds; the warm verify's summary says every frame came from the cache.
+    func testStartFigures() throws {
+        let dir = try folder()
+        XCTAssertEqual(try run("layoutsnap", ["record", "--no-progress", "--allow-ci"], in: dir).status, 0)
+        let layoutsnap = TestPaths.builtProduct("layoutsnap").path
+        let r = try run("layoutsnap-bench", ["start", "--rounds", "3", "--baseline", layoutsnap], in: dir)
+        XCTAssertEqual(r.status, 0, r.output)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("layoutsnap-bench start: whole processes, 3 interleaved rounds") ?? false)
+        for name in ["--version", "diff, identical", "verify, warm"] {
+            let figures = lines.filter { $0.hasPrefix(name + " ") }
+            XCTAssertEqual(figures.count, 2, "\(name): this build's and the baseline's: \(r.output)")
+            XCTAssertTrue(figures.last?.contains("the baseline's fastest") ?? false, r.output)
+        }
+        XCTAssertTrue(r.stdout.contains("16 passed (16 from cache), 0 failed"), r.output)
+        XCTAssertTrue(r.stdout.contains("Goldens/cards/small"), r.output)
+
+        let empty = try makeTemporaryFolder("bench-start-empty")
+        defer { removeTemporaryFolder(empty) }
+        let none = try run("layoutsnap-bench", ["start", "--rounds", "1"], in: empty)
+        XCTAssertEqual(none.status, 2, none.output)
+        XCTAssertTrue(none.stderr.contains("no PNG under Goldens: record the goldens first"), none.stderr)
+    }
+
     func testBenchNeedsGoldens() throws {
         let dir = try folder()
         let r = try run("layoutsnap-bench", ["--repeats", "1"], in: dir)

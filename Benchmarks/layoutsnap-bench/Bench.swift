@@ -15,7 +15,7 @@ struct LayoutSnapBench: ParsableCommand {
             "Measure layoutsnap: render, verify and record throughput, PNG, diff against blazediff, generation and memory.",
         subcommands: [
             Bench.self, DiffSideBySide.self, CausesCommand.self, PageLoad.self, CacheCommand.self, ThemeCommand.self,
-            PeakOfCommand.self,
+            StartCommand.self, PeakOfCommand.self,
         ],
         defaultSubcommand: Bench.self)
 }
@@ -177,25 +177,18 @@ struct DiffSideBySide: ParsableCommand {
     @Option(help: "Runs per measurement; the fastest counts.")
     var repeats: Int = 10
 
-    @Option(help: "The layoutsnap binary to time (default: the one beside this program).")
-    var layoutsnap: String?
-
-    @Option(help: "Another layoutsnap binary timed in the same rounds, for a before and after.")
-    var baseline: String?
+    @OptionGroup var binaries: BinaryOptions
 
     @Option(help: "Write the PNG pairs here and keep them (default: a temporary folder, removed).")
     var keep: String?
 
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
-        if let baseline, !FileManager.default.isExecutableFile(atPath: baseline) {
-            throw ValidationError("--baseline: no executable at \(baseline)")
-        }
     }
 
     func run() throws {
         try Diagnostics.run {
-            let executable = try BenchBinaries.layoutsnap(layoutsnap)
+            let (executable, baseline) = (try binaries.executable(), binaries.baseline)
             let dir = keep ?? NSTemporaryDirectory() + "/layoutsnap-diff-side-by-side-\(getpid())"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             defer { if keep == nil { try? FileManager.default.removeItem(atPath: dir) } }
@@ -301,6 +294,23 @@ enum BenchBinaries {
     }
 }
 
+/// The binaries a side-by-side command times: `--layoutsnap` (this build) and `--baseline`.
+struct BinaryOptions: ParsableArguments {
+    @Option(help: "The layoutsnap binary to time (default: the one beside this program).")
+    var layoutsnap: String?
+
+    @Option(help: "Another layoutsnap binary (say a build of main), timed in the same interleaved rounds.")
+    var baseline: String?
+
+    func validate() throws {
+        if let baseline, !FileManager.default.isExecutableFile(atPath: baseline) {
+            throw ValidationError("--baseline: no executable at \(baseline)")
+        }
+    }
+
+    func executable() throws -> String { try BenchBinaries.layoutsnap(layoutsnap) }
+}
+
 /// Errors become one line on stderr and exit status 2; results go to stdout.
 enum Diagnostics {
     static func run(_ body: () throws -> Int32) throws {
@@ -402,17 +412,10 @@ struct CacheCommand: ParsableCommand {
     @Option(help: "Generated fixtures for the large-suite figures (0 skips them).")
     var generated: Int = 10_000
 
-    @Option(help: "The layoutsnap binary to time (default: the one beside this program).")
-    var layoutsnap: String?
-
-    @Option(help: "Another layoutsnap binary (say a build of main) timed on the bundled suite in the same rounds.")
-    var baseline: String?
+    @OptionGroup var binaries: BinaryOptions
 
     func validate() throws {
         guard repeats >= 1 else { throw ValidationError("--repeats must be 1 or more") }
-        if let baseline, !FileManager.default.isExecutableFile(atPath: baseline) {
-            throw ValidationError("--baseline: no executable at \(baseline)")
-        }
         guard generated == 0 || (1...FixtureGenerator.maxCount).contains(generated) else {
             throw ValidationError("--generated must be 0 (skip) or from 1 to \(FixtureGenerator.maxCount)")
         }
@@ -420,7 +423,7 @@ struct CacheCommand: ParsableCommand {
 
     func run() throws {
         try Diagnostics.run {
-            let executable = try BenchBinaries.layoutsnap(layoutsnap)
+            let (executable, baseline) = (try binaries.executable(), binaries.baseline)
             let f = try CacheBenchmark(
                 executable: executable, peakOf: BenchBinaries.this, repeats: repeats, generated: generated,
                 fixtures: paths, goldens: goldens, baseline: baseline
@@ -507,6 +510,73 @@ struct CacheCommand: ParsableCommand {
             }
             for failure in f.failures.prefix(5) { Diagnostics.out("unexpected: \(failure)") }
             return 0
+        }
+    }
+}
+
+/// `layoutsnap-bench start`: whole processes that mostly start and end, in interleaved rounds.
+struct StartCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start",
+        abstract:
+            "Time --version, diff of a golden with itself and a warm verify as whole processes: fastest, first quartile and median of interleaved rounds."
+    )
+
+    @Argument(help: "Fixture files or folders for the warm verify (default: Fixtures/).")
+    var paths: [String] = []
+
+    @Option(help: "The goldens folder (the warm verify's, and the largest PNG in it is diffed with itself).")
+    var goldens: String = "Goldens"
+
+    @Option(help: "Rounds; each runs every command once per binary.")
+    var rounds: Int = 50
+
+    @OptionGroup var binaries: BinaryOptions
+
+    func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be 1 or more") }
+    }
+
+    func run() throws {
+        try Diagnostics.run {
+            let (executable, baseline) = (try binaries.executable(), binaries.baseline)
+            let f = try StartBenchmark(
+                executable: executable, peakOf: BenchBinaries.this, rounds: rounds, fixtures: paths, goldens: goldens,
+                baseline: baseline
+            ).run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
+            func figures(_ t: StartBenchmark.Times) -> String {
+                String(format: "%5.1f / %5.1f / %5.1f ms", t.fastest * 1000, t.firstQuartile * 1000, t.median * 1000)
+            }
+            func padded(_ name: String) -> String { name.padding(toLength: 18, withPad: " ", startingAt: 0) }
+            Diagnostics.out(
+                "layoutsnap-bench start: whole processes, \(rounds) interleaved rounds, fastest / first quartile / median"
+            )
+            for note in [executable] + (baseline.map { [$0] } ?? []) {
+                if let line = BenchBinaries.runtimeNote(note) { Diagnostics.out(line) }
+            }
+            for name in f.names {
+                guard let t = f.times[name] else { continue }
+                let what =
+                    switch name {
+                    case StartBenchmark.diff: "\(f.diffed) against itself"
+                    case StartBenchmark.warm: "2 jobs, --cache-audit 0: \(f.warmLine)"
+                    default: ""
+                    }
+                Diagnostics.out("\(padded(name)) \(figures(t))" + (what.isEmpty ? "" : "  " + what))
+            }
+            if let baseline {
+                Diagnostics.out("baseline \(baseline), in the same rounds:")
+                for name in f.names {
+                    guard let t = f.times[name], let b = f.baselineTimes[name] else { continue }
+                    Diagnostics.out(
+                        "\(padded(name)) \(figures(b))  "
+                            + String(
+                                format: "this build %.2fx the baseline's fastest, %.2fx its median",
+                                t.fastest / b.fastest, t.median / b.median))
+                }
+            }
+            for failure in f.failures.prefix(5) { Diagnostics.out("unexpected: \(failure)") }
+            return f.failures.isEmpty ? 0 : 1
         }
     }
 }
