@@ -35,7 +35,7 @@ public struct StartBenchmark {
         public var seconds: [Double] = []
 
         public var fastest: Double { seconds.min() ?? .nan }
-        /// The time a quarter of the rounds were faster than (nearest rank).
+        /// The time at least a quarter of the rounds took no longer than (nearest rank).
         public var firstQuartile: Double { Self.quantile(seconds, 0.25) }
         public var median: Double { Self.quantile(seconds, 0.5) }
 
@@ -54,8 +54,9 @@ public struct StartBenchmark {
         public var baselineTimes: [String: Times] = [:]
         /// The golden `diff` compared with itself, and its size.
         public var diffed = ""
-        /// The warm verify's summary line (this build's, from its last round).
+        /// The warm verify's summary line, this build's and the baseline's, from their last round.
         public var warmLine = ""
+        public var baselineWarmLine = ""
         public var failures: [String] = []
     }
 
@@ -86,12 +87,13 @@ public struct StartBenchmark {
                 ),
             ]
         }
-        var binaries = [(executable, "this", false)]
-        if let baseline { binaries.append((baseline, "baseline", true)) }
+        var binaries = [(path: executable, tag: "this")]
+        if let baseline { binaries.append((baseline, "baseline")) }
         f.names = commands("this").map(\.0)
-        // The warm folders filled, and each command run once untimed (the page cache holds the binary).
+        // Each command run twice untimed: the first fills the warm cache folder, the second is
+        // the warm-up (the page cache holds the binary and the goldens).
         progress("filling the cache folders")
-        for (binary, tag, _) in binaries {
+        for (binary, tag) in binaries {
             for (name, arguments) in commands(tag) {
                 for _ in 0..<2 {
                     let out = try ChildProcess.run(binary, arguments, peakOf: peakOf)
@@ -106,14 +108,25 @@ public struct StartBenchmark {
             if round % 10 == 0 { progress("round \(round + 1) of \(rounds)") }
             let order = round % 2 == 0 ? binaries : binaries.reversed()
             for index in f.names.indices {
-                for (binary, tag, isBaseline) in order {
+                for (binary, tag) in order {
                     let (name, arguments) = commands(tag)[index]
                     let out = try ChildProcess.run(binary, arguments, peakOf: peakOf)
+                    // A run that failed, or a warm verify that rendered, is not the figure's:
+                    // it is named, and left out of the times.
                     if out.status != 0 {
                         f.failures.append("\(tag) \(name): exit \(out.status): \(out.stderrTail.suffix(300))")
+                        continue
                     }
-                    if isBaseline {
+                    if name == Self.warm {
+                        let passed = out.stdoutLastLine.split(separator: " ").first.flatMap { Int($0) }
+                        guard let passed, CacheBenchmark.fromCache(out.stdoutLastLine) == passed else {
+                            f.failures.append("\(tag) \(name): not every frame from the cache: \(out.stdoutLastLine)")
+                            continue
+                        }
+                    }
+                    if tag == "baseline" {
                         f.baselineTimes[name, default: Times()].seconds.append(out.seconds)
+                        if name == Self.warm { f.baselineWarmLine = out.stdoutLastLine }
                     } else {
                         f.times[name, default: Times()].seconds.append(out.seconds)
                         if name == Self.warm { f.warmLine = out.stdoutLastLine }

@@ -77,11 +77,21 @@ final class BenchCommandTests: XCTestCase {
         let r = try run("layoutsnap-bench", ["start", "--rounds", "3", "--baseline", layoutsnap], in: dir)
         XCTAssertEqual(r.status, 0, r.output)
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.first?.hasPrefix("layoutsnap-bench start: whole processes, 3 interleaved rounds") ?? false)
+        XCTAssertTrue(
+            lines.first?.hasPrefix("layoutsnap-bench start: whole processes, 3 interleaved rounds") ?? false, r.output)
+        XCTAssertFalse(r.stdout.contains("nan"), r.output)
         for name in ["--version", "diff, identical", "verify, warm"] {
             let figures = lines.filter { $0.hasPrefix(name + " ") }
             XCTAssertEqual(figures.count, 2, "\(name): this build's and the baseline's: \(r.output)")
             XCTAssertTrue(figures.last?.contains("the baseline's fastest") ?? false, r.output)
+            for line in figures {
+                // fastest / first quartile / median, in that order.
+                let ms = line.dropFirst(18).split(separator: "/").prefix(3).compactMap {
+                    Double($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+                }
+                XCTAssertEqual(ms.count, 3, line)
+                XCTAssertEqual(ms, ms.sorted(), line)
+            }
         }
         XCTAssertTrue(r.stdout.contains("16 passed (16 from cache), 0 failed"), r.output)
         XCTAssertTrue(r.stdout.contains("Goldens/cards/small"), r.output)

@@ -299,7 +299,7 @@ struct BinaryOptions: ParsableArguments {
     @Option(help: "The layoutsnap binary to time (default: the one beside this program).")
     var layoutsnap: String?
 
-    @Option(help: "Another layoutsnap binary (say a build of main), timed in the same interleaved rounds.")
+    @Option(help: "Another layoutsnap binary (say a build of main), timed in the same rounds.")
     var baseline: String?
 
     func validate() throws {
@@ -518,8 +518,8 @@ struct CacheCommand: ParsableCommand {
 struct StartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "start",
-        abstract:
-            "Time --version, diff of a golden with itself and a warm verify as whole processes: fastest, first quartile and median of interleaved rounds."
+        abstract: "Time --version, diff of a golden with itself and a warm verify as whole processes: "
+            + "fastest, first quartile and median of interleaved rounds."
     )
 
     @Argument(help: "Fixture files or folders for the warm verify (default: Fixtures/).")
@@ -549,10 +549,10 @@ struct StartCommand: ParsableCommand {
             }
             func padded(_ name: String) -> String { name.padding(toLength: 18, withPad: " ", startingAt: 0) }
             Diagnostics.out(
-                "layoutsnap-bench start: whole processes, \(rounds) interleaved rounds, fastest / first quartile / median"
-            )
-            for note in [executable] + (baseline.map { [$0] } ?? []) {
-                if let line = BenchBinaries.runtimeNote(note) { Diagnostics.out(line) }
+                "layoutsnap-bench start: whole processes, \(rounds) interleaved rounds, "
+                    + "fastest / first quartile / median")
+            for binary in Set([executable] + (baseline.map { [$0] } ?? [])).sorted() {
+                if let line = BenchBinaries.runtimeNote(binary) { Diagnostics.out(line) }
             }
             for name in f.names {
                 guard let t = f.times[name] else { continue }
@@ -572,10 +572,12 @@ struct StartCommand: ParsableCommand {
                         "\(padded(name)) \(figures(b))  "
                             + String(
                                 format: "this build %.2fx the baseline's fastest, %.2fx its median",
-                                t.fastest / b.fastest, t.median / b.median))
+                                t.fastest / b.fastest, t.median / b.median)
+                            + (name == StartBenchmark.warm ? "; \(f.baselineWarmLine)" : ""))
                 }
             }
             for failure in f.failures.prefix(5) { Diagnostics.out("unexpected: \(failure)") }
+            if f.failures.count > 5 { Diagnostics.out("unexpected: … and \(f.failures.count - 5) more") }
             return f.failures.isEmpty ? 0 : 1
         }
     }
