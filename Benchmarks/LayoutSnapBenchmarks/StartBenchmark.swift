@@ -52,7 +52,7 @@ public struct StartBenchmark {
         public var names: [String] = []
         public var times: [String: Times] = [:]
         public var baselineTimes: [String: Times] = [:]
-        /// The golden `diff` compared with itself, and its size.
+        /// The golden `diff` compared with itself.
         public var diffed = ""
         /// The warm verify's summary line, this build's and the baseline's, from their last round.
         public var warmLine = ""

@@ -96,6 +96,35 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("16 passed (16 from cache), 0 failed"), r.output)
         XCTAssertTrue(r.stdout.contains("Goldens/cards/small"), r.output)
 
+        // A baseline whose verify never uses its cache (a wrapper that swaps --cache for --no-cache): its warm
+        // rounds render, so they are named and left out of its times, and the bench fails.
+        let cold = dir.appendingPathComponent("cold-baseline")
+        try Data(
+            """
+            #!/bin/sh
+            if [ "$1" = verify ]; then
+              for a do
+                shift
+                if [ -n "$skip" ]; then skip=; continue; fi
+                if [ "$a" = --cache ]; then skip=1; continue; fi
+                set -- "$@" "$a"
+              done
+              exec "\(layoutsnap)" "$@" --no-cache
+            fi
+            exec "\(layoutsnap)" "$@"
+            """.utf8
+        ).write(to: cold)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cold.path)
+        let renders = try run("layoutsnap-bench", ["start", "--rounds", "2", "--baseline", cold.path], in: dir)
+        XCTAssertEqual(renders.status, 1, renders.output)
+        XCTAssertTrue(
+            renders.stdout.contains("unexpected: baseline verify, warm: not every frame from the cache: 16 passed, 0"),
+            renders.output)
+        XCTAssertEqual(renders.stdout.components(separatedBy: "not every frame from the cache").count - 1, 2)
+        // Its other commands still have their figures; its warm line has none to give.
+        XCTAssertEqual(renders.stdout.split(separator: "\n").filter { $0.hasPrefix("verify, warm ") }.count, 1)
+        XCTAssertEqual(renders.stdout.split(separator: "\n").filter { $0.hasPrefix("--version ") }.count, 2)
+
         let empty = try makeTemporaryFolder("bench-start-empty")
         defer { removeTemporaryFolder(empty) }
         let none = try run("layoutsnap-bench", ["start", "--rounds", "1"], in: empty)
