@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LayoutSnapReport
 import LayoutSnapRender
+import LayoutSnapSystem
 
 @main
 struct LayoutSnap: ParsableCommand {
@@ -32,6 +33,7 @@ struct LayoutSnap: ParsableCommand {
 
     /// argument-parser exits 64 on a usage error; docs/outcomes.md makes every bad input exit 2.
     static func main() {
+        SystemCall.growHeapsInLargeSteps()
         if loadsLibrariesAtStart(CommandLine.arguments) {
             FontSystem.pinLanguage()
             RenderLibraries.startLoading()

@@ -88,6 +88,27 @@ final class SystemCallTests: XCTestCase {
             XCTAssertEqual(($0 as? SystemError)?.code, ENOEXEC)
         }
     }
+
+    /// After `growHeapsInLargeSteps`, malloc grows the main heap 64 MiB at a time (without it,
+    /// by what it needs plus 128 KiB): found by allocating small blocks until the break moves.
+    func testHeapsGrowInLargeSteps() throws {
+        // A sanitizer's allocator is not glibc's: it ignores mallopt and never moves the break.
+        for runtime in ["__asan_init", "__tsan_init"]
+        where dlsym(UnsafeMutableRawPointer(bitPattern: 0), runtime) != nil {
+            throw XCTSkip("\(runtime): malloc is the sanitizer's")
+        }
+        SystemCall.growHeapsInLargeSteps()
+        var blocks: [UnsafeMutableRawPointer] = []
+        defer { for block in blocks { block.deallocate() } }
+        let start = Int(bitPattern: sbrk(0))
+        var grown = 0
+        // Up to 128 MiB of 4 KiB blocks: the heap grows at most once per 64 MiB.
+        while grown == 0, blocks.count < 32_768 {
+            blocks.append(UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16))
+            grown = Int(bitPattern: sbrk(0)) - start
+        }
+        XCTAssertGreaterThanOrEqual(grown, 64 << 20, "the heap grew by \(grown) bytes")
+    }
 }
 
 /// The lock shared state sits behind: every increment from every thread lands, errors pass through.
