@@ -80,9 +80,11 @@ public final class FileHashMemo: Sendable {
     /// Writes what was learned, when anything was (a memo that cannot be written is no error:
     /// the next run hashes again). A remembered file that is gone is left out: goldens come and
     /// go, and the memo would otherwise only grow.
-    public func save() {
+    /// Returns whether it wrote the memo.
+    @discardableResult
+    public func save() -> Bool {
         let learned = learned.withLock { $0 }
-        guard learned.contains(where: { known[$0.key] != $0.value }) else { return }
+        guard learned.contains(where: { known[$0.key] != $0.value }) else { return false }
         let kept = known.filter { learned[$0.key] != nil || Self.signature($0.key, followsLinks: followsLinks) != nil }
         let all = kept.merging(learned) { _, new in new }
         var text = ""
@@ -93,7 +95,7 @@ public final class FileHashMemo: Sendable {
         }
         try? FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try? AtomicWriter.write(Array(text.utf8), to: path, durable: false)
+        return (try? AtomicWriter.write(Array(text.utf8), to: path, durable: false)) != nil
     }
 
     /// The file's signature; nil when it cannot be read (or, not following links, is no regular

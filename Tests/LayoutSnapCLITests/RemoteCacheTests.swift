@@ -189,8 +189,9 @@ final class RemoteCacheTests: XCTestCase {
 
     /// With the remote store alone, what a local folder would remember of the machine (the
     /// goldens' file hashes, the libraries' versions) is the user's, as the fonts' hashes are,
-    /// with each golden by its whole path (every project shares the file). A golden changed
-    /// after it was remembered is read again: the verdict is a run's without any cache.
+    /// with each golden by its whole path, in a memo of this goldens folder's own (the one
+    /// memo every project shared before is removed). A golden changed after it was remembered
+    /// is read again: the verdict is a run's without any cache.
     func testWithoutALocalFolderTheMachinesMemosAreTheUsers() throws {
         let dir = try project(cards: 2)
         let server = try Nginx(in: dir)
@@ -202,12 +203,20 @@ final class RemoteCacheTests: XCTestCase {
                 ["verify", "--no-progress", "--cache-audit", "0"] + extra, in: dir.url, environment: environment)
         }
         let remoteOnly = ["--no-cache", "--remote-cache", server.url]
+        let userCache = home.appendingPathComponent("layoutsnap")
+        try FileManager.default.createDirectory(at: userCache, withIntermediateDirectories: true)
+        let shared = userCache.appendingPathComponent("golden-hashes-xxh3")
+        try Data("old memo\n".utf8).write(to: shared)
         XCTAssertEqual(try run(remoteOnly).status, 0)
         // A file is remembered once it has been still for two seconds.
         Thread.sleep(forTimeInterval: 2.1)
         let warm = try run(remoteOnly)
         XCTAssertTrue(warm.output.contains("16 passed (16 from cache)"), warm.output)
-        let memo = try String(contentsOf: home.appendingPathComponent("layoutsnap/golden-hashes-xxh3"), encoding: .utf8)
+        let memos = try FileManager.default.contentsOfDirectory(atPath: userCache.path + "/golden-hashes")
+        XCTAssertEqual(memos.count, 1, "\(memos)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: shared.path), "the shared memo of old is removed")
+        let memo = try String(
+            contentsOf: userCache.appendingPathComponent("golden-hashes/" + (memos.first ?? "")), encoding: .utf8)
         let paths = memo.split(separator: "\n").map { line in String(line.drop { $0 != ":" }.dropFirst()) }
         XCTAssertEqual(paths.count, 16, memo)
         let goldens = try SystemCall.resolvedPath(dir.path("Goldens").path)

@@ -122,8 +122,11 @@ public final class ResultCache: Sendable {
 
     /// The cache `settings` describe, or nil when it is off (or this executable cannot be
     /// identified: `note` then gets a warning).
+    /// `goldens`: the folder verify checks hits against (whose memo, without a local folder, is
+    /// the user's for that folder).
     public static func open(
-        _ settings: CacheSettings, version: String, lints: Bool, note: (TerminalText.Line) -> Void = { _ in }
+        _ settings: CacheSettings, version: String, lints: Bool, goldens: String,
+        note: (TerminalText.Line) -> Void = { _ in }
     ) throws(RunnerError) -> ResultCache? {
         guard !settings.isOff else { return nil }
         guard let buildID = BuildID.current else {
@@ -147,7 +150,7 @@ public final class ResultCache: Sendable {
             settings.folder.map { (libraries: $0 + "/libraries", goldens: $0 + "/goldens") }
             ?? UserCache.folder().flatMap { folder in
                 UserCache.writable(folder)
-                    ? (libraries: folder + "/libraries", goldens: folder + "/golden-hashes-xxh3") : nil
+                    ? (libraries: folder + "/libraries", goldens: UserGoldenMemos(folder).memo(of: goldens)) : nil
             }
         let environment = try RenderEnvironment.current(librariesMemo: memos.map { ($0.libraries, buildID) })
         let brandFiles: [FontSystem.FontFile]
@@ -185,7 +188,7 @@ public final class ResultCache: Sendable {
         return goldenMemo.withLock { memo in
             if let memo { return memo }
             // Up to 64 MB: some 400,000 goldens' lines, each read far cheaper than the golden.
-            // The user's is shared by every project: its paths are whole.
+            // The user's (one per goldens folder, UserGoldenMemos) holds whole paths.
             let made = FileHashMemo(
                 path: goldensMemo, followsLinks: false, maxBytes: 64 << 20,
                 relativeTo: local == nil ? Self.workingFolder : nil)
@@ -525,7 +528,9 @@ public final class ResultCache: Sendable {
         store.finish()
         if let local, let memos { local.finish(memos) }
         if let local, local.entriesWritten > 0 { local.evict() }
-        goldenMemo.withLock { $0 }?.save()
+        if goldenMemo.withLock({ $0 })?.save() == true, local == nil, let folder = UserCache.folder() {
+            UserGoldenMemos(folder).prune()
+        }
     }
 }
 

@@ -83,7 +83,8 @@ public struct RecordRun: Sendable {
         let environment = try RenderEnvironment.current()
         let handler = RecordHandler(goldens: settings.goldens, manifest: manifest, mode: mode)
         // What record renders is what the next verify would: it fills the result cache.
-        let cache = try ResultCache.open(settings.cache, version: version, lints: settings.cacheLints, note: note)
+        let cache = try ResultCache.open(
+            settings.cache, version: version, lints: settings.cacheLints, goldens: settings.goldens, note: note)
         defer { cache?.finish() }
         var results = try settings.run(selection, handler: handler, cache: cache, progress: progress)
 

@@ -174,7 +174,9 @@ public struct VerifyRun: Sendable {
     {
         var notes: [TerminalText.Line] = []
         let cache = Result { () throws(RunnerError) in
-            try ResultCache.open(settings.cache, version: version, lints: settings.lint != .off) { notes.append($0) }
+            try ResultCache.open(
+                settings.cache, version: version, lints: settings.lint != .off, goldens: settings.goldens
+            ) { notes.append($0) }
         }
         // Read here, off the main thread: the hits check their goldens against it.
         if case .success(let opened?) = cache { _ = opened.goldenHashes() }
