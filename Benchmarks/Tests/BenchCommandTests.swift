@@ -70,6 +70,29 @@ final class BenchCommandTests: XCTestCase {
 
     /// `layoutsnap-bench start`: every command's three figures, for this build and a baseline in
     /// the same rounds; the warm verify's summary says every frame came from the cache.
+    /// `layoutsnap-bench cache`: every bundled-suite line for this build and a baseline, and
+    /// the runs keep to caches of the bench's own: the user's `XDG_CACHE_HOME` is left as it was
+    /// (its memos would hold whatever else the machine verified, and the baseline would share them).
+    func testCacheFiguresKeepToTheirOwnCaches() throws {
+        let dir = try folder()
+        XCTAssertEqual(try run("layoutsnap", ["record", "--no-progress", "--allow-ci"], in: dir).status, 0)
+        let home = dir.appendingPathComponent("user-cache")
+        let layoutsnap = TestPaths.builtProduct("layoutsnap").path
+        let r = try TestProcess.run(
+            TestPaths.builtProduct("layoutsnap-bench"),
+            ["cache", "--repeats", "2", "--generated", "0", "--baseline", layoutsnap], in: dir,
+            environment: ["XDG_CACHE_HOME": home.path], timeout: 900)
+        XCTAssertEqual(r.status, 0, r.output)
+        XCTAssertTrue(r.stdout.contains("the bundled suite, 16 frames, fastest of 2 rounds"), r.output)
+        for name in ["cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local"] {
+            XCTAssertEqual(
+                r.stdout.split(separator: "\n").filter { $0.hasPrefix(name + " ") }.count, 2,
+                "\(name): this build's and the baseline's: \(r.output)")
+        }
+        XCTAssertTrue(r.stdout.contains("16 of 16 frames from cache"), r.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.path), "the user's cache was written")
+    }
+
     func testStartFigures() throws {
         let dir = try folder()
         XCTAssertEqual(try run("layoutsnap", ["record", "--no-progress", "--allow-ci"], in: dir).status, 0)
