@@ -215,14 +215,16 @@ public struct CacheBenchmark {
         ).total
         progress("recording \(generated) generated fixtures (fills the cache)")
         let record = try ChildProcess.run(
-            executable, ["record", folder + "/fixtures", "--allow-ci", "--quiet"] + small + cache, peakOf: peakOf)
+            executable, ["record", folder + "/fixtures", "--allow-ci", "--quiet"] + small + cache, peakOf: peakOf,
+            environment: ["XDG_CACHE_HOME": root + "/home"])
         guard record.status == 0 else {
             throw RunnerError.environment("bench: recording failed (exit \(record.status)): \(record.stderrTail)")
         }
         f.generatedRecordSeconds = record.seconds
         func verify(_ paths: [String], _ extra: [String]) throws(RunnerError) -> ChildProcess.Outcome {
             try ChildProcess.run(
-                executable, ["verify"] + paths + small + ["--report", folder + "/report"] + extra, peakOf: peakOf)
+                executable, ["verify"] + paths + small + ["--report", folder + "/report"] + extra, peakOf: peakOf,
+                environment: ["XDG_CACHE_HOME": root + "/home"])
         }
         for round in 0..<repeats {
             progress("round \(round + 1) of \(repeats): \(generated) generated fixtures, warm")

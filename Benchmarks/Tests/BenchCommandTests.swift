@@ -68,8 +68,6 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("interactive at "), r.output)
     }
 
-    /// `layoutsnap-bench start`: every command's three figures, for this build and a baseline in
-    /// the same rounds; the warm verify's summary says every frame came from the cache.
     /// `layoutsnap-bench cache`: every bundled-suite line for this build and a baseline, and
     /// the runs keep to caches of the bench's own: the user's `XDG_CACHE_HOME` is left as it was
     /// (its memos would hold whatever else the machine verified, and the baseline would share them).
@@ -93,6 +91,8 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.path), "the user's cache was written")
     }
 
+    /// `layoutsnap-bench start`: every command's three figures, for this build and a baseline in
+    /// the same rounds; the warm verify's summary says every frame came from the cache.
     func testStartFigures() throws {
         let dir = try folder()
         XCTAssertEqual(try run("layoutsnap", ["record", "--no-progress", "--allow-ci"], in: dir).status, 0)

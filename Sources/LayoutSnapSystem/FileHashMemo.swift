@@ -39,8 +39,8 @@ public final class FileHashMemo: Sendable {
         self.init(path: path, settle: 2_000_000_000, followsLinks: followsLinks, maxBytes: maxBytes, relativeTo: base)
     }
 
-    /// `base`: a relative path is remembered as below this folder (a memo that several projects
-    /// share holds each one's files apart); nil: as it is given.
+    /// `base`: a relative path is remembered as below this folder (a memo outside the project,
+    /// the user's, holds whole paths); nil: as it is given.
     init(
         path: String, settle: Int64, followsLinks: Bool = true, maxBytes: Int = 1 << 20, relativeTo base: String? = nil
     ) {

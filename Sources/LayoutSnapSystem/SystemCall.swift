@@ -137,14 +137,19 @@ public enum SystemCall {
         #endif
     }
 
-    /// Has malloc grow (and trim) its heaps 64 MiB at a time rather than 128 KiB: a cold verify
-    /// made some 1,300 `mprotect` calls growing its workers' arenas (each one holds the process's
-    /// memory map lock against the other worker's page faults) and gave pages back only to fault
-    /// them in again. Address space only: a page takes memory when it is first written, so the
-    /// peak stays where it was. Called once, first thing in `main`.
-    public static func growHeapsInLargeSteps() {
+    /// Sets malloc's top pad to 64 MiB (128 KiB by default): the main heap grows 64 MiB at a time,
+    /// a worker's arena makes a new heap writable whole, and each keeps up to 64 MiB free rather
+    /// than trimming it. A cold verify made some 1,300 `mprotect` calls growing its workers' arenas
+    /// (each holds the memory map lock against the other worker's page faults) and gave pages back
+    /// only to fault them in again. It also fixes glibc's mmap threshold at 128 KiB (docs/decisions.md,
+    /// "malloc grows its heaps 64 MiB at a time"). Called once, first thing in `main`. Returns
+    /// whether malloc took it (a sanitizer's or another allocator's does not).
+    @discardableResult
+    public static func growHeapsInLargeSteps() -> Bool {
         #if canImport(Glibc)
-            _ = glibcMallopt(-2, 64 << 20)  // M_TOP_PAD
+            return glibcMallopt(-2, 64 << 20) == 1  // M_TOP_PAD
+        #else
+            return false
         #endif
     }
 }
