@@ -13,7 +13,7 @@ final class FixtureDiscoveryTests: XCTestCase {
             ("", false), ("\"variants", false), ("variants\"", false), ("\"\"\"varia\"variants\"", true),
             ("{\"kind\": \"post\"}", false), ("\"variant\"s\"", false),
         ] {
-            XCTAssertEqual(FixtureDiscovery.contains(Data(text.utf8), word), expected, text)
+            XCTAssertEqual(FixtureDiscovery.contains(Array(text.utf8), word), expected, text)
         }
     }
 

@@ -29,6 +29,11 @@ public struct ProjectSettings: Sendable {
 
     private var decoded: (defaults: FixtureDefaults, source: [UInt8])?
 
+    /// The folders `load` looked in, nearest first, up to the one holding the file (or the
+    /// root): this is the nearest layoutsnap.json of each, so a fixture folder's search
+    /// (`defaults(forFile:cache:)`) stops where it meets one of them.
+    public private(set) var searched: [String] = []
+
     public init(file: String? = nil, config: ProjectConfig = ProjectConfig(), root: String? = nil) {
         self.file = file
         self.config = config
@@ -62,7 +67,9 @@ public struct ProjectSettings: Sendable {
         // fixtures).
         var folder = URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL.path
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        var searched: [String] = []
         while true {
+            searched.append(folder)
             let candidate = (folder == "/" ? "" : folder) + "/" + ProjectConfig.fileName
             if SystemCall.status(candidate) != nil {
                 let shown = display(candidate, from: cwd)
@@ -96,6 +103,7 @@ public struct ProjectSettings: Sendable {
                     source.update("file#\(shown.utf8.count):\(shown)bytes#\(data.count):")
                     data.withUnsafeBytes { source.update($0) }
                     found.decoded = (config.defaults, source.finish())
+                    found.searched = searched
                     settings = found
                 } catch {
                     throw RunnerError.input(error.diagnostic.with(category: .input))
@@ -114,6 +122,7 @@ public struct ProjectSettings: Sendable {
                 var source = SHA256()
                 source.update("no \(ProjectConfig.fileName)")
                 none.decoded = (none.config.defaults, source.finish())
+                none.searched = searched
                 return none
             }
             let slash = folder.lastIndex(of: "/")!
@@ -163,20 +172,39 @@ public struct ProjectSettings: Sendable {
     public func defaults(forFile file: String, cache: inout [String: ProjectSettings]) throws(RunnerError)
         -> ProjectSettings
     {
-        // The folder as written first: the files of one folder share it, and standardizing a
-        // URL for each of thousands of fixtures was a sixth of finding them.
-        let written = (file as NSString).deletingLastPathComponent
+        // The folder as written first, by bytes: the files of one folder share it, and
+        // standardizing a URL (or NSString's path methods) for each of thousands of fixtures was
+        // a sixth of finding them.
+        let slash = file.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let written = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? ""
         if let known = cache[written] { return known }
+        // This file's own search answers for every folder it passed (the project's folder and
+        // those above it): a fixture folder's search stops there instead of walking to the root
+        // and loading "no file" once per folder.
+        if cache.isEmpty { for folder in searched { cache[folder] = self } }
         let cwd = FileManager.default.currentDirectoryPath
-        let folder = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL
+        var folder = URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: cwd)).standardizedFileURL
             .deletingLastPathComponent().path
-        if let known = cache[folder] {
-            cache[written] = known
-            return known
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        var passed: [String] = []
+        var found: ProjectSettings
+        while true {
+            if let known = cache[folder] {
+                found = known
+                break
+            }
+            let candidate = (folder == "/" ? "" : folder) + "/" + ProjectConfig.fileName
+            if SystemCall.status(candidate) != nil || folder == "/" || !folder.hasPrefix("/") {
+                found = try Self.load(from: folder, cwd: cwd, usesFonts: false)
+                if found.path == path { found = self }
+                break
+            }
+            passed.append(folder)
+            let slash = folder.lastIndex(of: "/")!
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
         }
-        var found = try Self.load(from: folder, cwd: cwd, usesFonts: false)
-        if found.path == path { found = self }
         cache[folder] = found
+        for level in passed { cache[level] = found }
         cache[written] = found
         return found
     }

@@ -110,7 +110,9 @@ public enum FixtureDiscovery {
         }
 
         for target in targets {
-            let abs = absolute(target, cwd: cwd)
+            // Standardizing resolves links, a readlink for each folder on the way: once for the
+            // usual target, the default root itself.
+            let abs = target == defaultRoot ? rootAbs : absolute(target, cwd: cwd)
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: abs, isDirectory: &isDir) else {
                 if paths.isEmpty {
@@ -200,13 +202,15 @@ public enum FixtureDiscovery {
     static func variants(of file: String, defaults: FixtureDefaults) -> (
         variants: [FixtureVariant], unreadable: Bool, source: UInt64?
     ) {
-        guard let data = FileManager.default.contents(atPath: file), data.count <= Limits.maxFixtureFileBytes else {
+        guard let (size, data) = try? SystemCall.readPrefix(file, upTo: Limits.maxFixtureFileBytes + 1),
+            size == data.count, size <= Limits.maxFixtureFileBytes
+        else {
             return ([], false, nil)
         }
         // Without default variants, a file without the word has none: most files are not parsed twice.
         if defaults.variants == nil, !contains(data, "\"variants\"") { return ([], false, nil) }
         // nil: a broken file, or broken variants.
-        guard let variants = FixtureDecoder.variants(in: [UInt8](data), defaults: defaults) else {
+        guard let variants = FixtureDecoder.variants(in: data, defaults: defaults) else {
             return ([], true, nil)
         }
         return (variants, false, variants.isEmpty ? nil : data.withUnsafeBytes { PixelHash.ofBytes($0) })
@@ -214,7 +218,7 @@ public enum FixtureDiscovery {
 
     /// Whether `data` holds `word`'s bytes, found with memchr and a compare (`Data.range(of:)`
     /// was a tenth of a warm run over 2,000 fixtures).
-    static func contains(_ data: Data, _ word: String) -> Bool {
+    static func contains(_ data: [UInt8], _ word: String) -> Bool {
         let needle = Array(word.utf8)
         guard let first = needle.first else { return true }
         return data.withUnsafeBytes { (haystack: UnsafeRawBufferPointer) -> Bool in
