@@ -29,7 +29,7 @@ enum FaceMemo {
     static let settle: Int64 = 2_000_000_000
 
     /// The folder, from the environment; nil when neither `XDG_CACHE_HOME` nor `HOME` names one.
-    static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    static func folder(environment: [String: String] = ProcessEnvironment.values(UserCache.variables)) -> String? {
         UserCache.folder(environment: environment).map { $0 + "/faces" }
     }
 

@@ -64,13 +64,16 @@ public enum LibrariesMemo {
         return versions
     }
 
+    /// The variables that change which files the loader picks.
+    static let loaderVariables = ["LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "GLIBC_TUNABLES"]
+
     /// What the loader's choice of `files` depends on, one line each, as this process sees it.
     static func inputs(
-        build: String, files: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        build: String, files: [String], environment: [String: String] = ProcessEnvironment.values(loaderVariables),
         executableFolder: String? = executableFolder(), searched: [String]? = searchPath()
     ) -> [String] {
         var lines = ["build \(build)", "executable folder \(executableFolder ?? "unknown")"]
-        for name in ["LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "GLIBC_TUNABLES"] {
+        for name in loaderVariables {
             lines.append("env \(name)" + (environment[name].map { "=" + $0 } ?? " unset"))
         }
         // A loader that cannot list its folders: the executable's own is the one commonly searched
@@ -104,12 +107,28 @@ public enum LibrariesMemo {
     static func mappedInodes() -> Set<UInt64> {
         // Read to its end: the file has no size, and a read of one "whole" file stops at a page.
         guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() else { return [] }
-        let text = String(decoding: data, as: UTF8.self)
+        return inodes(inMaps: [UInt8](data))
+    }
+
+    /// The inodes `maps` (the text of a /proc/PID/maps) names, over its bytes: split as a
+    /// String by Characters, a grapheme break at a time, this was a quarter of a first run's
+    /// start-up.
+    static func inodes(inMaps maps: [UInt8]) -> Set<UInt64> {
         var inodes: Set<UInt64> = []
-        for line in text.split(separator: "\n") {
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
             // address perms offset dev inode path
-            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            if fields.count == 6, let inode = UInt64(fields[4]), inode != 0 { inodes.insert(inode) }
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, fields[4].count <= 19 else { continue }
+            var inode: UInt64 = 0
+            var digits = true
+            for byte in fields[4] {
+                guard (0x30...0x39).contains(byte) else {
+                    digits = false
+                    break
+                }
+                inode = inode &* 10 &+ UInt64(byte - 0x30)
+            }
+            if digits, !fields[4].isEmpty, fields.count == 6, inode != 0 { inodes.insert(inode) }
         }
         return inodes
     }

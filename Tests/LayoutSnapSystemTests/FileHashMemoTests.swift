@@ -25,10 +25,13 @@ final class FileHashMemoTests: XCTestCase {
         XCTAssertEqual(hashed, 1)
         XCTAssertEqual(try FileHashMemo(path: memoPath, settle: 0).hash(file, hash), "first", "remembered")
         XCTAssertEqual(hashed, 1, "not read again")
+        XCTAssertEqual(FileHashMemo(path: memoPath, settle: 0).remembered(file), "first")
+        XCTAssertNil(FileHashMemo(path: memoPath, settle: 0).remembered(folder + "/other.ttf"), "never hashed")
 
         // The same size, other bytes: its times moved, so it is hashed again.
         try Data("other".utf8).write(to: URL(fileURLWithPath: file))
         let second = FileHashMemo(path: memoPath, settle: 0)
+        XCTAssertNil(second.remembered(file), "changed since")
         XCTAssertEqual(try second.hash(file, hash), "other")
         XCTAssertEqual(hashed, 2)
         second.save()
