@@ -132,17 +132,24 @@ public final class FixtureSpool: Sendable {
     public func put(_ index: Int, _ entry: FixtureEntry) {
         let kept = entry.isNoteworthy
         let data = kept ? Data() : PassEntryJSON.bytes(entry) ?? (try? Self.encoder.encode(entry)) ?? Data()
-        state.withLock { s in
+        // The place is taken under the lock and written outside it: the other workers do not
+        // wait for this one's write (a failed write leaves a hole no place points into).
+        let place: Int64? = state.withLock { s in
             precondition(
                 !s.sealed && s.places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
             s.tally.add(entry)
-            if kept || data.isEmpty || !write(data, at: s.end) {
+            guard !kept, !data.isEmpty else { return nil }
+            defer { s.end += Int64(data.count) }
+            return s.end
+        }
+        let written = place.map { write(data, at: $0) } ?? false
+        state.withLock { s in
+            if let place, written {
+                s.places[index] = (place, data.count)
+            } else {
                 s.kept[index] = entry
                 s.places[index] = (0, 0)
-                return
             }
-            s.places[index] = (s.end, data.count)
-            s.end += Int64(data.count)
         }
     }
 

@@ -243,8 +243,17 @@ public enum ResultsJSON {
 
         private func newline(_ out: inout [UInt8], depth: Int) {
             out.append(0x0A)
-            out.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+            // From a line of spaces: a repeated element appended one by one was a quarter of
+            // the indenting.
+            var left = 2 * depth
+            while left > 0 {
+                let n = min(left, Self.spaces.count)
+                Self.spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
+                left -= n
+            }
         }
+
+        private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
         mutating func indent(_ piece: Data) -> Data {
             var out: [UInt8] = []
@@ -262,9 +271,27 @@ public enum ResultsJSON {
                     }
                     let start = i
                     if inString {
-                        while i < bytes.count {
+                        // To the closing quote, an escape's two bytes at a time, without a
+                        // state change per byte (that was most of the indenting): only an
+                        // escape cut by the end of the piece is carried over.
+                        if escaped {
+                            escaped = false
                             i += 1
-                            if !continuesString(bytes[i - 1]) { break }
+                        }
+                        while i < bytes.count {
+                            let byte = bytes[i]
+                            i += 1
+                            if byte == Self.quote {
+                                inString = false
+                                break
+                            }
+                            if byte == Self.backslash {
+                                if i == bytes.count {
+                                    escaped = true
+                                } else {
+                                    i += 1
+                                }
+                            }
                         }
                     } else {
                         while i < bytes.count, !Self.isStructural(bytes[i]) { i += 1 }

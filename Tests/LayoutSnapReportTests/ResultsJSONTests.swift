@@ -60,6 +60,30 @@ final class ResultsJSONTests: XCTestCase {
         }
     }
 
+    /// The re-indenting does not depend on where the compact JSON is cut into pieces: cut
+    /// anywhere (inside a string, an escape, a number, between a bracket and its closer), every
+    /// cut gives the encoder's own pretty bytes.
+    func testReindentingIsTheSameWhereverThePiecesAreCut() throws {
+        var tricky = Samples.small()
+        tricky.fixtures[0].states[0].frames[0].message = #"a "quoted" \ , : { } [ ] \" end \\"#
+        tricky.fixtures[0].states[0].frames[0].layoutChanges = []
+        let compact = [UInt8](ResultsJSON.encode(tricky, pretty: false))
+        let expected = ResultsJSON.encode(tricky)
+        for size in [1, 2, 3, 5, 64] {
+            var printer = ResultsJSON.PrettyPrinter()
+            var pretty = Data()
+            var at = 0
+            while at < compact.count {
+                let end = min(at + size, compact.count)
+                pretty.append(printer.indent(Data(compact[at..<end])))
+                at = end
+            }
+            pretty.append(Data("\n".utf8))
+            XCTAssertEqual(
+                String(decoding: pretty, as: UTF8.self), String(decoding: expected, as: UTF8.self), "\(size)")
+        }
+    }
+
     /// results.json is written on a thread of its own, at most a few megabytes behind the page:
     /// a slow writer holds the encoding back (the same bytes), an error there reaches the caller,
     /// and an error writing the page ends that thread. None of them hangs.
