@@ -69,6 +69,9 @@ public final class ResultCache: Sendable {
     private let goldenMemo = LockedValue<FileHashMemo?>(nil)
     /// Where it is: in the local folder, else in the user's cache (`open`); nil: none.
     private let goldensMemo: String?
+    /// The user's cache folder when the goldens' memo is kept there (`UserGoldenMemos`), as
+    /// `open` found it: `finish` prunes its memos after writing one.
+    private let userCacheFolder: String?
 
     public struct Counts: Sendable, Equatable {
         public var hits = 0
@@ -85,9 +88,10 @@ public final class ResultCache: Sendable {
     public init(
         store: any ResultStore, local: LocalResultStore?, remote: (any ResultStore)? = nil, renderer: String,
         environment: String, auditRate: Double, lints: Bool, renderEnvironment: RenderEnvironment? = nil,
-        brandFonts: [String: String] = [:], goldensMemo: String? = nil
+        brandFonts: [String: String] = [:], goldensMemo: String? = nil, userCacheFolder: String? = nil
     ) {
         self.goldensMemo = goldensMemo ?? local.map { $0.folder + "/goldens" }
+        self.userCacheFolder = local == nil ? userCacheFolder : nil
         self.store = store
         self.local = local
         self.remote = remote as? RemoteResultStore
@@ -146,12 +150,10 @@ public final class ResultCache: Sendable {
         // Without a local folder (a remote store alone), what it would remember of the machine
         // is remembered in the user's cache, as the fonts' hashes are: loading the libraries
         // and reading every golden were most of a warm run from the remote store.
+        let userFolder = settings.folder == nil ? UserCache.folder().flatMap { UserCache.writable($0) ? $0 : nil } : nil
         let memos =
             settings.folder.map { (libraries: $0 + "/libraries", goldens: $0 + "/goldens") }
-            ?? UserCache.folder().flatMap { folder in
-                UserCache.writable(folder)
-                    ? (libraries: folder + "/libraries", goldens: UserGoldenMemos(folder).memo(of: goldens)) : nil
-            }
+            ?? userFolder.map { (libraries: $0 + "/libraries", goldens: UserGoldenMemos($0).memo(of: goldens)) }
         let environment = try RenderEnvironment.current(librariesMemo: memos.map { ($0.libraries, buildID) })
         let brandFiles: [FontSystem.FontFile]
         do {
@@ -171,7 +173,7 @@ public final class ResultCache: Sendable {
             renderer: "layoutsnap \(version) \(buildID)",
             environment: String(decoding: JSONWriter(style: .compact).bytes(keyed.json), as: UTF8.self),
             auditRate: settings.auditRate, lints: lints, renderEnvironment: environment, brandFonts: brandFonts,
-            goldensMemo: memos?.goldens)
+            goldensMemo: memos?.goldens, userCacheFolder: userFolder)
     }
 
     /// A brand font's hash in the key's environment: its bytes are checked per entry instead.
@@ -528,8 +530,8 @@ public final class ResultCache: Sendable {
         store.finish()
         if let local, let memos { local.finish(memos) }
         if let local, local.entriesWritten > 0 { local.evict() }
-        if goldenMemo.withLock({ $0 })?.save() == true, local == nil, let folder = UserCache.folder() {
-            UserGoldenMemos(folder).prune()
+        if goldenMemo.withLock({ $0 })?.save() == true, let userCacheFolder {
+            UserGoldenMemos(userCacheFolder).prune()
         }
     }
 }

@@ -20,15 +20,38 @@ struct UserGoldenMemos {
 
     init(_ folder: String) { self.folder = folder }
 
-    var memos: String { folder + "/golden-hashes" }
+    var memosFolder: String { folder + "/golden-hashes" }
 
     /// The memo of the goldens folder `goldens` (by its resolved path, so that two spellings
     /// of one folder share it).
     func memo(of goldens: String) -> String {
-        let whole =
-            (try? SystemCall.resolvedPath(goldens))
-            ?? (goldens.hasPrefix("/") ? goldens : FileManager.default.currentDirectoryPath + "/" + goldens)
-        return memos + "/" + SHA256.hex(of: Array(whole.utf8)) + Self.suffix
+        memosFolder + "/" + SHA256.hex(of: Array(Self.resolved(goldens).utf8)) + Self.suffix
+    }
+
+    /// `path` with every link and `.` or `..` resolved; for a folder not made yet (record's
+    /// first run), its nearest existing folder resolved and the rest appended, so that the memo
+    /// written then is the one found once the folder exists.
+    static func resolved(_ path: String) -> String {
+        if let whole = try? SystemCall.resolvedPath(path) { return whole }
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var missing: [String] = []
+        while let last = parts.popLast() {
+            missing.insert(last, at: 0)
+            if let found = try? SystemCall.resolvedPath("/" + parts.joined(separator: "/")) {
+                var whole = found == "/" ? [] : found.split(separator: "/").map(String.init)
+                for part in missing {
+                    if part == "." { continue }
+                    if part == ".." {
+                        _ = whole.popLast()
+                    } else {
+                        whole.append(part)
+                    }
+                }
+                return "/" + whole.joined(separator: "/")
+            }
+        }
+        return absolute
     }
 
     /// Every memo's name ends so (the writer's temporary files do not).
@@ -38,15 +61,15 @@ struct UserGoldenMemos {
     /// Called after a memo was written, so a run that learnt nothing pays nothing here.
     func prune(keeping: Int = kept) {
         _ = try? Posix.unlink(folder + "/" + Self.sharedMemo)
-        guard case .success(let entries) = SystemCall.folderEntries(memos) else { return }
+        guard case .success(let entries) = SystemCall.folderEntries(memosFolder) else { return }
         let written = entries.compactMap { entry -> (name: String, modified: Int)? in
             guard !entry.isFolder, entry.name.hasSuffix(Self.suffix),
-                let info = SystemCall.status(memos + "/" + entry.name, followsLinks: false)
+                let info = SystemCall.status(memosFolder + "/" + entry.name, followsLinks: false)
             else { return nil }
             return (entry.name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
         }
         guard written.count > keeping else { return }
         let newestFirst = written.sorted { $0.modified != $1.modified ? $0.modified > $1.modified : $0.name < $1.name }
-        for old in newestFirst.dropFirst(keeping) { _ = try? Posix.unlink(memos + "/" + old.name) }
+        for old in newestFirst.dropFirst(keeping) { _ = try? Posix.unlink(memosFolder + "/" + old.name) }
     }
 }
