@@ -64,17 +64,19 @@ public struct CacheBenchmark {
         // memos hold whatever else this machine verified, and which the baseline would share.
         let homes = LockedValue(0)
         let ownHome = root + "/home"
+        func busyHome(_ binary: String?) -> String { root + "/home-busy" + (binary == nil ? "" : "-baseline") }
         func verify(_ name: String, _ extra: [String], by binary: String? = nil) throws(RunnerError)
             -> ChildProcess.Outcome
         {
-            var environment = ["XDG_CACHE_HOME": binary == nil ? ownHome : ownHome + "-baseline"]
+            var environment = Self.userCache(binary == nil ? ownHome : ownHome + "-baseline")
             if name == Self.newMachine {
                 let n = homes.withLock { count in
                     count += 1
                     return count
                 }
-                environment["XDG_CACHE_HOME"] = root + "/home-\(n)"
+                environment = Self.userCache(root + "/home-\(n)")
             }
+            if name == Self.busyUserCache { environment = Self.userCache(busyHome(binary)) }
             let out = try ChildProcess.run(
                 binary ?? executable, ["verify"] + base + ["--report", root + "/report-" + name] + extra,
                 peakOf: peakOf,
@@ -93,6 +95,41 @@ public struct CacheBenchmark {
         progress("filling the caches")
         _ = try verify("fill", ["--cache", root + "/warm"])
         if let server { _ = try verify("fill-remote", ["--no-cache", "--remote-cache", server.url]) }
+        // `busyUserCache`'s user caches: the same suite verified from the server in other
+        // checkouts first, as on a shared CI runner, then from this one.
+        if let server {
+            progress("verifying \(Self.otherCheckouts) other checkouts into a user cache")
+            for k in 1...Self.otherCheckouts {
+                let checkout = root + "/checkout-\(k)"
+                let roots = (fixtures.isEmpty ? ["Fixtures"] : fixtures) + [goldens]
+                for path in roots {
+                    try? FileManager.default.createDirectory(atPath: checkout, withIntermediateDirectories: true)
+                    do {
+                        try FileManager.default.copyItem(
+                            atPath: path, toPath: checkout + "/" + (path as NSString).lastPathComponent)
+                    } catch {
+                        throw RunnerError.environment("bench: cannot copy \(path) into \(checkout): \(error)")
+                    }
+                }
+                let copied = roots.dropLast().map { checkout + "/" + ($0 as NSString).lastPathComponent }
+                for binary in [nil] + (baseline.map { [$0] } ?? []) {
+                    let out = try ChildProcess.run(
+                        binary ?? executable,
+                        ["verify"] + copied + [
+                            "--goldens", checkout + "/" + (goldens as NSString).lastPathComponent, "--no-progress",
+                            "--cache-audit", "0", "--report", checkout + "/report", "--no-cache", "--remote-cache",
+                            server.url,
+                        ], peakOf: peakOf, environment: Self.userCache(busyHome(binary)))
+                    if out.status != 0 {
+                        f.failures.append("checkout \(k): exit \(out.status): \(out.stderrTail.suffix(300))")
+                    }
+                }
+            }
+            // Then this checkout, so that every timed round finds its own memo too.
+            for binary in [nil] + (baseline.map { [$0] } ?? []) {
+                _ = try verify(Self.busyUserCache, ["--no-cache", "--remote-cache", server.url], by: binary)
+            }
+        }
         // The baseline's own: its keys differ (its build id is in them), its folder too.
         if let baseline {
             _ = try verify("fill", ["--cache", root + "/warm-baseline"], by: baseline)
@@ -136,6 +173,8 @@ public struct CacheBenchmark {
                 ))
             configurations.append(("warm, remote", { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
             configurations.append((Self.newMachine, { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
+            configurations.append(
+                (Self.busyUserCache, { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
             if let far {
                 let url = "http://127.0.0.1:\(far.port)/cache"
                 configurations.append((Self.farRemote, { ["--no-cache", "--remote-cache", url, "--jobs", "2"] }))
@@ -172,7 +211,7 @@ public struct CacheBenchmark {
                 let out = try? ChildProcess.run(
                     executable,
                     ["verify"] + base + ["--report", root + "/report-pair-\(k)", "--no-cache", "--jobs", "1"],
-                    peakOf: peakOf, environment: ["XDG_CACHE_HOME": ownHome])
+                    peakOf: peakOf, environment: Self.userCache(ownHome))
                 pair.withLock { $0[k] = out }
             }
             let seconds = Stopwatch.seconds(since: started)
@@ -185,12 +224,22 @@ public struct CacheBenchmark {
         return f
     }
 
+    /// The environment of a run whose user's cache (`UserCache`) is `folder`: the bench's own,
+    /// never the user's.
+    static func userCache(_ folder: String) -> [String: String] { ["XDG_CACHE_HOME": folder] }
+
     /// The figure of two one-job runs at once.
     public static let pair = "two 1-job runs at once"
 
     /// The figure of a warm run from the remote store alone on a machine that never ran
     /// layoutsnap: the user's memos of the fonts empty.
     public static let newMachine = "warm, new machine"
+
+    /// The figure of a warm run from the remote store alone whose user's cache also holds what
+    /// `otherCheckouts` other checkouts of the suite left there, 4 checkouts in all (a shared CI runner, where each
+    /// job checks out into a folder of its own): the goldens' memos (`UserGoldenMemos`).
+    public static let busyUserCache = "warm, 4 checkouts"
+    public static let otherCheckouts = 3
 
     /// The figure of a warm run from the same server with `farMilliseconds` of round trip
     /// between (`DelayingRelay`): a team's cache server across a network.
@@ -216,7 +265,7 @@ public struct CacheBenchmark {
         progress("recording \(generated) generated fixtures (fills the cache)")
         let record = try ChildProcess.run(
             executable, ["record", folder + "/fixtures", "--allow-ci", "--quiet"] + small + cache, peakOf: peakOf,
-            environment: ["XDG_CACHE_HOME": root + "/home"])
+            environment: Self.userCache(root + "/home"))
         guard record.status == 0 else {
             throw RunnerError.environment("bench: recording failed (exit \(record.status)): \(record.stderrTail)")
         }
@@ -224,7 +273,7 @@ public struct CacheBenchmark {
         func verify(_ paths: [String], _ extra: [String]) throws(RunnerError) -> ChildProcess.Outcome {
             try ChildProcess.run(
                 executable, ["verify"] + paths + small + ["--report", folder + "/report"] + extra, peakOf: peakOf,
-                environment: ["XDG_CACHE_HOME": root + "/home"])
+                environment: Self.userCache(root + "/home"))
         }
         for round in 0..<repeats {
             progress("round \(round + 1) of \(repeats): \(generated) generated fixtures, warm")

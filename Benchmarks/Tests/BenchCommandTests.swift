@@ -88,6 +88,10 @@ final class BenchCommandTests: XCTestCase {
                 "\(name): this build's and the baseline's: \(r.output)")
         }
         XCTAssertTrue(r.stdout.contains("16 of 16 frames from cache"), r.output)
+        if r.stdout.contains("warm, remote") {
+            XCTAssertEqual(
+                r.stdout.split(separator: "\n").filter { $0.hasPrefix("warm, 4 checkouts ") }.count, 2, r.output)
+        }
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.path), "the user's cache was written")
     }
 

@@ -468,6 +468,12 @@ struct CacheCommand: ParsableCommand {
                     String(
                         format: "= %.1f%% of cold [target ≤ 5%%] (the same with an empty XDG_CACHE_HOME each round)",
                         100 * s(CacheBenchmark.newMachine) / s("cold, 2 jobs")))
+                line(
+                    CacheBenchmark.busyUserCache, s(CacheBenchmark.busyUserCache),
+                    String(
+                        format:
+                            "= %.1f%% of cold (warm, remote, after %d other checkouts verified into the user's cache)",
+                        100 * s(CacheBenchmark.busyUserCache) / s("cold, 2 jobs"), CacheBenchmark.otherCheckouts))
                 if f.seconds[CacheBenchmark.farRemote] != nil {
                     line(
                         CacheBenchmark.farRemote, s(CacheBenchmark.farRemote),
@@ -484,7 +490,7 @@ struct CacheCommand: ParsableCommand {
                 Diagnostics.out("baseline \(baseline), in the same rounds:")
                 for name in [
                     "cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local", "cold, remote", "warm, remote",
-                    CacheBenchmark.newMachine, CacheBenchmark.farRemote,
+                    CacheBenchmark.newMachine, CacheBenchmark.busyUserCache, CacheBenchmark.farRemote,
                 ] where f.baselineSeconds[name] != nil {
                     line(
                         name, b(name),
