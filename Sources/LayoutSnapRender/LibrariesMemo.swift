@@ -118,17 +118,19 @@ public enum LibrariesMemo {
         for line in maps.split(separator: UInt8(ascii: "\n")) {
             // address perms offset dev inode path
             let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count >= 5, fields[4].count <= 19 else { continue }
-            var inode: UInt64 = 0
-            var digits = true
+            guard fields.count == 6, !fields[4].isEmpty else { continue }
+            // Up to UInt64.max, as UInt64(String) reads it (overlayfs numbers inodes that high).
+            var inode: UInt64? = 0
             for byte in fields[4] {
-                guard (0x30...0x39).contains(byte) else {
-                    digits = false
+                guard let value = inode, (0x30...0x39).contains(byte) else {
+                    inode = nil
                     break
                 }
-                inode = inode &* 10 &+ UInt64(byte - 0x30)
+                let (times10, over) = value.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - 0x30))
+                inode = over || carry ? nil : sum
             }
-            if digits, !fields[4].isEmpty, fields.count == 6, inode != 0 { inodes.insert(inode) }
+            if let inode, inode != 0 { inodes.insert(inode) }
         }
         return inodes
     }

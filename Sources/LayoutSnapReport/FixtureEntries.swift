@@ -95,7 +95,8 @@ extension FixtureEntries: Codable {
 public final class FixtureSpool: Sendable {
     private struct State {
         var end: Int64 = 0
-        /// Where each index's JSON is: offset and length (length -1: not put yet).
+        /// Where each index's JSON is: offset and length (length -1: not put yet; -2: being
+        /// written).
         var places: [(offset: Int64, length: Int)]
         var kept: [Int: FixtureEntry] = [:]
         var tally = Summary.Tally()
@@ -136,7 +137,8 @@ public final class FixtureSpool: Sendable {
         // wait for this one's write (a failed write leaves a hole no place points into).
         let place: Int64? = state.withLock { s in
             precondition(
-                !s.sealed && s.places[index].length < 0, "FixtureSpool: index \(index) put twice or after sealing")
+                !s.sealed && s.places[index].length == -1, "FixtureSpool: index \(index) put twice or after sealing")
+            s.places[index].length = -2
             s.tally.add(entry)
             guard !kept, !data.isEmpty else { return nil }
             defer { s.end += Int64(data.count) }

@@ -4,8 +4,8 @@ import Glibc
 public enum ProcessEnvironment {
     /// The values of those of `names` that are set. `ProcessInfo`'s `environment` copies every
     /// variable into a dictionary at each call: three calls for two variables were a tenth of
-    /// opening the cache in a warm run. (Read only: the one `setenv`, the language's, comes
-    /// before any thread starts.)
+    /// opening the cache in a warm run. (Read only; the one writer, `FontSystem.pinLanguage`,
+    /// is called before each command starts its threads, and writes nothing when called again.)
     public static func values(_ names: [String]) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LayoutSnapRender
 import LayoutSnapReport
 import LayoutSnapRunner
 
@@ -36,6 +37,9 @@ struct Review: ParsableCommand {
     }
 
     func run() throws {
+        // Before the server's and the watcher's threads: the watcher renders, and the language
+        // is set in the environment, which no other thread may read meanwhile.
+        FontSystem.pinLanguage()
         try Diagnostics.run {
             let project = try ProjectSettings.load()
             let acceptance = GoldenAcceptance(

@@ -100,19 +100,20 @@ final class LibrariesMemoTests: XCTestCase {
         XCTAssertNotEqual(inputs(), probed)
     }
     /// The inodes of /proc/self/maps read over its bytes: anonymous mappings (inode 0), short or
-    /// broken lines and paths with spaces are as the fields say, and the real file agrees with
-    /// the files this process has open.
+    /// broken lines, numbers up to UInt64.max and paths with spaces are as the fields say, and
+    /// the real file names the running executable.
     func testTheMappedInodesAreReadFromTheMapsFields() throws {
         let maps = """
             55f28195f000-55f281e60000 r--p 00000000 fe:00 333151                     /usr/bin/layout snap
             7f1d58f72000-7f1d58f74000 rw-p 00000000 00:00 0
             7f1d58f74000-7f1d58f75000 r-xp 00001000 fe:00 12x45                      /broken
-            7f1d58f75000-7f1d58f76000 r--p 00000000 fe:00 18446744073709551615       /too/large
+            7f1d58f75000-7f1d58f76000 r--p 00000000 fe:00 18446744073709551615       /overlay/high
+            7f1d58f75000-7f1d58f76000 r--p 00000000 fe:00 18446744073709551616       /too/large
             short line
             ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]
             7f1d58f76000-7f1d58f77000 r--p 00000000 fe:00 42                         /lib/x.so
             """
-        XCTAssertEqual(LibrariesMemo.inodes(inMaps: Array(maps.utf8)), [333151, 42])
+        XCTAssertEqual(LibrariesMemo.inodes(inMaps: Array(maps.utf8)), [333151, 42, UInt64.max])
         let own = LibrariesMemo.mappedInodes()
         let executable = try XCTUnwrap(SystemCall.status("/proc/self/exe")).st_ino
         XCTAssertTrue(own.contains(UInt64(executable)), "the running executable is mapped")

@@ -17,6 +17,35 @@ final class FixtureDiscoveryTests: XCTestCase {
         }
     }
 
+    /// Each fixture file gets the defaults of the nearest layoutsnap.json at or above its folder,
+    /// whatever order the files come in: a folder's search stops at the folders the project's
+    /// own search passed, and a layoutsnap.json between them and the file still wins.
+    func testEachFileGetsItsNearestConfigWhereverTheSearchStops() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "layoutsnap-nearest-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let project = root.path + "/project"
+        for folder in ["Fixtures/a", "Fixtures/b/c", "Fixtures/d", "../outside"] {
+            try FileManager.default.createDirectory(atPath: project + "/" + folder, withIntermediateDirectories: true)
+        }
+        func write(_ text: String, _ path: String) throws {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: project + "/" + path))
+        }
+        try write(#"{"defaults": {"scale": 2}}"#, "layoutsnap.json")
+        try write(#"{"defaults": {"scale": 3}}"#, "Fixtures/b/layoutsnap.json")
+        let settings = try ProjectSettings.load(from: project, cwd: project, usesFonts: false)
+        var cache: [String: ProjectSettings] = [:]
+        for (file, scale) in [
+            ("Fixtures/a/x.json", 2.0), ("Fixtures/b/c/z.json", 3), ("Fixtures/b/y.json", 3), ("Fixtures/d/w.json", 2),
+            ("Fixtures/a/v.json", 2),
+        ] {
+            let found = try settings.defaults(forFile: project + "/" + file, cache: &cache)
+            XCTAssertEqual(found.config.defaults.scale, scale, file)
+        }
+        let outside = try settings.defaults(forFile: root.path + "/outside/o.json", cache: &cache)
+        XCTAssertNil(outside.config.defaults.scale, "a file outside the project has no defaults of it")
+    }
+
     /// What a fixtures folder's walk takes: every .json below real folders (a file that is a link
     /// too, and a folder named like one as well as what it holds), nothing in `images`, in a
     /// folder starting with a dot, or behind a link to a folder.

@@ -31,8 +31,8 @@ final class UserGoldenMemosTests: XCTestCase {
             (a as NSString).lastPathComponent, SHA256.hex(of: Array(resolved.utf8)) + UserGoldenMemos.suffix)
     }
 
-    /// A goldens folder that does not exist yet (record's first run into it) gets the memo it
-    /// will have once it does, whatever the spelling.
+    /// A goldens folder that does not exist yet (a verify before the first record) gets the memo
+    /// it will have once it does, whatever the spelling.
     func testAFolderNotMadeYetGetsTheMemoItWillHave() throws {
         let root = try makeTemporaryFolder("user-golden-memos")
         defer { removeTemporaryFolder(root) }

@@ -28,9 +28,11 @@ struct UserGoldenMemos {
         memosFolder + "/" + SHA256.hex(of: Array(Self.resolved(goldens).utf8)) + Self.suffix
     }
 
-    /// `path` with every link and `.` or `..` resolved; for a folder not made yet (record's
-    /// first run), its nearest existing folder resolved and the rest appended, so that the memo
-    /// written then is the one found once the folder exists.
+    /// `path` with every link and `.` or `..` resolved; for a folder that does not exist (a
+    /// verify before the first record: record makes the folder before it opens the cache), its
+    /// nearest existing folder resolved and the rest appended, so that the name does not depend
+    /// on whether the folder exists yet. (A part that exists but cannot be resolved, a dangling
+    /// link, is appended as text: realpath would refuse it too.)
     static func resolved(_ path: String) -> String {
         if let whole = try? SystemCall.resolvedPath(path) { return whole }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

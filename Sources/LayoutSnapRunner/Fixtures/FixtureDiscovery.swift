@@ -202,8 +202,8 @@ public enum FixtureDiscovery {
     static func variants(of file: String, defaults: FixtureDefaults) -> (
         variants: [FixtureVariant], unreadable: Bool, source: UInt64?
     ) {
-        guard let (size, data) = try? SystemCall.readPrefix(file, upTo: Limits.maxFixtureFileBytes + 1),
-            size == data.count, size <= Limits.maxFixtureFileBytes
+        guard let (size, data) = try? SystemCall.readPrefix(file, upTo: Limits.maxFixtureFileBytes),
+            size == data.count
         else {
             return ([], false, nil)
         }

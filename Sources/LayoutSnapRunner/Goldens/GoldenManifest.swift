@@ -106,8 +106,9 @@ public struct GoldenManifest: Sendable, Equatable {
             guard read.size == read.bytes.count else { throw SystemError(call: "read", code: EIO) }
             bytes = read.bytes
         } catch {
-            // Absent as `fileExists` has it: no such file, or a file where a folder should be.
-            if error.code == ENOENT || error.code == ENOTDIR { return nil }
+            // Absent where `fileExists` said so: no such file, a file where a folder should be, a
+            // loop of links, a name too long.
+            if [ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG].contains(error.code) { return nil }
             throw RunnerError.goldens(Diagnostic(.error, .golden, file: path, message: "cannot be read"))
         }
         // Frame by frame first (flat in memory); the whole tree only to explain what is wrong.
