@@ -95,46 +95,64 @@ public struct CacheBenchmark {
         progress("filling the caches")
         _ = try verify("fill", ["--cache", root + "/warm"])
         if let server { _ = try verify("fill-remote", ["--no-cache", "--remote-cache", server.url]) }
-        // `busyUserCache`'s user caches: the same suite verified from the server in other
-        // checkouts first, as on a shared CI runner, then from this one.
-        if let server {
-            progress("verifying \(Self.otherCheckouts) other checkouts into a user cache")
-            for k in 1...Self.otherCheckouts {
-                let checkout = root + "/checkout-\(k)"
-                let roots = (fixtures.isEmpty ? ["Fixtures"] : fixtures) + [goldens]
-                for path in roots {
-                    try? FileManager.default.createDirectory(atPath: checkout, withIntermediateDirectories: true)
-                    do {
-                        try FileManager.default.copyItem(
-                            atPath: path, toPath: checkout + "/" + (path as NSString).lastPathComponent)
-                    } catch {
-                        throw RunnerError.environment("bench: cannot copy \(path) into \(checkout): \(error)")
-                    }
-                }
-                let copied = roots.dropLast().map { checkout + "/" + ($0 as NSString).lastPathComponent }
-                for binary in [nil] + (baseline.map { [$0] } ?? []) {
-                    let out = try ChildProcess.run(
-                        binary ?? executable,
-                        ["verify"] + copied + [
-                            "--goldens", checkout + "/" + (goldens as NSString).lastPathComponent, "--no-progress",
-                            "--cache-audit", "0", "--report", checkout + "/report", "--no-cache", "--remote-cache",
-                            server.url,
-                        ], peakOf: peakOf, environment: Self.userCache(busyHome(binary)))
-                    if out.status != 0 {
-                        f.failures.append("checkout \(k): exit \(out.status): \(out.stderrTail.suffix(300))")
-                    }
-                }
-            }
-            // Then this checkout, so that every timed round finds its own memo too.
-            for binary in [nil] + (baseline.map { [$0] } ?? []) {
-                _ = try verify(Self.busyUserCache, ["--no-cache", "--remote-cache", server.url], by: binary)
-            }
-        }
         // The baseline's own: its keys differ (its build id is in them), its folder too.
         if let baseline {
             _ = try verify("fill", ["--cache", root + "/warm-baseline"], by: baseline)
             if let server {
                 _ = try verify("fill-remote", ["--no-cache", "--remote-cache", server.url], by: baseline)
+            }
+        }
+        // `busyUserCache`'s user caches: the same suite verified from the server in other
+        // checkouts first, as on a shared CI runner, then from this one. Only for the default
+        // layout (Fixtures/ and Goldens/, no layoutsnap.json), which a copy keeps whole: the
+        // runs keep the bench's working folder, so a copied subfolder or project file would
+        // change the fixtures' ids or defaults.
+        let defaultLayout =
+            fixtures.isEmpty && goldens == "Goldens"
+            && !FileManager.default.fileExists(atPath: ProjectConfig.fileName)
+        if let server, defaultLayout {
+            progress("verifying \(Self.otherCheckouts) other checkouts into a user cache")
+            let checkouts = (1...Self.otherCheckouts).map { root + "/checkout-\($0)" }
+            for checkout in checkouts {
+                try? FileManager.default.createDirectory(atPath: checkout, withIntermediateDirectories: true)
+                for folder in ["Fixtures", "Goldens"] {
+                    do {
+                        try FileManager.default.copyItem(atPath: folder, toPath: checkout + "/" + folder)
+                    } catch {
+                        throw RunnerError.environment("bench: cannot copy \(folder) into \(checkout): \(error)")
+                    }
+                }
+            }
+            // A golden is remembered once it has been still for two seconds (`FileHashMemo`), and
+            // a copy is new: without the wait, no checkout would leave a memo behind.
+            Thread.sleep(forTimeInterval: 2.1)
+            for (k, checkout) in checkouts.enumerated() {
+                for binary in [nil] + (baseline.map { [$0] } ?? []) {
+                    let out = try ChildProcess.run(
+                        binary ?? executable,
+                        [
+                            "verify", checkout + "/Fixtures", "--goldens", checkout + "/Goldens", "--no-progress",
+                            "--cache-audit", "0", "--report", checkout + "/report", "--no-cache", "--remote-cache",
+                            server.url,
+                        ], peakOf: peakOf, environment: Self.userCache(busyHome(binary)))
+                    if out.status != 0 {
+                        f.failures.append("checkout \(k + 1): exit \(out.status): \(out.stderrTail.suffix(300))")
+                    }
+                }
+            }
+            // Then this checkout, so that every timed round finds its own memo too: a memo for
+            // each checkout in each user cache, or the line times something else.
+            for binary in [nil] + (baseline.map { [$0] } ?? []) {
+                _ = try verify(Self.busyUserCache, ["--no-cache", "--remote-cache", server.url], by: binary)
+                let memos = busyHome(binary) + "/layoutsnap/golden-hashes"
+                let written = ((try? FileManager.default.contentsOfDirectory(atPath: memos)) ?? []).filter {
+                    $0.hasSuffix(".xxh3")
+                }
+                if written.count != Self.otherCheckouts + 1 {
+                    f.failures.append(
+                        "\(Self.busyUserCache): \(memos) holds \(written.count) goldens memos, not \(Self.otherCheckouts + 1)"
+                    )
+                }
             }
         }
 
@@ -173,8 +191,10 @@ public struct CacheBenchmark {
                 ))
             configurations.append(("warm, remote", { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
             configurations.append((Self.newMachine, { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
-            configurations.append(
-                (Self.busyUserCache, { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
+            if defaultLayout {
+                configurations.append(
+                    (Self.busyUserCache, { ["--no-cache", "--remote-cache", server.url, "--jobs", "2"] }))
+            }
             if let far {
                 let url = "http://127.0.0.1:\(far.port)/cache"
                 configurations.append((Self.farRemote, { ["--no-cache", "--remote-cache", url, "--jobs", "2"] }))
@@ -236,10 +256,10 @@ public struct CacheBenchmark {
     public static let newMachine = "warm, new machine"
 
     /// The figure of a warm run from the remote store alone whose user's cache also holds what
-    /// `otherCheckouts` other checkouts of the suite left there, 4 checkouts in all (a shared CI runner, where each
+    /// `otherCheckouts` other checkouts of the suite left there (a shared CI runner, where each
     /// job checks out into a folder of its own): the goldens' memos (`UserGoldenMemos`).
-    public static let busyUserCache = "warm, 4 checkouts"
     public static let otherCheckouts = 3
+    public static let busyUserCache = "warm, \(otherCheckouts + 1) checkouts"
 
     /// The figure of a warm run from the same server with `farMilliseconds` of round trip
     /// between (`DelayingRelay`): a team's cache server across a network.

@@ -91,6 +91,7 @@ final class BenchCommandTests: XCTestCase {
         if r.stdout.contains("warm, remote") {
             XCTAssertEqual(
                 r.stdout.split(separator: "\n").filter { $0.hasPrefix("warm, 4 checkouts ") }.count, 2, r.output)
+            XCTAssertFalse(r.stdout.contains("goldens memos, not"), "a memo per checkout: \(r.output)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.path), "the user's cache was written")
     }

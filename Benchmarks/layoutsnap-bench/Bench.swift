@@ -468,12 +468,14 @@ struct CacheCommand: ParsableCommand {
                     String(
                         format: "= %.1f%% of cold [target ≤ 5%%] (the same with an empty XDG_CACHE_HOME each round)",
                         100 * s(CacheBenchmark.newMachine) / s("cold, 2 jobs")))
-                line(
-                    CacheBenchmark.busyUserCache, s(CacheBenchmark.busyUserCache),
-                    String(
-                        format:
-                            "= %.1f%% of cold (warm, remote, after %d other checkouts verified into the user's cache)",
-                        100 * s(CacheBenchmark.busyUserCache) / s("cold, 2 jobs"), CacheBenchmark.otherCheckouts))
+                if f.seconds[CacheBenchmark.busyUserCache] != nil {
+                    line(
+                        CacheBenchmark.busyUserCache, s(CacheBenchmark.busyUserCache),
+                        String(
+                            format:
+                                "= %.1f%% of cold (warm, remote, after %d other checkouts verified into the user's cache)",
+                            100 * s(CacheBenchmark.busyUserCache) / s("cold, 2 jobs"), CacheBenchmark.otherCheckouts))
+                }
                 if f.seconds[CacheBenchmark.farRemote] != nil {
                     line(
                         CacheBenchmark.farRemote, s(CacheBenchmark.farRemote),
