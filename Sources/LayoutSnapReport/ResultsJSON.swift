@@ -302,19 +302,6 @@ public enum ResultsJSON {
             return Data(out)
         }
 
-        /// One byte inside a string, escapes followed; false when it ends the string.
-        private mutating func continuesString(_ byte: UInt8) -> Bool {
-            if escaped {
-                escaped = false
-            } else if byte == Self.backslash {
-                escaped = true
-            } else if byte == Self.quote {
-                inString = false
-                return false
-            }
-            return true
-        }
-
         /// The bytes `indent(_:into:)` does more with than copy, outside a string.
         private static func isStructural(_ byte: UInt8) -> Bool {
             byte == quote || isOpener(byte) || isCloser(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")
@@ -334,11 +321,8 @@ public enum ResultsJSON {
                 depth += 1
                 newline(&out, depth: depth)
             }
-            if inString {
-                out.append(byte)
-                _ = continuesString(byte)
-                return
-            }
+            // Never inside a string here: `indent(_ piece:)` copies a string's bytes itself, and an
+            // opener is held only outside one.
             switch byte {
             case Self.quote:
                 inString = true

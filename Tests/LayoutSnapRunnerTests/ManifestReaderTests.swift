@@ -17,6 +17,21 @@ final class ManifestReaderTests: XCTestCase {
         try GoldenManifest.decode(JSONElement(JSONParser.parse(bytes)))
     }
 
+    /// No manifest where there is none (a missing file, a file where a folder should be); one
+    /// that exists but cannot be read is an error naming it and why.
+    func testAMissingManifestIsNoneAndAnUnreadableOneSaysWhy() throws {
+        let folder = try makeTemporaryFolder("manifest-load").path
+        defer { removeTemporaryFolder(URL(fileURLWithPath: folder)) }
+        XCTAssertNil(try GoldenManifest.load(path: folder + "/manifest.json"))
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+        XCTAssertNil(try GoldenManifest.load(path: folder + "/file/manifest.json"))
+        try FileManager.default.createDirectory(atPath: folder + "/dir.json", withIntermediateDirectories: true)
+        XCTAssertThrowsError(try GoldenManifest.load(path: folder + "/dir.json")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("dir.json") && text.contains("cannot be read: Is a directory"), text)
+        }
+    }
+
     func testAgreesWithTheWholeParse() throws {
         var manifest = GoldenManifest(
             environment: RenderEnvironment(

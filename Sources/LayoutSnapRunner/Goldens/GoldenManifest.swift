@@ -100,17 +100,21 @@ public struct GoldenManifest: Sendable, Equatable {
     /// reports (verify then decodes every golden instead of trusting hashes).
     public static func load(path: String) throws(RunnerError) -> GoldenManifest? {
         // Read straight into bytes: through Data and a copy was a fifth of reading it.
-        let bytes: [UInt8]
+        let read: (size: Int, bytes: [UInt8])
         do throws(SystemError) {
-            let read = try SystemCall.readPrefix(path, upTo: Int.max)
-            guard read.size == read.bytes.count else { throw SystemError(call: "read", code: EIO) }
-            bytes = read.bytes
+            read = try SystemCall.readPrefix(path, upTo: Int.max)
         } catch {
             // Absent where `fileExists` said so: no such file, a file where a folder should be, a
             // loop of links, a name too long.
             if [ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG].contains(error.code) { return nil }
-            throw RunnerError.goldens(Diagnostic(.error, .golden, file: path, message: "cannot be read"))
+            throw RunnerError.goldens(
+                Diagnostic(.error, .golden, file: path, message: "cannot be read: \(error.reason)"))
         }
+        guard read.size == read.bytes.count else {
+            throw RunnerError.goldens(
+                Diagnostic(.error, .golden, file: path, message: "shrank while it was read: run verify again"))
+        }
+        let bytes = read.bytes
         // Frame by frame first (flat in memory); the whole tree only to explain what is wrong.
         if let manifest = ManifestReader.read(bytes) { return manifest }
         let root: JSONNode
