@@ -140,20 +140,23 @@ final class RemoteCacheTests: XCTestCase {
         defer { server.stop() }
         let remoteOnly = ["--no-cache", "--remote-cache", server.url]
 
-        // Cold: rendered, uploaded as a blob and an action result per fixture, and the keys'
-        // memos as one more (`sharedPack`).
+        // Cold: rendered, uploaded as an action result per fixture carrying the entry's bytes,
+        // and the keys' memos as one more (`sharedPack`). The first was read back once: nginx
+        // keeps the bytes, so no blob was put.
         let cold = try verify(dir, remoteOnly)
         XCTAssertEqual(cold.status, 0, cold.output)
         XCTAssertEqual(cold.cached, 0)
         XCTAssertEqual(server.count("ac"), 4)
-        XCTAssertEqual(server.count("cas"), 4)
-        // Each blob is named by its SHA-256, as Bazel's content-addressed store is.
-        for name in try FileManager.default.contentsOfDirectory(atPath: server.store.appendingPathComponent("cas").path)
-        {
-            let bytes = try Data(contentsOf: server.store.appendingPathComponent("cas/" + name))
+        XCTAssertEqual(server.count("cas"), 0)
+        XCTAssertEqual(server.requests("PUT", "cas"), 0)
+        // The bytes carried hash to the digest the result names, as Bazel's content-addressed
+        // store names a blob.
+        for name in try FileManager.default.contentsOfDirectory(atPath: server.ac.path) {
+            let output = try XCTUnwrap(
+                Self.inlineOutput(Data(contentsOf: server.ac.appendingPathComponent(name))), name)
             let sha = try TestProcess.run(
-                URL(fileURLWithPath: "/usr/bin/sha256sum"), [server.store.appendingPathComponent("cas/" + name).path])
-            XCTAssertTrue(sha.stdout.hasPrefix(name), "\(name): \(sha.stdout) (\(bytes.count) bytes)")
+                URL(fileURLWithPath: "/usr/bin/sha256sum"), ["-"], stdin: Data(output.contents))
+            XCTAssertTrue(sha.stdout.hasPrefix(output.hash), "\(name): \(sha.stdout) (\(output.contents.count) bytes)")
         }
 
         // Warm from the server alone (another machine, an empty local folder): a request a
@@ -300,19 +303,20 @@ final class RemoteCacheTests: XCTestCase {
         let remoteOnly = ["--no-cache", "--remote-cache", server.url]
         XCTAssertEqual(try verify(dir, remoteOnly).status, 0)
         let (ac, cas) = (server.ac, server.cas)
-        let blobs = try FileManager.default.contentsOfDirectory(atPath: cas.path).map {
-            (name: $0, bytes: [UInt8](try Data(contentsOf: cas.appendingPathComponent($0))))
-        }
         let results = try FileManager.default.contentsOfDirectory(atPath: ac.path)
         XCTAssertEqual(results.count, 3, "two results and the memos")
+        // Each result's bytes as the blob it names, as another writer leaves them (nginx keeps
+        // the bytes inline, so this run put no blob).
+        try FileManager.default.createDirectory(at: cas, withIntermediateDirectories: true)
+        var blobs: [(name: String, bytes: [UInt8])] = []
         var originals: [String: Data] = [:]
         for name in results {
             let message = try Data(contentsOf: ac.appendingPathComponent(name))
             originals[name] = message
-            // The blob it carries inline: its bytes are in the message.
-            let blob = try XCTUnwrap(
-                blobs.first { message.range(of: Data($0.bytes)) != nil }, "\(name) carries no blob's bytes")
-            try Data(Self.actionResult(hash: blob.name, size: blob.bytes.count)).write(
+            let output = try XCTUnwrap(Self.inlineOutput(message), "\(name) carries no bytes")
+            blobs.append((output.hash, output.contents))
+            try Data(output.contents).write(to: cas.appendingPathComponent(output.hash))
+            try Data(Self.actionResult(hash: output.hash, size: output.contents.count)).write(
                 to: ac.appendingPathComponent(name))
         }
         let casBefore = server.requests("GET", "cas")
@@ -400,6 +404,7 @@ final class RemoteCacheTests: XCTestCase {
         let bytes = Array((poison + "end\n").utf8)
         let blob = try TestProcess.run(URL(fileURLWithPath: "/usr/bin/sha256sum"), ["-"], stdin: Data(bytes))
         let hash = String(blob.stdout.prefix(64))
+        try FileManager.default.createDirectory(at: cas, withIntermediateDirectories: true)
         try Data(bytes).write(to: cas.appendingPathComponent(hash))
         try Data(Self.actionResult(hash: hash, size: bytes.count)).write(to: ac.appendingPathComponent(shared.name))
         let poisoned = try verify(dir, remoteOnly)
@@ -456,6 +461,45 @@ final class RemoteCacheTests: XCTestCase {
 
     /// `ActionResult { output_files = 2: OutputFile { path = 1; digest = 2: Digest { hash = 1;
     /// size_bytes = 2 } } }`, as a writer that does not inline the bytes sends it.
+    /// The digest an action result names and the bytes it carries inline (`OutputFile` 2 of
+    /// `ActionResult`: digest 2 with hash 1, contents 5), read as protocol buffers are; nil
+    /// for a message without both.
+    static func inlineOutput(_ message: Data) -> (hash: String, contents: [UInt8])? {
+        /// The length-delimited fields of `bytes`, by number; nil when it is not a message.
+        func fields(_ bytes: ArraySlice<UInt8>) -> [Int: ArraySlice<UInt8>]? {
+            var at = bytes.startIndex
+            func varint() -> Int? {
+                var value = 0
+                var shift = 0
+                while at < bytes.endIndex, shift < 64 {
+                    let byte = bytes[at]
+                    at += 1
+                    value |= Int(byte & 0x7F) << shift
+                    if byte < 0x80 { return value }
+                    shift += 7
+                }
+                return nil
+            }
+            var found: [Int: ArraySlice<UInt8>] = [:]
+            while at < bytes.endIndex {
+                guard let tag = varint() else { return nil }
+                switch tag & 7 {
+                case 0: guard varint() != nil else { return nil }
+                case 2:
+                    guard let length = varint(), length <= bytes.endIndex - at else { return nil }
+                    found[tag >> 3] = bytes[at..<at + length]
+                    at += length
+                default: return nil
+                }
+            }
+            return found
+        }
+        guard let output = fields([UInt8](message)[...])?[2], let file = fields(output),
+            let digest = file[2].flatMap(fields), let hash = digest[1], let contents = file[5]
+        else { return nil }
+        return (String(decoding: hash, as: UTF8.self), Array(contents))
+    }
+
     static func actionResult(hash: String, size: Int) -> [UInt8] {
         func varint(_ value: Int) -> [UInt8] {
             var v = value

@@ -54,6 +54,8 @@ final class HTTPClientTests: XCTestCase {
         let connections = LockedValue(0)
         /// The path of each request, in the order they came.
         let paths = LockedValue([String]())
+        /// Each request's method and path (`PUT /ac/…`), in the order they came.
+        let requests = LockedValue([String]())
         /// How many requests had come whole before the answer to the one before them was sent
         /// (pipelined).
         let pipelined = LockedValue(0)
@@ -85,10 +87,25 @@ final class HTTPClientTests: XCTestCase {
                         }
                         guard let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) else { break }
                         let requestLine = String(decoding: pending.prefix { $0 != 0x0D }, as: UTF8.self)
-                        self.paths.withLock { $0.append(String(requestLine.split(separator: " ")[1])) }
+                        let words = requestLine.split(separator: " ")
+                        self.paths.withLock { $0.append(String(words[1])) }
+                        self.requests.withLock { $0.append("\(words[0]) \(words[1])") }
                         if answered && !received { self.pipelined.withLock { $0 += 1 } }
                         answered = true
-                        pending.removeSubrange(..<end.upperBound)
+                        // A body (a PUT's) is read and set aside.
+                        let head = String(decoding: pending[..<end.lowerBound], as: UTF8.self).lowercased()
+                        let length =
+                            head.components(separatedBy: "\r\n").compactMap { line -> Int? in
+                                guard line.hasPrefix("content-length:") else { return nil }
+                                return Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+                            }.first ?? 0
+                        while pending.count < end.upperBound + length {
+                            var chunk = [UInt8](repeating: 0, count: 4096)
+                            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                            guard n > 0 else { break }
+                            pending += chunk[0..<n]
+                        }
+                        pending.removeSubrange(..<min(pending.count, end.upperBound + length))
                         let canned = self.answers[next]
                         let answer = canned.bytes
                         next += 1
@@ -380,6 +397,45 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(store.problems.count, 1, "\(store.problems)")
         XCTAssertTrue(store.problems.first?.contains("no answer in time") == true, "\(store.problems)")
         XCTAssertEqual(server.connections.withLock { $0 }, 1)
+    }
+
+    /// An entry's bytes go inline in its action result. The run's first upload is read back
+    /// once: a server that gives it back without them (one that drops inline bytes) gets that
+    /// entry's blob and every later one's, which its readers follow the results to; a server
+    /// that keeps them gets no blob.
+    func testBlobsAreUploadedOnlyToAServerThatDropsInlineBytes() throws {
+        let entries = (0..<2).map { Array("entry \($0)".utf8) }
+        let hashes = entries.map { SHA256.hex(of: $0) }
+        let keys = (0..<2).map { ResultKey(hex: SHA256.hex(of: Array("key \($0)".utf8))) }
+        let created = Answer("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n")
+        let stripped = ActionResult.encode(
+            path: RemoteResultStore.outputPath, hash: hashes[0], size: entries[0].count)
+        /// The requests a server answering `answers` gets for the two uploads.
+        func requests(answering answers: [Answer]) throws -> [String] {
+            let server = try CannedServer(answers: answers)
+            defer { server.stop() }
+            let store = try RemoteResultStore(url: "http://127.0.0.1:\(server.port)", timeoutMilliseconds: 2000)
+            // One after the other: uploads go several at a time, and this server answers one
+            // connection at a time.
+            for i in 0..<2 {
+                store.put(keys[i], entries[i])
+                store.finish()
+            }
+            XCTAssertEqual(store.problems, [])
+            XCTAssertEqual(store.uploads, 2)
+            return server.requests.withLock { $0 }
+        }
+        let dropping = Answer(
+            bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(stripped.count)\r\n\r\n".utf8) + stripped)
+        XCTAssertEqual(
+            try requests(answering: [created, dropping, created, created, created]),
+            [
+                "PUT /ac/\(keys[0].hex)", "GET /ac/\(keys[0].hex)", "PUT /cas/\(hashes[0])",
+                "PUT /cas/\(hashes[1])", "PUT /ac/\(keys[1].hex)",
+            ])
+        XCTAssertEqual(
+            try requests(answering: [created, .actionResult(carrying: entries[0]), created]),
+            ["PUT /ac/\(keys[0].hex)", "GET /ac/\(keys[0].hex)", "PUT /ac/\(keys[1].hex)"])
     }
 
     /// An answer asked ahead and dropped (the memo pack read anew at the run's end) is not the

@@ -2,12 +2,13 @@ import Foundation
 import LayoutSnapCore
 import LayoutSnapSystem
 
-/// A shared store over the Bazel remote cache HTTP protocol (docs/cache.md): the entry's bytes
-/// are a blob in the content-addressed store, `PUT /cas/<sha256 of the bytes>`, and the key maps
-/// to it through an action result, `PUT /ac/<key>`, an `ActionResult` protocol buffer with one
-/// output file, `layoutsnap-result.json`, naming the blob's digest and carrying its bytes inline
-/// (`OutputFile.contents`, as a server inlines small outputs), so that a hit is one round trip;
-/// an action result without them (a server that drops them) is followed to the blob. So any
+/// A shared store over the Bazel remote cache HTTP protocol (docs/cache.md): the key maps to the
+/// entry through an action result, `PUT /ac/<key>`, an `ActionResult` protocol buffer with one
+/// output file, `layoutsnap-result.json`, naming the digest of the entry's bytes and carrying
+/// them inline (`OutputFile.contents`, as a server inlines small outputs), so that a hit is one
+/// round trip; the bytes are also a blob in the content-addressed store, `PUT /cas/<sha256 of
+/// the bytes>`, when they are too large to go inline or the server does not keep them (`send`),
+/// and an action result without them (a server that drops them) is followed to the blob. So any
 /// server that speaks the protocol holds it: bazel-remote (which checks action results),
 /// BuildBuddy, nginx with WebDAV. Bytes that do not hash to their digest are refused; the first network failure
 /// makes every later lookup a miss without asking (one warning, never a failed run); a server
@@ -23,10 +24,19 @@ public final class RemoteResultStore: ResultStore {
     let client: HTTPClient
     let upload: Upload
     private let state = LockedValue(State())
-    /// Uploads go one at a time on a queue of their own: a worker that rendered a fixture goes
-    /// on to the next at once instead of waiting for two round trips.
+    /// Uploads go on threads of their own, `concurrentUploads` at a time (each on a connection
+    /// of its own): a worker that rendered a fixture goes on to the next at once, and a server
+    /// some milliseconds away costs a round trip for every few entries, not one an entry in turn
+    /// (10 ms away, a cold run's uploads one at a time outlasted its rendering). `uploadQueue`
+    /// hands them out in order as places free up.
     private let uploadQueue = DispatchQueue(label: "layoutsnap.remote-cache.uploads")
+    private let uploading = DispatchQueue(label: "layoutsnap.remote-cache.uploading", attributes: .concurrent)
+    private let uploadPlaces = DispatchSemaphore(value: RemoteResultStore.concurrentUploads)
+    static let concurrentUploads = 4
     private let pending = DispatchGroup()
+    /// Whether the server gives back the bytes an action result carries inline (`send`): nil
+    /// until the run's first inline upload is read back; uploads made meanwhile wait for it.
+    private let inlineKept = Learnt<Bool>()
 
     private struct State {
         var down = false
@@ -178,9 +188,15 @@ public final class RemoteResultStore: ResultStore {
     public func put(_ key: ResultKey, _ bytes: [UInt8]) {
         guard upload == .always, !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
         pending.enter()
-        uploadQueue.async {
-            defer { self.pending.leave() }
-            self.send(key, bytes)
+        uploadQueue.async { [self] in
+            uploadPlaces.wait()
+            uploading.async { [self] in
+                defer {
+                    uploadPlaces.signal()
+                    pending.leave()
+                }
+                send(key, bytes)
+            }
         }
     }
 
@@ -192,28 +208,78 @@ public final class RemoteResultStore: ResultStore {
         }
     }
 
+    /// Puts one entry: its action result, carrying its bytes inline when they fit, and its blob
+    /// when they do not, or when the server does not keep them. Which is learnt from the run's
+    /// first inline upload, read back once: nginx and bazel-remote keep them (and bazel-remote
+    /// asks for no blob behind an output carried inline). The blobs were half of a cold run's
+    /// requests, and a server on the same machine does that work on the cores that render. A
+    /// server that drops the bytes, gives back others, or cannot be read back gets every blob,
+    /// which a reader that follows an action result to its blob needs; so do the uploads made
+    /// while the first is being read back.
     private func send(_ key: ResultKey, _ bytes: [UInt8]) {
         guard !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
         let hash = SHA256.hex(of: bytes)
+        let inline = bytes.count <= Self.maxInlineBytes
         do throws(HTTPClient.Failure) {
-            let cas = try client.send("PUT", "/cas/\(hash)", body: bytes)
-            guard (200..<300).contains(cas.status) else {
-                fail("PUT /cas/ answered \(cas.status)", stopUploads: true)
-                return
+            // nil: this upload is the one read back.
+            let keeps = inline ? inlineKept.valueOrClaim() : false
+            // Whatever happens to the one read back, the uploads waiting for it go on.
+            defer { if inline && keeps == nil { inlineKept.settle(false) } }
+            if keeps == false {
+                guard try put("cas", hash, bytes) else { return }
             }
-            let ac = try client.send(
-                "PUT", "/ac/\(key.hex)",
-                body: ActionResult.encode(
-                    path: Self.outputPath, hash: hash, size: bytes.count,
-                    contents: bytes.count <= Self.maxInlineBytes ? bytes : nil))
-            guard (200..<300).contains(ac.status) else {
-                fail("PUT /ac/ answered \(ac.status)", stopUploads: true)
-                return
+            let result = ActionResult.encode(
+                path: Self.outputPath, hash: hash, size: bytes.count, contents: inline ? bytes : nil)
+            guard try put("ac", key.hex, result) else { return }
+            if keeps == nil {
+                let back = try client.send("GET", "/ac/\(key.hex)")
+                let kept =
+                    back.status == 200 && ActionResult.output(back.body, path: Self.outputPath)?.contents == bytes
+                inlineKept.settle(kept)
+                if !kept {
+                    guard try put("cas", hash, bytes) else { return }
+                }
             }
             state.withLock { $0.uploads += 1 }
         } catch {
             fail(error.description, down: true)
         }
+    }
+
+    /// `PUT /<kind>/<name>`; false, with uploads stopped, when the server refuses it.
+    private func put(_ kind: String, _ name: String, _ body: [UInt8]) throws(HTTPClient.Failure) -> Bool {
+        let answer = try client.send("PUT", "/\(kind)/\(name)", body: body)
+        guard (200..<300).contains(answer.status) else {
+            fail("PUT /\(kind)/ answered \(answer.status)", stopUploads: true)
+            return false
+        }
+        return true
+    }
+}
+
+/// A value learnt once by the first caller that claims it, which the others wait for.
+final class Learnt<Value: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var value: Value?
+    private var claimed = false
+
+    /// The value once learnt, waiting while another caller learns it; nil when it was not
+    /// claimed yet: the caller learns it now and must `settle` it.
+    func valueOrClaim() -> Value? {
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil && claimed { condition.wait() }
+        if let value { return value }
+        claimed = true
+        return nil
+    }
+
+    /// Learnt: the first value settled stands.
+    func settle(_ learnt: Value) {
+        condition.lock()
+        if value == nil { value = learnt }
+        condition.broadcast()
+        condition.unlock()
     }
 }
 
