@@ -198,6 +198,17 @@ public struct CacheBenchmark {
             if let far {
                 let url = "http://127.0.0.1:\(far.port)/cache"
                 configurations.append((Self.farRemote, { ["--no-cache", "--remote-cache", url, "--jobs", "2"] }))
+                configurations.append(
+                    (
+                        Self.farCold,
+                        {
+                            // A path of its own each round, as `cold, remote`.
+                            [
+                                "--no-cache", "--remote-cache", url + "/\(UInt32.random(in: 0...UInt32.max))", "--jobs",
+                                "2",
+                            ]
+                        }
+                    ))
             }
         }
         for round in 0..<repeats {
@@ -264,6 +275,8 @@ public struct CacheBenchmark {
     /// The figure of a warm run from the same server with `farMilliseconds` of round trip
     /// between (`DelayingRelay`): a team's cache server across a network.
     public static let farRemote = "warm, 10 ms away"
+    /// The figure of a cold run against that server: every lookup a miss, every entry put.
+    public static let farCold = "cold, 10 ms away"
     public static let farMilliseconds = 10
 
     /// `732 passed (700 from cache), 0 failed` → 700.

@@ -483,6 +483,13 @@ struct CacheCommand: ParsableCommand {
                             format: "= %.1f%% of cold (warm, remote with %d ms of round trip added by a relay)",
                             100 * s(CacheBenchmark.farRemote) / s("cold, 2 jobs"), CacheBenchmark.farMilliseconds))
                 }
+                if f.seconds[CacheBenchmark.farCold] != nil {
+                    line(
+                        CacheBenchmark.farCold, s(CacheBenchmark.farCold),
+                        String(
+                            format: "= %.2fx without (cold, remote with %d ms of round trip added by a relay)",
+                            s(CacheBenchmark.farCold) / s("cold, 2 jobs"), CacheBenchmark.farMilliseconds))
+                }
             } else {
                 Diagnostics.out("remote             nginx is not installed: no remote figures")
             }
@@ -493,6 +500,7 @@ struct CacheCommand: ParsableCommand {
                 for name in [
                     "cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local", "cold, remote", "warm, remote",
                     CacheBenchmark.newMachine, CacheBenchmark.busyUserCache, CacheBenchmark.farRemote,
+                    CacheBenchmark.farCold,
                 ] where f.baselineSeconds[name] != nil {
                     line(
                         name, b(name),

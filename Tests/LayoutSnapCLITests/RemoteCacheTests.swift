@@ -149,6 +149,9 @@ final class RemoteCacheTests: XCTestCase {
         XCTAssertEqual(server.count("ac"), 4)
         XCTAssertEqual(server.count("cas"), 0)
         XCTAssertEqual(server.requests("PUT", "cas"), 0)
+        // Their keys, worked out from the fixtures decoded (no memo yet), were asked for at once:
+        // the second and third lookups came with the first.
+        XCTAssertEqual(server.pipelined("ac"), 2)
         // The bytes carried hash to the digest the result names, as Bazel's content-addressed
         // store names a blob.
         for name in try FileManager.default.contentsOfDirectory(atPath: server.ac.path) {

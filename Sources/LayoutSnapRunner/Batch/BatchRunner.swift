@@ -62,18 +62,25 @@ public struct BatchRunner: Sendable {
                 progress?($0, refs.count)
             }
         }
-        // With a remote store, the remembered keys first, on every core, so that the store asks
-        // for their entries all at once while the weighing starts (one round trip for many
-        // lookups instead of one each). The weighing keeps what was read for them.
+        // With a remote store, every key first, on every core, so that the store asks for their
+        // entries all at once while the weighing starts (one round trip for many lookups
+        // instead of one each): the remembered ones, and those of the fixtures without a memo
+        // (a cold run's, a changed fixture's), decoded for it. The weighing keeps what was read
+        // for them, and a decoded fixture's cost, so that none is decoded twice.
         let early: [Remembered]? =
             cache.flatMap { cache in
                 guard cache.asksAhead else { return nil }
                 let early = WorkerThreads.map(count: refs.count, jobs: jobs) { i in
                     let files = ReadFiles()
                     let (key, memo) = cache.rememberedKey(ref: refs[i], overrides: overrides, files: files)
-                    return Remembered(files: files, key: key, memo: memo)
+                    guard key == nil, case .success(let fixture) = overrides.decode(refs[i], files: files) else {
+                        return Remembered(files: files, key: key, memo: memo)
+                    }
+                    let worked = cache.key(fixture, memo: files.changed() ? nil : memo, files: files)
+                    return Remembered(
+                        files: files, key: nil, memo: memo, worked: worked, cost: given?[i] ?? fixture.estimatedCost)
                 }
-                cache.prefetch(early.compactMap(\.key))
+                cache.prefetch(early.compactMap { $0.key ?? $0.worked })
                 return early
             }
         // Weighing (decoded on every core, only the cost kept) is also the cache's lookup: a hit
@@ -98,6 +105,11 @@ public struct BatchRunner: Sendable {
                 func filedUnder() -> ResultKey? { files.changed() ? nil : memo }
                 func render(key: ResultKey?, audited: CachedResult?) -> Plan {
                     FontSystem.startBuilding()
+                    // Decoded ahead: the key worked out then, and its cost.
+                    if let worked = early?[i].worked, key == worked, let cost = early?[i].cost {
+                        return .render(
+                            cost: cost, key: files.changed() ? nil : key, audited: audited, reads: files.hashes)
+                    }
                     guard let fixture = fixture() else { return .render(cost: 0, key: nil, audited: nil, reads: [:]) }
                     let key =
                         key.flatMap { known in
@@ -111,7 +123,7 @@ public struct BatchRunner: Sendable {
                 }
                 guard let cache else { return render(key: nil, audited: nil) }
                 guard
-                    let key = remembered
+                    let key = remembered ?? early?[i].worked
                         ?? fixture().flatMap({ cache.key($0, memo: filedUnder(), files: files) })
                 else { return render(key: nil, audited: nil) }
                 guard let hit = cache.lookup(key), let frames = handler.cachedFrames(id: refs[i].id, hit) else {
@@ -188,11 +200,15 @@ public struct BatchRunner: Sendable {
         }
     }
 
-    /// A fixture's remembered key found before the weighing, with the files read to find it.
+    /// A fixture's key found before the weighing, with the files read to find it: remembered
+    /// (`key`), or, for a fixture without a memo, worked out from its decoding (`worked`, with
+    /// the fixture's cost).
     private struct Remembered: Sendable {
         var files: ReadFiles
         var key: ResultKey?
         var memo: ResultKey?
+        var worked: ResultKey?
+        var cost: Double?
     }
 
     /// What the weighing decided for a fixture: finished from the cache, or rendered (its cost,
