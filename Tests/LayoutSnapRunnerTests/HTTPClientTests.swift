@@ -45,7 +45,7 @@ final class HTTPClientTests: XCTestCase {
     }
 
     /// Answers the requests of one connection after another with `answers`, in turn, each after
-    /// reading a request's head (and no more: the requests here have no body).
+    /// reading a request's head and its body (a PUT's, by its Content-Length).
     final class CannedServer: @unchecked Sendable {
         let listener: Int32
         let port: UInt16
@@ -400,11 +400,13 @@ final class HTTPClientTests: XCTestCase {
     }
 
     /// An entry's bytes go inline in its action result. The run's first upload is read back
-    /// once: a server that gives it back without them (one that drops inline bytes) gets that
-    /// entry's blob and every later one's, which its readers follow the results to; a server
-    /// that keeps them gets no blob.
+    /// once: a server that gives it back without them (one that drops inline bytes), with
+    /// other bytes, or answers with an error gets that entry's blob and every later one's,
+    /// which its readers follow the results to; a server that keeps them gets no blob. An entry
+    /// too large to go inline always gets its blob, first. (Uploads waiting for the reading
+    /// back: RemoteCacheTests, whose nginx gets four at once and no blob.)
     func testBlobsAreUploadedOnlyToAServerThatDropsInlineBytes() throws {
-        let entries = (0..<2).map { Array("entry \($0)".utf8) }
+        var entries = (0..<2).map { Array("entry \($0)".utf8) }
         let hashes = entries.map { SHA256.hex(of: $0) }
         let keys = (0..<2).map { ResultKey(hex: SHA256.hex(of: Array("key \($0)".utf8))) }
         let created = Answer("HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n")
@@ -427,15 +429,25 @@ final class HTTPClientTests: XCTestCase {
         }
         let dropping = Answer(
             bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(stripped.count)\r\n\r\n".utf8) + stripped)
-        XCTAssertEqual(
-            try requests(answering: [created, dropping, created, created, created]),
-            [
-                "PUT /ac/\(keys[0].hex)", "GET /ac/\(keys[0].hex)", "PUT /cas/\(hashes[0])",
-                "PUT /cas/\(hashes[1])", "PUT /ac/\(keys[1].hex)",
-            ])
+        let failing = Answer("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n")
+        let blobs = [
+            "PUT /ac/\(keys[0].hex)", "GET /ac/\(keys[0].hex)", "PUT /cas/\(hashes[0])",
+            "PUT /cas/\(hashes[1])", "PUT /ac/\(keys[1].hex)",
+        ]
+        for readBack in [dropping, failing, .actionResult(carrying: entries[1])] {
+            XCTAssertEqual(try requests(answering: [created, readBack, created, created, created]), blobs)
+        }
         XCTAssertEqual(
             try requests(answering: [created, .actionResult(carrying: entries[0]), created]),
             ["PUT /ac/\(keys[0].hex)", "GET /ac/\(keys[0].hex)", "PUT /ac/\(keys[1].hex)"])
+
+        entries[0] = Array(repeating: 0x61, count: RemoteResultStore.maxInlineBytes + 1)
+        XCTAssertEqual(
+            try requests(answering: [created, created, created, .actionResult(carrying: entries[1])]),
+            [
+                "PUT /cas/\(SHA256.hex(of: entries[0]))", "PUT /ac/\(keys[0].hex)", "PUT /ac/\(keys[1].hex)",
+                "GET /ac/\(keys[1].hex)",
+            ])
     }
 
     /// An answer asked ahead and dropped (the memo pack read anew at the run's end) is not the

@@ -103,10 +103,15 @@ public struct BatchRunner: Sendable {
                     return try? decoded?.get()
                 }
                 func filedUnder() -> ResultKey? { files.changed() ? nil : memo }
+                // Without a remembered key the pass before decoded it: its key and cost, or
+                // that it does not decode, are taken from there rather than decoded again.
+                let decodedAhead = early.map { $0[i].key == nil } ?? false
                 func render(key: ResultKey?, audited: CachedResult?) -> Plan {
                     FontSystem.startBuilding()
-                    // Decoded ahead: the key worked out then, and its cost.
-                    if let worked = early?[i].worked, key == worked, let cost = early?[i].cost {
+                    if decodedAhead {
+                        guard let cost = early?[i].cost else {
+                            return .render(cost: 0, key: nil, audited: nil, reads: [:])
+                        }
                         return .render(
                             cost: cost, key: files.changed() ? nil : key, audited: audited, reads: files.hashes)
                     }
@@ -123,8 +128,9 @@ public struct BatchRunner: Sendable {
                 }
                 guard let cache else { return render(key: nil, audited: nil) }
                 guard
-                    let key = remembered ?? early?[i].worked
-                        ?? fixture().flatMap({ cache.key($0, memo: filedUnder(), files: files) })
+                    let key = remembered
+                        ?? (decodedAhead
+                            ? early?[i].worked : fixture().flatMap({ cache.key($0, memo: filedUnder(), files: files) }))
                 else { return render(key: nil, audited: nil) }
                 guard let hit = cache.lookup(key), let frames = handler.cachedFrames(id: refs[i].id, hit) else {
                     cache.counted(hit: false)
@@ -201,8 +207,8 @@ public struct BatchRunner: Sendable {
     }
 
     /// A fixture's key found before the weighing, with the files read to find it: remembered
-    /// (`key`), or, for a fixture without a memo, worked out from its decoding (`worked`, with
-    /// the fixture's cost).
+    /// (`key`), or, for a fixture without a memo, worked out from its decoding (`worked`: nil
+    /// when a file it names cannot be read whole), with its cost (nil: it does not decode).
     private struct Remembered: Sendable {
         var files: ReadFiles
         var key: ResultKey?

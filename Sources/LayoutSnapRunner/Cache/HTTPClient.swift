@@ -7,8 +7,9 @@ import LayoutSnapSystem
 #endif
 
 /// Just enough HTTP/1.1 for a remote cache: GET and PUT of whole bodies on kept-alive
-/// connections (a pool, one per worker at most), every step bounded by a deadline. Bodies come
-/// with Content-Length or chunked; anything else is an error, and so is a body over the limit.
+/// connections (a pool: one per worker, for the lookups asked ahead and for each upload thread
+/// at most), every step bounded by a deadline. Bodies come with Content-Length or chunked;
+/// anything else is an error, and so is a body over the limit.
 final class HTTPClient: Sendable {
     struct Endpoint: Sendable, Equatable {
         var host: String

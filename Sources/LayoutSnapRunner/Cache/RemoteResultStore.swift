@@ -24,16 +24,22 @@ public final class RemoteResultStore: ResultStore {
     let client: HTTPClient
     let upload: Upload
     private let state = LockedValue(State())
-    /// Uploads go on threads of their own, `concurrentUploads` at a time (each on a connection
-    /// of its own): a worker that rendered a fixture goes on to the next at once, and a server
-    /// some milliseconds away costs a round trip for every few entries, not one an entry in turn
-    /// (10 ms away, a cold run's uploads one at a time outlasted its rendering). `uploadQueue`
-    /// hands them out in order as places free up.
-    private let uploadQueue = DispatchQueue(label: "layoutsnap.remote-cache.uploads")
-    private let uploading = DispatchQueue(label: "layoutsnap.remote-cache.uploading", attributes: .concurrent)
-    private let uploadPlaces = DispatchSemaphore(value: RemoteResultStore.concurrentUploads)
+    /// Uploads go on threads of their own, up to `concurrentUploads` (each on a connection of
+    /// its own), taking them in order: a worker that rendered a fixture goes on to the next at
+    /// once, and a server some milliseconds away costs a round trip for every few entries, not
+    /// one an entry in turn (10 ms away, a cold run's uploads one at a time outlasted its
+    /// rendering). Threads, not a concurrent dispatch queue: on Linux its pool is as wide as the
+    /// cores, two here. A thread ends when none is waiting.
+    private let queued = LockedValue(Queued())
     static let concurrentUploads = 4
     private let pending = DispatchGroup()
+
+    private struct Queued {
+        var waiting: [(key: ResultKey, bytes: [UInt8])] = []
+        /// The first of `waiting` not taken yet.
+        var next = 0
+        var threads = 0
+    }
     /// Whether the server gives back the bytes an action result carries inline (`send`): nil
     /// until the run's first inline upload is read back; uploads made meanwhile wait for it.
     private let inlineKept = Learnt<Bool>()
@@ -188,15 +194,34 @@ public final class RemoteResultStore: ResultStore {
     public func put(_ key: ResultKey, _ bytes: [UInt8]) {
         guard upload == .always, !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
         pending.enter()
-        uploadQueue.async { [self] in
-            uploadPlaces.wait()
-            uploading.async { [self] in
-                defer {
-                    uploadPlaces.signal()
-                    pending.leave()
-                }
-                send(key, bytes)
+        let starts = queued.withLock { q in
+            q.waiting.append((key, bytes))
+            guard q.threads < Self.concurrentUploads else { return false }
+            q.threads += 1
+            return true
+        }
+        if starts { Thread.detachNewThread { [self] in uploadWhileWaiting() } }
+    }
+
+    /// Sends the waiting uploads, one at a time, until none is left.
+    private func uploadWhileWaiting() {
+        while let (key, bytes) = queued.withLock({ q -> (ResultKey, [UInt8])? in
+            guard q.next < q.waiting.count else {
+                q.threads -= 1
+                return nil
             }
+            let taken = q.waiting[q.next]
+            q.waiting[q.next].bytes = []
+            q.next += 1
+            // Taken ones go once they are half of the list.
+            if q.next * 2 >= q.waiting.count {
+                q.waiting.removeFirst(q.next)
+                q.next = 0
+            }
+            return (taken.key, taken.bytes)
+        }) {
+            send(key, bytes)
+            pending.leave()
         }
     }
 
@@ -213,9 +238,9 @@ public final class RemoteResultStore: ResultStore {
     /// first inline upload, read back once: nginx and bazel-remote keep them (and bazel-remote
     /// asks for no blob behind an output carried inline). The blobs were half of a cold run's
     /// requests, and a server on the same machine does that work on the cores that render. A
-    /// server that drops the bytes, gives back others, or cannot be read back gets every blob,
-    /// which a reader that follows an action result to its blob needs; so do the uploads made
-    /// while the first is being read back.
+    /// server that drops the bytes, gives back others, or answers the reading back with an error
+    /// gets every blob, which a reader that follows an action result to its blob needs; the
+    /// uploads made while the first is being read back wait for the answer.
     private func send(_ key: ResultKey, _ bytes: [UInt8]) {
         guard !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
         let hash = SHA256.hex(of: bytes)
@@ -225,6 +250,8 @@ public final class RemoteResultStore: ResultStore {
             let keeps = inline ? inlineKept.valueOrClaim() : false
             // Whatever happens to the one read back, the uploads waiting for it go on.
             defer { if inline && keeps == nil { inlineKept.settle(false) } }
+            // The one read back may have found the server down meanwhile.
+            guard !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
             if keeps == false {
                 guard try put("cas", hash, bytes) else { return }
             }
@@ -232,9 +259,17 @@ public final class RemoteResultStore: ResultStore {
                 path: Self.outputPath, hash: hash, size: bytes.count, contents: inline ? bytes : nil)
             guard try put("ac", key.hex, result) else { return }
             if keeps == nil {
-                let back = try client.send("GET", "/ac/\(key.hex)")
+                // An error answer, or a connection cut, is "not kept"; no answer in time is a
+                // server down, as at any request.
+                let back: HTTPClient.Response?
+                do {
+                    back = try client.send("GET", "/ac/\(key.hex)")
+                } catch  where !error.noAnswer {
+                    back = nil
+                }
                 let kept =
-                    back.status == 200 && ActionResult.output(back.body, path: Self.outputPath)?.contents == bytes
+                    back?.status == 200
+                    && ActionResult.output(back?.body ?? [], path: Self.outputPath)?.contents == bytes
                 inlineKept.settle(kept)
                 if !kept {
                     guard try put("cas", hash, bytes) else { return }
