@@ -42,13 +42,17 @@ let package = Package(
         // Cairo, Pango, fontconfig, FreeType, HarfBuzz, GLib: not linked but loaded on first use by
         // forwarding stubs generated from their headers (Tools/generate-render-stubs.py), so that
         // diff and --version start without loading ~40 shared objects (apt: libpango1.0-dev, libcairo2-dev).
-        // Every executable that links it exports its g_thread_new, so that Pango's calls bind to
-        // it (PangoThreads.c).
+        // Every executable that links it exports its g_thread_new and
+        // cairo_ft_font_face_create_for_pattern, so that Pango's calls bind to them (PangoThreads.c,
+        // DeferredFaces.c).
         .target(
             name: "CRenderLibraries", cSettings: [.unsafeFlags(renderIncludes)],
             linkerSettings: [
                 .linkedLibrary("dl"),  // in libc since glibc 2.34; a stub before that
-                .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=g_thread_new"]),
+                .unsafeFlags([
+                    "-Xlinker", "--export-dynamic-symbol=g_thread_new",
+                    "-Xlinker", "--export-dynamic-symbol=cairo_ft_font_face_create_for_pattern",
+                ]),
             ]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),

@@ -2,7 +2,7 @@
 #define LAYOUTSNAP_RENDER_LOADER_H
 /* Between the generated stubs and the loader; not part of the module's public header. */
 
-#define LAYOUTSNAP_RENDER_SYMBOL_COUNT 186
+#define LAYOUTSNAP_RENDER_SYMBOL_COUNT 187
 
 /* Hidden: the executable exports its symbols, and an exported `g_free` would be bound by the
  * libraries themselves once loaded, in place of their own. */

@@ -76,6 +76,7 @@ const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT]
     "cairo_font_options_status",
     "cairo_ft_font_face_create_for_pattern",
     "cairo_ft_scaled_font_lock_face",
+    "cairo_ft_scaled_font_unlock_face",
     "cairo_get_matrix",
     "cairo_get_scaled_font",
     "cairo_get_source",
@@ -262,120 +263,121 @@ LAYOUTSNAP_STUB void cairo_font_options_set_antialias(cairo_font_options_t *opti
 LAYOUTSNAP_STUB void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics) { ((__typeof__(&cairo_font_options_set_hint_metrics))layoutsnap_render_symbol(66))(options, hint_metrics); }
 LAYOUTSNAP_STUB void cairo_font_options_set_hint_style(cairo_font_options_t *options, cairo_hint_style_t hint_style) { ((__typeof__(&cairo_font_options_set_hint_style))layoutsnap_render_symbol(67))(options, hint_style); }
 LAYOUTSNAP_STUB cairo_status_t cairo_font_options_status(cairo_font_options_t *options) { return ((__typeof__(&cairo_font_options_status))layoutsnap_render_symbol(68))(options); }
-LAYOUTSNAP_STUB cairo_font_face_t * cairo_ft_font_face_create_for_pattern(FcPattern *pattern) { return ((__typeof__(&cairo_ft_font_face_create_for_pattern))layoutsnap_render_symbol(69))(pattern); }
+/* cairo_ft_font_face_create_for_pattern: written by hand in DeferredFaces.c. */
 LAYOUTSNAP_STUB FT_Face cairo_ft_scaled_font_lock_face(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_ft_scaled_font_lock_face))layoutsnap_render_symbol(70))(scaled_font); }
-LAYOUTSNAP_STUB void cairo_get_matrix(cairo_t *cr, cairo_matrix_t *matrix) { ((__typeof__(&cairo_get_matrix))layoutsnap_render_symbol(71))(cr, matrix); }
-LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_get_scaled_font(cairo_t *cr) { return ((__typeof__(&cairo_get_scaled_font))layoutsnap_render_symbol(72))(cr); }
-LAYOUTSNAP_STUB cairo_pattern_t * cairo_get_source(cairo_t *cr) { return ((__typeof__(&cairo_get_source))layoutsnap_render_symbol(73))(cr); }
-LAYOUTSNAP_STUB void cairo_identity_matrix(cairo_t *cr) { ((__typeof__(&cairo_identity_matrix))layoutsnap_render_symbol(74))(cr); }
-LAYOUTSNAP_STUB cairo_surface_t * cairo_image_surface_create(cairo_format_t format, int width, int height) { return ((__typeof__(&cairo_image_surface_create))layoutsnap_render_symbol(75))(format, width, height); }
-LAYOUTSNAP_STUB cairo_surface_t * cairo_image_surface_create_for_data(unsigned char *data, cairo_format_t format, int width, int height, int stride) { return ((__typeof__(&cairo_image_surface_create_for_data))layoutsnap_render_symbol(76))(data, format, width, height, stride); }
-LAYOUTSNAP_STUB unsigned char * cairo_image_surface_get_data(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_data))layoutsnap_render_symbol(77))(surface); }
-LAYOUTSNAP_STUB int cairo_image_surface_get_height(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_height))layoutsnap_render_symbol(78))(surface); }
-LAYOUTSNAP_STUB int cairo_image_surface_get_stride(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_stride))layoutsnap_render_symbol(79))(surface); }
-LAYOUTSNAP_STUB int cairo_image_surface_get_width(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_width))layoutsnap_render_symbol(80))(surface); }
-LAYOUTSNAP_STUB void cairo_line_to(cairo_t *cr, double x, double y) { ((__typeof__(&cairo_line_to))layoutsnap_render_symbol(81))(cr, x, y); }
-LAYOUTSNAP_STUB void cairo_mask_surface(cairo_t *cr, cairo_surface_t *surface, double surface_x, double surface_y) { ((__typeof__(&cairo_mask_surface))layoutsnap_render_symbol(82))(cr, surface, surface_x, surface_y); }
-LAYOUTSNAP_STUB void cairo_matrix_init_identity(cairo_matrix_t *matrix) { ((__typeof__(&cairo_matrix_init_identity))layoutsnap_render_symbol(83))(matrix); }
-LAYOUTSNAP_STUB void cairo_matrix_init_scale(cairo_matrix_t *matrix, double sx, double sy) { ((__typeof__(&cairo_matrix_init_scale))layoutsnap_render_symbol(84))(matrix, sx, sy); }
-LAYOUTSNAP_STUB void cairo_move_to(cairo_t *cr, double x, double y) { ((__typeof__(&cairo_move_to))layoutsnap_render_symbol(85))(cr, x, y); }
-LAYOUTSNAP_STUB void cairo_new_path(cairo_t *cr) { ((__typeof__(&cairo_new_path))layoutsnap_render_symbol(86))(cr); }
-LAYOUTSNAP_STUB void cairo_paint(cairo_t *cr) { ((__typeof__(&cairo_paint))layoutsnap_render_symbol(87))(cr); }
-LAYOUTSNAP_STUB void cairo_paint_with_alpha(cairo_t *cr, double alpha) { ((__typeof__(&cairo_paint_with_alpha))layoutsnap_render_symbol(88))(cr, alpha); }
-LAYOUTSNAP_STUB void cairo_pattern_add_color_stop_rgba(cairo_pattern_t *pattern, double offset, double red, double green, double blue, double alpha) { ((__typeof__(&cairo_pattern_add_color_stop_rgba))layoutsnap_render_symbol(89))(pattern, offset, red, green, blue, alpha); }
-LAYOUTSNAP_STUB cairo_pattern_t * cairo_pattern_create_linear(double x0, double y0, double x1, double y1) { return ((__typeof__(&cairo_pattern_create_linear))layoutsnap_render_symbol(90))(x0, y0, x1, y1); }
-LAYOUTSNAP_STUB void cairo_pattern_destroy(cairo_pattern_t *pattern) { ((__typeof__(&cairo_pattern_destroy))layoutsnap_render_symbol(91))(pattern); }
-LAYOUTSNAP_STUB void cairo_pattern_set_extend(cairo_pattern_t *pattern, cairo_extend_t extend) { ((__typeof__(&cairo_pattern_set_extend))layoutsnap_render_symbol(92))(pattern, extend); }
-LAYOUTSNAP_STUB void cairo_pattern_set_filter(cairo_pattern_t *pattern, cairo_filter_t filter) { ((__typeof__(&cairo_pattern_set_filter))layoutsnap_render_symbol(93))(pattern, filter); }
-LAYOUTSNAP_STUB void cairo_pop_group_to_source(cairo_t *cr) { ((__typeof__(&cairo_pop_group_to_source))layoutsnap_render_symbol(94))(cr); }
-LAYOUTSNAP_STUB void cairo_push_group(cairo_t *cr) { ((__typeof__(&cairo_push_group))layoutsnap_render_symbol(95))(cr); }
-LAYOUTSNAP_STUB void cairo_rectangle(cairo_t *cr, double x, double y, double width, double height) { ((__typeof__(&cairo_rectangle))layoutsnap_render_symbol(96))(cr, x, y, width, height); }
-LAYOUTSNAP_STUB void cairo_restore(cairo_t *cr) { ((__typeof__(&cairo_restore))layoutsnap_render_symbol(97))(cr); }
-LAYOUTSNAP_STUB void cairo_save(cairo_t *cr) { ((__typeof__(&cairo_save))layoutsnap_render_symbol(98))(cr); }
-LAYOUTSNAP_STUB void cairo_scale(cairo_t *cr, double sx, double sy) { ((__typeof__(&cairo_scale))layoutsnap_render_symbol(99))(cr, sx, sy); }
-LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_scaled_font_create(cairo_font_face_t *font_face, const cairo_matrix_t *font_matrix, const cairo_matrix_t *ctm, const cairo_font_options_t *options) { return ((__typeof__(&cairo_scaled_font_create))layoutsnap_render_symbol(100))(font_face, font_matrix, ctm, options); }
-LAYOUTSNAP_STUB void cairo_scaled_font_destroy(cairo_scaled_font_t *scaled_font) { ((__typeof__(&cairo_scaled_font_destroy))layoutsnap_render_symbol(101))(scaled_font); }
-LAYOUTSNAP_STUB unsigned int cairo_scaled_font_get_reference_count(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_get_reference_count))layoutsnap_render_symbol(102))(scaled_font); }
-LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_scaled_font_reference(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_reference))layoutsnap_render_symbol(103))(scaled_font); }
-LAYOUTSNAP_STUB cairo_status_t cairo_scaled_font_status(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_status))layoutsnap_render_symbol(104))(scaled_font); }
-LAYOUTSNAP_STUB void cairo_set_line_cap(cairo_t *cr, cairo_line_cap_t line_cap) { ((__typeof__(&cairo_set_line_cap))layoutsnap_render_symbol(105))(cr, line_cap); }
-LAYOUTSNAP_STUB void cairo_set_line_join(cairo_t *cr, cairo_line_join_t line_join) { ((__typeof__(&cairo_set_line_join))layoutsnap_render_symbol(106))(cr, line_join); }
-LAYOUTSNAP_STUB void cairo_set_line_width(cairo_t *cr, double width) { ((__typeof__(&cairo_set_line_width))layoutsnap_render_symbol(107))(cr, width); }
-LAYOUTSNAP_STUB void cairo_set_operator(cairo_t *cr, cairo_operator_t op) { ((__typeof__(&cairo_set_operator))layoutsnap_render_symbol(108))(cr, op); }
-LAYOUTSNAP_STUB void cairo_set_scaled_font(cairo_t *cr, const cairo_scaled_font_t *scaled_font) { ((__typeof__(&cairo_set_scaled_font))layoutsnap_render_symbol(109))(cr, scaled_font); }
-LAYOUTSNAP_STUB void cairo_set_source(cairo_t *cr, cairo_pattern_t *source) { ((__typeof__(&cairo_set_source))layoutsnap_render_symbol(110))(cr, source); }
-LAYOUTSNAP_STUB void cairo_set_source_rgba(cairo_t *cr, double red, double green, double blue, double alpha) { ((__typeof__(&cairo_set_source_rgba))layoutsnap_render_symbol(111))(cr, red, green, blue, alpha); }
-LAYOUTSNAP_STUB void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, double y) { ((__typeof__(&cairo_set_source_surface))layoutsnap_render_symbol(112))(cr, surface, x, y); }
-LAYOUTSNAP_STUB cairo_status_t cairo_status(cairo_t *cr) { return ((__typeof__(&cairo_status))layoutsnap_render_symbol(113))(cr); }
-LAYOUTSNAP_STUB const char * cairo_status_to_string(cairo_status_t status) { return ((__typeof__(&cairo_status_to_string))layoutsnap_render_symbol(114))(status); }
-LAYOUTSNAP_STUB void cairo_stroke(cairo_t *cr) { ((__typeof__(&cairo_stroke))layoutsnap_render_symbol(115))(cr); }
-LAYOUTSNAP_STUB void cairo_surface_destroy(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_destroy))layoutsnap_render_symbol(116))(surface); }
-LAYOUTSNAP_STUB void cairo_surface_flush(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_flush))layoutsnap_render_symbol(117))(surface); }
-LAYOUTSNAP_STUB void cairo_surface_mark_dirty(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_mark_dirty))layoutsnap_render_symbol(118))(surface); }
-LAYOUTSNAP_STUB cairo_status_t cairo_surface_status(cairo_surface_t *surface) { return ((__typeof__(&cairo_surface_status))layoutsnap_render_symbol(119))(surface); }
-LAYOUTSNAP_STUB cairo_status_t cairo_surface_write_to_png_stream(cairo_surface_t *surface, cairo_write_func_t write_func, void *closure) { return ((__typeof__(&cairo_surface_write_to_png_stream))layoutsnap_render_symbol(120))(surface, write_func, closure); }
-LAYOUTSNAP_STUB void cairo_translate(cairo_t *cr, double tx, double ty) { ((__typeof__(&cairo_translate))layoutsnap_render_symbol(121))(cr, tx, ty); }
-LAYOUTSNAP_STUB const char * cairo_version_string(void) { return ((__typeof__(&cairo_version_string))layoutsnap_render_symbol(122))(); }
-LAYOUTSNAP_STUB void g_free(gpointer mem) { ((__typeof__(&g_free))layoutsnap_render_symbol(123))(mem); }
-LAYOUTSNAP_STUB void g_object_unref(gpointer object) { ((__typeof__(&g_object_unref))layoutsnap_render_symbol(124))(object); }
-LAYOUTSNAP_STUB gpointer g_thread_join(GThread *thread) { return ((__typeof__(&g_thread_join))layoutsnap_render_symbol(125))(thread); }
-LAYOUTSNAP_STUB GThread * g_thread_ref(GThread *thread) { return ((__typeof__(&g_thread_ref))layoutsnap_render_symbol(126))(thread); }
-LAYOUTSNAP_STUB GThread * g_thread_self(void) { return ((__typeof__(&g_thread_self))layoutsnap_render_symbol(127))(); }
-LAYOUTSNAP_STUB GTypeInstance * g_type_check_instance_cast(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_cast))layoutsnap_render_symbol(128))(instance, iface_type); }
-LAYOUTSNAP_STUB gboolean g_type_check_instance_is_a(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_is_a))layoutsnap_render_symbol(129))(instance, iface_type); }
-LAYOUTSNAP_STUB const char * hb_version_string(void) { return ((__typeof__(&hb_version_string))layoutsnap_render_symbol(130))(); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_insert_hyphens_new(gboolean insert_hyphens) { return ((__typeof__(&pango_attr_insert_hyphens_new))layoutsnap_render_symbol(131))(insert_hyphens); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_letter_spacing_new(int letter_spacing) { return ((__typeof__(&pango_attr_letter_spacing_new))layoutsnap_render_symbol(132))(letter_spacing); }
-LAYOUTSNAP_STUB void pango_attr_list_insert(PangoAttrList *list, PangoAttribute *attr) { ((__typeof__(&pango_attr_list_insert))layoutsnap_render_symbol(133))(list, attr); }
-LAYOUTSNAP_STUB PangoAttrList * pango_attr_list_new(void) { return ((__typeof__(&pango_attr_list_new))layoutsnap_render_symbol(134))(); }
-LAYOUTSNAP_STUB void pango_attr_list_unref(PangoAttrList *list) { ((__typeof__(&pango_attr_list_unref))layoutsnap_render_symbol(135))(list); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_style_new(PangoStyle style) { return ((__typeof__(&pango_attr_style_new))layoutsnap_render_symbol(136))(style); }
-LAYOUTSNAP_STUB PangoAttribute * pango_attr_weight_new(PangoWeight weight) { return ((__typeof__(&pango_attr_weight_new))layoutsnap_render_symbol(137))(weight); }
-LAYOUTSNAP_STUB void pango_cairo_context_set_font_options(PangoContext *context, const cairo_font_options_t *options) { ((__typeof__(&pango_cairo_context_set_font_options))layoutsnap_render_symbol(138))(context, options); }
-LAYOUTSNAP_STUB void pango_cairo_context_set_resolution(PangoContext *context, double dpi) { ((__typeof__(&pango_cairo_context_set_resolution))layoutsnap_render_symbol(139))(context, dpi); }
-LAYOUTSNAP_STUB cairo_scaled_font_t * pango_cairo_font_get_scaled_font(PangoCairoFont *font) { return ((__typeof__(&pango_cairo_font_get_scaled_font))layoutsnap_render_symbol(140))(font); }
-LAYOUTSNAP_STUB GType pango_cairo_font_get_type(void) { return ((__typeof__(&pango_cairo_font_get_type))layoutsnap_render_symbol(141))(); }
-LAYOUTSNAP_STUB PangoFontMap * pango_cairo_font_map_new(void) { return ((__typeof__(&pango_cairo_font_map_new))layoutsnap_render_symbol(142))(); }
-LAYOUTSNAP_STUB void pango_cairo_show_layout_line(cairo_t *cr, PangoLayoutLine *line) { ((__typeof__(&pango_cairo_show_layout_line))layoutsnap_render_symbol(143))(cr, line); }
-LAYOUTSNAP_STUB PangoFont * pango_context_load_font(PangoContext *context, const PangoFontDescription *desc) { return ((__typeof__(&pango_context_load_font))layoutsnap_render_symbol(144))(context, desc); }
-LAYOUTSNAP_STUB void pango_context_set_language(PangoContext *context, PangoLanguage *language) { ((__typeof__(&pango_context_set_language))layoutsnap_render_symbol(145))(context, language); }
-LAYOUTSNAP_STUB void pango_context_set_round_glyph_positions(PangoContext *context, gboolean round_positions) { ((__typeof__(&pango_context_set_round_glyph_positions))layoutsnap_render_symbol(146))(context, round_positions); }
-LAYOUTSNAP_STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont *font) { return ((__typeof__(&pango_fc_font_get_pattern))layoutsnap_render_symbol(147))(font); }
-LAYOUTSNAP_STUB GType pango_fc_font_get_type(void) { return ((__typeof__(&pango_fc_font_get_type))layoutsnap_render_symbol(148))(); }
-LAYOUTSNAP_STUB GType pango_fc_font_map_get_type(void) { return ((__typeof__(&pango_fc_font_map_get_type))layoutsnap_render_symbol(149))(); }
-LAYOUTSNAP_STUB void pango_fc_font_map_set_config(PangoFcFontMap *fcfontmap, FcConfig *fcconfig) { ((__typeof__(&pango_fc_font_map_set_config))layoutsnap_render_symbol(150))(fcfontmap, fcconfig); }
-LAYOUTSNAP_STUB PangoDirection pango_find_base_dir(const gchar *text, gint length) { return ((__typeof__(&pango_find_base_dir))layoutsnap_render_symbol(151))(text, length); }
-LAYOUTSNAP_STUB void pango_font_description_free(PangoFontDescription *desc) { ((__typeof__(&pango_font_description_free))layoutsnap_render_symbol(152))(desc); }
-LAYOUTSNAP_STUB PangoFontDescription * pango_font_description_new(void) { return ((__typeof__(&pango_font_description_new))layoutsnap_render_symbol(153))(); }
-LAYOUTSNAP_STUB void pango_font_description_set_absolute_size(PangoFontDescription *desc, double size) { ((__typeof__(&pango_font_description_set_absolute_size))layoutsnap_render_symbol(154))(desc, size); }
-LAYOUTSNAP_STUB void pango_font_description_set_family(PangoFontDescription *desc, const char *family) { ((__typeof__(&pango_font_description_set_family))layoutsnap_render_symbol(155))(desc, family); }
-LAYOUTSNAP_STUB void pango_font_description_set_style(PangoFontDescription *desc, PangoStyle style) { ((__typeof__(&pango_font_description_set_style))layoutsnap_render_symbol(156))(desc, style); }
-LAYOUTSNAP_STUB void pango_font_description_set_weight(PangoFontDescription *desc, PangoWeight weight) { ((__typeof__(&pango_font_description_set_weight))layoutsnap_render_symbol(157))(desc, weight); }
-LAYOUTSNAP_STUB PangoFontMetrics * pango_font_get_metrics(PangoFont *font, PangoLanguage *language) { return ((__typeof__(&pango_font_get_metrics))layoutsnap_render_symbol(158))(font, language); }
-LAYOUTSNAP_STUB PangoContext * pango_font_map_create_context(PangoFontMap *fontmap) { return ((__typeof__(&pango_font_map_create_context))layoutsnap_render_symbol(159))(fontmap); }
-LAYOUTSNAP_STUB int pango_font_metrics_get_approximate_char_width(PangoFontMetrics *metrics) { return ((__typeof__(&pango_font_metrics_get_approximate_char_width))layoutsnap_render_symbol(160))(metrics); }
-LAYOUTSNAP_STUB void pango_font_metrics_unref(PangoFontMetrics *metrics) { ((__typeof__(&pango_font_metrics_unref))layoutsnap_render_symbol(161))(metrics); }
-LAYOUTSNAP_STUB PangoLanguage * pango_language_from_string(const char *language) { return ((__typeof__(&pango_language_from_string))layoutsnap_render_symbol(162))(language); }
-LAYOUTSNAP_STUB void pango_layout_get_cursor_pos(PangoLayout *layout, int index_, PangoRectangle *strong_pos, PangoRectangle *weak_pos) { ((__typeof__(&pango_layout_get_cursor_pos))layoutsnap_render_symbol(163))(layout, index_, strong_pos, weak_pos); }
-LAYOUTSNAP_STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_iter))layoutsnap_render_symbol(164))(layout); }
-LAYOUTSNAP_STUB GSList * pango_layout_get_lines_readonly(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_lines_readonly))layoutsnap_render_symbol(165))(layout); }
-LAYOUTSNAP_STUB void pango_layout_index_to_line_x(PangoLayout *layout, int index_, gboolean trailing, int *line, int *x_pos) { ((__typeof__(&pango_layout_index_to_line_x))layoutsnap_render_symbol(166))(layout, index_, trailing, line, x_pos); }
-LAYOUTSNAP_STUB gboolean pango_layout_is_ellipsized(PangoLayout *layout) { return ((__typeof__(&pango_layout_is_ellipsized))layoutsnap_render_symbol(167))(layout); }
-LAYOUTSNAP_STUB void pango_layout_iter_free(PangoLayoutIter *iter) { ((__typeof__(&pango_layout_iter_free))layoutsnap_render_symbol(168))(iter); }
-LAYOUTSNAP_STUB void pango_layout_iter_get_line_extents(PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect) { ((__typeof__(&pango_layout_iter_get_line_extents))layoutsnap_render_symbol(169))(iter, ink_rect, logical_rect); }
-LAYOUTSNAP_STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_get_run_readonly))layoutsnap_render_symbol(170))(iter); }
-LAYOUTSNAP_STUB gboolean pango_layout_iter_next_line(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_line))layoutsnap_render_symbol(171))(iter); }
-LAYOUTSNAP_STUB gboolean pango_layout_iter_next_run(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_run))layoutsnap_render_symbol(172))(iter); }
-LAYOUTSNAP_STUB void pango_layout_line_get_x_ranges(PangoLayoutLine *line, int start_index, int end_index, int **ranges, int *n_ranges) { ((__typeof__(&pango_layout_line_get_x_ranges))layoutsnap_render_symbol(173))(line, start_index, end_index, ranges, n_ranges); }
-LAYOUTSNAP_STUB PangoLayout * pango_layout_new(PangoContext *context) { return ((__typeof__(&pango_layout_new))layoutsnap_render_symbol(174))(context); }
-LAYOUTSNAP_STUB void pango_layout_set_attributes(PangoLayout *layout, PangoAttrList *attrs) { ((__typeof__(&pango_layout_set_attributes))layoutsnap_render_symbol(175))(layout, attrs); }
-LAYOUTSNAP_STUB void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize) { ((__typeof__(&pango_layout_set_ellipsize))layoutsnap_render_symbol(176))(layout, ellipsize); }
-LAYOUTSNAP_STUB void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *desc) { ((__typeof__(&pango_layout_set_font_description))layoutsnap_render_symbol(177))(layout, desc); }
-LAYOUTSNAP_STUB void pango_layout_set_height(PangoLayout *layout, int height) { ((__typeof__(&pango_layout_set_height))layoutsnap_render_symbol(178))(layout, height); }
-LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text, int length) { ((__typeof__(&pango_layout_set_text))layoutsnap_render_symbol(179))(layout, text, length); }
-LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(180))(layout, width); }
-LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(181))(layout, wrap); }
-LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(182))(d); }
-LAYOUTSNAP_STUB int pango_version(void) { return ((__typeof__(&pango_version))layoutsnap_render_symbol(183))(); }
-LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(184))(); }
-LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(185))(); }
+LAYOUTSNAP_STUB void cairo_ft_scaled_font_unlock_face(cairo_scaled_font_t *scaled_font) { ((__typeof__(&cairo_ft_scaled_font_unlock_face))layoutsnap_render_symbol(71))(scaled_font); }
+LAYOUTSNAP_STUB void cairo_get_matrix(cairo_t *cr, cairo_matrix_t *matrix) { ((__typeof__(&cairo_get_matrix))layoutsnap_render_symbol(72))(cr, matrix); }
+LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_get_scaled_font(cairo_t *cr) { return ((__typeof__(&cairo_get_scaled_font))layoutsnap_render_symbol(73))(cr); }
+LAYOUTSNAP_STUB cairo_pattern_t * cairo_get_source(cairo_t *cr) { return ((__typeof__(&cairo_get_source))layoutsnap_render_symbol(74))(cr); }
+LAYOUTSNAP_STUB void cairo_identity_matrix(cairo_t *cr) { ((__typeof__(&cairo_identity_matrix))layoutsnap_render_symbol(75))(cr); }
+LAYOUTSNAP_STUB cairo_surface_t * cairo_image_surface_create(cairo_format_t format, int width, int height) { return ((__typeof__(&cairo_image_surface_create))layoutsnap_render_symbol(76))(format, width, height); }
+LAYOUTSNAP_STUB cairo_surface_t * cairo_image_surface_create_for_data(unsigned char *data, cairo_format_t format, int width, int height, int stride) { return ((__typeof__(&cairo_image_surface_create_for_data))layoutsnap_render_symbol(77))(data, format, width, height, stride); }
+LAYOUTSNAP_STUB unsigned char * cairo_image_surface_get_data(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_data))layoutsnap_render_symbol(78))(surface); }
+LAYOUTSNAP_STUB int cairo_image_surface_get_height(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_height))layoutsnap_render_symbol(79))(surface); }
+LAYOUTSNAP_STUB int cairo_image_surface_get_stride(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_stride))layoutsnap_render_symbol(80))(surface); }
+LAYOUTSNAP_STUB int cairo_image_surface_get_width(cairo_surface_t *surface) { return ((__typeof__(&cairo_image_surface_get_width))layoutsnap_render_symbol(81))(surface); }
+LAYOUTSNAP_STUB void cairo_line_to(cairo_t *cr, double x, double y) { ((__typeof__(&cairo_line_to))layoutsnap_render_symbol(82))(cr, x, y); }
+LAYOUTSNAP_STUB void cairo_mask_surface(cairo_t *cr, cairo_surface_t *surface, double surface_x, double surface_y) { ((__typeof__(&cairo_mask_surface))layoutsnap_render_symbol(83))(cr, surface, surface_x, surface_y); }
+LAYOUTSNAP_STUB void cairo_matrix_init_identity(cairo_matrix_t *matrix) { ((__typeof__(&cairo_matrix_init_identity))layoutsnap_render_symbol(84))(matrix); }
+LAYOUTSNAP_STUB void cairo_matrix_init_scale(cairo_matrix_t *matrix, double sx, double sy) { ((__typeof__(&cairo_matrix_init_scale))layoutsnap_render_symbol(85))(matrix, sx, sy); }
+LAYOUTSNAP_STUB void cairo_move_to(cairo_t *cr, double x, double y) { ((__typeof__(&cairo_move_to))layoutsnap_render_symbol(86))(cr, x, y); }
+LAYOUTSNAP_STUB void cairo_new_path(cairo_t *cr) { ((__typeof__(&cairo_new_path))layoutsnap_render_symbol(87))(cr); }
+LAYOUTSNAP_STUB void cairo_paint(cairo_t *cr) { ((__typeof__(&cairo_paint))layoutsnap_render_symbol(88))(cr); }
+LAYOUTSNAP_STUB void cairo_paint_with_alpha(cairo_t *cr, double alpha) { ((__typeof__(&cairo_paint_with_alpha))layoutsnap_render_symbol(89))(cr, alpha); }
+LAYOUTSNAP_STUB void cairo_pattern_add_color_stop_rgba(cairo_pattern_t *pattern, double offset, double red, double green, double blue, double alpha) { ((__typeof__(&cairo_pattern_add_color_stop_rgba))layoutsnap_render_symbol(90))(pattern, offset, red, green, blue, alpha); }
+LAYOUTSNAP_STUB cairo_pattern_t * cairo_pattern_create_linear(double x0, double y0, double x1, double y1) { return ((__typeof__(&cairo_pattern_create_linear))layoutsnap_render_symbol(91))(x0, y0, x1, y1); }
+LAYOUTSNAP_STUB void cairo_pattern_destroy(cairo_pattern_t *pattern) { ((__typeof__(&cairo_pattern_destroy))layoutsnap_render_symbol(92))(pattern); }
+LAYOUTSNAP_STUB void cairo_pattern_set_extend(cairo_pattern_t *pattern, cairo_extend_t extend) { ((__typeof__(&cairo_pattern_set_extend))layoutsnap_render_symbol(93))(pattern, extend); }
+LAYOUTSNAP_STUB void cairo_pattern_set_filter(cairo_pattern_t *pattern, cairo_filter_t filter) { ((__typeof__(&cairo_pattern_set_filter))layoutsnap_render_symbol(94))(pattern, filter); }
+LAYOUTSNAP_STUB void cairo_pop_group_to_source(cairo_t *cr) { ((__typeof__(&cairo_pop_group_to_source))layoutsnap_render_symbol(95))(cr); }
+LAYOUTSNAP_STUB void cairo_push_group(cairo_t *cr) { ((__typeof__(&cairo_push_group))layoutsnap_render_symbol(96))(cr); }
+LAYOUTSNAP_STUB void cairo_rectangle(cairo_t *cr, double x, double y, double width, double height) { ((__typeof__(&cairo_rectangle))layoutsnap_render_symbol(97))(cr, x, y, width, height); }
+LAYOUTSNAP_STUB void cairo_restore(cairo_t *cr) { ((__typeof__(&cairo_restore))layoutsnap_render_symbol(98))(cr); }
+LAYOUTSNAP_STUB void cairo_save(cairo_t *cr) { ((__typeof__(&cairo_save))layoutsnap_render_symbol(99))(cr); }
+LAYOUTSNAP_STUB void cairo_scale(cairo_t *cr, double sx, double sy) { ((__typeof__(&cairo_scale))layoutsnap_render_symbol(100))(cr, sx, sy); }
+LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_scaled_font_create(cairo_font_face_t *font_face, const cairo_matrix_t *font_matrix, const cairo_matrix_t *ctm, const cairo_font_options_t *options) { return ((__typeof__(&cairo_scaled_font_create))layoutsnap_render_symbol(101))(font_face, font_matrix, ctm, options); }
+LAYOUTSNAP_STUB void cairo_scaled_font_destroy(cairo_scaled_font_t *scaled_font) { ((__typeof__(&cairo_scaled_font_destroy))layoutsnap_render_symbol(102))(scaled_font); }
+LAYOUTSNAP_STUB unsigned int cairo_scaled_font_get_reference_count(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_get_reference_count))layoutsnap_render_symbol(103))(scaled_font); }
+LAYOUTSNAP_STUB cairo_scaled_font_t * cairo_scaled_font_reference(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_reference))layoutsnap_render_symbol(104))(scaled_font); }
+LAYOUTSNAP_STUB cairo_status_t cairo_scaled_font_status(cairo_scaled_font_t *scaled_font) { return ((__typeof__(&cairo_scaled_font_status))layoutsnap_render_symbol(105))(scaled_font); }
+LAYOUTSNAP_STUB void cairo_set_line_cap(cairo_t *cr, cairo_line_cap_t line_cap) { ((__typeof__(&cairo_set_line_cap))layoutsnap_render_symbol(106))(cr, line_cap); }
+LAYOUTSNAP_STUB void cairo_set_line_join(cairo_t *cr, cairo_line_join_t line_join) { ((__typeof__(&cairo_set_line_join))layoutsnap_render_symbol(107))(cr, line_join); }
+LAYOUTSNAP_STUB void cairo_set_line_width(cairo_t *cr, double width) { ((__typeof__(&cairo_set_line_width))layoutsnap_render_symbol(108))(cr, width); }
+LAYOUTSNAP_STUB void cairo_set_operator(cairo_t *cr, cairo_operator_t op) { ((__typeof__(&cairo_set_operator))layoutsnap_render_symbol(109))(cr, op); }
+LAYOUTSNAP_STUB void cairo_set_scaled_font(cairo_t *cr, const cairo_scaled_font_t *scaled_font) { ((__typeof__(&cairo_set_scaled_font))layoutsnap_render_symbol(110))(cr, scaled_font); }
+LAYOUTSNAP_STUB void cairo_set_source(cairo_t *cr, cairo_pattern_t *source) { ((__typeof__(&cairo_set_source))layoutsnap_render_symbol(111))(cr, source); }
+LAYOUTSNAP_STUB void cairo_set_source_rgba(cairo_t *cr, double red, double green, double blue, double alpha) { ((__typeof__(&cairo_set_source_rgba))layoutsnap_render_symbol(112))(cr, red, green, blue, alpha); }
+LAYOUTSNAP_STUB void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, double y) { ((__typeof__(&cairo_set_source_surface))layoutsnap_render_symbol(113))(cr, surface, x, y); }
+LAYOUTSNAP_STUB cairo_status_t cairo_status(cairo_t *cr) { return ((__typeof__(&cairo_status))layoutsnap_render_symbol(114))(cr); }
+LAYOUTSNAP_STUB const char * cairo_status_to_string(cairo_status_t status) { return ((__typeof__(&cairo_status_to_string))layoutsnap_render_symbol(115))(status); }
+LAYOUTSNAP_STUB void cairo_stroke(cairo_t *cr) { ((__typeof__(&cairo_stroke))layoutsnap_render_symbol(116))(cr); }
+LAYOUTSNAP_STUB void cairo_surface_destroy(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_destroy))layoutsnap_render_symbol(117))(surface); }
+LAYOUTSNAP_STUB void cairo_surface_flush(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_flush))layoutsnap_render_symbol(118))(surface); }
+LAYOUTSNAP_STUB void cairo_surface_mark_dirty(cairo_surface_t *surface) { ((__typeof__(&cairo_surface_mark_dirty))layoutsnap_render_symbol(119))(surface); }
+LAYOUTSNAP_STUB cairo_status_t cairo_surface_status(cairo_surface_t *surface) { return ((__typeof__(&cairo_surface_status))layoutsnap_render_symbol(120))(surface); }
+LAYOUTSNAP_STUB cairo_status_t cairo_surface_write_to_png_stream(cairo_surface_t *surface, cairo_write_func_t write_func, void *closure) { return ((__typeof__(&cairo_surface_write_to_png_stream))layoutsnap_render_symbol(121))(surface, write_func, closure); }
+LAYOUTSNAP_STUB void cairo_translate(cairo_t *cr, double tx, double ty) { ((__typeof__(&cairo_translate))layoutsnap_render_symbol(122))(cr, tx, ty); }
+LAYOUTSNAP_STUB const char * cairo_version_string(void) { return ((__typeof__(&cairo_version_string))layoutsnap_render_symbol(123))(); }
+LAYOUTSNAP_STUB void g_free(gpointer mem) { ((__typeof__(&g_free))layoutsnap_render_symbol(124))(mem); }
+LAYOUTSNAP_STUB void g_object_unref(gpointer object) { ((__typeof__(&g_object_unref))layoutsnap_render_symbol(125))(object); }
+LAYOUTSNAP_STUB gpointer g_thread_join(GThread *thread) { return ((__typeof__(&g_thread_join))layoutsnap_render_symbol(126))(thread); }
+LAYOUTSNAP_STUB GThread * g_thread_ref(GThread *thread) { return ((__typeof__(&g_thread_ref))layoutsnap_render_symbol(127))(thread); }
+LAYOUTSNAP_STUB GThread * g_thread_self(void) { return ((__typeof__(&g_thread_self))layoutsnap_render_symbol(128))(); }
+LAYOUTSNAP_STUB GTypeInstance * g_type_check_instance_cast(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_cast))layoutsnap_render_symbol(129))(instance, iface_type); }
+LAYOUTSNAP_STUB gboolean g_type_check_instance_is_a(GTypeInstance *instance, GType iface_type) { return ((__typeof__(&g_type_check_instance_is_a))layoutsnap_render_symbol(130))(instance, iface_type); }
+LAYOUTSNAP_STUB const char * hb_version_string(void) { return ((__typeof__(&hb_version_string))layoutsnap_render_symbol(131))(); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_insert_hyphens_new(gboolean insert_hyphens) { return ((__typeof__(&pango_attr_insert_hyphens_new))layoutsnap_render_symbol(132))(insert_hyphens); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_letter_spacing_new(int letter_spacing) { return ((__typeof__(&pango_attr_letter_spacing_new))layoutsnap_render_symbol(133))(letter_spacing); }
+LAYOUTSNAP_STUB void pango_attr_list_insert(PangoAttrList *list, PangoAttribute *attr) { ((__typeof__(&pango_attr_list_insert))layoutsnap_render_symbol(134))(list, attr); }
+LAYOUTSNAP_STUB PangoAttrList * pango_attr_list_new(void) { return ((__typeof__(&pango_attr_list_new))layoutsnap_render_symbol(135))(); }
+LAYOUTSNAP_STUB void pango_attr_list_unref(PangoAttrList *list) { ((__typeof__(&pango_attr_list_unref))layoutsnap_render_symbol(136))(list); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_style_new(PangoStyle style) { return ((__typeof__(&pango_attr_style_new))layoutsnap_render_symbol(137))(style); }
+LAYOUTSNAP_STUB PangoAttribute * pango_attr_weight_new(PangoWeight weight) { return ((__typeof__(&pango_attr_weight_new))layoutsnap_render_symbol(138))(weight); }
+LAYOUTSNAP_STUB void pango_cairo_context_set_font_options(PangoContext *context, const cairo_font_options_t *options) { ((__typeof__(&pango_cairo_context_set_font_options))layoutsnap_render_symbol(139))(context, options); }
+LAYOUTSNAP_STUB void pango_cairo_context_set_resolution(PangoContext *context, double dpi) { ((__typeof__(&pango_cairo_context_set_resolution))layoutsnap_render_symbol(140))(context, dpi); }
+LAYOUTSNAP_STUB cairo_scaled_font_t * pango_cairo_font_get_scaled_font(PangoCairoFont *font) { return ((__typeof__(&pango_cairo_font_get_scaled_font))layoutsnap_render_symbol(141))(font); }
+LAYOUTSNAP_STUB GType pango_cairo_font_get_type(void) { return ((__typeof__(&pango_cairo_font_get_type))layoutsnap_render_symbol(142))(); }
+LAYOUTSNAP_STUB PangoFontMap * pango_cairo_font_map_new(void) { return ((__typeof__(&pango_cairo_font_map_new))layoutsnap_render_symbol(143))(); }
+LAYOUTSNAP_STUB void pango_cairo_show_layout_line(cairo_t *cr, PangoLayoutLine *line) { ((__typeof__(&pango_cairo_show_layout_line))layoutsnap_render_symbol(144))(cr, line); }
+LAYOUTSNAP_STUB PangoFont * pango_context_load_font(PangoContext *context, const PangoFontDescription *desc) { return ((__typeof__(&pango_context_load_font))layoutsnap_render_symbol(145))(context, desc); }
+LAYOUTSNAP_STUB void pango_context_set_language(PangoContext *context, PangoLanguage *language) { ((__typeof__(&pango_context_set_language))layoutsnap_render_symbol(146))(context, language); }
+LAYOUTSNAP_STUB void pango_context_set_round_glyph_positions(PangoContext *context, gboolean round_positions) { ((__typeof__(&pango_context_set_round_glyph_positions))layoutsnap_render_symbol(147))(context, round_positions); }
+LAYOUTSNAP_STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont *font) { return ((__typeof__(&pango_fc_font_get_pattern))layoutsnap_render_symbol(148))(font); }
+LAYOUTSNAP_STUB GType pango_fc_font_get_type(void) { return ((__typeof__(&pango_fc_font_get_type))layoutsnap_render_symbol(149))(); }
+LAYOUTSNAP_STUB GType pango_fc_font_map_get_type(void) { return ((__typeof__(&pango_fc_font_map_get_type))layoutsnap_render_symbol(150))(); }
+LAYOUTSNAP_STUB void pango_fc_font_map_set_config(PangoFcFontMap *fcfontmap, FcConfig *fcconfig) { ((__typeof__(&pango_fc_font_map_set_config))layoutsnap_render_symbol(151))(fcfontmap, fcconfig); }
+LAYOUTSNAP_STUB PangoDirection pango_find_base_dir(const gchar *text, gint length) { return ((__typeof__(&pango_find_base_dir))layoutsnap_render_symbol(152))(text, length); }
+LAYOUTSNAP_STUB void pango_font_description_free(PangoFontDescription *desc) { ((__typeof__(&pango_font_description_free))layoutsnap_render_symbol(153))(desc); }
+LAYOUTSNAP_STUB PangoFontDescription * pango_font_description_new(void) { return ((__typeof__(&pango_font_description_new))layoutsnap_render_symbol(154))(); }
+LAYOUTSNAP_STUB void pango_font_description_set_absolute_size(PangoFontDescription *desc, double size) { ((__typeof__(&pango_font_description_set_absolute_size))layoutsnap_render_symbol(155))(desc, size); }
+LAYOUTSNAP_STUB void pango_font_description_set_family(PangoFontDescription *desc, const char *family) { ((__typeof__(&pango_font_description_set_family))layoutsnap_render_symbol(156))(desc, family); }
+LAYOUTSNAP_STUB void pango_font_description_set_style(PangoFontDescription *desc, PangoStyle style) { ((__typeof__(&pango_font_description_set_style))layoutsnap_render_symbol(157))(desc, style); }
+LAYOUTSNAP_STUB void pango_font_description_set_weight(PangoFontDescription *desc, PangoWeight weight) { ((__typeof__(&pango_font_description_set_weight))layoutsnap_render_symbol(158))(desc, weight); }
+LAYOUTSNAP_STUB PangoFontMetrics * pango_font_get_metrics(PangoFont *font, PangoLanguage *language) { return ((__typeof__(&pango_font_get_metrics))layoutsnap_render_symbol(159))(font, language); }
+LAYOUTSNAP_STUB PangoContext * pango_font_map_create_context(PangoFontMap *fontmap) { return ((__typeof__(&pango_font_map_create_context))layoutsnap_render_symbol(160))(fontmap); }
+LAYOUTSNAP_STUB int pango_font_metrics_get_approximate_char_width(PangoFontMetrics *metrics) { return ((__typeof__(&pango_font_metrics_get_approximate_char_width))layoutsnap_render_symbol(161))(metrics); }
+LAYOUTSNAP_STUB void pango_font_metrics_unref(PangoFontMetrics *metrics) { ((__typeof__(&pango_font_metrics_unref))layoutsnap_render_symbol(162))(metrics); }
+LAYOUTSNAP_STUB PangoLanguage * pango_language_from_string(const char *language) { return ((__typeof__(&pango_language_from_string))layoutsnap_render_symbol(163))(language); }
+LAYOUTSNAP_STUB void pango_layout_get_cursor_pos(PangoLayout *layout, int index_, PangoRectangle *strong_pos, PangoRectangle *weak_pos) { ((__typeof__(&pango_layout_get_cursor_pos))layoutsnap_render_symbol(164))(layout, index_, strong_pos, weak_pos); }
+LAYOUTSNAP_STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_iter))layoutsnap_render_symbol(165))(layout); }
+LAYOUTSNAP_STUB GSList * pango_layout_get_lines_readonly(PangoLayout *layout) { return ((__typeof__(&pango_layout_get_lines_readonly))layoutsnap_render_symbol(166))(layout); }
+LAYOUTSNAP_STUB void pango_layout_index_to_line_x(PangoLayout *layout, int index_, gboolean trailing, int *line, int *x_pos) { ((__typeof__(&pango_layout_index_to_line_x))layoutsnap_render_symbol(167))(layout, index_, trailing, line, x_pos); }
+LAYOUTSNAP_STUB gboolean pango_layout_is_ellipsized(PangoLayout *layout) { return ((__typeof__(&pango_layout_is_ellipsized))layoutsnap_render_symbol(168))(layout); }
+LAYOUTSNAP_STUB void pango_layout_iter_free(PangoLayoutIter *iter) { ((__typeof__(&pango_layout_iter_free))layoutsnap_render_symbol(169))(iter); }
+LAYOUTSNAP_STUB void pango_layout_iter_get_line_extents(PangoLayoutIter *iter, PangoRectangle *ink_rect, PangoRectangle *logical_rect) { ((__typeof__(&pango_layout_iter_get_line_extents))layoutsnap_render_symbol(170))(iter, ink_rect, logical_rect); }
+LAYOUTSNAP_STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_get_run_readonly))layoutsnap_render_symbol(171))(iter); }
+LAYOUTSNAP_STUB gboolean pango_layout_iter_next_line(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_line))layoutsnap_render_symbol(172))(iter); }
+LAYOUTSNAP_STUB gboolean pango_layout_iter_next_run(PangoLayoutIter *iter) { return ((__typeof__(&pango_layout_iter_next_run))layoutsnap_render_symbol(173))(iter); }
+LAYOUTSNAP_STUB void pango_layout_line_get_x_ranges(PangoLayoutLine *line, int start_index, int end_index, int **ranges, int *n_ranges) { ((__typeof__(&pango_layout_line_get_x_ranges))layoutsnap_render_symbol(174))(line, start_index, end_index, ranges, n_ranges); }
+LAYOUTSNAP_STUB PangoLayout * pango_layout_new(PangoContext *context) { return ((__typeof__(&pango_layout_new))layoutsnap_render_symbol(175))(context); }
+LAYOUTSNAP_STUB void pango_layout_set_attributes(PangoLayout *layout, PangoAttrList *attrs) { ((__typeof__(&pango_layout_set_attributes))layoutsnap_render_symbol(176))(layout, attrs); }
+LAYOUTSNAP_STUB void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize) { ((__typeof__(&pango_layout_set_ellipsize))layoutsnap_render_symbol(177))(layout, ellipsize); }
+LAYOUTSNAP_STUB void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *desc) { ((__typeof__(&pango_layout_set_font_description))layoutsnap_render_symbol(178))(layout, desc); }
+LAYOUTSNAP_STUB void pango_layout_set_height(PangoLayout *layout, int height) { ((__typeof__(&pango_layout_set_height))layoutsnap_render_symbol(179))(layout, height); }
+LAYOUTSNAP_STUB void pango_layout_set_text(PangoLayout *layout, const char *text, int length) { ((__typeof__(&pango_layout_set_text))layoutsnap_render_symbol(180))(layout, text, length); }
+LAYOUTSNAP_STUB void pango_layout_set_width(PangoLayout *layout, int width) { ((__typeof__(&pango_layout_set_width))layoutsnap_render_symbol(181))(layout, width); }
+LAYOUTSNAP_STUB void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap) { ((__typeof__(&pango_layout_set_wrap))layoutsnap_render_symbol(182))(layout, wrap); }
+LAYOUTSNAP_STUB int pango_units_from_double(double d) { return ((__typeof__(&pango_units_from_double))layoutsnap_render_symbol(183))(d); }
+LAYOUTSNAP_STUB int pango_version(void) { return ((__typeof__(&pango_version))layoutsnap_render_symbol(184))(); }
+LAYOUTSNAP_STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))layoutsnap_render_symbol(185))(); }
+LAYOUTSNAP_STUB const char * pixman_version_string(void) { return ((__typeof__(&pixman_version_string))layoutsnap_render_symbol(186))(); }

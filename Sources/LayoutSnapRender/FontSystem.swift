@@ -273,7 +273,9 @@ public final class FontSystem: @unchecked Sendable {
     /// `FcConfigAppFontAddFile` would one file after another (the private config has no scan
     /// rules, so its patterns are FreeType's query as it is). A pattern carries the face
     /// layoutsnap opened (`FC_FT_FACE`), but for the first file's and a variable font's: those
-    /// are cairo's to open, and `pinFaces` pins them.
+    /// are cairo's to open, and `pinFaces` pins them. A face whose pattern comes from the
+    /// per-user memo (`FaceMemo`) carries none: it is opened by layoutsnap when cairo first
+    /// makes a font of it (DeferredFaces.c), and given to cairo the same way.
     ///
     /// layoutsnap opens each face itself, on every core (`FaceOpening`), and gives cairo the
     /// face in the pattern (`FC_FT_FACE`). Cairo never closes a face it was given, so these need
@@ -509,6 +511,8 @@ public final class FontSystem: @unchecked Sendable {
             guard let pattern = set.pointee.fonts[i] else { continue }
             var given: FT_Face?
             if FcPatternGetFTFace(pattern, FC_FT_FACE, 0, &given) == FcResultMatch { continue }
+            // Opened, and its font held, when cairo first makes a font of it (DeferredFaces.c).
+            if layoutsnap_face_is_deferred(pattern) != 0 { continue }
             let failed = layoutsnap_pin_cairo_ft_face(pattern)
             if failed != 0 {
                 var file: UnsafeMutablePointer<FcChar8>?
@@ -743,6 +747,23 @@ private final class FaceOpening: @unchecked Sendable {
 
     private func open(_ file: Int, _ index: Int, in library: FT_Library) -> Outcome {
         let path = paths[file]
+        // A face the memo holds is not opened here: its pattern is the memo's, and the face is
+        // opened when cairo first makes a font of it (DeferredFaces.c), so a run opens only the
+        // faces it draws with. Most of a run's start was opening the twenty CJK faces, and an
+        // audited hit of a Latin fixture paid that in full. A memo exists only for a file read
+        // face by face, never a variable font's.
+        // A memo pattern that names another file, or a face that cannot be registered, is
+        // opened and read as without a memo.
+        if index == 0, var all = memoPatterns(file), !all.isEmpty {
+            let first = all.removeFirst()
+            if deferFace(path, 0, first) { return .face(first, faces: all.count + 1, read: .remembered(all)) }
+            FcPatternDestroy(first)
+            for pattern in all { FcPatternDestroy(pattern) }
+        }
+        if index > 0, let remembered = rememberedPattern(file, index) {
+            if deferFace(path, index, remembered) { return .face(remembered, faces: 0, read: .remembered([])) }
+            FcPatternDestroy(remembered)
+        }
         var face: FT_Face?
         var faces: Int32 = 0
         var variable: Int32 = 0
@@ -769,39 +790,18 @@ private final class FaceOpening: @unchecked Sendable {
             for pattern in patterns { FcPatternReference(pattern) }
             return .wholeFile(patterns)
         }
-        var read = Read.readByFontconfig(nil)
-        var fromMemo: OpaquePointer?
-        if index == 0, var all = memoPatterns(file) {
-            if all.count == Int(faces) {
-                fromMemo = all.removeFirst()
-                read = .remembered(all)
-            } else {
-                for pattern in all { FcPatternDestroy(pattern) }
-            }
-        } else if index > 0 {
-            fromMemo = rememberedPattern(file, index)
-            if fromMemo != nil { read = .remembered([]) }
+        let pattern = path.withCString {
+            FcFreeTypeQueryFace(face, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32(index), nil)
         }
-        let pattern =
-            fromMemo
-            ?? path.withCString {
-                FcFreeTypeQueryFace(
-                    face, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), UInt32(index), nil)
-            }
         guard let pattern else {
             layoutsnap_freetype_close_face(face)
             return .failed(RenderError.fonts("fontconfig could not load \(path)"))
         }
-        if fromMemo == nil, memo != nil { read = .readByFontconfig(FaceMemo.encodePattern(pattern)) }
-        // The memo's patterns of the file's other faces, which a failure below leaves untaken.
-        func dropOthers() {
-            if case .remembered(let others) = read { for other in others { FcPatternDestroy(other) } }
-        }
+        let read = Read.readByFontconfig(memo == nil ? nil : FaceMemo.encodePattern(pattern))
         // The face is the pattern's from here, and kept for the life of the process.
         guard FcPatternAddFTFace(pattern, FC_FT_FACE, face) != 0 else {
             FcPatternDestroy(pattern)
             layoutsnap_freetype_close_face(face)
-            dropOthers()
             return .failed(RenderError.fonts("fontconfig could not add \(path)"))
         }
         // Cairo's font of the face, held for good: cairo 1.16 releases a font of a face when its
@@ -810,10 +810,21 @@ private final class FaceOpening: @unchecked Sendable {
         // under two locks. Cairo holds the face from here: it is never closed.
         guard layoutsnap_hold_cairo_ft_face(pattern) == 0 else {
             FcPatternDestroy(pattern)
-            dropOthers()
             return .failed(RenderError.fonts("cairo could not open \(path)"))
         }
         return .face(pattern, faces: Int(faces), read: read)
+    }
+
+    /// Registers face `index` of `path` as opened at cairo's first font of it, when `pattern`
+    /// names that file and face (a memo names the file it was read from).
+    private func deferFace(_ path: String, _ index: Int, _ pattern: OpaquePointer) -> Bool {
+        var named: UnsafeMutablePointer<FcChar8>?
+        var face: Int32 = 0
+        guard FcPatternGetString(pattern, FC_FILE, 0, &named) == FcResultMatch, let named,
+            String(cString: named) == path, FcPatternGetInteger(pattern, FC_INDEX, 0, &face) == FcResultMatch,
+            Int(face) == index
+        else { return false }
+        return path.withCString { layoutsnap_defer_face($0, Int32(index)) == 0 }
     }
 
     /// Waits for the helpers still opening a face; called once the calling thread's

@@ -150,9 +150,49 @@ final class FaceMemoTests: XCTestCase {
         XCTAssertEqual(FcPatternGetString(set.pointee.fonts[1], "layoutsnapmemo", 0, &mark), FcResultMatch)
         XCTAssertEqual(mark.map { String(cString: $0) }, "from the memo")
         XCTAssertNotEqual(FcPatternGetString(set.pointee.fonts[2], "layoutsnapmemo", 0, &mark), FcResultMatch)
-        // The face is still layoutsnap's, given in the pattern.
+        // The memo's face is not opened at the set-up: it is opened by layoutsnap when cairo
+        // first makes a font of it (DeferredFaces.c), once, and given to cairo in the pattern.
+        // A face fontconfig read is opened and given at the set-up, as before.
         var face: FT_Face?
-        XCTAssertEqual(FcPatternGetFTFace(set.pointee.fonts[1], FC_FT_FACE, 0, &face), FcResultMatch)
+        XCTAssertNotEqual(FcPatternGetFTFace(set.pointee.fonts[1], FC_FT_FACE, 0, &face), FcResultMatch)
+        XCTAssertNotEqual(layoutsnap_face_is_deferred(set.pointee.fonts[1]), 0)
+        XCTAssertEqual(FcPatternGetFTFace(set.pointee.fonts[2], FC_FT_FACE, 0, &face), FcResultMatch)
+        XCTAssertEqual(layoutsnap_face_is_deferred(set.pointee.fonts[2]), 0)
+        // Pango's calls reach layoutsnap's function (it is exported): a layout in the copy's
+        // family opens its face.
+        let opened = layoutsnap_deferred_faces_opened()
+        let map = try XCTUnwrap(pango_cairo_font_map_new())
+        defer { g_object_unref(UnsafeMutableRawPointer(map)) }
+        pango_fc_font_map_set_config(layoutsnap_as_fc_font_map(map), config)
+        let context = try XCTUnwrap(pango_font_map_create_context(map))
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        let layout = try XCTUnwrap(pango_layout_new(context))
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let description = try XCTUnwrap(pango_font_description_new())
+        defer { pango_font_description_free(description) }
+        pango_font_description_set_family(description, "Liberation Mono")
+        pango_font_description_set_absolute_size(description, 12 * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout, description)
+        pango_layout_set_text(layout, "layoutsnap", -1)
+        XCTAssertNotNil(pango_layout_get_lines_readonly(layout))
+        XCTAssertEqual(layoutsnap_deferred_faces_opened() - opened, 1, "opened by Pango's first font of it")
+        for _ in 0..<2 {
+            let fontFace = cairo_ft_font_face_create_for_pattern(set.pointee.fonts[1])
+            defer { cairo_font_face_destroy(fontFace) }
+            XCTAssertEqual(cairo_font_face_status(fontFace), CAIRO_STATUS_SUCCESS)
+            var size = cairo_matrix_t()
+            var identity = cairo_matrix_t()
+            cairo_matrix_init_scale(&size, 12, 12)
+            cairo_matrix_init_identity(&identity)
+            let options = cairo_font_options_create()
+            defer { cairo_font_options_destroy(options) }
+            let scaled = cairo_scaled_font_create(fontFace, &size, &identity, options)
+            defer { cairo_scaled_font_destroy(scaled) }
+            let locked = try XCTUnwrap(cairo_ft_scaled_font_lock_face(scaled))
+            XCTAssertEqual(String(cString: locked.pointee.family_name), "Liberation Mono")
+            cairo_ft_scaled_font_unlock_face(scaled)
+        }
+        XCTAssertEqual(layoutsnap_deferred_faces_opened() - opened, 1, "and only once")
 
         // The other copy was read by fontconfig, and its memo now holds that reading.
         let bytes = try XCTUnwrap(
