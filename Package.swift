@@ -112,10 +112,16 @@ let package = Package(
             // Release builds link with lld and pack the relative relocations (DT_RELR, read by
             // glibc 2.36's loader): the loader read 81,000 RELA entries (1.9 MB) before main. Each
             // start is 0.5 to 1.1 ms shorter, a tenth of `--version` (docs/decisions.md, "Packed
-            // relocations"); gold lacks the option.
+            // relocations"); gold lacks the option. `--no-export-dynamic` undoes the toolchain's
+            // `-export-dynamic` (static-stdlib-args.lnk): 10,295 exported Swift symbols made the
+            // runtime's `dladdr` at every start walk them all ("The release binary exports only
+            // what the libraries must call"); CRenderLibraries still exports its two by name.
             linkerSettings: [
                 .unsafeFlags(
-                    ["-Xclang-linker", "-fuse-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                    [
+                        "-Xclang-linker", "-fuse-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-Xlinker", "--no-export-dynamic",
+                    ],
                     .when(platforms: [.linux], configuration: .release))
             ]),
 
