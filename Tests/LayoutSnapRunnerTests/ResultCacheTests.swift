@@ -387,8 +387,9 @@ final class ResultCacheTests: XCTestCase {
         var problems: [String] { [] }
     }
 
-    /// The shared pack: read only at the first memo the local packs lack (a warm local run asks
-    /// nothing), under the local packs; put back, merged, only by a run that learnt a memo it
+    /// The shared pack: read only at the first memo the local packs lack, and only when they are
+    /// none (a warm local run asks nothing, nor does one with a fixture that never decodes), under
+    /// the local packs; put back, merged, only by a run that learnt a memo it
     /// lacked or held otherwise, never smaller than it was read; kept by a local folder in front.
     func testTheSharedPackIsAskedForWhatTheFolderLacks() throws {
         let folder = try makeTemporaryFolder("memo-shared").path + "/memos"
@@ -447,11 +448,20 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(store.puts, 2)
         XCTAssertEqual(sharedRecords(), [memo[0].hex: record(9), memo[1].hex: record(1)])
 
-        // The folder's memo wins over the shared one for the same memo.
+        // A folder that holds a pack of the generation never asks: a memo it lacks (a fixture
+        // changed since, or one that never decodes) is worked out by decoding.
         store.entries[shared.key.hex] = MemoPacks.encoded([(memo[1].hex, record(7)), (memo[3].hex, record(3))])
+        let asked = store.gets
         let both = MemoPacks(folder: folder, generation: "5555555555555555", shared: shared)
-        XCTAssertEqual(both.record(memo[3]), record(3), "lacked by the folder: from the store")
+        XCTAssertNil(both.record(memo[3]), "lacked by the folder: not asked for")
         XCTAssertEqual(both.record(memo[1]), record(1), "held by both: the folder's")
+        XCTAssertEqual(store.gets, asked, "the folder holds packs: the store is not asked")
+
+        // An empty folder takes the store's.
+        let emptyFolder = try makeTemporaryFolder("memo-shared-empty").path + "/memos"
+        let fresh = MemoPacks(folder: emptyFolder, generation: "5555555555555555", shared: shared)
+        XCTAssertEqual(fresh.record(memo[3]), record(3), "lacked by an empty folder: from the store")
+        XCTAssertEqual(fresh.record(memo[1]), record(7))
 
         // A shared entry that is not a whole pack is none, and a run that learnt puts a whole one.
         store.entries[shared.key.hex] = Array("layoutsnap memo pack 1\nmemo".utf8)

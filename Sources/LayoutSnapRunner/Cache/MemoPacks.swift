@@ -25,7 +25,8 @@ import LayoutSnapSystem
 ///
 /// With a remote store, the generation's packs are also one shared entry there (`Shared`), so
 /// that a machine that never ran the suite (a CI job's fresh folder) finds its keys without
-/// decoding, as a warm local run does: read before the local packs (which win), and put back
+/// decoding, as a warm local run does: read only when the local folder holds none of the
+/// generation's packs, under the local packs (which win), and put back
 /// whole, merged with what this run learnt, when the run learnt a memo it lacked. Two runs
 /// putting it at once each put a whole pack; the last one's stands, and the other's new memos
 /// are learnt again by a later run. A memo from the store is a shortcut as a local one is: the
@@ -76,6 +77,8 @@ final class MemoPacks: @unchecked Sendable {
         var sharedFinished = false
         /// The files read, valid or not: a compaction replaces them all.
         var read: [String] = []
+        /// How many of them were whole packs.
+        var whole = 0
         var learned: [(memo: String, bytes: [UInt8])] = []
         var finished = false
     }
@@ -104,12 +107,16 @@ final class MemoPacks: @unchecked Sendable {
     }
 
     /// The record filed under `memo`, from the local packs (read at the first call), the shared
-    /// one (read at the first memo they lack: a warm local run pays no round trip), or this run.
+    /// one (read at the first memo they lack, when they are none: a folder that holds a pack of
+    /// the generation never asks), or this run. A memo such a folder lacks is of a fixture
+    /// changed since, or one that does not decode: it is worked out by decoding, which costs
+    /// less than the whole shared pack fetched for it, at every run for a fixture that never
+    /// decodes.
     func record(_ memo: ResultKey) -> [UInt8]? {
         state.withLock { s in
             if s.records == nil { load(&s) }
             if let found = s.records?[memo.hex] { return found.bytes }
-            guard shared != nil, s.sharedRecords == nil else { return nil }
+            guard shared != nil, s.sharedRecords == nil, s.whole == 0 else { return nil }
             loadShared(&s)
             return s.records?[memo.hex]?.bytes
         }
@@ -250,6 +257,7 @@ final class MemoPacks: @unchecked Sendable {
             else { continue }
             s.read.append(name)
             guard size == bytes.count, let pack = Self.parse(bytes) else { continue }
+            s.whole += 1
             for (memo, record) in pack { records[memo] = (record, age) }
         }
         for (memo, bytes) in s.learned { records[memo] = (bytes, Int.max) }
