@@ -95,9 +95,19 @@ public struct CacheBenchmark {
         progress("filling the caches")
         _ = try verify("fill", ["--cache", root + "/warm"])
         if let server { _ = try verify("fill-remote", ["--no-cache", "--remote-cache", server.url]) }
+        let defaultLayout =
+            fixtures.isEmpty && goldens == "Goldens"
+            && !FileManager.default.fileExists(atPath: ProjectConfig.fileName)
+        // `audited`'s folder: the one fixture's entry alone, so that its rewrite at each audit
+        // touches no other line's folder.
+        let audited = defaultLayout ? Self.auditedFixture() : nil
+        if let audited { _ = try verify("fill", ["--cache", root + "/audit", "--filter", audited]) }
         // The baseline's own: its keys differ (its build id is in them), its folder too.
         if let baseline {
             _ = try verify("fill", ["--cache", root + "/warm-baseline"], by: baseline)
+            if let audited {
+                _ = try verify("fill", ["--cache", root + "/audit-baseline", "--filter", audited], by: baseline)
+            }
             if let server {
                 _ = try verify("fill-remote", ["--no-cache", "--remote-cache", server.url], by: baseline)
             }
@@ -107,9 +117,6 @@ public struct CacheBenchmark {
         // layout (Fixtures/ and Goldens/, no layoutsnap.json), which a copy keeps whole: the
         // runs keep the bench's working folder, so a copied subfolder or project file would
         // change the fixtures' ids or defaults.
-        let defaultLayout =
-            fixtures.isEmpty && goldens == "Goldens"
-            && !FileManager.default.fileExists(atPath: ProjectConfig.fileName)
         if let server, defaultLayout {
             progress("verifying \(Self.otherCheckouts) other checkouts into a user cache")
             let checkouts = (1...Self.otherCheckouts).map { root + "/checkout-\($0)" }
@@ -177,6 +184,14 @@ public struct CacheBenchmark {
             ),
             ("warm, local", { ["--cache", root + "/warm", "--jobs", "2"] }),
         ]
+        if let audited {
+            // The last `--cache-audit` given wins over `base`'s 0.
+            configurations.append(
+                (
+                    Self.audited,
+                    { ["--cache", root + "/audit", "--jobs", "2", "--filter", audited, "--cache-audit", "1"] }
+                ))
+        }
         if let server {
             configurations.append(
                 (
@@ -218,14 +233,18 @@ public struct CacheBenchmark {
                 // one before it left behind (the server's writes of a cold run, say).
                 func baselineRun() throws(RunnerError) {
                     guard let baseline else { return }
-                    let arguments = arguments().map { $0 == root + "/warm" ? root + "/warm-baseline" : $0 }
+                    let arguments = arguments().map {
+                        $0 == root + "/warm" || $0 == root + "/audit" ? $0 + "-baseline" : $0
+                    }
                     let before = try verify(name, arguments, by: baseline)
                     f.baselineSeconds[name] = min(f.baselineSeconds[name] ?? .infinity, before.seconds)
                 }
                 if round % 2 == 1 { try baselineRun() }
                 let out = try verify(name, arguments())
                 f.seconds[name] = min(f.seconds[name] ?? .infinity, out.seconds)
-                if let passed = out.stdoutLastLine.split(separator: " ").first.flatMap({ Int($0) }) {
+                if name != Self.audited,
+                    let passed = out.stdoutLastLine.split(separator: " ").first.flatMap({ Int($0) })
+                {
                     f.frames = passed
                 }
                 if name == "warm, local", let cached = Self.fromCache(out.stdoutLastLine) { f.warmCached = cached }
@@ -261,6 +280,23 @@ public struct CacheBenchmark {
 
     /// The figure of two one-job runs at once.
     public static let pair = "two 1-job runs at once"
+
+    /// The figure of a warm run of one small fixture whose hit is audited (`--cache-audit 1`):
+    /// what an audit costs a warm run besides its fixture's own rendering (the libraries
+    /// loaded, the fonts set up). With the default rate of 0.02, most warm runs of the bundled
+    /// suite draw one.
+    public static let audited = "audited hit"
+
+    /// The bundled suite's one-line transcript, else the first fixture of `Fixtures/`, by id.
+    static func auditedFixture() -> String? {
+        if FileManager.default.fileExists(atPath: "Fixtures/transcripts/one-line.json") {
+            return "transcripts/one-line"
+        }
+        let files =
+            FileManager.default.enumerator(atPath: "Fixtures")?.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".json") }.sorted() ?? []
+        return files.first.map { String($0.dropLast(".json".count)) }
+    }
 
     /// The figure of a warm run from the remote store alone on a machine that never ran
     /// layoutsnap: the user's memos of the fonts empty.

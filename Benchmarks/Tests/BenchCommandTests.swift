@@ -82,7 +82,7 @@ final class BenchCommandTests: XCTestCase {
             environment: ["XDG_CACHE_HOME": home.path], timeout: 900)
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertTrue(r.stdout.contains("the bundled suite, 16 frames, fastest of 2 rounds"), r.output)
-        for name in ["cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local"] {
+        for name in ["cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local", "audited hit"] {
             XCTAssertEqual(
                 r.stdout.split(separator: "\n").filter { $0.hasPrefix(name + " ") }.count, 2,
                 "\(name): this build's and the baseline's: \(r.output)")

@@ -454,6 +454,11 @@ struct CacheCommand: ParsableCommand {
                     format: "= %.1f%% of cold [target ≤ 5%%]; %d of %d frames from cache",
                     100 * s("warm, local") / s("cold, 2 jobs"),
                     f.warmCached, f.frames))
+            if f.seconds[CacheBenchmark.audited] != nil {
+                line(
+                    CacheBenchmark.audited, s(CacheBenchmark.audited),
+                    "a warm run of one small fixture alone, its hit rendered to check it (--cache-audit 1)")
+            }
             if f.remote {
                 line(
                     "cold, remote", s("cold, remote"),
@@ -498,7 +503,8 @@ struct CacheCommand: ParsableCommand {
                 func b(_ name: String) -> Double { f.baselineSeconds[name] ?? .nan }
                 Diagnostics.out("baseline \(baseline), in the same rounds:")
                 for name in [
-                    "cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local", "cold, remote", "warm, remote",
+                    "cold, 1 job", "cold, 2 jobs", "cold, cache on", "warm, local", CacheBenchmark.audited,
+                    "cold, remote", "warm, remote",
                     CacheBenchmark.newMachine, CacheBenchmark.busyUserCache, CacheBenchmark.farRemote,
                     CacheBenchmark.farCold,
                 ] where f.baselineSeconds[name] != nil {
