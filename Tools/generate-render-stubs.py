@@ -23,7 +23,7 @@ BY_HAND = {"cairo_ft_font_face_create_for_pattern": "DeferredFaces.c"}
 PACKAGES = ["pangocairo", "pangoft2", "cairo", "cairo-ft", "fontconfig", "freetype2", "harfbuzz", "pixman-1"]
 
 def main():
-    names = sorted(set(open(LIST).read().split()) | set(sys.argv[1:]))
+    names = sorted(set(open(LIST).read().split()) | set(sys.argv[1:]) | set(BY_HAND))
     cflags = subprocess.check_output(["pkg-config", "--cflags"] + PACKAGES, text=True).split()
     header = os.path.join(TARGET, "include", "CRenderLibraries.h")
     ast = subprocess.check_output(["clang", "-fsyntax-only", "-Xclang", "-ast-print", "-x", "c", header] + cflags,

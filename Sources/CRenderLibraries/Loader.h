@@ -4,8 +4,8 @@
 
 #define LAYOUTSNAP_RENDER_SYMBOL_COUNT 187
 
-/* Hidden: the executable exports its symbols, and an exported `g_free` would be bound by the
- * libraries themselves once loaded, in place of their own. */
+/* Hidden, whatever the link exports: an exported `g_free` would be bound by the libraries
+ * themselves once loaded, in place of their own. */
 #define LAYOUTSNAP_STUB __attribute__((visibility("hidden")))
 
 extern const char *const layoutsnap_render_symbol_names[LAYOUTSNAP_RENDER_SYMBOL_COUNT];

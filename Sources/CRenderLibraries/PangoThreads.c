@@ -18,8 +18,8 @@ static void find_glib(void) {
     if (glib != NULL) glib_thread_new = (__typeof__(glib_thread_new))dlsym(glib, "g_thread_new");
 }
 
-/* Exported (the executable exports its symbols), so the dynamic loader binds Pango's calls here
- * before GLib's. */
+/* Exported by name (Package.swift), so the dynamic loader binds Pango's calls here before
+ * GLib's. */
 GThread *g_thread_new(const gchar *name, GThreadFunc func, gpointer data) {
     /* Only the Pango whose source was read for it (1.50): a later one might join them. */
     if (name != NULL && strncmp(name, "[pango] FcFontSet", 17) == 0 && pango_version() / 100 == 150) {

@@ -63,8 +63,8 @@ public final class FontSystem: @unchecked Sendable {
 
     /// Starts building the shared font system on a thread of its own, once per process, and
     /// returns at once: a batch calls it when it knows it will render (its first cache miss, or
-    /// a run without a cache), so that the font set-up (loading the libraries, reading every
-    /// font's faces on every core: about 30 to 40 ms) overlaps the weighing of the
+    /// a run without a cache), so that the font set-up (loading the libraries, reading the
+    /// fonts' faces on every core, or their patterns from the memo) overlaps the weighing of the
     /// other fixtures instead of coming after it. `shared()` waits for that build, or makes it
     /// itself when it comes first. A run of cache hits never calls it and never pays for fonts.
     public static func startBuilding() {
@@ -310,7 +310,11 @@ public final class FontSystem: @unchecked Sendable {
             identities.append(OpenedFile(path: path, signature: signature))
             sizes.append(signature.size)
         }
-        let known = Self.openedFiles.withLock { opened in identities.map { opened[$0] } }
+        // A file whose faces wait for their first font is not taken by a set-up without the memo
+        // (the tests'): its faces are opened now, as that set-up's reading expects.
+        let known = Self.openedFiles.withLock { opened in
+            identities.map { identity in opened[identity].flatMap { memoFolder == nil && $0.deferred ? nil : $0 } }
+        }
         let toOpen = rest.indices.filter { known[$0] == nil }
             .sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         // The faces' patterns from the per-user memo where it holds (`FaceMemo`).
@@ -357,7 +361,8 @@ public final class FontSystem: @unchecked Sendable {
                 Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: whole) }
             } else {
                 patterns = opening.faces(i)
-                Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: patterns) }
+                let deferred = opening.deferred(i)
+                Self.openedFiles.withLock { $0[identities[i]] = RememberedFile(patterns: patterns, deferred: deferred) }
             }
             for pattern in patterns {
                 // The process keeps its reference (openedFiles); the config takes one of its own.
@@ -376,10 +381,12 @@ public final class FontSystem: @unchecked Sendable {
         var signature: FileHashMemo.Signature
     }
 
-    /// A file's patterns in face order, each with the face layoutsnap opened, or fontconfig's
-    /// reading of a variable font's file.
+    /// A file's patterns in face order, each with the face layoutsnap opened (or, `deferred`, the
+    /// memo's patterns, whose faces are opened at their first font), or fontconfig's reading of
+    /// a variable font's file.
     struct RememberedFile: @unchecked Sendable {
         var patterns: [OpaquePointer]
+        var deferred = false
     }
 
     /// Every font file this process opened, with its patterns; the faces and patterns are kept
@@ -613,8 +620,9 @@ public final class FontSystem: @unchecked Sendable {
 
 /// The faces of the font files `FontSystem.addFiles` opens itself, shared by the threads that
 /// open them: each thread takes a face, opens it in a FreeType library of its own and has
-/// fontconfig read its pattern, until none is left. A file's first face says how many it has;
-/// its others are taken then.
+/// fontconfig read its pattern, until none is left; a face whose pattern the memo holds is
+/// registered instead, to be opened at its first font (DeferredFaces.c). A file's first face (or
+/// its memo) says how many it has; its others are taken then.
 private final class FaceOpening: @unchecked Sendable {
     private let condition = NSCondition()
     private let paths: [String]
@@ -623,7 +631,8 @@ private final class FaceOpening: @unchecked Sendable {
     private var taken = 0
     /// Threads inside `openUntilDone`.
     private var running = 0
-    /// Per file: each face's pattern (with its face), once read.
+    /// Per file: each face's pattern (with its face, or the memo's, whose face waits for its
+    /// first font), once read.
     private var patterns: [[OpaquePointer?]]
     /// Per file: fontconfig's reading of a variable font's file.
     private var wholeFiles: [[OpaquePointer]?]
@@ -635,6 +644,8 @@ private final class FaceOpening: @unchecked Sendable {
     /// Per file read by fontconfig: each face's pattern as written to a memo (nil for a file
     /// read from its memo or whole, or a pattern the memo cannot hold).
     private var encoded: [[[UInt8]?]?]
+    /// The files whose faces are opened at their first font (read from the memo).
+    private var deferredFiles: Set<Int> = []
 
     init(paths: [String], order: [Int], memo: (folder: String, identities: [String])? = nil) {
         self.paths = paths
@@ -670,6 +681,7 @@ private final class FaceOpening: @unchecked Sendable {
                         patterns[next.file] = Array(repeating: nil, count: max(faces, 1))
                         waiting.append(contentsOf: (1..<max(faces, 1)).map { (file: next.file, index: $0) })
                         if case .remembered(let others) = read {
+                            deferredFiles.insert(next.file)
                             for (i, other) in others.enumerated() { remembered[next.file][i + 1] = other }
                         } else {
                             encoded[next.file] = Array(repeating: nil, count: max(faces, 1))
@@ -832,6 +844,11 @@ private final class FaceOpening: @unchecked Sendable {
     /// nothing to do.
     func waitForHelpers() {
         condition.withLock { while running > 0 { condition.wait() } }
+    }
+
+    /// Whether `file`'s faces came from the memo, to be opened at their first font.
+    func deferred(_ file: Int) -> Bool {
+        condition.withLock { deferredFiles.contains(file) }
     }
 
     /// A file's patterns in face order, once all are done (none missing without a failure).

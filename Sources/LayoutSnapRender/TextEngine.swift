@@ -328,6 +328,21 @@ public final class TextEngine: TextMeasuring {
     /// also keeps its cairo font face, whose list per font file cairo 1.16 changes unlocked.
     ///
     /// Returns the runs' scaled fonts, once each, for `pinDrawnFonts`.
+    /// The file of a face `layout` uses that was to be opened at its first font and could not
+    /// be, or nil.
+    private static func failedDeferredFace(in layout: OpaquePointer) -> String? {
+        guard let iter = pango_layout_get_iter(layout) else { return nil }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            if let run = pango_layout_iter_get_run_readonly(iter), let pattern = layoutsnap_run_font_pattern(run),
+                let failed = layoutsnap_deferred_face_failed(pattern)
+            {
+                return String(cString: failed)
+            }
+        } while pango_layout_iter_next_run(iter) != 0
+        return nil
+    }
+
     private static func pinScaledFonts(of layout: OpaquePointer) -> [OpaquePointer] {
         guard let iter = pango_layout_get_iter(layout) else { return [] }
         defer { pango_layout_iter_free(iter) }
@@ -492,6 +507,11 @@ public final class TextEngine: TextMeasuring {
         pango_layout_iter_free(iter)
 
         let fonts = Self.pinScaledFonts(of: layout)
+        // A face opened at its first font (DeferredFaces.c) whose file changed or went since the
+        // set-up: as a set-up that cannot open a face, the rendering is an error, not a pass.
+        if layoutsnap_deferred_faces_failed() > 0, let failed = Self.failedDeferredFace(in: layout) {
+            throw RenderError.fonts("\(failed) changed or could not be read after the fonts were set up; run again")
+        }
 
         let rtl = pango_find_base_dir(utf8, -1) == PANGO_DIRECTION_RTL
         let measured = MeasuredText(lines: lines, truncated: pango_layout_is_ellipsized(layout) != 0, rightToLeft: rtl)

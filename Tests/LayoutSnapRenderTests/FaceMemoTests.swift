@@ -205,6 +205,41 @@ final class FaceMemoTests: XCTestCase {
         for (a, b) in zip(remembered, fresh) { XCTAssertNotEqual(FcPatternEqual(a, b), 0) }
     }
 
+    /// A face whose file changed after the set-up registered it is not opened from the new
+    /// bytes: cairo is given the pattern as it is, and the face is named as failed, which makes
+    /// every layout that uses it an error (TextEngine).
+    func testAFileChangedAfterTheSetUpIsNotOpenedButNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("facememo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let memo = folder.path + "/faces"
+        let copy = folder.path + "/Changed.ttf"
+        try FileManager.default.copyItem(
+            atPath: "/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf", toPath: copy)
+        let reading = try Self.fontconfigsReading(copy)
+        defer { for pattern in reading { FcPatternDestroy(pattern) } }
+        let identity = FaceMemo.identity(
+            path: copy, signature: try XCTUnwrap(FileHashMemo.signature(copy)), libraries: FaceMemo.libraries())
+        FaceMemo.save(reading.map { FaceMemo.encodePattern($0)! }, identity: identity, in: memo)
+        let config = try XCTUnwrap(FcConfigCreate())
+        defer { FcConfigDestroy(config) }
+        try FontSystem.addFiles(
+            ["/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", copy], to: config, faceMemo: memo, settle: 0)
+        let pattern = try XCTUnwrap(FcConfigGetFonts(config, FcSetApplication)?.pointee.fonts[1])
+        XCTAssertNotEqual(layoutsnap_face_is_deferred(pattern), 0)
+        XCTAssertNil(layoutsnap_deferred_face_failed(pattern))
+
+        // Its modification time moved on, as a rewrite in place would move it.
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, copy, &times, 0), 0)
+        let (opened, failed) = (layoutsnap_deferred_faces_opened(), layoutsnap_deferred_faces_failed())
+        let fontFace = cairo_ft_font_face_create_for_pattern(pattern)
+        cairo_font_face_destroy(fontFace)
+        XCTAssertEqual(layoutsnap_deferred_faces_opened(), opened, "not opened")
+        XCTAssertEqual(layoutsnap_deferred_faces_failed() - failed, 1)
+        XCTAssertEqual(layoutsnap_deferred_face_failed(pattern).map { String(cString: $0) }, copy)
+    }
+
     /// fontconfig's reading of every face of `path`, patterns the caller owns.
     static func fontconfigsReading(_ path: String) throws -> [OpaquePointer] {
         let set = try XCTUnwrap(FcFontSetCreate())

@@ -112,13 +112,17 @@ int layoutsnap_freetype_open_face(FT_Library library, const char *file, int inde
                                   int *variable);
 void layoutsnap_freetype_close_face(FT_Face face);
 /* Faces opened only when cairo first makes a font of them (DeferredFaces.c): `file`'s face
- * `index` is registered, and a pattern of it without a face (FC_FT_FACE) gets one there.
- * Returns 0, or 1 when it could not be registered. */
+ * `index` is registered, and a pattern of it without a face (FC_FT_FACE) gets one there, opened
+ * from the file as it was when registered. Returns 0, or 1 when it could not be registered. */
 int layoutsnap_defer_face(const char *file, int index);
 /* Whether `pattern` is of a deferred face and carries no face. */
 int layoutsnap_face_is_deferred(FcPattern *pattern);
 /* How many deferred faces have been opened in this process. */
 long layoutsnap_deferred_faces_opened(void);
+/* How many deferred faces could not be opened (their file changed or gone since registered). */
+long layoutsnap_deferred_faces_failed(void);
+/* The file of `pattern`'s face when it is a deferred face that could not be opened, or NULL. */
+const char *layoutsnap_deferred_face_failed(FcPattern *pattern);
 /* The cairo scaled font behind the Pango font of a layout run, or NULL (see TextEngine's
  * pinScaledFonts). The run's font belongs to one worker's font map and is only touched by it. */
 static inline cairo_scaled_font_t *layoutsnap_run_scaled_font(PangoLayoutRun *run) {
