@@ -108,10 +108,11 @@ final class MemoPacks: @unchecked Sendable {
 
     /// The record filed under `memo`, from the local packs (read at the first call), the shared
     /// one (read at the first memo they lack, when they are none: a folder that holds a pack of
-    /// the generation never asks), or this run. A memo such a folder lacks is of a fixture
+    /// the generation does not ask), or this run. A memo such a folder lacks is of a fixture
     /// changed since, or one that does not decode: it is worked out by decoding, which costs
     /// less than the whole shared pack fetched for it, at every run for a fixture that never
-    /// decodes.
+    /// decodes. (`finishShared` still reads the pack at the end of a run that learnt a memo, to
+    /// put it back merged.)
     func record(_ memo: ResultKey) -> [UInt8]? {
         state.withLock { s in
             if s.records == nil { load(&s) }
