@@ -259,6 +259,33 @@ final class OneVerdictTests: XCTestCase {
         }
     }
 
+    /// A verify stopped before its results (here a PATH that does not exist) leaves no earlier
+    /// run's results.json, report page, JUnit, JSON copy or summary to say otherwise than its
+    /// exit code 2; files of the same names that layoutsnap did not write stay.
+    func testARunStoppedEarlyLeavesNoEarlierResults() throws {
+        let dir = try project(["a": smallPost()])
+        let outputs = [
+            "--no-progress", "--report", "r", "--junit", "j.xml", "--json", "copy.json", "--summary", "s.md",
+        ]
+        let files = ["r/results.json", "r/index.html", "j.xml", "copy.json", "s.md"]
+        func exists(_ file: String) -> Bool { FileManager.default.fileExists(atPath: dir.path(file).path) }
+        let passed = try CLI.run(["verify"] + outputs, in: dir.url)
+        XCTAssertEqual(passed.status, 0, passed.output)
+        for file in files { XCTAssertTrue(exists(file), file) }
+
+        let stopped = try CLI.run(["verify", "Fixtures/typo.json"] + outputs, in: dir.url)
+        XCTAssertEqual(stopped.status, 2, stopped.output)
+        XCTAssertTrue(stopped.stderr.contains("Fixtures/typo.json: no such file or folder"), stopped.stderr)
+        for file in files { XCTAssertFalse(exists(file), "\(file) left by the run before") }
+
+        try dir.write("r/results.json", #"{"tool": "mine"}"#)
+        try dir.write("j.xml", #"<?xml version="1.0"?><testsuites name="mine"/>"#)
+        try dir.write("copy.json", "{}")
+        try dir.write("s.md", "## notes")
+        XCTAssertEqual(try CLI.run(["verify", "Fixtures/typo.json"] + outputs, in: dir.url).status, 2)
+        for file in files where file != "r/index.html" { XCTAssertTrue(exists(file), "\(file) is the user's") }
+    }
+
     /// Two records on one folder: the second stops at once naming the first; the first completes.
     func testConcurrentRecordsAreSerialisedByTheLock() throws {
         let dir = try project(["a": smallPost(), "b": smallPost(title: "B")])

@@ -41,11 +41,37 @@ public struct VerifyRun: Sendable {
         note: (TerminalText.Line) -> Void = { _ in },
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(RunnerError) -> RunResults {
-        let started = DispatchTime.now()
-        // Every place this run writes is checked before any work.
-        try OutputPaths.existingFolder(settings.goldens, option: "--goldens")
+        // Every place this run writes is checked before any work: the report folder first, so
+        // that a run stopped by any later error can take an earlier run's report away.
         try OutputPaths.reportOutsideGoldens(report: report, goldens: settings.goldens)
         try OutputPaths.folder(report, option: "--report")
+        let (results, builder): (RunResults, ReportBuilder)
+        do {
+            (results, builder) = try verified(note: note, progress: progress)
+        } catch {
+            // Stopped before its results (a PATH that does not exist, a goldens folder that is a
+            // file): an earlier run's results.json, report page, JUnit, JSON
+            // copy and summary would say what this run did not find, against its exit code 2.
+            // Only files layoutsnap wrote go (`ReportBuilder.clearPrevious`, `ResultFiles.withdraw`).
+            ReportBuilder(reportDirectory: report, goldens: settings.goldens).clearPrevious().wait()
+            ResultFiles(junit: junit, json: json).withdraw()
+            if let summary, ResultFiles.opens(summary, with: "## layoutsnap ") {
+                try? FileManager.default.removeItem(atPath: summary)
+            }
+            throw error
+        }
+        try builder.write(results)
+        try ResultFiles(junit: junit, json: json).write(results, report: report)
+        if let summary { try AtomicFile.write(Array(CIReport.markdown(results, report: report).utf8), to: summary) }
+        return results
+    }
+
+    /// The run up to its results: what `run` writes.
+    private func verified(
+        note: (TerminalText.Line) -> Void, progress: (@Sendable (Int, Int) -> Void)?
+    ) throws(RunnerError) -> (RunResults, ReportBuilder) {
+        let started = DispatchTime.now()
+        try OutputPaths.existingFolder(settings.goldens, option: "--goldens")
         if let junit { try OutputPaths.file(junit, option: "--junit") }
         if let json { try OutputPaths.file(json, option: "--json") }
         if let summary { try OutputPaths.file(summary, option: "--summary") }
@@ -153,10 +179,7 @@ public struct VerifyRun: Sendable {
             durationSeconds: secondsSince(started), version: version, fixturesRoot: settings.fixturesRoot)
         results.shard = settings.shard?.description
         results.shardPlan = shardPlan
-        try builder.write(results)
-        try ResultFiles(junit: junit, json: json).write(results, report: report)
-        if let summary { try AtomicFile.write(Array(CIReport.markdown(results, report: report).utf8), to: summary) }
-        return results
+        return (results, builder)
     }
 
     private static func readManifest(_ settings: BatchSettings) -> (
@@ -202,6 +225,26 @@ public struct ResultFiles: Sendable {
     public init(junit: String? = nil, json: String? = nil) {
         self.junit = junit
         self.json = json
+    }
+
+    /// Removes the files of an earlier run that this one will not replace: each only when
+    /// layoutsnap wrote it (a results.json, a JUnit file whose suites are layoutsnap's).
+    public func withdraw() {
+        if let json, ReportBuilder.isLayoutsnapResults(json) { try? FileManager.default.removeItem(atPath: json) }
+        // `JUnitWriter`'s root element, after the XML declaration.
+        if let junit, Self.opens(junit, with: "<testsuites name=\"layoutsnap ", within: 128) {
+            try? FileManager.default.removeItem(atPath: junit)
+        }
+    }
+
+    /// Whether the file at `path` holds `marker` within its first `within` bytes (at its start
+    /// when `within` is the marker's length).
+    static func opens(_ path: String, with marker: String, within: Int? = nil) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let bytes = Data(marker.utf8)
+        guard let head = try? handle.read(upToCount: within ?? bytes.count) else { return false }
+        return within == nil ? head == bytes : head.range(of: bytes) != nil
     }
 
     /// `report`: the report folder the results' image paths are relative to; JUnit names the
