@@ -450,6 +450,42 @@ final class HTTPClientTests: XCTestCase {
             ])
     }
 
+    /// Uploads that come one after another, as a cold run's do (a fixture's rendering apart),
+    /// go on one thread that waits for the next, not on a thread each (a cold run of the bundled
+    /// suite made 71); the thread ends once none comes. Uploads that come at once, with no
+    /// thread idle, get a thread each up to the bound.
+    func testUploadsOneAfterAnotherShareAThread() throws {
+        let queue = UploadQueue()
+        let keys = (0..<6).map { ResultKey(hex: SHA256.hex(of: Array("key \($0)".utf8))) }
+        let taken = LockedValue<[String]>([])
+        let ended = DispatchSemaphore(value: 0)
+        var started = 0
+        for key in keys {
+            if queue.add(key, [1], threadsAtMost: 4) {
+                started += 1
+                Thread.detachNewThread {
+                    while let (next, _) = queue.next() { taken.withLock { $0.append(next.hex) } }
+                    ended.signal()
+                }
+            }
+            // The next comes once this one is sent and its thread waits again.
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while taken.withLock { $0.count } < keys.firstIndex(of: key)! + 1 || queue.idleThreads == 0,
+                Date() < deadline
+            {
+                usleep(1000)
+            }
+        }
+        XCTAssertEqual(started, 1)
+        XCTAssertEqual(taken.withLock { $0 }, keys.map(\.hex))
+        XCTAssertEqual(ended.wait(timeout: .now() + .seconds(10)), .success, "the idle thread ends")
+        XCTAssertEqual(queue.idleThreads, 0)
+
+        var burst = 0
+        for key in keys where queue.add(key, [1], threadsAtMost: 4) { burst += 1 }
+        XCTAssertEqual(burst, 4)
+    }
+
     /// An answer asked ahead and dropped (the memo pack read anew at the run's end) is not the
     /// next lookup's: it asks the server again.
     func testAnAnswerDroppedIsAskedForAgain() throws {

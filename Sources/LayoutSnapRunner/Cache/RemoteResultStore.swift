@@ -29,17 +29,11 @@ public final class RemoteResultStore: ResultStore {
     /// once, and a server some milliseconds away costs a round trip for every few entries, not
     /// one an entry in turn (10 ms away, a cold run's uploads one at a time outlasted its
     /// rendering). Threads, not a concurrent dispatch queue: on Linux its pool is as wide as the
-    /// cores, two here. A thread ends when none is waiting.
-    private let queued = LockedValue(Queued())
+    /// cores, two here. A thread waits `UploadQueue.idleMilliseconds` for the next upload
+    /// before it ends.
+    private let queued = UploadQueue()
     static let concurrentUploads = 4
     private let pending = DispatchGroup()
-
-    private struct Queued {
-        var waiting: [(key: ResultKey, bytes: [UInt8])] = []
-        /// The first of `waiting` not taken yet.
-        var next = 0
-        var threads = 0
-    }
     /// Whether the server gives back the bytes an action result carries inline (`send`): nil
     /// until the run's first inline upload is read back; uploads made meanwhile wait for it.
     private let inlineKept = Learnt<Bool>()
@@ -194,32 +188,14 @@ public final class RemoteResultStore: ResultStore {
     public func put(_ key: ResultKey, _ bytes: [UInt8]) {
         guard upload == .always, !state.withLock({ $0.down || $0.uploadsStopped }) else { return }
         pending.enter()
-        let starts = queued.withLock { q in
-            q.waiting.append((key, bytes))
-            guard q.threads < Self.concurrentUploads else { return false }
-            q.threads += 1
-            return true
+        if queued.add(key, bytes, threadsAtMost: Self.concurrentUploads) {
+            Thread.detachNewThread { [self] in uploadWhileWaiting() }
         }
-        if starts { Thread.detachNewThread { [self] in uploadWhileWaiting() } }
     }
 
-    /// Sends the waiting uploads, one at a time, until none is left.
+    /// Sends the waiting uploads, one at a time, until none has come for a while.
     private func uploadWhileWaiting() {
-        while let (key, bytes) = queued.withLock({ q -> (ResultKey, [UInt8])? in
-            guard q.next < q.waiting.count else {
-                q.threads -= 1
-                return nil
-            }
-            let taken = q.waiting[q.next]
-            q.waiting[q.next].bytes = []
-            q.next += 1
-            // Taken ones go once they are half of the list.
-            if q.next * 2 >= q.waiting.count {
-                q.waiting.removeFirst(q.next)
-                q.next = 0
-            }
-            return (taken.key, taken.bytes)
-        }) {
+        while let (key, bytes) = queued.next() {
             send(key, bytes)
             pending.leave()
         }
@@ -289,6 +265,72 @@ public final class RemoteResultStore: ResultStore {
             return false
         }
         return true
+    }
+}
+
+/// The uploads waiting for a thread of `RemoteResultStore`'s, in order, and those threads.
+final class UploadQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var waiting: [(key: ResultKey, bytes: [UInt8])] = []
+    /// The first of `waiting` not taken yet.
+    private var first = 0
+    private var threads = 0
+    /// Threads waiting in `next` for an upload.
+    private var idle = 0
+
+    /// How long a thread waits for the next upload before it ends: longer than the gap between
+    /// a cold run's uploads (a fixture's rendering, milliseconds), so that a run starts a thread
+    /// or four, not one an upload. Ending one a gap made 71 threads in a cold run of the
+    /// bundled suite, each made and unmapped while the workers rendered; a thread still waiting
+    /// when the process ends costs nothing.
+    static let idleMilliseconds = 500
+
+    /// Queues an upload: true when the caller is to start a thread for it (the uploads not
+    /// taken yet outnumber the idle threads, and fewer than `threadsAtMost` run).
+    func add(_ key: ResultKey, _ bytes: [UInt8], threadsAtMost: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        waiting.append((key, bytes))
+        if idle > 0 { condition.signal() }
+        // An idle thread counts as idle until it wakes: one signalled for the upload before is
+        // not free for this one.
+        guard waiting.count - first > idle else { return false }
+        guard threads < threadsAtMost else { return false }
+        threads += 1
+        return true
+    }
+
+    /// Threads waiting in `next` now (for tests).
+    var idleThreads: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return idle
+    }
+
+    /// The next upload, waiting for one up to `idleMilliseconds`; nil when none came: the
+    /// calling thread ends.
+    func next() -> (ResultKey, [UInt8])? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: Double(Self.idleMilliseconds) / 1000)
+        while first == waiting.count {
+            idle += 1
+            let signalled = condition.wait(until: deadline)
+            idle -= 1
+            if !signalled && first == waiting.count {
+                threads -= 1
+                return nil
+            }
+        }
+        let taken = waiting[first]
+        waiting[first].bytes = []
+        first += 1
+        // Taken ones go once they are half of the list.
+        if first * 2 >= waiting.count {
+            waiting.removeFirst(first)
+            first = 0
+        }
+        return (taken.key, taken.bytes)
     }
 }
 
