@@ -290,21 +290,13 @@ public struct CacheBenchmark {
     /// fixture. With the default rate of 0.02, most warm runs of the bundled suite draw one.
     public static let audited = "audited hit"
 
-    /// The bundled suite's one-line transcript, else the first fixture of `Fixtures/`, by id:
-    /// outside `images` and hidden folders (as discovery finds them), and one that `--filter`
-    /// matches as itself (no pattern characters).
+    /// The bundled suite's one-line transcript, else the first fixture of `Fixtures/` by id, as
+    /// verify finds them, and one that `--filter` matches as itself (no pattern characters).
     static func auditedFixture() -> String? {
-        if FileManager.default.fileExists(atPath: "Fixtures/transcripts/one-line.json") {
-            return "transcripts/one-line"
-        }
-        let files =
-            FileManager.default.enumerator(atPath: "Fixtures")?.compactMap { $0 as? String }
-            .filter { path in
-                let folders = path.split(separator: "/").dropLast()
-                return path.hasSuffix(".json") && !folders.contains { $0 == "images" || $0.hasPrefix(".") }
-                    && !path.contains { "*?[]{}\\".contains($0) }
-            }.sorted() ?? []
-        return files.first.map { String($0.dropLast(".json".count)) }
+        guard let refs = try? FixtureDiscovery.discover(paths: []) else { return nil }
+        let ids = refs.map(\.id)
+        if ids.contains("transcripts/one-line") { return "transcripts/one-line" }
+        return ids.filter { id in !id.contains { "*?[]{}\\".contains($0) } }.sorted().first
     }
 
     /// The figure of a warm run from the remote store alone on a machine that never ran
