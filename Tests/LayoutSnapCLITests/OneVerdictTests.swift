@@ -284,6 +284,18 @@ final class OneVerdictTests: XCTestCase {
         try dir.write("s.md", "## notes")
         XCTAssertEqual(try CLI.run(["verify", "Fixtures/typo.json"] + outputs, in: dir.url).status, 2)
         for file in files where file != "r/index.html" { XCTAssertTrue(exists(file), "\(file) is the user's") }
+
+        // Stopped after the earlier report was cleared for this run (a remote cache URL is read
+        // when the cache opens): the `expected/` kept for the run goes too.
+        for file in files { try? FileManager.default.removeItem(at: dir.path(file)) }
+        try dir.write("Fixtures/a.json", smallPost(title: "Changed title"))
+        let failed = try CLI.run(["verify"] + outputs, in: dir.url)
+        XCTAssertEqual(failed.status, 1, failed.output)
+        XCTAssertTrue(exists("r/expected"), "a failing state's goldens are in the report")
+        let late = try CLI.run(["verify", "--no-cache", "--remote-cache", "ftp://nowhere"] + outputs, in: dir.url)
+        XCTAssertEqual(late.status, 2, late.output)
+        XCTAssertTrue(late.stderr.contains("--remote-cache ftp://nowhere"), late.stderr)
+        for file in files + ["r/expected", "r/actual", "r/diff"] { XCTAssertFalse(exists(file), file) }
     }
 
     /// Two records on one folder: the second stops at once naming the first; the first completes.

@@ -125,6 +125,13 @@ public struct ReportBuilder: Sendable {
         return (files, folders)
     }
 
+    /// Removes a kept `expected/` whole (a run that stopped before its results); nothing when
+    /// `clearing` did not keep it, which is when the folder may not be layoutsnap's.
+    public func removeExpected(_ clearing: Clearing) {
+        guard clearing.sweepsExpected else { return }
+        try? FileManager.default.removeItem(atPath: reportDirectory + "/expected")
+    }
+
     /// Removes every file of a kept `expected/` that this builder's entries do not name, and the
     /// folders left empty; nothing when `clearing` did not keep it. Every file this run put there
     /// is named, so the earlier files (`Clearing.found`) are all there is to look at.

@@ -43,27 +43,39 @@ public struct VerifyRun: Sendable {
     ) throws(RunnerError) -> RunResults {
         // Every place this run writes is checked before any work: the report folder first, so
         // that a run stopped by any later error can take an earlier run's report away.
-        try OutputPaths.reportOutsideGoldens(report: report, goldens: settings.goldens)
-        try OutputPaths.folder(report, option: "--report")
-        let (results, builder): (RunResults, ReportBuilder)
         do {
-            (results, builder) = try verified(note: note, progress: progress)
+            try OutputPaths.reportOutsideGoldens(report: report, goldens: settings.goldens)
+            try OutputPaths.folder(report, option: "--report")
         } catch {
-            // Stopped before its results (a PATH that does not exist, a goldens folder that is a
-            // file): an earlier run's results.json, report page, JUnit, JSON
-            // copy and summary would say what this run did not find, against its exit code 2.
-            // Only files layoutsnap wrote go (`ReportBuilder.clearPrevious`, `ResultFiles.withdraw`).
-            ReportBuilder(reportDirectory: report, goldens: settings.goldens).clearPrevious().wait()
-            ResultFiles(junit: junit, json: json).withdraw()
-            if let summary, ResultFiles.opens(summary, with: "## layoutsnap ") {
-                try? FileManager.default.removeItem(atPath: summary)
-            }
+            withdrawResultFiles()
             throw error
         }
-        try builder.write(results)
-        try ResultFiles(junit: junit, json: json).write(results, report: report)
-        if let summary { try AtomicFile.write(Array(CIReport.markdown(results, report: report).utf8), to: summary) }
-        return results
+        do {
+            let (results, builder) = try verified(note: note, progress: progress)
+            try builder.write(results)
+            try ResultFiles(junit: junit, json: json).write(results, report: report)
+            if let summary {
+                try AtomicFile.write(Array(CIReport.markdown(results, report: report).utf8), to: summary)
+            }
+            return results
+        } catch {
+            // Stopped before its results were all written (a PATH that does not exist, a
+            // goldens folder that is a file, a --junit that cannot be written): an earlier run's
+            // results.json, report page, JUnit, JSON copy and summary, or this run's first ones,
+            // would say otherwise than its exit code 2. Only files layoutsnap wrote go
+            // (`ReportBuilder.clearPrevious`, `ResultFiles.withdraw`).
+            ReportBuilder(reportDirectory: report, goldens: settings.goldens).clearPrevious().wait()
+            withdrawResultFiles()
+            throw error
+        }
+    }
+
+    /// The `--junit`, `--json` and `--summary` files, each only when layoutsnap wrote it.
+    private func withdrawResultFiles() {
+        ResultFiles(junit: junit, json: json).withdraw()
+        if let summary, ResultFiles.opens(summary, with: "## layoutsnap ") {
+            try? FileManager.default.removeItem(atPath: summary)
+        }
     }
 
     /// The run up to its results: what `run` writes.
@@ -117,6 +129,10 @@ public struct VerifyRun: Sendable {
         let builder = lintingBuilder
         let clearing = builder.clearPrevious(keepingExpected: true)
         defer { clearing.wait() }
+        // The earlier results are gone from here on, so `run`'s clearing after an error finds
+        // no results.json to vouch for the folder: the `expected/` kept for this run goes here.
+        var reachedResults = false
+        defer { if !reachedResults { builder.removeExpected(clearing) } }
         let manifest = reading.value.manifest
         reading.value.notes.forEach(note)
         opening.value.notes.forEach(note)
@@ -179,6 +195,7 @@ public struct VerifyRun: Sendable {
             durationSeconds: secondsSince(started), version: version, fixturesRoot: settings.fixturesRoot)
         results.shard = settings.shard?.description
         results.shardPlan = shardPlan
+        reachedResults = true
         return (results, builder)
     }
 
