@@ -29,8 +29,8 @@ public final class RemoteResultStore: ResultStore {
     /// once, and a server some milliseconds away costs a round trip for every few entries, not
     /// one an entry in turn (10 ms away, a cold run's uploads one at a time outlasted its
     /// rendering). Threads, not a concurrent dispatch queue: on Linux its pool is as wide as the
-    /// cores, two here. A thread waits `UploadQueue.idleMilliseconds` for the next upload
-    /// before it ends.
+    /// cores, two here. A thread waits half a second for the next upload before it ends
+    /// (`UploadQueue.idleMilliseconds`).
     private let queued = UploadQueue()
     static let concurrentUploads = 4
     private let pending = DispatchGroup()
@@ -280,10 +280,12 @@ final class UploadQueue: @unchecked Sendable {
 
     /// How long a thread waits for the next upload before it ends: longer than the gap between
     /// a cold run's uploads (a fixture's rendering, milliseconds), so that a run starts a thread
-    /// or four, not one an upload. Ending one a gap made 71 threads in a cold run of the
-    /// bundled suite, each made and unmapped while the workers rendered; a thread still waiting
-    /// when the process ends costs nothing.
-    static let idleMilliseconds = 500
+    /// or four, not one an upload. Ending at each gap started 71 upload threads in a cold run of
+    /// the bundled suite, each made and unmapped while the workers rendered; a thread still
+    /// waiting when the process ends costs nothing.
+    let idleMilliseconds: Int
+
+    init(idleMilliseconds: Int = 500) { self.idleMilliseconds = idleMilliseconds }
 
     /// Queues an upload: true when the caller is to start a thread for it (the uploads not
     /// taken yet outnumber the idle threads, and fewer than `threadsAtMost` run).
@@ -312,7 +314,7 @@ final class UploadQueue: @unchecked Sendable {
     func next() -> (ResultKey, [UInt8])? {
         condition.lock()
         defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: Double(Self.idleMilliseconds) / 1000)
+        let deadline = Date(timeIntervalSinceNow: Double(idleMilliseconds) / 1000)
         while first == waiting.count {
             idle += 1
             let signalled = condition.wait(until: deadline)
