@@ -314,20 +314,6 @@ public final class TextEngine: TextMeasuring {
     /// cairo's own reference counting.
     static let pinnedScaledFontLimit = 4096
 
-    /// Takes one more reference, kept for the life of the process, to the cairo scaled font of each
-    /// of `layout`'s runs; the metrics wrapper does the same for every font Pango asks about
-    /// (`pinFromMetrics`: an empty line's font, a metrics sample's fallbacks), so that fonts a
-    /// layout only measures with are covered too now that layouts are built on every worker at
-    /// once. Cairo 1.16 (Debian 12's) drops a scaled font's last reference before it
-    /// takes its font-map lock, so another worker can look the same font up and start drawing with
-    /// it in between: `cairo_scaled_font_destroy: Assertion '! scaled_font->cache_frozen' failed`,
-    /// seen once in a debug render of 1,200 generated fixtures on two workers (fixed upstream in
-    /// cairo's commit a677350, 1.17.4). Workers share cairo's scaled fonts (they share faces and
-    /// sizes) while each has its own Pango fonts, which release theirs as Pango's caches turn over;
-    /// a pinned font's count never reaches zero, so that path never runs for it. A pinned font
-    /// also keeps its cairo font face, whose list per font file cairo 1.16 changes unlocked.
-    ///
-    /// Returns the runs' scaled fonts, once each, for `pinDrawnFonts`.
     /// The file of a face `layout` uses that was to be opened at its first font and could not
     /// be, or nil.
     private static func failedDeferredFace(in layout: OpaquePointer) -> String? {
@@ -343,6 +329,20 @@ public final class TextEngine: TextMeasuring {
         return nil
     }
 
+    /// Takes one more reference, kept for the life of the process, to the cairo scaled font of each
+    /// of `layout`'s runs; the metrics wrapper does the same for every font Pango asks about
+    /// (`pinFromMetrics`: an empty line's font, a metrics sample's fallbacks), so that fonts a
+    /// layout only measures with are covered too now that layouts are built on every worker at
+    /// once. Cairo 1.16 (Debian 12's) drops a scaled font's last reference before it
+    /// takes its font-map lock, so another worker can look the same font up and start drawing with
+    /// it in between: `cairo_scaled_font_destroy: Assertion '! scaled_font->cache_frozen' failed`,
+    /// seen once in a debug render of 1,200 generated fixtures on two workers (fixed upstream in
+    /// cairo's commit a677350, 1.17.4). Workers share cairo's scaled fonts (they share faces and
+    /// sizes) while each has its own Pango fonts, which release theirs as Pango's caches turn over;
+    /// a pinned font's count never reaches zero, so that path never runs for it. A pinned font
+    /// also keeps its cairo font face, whose list per font file cairo 1.16 changes unlocked.
+    ///
+    /// Returns the runs' scaled fonts, once each, for `pinDrawnFonts`.
     private static func pinScaledFonts(of layout: OpaquePointer) -> [OpaquePointer] {
         guard let iter = pango_layout_get_iter(layout) else { return [] }
         defer { pango_layout_iter_free(iter) }
