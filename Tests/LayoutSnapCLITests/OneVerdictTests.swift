@@ -162,6 +162,31 @@ final class OneVerdictTests: XCTestCase {
         XCTAssertTrue(allowed.stderr.contains("warning: shard 2/3 missing"), allowed.stderr)
     }
 
+    /// A merge that stops with an error (an input that is no report) takes the earlier merged
+    /// results away, as verify does; one whose output is also an input leaves that input whole.
+    func testAMergeStoppedEarlyLeavesNoEarlierResults() throws {
+        let dir = try TempDir()
+        func exists(_ file: String) -> Bool { FileManager.default.fileExists(atPath: dir.path(file).path) }
+        let shard = try CLI.run([
+            "verify", "--report", dir.path("r1").path, "--no-progress", "--filter", "posts/*",
+        ])
+        XCTAssertEqual(shard.status, 0, shard.output)
+        let out = ["--out", dir.path("m").path, "--junit", dir.path("j.xml").path]
+        let merged = try CLI.run(["merge-reports", dir.path("r1").path] + out)
+        XCTAssertEqual(merged.status, 0, merged.output)
+        let files = ["m/results.json", "m/index.html", "j.xml"]
+        for file in files { XCTAssertTrue(exists(file), file) }
+
+        let stopped = try CLI.run(["merge-reports", dir.path("r1").path, dir.path("nothing").path] + out)
+        XCTAssertEqual(stopped.status, 2, stopped.output)
+        for file in files { XCTAssertFalse(exists(file), "\(file) left by the merge before") }
+
+        let into = try CLI.run(["merge-reports", dir.path("r1").path, "--out", dir.path("r1").path])
+        XCTAssertEqual(into.status, 2, into.output)
+        XCTAssertTrue(into.stderr.contains("the output folder cannot also be an input"), into.stderr)
+        XCTAssertTrue(exists("r1/results.json"), "an input is never taken away")
+    }
+
     /// 50 pixels nudged by 2 levels: `verify` and `diff` give the same verdict and the same words,
     /// exact by default, similar with a tolerance.
     func testDiffAndVerifyShareOneComparison() throws {

@@ -20,25 +20,44 @@ public struct ReportMerger {
     /// Merges the reports and writes the merged folder (results.json, index.html, images) and
     /// the extra result files; the merged run's exit code is `results.exitCode`, as a single
     /// run's would be, with a missing shard failing it.
+    ///
+    /// A merge that stops with an error leaves no results, an earlier merge's or its own first
+    /// ones (`ResultFiles.withdraw`); the output folder is left alone when it cannot be used or
+    /// is also an input.
     public func run(resultFiles: ResultFiles = ResultFiles()) throws(RunnerError) -> RunResults {
-        guard !inputs.isEmpty else { throw RunnerError.usage("merge-reports needs at least one report folder") }
-        try OutputPaths.folder(output, option: "--out")
-        if let junit = resultFiles.junit { try OutputPaths.file(junit, option: "--junit") }
-        if let json = resultFiles.json { try OutputPaths.file(json, option: "--json") }
-        let results = try merge()
-        try ReportBuilder(reportDirectory: output, goldens: "").write(results)
-        try resultFiles.write(results, report: output)
-        return results
+        do throws(RunnerError) {
+            guard !inputs.isEmpty else { throw RunnerError.usage("merge-reports needs at least one report folder") }
+            try OutputPaths.folder(output, option: "--out")
+            try checkOutputIsNoInput()
+        } catch {
+            resultFiles.withdraw(report: nil)
+            throw error
+        }
+        do {
+            if let junit = resultFiles.junit { try OutputPaths.file(junit, option: "--junit") }
+            if let json = resultFiles.json { try OutputPaths.file(json, option: "--json") }
+            let results = try merge()
+            try ReportBuilder(reportDirectory: output, goldens: "").write(results)
+            try resultFiles.write(results, report: output)
+            return results
+        } catch {
+            resultFiles.withdraw(report: output)
+            throw error
+        }
+    }
+
+    private func checkOutputIsNoInput() throws(RunnerError) {
+        let outputAbsolute = URL(fileURLWithPath: output).standardizedFileURL.path
+        for dir in inputs where URL(fileURLWithPath: dir).standardizedFileURL.path == outputAbsolute {
+            throw RunnerError.usage("\(dir): the output folder cannot also be an input")
+        }
     }
 
     public func merge() throws(RunnerError) -> RunResults {
         guard !inputs.isEmpty else { throw RunnerError.usage("merge-reports needs at least one report folder") }
-        let outputAbsolute = URL(fileURLWithPath: output).standardizedFileURL.path
+        try checkOutputIsNoInput()
         var parts: [(dir: String, results: RunResults)] = []
         for dir in inputs {
-            guard URL(fileURLWithPath: dir).standardizedFileURL.path != outputAbsolute else {
-                throw RunnerError.usage("\(dir): the output folder cannot also be an input")
-            }
             let path = dir + "/results.json"
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw RunnerError.usage("\(path): no such file (is \(dir) a verify report folder?)")

@@ -47,7 +47,7 @@ public struct VerifyRun: Sendable {
             try OutputPaths.reportOutsideGoldens(report: report, goldens: settings.goldens)
             try OutputPaths.folder(report, option: "--report")
         } catch {
-            withdrawResultFiles()
+            ResultFiles(junit: junit, json: json).withdraw(report: nil, summary: summary)
             throw error
         }
         do {
@@ -62,19 +62,9 @@ public struct VerifyRun: Sendable {
             // Stopped before its results were all written (a PATH that does not exist, a
             // goldens folder that is a file, a --junit that cannot be written): an earlier run's
             // results.json, report page, JUnit, JSON copy and summary, or this run's first ones,
-            // would say otherwise than its exit code 2. Only files layoutsnap wrote go
-            // (`ReportBuilder.clearPrevious`, `ResultFiles.withdraw`).
-            ReportBuilder(reportDirectory: report, goldens: settings.goldens).clearPrevious().wait()
-            withdrawResultFiles()
+            // would say otherwise than its exit code 2 (`ResultFiles.withdraw`).
+            ResultFiles(junit: junit, json: json).withdraw(report: report, summary: summary)
             throw error
-        }
-    }
-
-    /// The `--junit`, `--json` and `--summary` files, each only when layoutsnap wrote it.
-    private func withdrawResultFiles() {
-        ResultFiles(junit: junit, json: json).withdraw()
-        if let summary, ResultFiles.opens(summary, with: "## layoutsnap ") {
-            try? FileManager.default.removeItem(atPath: summary)
         }
     }
 
@@ -244,13 +234,21 @@ public struct ResultFiles: Sendable {
         self.json = json
     }
 
-    /// Removes the files of an earlier run that this one will not replace: each only when
-    /// layoutsnap wrote it (a results.json, a JUnit file whose suites are layoutsnap's).
-    public func withdraw() {
+    /// What a run that stops with an error (exit 2) leaves of its results, its own first ones
+    /// or an earlier run's: nothing that could say otherwise than its exit code. The report
+    /// folder's results.json, page and images (`ReportBuilder.clearPrevious`: only when its
+    /// results.json is layoutsnap's), these files and the `--summary` file go, each only when
+    /// layoutsnap wrote it. `report`: nil when the folder itself could not be used.
+    public func withdraw(report: String?, summary: String? = nil) {
+        if let report { ReportBuilder(reportDirectory: report, goldens: "").clearPrevious().wait() }
         if let json, ReportBuilder.isLayoutsnapResults(json) { try? FileManager.default.removeItem(atPath: json) }
         // `JUnitWriter`'s root element, after the XML declaration.
         if let junit, Self.opens(junit, with: "<testsuites name=\"layoutsnap ", within: 128) {
             try? FileManager.default.removeItem(atPath: junit)
+        }
+        // `CIReport.markdown`'s heading.
+        if let summary, Self.opens(summary, with: "## layoutsnap ") {
+            try? FileManager.default.removeItem(atPath: summary)
         }
     }
 
