@@ -312,6 +312,13 @@ extension SystemCall {
         return Array(bytes)
     }
 
+    /// Moves `path`'s access and modification times to now; false when it cannot (gone, not
+    /// the caller's): a cache's least-recently-used order, which a failure only blurs.
+    @discardableResult
+    public static func touch(_ path: String) -> Bool {
+        utimensat(AT_FDCWD, path, nil, 0) == 0
+    }
+
     /// What `stat` (or, not following a last link, `lstat`) says of `path`; nil when there is
     /// no such file or it cannot be reached (the callers treat that as "absent").
     public static func status(_ path: String, followsLinks: Bool = true) -> stat? {

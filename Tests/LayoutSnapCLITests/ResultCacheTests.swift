@@ -356,11 +356,45 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(try verify(dir, binary: binary).cached.values.filter { $0 }.count, 4)
     }
 
-    func entries(_ dir: TempDir) throws -> Set<String> {
-        let root = dir.path(".layoutsnap/cache/entries")
-        return Set(
-            try FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.count > 3 }
-                .map { root.appendingPathComponent($0).path })
+    /// An entry of the local folder: the pack that holds it, its key and its text.
+    struct PackedEntry: Equatable {
+        var pack: String
+        var key: String
+        var text: String
+    }
+
+    /// Every entry in the local folder's packs, oldest pack first, read by the format docs/cache.md
+    /// gives (`layoutsnap entry pack 1`, then `entry <key> <bytes>`, the entry and a newline for
+    /// each, then `end`), apart from the code that writes it.
+    func entries(_ dir: TempDir) throws -> [PackedEntry] {
+        let root = dir.path(".layoutsnap/cache/packs").path
+        var out: [PackedEntry] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: root).sorted() where !name.hasPrefix(".") {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + name)))
+            let header = Array("layoutsnap entry pack 1\n".utf8)
+            XCTAssertEqual(Array(bytes.prefix(header.count)), header)
+            var at = header.count
+            while Array(bytes[at...]) != Array("end\n".utf8) {
+                let newline = try XCTUnwrap(bytes[at...].firstIndex(of: 0x0A))
+                let fields = String(decoding: bytes[at..<newline], as: UTF8.self).split(separator: " ")
+                XCTAssertEqual(fields.count, 3)
+                XCTAssertEqual(fields[0], "entry")
+                let count = try XCTUnwrap(Int(fields[2]))
+                out.append(
+                    PackedEntry(
+                        pack: root + "/" + name, key: String(fields[1]),
+                        text: String(decoding: bytes[(newline + 1)..<(newline + 1 + count)], as: UTF8.self)))
+                at = newline + 1 + count + 1
+            }
+        }
+        return out
+    }
+
+    /// Writes `entries` as the pack at `path`, in the same format.
+    func writePack(_ path: String, _ entries: [PackedEntry]) throws {
+        var text = "layoutsnap entry pack 1\n"
+        for entry in entries { text += "entry \(entry.key) \(entry.text.utf8.count)\n\(entry.text)\n" }
+        try (text + "end\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     /// An entry whose frame hash was edited is not the golden's: not taken, the fixture is
@@ -371,11 +405,16 @@ final class ResultCacheTests: XCTestCase {
         let dir = try project()
         let a = "Fixtures/cards/a.json"
         XCTAssertEqual(try entries(dir).count, 4)
-        let edited = try XCTUnwrap(try entries(dir).sorted().first)
-        var text = try String(contentsOf: URL(fileURLWithPath: edited), encoding: .utf8)
+        XCTAssertEqual(Set(try entries(dir).map(\.pack)).count, 1, "one run, one pack")
+        // A frame hash edited in place, as with a text editor: the pack keeps its length.
+        let edited = try XCTUnwrap(try entries(dir).min { $0.key < $1.key })
+        var text = edited.text
         let hash = try XCTUnwrap(text.range(of: #""pixels":"[0-9a-f]{16}""#, options: .regularExpression))
         text.replaceSubrange(hash, with: #""pixels":"0123456789abcdef""#)
-        try text.write(toFile: edited, atomically: true, encoding: .utf8)
+        XCTAssertNotEqual(text, edited.text)
+        try String(contentsOfFile: edited.pack, encoding: .utf8).replacingOccurrences(of: edited.text, with: text)
+            .write(toFile: edited.pack, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try entries(dir).contains { $0.text == text })
         let normal = try verify(dir)
         XCTAssertEqual(normal.status, 0, normal.output)
         XCTAssertEqual(normal.cached.values.filter { $0 }.count, 3, normal.output)
@@ -384,17 +423,15 @@ final class ResultCacheTests: XCTestCase {
         try FileManager.default.removeItem(at: dir.path(".layoutsnap/cache"))
         XCTAssertEqual(try verify(dir, [a]).status, 0)
         let recorded = try XCTUnwrap(try entries(dir).first)
-        let original = try String(contentsOfFile: recorded, encoding: .utf8)
         try dir.write(
             a,
             try String(contentsOf: dir.path(a), encoding: .utf8).replacingOccurrences(
                 of: "Body text", with: "Other body"))
         XCTAssertEqual(try verify(dir, [a]).status, 1)
-        let changed = try XCTUnwrap(try entries(dir).subtracting([recorded]).first)
-        let changedKey = (changed as NSString).lastPathComponent
-        let recordedKey = (recorded as NSString).lastPathComponent
-        try original.replacingOccurrences(of: recordedKey, with: changedKey)
-            .write(toFile: changed, atomically: true, encoding: .utf8)
+        var changed = try XCTUnwrap(try entries(dir).first { $0.key != recorded.key })
+        XCTAssertNotEqual(changed.pack, recorded.pack)
+        changed.text = recorded.text.replacingOccurrences(of: recorded.key, with: changed.key)
+        try writePack(changed.pack, [changed])
 
         let trusted = try verify(dir, [a])
         XCTAssertEqual(trusted.status, 0, "a poisoned entry is a hit: what the audit is for")
@@ -409,9 +446,11 @@ final class ResultCacheTests: XCTestCase {
         // The audit replaced the entry with the rendering: the fixture fails as it should.
         XCTAssertEqual(try verify(dir, [a]).status, 1)
 
-        // Torn: half an entry is refused with a warning, and the fixture is rendered.
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: changed))
-        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: changed))
+        // Torn: each pack cut in half is refused with a warning, and the fixture is rendered.
+        for pack in Set(try entries(dir).map(\.pack)) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: pack))
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: pack))
+        }
         let torn = try verify(dir, [a])
         XCTAssertEqual(torn.status, 1, torn.output)
         XCTAssertEqual(torn.cached["cards/a"], false)

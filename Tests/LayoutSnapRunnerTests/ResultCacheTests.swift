@@ -608,15 +608,18 @@ final class ResultCacheTests: XCTestCase {
         }
     }
 
-    /// A hit moves an entry's time to now only when it is an hour old or more: a warm run
-    /// within the hour writes nothing to the folder.
-    func testAHitTouchesOnlyAnEntryUnusedForAnHour() throws {
+    /// A hit moves its pack's time to now only when it is an hour old or more: a warm run
+    /// within the hour writes nothing to the folder, and a lookup that misses touches nothing.
+    func testAHitTouchesOnlyAPackUnusedForAnHour() throws {
         let folder = try makeTemporaryFolder("cache")
         defer { removeTemporaryFolder(folder) }
-        let store = LocalResultStore(folder: folder.path)
+        let writer = LocalResultStore(folder: folder.path)
         let key = ResultKey(hex: String(repeating: "a", count: 64))
-        store.put(key, [1, 2, 3])
-        let path = store.path(key)
+        writer.put(key, [1, 2, 3])
+        writer.finish(nil)
+        let packs = try FileManager.default.contentsOfDirectory(atPath: writer.packsFolder)
+        XCTAssertEqual(packs.count, 1)
+        let path = writer.packsFolder + "/" + packs[0]
         func modified() -> Int {
             var info = stat()
             XCTAssertEqual(stat(path, &info), 0)
@@ -628,56 +631,140 @@ final class ResultCacheTests: XCTestCase {
         }
         let now = Int(time(nil))
         setModified(now - 3000)
-        XCTAssertEqual(store.get(key), [1, 2, 3])
+        XCTAssertEqual(LocalResultStore(folder: folder.path).get(key), [1, 2, 3])
         XCTAssertEqual(modified(), now - 3000, "used within the hour: left alone")
         setModified(now - 3700)
+        let store = LocalResultStore(folder: folder.path)
+        XCTAssertTrue(store.has(key))
+        XCTAssertNil(store.get(ResultKey(hex: String(repeating: "b", count: 64))))
+        XCTAssertEqual(modified(), now - 3700, "no hit yet")
         XCTAssertEqual(store.get(key), [1, 2, 3])
         XCTAssertGreaterThanOrEqual(modified(), now, "an hour old: moved to now")
+    }
+
+    /// A run's entries are one file, written at its end (`finish`); the next run's lookups find
+    /// them, a later pack wins for a key stored twice, and a pack that is not whole is refused
+    /// with a warning while the others are still read.
+    func testARunsEntriesAreOnePack() throws {
+        let folder = try makeTemporaryFolder("cache")
+        defer { removeTemporaryFolder(folder) }
+        let keys = (0..<3).map { ResultKey(hex: String(repeating: "\($0)", count: 64)) }
+        let first = LocalResultStore(folder: folder.path)
+        first.use(generation: "0123456789abcdef")
+        for (n, key) in keys.enumerated() { first.put(key, Array("entry \(n)".utf8)) }
+        XCTAssertEqual(first.get(keys[1]), Array("entry 1".utf8), "the run's own, before they are written")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: first.packsFolder), "nothing written before the end")
+        first.finish(nil)
+        func packs() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: first.packsFolder).sorted()
+        }
+        XCTAssertEqual(try packs().count, 1)
+        XCTAssertTrue(try packs()[0].hasPrefix("0123456789abcdef-"))
+
+        let second = LocalResultStore(folder: folder.path)
+        second.use(generation: "0123456789abcdef")
+        XCTAssertEqual(second.get(keys[0]), Array("entry 0".utf8))
+        second.put(keys[0], Array("again".utf8))
+        second.finish(nil)
+        XCTAssertEqual(second.get(keys[0]), Array("again".utf8), "read again after the end: the later pack wins")
+        XCTAssertEqual(try packs().count, 2)
+        XCTAssertEqual(second.stats().entries, 4)
+
+        let other = LocalResultStore(folder: folder.path)
+        other.use(generation: "fedcba9876543210")
+        XCTAssertNil(other.get(keys[0]), "another generation's packs are not read")
+
+        // The second pack cut short: refused with a warning; the first is still read.
+        let cut = first.packsFolder + "/" + (try packs()[1])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: cut))
+        try bytes.prefix(bytes.count - 3).write(to: URL(fileURLWithPath: cut))
+        let third = LocalResultStore(folder: folder.path)
+        third.use(generation: "0123456789abcdef")
+        XCTAssertEqual(third.get(keys[0]), Array("entry 0".utf8))
+        XCTAssertEqual(third.problems.count, 1)
+        XCTAssertTrue(third.problems[0].contains("refused: not whole"), "\(third.problems)")
+        XCTAssertTrue(third.problems[0].contains(try packs()[1]), "\(third.problems)")
+    }
+
+    /// A run that read `maxPacks` packs or more writes their entries again as one and removes
+    /// them; its own entries go in a pack of their own, which wins.
+    func testManyPacksAreCompactedIntoOne() throws {
+        let folder = try makeTemporaryFolder("cache")
+        defer { removeTemporaryFolder(folder) }
+        let keys = (0..<EntryPacks.maxPacks).map {
+            ResultKey(hex: String(format: "%02x", $0) + String(repeating: "0", count: 62))
+        }
+        for (n, key) in keys.enumerated() {
+            let store = LocalResultStore(folder: folder.path)
+            store.put(key, [UInt8(n)])
+            store.put(keys[0], [UInt8(n)])
+            store.finish(nil)
+        }
+        let store = LocalResultStore(folder: folder.path)
+        func packs() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: store.packsFolder) }
+        XCTAssertEqual(try packs().count, EntryPacks.maxPacks)
+        XCTAssertEqual(store.get(keys[0]), [UInt8(EntryPacks.maxPacks - 1)], "the latest pack's")
+        store.put(keys[1], [99])
+        store.finish(nil)
+        XCTAssertEqual(try packs().count, 2, "the compacted pack and the run's own")
+        let after = LocalResultStore(folder: folder.path)
+        XCTAssertEqual(after.get(keys[1]), [99])
+        XCTAssertEqual(after.get(keys[0]), [UInt8(EntryPacks.maxPacks - 1)])
+        for (n, key) in keys.enumerated().dropFirst(2) { XCTAssertEqual(after.get(key), [UInt8(n)]) }
+        XCTAssertEqual(after.stats().entries, EntryPacks.maxPacks, "keys[1] once, in the run's own pack")
+        XCTAssertTrue(after.problems.isEmpty, "\(after.problems)")
     }
 
     func testLocalStoreEvictsTheLeastRecentlyUsed() throws {
         let folder = try makeTemporaryFolder("cache")
         defer { removeTemporaryFolder(folder) }
-        let store = LocalResultStore(folder: folder.path, maxBytes: 10_000)
         let keys = (0..<6).map { ResultKey(hex: String(format: "%02x", $0) + String(repeating: "0", count: 62)) }
+        let packSize = EntryPacks.format.encoded([(keys[0].hex, [UInt8](repeating: 0, count: 3000))]).count
+        // Three packs over 90% of the bound.
+        let maxBytes = packSize * 10 / 3 + 1
         for (n, k) in keys.enumerated() {
-            store.put(k, [UInt8](repeating: UInt8(n), count: 3000))
-            // Each entry older than the next, 10 s apart.
-            let path = store.path(k)
+            // A pack each, each older than the next, 10 s apart.
+            let writer = LocalResultStore(folder: folder.path, maxBytes: maxBytes)
+            writer.put(k, [UInt8](repeating: UInt8(n), count: 3000))
+            writer.finish(nil)
+            let new = try FileManager.default.contentsOfDirectory(atPath: writer.packsFolder).sorted().last!
             var times = [
                 timeval(tv_sec: 1_000_000 + n * 10, tv_usec: 0), timeval(tv_sec: 1_000_000 + n * 10, tv_usec: 0),
             ]
-            XCTAssertEqual(utimes(path, &times), 0)
+            XCTAssertEqual(utimes(writer.packsFolder + "/" + new, &times), 0)
         }
+        let store = LocalResultStore(folder: folder.path, maxBytes: maxBytes)
         XCTAssertEqual(store.stats().entries, 6)
-        XCTAssertEqual(store.stats().bytes, 18_000)
+        XCTAssertEqual(store.stats().bytes, 6 * packSize)
         // Reading the oldest makes it the most recently used.
         XCTAssertEqual(store.get(keys[0]), [UInt8](repeating: 0, count: 3000))
         XCTAssertEqual(store.evict(), 3)
-        XCTAssertNotNil(store.get(keys[0]))
-        XCTAssertNil(store.get(keys[1]))
-        XCTAssertNil(store.get(keys[2]))
-        XCTAssertNil(store.get(keys[3]))
-        XCTAssertNotNil(store.get(keys[4]))
-        XCTAssertNotNil(store.get(keys[5]))
-        XCTAssertEqual(store.stats().bytes, 9000)
+        let after = LocalResultStore(folder: folder.path, maxBytes: maxBytes)
+        XCTAssertNotNil(after.get(keys[0]))
+        XCTAssertNil(after.get(keys[1]))
+        XCTAssertNil(after.get(keys[2]))
+        XCTAssertNil(after.get(keys[3]))
+        XCTAssertNotNil(after.get(keys[4]))
+        XCTAssertNotNil(after.get(keys[5]))
+        XCTAssertEqual(after.stats().bytes, 3 * packSize)
         // The hash memos beside the entries go with them.
         for memo in ["fonts", "goldens", "libraries"] {
             try Data("memo".utf8).write(to: folder.appendingPathComponent(memo))
         }
         // And the remembered keys, which count towards the bound.
-        let before = store.stats().bytes
-        let memos = MemoPacks(folder: store.memosFolder, generation: "0123456789abcdef")
+        let before = after.stats().bytes
+        let memos = MemoPacks(folder: after.memosFolder, generation: "0123456789abcdef")
+        let key = keys[0]
         memos.remember(Array("a record".utf8), for: key)
         XCTAssertNil(memos.finish())
-        XCTAssertEqual(store.stats().bytes, before + MemoPacks.encoded([(key.hex, Array("a record".utf8))]).count)
-        XCTAssertEqual(store.clear(), 3)
-        XCTAssertEqual(store.stats().entries, 0)
-        XCTAssertEqual(store.stats().bytes, 0)
-        for memo in ["fonts", "goldens", "libraries", "memos"] {
+        XCTAssertEqual(after.stats().bytes, before + MemoPacks.encoded([(key.hex, Array("a record".utf8))]).count)
+        XCTAssertEqual(after.clear(), 3)
+        XCTAssertEqual(after.stats().entries, 0)
+        XCTAssertEqual(after.stats().bytes, 0)
+        for memo in ["fonts", "goldens", "libraries", "memos", "packs"] {
             XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent(memo).path), memo)
         }
-        XCTAssertTrue(store.problems.isEmpty, "\(store.problems)")
+        XCTAssertTrue(after.problems.isEmpty, "\(after.problems)")
     }
 
     func testBuildIDIsTheLinkersNote() throws {

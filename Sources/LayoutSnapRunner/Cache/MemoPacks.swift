@@ -145,7 +145,7 @@ final class MemoPacks: @unchecked Sendable {
                 let ordered = records.sorted {
                     $0.value.age != $1.value.age ? $0.value.age > $1.value.age : $0.key < $1.key
                 }
-                let after = s.read.max().flatMap(Self.timeInName) ?? Self.now()
+                let after = s.read.max().flatMap(PackFormat.timeInName) ?? PackFormat.now()
                 return (bounded(ordered.map { ($0.key, $0.value.bytes) }), name(time: after + 1), s.read)
             }
             // The shared pack's memos the local packs lacked are kept with them, as a local
@@ -162,7 +162,7 @@ final class MemoPacks: @unchecked Sendable {
                 last[memo] = s.records![memo]!.bytes
                 order.append(memo)
             }
-            return (bounded(order.map { ($0, last[$0]!) }), name(time: Self.now()), [])
+            return (bounded(order.map { ($0, last[$0]!) }), name(time: PackFormat.now()), [])
         }
         guard let pack, let folder else { return nil }
         do {
@@ -210,7 +210,7 @@ final class MemoPacks: @unchecked Sendable {
         var kept: [(memo: String, bytes: [UInt8])] = []
         var total = Self.encoded([]).count
         for record in priority {
-            let size = "memo \(record.memo) \(record.bytes.count)\n".utf8.count + record.bytes.count + 1
+            let size = Self.format.size(key: record.memo, count: record.bytes.count)
             guard total + size <= maxBytes else { continue }
             total += size
             kept.append(record)
@@ -218,22 +218,7 @@ final class MemoPacks: @unchecked Sendable {
         return Self.encoded(kept.sorted { $0.memo < $1.memo })
     }
 
-    /// Nanoseconds since 1970, as a pack's name gives them.
-    private static func now() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return now.tv_sec * 1_000_000_000 + now.tv_nsec
-    }
-
-    private func name(time: Int) -> String {
-        "\(generation)-" + String(format: "%020ld-%d-%08x", time, getpid(), UInt32.random(in: 0...UInt32.max))
-    }
-
-    /// The time in a pack's name.
-    private static func timeInName(_ name: String) -> Int? {
-        let fields = name.split(separator: "-")
-        return fields.count >= 2 ? Int(fields[1]) : nil
-    }
+    private func name(time: Int) -> String { PackFormat.name(generation: generation, time: time) }
 
     private func load(_ s: inout State) {
         var records: [String: (bytes: [UInt8], age: Int)] = [:]
@@ -242,10 +227,7 @@ final class MemoPacks: @unchecked Sendable {
             s.records = records
             return
         }
-        // A folder that is not there yet holds no packs; AtomicWriter's temporary files start
-        // with a dot, and another generation's packs are left to age out.
-        let names = ((try? SystemCall.folderEntries(folder).get()) ?? [])
-            .filter { !$0.isFolder && $0.isUTF8 && $0.name.hasPrefix(generation + "-") }.map(\.name).sorted()
+        let names = PackFormat.names(in: folder, generation: generation)
         let now = Int(time(nil))
         for (age, name) in names.enumerated() {
             // Touched as an entry is: least recently used is evicted first.
@@ -297,28 +279,14 @@ final class MemoPacks: @unchecked Sendable {
         }
     }
 
+    static let format = PackFormat(header: header, word: "memo")
+
     static func encoded(_ records: [(memo: String, bytes: [UInt8])]) -> [UInt8] {
-        var out = Array(header.utf8)
-        for (memo, bytes) in records {
-            out += Array("memo \(memo) \(bytes.count)\n".utf8)
-            out += bytes
-            out.append(0x0A)
-        }
-        return out + Array("end\n".utf8)
+        format.encoded(records.map { ($0.memo, $0.bytes) })
     }
 
     /// The records of a whole pack, in file order; nil for anything else (torn, another format).
     static func parse(_ bytes: [UInt8]) -> [(memo: String, bytes: [UInt8])]? {
-        var reader = RecordReader(bytes: bytes)
-        guard reader.take(header) else { return nil }
-        var records: [(memo: String, bytes: [UInt8])] = []
-        while !reader.take("end\n") {
-            guard reader.take("memo "), let memo = reader.hex(), reader.take(" "), let count = reader.count(),
-                reader.take("\n"), let record = reader.line(count)
-            else { return nil }
-            records.append((memo, record))
-        }
-        guard reader.atEnd else { return nil }
-        return records
+        format.parse(bytes)?.map { ($0.key, $0.bytes) }
     }
 }

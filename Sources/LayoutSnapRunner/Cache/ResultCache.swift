@@ -36,6 +36,7 @@ public struct CacheSettings: Sendable, Equatable {
     public var newFolder: String? {
         guard remote == nil, let folder,
             SystemCall.status(folder + "/libraries", followsLinks: false) == nil,
+            SystemCall.status(folder + "/packs", followsLinks: false) == nil,
             SystemCall.status(folder + "/entries", followsLinks: false) == nil
         else { return nil }
         return folder
@@ -115,6 +116,7 @@ public final class ResultCache: Sendable {
             : MemoPacks(
                 folder: local?.memosFolder, generation: String(generation.prefix(16)), shared: shared)
         memos?.askAheadForShared()
+        local?.use(generation: String(generation.prefix(16)))
         keyPrefix = ResultKey.prefix(renderer: renderer, environment: environment, lints: lints)
     }
 
@@ -528,7 +530,7 @@ public final class ResultCache: Sendable {
         // Queued before the remote store's uploads are drained.
         memos?.finishShared()
         store.finish()
-        if let local, let memos { local.finish(memos) }
+        local?.finish(memos)
         if let local, local.entriesWritten > 0 { local.evict() }
         if goldenMemo.withLock({ $0 })?.save() == true, let userCacheFolder {
             UserGoldenMemos(userCacheFolder).prune()

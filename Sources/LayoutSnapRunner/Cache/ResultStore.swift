@@ -23,13 +23,13 @@ extension ResultStore {
     public func finish() {}
 }
 
-/// `.layoutsnap/cache` (or `--cache DIR`): one file per entry, `entries/<first hex
-/// digit>/<key>` (sixteen folders: making a folder costs an empty cache more than the entry
-/// written into it, and ext4 indexes a folder of many thousand files), written to a temporary file and renamed into place, so writers racing on one
-/// key each leave a whole entry and a reader never sees half of one. No fsync: an entry lost to a
-/// power cut is a miss, and one torn is refused by its own check. Least recently used first out:
-/// a hit touches the entry's modification time (when older than an hour), and `evict` removes the
-/// oldest until the folder is within its bound.
+/// `.layoutsnap/cache` (or `--cache DIR`): the entries in packs, `packs/<generation>-…`, a file
+/// a run (`EntryPacks`), each written to a temporary file and renamed into place, so runs racing
+/// each leave whole packs and a reader never sees half of one. No fsync: a pack lost to a power
+/// cut is a miss, and one torn is refused. Least recently used first out: a hit touches its
+/// pack's modification time (when older than an hour), and `evict` removes the oldest files
+/// until the folder is within its bound. (Builds before packs wrote a file an entry,
+/// `entries/<first hex digit>/<key>`; no later build's key finds them, and they age out.)
 public final class LocalResultStore: ResultStore {
     public let folder: String
     public let maxBytes: Int
@@ -49,43 +49,48 @@ public final class LocalResultStore: ResultStore {
         self.maxBytes = maxBytes
     }
 
+    /// The packs of the generation the run's cache names (`use(generation:)`), else of a
+    /// generation of its own (a store used alone, in tests).
+    private let packs = LockedValue<EntryPacks?>(nil)
+
+    var packsFolder: String { folder + "/packs" }
+
+    /// Which packs this run reads and writes: the first 16 hex digits of what every key of the
+    /// run starts with. Before the first lookup or store.
+    func use(generation: String) {
+        packs.withLock { current in
+            if current?.generation != generation { current = makePacks(generation) }
+        }
+    }
+
+    private func makePacks(_ generation: String) -> EntryPacks {
+        EntryPacks(folder: packsFolder, generation: generation) { [weak self] in self?.report($0) }
+    }
+
+    private var entryPacks: EntryPacks {
+        packs.withLock { current in
+            if let current { return current }
+            let made = makePacks(String(repeating: "0", count: 16))
+            current = made
+            return made
+        }
+    }
+
     /// The remembered keys (`MemoPacks`), one file per run in `memos/`.
     var memosFolder: String { folder + "/memos" }
 
-    func path(_ key: ResultKey) -> String {
-        "\(folder)/entries/\(key.hex.prefix(1))/\(key.hex)"
-    }
-
     /// Whether an entry is there for `key` (read or not).
     func has(_ key: ResultKey) -> Bool {
-        SystemCall.status(path(key), followsLinks: false) != nil
+        entryPacks.has(key.hex)
     }
 
     public func get(_ key: ResultKey) -> [UInt8]? {
-        let path = path(key)
-        do {
-            // Touched for least-recently-used eviction, unless used within the hour (a warm run
-            // then writes nothing to the folder); a read-only cache still reads.
-            let now = Int(time(nil))
-            let (_, bytes) = try SystemCall.readPrefix(path, upTo: Limits.maxCacheEntryBytes) {
-                now - $0 >= Self.touchAfterSeconds
-            }
-            return bytes
-        } catch  where error.code == ENOENT {
-            return nil
-        } catch {
-            report("cannot read \(path): \(error.reason)")
-            return nil
-        }
+        entryPacks.get(key.hex)
     }
 
     public func put(_ key: ResultKey, _ bytes: [UInt8]) {
-        do {
-            try AtomicWriter.write(bytes, to: path(key), durable: false)
-            written.withLock { $0 += 1 }
-        } catch {
-            report("cannot write to \(folder): \(error.description)")
-        }
+        entryPacks.put(key.hex, bytes)
+        written.withLock { $0 += 1 }
     }
 
     public var problems: [String] { reported.withLock { $0 } }
@@ -97,9 +102,11 @@ public final class LocalResultStore: ResultStore {
     /// Entries written by this process.
     public var entriesWritten: Int { written.withLock { $0 } }
 
-    /// Writes the keys this run learnt (`MemoPacks.finish`), at its end; a failure is a warning.
-    func finish(_ memos: MemoPacks) {
-        if let problem = memos.finish() { report(problem) }
+    /// Writes the entries this run stored (`EntryPacks.finish`) and the keys it learnt
+    /// (`MemoPacks.finish`), at its end; a failure is a warning.
+    func finish(_ memos: MemoPacks?) {
+        packs.withLock { $0 }?.finish()
+        if let problem = memos?.finish() { report(problem) }
     }
 
     func memoPath(_ memo: ResultKey) -> String {
@@ -139,14 +146,17 @@ public final class LocalResultStore: ResultStore {
     func entries() -> [(path: String, size: Int, used: Date)] {
         let fm = FileManager.default
         var out: [(String, Int, Date)] = []
-        // The entries, and the remembered keys beside them: the memo packs, and the defaults'
-        // records (and earlier builds' key records) in `keys/`.
+        // The entry packs (and earlier builds' entry files in `entries/`), and the remembered keys
+        // beside them: the memo packs, and the defaults' records (and earlier builds' key
+        // records) in `keys/`.
         // (A killed run's temporary file counts too, as in the shards, and ages out with them.)
-        for pack in (try? fm.contentsOfDirectory(atPath: folder + "/memos")) ?? [] {
-            let path = folder + "/memos/" + pack
-            var info = stat()
-            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            out.append((path, Int(info.st_size), Self.modified(info)))
+        for packs in [packsFolder, memosFolder] {
+            for pack in (try? fm.contentsOfDirectory(atPath: packs)) ?? [] {
+                let path = packs + "/" + pack
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                out.append((path, Int(info.st_size), Self.modified(info)))
+            }
         }
         for root in [folder + "/entries", folder + "/keys"] {
             for shard in (try? fm.contentsOfDirectory(atPath: root)) ?? [] {
@@ -169,7 +179,7 @@ public final class LocalResultStore: ResultStore {
     public func stats() -> Stats {
         var s = Stats()
         for entry in entries() {
-            if entry.path.hasPrefix(folder + "/entries/") { s.entries += 1 }
+            s.entries += entryCount(entry.path)
             s.bytes += entry.size
             s.oldest = min(s.oldest ?? entry.used, entry.used)
             s.newest = max(s.newest ?? entry.used, entry.used)
@@ -194,10 +204,17 @@ public final class LocalResultStore: ResultStore {
         return removed
     }
 
+    /// How many entries the file at `path` of `entries()` holds.
+    private func entryCount(_ path: String) -> Int {
+        if path.hasPrefix(packsFolder + "/") { return path.hasPrefix(packsFolder + "/.") ? 0 : EntryPacks.count(path) }
+        return path.hasPrefix(folder + "/entries/") ? 1 : 0
+    }
+
     /// Removes every entry (and leftovers of killed writers); the count removed.
     @discardableResult
     public func clear() -> Int {
-        let removed = entries().filter { $0.path.hasPrefix(folder + "/entries/") }.count
+        let removed = entries().reduce(0) { $0 + entryCount($1.path) }
+        try? FileManager.default.removeItem(atPath: packsFolder)
         try? FileManager.default.removeItem(atPath: folder + "/entries")
         try? FileManager.default.removeItem(atPath: folder + "/keys")
         try? FileManager.default.removeItem(atPath: folder + "/memos")
