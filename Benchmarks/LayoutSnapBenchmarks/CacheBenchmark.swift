@@ -40,6 +40,12 @@ public struct CacheBenchmark {
         public var seconds: [String: Double] = [:]
         /// The baseline's, by the same names.
         public var baselineSeconds: [String: Double] = [:]
+        /// CPU seconds of each round, by configuration name: steadier than the wall time on a
+        /// loud machine, whose steal and contention lengthen a run more than its work.
+        public var cpuSeconds: [String: [Double]] = [:]
+        /// The CPU nginx took in each `cold, remote` round, in seconds: on loopback the server's
+        /// work shares the run's two cores.
+        public var serverCPUSeconds: [Double] = []
         public var warmCached = 0
         public var remote = false
         public var generatedFixtures = 0
@@ -242,8 +248,11 @@ public struct CacheBenchmark {
                     f.baselineSeconds[name] = min(f.baselineSeconds[name] ?? .infinity, before.seconds)
                 }
                 if round % 2 == 1 { try baselineRun() }
+                let serverBefore = name == "cold, remote" ? server?.cpuSeconds : nil
                 let out = try verify(name, arguments())
+                if let serverBefore, let after = server?.cpuSeconds { f.serverCPUSeconds.append(after - serverBefore) }
                 f.seconds[name] = min(f.seconds[name] ?? .infinity, out.seconds)
+                if let cpu = out.cpuSeconds { f.cpuSeconds[name, default: []].append(cpu) }
                 if name != Self.audited,
                     let passed = out.stdoutLastLine.split(separator: " ").first.flatMap({ Int($0) })
                 {
@@ -430,6 +439,18 @@ final class NginxWebDAV {
         }
         server.stop()
         return nil
+    }
+
+    /// The server's CPU time so far, user and system (`/proc/PID/stat`), in seconds; nil when it
+    /// cannot be read.
+    var cpuSeconds: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the name in parentheses: state is field 3, utime and stime fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     func stop() {

@@ -9,6 +9,8 @@ enum ChildProcess {
         var status: Int32
         var seconds: Double
         var maxResidentKB: Int
+        /// The program's CPU time, user and system (nil from a `peak-of` that did not write it).
+        var cpuSeconds: Double?
         var stdoutLastLine: String
         var stderrTail: String
     }
@@ -38,17 +40,20 @@ enum ChildProcess {
         // starting `peak-of` itself (a large static binary, some 15 ms: a third of a warm verify).
         let fields = ((try? String(contentsOfFile: out + ".peak", encoding: .utf8)) ?? "").split(separator: " ")
         let peak = fields.first.flatMap { Int($0) }
-        let own = fields.dropFirst().first.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let number = { (n: Int) in
+            fields.dropFirst(n).first.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
         return Outcome(
-            status: ending.code, seconds: own ?? seconds, maxResidentKB: peak ?? usage.ru_maxrss,
+            status: ending.code, seconds: number(1) ?? seconds, maxResidentKB: peak ?? usage.ru_maxrss,
+            cpuSeconds: number(2),
             stdoutLastLine: stdout.split(separator: "\n").last.map(String.init) ?? "",
             stderrTail: String(stderr.suffix(2000)))
     }
 }
 
 /// `layoutsnap-bench peak-of FILE PROGRAM ARGS...`: runs the program (its descriptors are this
-/// process's), writes its peak resident memory in KB and its wall time in seconds (from spawn to
-/// its end) to FILE, and exits with its status.
+/// process's), writes its peak resident memory in KB, its wall time in seconds (from spawn to
+/// its end) and its CPU time in seconds (user and system) to FILE, and exits with its status.
 public enum PeakOf {
     public static func run(peakFile: String, program: String, arguments: [String]) throws(RunnerError) -> Int32 {
         let start = DispatchTime.now()
@@ -56,8 +61,15 @@ public enum PeakOf {
         let (ending, usage) = try Spawn.wait(pid)
         let seconds = Stopwatch.seconds(since: start)
         try? AtomicWriter.write(
-            Array("\(usage.ru_maxrss) \(String(format: "%.6f", seconds))\n".utf8), to: peakFile, durable: false)
+            Array("\(usage.ru_maxrss) \(String(format: "%.6f %.6f", seconds, cpuSeconds(usage)))\n".utf8),
+            to: peakFile, durable: false)
         return ending.code
+    }
+
+    /// User and system time of a `rusage`, in seconds.
+    static func cpuSeconds(_ usage: rusage) -> Double {
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }
 

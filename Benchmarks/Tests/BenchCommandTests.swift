@@ -88,7 +88,13 @@ final class BenchCommandTests: XCTestCase {
                 "\(name): this build's and the baseline's: \(r.output)")
         }
         XCTAssertTrue(r.stdout.contains("16 of 16 frames from cache"), r.output)
+        // CPU medians as peak-of read them from wait4: a run takes some.
+        let cacheOn = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("cold, cache on ") })
+        let cpu = try XCTUnwrap(cacheOn.range(of: #"CPU [0-9.]+ s against [0-9.]+ s"#, options: .regularExpression))
+        XCTAssertFalse(cacheOn[cpu].contains("CPU 0.000 s") || cacheOn[cpu].hasSuffix(" 0.000 s"), r.output)
         if r.stdout.contains("warm, remote") {
+            let remote = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("cold, remote ") })
+            XCTAssertNotNil(remote.range(of: #"nginx's own [0-9]+ ms"#, options: .regularExpression), r.output)
             for name in ["warm, 4 checkouts", "warm, 10 ms away", "cold, 10 ms away"] {
                 XCTAssertEqual(r.stdout.split(separator: "\n").filter { $0.hasPrefix(name + " ") }.count, 2, r.output)
             }

@@ -429,6 +429,15 @@ struct CacheCommand: ParsableCommand {
                 fixtures: paths, goldens: goldens, baseline: baseline
             ).run { FileHandle.standardError.write(Data("bench: \($0)…\n".utf8)) }
             func s(_ name: String) -> Double { f.seconds[name] ?? .nan }
+            func median(_ values: [Double]) -> Double {
+                let sorted = values.sorted()
+                return sorted.isEmpty ? .nan : (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+            }
+            /// The CPU of `name`'s runs against that of the cold 2-job runs, medians of the rounds.
+            func cpu(_ name: String) -> String {
+                guard let mine = f.cpuSeconds[name], let cold = f.cpuSeconds["cold, 2 jobs"] else { return "" }
+                return String(format: "; CPU %.3f s against %.3f s (medians)", median(mine), median(cold))
+            }
             func line(_ name: String, _ value: Double, _ note: String) {
                 Diagnostics.out(
                     "\(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(String(format: "%6.3f s", value))  \(note)"
@@ -447,7 +456,8 @@ struct CacheCommand: ParsableCommand {
                     s(CacheBenchmark.pair) / s("cold, 1 job"), s(CacheBenchmark.pair) / 2 / s("cold, 1 job")))
             line(
                 "cold, cache on", s("cold, cache on"),
-                String(format: "= %.2fx without [target ≤ 1.05x]", s("cold, cache on") / s("cold, 2 jobs")))
+                String(format: "= %.2fx without [target ≤ 1.05x]", s("cold, cache on") / s("cold, 2 jobs"))
+                    + cpu("cold, cache on"))
             line(
                 "warm, local", s("warm, local"),
                 String(
@@ -464,7 +474,10 @@ struct CacheCommand: ParsableCommand {
                     "cold, remote", s("cold, remote"),
                     String(
                         format: "= %.2fx without [target ≤ 1.05x] (nginx WebDAV on 127.0.0.1)",
-                        s("cold, remote") / s("cold, 2 jobs")))
+                        s("cold, remote") / s("cold, 2 jobs"))
+                        + cpu("cold, remote")
+                        + (f.serverCPUSeconds.isEmpty
+                            ? "" : String(format: ", nginx's own %.0f ms", 1000 * median(f.serverCPUSeconds))))
                 line(
                     "warm, remote", s("warm, remote"),
                     String(format: "= %.1f%% of cold [target ≤ 5%%]", 100 * s("warm, remote") / s("cold, 2 jobs")))
