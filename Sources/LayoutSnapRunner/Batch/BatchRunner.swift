@@ -73,6 +73,11 @@ public struct BatchRunner: Sendable {
                 let early = WorkerThreads.map(count: refs.count, jobs: jobs) { i in
                     let files = ReadFiles()
                     let (key, memo) = cache.rememberedKey(ref: refs[i], overrides: overrides, files: files)
+                    // A fixture without a remembered key is new or changed, and will most likely
+                    // render: the fonts are set up from now on, beside this pass, as a run
+                    // without a cache sets them up from its start (not after the pass and the
+                    // lookups, which put a cold run against a server some 20 ms behind).
+                    if key == nil { FontSystem.startBuilding() }
                     guard key == nil, case .success(let fixture) = overrides.decode(refs[i], files: files) else {
                         return Remembered(files: files, key: key, memo: memo)
                     }
