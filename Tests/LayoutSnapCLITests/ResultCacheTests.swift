@@ -405,7 +405,6 @@ final class ResultCacheTests: XCTestCase {
         let dir = try project()
         let a = "Fixtures/cards/a.json"
         XCTAssertEqual(try entries(dir).count, 4)
-        XCTAssertEqual(Set(try entries(dir).map(\.pack)).count, 1, "one run, one pack")
         // A frame hash edited in place, as with a text editor: the pack keeps its length.
         let edited = try XCTUnwrap(try entries(dir).min { $0.key < $1.key })
         var text = edited.text

@@ -684,6 +684,32 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(third.problems.count, 1)
         XCTAssertTrue(third.problems[0].contains("refused: not whole"), "\(third.problems)")
         XCTAssertTrue(third.problems[0].contains(try packs()[1]), "\(third.problems)")
+        // The run that refused it writes what it read as one pack, and the refused one goes.
+        third.finish(nil)
+        XCTAssertEqual(try packs().count, 1)
+        let fourth = LocalResultStore(folder: folder.path)
+        fourth.use(generation: "0123456789abcdef")
+        XCTAssertEqual(fourth.get(keys[0]), Array("entry 0".utf8))
+        XCTAssertEqual(fourth.get(keys[2]), Array("entry 2".utf8))
+        XCTAssertTrue(fourth.problems.isEmpty, "\(fourth.problems)")
+    }
+
+    /// What waits is written once it reaches a tenth of the folder's bound (4 MB in the default
+    /// folder), so a long run's memory stays flat; the next lookup reads it back.
+    func testWhatWaitsIsWrittenAtItsBound() throws {
+        let folder = try makeTemporaryFolder("cache")
+        defer { removeTemporaryFolder(folder) }
+        let store = LocalResultStore(folder: folder.path, maxBytes: 100_000)
+        let keys = (0..<3).map { ResultKey(hex: String(repeating: "\($0 + 4)", count: 64)) }
+        func packs() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: store.packsFolder))?.count ?? 0 }
+        store.put(keys[0], [UInt8](repeating: 1, count: 4000))
+        store.put(keys[1], [UInt8](repeating: 2, count: 4000))
+        XCTAssertEqual(packs(), 0)
+        store.put(keys[2], [UInt8](repeating: 3, count: 4000))
+        XCTAssertEqual(packs(), 1, "past 10,000 bytes")
+        XCTAssertEqual(store.get(keys[0]), [UInt8](repeating: 1, count: 4000))
+        store.finish(nil)
+        XCTAssertEqual(packs(), 1, "nothing waited")
     }
 
     /// A run that read `maxPacks` packs or more writes their entries again as one and removes
@@ -720,8 +746,8 @@ final class ResultCacheTests: XCTestCase {
         defer { removeTemporaryFolder(folder) }
         let keys = (0..<6).map { ResultKey(hex: String(format: "%02x", $0) + String(repeating: "0", count: 62)) }
         let packSize = EntryPacks.format.encoded([(keys[0].hex, [UInt8](repeating: 0, count: 3000))]).count
-        // Three packs over 90% of the bound.
-        let maxBytes = packSize * 10 / 3 + 1
+        // 90% of the bound is three and a half packs.
+        let maxBytes = packSize * 35 / 9
         for (n, k) in keys.enumerated() {
             // A pack each, each older than the next, 10 s apart.
             let writer = LocalResultStore(folder: folder.path, maxBytes: maxBytes)

@@ -51,6 +51,10 @@ public struct ResultKey: Sendable, Hashable, CustomStringConvertible {
     /// no key can start without them.
     public struct Prefix: Sendable {
         fileprivate let hasher: SHA256
+
+        /// The digest of the prefix alone: what names the run's generation of entries
+        /// (`EntryPacks`), the same for every key of the run.
+        public var hex: String { hasher.hex() }
     }
 
     public static func prefix(renderer: String, environment: String, lints: Bool) -> Prefix {

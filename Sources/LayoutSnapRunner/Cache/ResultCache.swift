@@ -116,8 +116,8 @@ public final class ResultCache: Sendable {
             : MemoPacks(
                 folder: local?.memosFolder, generation: String(generation.prefix(16)), shared: shared)
         memos?.askAheadForShared()
-        local?.use(generation: String(generation.prefix(16)))
         keyPrefix = ResultKey.prefix(renderer: renderer, environment: environment, lints: lints)
+        local?.use(generation: String(keyPrefix.hex.prefix(16)))
     }
 
     /// The remembered keys (`rememberedKey`), with a local folder or a remote store.

@@ -58,13 +58,19 @@ public final class LocalResultStore: ResultStore {
     /// Which packs this run reads and writes: the first 16 hex digits of what every key of the
     /// run starts with. Before the first lookup or store.
     func use(generation: String) {
-        packs.withLock { current in
-            if current?.generation != generation { current = makePacks(generation) }
+        let replaced: EntryPacks? = packs.withLock { current in
+            guard current?.generation != generation else { return nil }
+            defer { current = makePacks(generation) }
+            return current
         }
+        // What it holds is written under its own generation.
+        replaced?.finish()
     }
 
     private func makePacks(_ generation: String) -> EntryPacks {
-        EntryPacks(folder: packsFolder, generation: generation) { [weak self] in self?.report($0) }
+        EntryPacks(folder: packsFolder, generation: generation, folderBytes: maxBytes) { [weak self] in
+            self?.report($0)
+        }
     }
 
     private var entryPacks: EntryPacks {
