@@ -477,7 +477,7 @@ struct CacheCommand: ParsableCommand {
                         s("cold, remote") / s("cold, 2 jobs"))
                         + cpu("cold, remote")
                         + (f.serverCPUSeconds.isEmpty
-                            ? "" : String(format: ", nginx's own %.0f ms", 1000 * median(f.serverCPUSeconds))))
+                            ? "" : String(format: ", nginx's own %.1f ms", 1000 * median(f.serverCPUSeconds))))
                 line(
                     "warm, remote", s("warm, remote"),
                     String(format: "= %.1f%% of cold [target ≤ 5%%]", 100 * s("warm, remote") / s("cold, 2 jobs")))
