@@ -441,14 +441,15 @@ final class NginxWebDAV {
         return nil
     }
 
-    /// The server's time on a CPU so far, in seconds (`/proc/PID/schedstat`'s first field, in
-    /// nanoseconds: `stat`'s ticks are 10 ms, about what a cold round costs it); nil when it
-    /// cannot be read.
+    /// The server's CPU time so far, every thread's, in seconds: its process CPU clock, in
+    /// nanoseconds (`/proc/PID/stat` counts 10 ms ticks, about what a cold round costs it, and
+    /// `schedstat` reads zero where the kernel keeps no scheduler statistics); nil when it cannot
+    /// be read.
     var cpuSeconds: Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
-            let nanoseconds = text.split(separator: " ").first.flatMap({ Double($0) })
-        else { return nil }
-        return nanoseconds / 1e9
+        var clock = clockid_t()
+        var time = timespec()
+        guard clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &time) == 0 else { return nil }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     func stop() {

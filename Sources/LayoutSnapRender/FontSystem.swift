@@ -75,6 +75,8 @@ public final class FontSystem: @unchecked Sendable {
         guard first else { return }
         // Here rather than on the new thread: without a cache this is the calling thread, before
         // the weighing's threads exist (setenv is not safe against another thread's getenv).
+        // From a worker (a cache's first miss, or a fixture without a remembered key) it writes
+        // nothing: verify, record and review pin the language before they start threads.
         pinLanguage()
         // A failure is kept by `shared()` for the caller that needs the fonts.
         Thread.detachNewThread { _ = try? shared() }

@@ -649,7 +649,7 @@ final class ResultCacheTests: XCTestCase {
         let folder = try makeTemporaryFolder("cache")
         defer { removeTemporaryFolder(folder) }
         let keys = (0..<3).map { ResultKey(hex: String(repeating: "\($0)", count: 64)) }
-        let first = LocalResultStore(folder: folder.path)
+        let first = LocalResultStore(folder: folder.path, flushNanoseconds: .max)
         first.use(generation: "0123456789abcdef")
         for (n, key) in keys.enumerated() { first.put(key, Array("entry \(n)".utf8)) }
         XCTAssertEqual(first.get(keys[1]), Array("entry 1".utf8), "the run's own, before they are written")
@@ -692,6 +692,15 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(fourth.get(keys[0]), Array("entry 0".utf8))
         XCTAssertEqual(fourth.get(keys[2]), Array("entry 2".utf8))
         XCTAssertTrue(fourth.problems.isEmpty, "\(fourth.problems)")
+
+        // The only pack torn: the run that refuses it removes it, and writes no empty pack.
+        try Data("layoutsnap entry pack 1\nentry".utf8).write(
+            to: URL(fileURLWithPath: first.packsFolder + "/" + (try packs()[0])))
+        let fifth = LocalResultStore(folder: folder.path)
+        fifth.use(generation: "0123456789abcdef")
+        XCTAssertNil(fifth.get(keys[0]))
+        fifth.finish(nil)
+        XCTAssertEqual(try packs(), [])
     }
 
     /// What waits is written once it reaches a tenth of the folder's bound (4 MB in the default
@@ -699,7 +708,8 @@ final class ResultCacheTests: XCTestCase {
     func testWhatWaitsIsWrittenAtItsBound() throws {
         let folder = try makeTemporaryFolder("cache")
         defer { removeTemporaryFolder(folder) }
-        let store = LocalResultStore(folder: folder.path, maxBytes: 100_000)
+        // Never written for its age here: a loaded machine may stall a second between two stores.
+        let store = LocalResultStore(folder: folder.path, maxBytes: 100_000, flushNanoseconds: .max)
         let keys = (0..<3).map { ResultKey(hex: String(repeating: "\($0 + 4)", count: 64)) }
         func packs() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: store.packsFolder))?.count ?? 0 }
         store.put(keys[0], [UInt8](repeating: 1, count: 4000))

@@ -76,7 +76,9 @@ public struct BatchRunner: Sendable {
                     // A fixture without a remembered key is new or changed, and will most likely
                     // render: the fonts are set up from now on, beside this pass, as a run
                     // without a cache sets them up from its start (not after the pass and the
-                    // lookups, which put a cold run against a server some 20 ms behind).
+                    // lookups: in strace a cold run's first font file opened 45 ms later). A hit
+                    // without a memo (a suite beyond the shared memo pack) sets them up for
+                    // nothing, a cost small next to such a run.
                     if key == nil { FontSystem.startBuilding() }
                     guard key == nil, case .success(let fixture) = overrides.decode(refs[i], files: files) else {
                         return Remembered(files: files, key: key, memo: memo)

@@ -4,7 +4,7 @@ import LayoutSnapSystem
 
 /// The local folder's entries (`LocalResultStore`), as packs (`PackFormat`) in `packs/`: what a
 /// run stores is written as one pack at its end, and before that whenever `flushBytes` wait or an
-/// entry is stored `flushNanoseconds` or more after the first that waits (a run killed meanwhile
+/// entry is stored `flushNanoseconds` (a second) or more after the first that waits (a run killed meanwhile
 /// loses what waits). One file a run, not one an entry: on an ext4 without a journal (this
 /// project's CI machine) each new file soon after others were deleted costs the kernel a scan of
 /// recently freed inodes, and a cold run of the bundled suite made 88 files and folders, some
@@ -26,7 +26,6 @@ final class EntryPacks: @unchecked Sendable {
     static let maxPacks = 8
     /// The most a pack is read: what waits, and one entry of up to `Limits.maxCacheEntryBytes`.
     static let maxBytes = Limits.maxCacheEntryBytes + (8 << 20)
-    static let flushNanoseconds = 1_000_000_000
 
     /// The most a compacted pack holds: 64 MB (some 60,000 entries of a kilobyte), or less in a
     /// small folder, so that eviction (a file at a time, within 90% of the folder's bound) keeps
@@ -34,6 +33,8 @@ final class EntryPacks: @unchecked Sendable {
     let compactedBytes: Int
     /// What waits before it is written: 4 MB, or less in a small folder.
     let flushBytes: Int
+    /// How long after the first that waits an entry stored writes what waits.
+    let flushNanoseconds: Int
 
     let folder: String
     /// 16 hex digits, no dash (`PackFormat.timeInName`).
@@ -57,11 +58,12 @@ final class EntryPacks: @unchecked Sendable {
     /// `folderBytes`: the local folder's bound (`LocalResultStore.maxBytes`).
     init(
         folder: String, generation: String, folderBytes: Int = LocalResultStore.defaultMaxBytes,
-        report: @escaping @Sendable (String) -> Void
+        flushNanoseconds: Int = LocalResultStore.defaultFlushNanoseconds, report: @escaping @Sendable (String) -> Void
     ) {
         self.folder = folder
         self.generation = generation
         self.report = report
+        self.flushNanoseconds = flushNanoseconds
         compactedBytes = min(64 << 20, folderBytes / 10 * 9 / 2)
         flushBytes = min(4 << 20, folderBytes / 10)
     }
@@ -97,7 +99,7 @@ final class EntryPacks: @unchecked Sendable {
             s.waiting.append((key, bytes))
             s.waitingBytes += Self.format.size(key: key, count: bytes.count)
             s.entries?[key] = (bytes, -1)
-            guard s.waitingBytes >= flushBytes || now - s.waitingSince >= Self.flushNanoseconds else {
+            guard s.waitingBytes >= flushBytes || now - s.waitingSince >= flushNanoseconds else {
                 return nil
             }
             return takeWaiting(&s)
@@ -122,17 +124,19 @@ final class EntryPacks: @unchecked Sendable {
         return Batch(entries: s.waiting, name: PackFormat.name(generation: generation, time: PackFormat.now()))
     }
 
-    /// Writes what waits, and the compacted pack when the run read `maxPacks` or more; the next
-    /// lookup reads the folder again.
+    /// Writes what waits, and the compacted pack when the run read `maxPacks` or more or refused
+    /// one; the next lookup reads the folder again.
     func finish() {
-        let (waiting, compacted): (Batch, (name: String, pack: [UInt8], read: [String])?) =
+        let (waiting, compacted): (Batch, (name: String, pack: [UInt8]?, read: [String])?) =
             state.withLock { s in
-                var compacted: (name: String, pack: [UInt8], read: [String])?
+                var compacted: (name: String, pack: [UInt8]?, read: [String])?
                 if !s.compacted, s.read.count >= Self.maxPacks || s.refused, let entries = s.entries {
                     s.compacted = true
                     // Newest first, then by key: the same entries keep the same ones under the bound.
+                    let read = s.read
                     let ordered = entries.filter { $0.value.pack >= 0 }.sorted {
-                        $0.value.pack != $1.value.pack ? $0.value.pack > $1.value.pack : $0.key < $1.key
+                        let (a, b) = (read[$0.value.pack].name, read[$1.value.pack].name)
+                        return a != b ? a > b : $0.key < $1.key
                     }
                     var kept: [(key: String, bytes: [UInt8])] = []
                     var total = Self.format.encoded([]).count
@@ -146,7 +150,7 @@ final class EntryPacks: @unchecked Sendable {
                     let after = names.max().flatMap(PackFormat.timeInName) ?? PackFormat.now()
                     compacted = (
                         PackFormat.name(generation: generation, time: after + 1),
-                        Self.format.encoded(kept.sorted { $0.key < $1.key }), names
+                        kept.isEmpty ? nil : Self.format.encoded(kept.sorted { $0.key < $1.key }), names
                     )
                 }
                 let waiting = takeWaiting(&s)
@@ -158,7 +162,10 @@ final class EntryPacks: @unchecked Sendable {
         if !waiting.entries.isEmpty { write(waiting) }
         if let compacted {
             do {
-                try AtomicWriter.write(compacted.pack, to: folder + "/" + compacted.name, durable: false)
+                // Nothing to keep (the one pack read was refused): the packs read only go.
+                if let pack = compacted.pack {
+                    try AtomicWriter.write(pack, to: folder + "/" + compacted.name, durable: false)
+                }
                 for name in compacted.read { _ = unlink(folder + "/" + name) }
             } catch {
                 report("cannot write to \(folder): \(error.description)")
@@ -219,7 +226,12 @@ final class EntryPacks: @unchecked Sendable {
                 s.refused = true
                 continue
             }
-            for (key, bytes) in pack { entries[key] = (bytes, s.read.count - 1) }
+            // The pack named later wins, whichever was read first (a pack listed again after
+            // another run's compaction may sort before one read already).
+            for (key, bytes) in pack {
+                if let earlier = entries[key], s.read[earlier.pack].name > name { continue }
+                entries[key] = (bytes, s.read.count - 1)
+            }
         }
         for (key, bytes) in s.waiting { entries[key] = (bytes, -1) }
         s.entries = entries

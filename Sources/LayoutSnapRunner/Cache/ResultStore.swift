@@ -44,10 +44,19 @@ public final class LocalResultStore: ResultStore {
     public static let defaultMaxBytes = 512 << 20
     public static let defaultFolder = ".layoutsnap/cache"
 
-    public init(folder: String, maxBytes: Int = LocalResultStore.defaultMaxBytes) {
+    /// `flushNanoseconds`: see `EntryPacks` (tests pass more than they can take).
+    public init(
+        folder: String, maxBytes: Int = LocalResultStore.defaultMaxBytes,
+        flushNanoseconds: Int = LocalResultStore.defaultFlushNanoseconds
+    ) {
         self.folder = folder
         self.maxBytes = maxBytes
+        self.flushNanoseconds = flushNanoseconds
     }
+
+    private let flushNanoseconds: Int
+    /// A second: what waits is written when an entry comes this long after the first that waits.
+    public static let defaultFlushNanoseconds = 1_000_000_000
 
     /// The packs of the generation the run's cache names (`use(generation:)`), else of a
     /// generation of its own (a store used alone, in tests).
@@ -68,7 +77,9 @@ public final class LocalResultStore: ResultStore {
     }
 
     private func makePacks(_ generation: String) -> EntryPacks {
-        EntryPacks(folder: packsFolder, generation: generation, folderBytes: maxBytes) { [weak self] in
+        EntryPacks(
+            folder: packsFolder, generation: generation, folderBytes: maxBytes, flushNanoseconds: flushNanoseconds
+        ) { [weak self] in
             self?.report($0)
         }
     }
