@@ -532,6 +532,16 @@ final class ResultCacheTests: XCTestCase {
         let next = MemoPacks(folder: folder, generation: "0123456789abcdef", maxBytes: 1000)
         XCTAssertEqual(next.record(memo[6]), Array(repeating: 0x41, count: 56))
         XCTAssertNil(next.record(memo[7]))
+
+        // In a folder, a tenth of the folder's bound, at most 32 MB: eviction then keeps a pack.
+        XCTAssertEqual(MemoPacks.maxBytes(folderBytes: nil), 32 << 20)
+        XCTAssertEqual(MemoPacks.maxBytes(folderBytes: 512 << 20), 32 << 20)
+        XCTAssertEqual(MemoPacks.maxBytes(folderBytes: 100_000), 10_000)
+        let small = LocalResultStore(folder: folder + "-cache", maxBytes: 100_000)
+        let cache = ResultCache(
+            store: TieredResultStore(local: small, remote: nil), local: small, renderer: "test", environment: "test",
+            auditRate: 0, lints: false)
+        XCTAssertEqual(cache.memos?.maxBytes, 10_000)
     }
 
     func testDefaultsMemoReadsBackAndRefusesTornRecords() {

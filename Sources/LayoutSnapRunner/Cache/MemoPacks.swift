@@ -86,6 +86,13 @@ final class MemoPacks: @unchecked Sendable {
     static let header = "layoutsnap memo pack 1\n"
     static let maxPacks = 8
 
+    /// The most one pack may be in a local folder bound to `folderBytes`: a tenth of it, at
+    /// most 32 MB (the default bound's 512 MB gives 32 MB). A pack as large as the folder's bound
+    /// would have eviction take the entries, and then the pack itself, at every run.
+    static func maxBytes(folderBytes: Int?) -> Int {
+        min(32 << 20, (folderBytes ?? LocalResultStore.defaultMaxBytes) / 10)
+    }
+
     init(folder: String?, generation: String, shared: Shared? = nil, maxBytes: Int = 32 << 20) {
         self.folder = folder
         self.generation = generation

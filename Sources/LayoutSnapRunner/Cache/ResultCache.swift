@@ -114,14 +114,15 @@ public final class ResultCache: Sendable {
             local == nil && shared == nil
             ? nil
             : MemoPacks(
-                folder: local?.memosFolder, generation: String(generation.prefix(16)), shared: shared)
+                folder: local?.memosFolder, generation: String(generation.prefix(16)), shared: shared,
+                maxBytes: MemoPacks.maxBytes(folderBytes: local?.maxBytes))
         memos?.askAheadForShared()
         keyPrefix = ResultKey.prefix(renderer: renderer, environment: environment, lints: lints)
         local?.use(generation: String(keyPrefix.hex.prefix(16)))
     }
 
     /// The remembered keys (`rememberedKey`), with a local folder or a remote store.
-    private let memos: MemoPacks?
+    let memos: MemoPacks?
 
     /// The hash every key of the run starts with (`ResultKey.prefix`).
     private let keyPrefix: ResultKey.Prefix
