@@ -373,21 +373,30 @@ final class ResultCacheTests: XCTestCase {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + name)))
             let header = Array("layoutsnap entry pack 1\n".utf8)
             XCTAssertEqual(Array(bytes.prefix(header.count)), header)
+            // A pack that is not whole fails the test rather than reading past its end.
             var at = header.count
-            while Array(bytes[at...]) != Array("end\n".utf8) {
-                let newline = try XCTUnwrap(bytes[at...].firstIndex(of: 0x0A))
+            while at < bytes.count, Array(bytes[at...]) != Array("end\n".utf8) {
+                let newline = try XCTUnwrap(bytes[at...].firstIndex(of: 0x0A), "\(name): a record line without its end")
                 let fields = String(decoding: bytes[at..<newline], as: UTF8.self).split(separator: " ")
-                XCTAssertEqual(fields.count, 3)
-                XCTAssertEqual(fields[0], "entry")
-                let count = try XCTUnwrap(Int(fields[2]))
+                guard fields.count == 3, fields[0] == "entry", let count = Int(fields[2]), count >= 0,
+                    newline + 1 + count < bytes.count, bytes[newline + 1 + count] == 0x0A
+                else {
+                    throw PackNotWhole(pack: name, at: at)
+                }
                 out.append(
                     PackedEntry(
                         pack: root + "/" + name, key: String(fields[1]),
                         text: String(decoding: bytes[(newline + 1)..<(newline + 1 + count)], as: UTF8.self)))
                 at = newline + 1 + count + 1
             }
+            if at >= bytes.count { throw PackNotWhole(pack: name, at: at) }
         }
         return out
+    }
+
+    struct PackNotWhole: Error {
+        var pack: String
+        var at: Int
     }
 
     /// Writes `entries` as the pack at `path`, in the same format.
