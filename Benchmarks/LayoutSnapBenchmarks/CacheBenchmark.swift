@@ -4,7 +4,7 @@ import LayoutSnapRunner
 import LayoutSnapSystem
 
 /// The result cache's figures (docs/cache.md), whole processes of the `layoutsnap` binary side by
-/// side in interleaved rounds, the fastest of each counting: the bundled suite cold with 1 and 2
+/// side in interleaved rounds (each in a shuffled order), the fastest of each counting: the bundled suite cold with 1 and 2
 /// jobs, cold with the cache on (an empty folder each round), warm from the local folder, and,
 /// when Debian's nginx is installed, cold and warm against a WebDAV server on loopback (and warm
 /// through a relay that puts it 10 ms away); then a large generated suite recorded once and
@@ -38,6 +38,9 @@ public struct CacheBenchmark {
         public var frames = 0
         /// Seconds, fastest of the rounds, by configuration name.
         public var seconds: [String: Double] = [:]
+        /// Seconds of every round, in round order, by configuration name: each line's ratio to
+        /// another within the same rounds (`pairedRatio`).
+        public var roundSeconds: [String: [Double]] = [:]
         /// The baseline's, by the same names.
         public var baselineSeconds: [String: Double] = [:]
         /// CPU seconds of each round, by configuration name: steadier than the wall time on a
@@ -234,8 +237,17 @@ public struct CacheBenchmark {
                     ))
             }
         }
+        // Each round takes the configurations in an order of its own (the same rounds in every
+        // bench run): in a fixed order, each line always followed the same one, so whatever a
+        // run leaves behind (its files' writeback, the host's state) fell on the same line in
+        // every round.
+        var order = SeededRandom(seed: 0x6c61_796f_7574)
         for round in 0..<repeats {
-            for (name, arguments) in configurations {
+            var shuffled = configurations
+            for i in stride(from: shuffled.count - 1, to: 0, by: -1) {
+                shuffled.swapAt(i, order.int(0...i))
+            }
+            for (name, arguments) in shuffled {
                 progress("round \(round + 1) of \(repeats): \(name)")
                 // With a baseline, which of the two goes first alternates: a run pays for what the
                 // one before it left behind (the server's writes of a cold run, say).
@@ -252,6 +264,7 @@ public struct CacheBenchmark {
                 let out = try verify(name, arguments())
                 if let serverBefore, let after = server?.cpuSeconds { f.serverCPUSeconds.append(after - serverBefore) }
                 f.seconds[name] = min(f.seconds[name] ?? .infinity, out.seconds)
+                f.roundSeconds[name, default: []].append(out.seconds)
                 if let cpu = out.cpuSeconds { f.cpuSeconds[name, default: []].append(cpu) }
                 if name != Self.audited,
                     let passed = out.stdoutLastLine.split(separator: " ").first.flatMap({ Int($0) })
@@ -282,9 +295,30 @@ public struct CacheBenchmark {
                 f.failures.append("two one-job runs at once: \(out.map { "exit \($0.status)" } ?? "did not start")")
             }
             f.seconds[Self.pair] = min(f.seconds[Self.pair] ?? .infinity, seconds)
+            f.roundSeconds[Self.pair, default: []].append(seconds)
         }
         if generated > 0 { try large(into: &f, root: root, progress: progress) }
         return f
+    }
+
+    /// The median and quartiles of `name`'s time over `other`'s, each round's runs against each
+    /// other: the fastest of each line is one run, and here a line's fastest was often one lucky
+    /// round (the same code's 1-job run took 0.71 to 1.20 s in one bench run, its CPU time moving
+    /// as much), so the ratio of two fastest moves by ten points between runs with nothing changed.
+    /// The rounds' own ratios share each round's state of the machine.
+    public static func pairedRatio(_ f: Figures, _ name: String, over other: String) -> (
+        median: Double, lower: Double, upper: Double
+    )? {
+        guard let mine = f.roundSeconds[name], let theirs = f.roundSeconds[other], !mine.isEmpty,
+            mine.count == theirs.count
+        else { return nil }
+        let ratios = zip(mine, theirs).map { $0 / $1 }.sorted()
+        func quantile(_ q: Double) -> Double {
+            let at = q * Double(ratios.count - 1)
+            let (low, high) = (Int(at.rounded(.down)), Int(at.rounded(.up)))
+            return ratios[low] + (ratios[high] - ratios[low]) * (at - Double(low))
+        }
+        return (quantile(0.5), quantile(0.25), quantile(0.75))
     }
 
     /// The environment of a run whose user's cache (`UserCache`) is `folder`: the bench's own,

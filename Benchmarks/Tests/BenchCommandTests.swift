@@ -92,6 +92,15 @@ final class BenchCommandTests: XCTestCase {
         let cacheOn = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("cold, cache on ") })
         let cpu = try XCTUnwrap(cacheOn.range(of: #"CPU [0-9.]+ s against [0-9.]+ s"#, options: .regularExpression))
         XCTAssertFalse(cacheOn[cpu].contains("CPU 0.000 s") || cacheOn[cpu].hasSuffix(" 0.000 s"), r.output)
+        // The rounds' own ratios beside the fastest's, on the lines with a target.
+        for (prefix, pattern) in [
+            ("cold, 2 jobs ", #"; rounds' own [0-9.]+x \([0-9.]+ to [0-9.]+x\)"#),
+            ("cold, cache on ", #"; rounds' own [0-9.]+x \([0-9.]+ to [0-9.]+x\)"#),
+            ("warm, local ", #"; rounds' own [0-9.]+% \([0-9.]+ to [0-9.]+%\)"#),
+        ] {
+            let line = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) })
+            XCTAssertNotNil(line.range(of: pattern, options: .regularExpression), "\(prefix): \(r.output)")
+        }
         if r.stdout.contains("warm, remote") {
             let remote = try XCTUnwrap(r.stdout.split(separator: "\n").first { $0.hasPrefix("cold, remote ") })
             let nginx = try XCTUnwrap(remote.range(of: #"nginx's own [0-9.]+ ms"#, options: .regularExpression))

@@ -438,6 +438,14 @@ struct CacheCommand: ParsableCommand {
                 guard let mine = f.cpuSeconds[name], let cold = f.cpuSeconds["cold, 2 jobs"] else { return "" }
                 return String(format: "; CPU %.3f s against %.3f s (medians)", median(mine), median(cold))
             }
+            /// `name`'s time over `other`'s within each round: the median and quartiles.
+            func paired(_ name: String, over other: String, percent: Bool = false) -> String {
+                guard let r = CacheBenchmark.pairedRatio(f, name, over: other) else { return "" }
+                return percent
+                    ? String(
+                        format: "; rounds' own %.1f%% (%.1f to %.1f%%)", 100 * r.median, 100 * r.lower, 100 * r.upper)
+                    : String(format: "; rounds' own %.2fx (%.2f to %.2fx)", r.median, r.lower, r.upper)
+            }
             func line(_ name: String, _ value: Double, _ note: String) {
                 Diagnostics.out(
                     "\(name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(String(format: "%6.3f s", value))  \(note)"
@@ -448,7 +456,8 @@ struct CacheCommand: ParsableCommand {
             line("cold, 1 job", s("cold, 1 job"), "")
             line(
                 "cold, 2 jobs", s("cold, 2 jobs"),
-                String(format: "= %.2fx 1 job [target ≤ 0.55x]", s("cold, 2 jobs") / s("cold, 1 job")))
+                String(format: "= %.2fx 1 job [target ≤ 0.55x]", s("cold, 2 jobs") / s("cold, 1 job"))
+                    + paired("cold, 2 jobs", over: "cold, 1 job"))
             line(
                 "2 suites at once", s(CacheBenchmark.pair),
                 String(
@@ -457,13 +466,13 @@ struct CacheCommand: ParsableCommand {
             line(
                 "cold, cache on", s("cold, cache on"),
                 String(format: "= %.2fx without [target ≤ 1.05x]", s("cold, cache on") / s("cold, 2 jobs"))
-                    + cpu("cold, cache on"))
+                    + paired("cold, cache on", over: "cold, 2 jobs") + cpu("cold, cache on"))
             line(
                 "warm, local", s("warm, local"),
                 String(
                     format: "= %.1f%% of cold [target ≤ 5%%]; %d of %d frames from cache",
                     100 * s("warm, local") / s("cold, 2 jobs"),
-                    f.warmCached, f.frames))
+                    f.warmCached, f.frames) + paired("warm, local", over: "cold, 2 jobs", percent: true))
             if f.seconds[CacheBenchmark.audited] != nil {
                 line(
                     CacheBenchmark.audited, s(CacheBenchmark.audited),
@@ -475,12 +484,13 @@ struct CacheCommand: ParsableCommand {
                     String(
                         format: "= %.2fx without [target ≤ 1.05x] (nginx WebDAV on 127.0.0.1)",
                         s("cold, remote") / s("cold, 2 jobs"))
-                        + cpu("cold, remote")
+                        + paired("cold, remote", over: "cold, 2 jobs") + cpu("cold, remote")
                         + (f.serverCPUSeconds.isEmpty
                             ? "" : String(format: ", nginx's own %.1f ms", 1000 * median(f.serverCPUSeconds))))
                 line(
                     "warm, remote", s("warm, remote"),
-                    String(format: "= %.1f%% of cold [target ≤ 5%%]", 100 * s("warm, remote") / s("cold, 2 jobs")))
+                    String(format: "= %.1f%% of cold [target ≤ 5%%]", 100 * s("warm, remote") / s("cold, 2 jobs"))
+                        + paired("warm, remote", over: "cold, 2 jobs", percent: true))
                 line(
                     CacheBenchmark.newMachine, s(CacheBenchmark.newMachine),
                     String(
