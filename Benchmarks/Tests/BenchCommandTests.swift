@@ -76,6 +76,14 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(try run("layoutsnap", ["record", "--no-progress", "--allow-ci"], in: dir).status, 0)
         let home = dir.appendingPathComponent("user-cache")
         let layoutsnap = TestPaths.builtProduct("layoutsnap").path
+        // The server's folders on tmpfs, which the bench removes when it stops its server.
+        func serverFolders() -> Set<String> {
+            Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []).filter {
+                    $0.hasPrefix("layoutsnap-bench-nginx-")
+                })
+        }
+        let foldersBefore = serverFolders()
         let r = try TestProcess.run(
             TestPaths.builtProduct("layoutsnap-bench"),
             ["cache", "--repeats", "2", "--generated", "0", "--baseline", layoutsnap], in: dir,
@@ -112,6 +120,7 @@ final class BenchCommandTests: XCTestCase {
             XCTAssertFalse(r.stdout.contains("goldens memos, not"), "a memo per checkout: \(r.output)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: home.path), "the user's cache was written")
+        XCTAssertTrue(serverFolders().isSubset(of: foldersBefore), "the server's folder was left on tmpfs")
     }
 
     /// `layoutsnap-bench start`: every command's three figures, for this build and a baseline in

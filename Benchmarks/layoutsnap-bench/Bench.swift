@@ -482,7 +482,8 @@ struct CacheCommand: ParsableCommand {
                 line(
                     "cold, remote", s("cold, remote"),
                     String(
-                        format: "= %.2fx without [target ≤ 1.05x] (nginx WebDAV on 127.0.0.1)",
+                        format:
+                            "= %.2fx without [target ≤ 1.05x] (nginx WebDAV on 127.0.0.1\(f.serverOnTmpfs ? ", its files on tmpfs" : ""))",
                         s("cold, remote") / s("cold, 2 jobs"))
                         + paired("cold, remote", over: "cold, 2 jobs") + cpu("cold, remote")
                         + (f.serverCPUSeconds.isEmpty
