@@ -391,6 +391,34 @@ final class ResultCacheTests: XCTestCase {
     /// none (a warm local run asks nothing, nor does one with a fixture that never decodes), under
     /// the local packs; put back, merged, only by a run that learnt a memo it
     /// lacked or held otherwise, never smaller than it was read; kept by a local folder in front.
+    /// A small local folder bounds the packs it writes, not the team's shared pack: one larger
+    /// than a tenth of the folder's bound is read, and put back whole with what a run learnt.
+    func testASmallFolderDoesNotBoundTheSharedPack() throws {
+        let folder = try makeTemporaryFolder("memo-shared-small").path + "/memos"
+        let store = CountingStore()
+        let shared = MemoPacks.Shared(
+            store: store, key: MemoPacks.Shared.key(generation: String(repeating: "7", count: 64)))
+        func record(_ n: Int) -> [UInt8] {
+            KeyMemo(key: ResultKey(hex: String(format: "%064x", 1000 + n)), inputs: []).encoded()
+        }
+        let memo = (0..<40).map { ResultKey(hex: String(format: "%064x", $0)) }
+        store.entries[shared.key.hex] = MemoPacks.encoded(memo.prefix(39).enumerated().map { ($1.hex, record($0)) })
+        let size = try XCTUnwrap(store.entries[shared.key.hex]).count
+        let run = MemoPacks(folder: folder, generation: "7777777777777777", shared: shared, folderBytes: size * 5)
+        XCTAssertLessThan(run.writtenBytes, size)
+        XCTAssertEqual(run.record(memo[0]), record(0))
+        XCTAssertEqual(run.record(memo[38]), record(38))
+        run.remember(record(39), for: memo[39])
+        run.finishShared()
+        let put = try XCTUnwrap(store.entries[shared.key.hex].flatMap(MemoPacks.parse))
+        XCTAssertEqual(put.count, 40, "the team's pack whole, with what was learnt")
+        XCTAssertNil(run.finish())
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder)
+        XCTAssertEqual(written.count, 1)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + written[0]))
+        XCTAssertLessThanOrEqual(bytes.count, run.writtenBytes, "the folder's own pack within its tenth")
+    }
+
     func testTheSharedPackIsAskedForWhatTheFolderLacks() throws {
         let folder = try makeTemporaryFolder("memo-shared").path + "/memos"
         let store = CountingStore()
@@ -533,15 +561,28 @@ final class ResultCacheTests: XCTestCase {
         XCTAssertEqual(next.record(memo[6]), Array(repeating: 0x41, count: 56))
         XCTAssertNil(next.record(memo[7]))
 
-        // In a folder, a tenth of the folder's bound, at most 32 MB: eviction then keeps a pack.
-        XCTAssertEqual(MemoPacks.maxBytes(folderBytes: nil), 32 << 20)
-        XCTAssertEqual(MemoPacks.maxBytes(folderBytes: 512 << 20), 32 << 20)
-        XCTAssertEqual(MemoPacks.maxBytes(folderBytes: 100_000), 10_000)
+        // What a run writes into a folder: a tenth of the folder's bound, at most 32 MB. What it
+        // reads, and the shared pack, keep their own bounds.
+        XCTAssertEqual(MemoPacks.localBytes(folderBytes: 512 << 20), 32 << 20)
+        XCTAssertEqual(MemoPacks.localBytes(folderBytes: 100_000), 10_000)
         let small = LocalResultStore(folder: folder + "-cache", maxBytes: 100_000)
         let cache = ResultCache(
             store: TieredResultStore(local: small, remote: nil), local: small, renderer: "test", environment: "test",
             auditRate: 0, lints: false)
-        XCTAssertEqual(cache.memos?.maxBytes, 10_000)
+        XCTAssertEqual(cache.memos?.writtenBytes, 10_000)
+        XCTAssertEqual(cache.memos?.maxBytes, 32 << 20)
+        let wrote = MemoPacks(folder: folder, generation: "0123456789abcdef", maxBytes: 1000, folderBytes: 5000)
+        for (n, m) in memo.enumerated() { wrote.remember(Array(repeating: 0x42, count: 50 + n), for: m) }
+        XCTAssertNil(wrote.finish())
+        let sizes = try FileManager.default.contentsOfDirectory(atPath: folder).map {
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)).count
+        }
+        XCTAssertEqual(sizes.count, 2)
+        XCTAssertLessThanOrEqual(sizes.max() ?? 0, 1000)
+        XCTAssertLessThanOrEqual(sizes.min() ?? .max, 500, "a tenth of the folder's 5,000 bytes")
+        // Both packs are still read whole, the larger one too.
+        let reads = MemoPacks(folder: folder, generation: "0123456789abcdef", maxBytes: 1000, folderBytes: 5000)
+        XCTAssertEqual(reads.record(memo[6]), Array(repeating: 0x41, count: 56))
     }
 
     func testDefaultsMemoReadsBackAndRefusesTornRecords() {

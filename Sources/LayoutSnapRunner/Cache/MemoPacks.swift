@@ -37,9 +37,13 @@ final class MemoPacks: @unchecked Sendable {
     let folder: String?
     /// 16 hex digits: the start of the hash of what the run's memos share.
     let generation: String
-    /// The most one pack may be: some 300,000 fixtures' records (the rest of a larger run's are
-    /// left out, and worked out again by the next run).
+    /// The most a pack read may be, and the shared pack put back: 32 MB, some 300,000 fixtures'
+    /// records (4 MB with a remote store: `Shared.maxBytes`).
     let maxBytes: Int
+    /// The most a local pack this run writes may be (`localBytes`): within `maxBytes`, and
+    /// within a tenth of the folder's bound. The rest of a larger run's records are left out,
+    /// and worked out again by the next run.
+    let writtenBytes: Int
     private let state = LockedValue(State())
 
     let shared: Shared?
@@ -86,19 +90,23 @@ final class MemoPacks: @unchecked Sendable {
     static let header = "layoutsnap memo pack 1\n"
     static let maxPacks = 8
 
-    /// The most one pack may be in a local folder bound to `folderBytes`: a tenth of it, at
-    /// most 32 MB (the default bound's 512 MB gives 32 MB). A pack as large as the folder's bound
-    /// would have eviction take the entries, and then the pack itself, at every run.
-    static func maxBytes(folderBytes: Int?) -> Int {
-        min(32 << 20, (folderBytes ?? LocalResultStore.defaultMaxBytes) / 10)
-    }
+    /// The most a pack written into a local folder bound to `folderBytes` may be: a tenth of it,
+    /// at most 32 MB (the default bound's 512 MB gives 32 MB). A pack as large as the folder's
+    /// bound would have eviction take the entries, and then the pack itself, at every run. Only
+    /// what is written: packs written under a larger bound are still read, and the shared pack
+    /// is the team's, not this folder's.
+    static func localBytes(folderBytes: Int) -> Int { min(32 << 20, folderBytes / 10) }
 
-    init(folder: String?, generation: String, shared: Shared? = nil, maxBytes: Int = 32 << 20) {
+    /// `folderBytes`: the local folder's bound (`LocalResultStore.maxBytes`), nil for none.
+    init(
+        folder: String?, generation: String, shared: Shared? = nil, maxBytes: Int = 32 << 20, folderBytes: Int? = nil
+    ) {
         self.folder = folder
         self.generation = generation
         self.shared = shared
         // The shared pack travels as one entry, fetched in one lookup's time.
         self.maxBytes = shared == nil ? maxBytes : min(maxBytes, Shared.maxBytes)
+        writtenBytes = min(self.maxBytes, folderBytes.map(Self.localBytes) ?? .max)
     }
 
     /// Has the remote store ask for the shared pack now (`RemoteResultStore.prefetch`) when the
@@ -153,7 +161,10 @@ final class MemoPacks: @unchecked Sendable {
                     $0.value.age != $1.value.age ? $0.value.age > $1.value.age : $0.key < $1.key
                 }
                 let after = s.read.max().flatMap(PackFormat.timeInName) ?? PackFormat.now()
-                return (bounded(ordered.map { ($0.key, $0.value.bytes) }), name(time: after + 1), s.read)
+                return (
+                    bounded(ordered.map { ($0.key, $0.value.bytes) }, within: writtenBytes), name(time: after + 1),
+                    s.read
+                )
             }
             // The shared pack's memos the local packs lacked are kept with them, as a local
             // folder in front keeps the remote's hits: the next run finds them without asking.
@@ -169,7 +180,7 @@ final class MemoPacks: @unchecked Sendable {
                 last[memo] = s.records![memo]!.bytes
                 order.append(memo)
             }
-            return (bounded(order.map { ($0, last[$0]!) }), name(time: PackFormat.now()), [])
+            return (bounded(order.map { ($0, last[$0]!) }, within: writtenBytes), name(time: PackFormat.now()), [])
         }
         guard let pack, let folder else { return nil }
         do {
@@ -207,13 +218,13 @@ final class MemoPacks: @unchecked Sendable {
             let priority =
                 order.map { ($0, merged[$0]!) }
                 + before.keys.filter { !learnt.contains($0) }.sorted().map { ($0, merged[$0]!) }
-            return bounded(priority)
+            return bounded(priority, within: maxBytes)
         }
         if let pack { shared.store.put(shared.key, pack) }
     }
 
     /// The records in `priority` order that fit in `maxBytes`, as a pack sorted by memo.
-    private func bounded(_ priority: [(memo: String, bytes: [UInt8])]) -> [UInt8] {
+    private func bounded(_ priority: [(memo: String, bytes: [UInt8])], within maxBytes: Int) -> [UInt8] {
         var kept: [(memo: String, bytes: [UInt8])] = []
         var total = Self.encoded([]).count
         for record in priority {

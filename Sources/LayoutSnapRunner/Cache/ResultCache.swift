@@ -115,7 +115,7 @@ public final class ResultCache: Sendable {
             ? nil
             : MemoPacks(
                 folder: local?.memosFolder, generation: String(generation.prefix(16)), shared: shared,
-                maxBytes: MemoPacks.maxBytes(folderBytes: local?.maxBytes))
+                folderBytes: local?.maxBytes)
         memos?.askAheadForShared()
         keyPrefix = ResultKey.prefix(renderer: renderer, environment: environment, lints: lints)
         local?.use(generation: String(keyPrefix.hex.prefix(16)))
