@@ -114,6 +114,10 @@ final class BenchCommandTests: XCTestCase {
             let nginx = try XCTUnwrap(remote.range(of: #"nginx's own [0-9.]+ ms"#, options: .regularExpression))
             let ms = Double(remote[nginx].dropFirst("nginx's own ".count).dropLast(" ms".count))
             XCTAssertGreaterThan(try XCTUnwrap(ms), 0, "a cold round's uploads cost the server something: \(r.output)")
+            let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+            if mounts.contains(" /dev/shm tmpfs ") && access("/dev/shm", W_OK) == 0 {
+                XCTAssertTrue(remote.contains("its files on tmpfs"), r.output)
+            }
             for name in ["warm, 4 checkouts", "warm, 10 ms away", "cold, 10 ms away"] {
                 XCTAssertEqual(r.stdout.split(separator: "\n").filter { $0.hasPrefix(name + " ") }.count, 2, r.output)
             }
