@@ -276,6 +276,21 @@ final class ResultCacheTests: XCTestCase {
     }
 
     /// A pack of remembered keys reads back exactly, and every cut of it is refused whole.
+    /// A compaction names its pack just after the newest it read; a stray file named with the
+    /// largest time there is gives that time again instead of trapping on the overflow.
+    func testACompactedPackIsNamedAfterTheNewestRead() throws {
+        let name = PackFormat.name(
+            after: [
+                "0123456789abcdef-00000000000000000005-1-00000000", "0123456789abcdef-00000000000000000009-1-00000000",
+            ],
+            generation: "0123456789abcdef")
+        XCTAssertEqual(PackFormat.timeInName(name), 10)
+        let stray = PackFormat.name(
+            after: ["0123456789abcdef-9223372036854775807-1-00000000"], generation: "0123456789abcdef")
+        XCTAssertEqual(PackFormat.timeInName(stray), Int.max)
+        XCTAssertTrue(stray.hasPrefix("0123456789abcdef-"))
+    }
+
     func testMemoPackReadsBackAndRefusesTornPacks() {
         let records: [(memo: String, bytes: [UInt8])] = [
             (String(repeating: "0a", count: 32), KeyMemo(key: key, inputs: []).encoded()),

@@ -147,9 +147,8 @@ final class EntryPacks: @unchecked Sendable {
                         kept.append((key, entry.bytes))
                     }
                     let names = s.read.map(\.name)
-                    let after = names.max().flatMap(PackFormat.timeInName) ?? PackFormat.now()
                     compacted = (
-                        PackFormat.name(generation: generation, time: after + 1),
+                        PackFormat.name(after: names, generation: generation),
                         kept.isEmpty ? nil : Self.format.encoded(kept.sorted { $0.key < $1.key }), names
                     )
                 }
@@ -162,7 +161,8 @@ final class EntryPacks: @unchecked Sendable {
         if !waiting.entries.isEmpty { write(waiting) }
         if let compacted {
             do {
-                // Nothing to keep (the one pack read was refused): the packs read only go.
+                // Nothing to keep (the one pack read was refused, or every entry is larger than
+                // a compacted pack may be): the packs read only go, and what they held renders.
                 if let pack = compacted.pack {
                     try AtomicWriter.write(pack, to: folder + "/" + compacted.name, durable: false)
                 }

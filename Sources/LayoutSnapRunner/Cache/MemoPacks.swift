@@ -160,9 +160,9 @@ final class MemoPacks: @unchecked Sendable {
                 let ordered = records.sorted {
                     $0.value.age != $1.value.age ? $0.value.age > $1.value.age : $0.key < $1.key
                 }
-                let after = s.read.max().flatMap(PackFormat.timeInName) ?? PackFormat.now()
                 return (
-                    bounded(ordered.map { ($0.key, $0.value.bytes) }, within: writtenBytes), name(time: after + 1),
+                    bounded(ordered.map { ($0.key, $0.value.bytes) }, within: writtenBytes),
+                    PackFormat.name(after: s.read, generation: generation),
                     s.read
                 )
             }

@@ -60,6 +60,14 @@ struct PackFormat: Sendable {
         "\(generation)-" + String(format: "%020ld-%d-%08x", time, getpid(), UInt32.random(in: 0...UInt32.max))
     }
 
+    /// A name for a pack that replaces the packs `read` (a compaction): just after the newest of
+    /// them, so that a pack another run writes meanwhile still wins. A name whose time is the
+    /// largest there is (a stray file's) gives that time again rather than overflowing.
+    static func name(after read: [String], generation: String) -> String {
+        let newest = read.max().flatMap(timeInName) ?? now()
+        return name(generation: generation, time: newest < Int.max ? newest + 1 : newest)
+    }
+
     /// The time in a pack's name.
     static func timeInName(_ name: String) -> Int? {
         let fields = name.split(separator: "-")
